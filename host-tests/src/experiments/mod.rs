@@ -1,0 +1,22 @@
+//! The experiments behind `reproduce <name>`. Each prints a human table and `figure` lines.
+//!
+//! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
+//! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
+
+/// An experiment: its name, a one-line description, and the function that runs it.
+pub struct Experiment {
+    /// The name given on the command line.
+    pub name: &'static str,
+    /// What it reproduces.
+    pub about: &'static str,
+    /// Runs it (prints to stdout).
+    pub run: fn(),
+}
+
+/// Every experiment, in the order `reproduce list` prints them.
+pub const EXPERIMENTS: &[Experiment] = &[];
+
+/// Looks an experiment up by name.
+pub fn find(name: &str) -> Option<&'static Experiment> {
+    EXPERIMENTS.iter().find(|e| e.name == name)
+}

@@ -1,0 +1,53 @@
+//! Host-side verification of `macrostep`: reference solvers, measurement helpers and the
+//! paper reproductions behind the `reproduce` binary.
+
+pub mod experiments;
+pub mod measure;
+pub mod report;
+
+/// Runs a generic test function once for `f32` and once for `f64`, as two `#[test]`s in a module
+/// named after the function.
+///
+/// ```ignore
+/// fn energy_bounded<T: macrostep::Real + host_tests::Tolerance>() { /* … */ }
+/// host_tests::for_scalars!(energy_bounded);
+/// ```
+#[macro_export]
+macro_rules! for_scalars {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn f32() {
+                    super::$name::<f32>();
+                }
+                #[test]
+                fn f64() {
+                    super::$name::<f64>();
+                }
+            }
+        )+
+    };
+}
+
+/// Per-scalar tolerances, one table with the reason for each entry.
+pub trait Tolerance: macrostep::Real {
+    /// Unit roundoff of the type.
+    const EPS: f64;
+    /// Relative agreement expected between two mathematically identical evaluations that round
+    /// differently (e.g. a no_std integrator vs a dynamic-size reimplementation): a few hundred
+    /// roundoffs, enough for 10³ steps of a stable method.
+    const SAME_MATH: f64;
+}
+
+impl Tolerance for f32 {
+    const EPS: f64 = f32::EPSILON as f64;
+    // 1.2e-7 × ~1000: f32 accumulates roundoff linearly over 10³ steps of a stable method.
+    const SAME_MATH: f64 = 1e-4;
+}
+
+impl Tolerance for f64 {
+    const EPS: f64 = f64::EPSILON;
+    // 2.2e-16 × ~5000: accumulated roundoff over 10³ steps, well below any method error.
+    const SAME_MATH: f64 = 1e-12;
+}

@@ -1,0 +1,120 @@
+//! The crate's error types.
+//!
+//! Two kinds of failure exist. [`ConfigError`] is returned by constructors when a parameter is
+//! invalid (a non-positive step, a mass matrix that is not SPD, …); a value that validated once
+//! is never re-checked per step. [`StepError`] is returned by a `step` that could not complete; in
+//! that case the caller's state is left bit-identical to what it was before the call.
+
+use core::fmt;
+
+/// An invalid configuration, rejected when an integrator, model or parameter set is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ConfigError {
+    /// The step size is zero, negative, or not finite.
+    StepSize,
+    /// A parameter is NaN or infinite; `name` says which.
+    NonFinite {
+        /// The parameter's name, as in the parameter struct.
+        name: &'static str,
+    },
+    /// A parameter is outside its documented range; `name` says which.
+    OutOfRange {
+        /// The parameter's name, as in the parameter struct.
+        name: &'static str,
+    },
+    /// A matrix that must be symmetric is not (`name` says which).
+    NotSymmetric {
+        /// The matrix's name.
+        name: &'static str,
+    },
+    /// A matrix that must be symmetric positive definite is not (`name` says which).
+    NotPositiveDefinite {
+        /// The matrix's name.
+        name: &'static str,
+    },
+    /// Two parameters are inconsistent with each other (e.g. τ ≥ δ); `name` says which rule.
+    Inconsistent {
+        /// The rule that is violated, e.g. `"tau < delta"`.
+        name: &'static str,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::StepSize => f.write_str("step size must be positive and finite"),
+            Self::NonFinite { name } => write!(f, "parameter `{name}` is not finite"),
+            Self::OutOfRange { name } => write!(f, "parameter `{name}` is out of range"),
+            Self::NotSymmetric { name } => write!(f, "matrix `{name}` is not symmetric"),
+            Self::NotPositiveDefinite { name } => {
+                write!(f, "matrix `{name}` is not positive definite")
+            }
+            Self::Inconsistent { name } => write!(f, "parameters violate `{name}`"),
+        }
+    }
+}
+
+impl core::error::Error for ConfigError {}
+
+/// A step that could not be completed. The state passed to `step` is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum StepError {
+    /// The step size passed to `step_by` is zero or not finite.
+    StepSize,
+    /// The input state holds a NaN or an infinity.
+    NonFiniteState,
+    /// The step produced a NaN or an infinity (typically: the method went unstable).
+    NonFiniteResult,
+    /// A linear system of the step is singular (or numerically so).
+    Singular,
+    /// A linear system that must be positive definite is not, and no fallback applies.
+    NotPositiveDefinite,
+    /// A nonlinear iteration did not reach its tolerance within its iteration cap.
+    NotConverged,
+    /// The state violates a precondition of the method (e.g. it is off the constraint manifold).
+    Precondition,
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::StepSize => "step size is zero or not finite",
+            Self::NonFiniteState => "input state is not finite",
+            Self::NonFiniteResult => "step produced a non-finite state",
+            Self::Singular => "linear system is singular",
+            Self::NotPositiveDefinite => "linear system is not positive definite",
+            Self::NotConverged => "nonlinear iteration did not converge",
+            Self::Precondition => "state violates the method's precondition",
+        })
+    }
+}
+
+impl core::error::Error for StepError {}
+
+/// Checks a configured step size: positive and finite (for constructors).
+///
+/// # Errors
+/// [`ConfigError::StepSize`].
+pub fn check_step<T: crate::Real>(h: T) -> Result<T, ConfigError> {
+    if h.finite() && h > T::zero() {
+        Ok(h)
+    } else {
+        Err(ConfigError::StepSize)
+    }
+}
+
+/// Checks that a parameter is finite (for constructors).
+///
+/// # Errors
+/// [`ConfigError::NonFinite`] naming the parameter.
+pub fn check_finite<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
+    if x.finite() {
+        Ok(x)
+    } else {
+        Err(ConfigError::NonFinite { name })
+    }
+}

@@ -1,0 +1,86 @@
+//! The one-step method vocabulary shared by every family.
+
+use crate::{Real, State, StepError};
+
+/// A deterministic one-step method for a system with `N` degrees of freedom.
+///
+/// The caller owns the [`State`]; the integrator owns its model, its validated parameters and its
+/// scratch. `step` advances by the configured step size; `step_by` advances by any signed step
+/// (compositions use fractional steps, reversibility tests use `−h`).
+///
+/// # Contract
+/// - On `Ok(())` the state is advanced by `h`, including `state.t`.
+/// - On `Err(_)` the state is bit-identical to what it was before the call.
+/// - A step never panics.
+///
+/// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
+/// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
+pub trait Integrator<T: Real, const N: usize> {
+    /// Order of global convergence.
+    const ORDER: u32;
+    /// Whether the map is symplectic (for the canonical form in `(q, M v)`).
+    const SYMPLECTIC: bool;
+    /// Whether the method is symmetric (time-reversible): `Φ₋ₕ ∘ Φₕ = id`.
+    const SYMMETRIC: bool;
+
+    /// The configured step size `h`.
+    fn step_size(&self) -> T;
+
+    /// Advances `state` by the signed step `h`.
+    ///
+    /// # Errors
+    /// [`StepError::StepSize`] when `h` is zero or not finite, [`StepError::NonFiniteState`] when
+    /// the input is not finite, [`StepError::NonFiniteResult`] when the result is not; a method
+    /// adds its own (singular solve, Newton not converged, …). The state is unchanged on error.
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError>;
+
+    /// Advances `state` by the configured step size.
+    ///
+    /// # Errors
+    /// As [`Integrator::step_by`].
+    fn step(&mut self, state: &mut State<T, N>) -> Result<(), StepError> {
+        let h = self.step_size();
+        self.step_by(state, h)
+    }
+
+    /// Takes `n` steps of the configured size, stopping at the first error (the state then holds
+    /// the last successful step).
+    ///
+    /// # Errors
+    /// The first step error.
+    fn integrate(&mut self, state: &mut State<T, N>, n: usize) -> Result<(), StepError> {
+        for _ in 0..n {
+            self.step(state)?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks the common preconditions of a step: a usable `h` and a finite state.
+#[inline]
+pub fn check_step_input<T: Real, const N: usize>(
+    state: &State<T, N>,
+    h: T,
+) -> Result<(), StepError> {
+    if !(h.finite() && h != T::zero()) {
+        return Err(StepError::StepSize);
+    }
+    if !state.is_finite() {
+        return Err(StepError::NonFiniteState);
+    }
+    Ok(())
+}
+
+/// Commits `next` into `state` if it is finite; otherwise leaves `state` untouched.
+#[inline]
+pub fn commit<T: Real, const N: usize>(
+    state: &mut State<T, N>,
+    next: State<T, N>,
+) -> Result<(), StepError> {
+    if next.is_finite() {
+        *state = next;
+        Ok(())
+    } else {
+        Err(StepError::NonFiniteResult)
+    }
+}

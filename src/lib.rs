@@ -1,0 +1,21 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod baselines;
+pub mod error;
+pub mod integrator;
+pub mod model;
+pub mod models;
+mod scalar;
+mod state;
+
+pub use error::{ConfigError, StepError};
+pub use integrator::Integrator;
+pub use scalar::Real;
+pub use state::State;
+
+/// Re-export of the nalgebra version the API is written in.
+pub use nalgebra;

@@ -1,0 +1,139 @@
+//! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
+
+use super::{Hessian, Potential, ThirdDerivative};
+use crate::{ConfigError, Real};
+use nalgebra::{SMatrix, SVector};
+
+/// Holonomic constraints `g(q) = 0`, `g: ℝᴺ → ℝᴰ`, with the derivatives the integrators need.
+///
+/// SHAKE/RATTLE need `g` and its Jacobian; the penalty potential additionally needs the
+/// curvature terms so that Z&S gets an exact Hessian and third-derivative contraction.
+pub trait Constraint<T: Real, const N: usize, const D: usize> {
+    /// `g(q)`.
+    fn value(&self, q: &SVector<T, N>) -> SVector<T, D>;
+    /// The Jacobian `∂g/∂q` (row `i` is `∇gᵢᵀ`).
+    fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N>;
+    /// `Σᵢ wᵢ Hess gᵢ(q)`.
+    fn weighted_hessian(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SMatrix<T, N, N>;
+    /// The matrix whose row `i` is `(Hess gᵢ(q) a)ᵀ`.
+    fn hessian_times(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SMatrix<T, D, N>;
+    /// `Σᵢ wᵢ (a·gᵢ‴(q)·a)`; zero for quadratic constraints (distances squared).
+    fn weighted_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N>;
+}
+
+/// The penalty potential `V(q) + ½ Σᵢ ωᵢ² gᵢ(q)²` (000 eq 1.7), one `ω` per constraint allowed.
+///
+/// Distinct `ωᵢ` avoid the Takens chaos of a resonant penalty limit (004 §5.3). Gradient, Hessian
+/// and third-derivative contraction are assembled exactly from those of `V` and `g`:
+///
+/// - `∇ = ∇V + Jᵀ W g`,
+/// - `Hess = Hess V + Jᵀ W J + Σ (Wg)ᵢ Hess gᵢ`,
+/// - `a·P‴·a = a·V‴·a + 2 Aᵀ W (J a) + Jᵀ W (A a) + Σ (Wg)ᵢ a·gᵢ‴·a`, with `A` the matrix of rows
+///   `(Hess gᵢ a)ᵀ` and `W = diag(ωᵢ²)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Penalty<T: Real, V, G, const D: usize> {
+    /// The unconstrained potential `V`.
+    pub base: V,
+    /// The constraints `g`.
+    pub constraint: G,
+    omega2: SVector<T, D>,
+}
+
+impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
+    /// One penalty frequency `ω` for every constraint.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] (`ω ≤ 0`) for `"omega"`.
+    pub fn new(base: V, constraint: G, omega: T) -> Result<Self, ConfigError> {
+        Self::per_constraint(base, constraint, SVector::repeat(omega))
+    }
+
+    /// One penalty frequency `ωᵢ` per constraint.
+    ///
+    /// # Errors
+    /// As [`Penalty::new`].
+    pub fn per_constraint(
+        base: V,
+        constraint: G,
+        omega: SVector<T, D>,
+    ) -> Result<Self, ConfigError> {
+        for &w in omega.iter() {
+            if !w.finite() {
+                return Err(ConfigError::NonFinite { name: "omega" });
+            }
+            if w <= T::zero() {
+                return Err(ConfigError::OutOfRange { name: "omega" });
+            }
+        }
+        Ok(Self {
+            base,
+            constraint,
+            omega2: omega.component_mul(&omega),
+        })
+    }
+
+    /// The penalty weights `ωᵢ²`.
+    pub fn omega2(&self) -> &SVector<T, D> {
+        &self.omega2
+    }
+}
+
+impl<T, V, G, const N: usize, const D: usize> Potential<T, N> for Penalty<T, V, G, D>
+where
+    T: Real,
+    V: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn energy(&self, q: &SVector<T, N>) -> T {
+        let g = self.constraint.value(q);
+        self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
+    }
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        let g = self.constraint.value(q);
+        let j = self.constraint.jacobian(q);
+        self.base.gradient(q) + j.tr_mul(&self.omega2.component_mul(&g))
+    }
+}
+
+impl<T, V, G, const N: usize, const D: usize> Hessian<T, N> for Penalty<T, V, G, D>
+where
+    T: Real,
+    V: Hessian<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
+        let g = self.constraint.value(q);
+        let j = self.constraint.jacobian(q);
+        let wj = SMatrix::<T, D, N>::from_fn(|i, k| j[(i, k)] * self.omega2[i]);
+        self.base.hessian(q)
+            + j.tr_mul(&wj)
+            + self
+                .constraint
+                .weighted_hessian(q, &self.omega2.component_mul(&g))
+    }
+}
+
+impl<T, V, G, const N: usize, const D: usize> ThirdDerivative<T, N> for Penalty<T, V, G, D>
+where
+    T: Real,
+    V: ThirdDerivative<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        let g = self.constraint.value(q);
+        let j = self.constraint.jacobian(q);
+        let big_a = self.constraint.hessian_times(q, a);
+        let ja = self.omega2.component_mul(&(j * a));
+        let aa = self.omega2.component_mul(&(big_a * a));
+        let wg = self.omega2.component_mul(&g);
+        self.base.third_contraction(q, a)
+            + big_a.tr_mul(&ja) * T::lit(2.0)
+            + j.tr_mul(&aa)
+            + self.constraint.weighted_third_contraction(q, &wg, a)
+    }
+}

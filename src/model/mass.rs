@@ -1,0 +1,212 @@
+//! Constant symmetric positive definite mass matrices.
+
+use crate::{ConfigError, Real};
+use nalgebra::{Cholesky, Const, SMatrix, SVector};
+
+/// A constant SPD mass matrix `M`: the identity, a positive diagonal, or a full SPD matrix.
+///
+/// Build it with [`Mass::identity`], [`Mass::diagonal`] or [`Mass::full`]; the latter two validate
+/// their input, so a `Mass` value is always SPD. The Cholesky factor of a full matrix is computed
+/// once, at construction.
+#[derive(Clone, Copy, Debug)]
+pub struct Mass<T: Real, const N: usize> {
+    kind: Kind<T, N>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind<T: Real, const N: usize> {
+    Identity,
+    Diagonal {
+        m: SVector<T, N>,
+        inv: SVector<T, N>,
+    },
+    Full {
+        m: SMatrix<T, N, N>,
+        chol: Cholesky<T, Const<N>>,
+    },
+}
+
+impl<T: Real, const N: usize> Mass<T, N> {
+    /// The identity mass matrix.
+    pub fn identity() -> Self {
+        Self {
+            kind: Kind::Identity,
+        }
+    }
+
+    /// A diagonal mass matrix.
+    ///
+    /// # Errors
+    /// [`ConfigError::NotPositiveDefinite`] when an entry is not positive, or
+    /// [`ConfigError::NonFinite`] when one is not finite.
+    pub fn diagonal(m: SVector<T, N>) -> Result<Self, ConfigError> {
+        for &x in m.iter() {
+            if !x.finite() {
+                return Err(ConfigError::NonFinite { name: "mass" });
+            }
+            if x <= T::zero() {
+                return Err(ConfigError::NotPositiveDefinite { name: "mass" });
+            }
+        }
+        Ok(Self {
+            kind: Kind::Diagonal {
+                m,
+                inv: m.map(|x| T::one() / x),
+            },
+        })
+    }
+
+    /// The same mass `m` on every degree of freedom.
+    ///
+    /// # Errors
+    /// As [`Mass::diagonal`].
+    pub fn uniform(m: T) -> Result<Self, ConfigError> {
+        Self::diagonal(SVector::repeat(m))
+    }
+
+    /// A full symmetric positive definite mass matrix.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`] (relative asymmetry above
+    /// `√ε`), or [`ConfigError::NotPositiveDefinite`] (Cholesky fails).
+    pub fn full(m: SMatrix<T, N, N>) -> Result<Self, ConfigError> {
+        if !m.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "mass" });
+        }
+        let scale = m.amax();
+        let asym = (m - m.transpose()).amax();
+        if asym > scale * T::default_epsilon().sqrt() {
+            return Err(ConfigError::NotSymmetric { name: "mass" });
+        }
+        let sym = (m + m.transpose()) * T::lit(0.5);
+        match Cholesky::new(sym) {
+            Some(chol) => Ok(Self {
+                kind: Kind::Full { m: sym, chol },
+            }),
+            None => Err(ConfigError::NotPositiveDefinite { name: "mass" }),
+        }
+    }
+
+    /// `M v`.
+    #[inline]
+    pub fn mul(&self, v: &SVector<T, N>) -> SVector<T, N> {
+        match &self.kind {
+            Kind::Identity => *v,
+            Kind::Diagonal { m, .. } => m.component_mul(v),
+            Kind::Full { m, .. } => m * v,
+        }
+    }
+
+    /// `M⁻¹ f`.
+    #[inline]
+    pub fn solve(&self, f: &SVector<T, N>) -> SVector<T, N> {
+        match &self.kind {
+            Kind::Identity => *f,
+            Kind::Diagonal { inv, .. } => inv.component_mul(f),
+            Kind::Full { chol, .. } => chol.solve(f),
+        }
+    }
+
+    /// The matrix `M`.
+    pub fn matrix(&self) -> SMatrix<T, N, N> {
+        match &self.kind {
+            Kind::Identity => SMatrix::identity(),
+            Kind::Diagonal { m, .. } => SMatrix::from_diagonal(m),
+            Kind::Full { m, .. } => *m,
+        }
+    }
+
+    /// The lower-triangular Cholesky factor `L` with `M = L Lᵀ`.
+    pub fn cholesky_factor(&self) -> SMatrix<T, N, N> {
+        match &self.kind {
+            Kind::Identity => SMatrix::identity(),
+            Kind::Diagonal { m, .. } => SMatrix::from_diagonal(&m.map(|x| x.sqrt())),
+            Kind::Full { chol, .. } => chol.l(),
+        }
+    }
+
+    /// Whether `M` is the identity (lets methods skip work).
+    pub fn is_identity(&self) -> bool {
+        matches!(self.kind, Kind::Identity)
+    }
+
+    /// The diagonal of `M`, when `M` is diagonal (or the identity).
+    pub fn as_diagonal(&self) -> Option<SVector<T, N>> {
+        match &self.kind {
+            Kind::Identity => Some(SVector::repeat(T::one())),
+            Kind::Diagonal { m, .. } => Some(*m),
+            Kind::Full { .. } => None,
+        }
+    }
+
+    /// Kinetic energy `½ vᵀ M v`.
+    #[inline]
+    pub fn kinetic(&self, v: &SVector<T, N>) -> T {
+        v.dot(&self.mul(v)) * T::lit(0.5)
+    }
+
+    /// Converts to another scalar type.
+    pub fn cast<U: Real>(&self) -> Mass<U, N> {
+        match &self.kind {
+            Kind::Identity => Mass::identity(),
+            Kind::Diagonal { m, inv } => Mass {
+                kind: Kind::Diagonal {
+                    m: m.map(|x| U::lit(x.to_f64())),
+                    inv: inv.map(|x| U::lit(x.to_f64())),
+                },
+            },
+            Kind::Full { m, .. } => {
+                let m = m.map(|x| U::lit(x.to_f64()));
+                match Cholesky::new(m) {
+                    Some(chol) => Mass {
+                        kind: Kind::Full { m, chol },
+                    },
+                    // An SPD matrix that loses definiteness in the cast is treated as its
+                    // diagonal; cannot happen for well-conditioned masses.
+                    None => Mass {
+                        kind: Kind::Diagonal {
+                            m: m.diagonal(),
+                            inv: m.diagonal().map(|x| U::one() / x),
+                        },
+                    },
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{matrix, vector};
+
+    #[test]
+    fn rejects_bad_masses() {
+        assert_eq!(
+            Mass::<f64, 2>::diagonal(vector![1.0, 0.0]).unwrap_err(),
+            ConfigError::NotPositiveDefinite { name: "mass" }
+        );
+        assert_eq!(
+            Mass::<f64, 2>::diagonal(vector![1.0, f64::NAN]).unwrap_err(),
+            ConfigError::NonFinite { name: "mass" }
+        );
+        assert_eq!(
+            Mass::<f64, 2>::full(matrix![1.0, 0.5; 0.0, 1.0]).unwrap_err(),
+            ConfigError::NotSymmetric { name: "mass" }
+        );
+        assert_eq!(
+            Mass::<f64, 2>::full(matrix![1.0, 2.0; 2.0, 1.0]).unwrap_err(),
+            ConfigError::NotPositiveDefinite { name: "mass" }
+        );
+    }
+
+    #[test]
+    fn full_mass_solves() {
+        let m = Mass::<f64, 2>::full(matrix![2.0, 0.5; 0.5, 1.0]).unwrap();
+        let v = vector![0.3, -1.2];
+        let back = m.solve(&m.mul(&v));
+        assert!((back - v).amax() < 1e-14);
+        let l = m.cholesky_factor();
+        assert!((l * l.transpose() - m.matrix()).amax() < 1e-14);
+    }
+}

@@ -1,0 +1,206 @@
+//! Potentials: energy, gradient, Hessian and the third-derivative contraction.
+
+use crate::Real;
+use nalgebra::{SMatrix, SVector};
+
+/// A potential energy `V: ℝᴺ → ℝ` with its gradient.
+///
+/// Explicit methods (Verlet, symplectic Euler, SIM kicks, FLAVOR legacy maps) need only this.
+/// Implement it by hand, or write the energy once generically and wrap it in
+/// [`crate::autodiff::AutoDiff`] to get every derivative exactly.
+pub trait Potential<T: Real, const N: usize> {
+    /// `V(q)`.
+    fn energy(&self, q: &SVector<T, N>) -> T;
+    /// `∇V(q)`.
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N>;
+}
+
+/// A potential with its Hessian (linearly implicit methods need it).
+pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
+    /// `Hess V(q)`, symmetric.
+    fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N>;
+
+    /// `Hess V(q) · a`. The default forms the Hessian; override when a cheaper product exists.
+    fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        self.hessian(q) * a
+    }
+}
+
+/// A potential with the contraction of its third derivative with a vector on two slots:
+/// `(a·V‴·a)ᵢ = Σⱼₖ ∂³V/∂qᵢ∂qⱼ∂qₖ aⱼ aₖ` (000 eq 1.3, the Z&S correction term).
+pub trait ThirdDerivative<T: Real, const N: usize>: Hessian<T, N> {
+    /// `a·V‴(q)·a`.
+    fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N>;
+}
+
+/// The zero potential `V = 0` (free flight).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Zero;
+
+impl<T: Real, const N: usize> Potential<T, N> for Zero {
+    fn energy(&self, _: &SVector<T, N>) -> T {
+        T::zero()
+    }
+    fn gradient(&self, _: &SVector<T, N>) -> SVector<T, N> {
+        SVector::zeros()
+    }
+}
+impl<T: Real, const N: usize> Hessian<T, N> for Zero {
+    fn hessian(&self, _: &SVector<T, N>) -> SMatrix<T, N, N> {
+        SMatrix::zeros()
+    }
+    fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
+        SVector::zeros()
+    }
+}
+impl<T: Real, const N: usize> ThirdDerivative<T, N> for Zero {
+    fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
+        SVector::zeros()
+    }
+}
+
+/// A quadratic potential `V(q) = ½ (q − q₀)ᵀ K (q − q₀) + bᵀq` with constant symmetric `K`.
+///
+/// The stiff part of SIM (004 §4.2) is of this form (with `K/ε`).
+#[derive(Clone, Copy, Debug)]
+pub struct Quadratic<T: Real, const N: usize> {
+    /// The stiffness matrix `K` (symmetric).
+    pub k: SMatrix<T, N, N>,
+    /// The rest position `q₀`.
+    pub rest: SVector<T, N>,
+    /// A constant linear term `b` (e.g. gravity).
+    pub linear: SVector<T, N>,
+}
+
+impl<T: Real, const N: usize> Quadratic<T, N> {
+    /// `½ qᵀ K q`.
+    pub fn new(k: SMatrix<T, N, N>) -> Self {
+        Self {
+            k,
+            rest: SVector::zeros(),
+            linear: SVector::zeros(),
+        }
+    }
+}
+
+impl<T: Real, const N: usize> Potential<T, N> for Quadratic<T, N> {
+    fn energy(&self, q: &SVector<T, N>) -> T {
+        let d = q - self.rest;
+        d.dot(&(self.k * d)) * T::lit(0.5) + self.linear.dot(q)
+    }
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        self.k * (q - self.rest) + self.linear
+    }
+}
+impl<T: Real, const N: usize> Hessian<T, N> for Quadratic<T, N> {
+    fn hessian(&self, _: &SVector<T, N>) -> SMatrix<T, N, N> {
+        self.k
+    }
+    fn hessian_vector(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        self.k * a
+    }
+}
+impl<T: Real, const N: usize> ThirdDerivative<T, N> for Quadratic<T, N> {
+    fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
+        SVector::zeros()
+    }
+}
+
+/// A soft + stiff split `V + α·U` whose stiffness `α` can be switched (FLAVOR, SIM, 004 Ch. 2).
+///
+/// `soft` is `V`, `stiff` is `U`; the potential seen by an integrator is `V + α U`. FLAVOR turns
+/// the stiff part on (`α = 1/ε`, or `α = 1` when `U` already carries `1/ε`) and off (`α = 0`).
+#[derive(Clone, Copy, Debug)]
+pub struct Split<T: Real, V, U> {
+    /// The soft potential `V`.
+    pub soft: V,
+    /// The stiff potential `U`.
+    pub stiff: U,
+    /// The stiffness switch `α` multiplying `U`.
+    pub alpha: T,
+}
+
+impl<T: Real, V, U> Split<T, V, U> {
+    /// `V + α U`.
+    pub fn new(soft: V, stiff: U, alpha: T) -> Self {
+        Self { soft, stiff, alpha }
+    }
+    /// Sets the stiffness `α`.
+    pub fn set_alpha(&mut self, alpha: T) {
+        self.alpha = alpha;
+    }
+}
+
+impl<T: Real, const N: usize, V: Potential<T, N>, U: Potential<T, N>> Potential<T, N>
+    for Split<T, V, U>
+{
+    fn energy(&self, q: &SVector<T, N>) -> T {
+        let s = self.soft.energy(q);
+        if self.alpha == T::zero() {
+            s
+        } else {
+            s + self.stiff.energy(q) * self.alpha
+        }
+    }
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        let s = self.soft.gradient(q);
+        if self.alpha == T::zero() {
+            s
+        } else {
+            s + self.stiff.gradient(q) * self.alpha
+        }
+    }
+}
+impl<T: Real, const N: usize, V: Hessian<T, N>, U: Hessian<T, N>> Hessian<T, N> for Split<T, V, U> {
+    fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
+        let s = self.soft.hessian(q);
+        if self.alpha == T::zero() {
+            s
+        } else {
+            s + self.stiff.hessian(q) * self.alpha
+        }
+    }
+    fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        let s = self.soft.hessian_vector(q, a);
+        if self.alpha == T::zero() {
+            s
+        } else {
+            s + self.stiff.hessian_vector(q, a) * self.alpha
+        }
+    }
+}
+impl<T: Real, const N: usize, V: ThirdDerivative<T, N>, U: ThirdDerivative<T, N>>
+    ThirdDerivative<T, N> for Split<T, V, U>
+{
+    fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        let s = self.soft.third_contraction(q, a);
+        if self.alpha == T::zero() {
+            s
+        } else {
+            s + self.stiff.third_contraction(q, a) * self.alpha
+        }
+    }
+}
+
+/// References to potentials are potentials.
+impl<T: Real, const N: usize, P: Potential<T, N> + ?Sized> Potential<T, N> for &P {
+    fn energy(&self, q: &SVector<T, N>) -> T {
+        (**self).energy(q)
+    }
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        (**self).gradient(q)
+    }
+}
+impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
+    fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
+        (**self).hessian(q)
+    }
+    fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        (**self).hessian_vector(q, a)
+    }
+}
+impl<T: Real, const N: usize, P: ThirdDerivative<T, N> + ?Sized> ThirdDerivative<T, N> for &P {
+    fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
+        (**self).third_contraction(q, a)
+    }
+}
