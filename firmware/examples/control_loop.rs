@@ -1,0 +1,141 @@
+//! A real-time control loop around a macrostep integrator, written against embedded-hal 1.0.
+//!
+//! [`control_loop`] is generic over the board: an [`OutputPin`] raised before each `step` and
+//! lowered after it (on real hardware a scope on that pin shows each step's duration and its
+//! jitter), and a [`DelayNs`] that paces the loop to a fixed period (here 10 ms, 100 Hz: the
+//! time left after the step is waited out; a step longer than the period is counted as an
+//! overrun). Every state is checked (a failed step leaves the state as it was: the loop logs
+//! the error and stops). The model is simulated on the device, as a controller with an
+//! internal model or an observer would.
+//!
+//! On `mps2-an386` the board shim of `macrostep_firmware::board` provides the pin (an LED bit of
+//! the FPGA-IO register) and the delay (busy-wait on SysTick). Under QEMU with `-icount` the
+//! "time" is virtual, tied to executed instructions: the loop's timing is deterministic, so its
+//! defmt log is a golden file like the scenarios'.
+
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use embedded_hal::delay::DelayNs;
+use embedded_hal::digital::{OutputPin, StatefulOutputPin};
+use macrostep::baselines::VelocityVerlet;
+use macrostep::models::HarmonicOscillator;
+use macrostep::nalgebra::SVector;
+use macrostep::{Integrator, State, StepError};
+use macrostep_firmware::board::{Led, SysTickDelay, TICKS_PER_US};
+use macrostep_firmware::{count, exit_failure, exit_success};
+
+/// What a run of the loop did.
+struct LoopStats {
+    iterations: u32,
+    overruns: u32,
+    max_busy_us: u32,
+    /// Largest deviation of a loop period (start to next start) from the nominal one, in ticks.
+    max_jitter_ticks: u32,
+}
+
+/// Runs `iterations` periods of `period_us`: pin high, one step, pin low, wait out the period.
+fn control_loop<P, D, I, const N: usize>(
+    pin: &mut P,
+    delay: &mut D,
+    integrator: &mut I,
+    state: &mut State<f32, N>,
+    period_us: u32,
+    iterations: u32,
+) -> Result<LoopStats, StepError>
+where
+    P: OutputPin,
+    D: DelayNs,
+    I: Integrator<f32, N>,
+{
+    let mut stats = LoopStats {
+        iterations: 0,
+        overruns: 0,
+        max_busy_us: 0,
+        max_jitter_ticks: 0,
+    };
+    let mut previous: Option<count::Ticks> = None;
+    for k in 0..iterations {
+        let t0 = count::now();
+        if let Some(p) = previous {
+            let period = p.until(t0);
+            stats.max_jitter_ticks = stats
+                .max_jitter_ticks
+                .max(period.abs_diff(period_us * TICKS_PER_US));
+        }
+        previous = Some(t0);
+        // The pin is infallible on this board; a HAL whose pin can fail would report it here.
+        pin.set_high().ok();
+        let result = integrator.step(state);
+        pin.set_low().ok();
+        let busy_us = t0.until(count::now()).div_ceil(TICKS_PER_US);
+        result?;
+        stats.max_busy_us = stats.max_busy_us.max(busy_us);
+        if busy_us >= period_us {
+            stats.overruns += 1;
+        } else {
+            delay.delay_us(period_us - busy_us);
+        }
+        stats.iterations += 1;
+        if k % 25 == 0 {
+            defmt::info!(
+                "k {=u32} t {=f32} q0 {=f32} busy_us {=u32}",
+                k,
+                state.t,
+                state.q[0],
+                busy_us
+            );
+        }
+    }
+    Ok(stats)
+}
+
+#[entry]
+fn main() -> ! {
+    let Some(p) = cortex_m::Peripherals::take() else {
+        exit_failure()
+    };
+    count::start(p.SYST);
+    let mut pin = Led::new(0);
+    let mut delay = SysTickDelay;
+
+    let Ok(osc) = HarmonicOscillator::new(SVector::<f32, 2>::new(1.0, 3.0)) else {
+        exit_failure()
+    };
+    let Ok(mut integrator) = VelocityVerlet::new(osc.system(), 0.01) else {
+        exit_failure()
+    };
+    let mut state = osc.initial_state();
+    let period_us = 10_000; // 100 Hz, and h = 0.01 s: simulated time follows the loop's time
+    let result = control_loop(
+        &mut pin,
+        &mut delay,
+        &mut integrator,
+        &mut state,
+        period_us,
+        100,
+    );
+    // The shim reads the register back: the pin must have been left low after the last step.
+    let pin_low = pin.is_set_low().unwrap_or(false);
+    defmt::info!("pin low after the loop {=bool}", pin_low);
+    match result {
+        Ok(_) if !pin_low => exit_failure(),
+        Ok(s) => {
+            // Times are virtual under QEMU -icount, wall-clock at 25 MHz on the board.
+            defmt::info!(
+                "iterations {=u32} overruns {=u32} max_busy_us {=u32} max_jitter_ticks {=u32}",
+                s.iterations,
+                s.overruns,
+                s.max_busy_us,
+                s.max_jitter_ticks
+            );
+            defmt::println!("ok");
+            exit_success()
+        }
+        Err(e) => {
+            defmt::error!("step failed: {}", e);
+            exit_failure()
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The fixed scenarios the macrostep firmware runs, generic over the scalar.
+//!
+//! Each scenario builds its integrator and initial state and drives it through a [`Sink`]: the
+//! firmware's sink prints every recorded state (as `f32` bit patterns and decimals) and counts
+//! the instructions of each step; the host parity test's sink collects the same states in `f32`
+//! and `f64`. Sharing this crate guarantees that both sides run the very same construction and
+//! step sequence, so the firmware's golden output can be compared bit for bit.
+//!
+//! A scenario is named `<family>_<model>` like the firmware binary that runs it; [`NAMES`]
+//! lists them for the host test.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use macrostep::{ConfigError, Integrator, Real, State, StepError};
+
+mod verlet_oscillator;
+
+pub use verlet_oscillator::verlet_oscillator;
+
+/// Every scenario, by the name of the firmware binary that runs it.
+pub const NAMES: &[&str] = &["verlet_oscillator"];
+
+/// Runs the scenario called `name` (one of [`NAMES`]) into `sink`; `None` for an unknown name.
+///
+/// The firmware binaries call their scenario function directly (so each links only its own);
+/// this is for the host.
+pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
+    Some(match name {
+        "verlet_oscillator" => verlet_oscillator(sink),
+        _ => return None,
+    })
+}
+
+/// How a scenario failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioError {
+    /// Building the model or the integrator failed.
+    Config(ConfigError),
+    /// A step failed (the state is the one before that step).
+    Step(StepError),
+}
+
+impl From<ConfigError> for ScenarioError {
+    fn from(e: ConfigError) -> Self {
+        Self::Config(e)
+    }
+}
+
+impl From<StepError> for ScenarioError {
+    fn from(e: StepError) -> Self {
+        Self::Step(e)
+    }
+}
+
+/// Where a scenario's run goes: the states it records and the steps it takes.
+pub trait Sink<T: Real> {
+    /// A case (one model size or configuration) starts: `steps` steps, a state every `every`.
+    fn begin(&mut self, case: &'static str, steps: u32, every: u32);
+    /// The state after `step` steps (`step = 0`: the initial state).
+    fn record<const N: usize>(&mut self, case: &'static str, step: u32, state: &State<T, N>);
+    /// Takes one step. The firmware wraps it in an instruction count; the default just steps.
+    ///
+    /// # Errors
+    /// The integrator's step error.
+    fn step<I: Integrator<T, N>, const N: usize>(
+        &mut self,
+        integrator: &mut I,
+        state: &mut State<T, N>,
+    ) -> Result<(), StepError> {
+        integrator.step(state)
+    }
+    /// The case is finished.
+    fn end(&mut self, case: &'static str) {
+        let _ = case;
+    }
+}
+
+/// Runs `steps` steps of `integrator` from `state`, recording the initial state and every
+/// `every`-th state.
+///
+/// # Errors
+/// The first step error.
+pub fn drive<T, I, S, const N: usize>(
+    sink: &mut S,
+    case: &'static str,
+    integrator: &mut I,
+    mut state: State<T, N>,
+    steps: u32,
+    every: u32,
+) -> Result<State<T, N>, ScenarioError>
+where
+    T: Real,
+    I: Integrator<T, N>,
+    S: Sink<T>,
+{
+    let every = every.max(1);
+    sink.begin(case, steps, every);
+    sink.record(case, 0, &state);
+    for k in 1..=steps {
+        sink.step(integrator, &mut state)?;
+        if k % every == 0 {
+            sink.record(case, k, &state);
+        }
+    }
+    sink.end(case);
+    Ok(state)
+}

@@ -1,0 +1,15 @@
+//! Velocity Verlet on a 2-D harmonic oscillator (f32): the smallest scenario, see
+//! `macrostep_scenarios::verlet_oscillator`.
+
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use macrostep_firmware as fw;
+
+#[entry]
+fn main() -> ! {
+    fw::run("verlet_oscillator", |r| {
+        macrostep_scenarios::verlet_oscillator::<f32, _>(r)
+    })
+}

@@ -1,0 +1,152 @@
+//! Firmware ↔ host parity: the Cortex-M4F results in `firmware/expected/<bin>.out` (written by
+//! `cargo xtask firmware --bless` from the QEMU run) against the same scenario run on the host.
+//!
+//! - **f32, bit for bit.** The host runs each scenario of `macrostep-scenarios` in `f32` and
+//!   every recorded value must have the firmware's bit pattern. This holds because both sides
+//!   execute the same IEEE-754 single-precision operations in the same order (Rust never
+//!   contracts `a*b + c` into an FMA on its own, and the M4F's FPU and x86-64's SSE both round
+//!   to nearest-even with subnormals on), and every elementary function (`sqrt`, `sin`, …) comes
+//!   from the same `libm` crate: on the device through nalgebra's `libm` feature, on the host
+//!   through the `libm-force` feature of this crate (simba's `libm_force`), which is why this
+//!   test requires it: `cargo test -p host-tests --features libm-force --test firmware_parity`
+//!   (`cargo xtask firmware` runs it).
+//! - **f32 against f64.** The same scenario in `f64`; the largest difference, relative to the
+//!   scenario's scale, must be within the scenario's tolerance from [`TOLERANCES`].
+
+use host_tests::Tolerance;
+use macrostep::{Real, State};
+use macrostep_scenarios::{Sink, NAMES};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// f32-vs-f64 tolerance per scenario: `max |x₃₂ − x₆₄| / max(1, max |x₆₄|)` over every
+/// recorded value. Each is the f32 roundoff the run accumulates, with its reason.
+const TOLERANCES: &[(&str, f64)] = &[
+    // 200 Verlet steps of a stable linear oscillator: roundoff (ε₃₂ ≈ 1.2e-7) accumulates about
+    // linearly in the phase, ≲ 200 × a few ε; host_tests::Tolerance::SAME_MATH for f32.
+    ("verlet_oscillator", <f32 as Tolerance>::SAME_MATH),
+];
+
+type Key = (String, u32, String, usize);
+
+/// Records every state value of a run, keyed like the firmware's `x` lines.
+struct Recorder<T> {
+    values: Vec<(Key, T)>,
+}
+
+impl<T: Real> Sink<T> for Recorder<T> {
+    fn begin(&mut self, _case: &'static str, _steps: u32, _every: u32) {}
+
+    fn record<const N: usize>(&mut self, case: &'static str, step: u32, s: &State<T, N>) {
+        let mut push = |name: &str, i: usize, x: T| {
+            self.values
+                .push(((case.to_string(), step, name.to_string(), i), x));
+        };
+        push("t", 0, s.t);
+        for (i, &x) in s.q.iter().enumerate() {
+            push("q", i, x);
+        }
+        for (i, &x) in s.v.iter().enumerate() {
+            push("v", i, x);
+        }
+    }
+}
+
+fn host_run<T: Real>(name: &str) -> Vec<(Key, T)> {
+    let mut rec = Recorder { values: Vec::new() };
+    match macrostep_scenarios::run::<T, _>(name, &mut rec) {
+        Some(Ok(())) => rec.values,
+        Some(Err(e)) => panic!("{name}: host run failed: {e:?}"),
+        None => panic!("{name}: unknown scenario"),
+    }
+}
+
+/// The firmware's `x <case> <step> <name> <index> <0xbits> <decimal>` lines.
+fn golden(name: &str) -> Vec<(Key, u32)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware/expected")
+        .join(format!("{name}.out"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run `cargo xtask firmware --bless` to create it)",
+            path.display()
+        )
+    });
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let ["x", case, step, var, index, bits, decimal] = w.as_slice() else {
+            continue;
+        };
+        let bits = u32::from_str_radix(bits.trim_start_matches("0x"), 16)
+            .unwrap_or_else(|e| panic!("{name}: bad bits in {line:?}: {e}"));
+        // The decimal is the same value printed shortest-round-trip: the file must agree.
+        let dec: f32 = decimal
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: bad decimal in {line:?}: {e}"));
+        assert_eq!(
+            dec.to_bits(),
+            bits,
+            "{name}: decimal and bits disagree in {line:?}"
+        );
+        let key = (
+            case.to_string(),
+            step.parse().expect("step"),
+            var.to_string(),
+            index.parse().expect("index"),
+        );
+        out.push((key, bits));
+    }
+    assert!(
+        !out.is_empty(),
+        "{name}: no state lines in {}",
+        path.display()
+    );
+    out
+}
+
+#[test]
+fn firmware_f32_equals_host_f32_and_f64_within_tolerance() {
+    let tolerances: BTreeMap<&str, f64> = TOLERANCES.iter().copied().collect();
+    let mut mismatches = 0usize;
+    let mut compared = 0usize;
+    let mut failures = Vec::new();
+    for &name in NAMES {
+        let fw = golden(name);
+        let h32 = host_run::<f32>(name);
+        let h64 = host_run::<f64>(name);
+        assert_eq!(
+            fw.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            h32.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            "{name}: the firmware recorded other states than the host run"
+        );
+        for ((key, bits), (_, x)) in fw.iter().zip(&h32) {
+            compared += 1;
+            if *bits != x.to_bits() {
+                mismatches += 1;
+                println!(
+                    "mismatch {name} {key:?}: firmware {bits:#010x} ({}) host {:#010x} ({x})",
+                    f32::from_bits(*bits),
+                    x.to_bits()
+                );
+            }
+        }
+        let scale = h64.iter().fold(1.0f64, |m, (_, x)| m.max(x.abs()));
+        let diff = h32.iter().zip(&h64).fold(0.0f64, |m, ((_, a), (_, b))| {
+            m.max((f64::from(*a) - b).abs())
+        });
+        let rel = diff / scale;
+        let tol = *tolerances
+            .get(name)
+            .unwrap_or_else(|| panic!("{name}: no entry in TOLERANCES"));
+        println!("figure firmware.parity.{name}.f32_f64_max_rel_diff {rel:.3e}");
+        println!("figure firmware.parity.{name}.f32_f64_tolerance {tol:.1e}");
+        if rel > tol {
+            failures.push(format!("{name}: |f32 − f64| = {rel:.3e} > {tol:.1e}"));
+        }
+    }
+    println!("figure firmware.parity.values_compared {compared}");
+    println!("figure firmware.parity.f32_bit_mismatches {mismatches}");
+    assert_eq!(mismatches, 0, "firmware f32 differs from host f32");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,437 @@
+//! `cargo xtask firmware [--bless]`: every firmware binary built, run under QEMU and checked.
+//!
+//! 1. Installs what is missing: the `thumbv7em-none-eabihf` target, `qemu-system-arm` (apt-get,
+//!    through `sudo` when not root) and `defmt-print` (`cargo install`).
+//! 2. Discovers the binaries (`firmware/src/bin/*.rs`) and examples (`firmware/examples/*.rs`)
+//!    and builds them in release mode (opt-level "s", LTO).
+//! 3. Runs each with `cargo run` (the runner of `firmware/.cargo/config.toml`: QEMU
+//!    `mps2-an386`, `-icount shift=6`, under `timeout`), decodes its defmt output with
+//!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`.
+//! 4. Reads the ELF's section sizes (text/data/bss, parsed here: no extra tool to install) and
+//!    diffs them against `firmware/expected/<name>.size`, which also holds the budgets
+//!    (`budget flash_bytes N`, `budget ram_bytes N`, `budget instructions_per_step N`).
+//! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
+//!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N`.
+//! 6. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
+//!    documented tolerance), which reads the golden outputs.
+//!
+//! `--bless` rewrites the golden outputs and the measured lines of the size files (the budget
+//! lines are kept); budgets are still enforced.
+
+use super::{ensure_target, output, root, run, Result, EMBEDDED_TARGET};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub fn firmware(args: &[String]) -> Result {
+    let bless = args.iter().any(|a| a == "--bless");
+    if let Some(bad) = args.iter().find(|a| *a != "--bless") {
+        return Err(format!(
+            "firmware: unknown argument {bad:?} (usage: cargo xtask firmware [--bless])"
+        ));
+    }
+    ensure_target()?;
+    ensure_qemu()?;
+    ensure_defmt_print()?;
+
+    let dir = root().join("firmware");
+    let programs = discover(&dir)?;
+    if programs.is_empty() {
+        return Err("firmware: no binary in firmware/src/bin".into());
+    }
+    run(
+        "firmware: build every binary and example (release)",
+        firmware_cargo(&dir).args(["build", "--release", "--bins", "--examples"]),
+    )?;
+
+    let mut failures = Vec::new();
+    for p in &programs {
+        if let Err(e) = check(&dir, p, bless) {
+            eprintln!("xtask: firmware {}: {e}", p.name);
+            failures.push(p.name.clone());
+        }
+    }
+    if !failures.is_empty() {
+        return Err(format!(
+            "firmware: {} failed: {}",
+            failures.len(),
+            failures.join(", ")
+        ));
+    }
+    run(
+        "firmware: host parity (firmware f32 == host f32 bit for bit; f32 vs f64)",
+        super::cargo().args([
+            "test",
+            "-p",
+            "host-tests",
+            "--features",
+            "libm-force",
+            "--test",
+            "firmware_parity",
+            "--",
+            "--nocapture",
+        ]),
+    )?;
+    eprintln!("xtask: firmware: {} programs checked", programs.len());
+    Ok(())
+}
+
+struct Program {
+    name: String,
+    example: bool,
+}
+
+impl Program {
+    fn elf(&self, dir: &Path) -> PathBuf {
+        let base = dir.join("target").join(EMBEDDED_TARGET).join("release");
+        if self.example {
+            base.join("examples").join(&self.name)
+        } else {
+            base.join(&self.name)
+        }
+    }
+}
+
+/// `firmware/src/bin/*.rs` and `firmware/examples/*.rs`, sorted.
+fn discover(dir: &Path) -> Result<Vec<Program>> {
+    let mut programs = Vec::new();
+    for (sub, example) in [("src/bin", false), ("examples", true)] {
+        let Ok(entries) = fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .collect();
+        names.sort();
+        programs.extend(names.into_iter().map(|name| Program { name, example }));
+    }
+    Ok(programs)
+}
+
+/// A cargo command inside `firmware/`, so its `.cargo/config.toml` (target, runner, linker
+/// scripts) applies.
+fn firmware_cargo(dir: &Path) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(dir);
+    c
+}
+
+fn check(dir: &Path, p: &Program, bless: bool) -> Result {
+    // Run under QEMU through the configured runner; stdout carries defmt frames.
+    let mut cmd = firmware_cargo(dir);
+    cmd.args(["run", "--quiet", "--release"]);
+    cmd.args([if p.example { "--example" } else { "--bin" }, &p.name]);
+    eprintln!("xtask: ==> firmware {}: run in QEMU", p.name);
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot start cargo run: {e}"))?;
+    let elf = p.elf(dir);
+    let text = decode(&elf, &out.stdout)?;
+    if !out.status.success() {
+        return Err(format!(
+            "QEMU run failed ({}):\n{text}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    if !text.lines().any(|l| l.trim() == "ok") {
+        return Err(format!("no final `ok` line:\n{text}"));
+    }
+
+    let expected_dir = dir.join("expected");
+    let out_path = expected_dir.join(format!("{}.out", p.name));
+    compare_or_bless(&out_path, &text, bless)?;
+
+    let sizes = Sizes::of(&elf)?;
+    let size_path = expected_dir.join(format!("{}.size", p.name));
+    let budgets = read_budgets(&size_path);
+    let size_text = sizes.render(&p.name, &budgets);
+    compare_or_bless(&size_path, &size_text, bless)?;
+
+    let per_step = instructions_per_step(&text);
+    for (case, n) in &per_step {
+        let key = if per_step.len() == 1 {
+            String::new()
+        } else {
+            format!(".{case}")
+        };
+        println!("figure firmware.{}{key}.instructions_per_step {n}", p.name);
+    }
+    println!("figure firmware.{}.flash_bytes {}", p.name, sizes.flash());
+    println!("figure firmware.{}.ram_bytes {}", p.name, sizes.ram());
+
+    let mut over = Vec::new();
+    for (what, limit) in &budgets {
+        let measured = match what.as_str() {
+            "flash_bytes" => vec![("".to_string(), sizes.flash())],
+            "ram_bytes" => vec![("".to_string(), sizes.ram())],
+            "instructions_per_step" => per_step.clone(),
+            other => return Err(format!("{}: unknown budget {other:?}", size_path.display())),
+        };
+        for (case, m) in measured {
+            let status = if m <= *limit { "within" } else { "OVER" };
+            eprintln!(
+                "xtask: firmware {} {what}{} {m} {status} budget {limit}",
+                p.name,
+                if case.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({case})")
+                }
+            );
+            if m > *limit {
+                over.push(format!("{what} {m} > {limit}"));
+            }
+        }
+    }
+    if !over.is_empty() {
+        return Err(format!("over budget: {}", over.join(", ")));
+    }
+    Ok(())
+}
+
+/// Decodes defmt frames with `defmt-print`, one line per log message.
+fn decode(elf: &Path, frames: &[u8]) -> Result<String> {
+    let mut child = Command::new(defmt_print())
+        .arg("-e")
+        .arg(elf)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start defmt-print: {e}"))?;
+    {
+        let mut stdin = child.stdin.take().ok_or("defmt-print: no stdin")?;
+        stdin
+            .write_all(frames)
+            .map_err(|e| format!("defmt-print: {e}"))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("defmt-print: {e}"))?;
+    // defmt-print exits when its input ends; its status then is not meaningful.
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !text.ends_with('\n') && !text.is_empty() {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// `(case, max instructions over the steady steps)` from the `instructions` lines.
+fn instructions_per_step(text: &str) -> Vec<(String, u64)> {
+    text.lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["instructions", case, "first", _, "min", _, "max", max, "mean", _] => {
+                    Some((case.to_string(), max.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn compare_or_bless(path: &Path, actual: &str, bless: bool) -> Result {
+    let expected = fs::read_to_string(path).unwrap_or_default();
+    if expected == actual {
+        return Ok(());
+    }
+    if bless {
+        fs::write(path, actual).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("xtask: blessed {}", path.display());
+        return Ok(());
+    }
+    Err(format!(
+        "{} differs (run `cargo xtask firmware --bless` if the change is intended):\n{}",
+        path.display(),
+        diff(&expected, actual)
+    ))
+}
+
+/// A small line diff: the lines that differ, with their line numbers (the files are short and
+/// line-aligned, so no LCS is needed to read it).
+fn diff(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.lines().collect();
+    let a: Vec<&str> = actual.lines().collect();
+    let mut s = String::new();
+    let mut shown = 0;
+    for i in 0..e.len().max(a.len()) {
+        let (x, y) = (e.get(i), a.get(i));
+        if x != y {
+            if shown == 40 {
+                s.push_str("  …\n");
+                break;
+            }
+            let _ = writeln!(
+                s,
+                "  line {}:\n  - {}\n  + {}",
+                i + 1,
+                x.unwrap_or(&"<none>"),
+                y.unwrap_or(&"<none>")
+            );
+            shown += 1;
+        }
+    }
+    s
+}
+
+/// The `budget <what> <n>` lines of a size file.
+fn read_budgets(path: &Path) -> Vec<(String, u64)> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["budget", what, n] => Some((what.to_string(), n.parse().ok()?)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Section sizes in the `size` (Berkeley) sense: `text` = read-only allocated sections (vector
+/// table, code, constants), `data` = initialised RAM (also stored in flash), `bss` = zeroed RAM.
+struct Sizes {
+    text: u64,
+    data: u64,
+    bss: u64,
+}
+
+impl Sizes {
+    fn flash(&self) -> u64 {
+        self.text + self.data
+    }
+
+    /// Static RAM (the stack is not counted: it is whatever RAM is left).
+    fn ram(&self) -> u64 {
+        self.data + self.bss
+    }
+
+    fn render(&self, name: &str, budgets: &[(String, u64)]) -> String {
+        let mut s = format!(
+            "# {name}: section sizes in bytes (release: opt-level \"s\", LTO). flash = text + data, ram = data + bss.\n\
+             # `cargo xtask firmware --bless` rewrites the measured lines and keeps the budget lines.\n\
+             text {}\ndata {}\nbss {}\nflash_bytes {}\nram_bytes {}\n",
+            self.text,
+            self.data,
+            self.bss,
+            self.flash(),
+            self.ram()
+        );
+        for (what, n) in budgets {
+            let _ = writeln!(s, "budget {what} {n}");
+        }
+        s
+    }
+
+    /// Parses the section headers of a 32-bit little-endian ELF.
+    fn of(elf: &Path) -> Result<Self> {
+        let b = fs::read(elf).map_err(|e| format!("{}: {e}", elf.display()))?;
+        let bad = || format!("{}: not a 32-bit little-endian ELF", elf.display());
+        if b.len() < 52 || &b[..4] != b"\x7fELF" || b[4] != 1 || b[5] != 1 {
+            return Err(bad());
+        }
+        let u16_at = |o: usize| {
+            b.get(o..o + 2)
+                .map(|x| u16::from_le_bytes([x[0], x[1]]) as usize)
+        };
+        let u32_at = |o: usize| {
+            b.get(o..o + 4)
+                .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as u64)
+        };
+        let shoff = u32_at(0x20).ok_or_else(bad)? as usize;
+        let shentsize = u16_at(0x2E).ok_or_else(bad)?;
+        let shnum = u16_at(0x30).ok_or_else(bad)?;
+        const SHT_NOBITS: u64 = 8;
+        const SHF_WRITE: u64 = 1;
+        const SHF_ALLOC: u64 = 2;
+        let (mut text, mut data, mut bss) = (0, 0, 0);
+        for i in 0..shnum {
+            let h = shoff + i * shentsize;
+            let ty = u32_at(h + 4).ok_or_else(bad)?;
+            let flags = u32_at(h + 8).ok_or_else(bad)?;
+            let size = u32_at(h + 20).ok_or_else(bad)?;
+            if flags & SHF_ALLOC == 0 {
+                continue;
+            }
+            if ty == SHT_NOBITS {
+                bss += size;
+            } else if flags & SHF_WRITE != 0 {
+                data += size;
+            } else {
+                text += size;
+            }
+        }
+        Ok(Self { text, data, bss })
+    }
+}
+
+fn ensure_qemu() -> Result {
+    if Command::new("qemu-system-arm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Ok(());
+    }
+    let root_user = output(Command::new("id").arg("-u"))
+        .map(|s| s.trim() == "0")
+        .unwrap_or(false);
+    let apt = |args: &[&str]| {
+        let mut c = if root_user {
+            Command::new("apt-get")
+        } else {
+            let mut c = Command::new("sudo");
+            c.arg("apt-get");
+            c
+        };
+        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        c
+    };
+    run("apt-get update", &mut apt(&["update", "-q"]))?;
+    run(
+        "apt-get install qemu-system-arm",
+        &mut apt(&["install", "-y", "-q", "qemu-system-arm"]),
+    )
+}
+
+fn defmt_print() -> PathBuf {
+    // `cargo install` puts it in $CARGO_HOME/bin, which may not be on PATH.
+    if Command::new("defmt-print")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return PathBuf::from("defmt-print");
+    }
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_default();
+    home.join("bin").join("defmt-print")
+}
+
+fn ensure_defmt_print() -> Result {
+    if Command::new(defmt_print())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Ok(());
+    }
+    run(
+        "cargo install defmt-print (decodes the firmware's defmt output)",
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+            "install",
+            "--locked",
+            "defmt-print",
+        ]),
+    )
+}
