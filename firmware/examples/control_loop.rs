@@ -72,12 +72,6 @@ where
         let busy_us = t0.until(count::now()).div_ceil(TICKS_PER_US);
         result?;
         stats.max_busy_us = stats.max_busy_us.max(busy_us);
-        if busy_us >= period_us {
-            stats.overruns += 1;
-        } else {
-            delay.delay_us(period_us - busy_us);
-        }
-        stats.iterations += 1;
         if k % 25 == 0 {
             defmt::info!(
                 "k {=u32} t {=f32} q0 {=f32} busy_us {=u32}",
@@ -87,6 +81,14 @@ where
                 busy_us
             );
         }
+        // Deadline pacing: wait out what is left of the period after the step and the logging.
+        let used_us = t0.until(count::now()).div_ceil(TICKS_PER_US);
+        if used_us >= period_us {
+            stats.overruns += 1;
+        } else {
+            delay.delay_us(period_us - used_us);
+        }
+        stats.iterations += 1;
     }
     Ok(stats)
 }
