@@ -471,3 +471,480 @@ fn chain_rejects_bad_parameters() {
         ConfigError::OutOfRange { name: "omega" }
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Quartic bond (soft springs of 004 eq 2.100 and §4.2.5)
+
+#[test]
+fn quartic_bond_derivatives_match_central_differences() {
+    let tied = QuarticBond::<f64, 3>::new(2, Some(0), 0.7).unwrap();
+    let well = QuarticBond::<f64, 3>::new(1, None, 1.3).unwrap();
+    check_potential_around(&tied, &SVector::zeros(), 1.5, 13);
+    check_potential_around(&well, &SVector::zeros(), 1.5, 14);
+    assert_eq!(tied.energy(&vector![1.0, 5.0, 3.0]), 0.7 * 16.0);
+    assert_eq!(well.energy(&vector![1.0, -2.0, 3.0]), 1.3 * 16.0);
+}
+
+#[test]
+fn quartic_bond_rejects_bad_parameters() {
+    type B = QuarticBond<f64, 2>;
+    assert_eq!(
+        B::new(2, None, 1.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "index" }
+    );
+    assert_eq!(
+        B::new(0, Some(2), 1.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "index" }
+    );
+    assert_eq!(
+        B::new(1, Some(1), 1.0).unwrap_err(),
+        ConfigError::Inconsistent { name: "i != j" }
+    );
+    assert_eq!(
+        B::new(0, None, f64::NAN).unwrap_err(),
+        ConfigError::NonFinite { name: "kappa" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// FPU (004 §2.6.3, §4.2.6)
+
+/// The FPU Hamiltonian's potential written in the chain positions `q` (004 eq 4.18), with walls
+/// `q₀ = q_{2m+1} = 0`: independent of the rotated-coordinate implementation.
+fn fpu_potential_in_chain_coordinates(q: &[f64], omega: f64) -> f64 {
+    let m = q.len() / 2;
+    let at = |k: usize| {
+        if k == 0 || k == 2 * m + 1 {
+            0.0
+        } else {
+            q[k - 1]
+        }
+    };
+    let stiff: f64 = (1..=m).map(|i| (at(2 * i) - at(2 * i - 1)).powi(2)).sum();
+    let soft: f64 = (0..=m).map(|i| (at(2 * i + 1) - at(2 * i)).powi(4)).sum();
+    omega * omega / 4.0 * stiff + soft
+}
+
+#[test]
+fn fpu_potential_is_eq_4_18_in_rotated_coordinates() {
+    let fpu = Fpu::<f64, 8>::new(7.0).unwrap();
+    let sys = fpu.system();
+    let mut r = rng(15);
+    for _ in 0..5 {
+        let x = random_vector::<8>(&mut r, 1.0);
+        let q = fpu.to_chain(&x);
+        let expected = fpu_potential_in_chain_coordinates(q.as_slice(), 7.0);
+        let got = sys.potential.energy(&x);
+        assert!(
+            (got - expected).abs() < 1e-12 * expected.abs().max(1.0),
+            "{got} vs {expected}"
+        );
+        // eq 4.19 is orthogonal: the round trip is the identity and norms are kept.
+        assert!((fpu.from_chain(&q) - x).amax() < 1e-15);
+        assert!((q.norm() - x.norm()).abs() < 1e-14);
+    }
+}
+
+#[test]
+fn fpu_derivatives_match_central_differences() {
+    let fpu = Fpu::<f64, 6>::new(5.0).unwrap();
+    check_potential_around(
+        &FpuSoft::<f64, 6>::new().unwrap(),
+        &SVector::zeros(),
+        1.0,
+        16,
+    );
+    check_potential_around(
+        &FpuSoft::<f64, 8>::new().unwrap(),
+        &SVector::zeros(),
+        1.0,
+        17,
+    );
+    check_potential_around(&fpu.split(), &SVector::zeros(), 1.0, 18);
+    // The stiff part is exactly ω²/2 Σ x²_{m+i}.
+    let k = fpu.split().stiff.k;
+    assert_eq!(
+        k,
+        SMatrix::<f64, 6, 6>::from_diagonal(&vector![0.0, 0.0, 0.0, 25.0, 25.0, 25.0])
+    );
+}
+
+fn fpu_paper_start<T: Real + host_tests::Tolerance>() {
+    let fpu = Fpu::<T, 6>::paper();
+    assert_eq!(fpu.omega(), T::lit(200.0));
+    let s = fpu.initial_state();
+    let expected = [1.0, 0.0, 0.0, 1.0 / 200.0, 0.0, 0.0];
+    for (k, e) in expected.iter().enumerate() {
+        assert_eq!(s.q[k], T::lit(*e));
+    }
+    assert_eq!(s.v, SVector::<T, 6>::zeros());
+    // All the stiff energy is in spring 1: ω²/2 (1/ω)² = ½.
+    let e0 = fpu.stiff_spring_energy(&s, 0).unwrap().to_f64();
+    assert!((e0 - 0.5).abs() < 10.0 * T::EPS);
+    assert_eq!(fpu.stiff_spring_energy(&s, 1), Some(T::zero()));
+    assert_eq!(fpu.stiff_spring_energy(&s, 3), None);
+}
+host_tests::for_scalars!(fpu_paper_start);
+
+#[test]
+fn fpu_rejects_bad_parameters() {
+    assert_eq!(
+        Fpu::<f64, 5>::new(1.0).unwrap_err(),
+        ConfigError::Inconsistent { name: "N even" }
+    );
+    assert_eq!(
+        Fpu::<f64, 0>::new(1.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "N" }
+    );
+    assert_eq!(
+        Fpu::<f64, 6>::new(0.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "omega" }
+    );
+    assert_eq!(
+        Fpu::<f64, 6>::new(f64::NAN).unwrap_err(),
+        ConfigError::NonFinite { name: "omega" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// DNA (000 §4.4)
+
+/// 000's Morse potential written out independently: `U(θ) = (exp(−a[1 − cos θ − x₀]) − 1)²`.
+fn morse(theta: f64, a: f64, x0: f64) -> f64 {
+    ((-a * (1.0 - theta.cos() - x0)).exp() - 1.0).powi(2)
+}
+
+#[test]
+fn dna_force_is_eq_4_9() {
+    let (a, x0, eps) = (7.0, 0.3, 1.0 / 1400.0);
+    let dna = Dna::<f64, 12>::new(a, x0, eps).unwrap();
+    let sys = dna.system();
+    let mut r = rng(19);
+    let theta = SVector::<f64, 12>::repeat(0.8) + random_vector::<12>(&mut r, 0.5);
+    let acc = sys.acceleration(&theta);
+    for k in 0..12 {
+        let next = theta[(k + 1) % 12];
+        let prev = theta[(k + 11) % 12];
+        let h = 1e-5;
+        let du = (morse(theta[k] + h, a, x0) - morse(theta[k] - h, a, x0)) / (2.0 * h);
+        let rhs = next - 2.0 * theta[k] + prev - eps * du;
+        assert!((acc[k] - rhs).abs() < 1e-8, "k = {k}: {} vs {rhs}", acc[k]);
+    }
+    let energy: f64 = (0..12)
+        .map(|k| 0.5 * (theta[(k + 1) % 12] - theta[k]).powi(2) + eps * morse(theta[k], a, x0))
+        .sum();
+    assert!((sys.potential.energy(&theta) - energy).abs() < 1e-13);
+}
+
+#[test]
+fn dna_derivatives_match_central_differences() {
+    let p = Dna::<f64, 8>::paper().potential();
+    check_potential_around(&p, &SVector::repeat(0.8), 1.0, 20);
+    check_potential_around(&p, &SVector::repeat(3.0), 3.0, 21);
+    // A large ε makes the on-site part dominate the check.
+    let p = Dna::<f64, 5>::new(7.0, 0.3, 5.0).unwrap().potential();
+    check_potential_around(&p, &SVector::repeat(0.8), 1.0, 22);
+}
+
+#[test]
+fn dna_hessian_is_tridiagonal_with_periodic_corners() {
+    let p = Dna::<f64, 10>::paper().potential();
+    let mut r = rng(23);
+    let theta = SVector::<f64, 10>::repeat(0.8) + random_vector::<10>(&mut r, 1.0);
+    let h = p.hessian(&theta);
+    let d = p.hessian_diagonal(&theta);
+    for i in 0..10usize {
+        for j in 0..10usize {
+            let gap = i.abs_diff(j);
+            let expected = if i == j {
+                d[i]
+            } else if gap == 1 || gap == 9 {
+                -1.0
+            } else {
+                0.0
+            };
+            assert_eq!(h[(i, j)], expected, "({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn dna_initial_state_is_the_seeds() {
+    const N: usize = 200;
+    let dna = Dna::<f64, N>::paper();
+    // Standard normals by Box–Muller from a seeded PCG (the model itself holds no RNG).
+    let mut r = rng(24);
+    let xi = SVector::<f64, N>::from_fn(|_, _| {
+        let u1: f64 = r.random_range(f64::EPSILON..1.0);
+        let u2: f64 = r.random_range(0.0..1.0);
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    });
+    let s = dna.initial_state(&xi);
+    let mut calls = 0;
+    let s2 = dna.initial_state_from_fn(|k| {
+        assert_eq!(k, calls, "ξ drawn in order");
+        calls += 1;
+        xi[k]
+    });
+    assert_eq!(calls, N);
+    assert_eq!(s, s2);
+    for k in 0..N {
+        assert!((s.q[k] - (0.8 + 0.1 * xi[k])).abs() < 1e-15);
+        let v = (4.0 * std::f64::consts::PI * (k + 1) as f64 / N as f64).cos() / (N as f64).sqrt();
+        assert!((s.v[k] - v).abs() < 1e-14, "k = {k}");
+    }
+    assert_eq!(s.t, 0.0);
+    // θ̄ starts near 0.8 (0.1/√200 standard deviation).
+    assert!((dna.mean_angle(&s.q) - 0.8).abs() < 0.05);
+    // The velocity profile has zero mean (two full cosine periods).
+    assert!(s.v.sum().abs() < 1e-12);
+}
+
+#[test]
+fn dna_rejects_bad_parameters() {
+    assert_eq!(
+        Dna::<f64, 2>::new(7.0, 0.3, 0.1).unwrap_err(),
+        ConfigError::OutOfRange { name: "N" }
+    );
+    assert_eq!(
+        Dna::<f64, 4>::new(0.0, 0.3, 0.1).unwrap_err(),
+        ConfigError::OutOfRange { name: "a" }
+    );
+    assert_eq!(
+        Dna::<f64, 4>::new(7.0, f64::NAN, 0.1).unwrap_err(),
+        ConfigError::NonFinite { name: "x0" }
+    );
+    assert_eq!(
+        Dna::<f64, 4>::new(7.0, 0.3, -0.1).unwrap_err(),
+        ConfigError::OutOfRange { name: "eps" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 3-DOF system of 004 eq 2.100
+
+#[test]
+fn trimer_is_eq_2_100() {
+    let m = SpringTrimer::<f64>::new(1e-3, [1.1, 0.97]).unwrap();
+    let sys = m.system();
+    let mut r = rng(25);
+    for _ in 0..3 {
+        let q = vector![0.8, 0.81, 0.72] + random_vector::<3>(&mut r, 0.3);
+        let (x, y, z) = (q[0], q[1], q[2]);
+        let v = x.powi(4) + 1e3 * (1.1 / 2.0 * (y - x).powi(2) + 0.97 / 2.0 * (z - y).powi(2));
+        assert!((sys.potential.energy(&q) - v).abs() < 1e-12 * v.abs().max(1.0));
+    }
+    check_potential_around(&m.split(), &vector![0.8, 0.81, 0.72], 0.3, 26);
+    let mut off = m.split();
+    off.set_alpha(0.0);
+    check_potential_around(&off, &vector![0.8, 0.81, 0.72], 0.3, 27);
+}
+
+fn trimer_paper_start<T: Real + host_tests::Tolerance>() {
+    let m = SpringTrimer::<T>::paper();
+    let s = m.initial_state();
+    assert_eq!(s.q, vector![T::lit(0.8), T::lit(0.811), T::lit(0.721)]);
+    assert_eq!(s.v, SVector::<T, 3>::zeros());
+    assert_eq!(m.split().alpha, T::one() / T::lit(1e-6));
+    assert_eq!(m.omega(), [T::lit(1.1), T::lit(0.97)]);
+}
+host_tests::for_scalars!(trimer_paper_start);
+
+#[test]
+fn trimer_rejects_bad_parameters() {
+    assert_eq!(
+        SpringTrimer::<f64>::new(0.0, [1.0, 1.0]).unwrap_err(),
+        ConfigError::OutOfRange { name: "eps" }
+    );
+    assert_eq!(
+        SpringTrimer::<f64>::new(1e-6, [1.0, f64::INFINITY]).unwrap_err(),
+        ConfigError::NonFinite { name: "omega" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two-spring Langevin system (004 §4.2.5)
+
+#[test]
+fn two_spring_is_the_seeds_hamiltonian() {
+    let m = TwoSpring::<f64>::new(3.0, 0.5, 2.0).unwrap();
+    let sys = m.system();
+    let mut r = rng(28);
+    for _ in 0..3 {
+        let q = random_vector::<2>(&mut r, 1.5);
+        let (x, y) = (q[0], q[1]);
+        let v = 0.5 * 9.0 * x * x + 0.25 * (y - x).powi(4);
+        assert!((sys.potential.energy(&q) - v).abs() < 1e-13);
+        let f = sys.acceleration(&q);
+        assert!((f[0] + 9.0 * x + (x - y).powi(3)).abs() < 1e-12);
+        assert!((f[1] + (y - x).powi(3)).abs() < 1e-12);
+    }
+    check_potential_around(&m.split(), &SVector::zeros(), 1.5, 29);
+    // σ = √(2c/β) = √0.5.
+    assert!((m.langevin().sigma - 0.5f64.sqrt()).abs() < 1e-15);
+    assert!((m.langevin().beta() - 2.0).abs() < 1e-14);
+}
+
+fn two_spring_paper_start<T: Real + host_tests::Tolerance>() {
+    let m = TwoSpring::<T>::paper();
+    assert_eq!(m.omega(), T::lit(100.0));
+    assert_eq!(m.langevin().c, T::lit(0.1));
+    assert!((m.langevin().beta().to_f64() - 10.0).abs() < 100.0 * T::EPS);
+    let s = m.initial_state();
+    let x = 0.8 / 100.0;
+    assert!((s.q[0].to_f64() - x).abs() < 4.0 * T::EPS * x);
+    assert!((s.q[1].to_f64() - (1.1 + x)).abs() < 4.0 * T::EPS);
+    assert_eq!(s.v, SVector::<T, 2>::zeros());
+}
+host_tests::for_scalars!(two_spring_paper_start);
+
+#[test]
+fn two_spring_rejects_bad_parameters() {
+    assert_eq!(
+        TwoSpring::<f64>::new(-1.0, 0.1, 10.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "omega" }
+    );
+    assert_eq!(
+        TwoSpring::<f64>::new(1.0, -0.1, 10.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "c" }
+    );
+    assert_eq!(
+        TwoSpring::<f64>::new(1.0, 0.1, 0.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "beta" }
+    );
+    assert_eq!(
+        LangevinParams::<f64>::from_beta(f64::NAN, 1.0).unwrap_err(),
+        ConfigError::NonFinite { name: "c" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kapitza's pendulum (004 §2.6.6)
+
+#[test]
+fn kapitza_force_is_eq_2_113() {
+    let k = Kapitza::<f64>::new(9.8, 9.0, 3.0).unwrap();
+    let mut r = rng(30);
+    for _ in 0..5 {
+        let theta: f64 = r.random_range(-3.0..3.0);
+        let t: f64 = r.random_range(0.0..2.0);
+        let forcing = 9.8 + 9.0 * (2.0 * std::f64::consts::PI * 3.0 * t).sin();
+        assert!((k.force(theta, t) - forcing * theta.sin()).abs() < 1e-12);
+        // l θ̈ = force, with M = (l).
+        let acc = k.system_at(t).acceleration(&vector![theta])[0];
+        assert!((9.0 * acc - forcing * theta.sin()).abs() < 1e-12);
+        check_potential(
+            &k.potential_at(t),
+            &vector![theta],
+            &vector![r.random_range(-1.0..1.0)],
+        );
+        // The split: stiff on reproduces the full force, stiff off leaves gravity (eq 2.115).
+        let mut split = k.split_at(t);
+        let g_on = split.gradient(&vector![theta])[0];
+        assert!((g_on + forcing * theta.sin()).abs() < 1e-12);
+        split.set_alpha(0.0);
+        assert!((split.gradient(&vector![theta])[0] + 9.8 * theta.sin()).abs() < 1e-12);
+        let s = macrostep::State::new(t, vector![theta], vector![0.5]);
+        let e = 0.5 * 9.0 * 0.25 + forcing * theta.cos();
+        assert!((k.energy_at(&s, t) - e).abs() < 1e-12);
+    }
+    assert_eq!(k.flavor_clock(7, 0.25), 1.75);
+}
+
+fn kapitza_paper_start<T: Real + host_tests::Tolerance>() {
+    let k = Kapitza::<T>::paper();
+    assert_eq!(k.g(), T::lit(9.8));
+    assert_eq!(k.l(), T::lit(9.0));
+    assert_eq!(k.omega(), T::lit(1000.0));
+    assert_eq!(k.mass().as_diagonal(), Some(vector![T::lit(9.0)]));
+    let s = k.initial_state();
+    assert_eq!(s.q[0], T::lit(0.2));
+    assert_eq!(s.v[0], T::zero());
+}
+host_tests::for_scalars!(kapitza_paper_start);
+
+#[test]
+fn kapitza_rejects_bad_parameters() {
+    assert_eq!(
+        Kapitza::<f64>::new(-1.0, 1.0, 1.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "g" }
+    );
+    assert_eq!(
+        Kapitza::<f64>::new(1.0, 0.0, 1.0).unwrap_err(),
+        ConfigError::OutOfRange { name: "l" }
+    );
+    assert_eq!(
+        Kapitza::<f64>::new(1.0, 1.0, f64::NAN).unwrap_err(),
+        ConfigError::NonFinite { name: "omega" }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Named constructors use parameters their validating constructors accept.
+
+#[test]
+fn named_constructors_match_validated_ones() {
+    let q4 = vector![0.3, -0.9, 1.2, -1.7];
+    assert_eq!(
+        Pendulum::<f64>::paper()
+            .penalised(5.0)
+            .unwrap()
+            .potential
+            .gradient(&vector![0.4, 0.7]),
+        Pendulum::new(1.0, 1.0, 1.0)
+            .unwrap()
+            .penalised(5.0)
+            .unwrap()
+            .potential
+            .gradient(&vector![0.4, 0.7])
+    );
+    assert_eq!(
+        DoublePendulum::<f64>::paper()
+            .penalised(5.0)
+            .unwrap()
+            .potential
+            .hessian(&q4),
+        DoublePendulum::new([1.0, 1.0], 1.0, [1.0, 2f64.sqrt()])
+            .unwrap()
+            .penalised(5.0)
+            .unwrap()
+            .potential
+            .hessian(&q4)
+    );
+    let c = Chain::<f64, 4, 2>::horizontal();
+    let c2 = Chain::<f64, 4, 2>::new(vector![1.0, 1.0], 1.0).unwrap();
+    assert_eq!(c.initial_state(), c2.initial_state());
+    assert_eq!(c.constraint(), c2.constraint());
+    let x = vector![0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+    assert_eq!(
+        Fpu::<f64, 6>::paper().split().gradient(&x),
+        Fpu::<f64, 6>::new(200.0).unwrap().split().gradient(&x)
+    );
+    let th = SVector::<f64, 5>::repeat(0.9);
+    assert_eq!(
+        Dna::<f64, 5>::paper().potential().gradient(&th),
+        Dna::<f64, 5>::new(7.0, 0.3, 1.0 / 1400.0)
+            .unwrap()
+            .potential()
+            .gradient(&th)
+    );
+    assert_eq!(
+        SpringTrimer::<f64>::paper()
+            .split()
+            .gradient(&vector![0.1, 0.2, 0.3]),
+        SpringTrimer::<f64>::new(1e-6, [1.1, 0.97])
+            .unwrap()
+            .split()
+            .gradient(&vector![0.1, 0.2, 0.3])
+    );
+    let tp = TwoSpring::<f64>::paper();
+    let tn = TwoSpring::<f64>::new(100.0, 0.1, 10.0).unwrap();
+    assert_eq!(tp.langevin(), tn.langevin());
+    assert_eq!(
+        tp.split().gradient(&vector![0.1, 0.2]),
+        tn.split().gradient(&vector![0.1, 0.2])
+    );
+    let kp = Kapitza::<f64>::paper();
+    let kn = Kapitza::<f64>::new(9.8, 9.0, 1000.0).unwrap();
+    assert_eq!(kp.force(0.3, 0.123), kn.force(0.3, 0.123));
+}

@@ -18,7 +18,7 @@
 //! | [`Kapitza`] | 004 §2.6.6 (eqs 2.113–2.115) | time-dependent forcing |
 //! | [`TwoSpring`] | 004 §4.2.5 | split + Langevin friction/noise data |
 //!
-//! Shared machinery: [`LinearPotential`] (gravity), [`Distances`] / [`PlanarDistances`] (rods
+//! Shared machinery: [`LinearPotential`] (gravity), [`QuarticBond`] (soft quartic springs), [`Distances`] / [`PlanarDistances`] (rods
 //! between nodes or to anchors in squared-distance form, exact [`Constraint`](crate::model::Constraint)).
 //!
 //! Every potential keeps its energy formula in its `Potential::energy` method, written out in
@@ -26,27 +26,29 @@
 
 mod chain;
 mod distance;
-// mod dna;
+mod dna;
 mod double_pendulum;
-// mod fpu;
+mod fpu;
 mod harmonic;
-// mod kapitza;
+mod kapitza;
 mod linear;
 mod pendulum;
-// mod trimer;
-// mod two_spring;
+mod quartic;
+mod trimer;
+mod two_spring;
 
 pub use chain::Chain;
 pub use distance::{Distances, Endpoint, Link, PlanarDistances};
-// pub use dna::{Dna, DnaPotential};
+pub use dna::{Dna, DnaPotential};
 pub use double_pendulum::DoublePendulum;
-// pub use fpu::{Fpu, FpuSoft};
+pub use fpu::{Fpu, FpuSoft};
 pub use harmonic::HarmonicOscillator;
-// pub use kapitza::{CosinePotential, Kapitza};
+pub use kapitza::{CosinePotential, Kapitza};
 pub use linear::LinearPotential;
 pub use pendulum::Pendulum;
-// pub use trimer::{QuarticWell, SpringTrimer};
-// pub use two_spring::{LangevinParams, QuarticBond, TwoSpring};
+pub use quartic::QuarticBond;
+pub use trimer::SpringTrimer;
+pub use two_spring::{LangevinParams, TwoSpring};
 
 use crate::model::Penalty;
 use crate::{ConfigError, Real};
