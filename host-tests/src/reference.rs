@@ -215,38 +215,9 @@ mod tests {
 
     #[test]
     fn kepler_orbit_matches_keplers_equation() {
-        let (ys, err) = kepler_error(0.5, 1e-13);
+        let (ys, err) = crate::experiments::reference::kepler_error(0.5, 1e-13);
         assert!(err < 1e-10, "Kepler error {err:e}");
         assert_eq!(ys, 9);
-    }
-
-    /// Kepler problem `r̈ = −r/|r|³` (μ = 1, a = 1, period 2π) with eccentricity `e`, started
-    /// at pericentre; compared with the solution of Kepler's equation at 8 times in one period.
-    /// Returns (number of outputs, max position error).
-    pub(crate) fn kepler_error(e: f64, tol: f64) -> (usize, f64) {
-        let f = |_t: f64, y: &[f64], dy: &mut [f64]| {
-            let r3 = (y[0] * y[0] + y[1] * y[1]).powf(1.5);
-            dy[0] = y[2];
-            dy[1] = y[3];
-            dy[2] = -y[0] / r3;
-            dy[3] = -y[1] / r3;
-        };
-        let y0 = [1.0 - e, 0.0, 0.0, ((1.0 + e) / (1.0 - e)).sqrt()];
-        let period = 2.0 * std::f64::consts::PI;
-        let times = linspace(0.0, period, 8);
-        let ys = solve(f, 0.0, &y0, period, tol, tol, &times);
-        let mut err = 0.0_f64;
-        for (t, y) in times.iter().zip(&ys) {
-            // Mean anomaly M = t; solve E − e sin E = M by Newton.
-            let mut ea = *t;
-            for _ in 0..50 {
-                ea -= (ea - e * ea.sin() - t) / (1.0 - e * ea.cos());
-            }
-            let x = ea.cos() - e;
-            let yy = (1.0 - e * e).sqrt() * ea.sin();
-            err = err.max((y[0] - x).abs()).max((y[1] - yy).abs());
-        }
-        (ys.len(), err)
     }
 
     #[test]
