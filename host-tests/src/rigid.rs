@@ -178,8 +178,8 @@ impl Pendulum {
     pub fn measured_period(&self, theta0: f64, rtol: f64, atol: f64) -> f64 {
         let f = self.rhs();
         let guess = self.period(theta0.abs()) * 0.5;
-        // Start the Newton iteration from the small-angle-free guess perturbed by 1 %, so the
-        // measurement does not simply return the closed form it is compared with.
+        // Start Newton 1 % away from the closed-form half period, so the measurement does not
+        // simply return the closed form it is compared with.
         let mut t = guess * 1.01;
         for _ in 0..20 {
             let y = reference::solve_to(&f, 0.0, &[theta0, 0.0], t, rtol, atol);
