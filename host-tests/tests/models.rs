@@ -345,9 +345,9 @@ fn double_pendulum_derivatives_match_central_differences() {
         let w = random_vector::<2>(&mut r, 2.0);
         check_constraint(&dp.constraint(), &q, &w, &random_vector::<4>(&mut r, 1.0));
     }
-    // V = −g (m₁ y₁ + m₂ y₂), M = diag(m₁, m₁, m₂, m₂).
+    // V = g (m₁ y₁ + m₂ y₂) (physical sign, gravity towards −y), M = diag(m₁, m₁, m₂, m₂).
     let v = dp.system().potential.energy(&vector![0.0, 2.0, 0.0, 3.0]);
-    assert!((v + 1.1 * (1.2 * 2.0 + 0.7 * 3.0)).abs() < 1e-15);
+    assert!((v - 1.1 * (1.2 * 2.0 + 0.7 * 3.0)).abs() < 1e-15);
     assert_eq!(
         dp.system().mass.as_diagonal(),
         Some(vector![1.2, 1.2, 0.7, 0.7])

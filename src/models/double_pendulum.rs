@@ -10,8 +10,10 @@ use nalgebra::{vector, SVector};
 /// mass 1 on a rod `L₂` (Tao & Owhadi, 000 §4.1).
 ///
 /// - `q = (x₁, y₁, x₂, y₂)`, `M = diag(m₁, m₁, m₂, m₂)`;
-/// - `V(q) = −g m₁ y₁ − g m₂ y₂` (000 §4.1 writes `−g y₁ − g y₂` with `m₁ = m₂ = 1`; note the
-///   seed's sign: gravity pulls towards `+y`);
+/// - `V(q) = g m₁ y₁ + g m₂ y₂`, gravity pulling towards `−y`. 000 §4.1 prints `V = −g y₁ − g y₂`,
+///   which pulls towards `+y` and puts its own start (hanging below the pivot) above the stable
+///   equilibrium, in a chaotic regime; we read the printed sign as a typo and use the physical
+///   one, under which the seed's start is a regular (non-chaotic) swing on `[0, 50]`;
 /// - `g₁ = x₁² + y₁² − L₁²`, `g₂ = (x₂ − x₁)² + (y₂ − y₁)² − L₂²` ([`PlanarDistances`]).
 ///
 /// Constraint form ([`DoublePendulum::system`] + [`DoublePendulum::constraint`]) for
@@ -67,7 +69,7 @@ impl<T: Real> DoublePendulum<T> {
     }
 
     fn build(masses: [T; 2], g: T, lengths: [T; 2], mass: Mass<T, 4>) -> Self {
-        let b = vector![T::zero(), -g * masses[0], T::zero(), -g * masses[1]];
+        let b = vector![T::zero(), g * masses[0], T::zero(), g * masses[1]];
         let links: [Link<T, 2>; 2] = chain_links(SVector::zeros(), vector![lengths[0], lengths[1]]);
         Self {
             masses,
