@@ -993,3 +993,21 @@ fn dna_morse_minimum_is_the_closed_state() {
     assert!(p.morse_d2(theta) > 0.0);
     assert!(p.morse_d1(2.0 * std::f64::consts::PI - theta).abs() < 1e-13);
 }
+
+#[test]
+fn double_pendulum_angles_round_trip() {
+    let dp = DoublePendulum::<f64>::new([1.0, 2.0], 1.0, [0.7, 1.3]).unwrap();
+    let mut r = rng(31);
+    for _ in 0..5 {
+        let (theta, phi) = (r.random_range(-3.0..3.0), r.random_range(-3.0..3.0));
+        let q = dp.from_angles(theta, phi);
+        assert!(dp.constraint().value(&q).amax() < 1e-14);
+        let (t2, p2) = dp.angles(&q);
+        assert!((t2 - theta).abs() < 1e-14 && (p2 - phi).abs() < 1e-14);
+    }
+    // The seed's start: mass 1 straight below the pivot, rod 2 at 45°.
+    let (theta, phi) =
+        DoublePendulum::<f64>::paper().angles(&DoublePendulum::<f64>::paper().initial_state().q);
+    assert_eq!(theta, 0.0);
+    assert!((phi - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
+}
