@@ -131,6 +131,25 @@ impl<T: Real> DoublePendulum<T> {
         ))
     }
 
+    /// Cartesian positions from the generalised coordinates of 000 §4.1:
+    /// `x₁ = L₁ sin θ`, `y₁ = −L₁ cos θ`, `x₂ = x₁ + L₂ sin φ`, `y₂ = y₁ − L₂ cos φ`.
+    pub fn from_angles(&self, theta: T, phi: T) -> SVector<T, 4> {
+        let [l1, l2] = self.lengths;
+        let (st, ct) = theta.sin_cos();
+        let (sp, cp) = phi.sin_cos();
+        let (x1, y1) = (l1 * st, -l1 * ct);
+        vector![x1, y1, x1 + l2 * sp, y1 - l2 * cp]
+    }
+
+    /// The generalised coordinates `(θ, φ)` of a configuration (inverse of
+    /// [`DoublePendulum::from_angles`] on the constraint manifold; off it, the angles of the two
+    /// rod directions), each in `(−π, π]`.
+    pub fn angles(&self, q: &SVector<T, 4>) -> (T, T) {
+        let theta = q[0].atan2(-q[1]);
+        let phi = (q[2] - q[0]).atan2(q[1] - q[3]);
+        (theta, phi)
+    }
+
     /// The start of 000 Fig. 1 scaled to the rod lengths: mass 1 at `(0, −L₁)`, mass 2 at
     /// `(L₂/√2, −L₁ − L₂/√2)`, at rest — `(0, −1, 1, −2)` for [`DoublePendulum::paper`].
     pub fn initial_state(&self) -> State<T, 4> {
