@@ -132,7 +132,7 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
         self.g
     }
 
-    /// The unconstrained system `M = I`, `V = −g Σ yᵢ` (pair it with [`Chain::constraint`]).
+    /// The unconstrained system `M = I`, `V = g Σ yᵢ` (pair it with [`Chain::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
         System::new(Mass::identity(), self.gravity)
     }

@@ -94,7 +94,7 @@ impl<T: Real> DoublePendulum<T> {
         self.lengths
     }
 
-    /// The unconstrained system `M`, `V = −g Σ mᵢ yᵢ` (pair it with
+    /// The unconstrained system `M`, `V = g Σ mᵢ yᵢ` (pair it with
     /// [`DoublePendulum::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, 4>, 4> {
         System::new(self.mass, self.gravity)
