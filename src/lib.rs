@@ -7,6 +7,7 @@
 pub mod baselines;
 pub mod error;
 pub mod integrator;
+pub mod langevin;
 pub mod model;
 pub mod models;
 mod scalar;
