@@ -2,8 +2,9 @@
 //!
 //! 1. Installs what is missing: the `thumbv7em-none-eabihf` target, `qemu-system-arm` (apt-get,
 //!    through `sudo` when not root) and `defmt-print` (`cargo install`).
-//! 2. Discovers the binaries (`firmware/src/bin/*.rs`) and examples (`firmware/examples/*.rs`)
-//!    and builds them in release mode (opt-level "s", LTO).
+//! 2. Discovers the binaries (`firmware/src/bin/*.rs`) and examples (`firmware/examples/*.rs`),
+//!    checks formatting and clippy (the firmware is outside the root workspace, so `.ci/run`'s
+//!    own checks do not see it) and builds them in release mode (opt-level "s", LTO).
 //! 3. Runs each with `cargo run` (the runner of `firmware/.cargo/config.toml`: QEMU
 //!    `mps2-an386`, `-icount shift=6`, under `timeout`), decodes its defmt output with
 //!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`.
@@ -41,6 +42,23 @@ pub fn firmware(args: &[String]) -> Result {
     if programs.is_empty() {
         return Err("firmware: no binary in firmware/src/bin".into());
     }
+    run(
+        "firmware: rustfmt check",
+        firmware_cargo(&dir).args(["fmt", "--all", "--", "--check"]),
+    )?;
+    run(
+        "firmware: clippy (lib, binaries, examples)",
+        firmware_cargo(&dir).args([
+            "clippy",
+            "--release",
+            "--lib",
+            "--bins",
+            "--examples",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
     run(
         "firmware: build every binary and example (release)",
         firmware_cargo(&dir).args(["build", "--release", "--bins", "--examples"]),
