@@ -10,7 +10,10 @@
 //!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`.
 //! 4. Reads the ELF's section sizes (text/data/bss, parsed here: no extra tool to install) and
 //!    diffs them against `firmware/expected/<name>.size`, which also holds the budgets
-//!    (`budget flash_bytes N`, `budget ram_bytes N`, `budget instructions_per_step N`).
+//!    (`budget flash_bytes N`, `budget ram_bytes N`, `budget instructions_per_step N`; the
+//!    last is checked against the largest steady-state step of every case). A budget that is
+//!    known to be missed carries the mark `known-over`: it is reported on every run, not failed
+//!    (its measured value is pinned by the golden output anyway).
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N`.
 //! 6. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
@@ -136,6 +139,8 @@ fn discover(dir: &Path) -> Result<Vec<Program>> {
 fn firmware_cargo(dir: &Path) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(dir);
+    // The ELF paths below assume the firmware's own target directory.
+    c.env("CARGO_TARGET_DIR", dir.join("target"));
     c
 }
 
@@ -184,27 +189,37 @@ fn check(dir: &Path, p: &Program, bless: bool) -> Result {
     println!("figure firmware.{}.ram_bytes {}", p.name, sizes.ram());
 
     let mut over = Vec::new();
-    for (what, limit) in &budgets {
-        let measured = match what.as_str() {
-            "flash_bytes" => vec![("".to_string(), sizes.flash())],
-            "ram_bytes" => vec![("".to_string(), sizes.ram())],
+    for b in &budgets {
+        let measured = match b.what.as_str() {
+            "flash_bytes" => vec![(String::new(), sizes.flash())],
+            "ram_bytes" => vec![(String::new(), sizes.ram())],
             "instructions_per_step" => per_step.clone(),
             other => return Err(format!("{}: unknown budget {other:?}", size_path.display())),
         };
         for (case, m) in measured {
-            let status = if m <= *limit { "within" } else { "OVER" };
-            eprintln!(
-                "xtask: firmware {} {what}{} {m} {status} budget {limit}",
-                p.name,
-                if case.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({case})")
+            let case = if case.is_empty() || per_step.len() == 1 {
+                String::new()
+            } else {
+                format!(" ({case})")
+            };
+            let (what, limit) = (&b.what, b.limit);
+            let verdict = match (m <= limit, b.known_over) {
+                (true, false) => "within".to_string(),
+                (true, true) => {
+                    format!(
+                        "within (the size file still marks it `{KNOWN_OVER}`: remove that mark)"
+                    )
                 }
+                (false, true) => format!("OVER (known: marked `{KNOWN_OVER}` in the size file)"),
+                (false, false) => {
+                    over.push(format!("{what}{case} {m} > {limit}"));
+                    "OVER".to_string()
+                }
+            };
+            eprintln!(
+                "xtask: firmware {} {what}{case} {m}: {verdict} budget {limit}",
+                p.name
             );
-            if m > *limit {
-                over.push(format!("{what} {m} > {limit}"));
-            }
         }
     }
     if !over.is_empty() {
@@ -299,17 +314,34 @@ fn diff(expected: &str, actual: &str) -> String {
     s
 }
 
-/// The `budget <what> <n>` lines of a size file.
-fn read_budgets(path: &Path) -> Vec<(String, u64)> {
+/// Marks a budget that is known to be missed: reported on every run, not a failure (the
+/// measured value itself is still pinned by the golden output, so any change shows).
+const KNOWN_OVER: &str = "known-over";
+
+/// One `budget <what> <limit> [known-over]` line of a size file.
+struct Budget {
+    what: String,
+    limit: u64,
+    known_over: bool,
+}
+
+/// The budget lines of a size file.
+fn read_budgets(path: &Path) -> Vec<Budget> {
     fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
-            match w.as_slice() {
-                ["budget", what, n] => Some((what.to_string(), n.parse().ok()?)),
-                _ => None,
-            }
+            let (what, n, known_over) = match w.as_slice() {
+                ["budget", what, n] => (what, n, false),
+                ["budget", what, n, mark] if *mark == KNOWN_OVER => (what, n, true),
+                _ => return None,
+            };
+            Some(Budget {
+                what: what.to_string(),
+                limit: n.parse().ok()?,
+                known_over,
+            })
         })
         .collect()
 }
@@ -332,7 +364,7 @@ impl Sizes {
         self.data + self.bss
     }
 
-    fn render(&self, name: &str, budgets: &[(String, u64)]) -> String {
+    fn render(&self, name: &str, budgets: &[Budget]) -> String {
         let mut s = format!(
             "# {name}: section sizes in bytes (release: opt-level \"s\", LTO). flash = text + data, ram = data + bss.\n\
              # `cargo xtask firmware --bless` rewrites the measured lines and keeps the budget lines.\n\
@@ -343,8 +375,13 @@ impl Sizes {
             self.flash(),
             self.ram()
         );
-        for (what, n) in budgets {
-            let _ = writeln!(s, "budget {what} {n}");
+        for b in budgets {
+            let mark = if b.known_over {
+                format!(" {KNOWN_OVER}")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(s, "budget {} {}{mark}", b.what, b.limit);
         }
         s
     }
