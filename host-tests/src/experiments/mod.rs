@@ -3,6 +3,8 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod autodiff;
+
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
     /// The name given on the command line.
@@ -14,7 +16,12 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[];
+pub const EXPERIMENTS: &[Experiment] = &[Experiment {
+    name: "autodiff",
+    about:
+        "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
+    run: autodiff::run,
+}];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {
