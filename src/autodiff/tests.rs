@@ -199,3 +199,14 @@ fn constraint_drivers() {
     let t = c.weighted_third_contraction(&q, &w, &a);
     assert!((t - (t0 * w[0] + t1 * w[1])).norm() < 1e-14);
 }
+
+#[test]
+fn widest_value_is_o_of_n() {
+    // The module docs promise 4(N + 1) scalars for the third-derivative type: 656 bytes at
+    // N = 40 in f32, no N × N storage.
+    assert_eq!(
+        core::mem::size_of::<Dual<Dual<VDual<f32, 40>>>>(),
+        4 * 41 * 4
+    );
+    assert_eq!(core::mem::size_of::<Dual<VDual<f64, 40>>>(), 2 * 41 * 8);
+}
