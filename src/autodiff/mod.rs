@@ -118,6 +118,7 @@
 mod derivatives;
 mod dual;
 mod elementary;
+mod impls;
 mod vdual;
 mod wrapper;
 

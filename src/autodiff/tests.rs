@@ -210,3 +210,51 @@ fn widest_value_is_o_of_n() {
     );
     assert_eq!(core::mem::size_of::<Dual<VDual<f64, 40>>>(), 2 * 41 * 8);
 }
+
+#[test]
+fn core_potentials_ad_equals_their_hand_derivatives() {
+    use crate::model::{Hessian, Penalty, Potential, Quadratic, Split, ThirdDerivative, Zero};
+    use nalgebra::Matrix3;
+    let k = Matrix3::new(4.0, 1.0, 0.5, 1.0, 3.0, -0.25, 0.5, -0.25, 2.0);
+    let mut quad = Quadratic::new(k);
+    quad.rest = nalgebra::Vector3::new(0.1, -0.2, 0.3);
+    quad.linear = nalgebra::Vector3::new(1.0, 0.0, -2.0);
+    let q = nalgebra::Vector3::new(0.7, -0.4, 1.1);
+    let a = nalgebra::Vector3::new(0.2, 1.0, -0.6);
+    let ad = AutoDiff(quad);
+    // Both `Potential::energy` and `Energy::energy` apply to `quad`: name the trait.
+    assert!(libm::fabs(ad.energy(&q) - Potential::energy(&quad, &q)) < 1e-14);
+    assert!((ad.gradient(&q) - quad.gradient(&q)).norm() < 1e-14);
+    assert!((ad.hessian(&q) - k).norm() < 1e-14);
+    assert_eq!(ad.third_contraction(&q, &a), nalgebra::Vector3::zeros());
+    let z: AutoDiff<Zero> = AutoDiff(Zero);
+    assert_eq!(
+        Potential::<f64, 3>::gradient(&z, &q),
+        nalgebra::Vector3::zeros()
+    );
+
+    /// `g = |q|² − 1` and `g = q₀q₁q₂`.
+    struct G;
+    impl ConstraintFn<f64, 3, 2> for G {
+        fn eval<S: AdScalar<f64>>(&self, q: &[S; 3]) -> [S; 2] {
+            [
+                q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - 1.0,
+                q[0] * q[1] * q[2],
+            ]
+        }
+    }
+    let split_off = Split::new(quad, Quadratic::new(k * 2.0), 0.0);
+    let split_on = Split::new(quad, Quadratic::new(k * 2.0), 3.0);
+    // α = 0 ignores the stiff part; α = 3 adds 3 × (2K).
+    assert!((AutoDiff(split_on).hessian(&q) - k * 7.0).norm() < 1e-13);
+    assert!((AutoDiff(split_off).hessian(&q) - k).norm() < 1e-13);
+    let pen = Penalty::per_constraint(quad, G, nalgebra::Vector2::new(5.0, 2.0)).unwrap();
+    let pen_hand =
+        Penalty::per_constraint(quad, AutoDiff(G), nalgebra::Vector2::new(5.0, 2.0)).unwrap();
+    let ad = AutoDiff(pen);
+    let scale = pen_hand.hessian(&q).norm();
+    assert!((ad.gradient(&q) - pen_hand.gradient(&q)).norm() < 1e-13 * scale);
+    assert!((ad.hessian(&q) - pen_hand.hessian(&q)).norm() < 1e-13 * scale);
+    let t = pen_hand.third_contraction(&q, &a);
+    assert!((ad.third_contraction(&q, &a) - t).norm() < 1e-13 * t.norm());
+}
