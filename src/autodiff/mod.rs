@@ -70,6 +70,12 @@
 //! assert!((stiff.gradient(&q) - Vector2::new(0.0, 9.81)).norm() < 1e-12);
 //! ```
 //!
+//! The core potentials [`Zero`](crate::model::Zero), [`Quadratic`](crate::model::Quadratic),
+//! [`Split`](crate::model::Split) and [`Penalty`](crate::model::Penalty) implement [`Energy`] too
+//! (when their parts do), so a composite built from them differentiates as a whole. A type that
+//! implements both [`Potential`] and [`Energy`] has two methods named `energy`; with both traits in
+//! scope call them as `Potential::energy(&v, &q)` / `Energy::energy(&v, &q)`.
+//!
 //! # The number types
 //!
 //! | type | carries | per value |

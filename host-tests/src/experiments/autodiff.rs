@@ -419,6 +419,53 @@ fn print_table(errors: &[CaseError]) {
     }
 }
 
+/// An FPU-like chain of `N` coordinates: `Σ ½d² + ¼d⁴ + 0.1 sin d`, `d = qᵢ₊₁ − qᵢ` (cost study).
+pub struct Chain<const N: usize>;
+impl<T: Real, const N: usize> Energy<T, N> for Chain<N> {
+    fn energy<S: AdScalar<T>>(&self, q: &[S; N]) -> S {
+        let mut v = S::cst(T::zero());
+        for w in q.windows(2) {
+            let d = w[1] - w[0];
+            let d2 = d * d;
+            v += d2 * T::lit(0.5) + d2 * d2 * T::lit(0.25) + d.sin() * T::lit(0.1);
+        }
+        v
+    }
+}
+
+/// Median wall time of `f` in nanoseconds over a few batches.
+fn time_ns(mut f: impl FnMut() -> f64) -> f64 {
+    use std::time::Instant;
+    let mut sink = 0.0;
+    let mut samples = Vec::new();
+    for _ in 0..7 {
+        let reps = 200;
+        let t0 = Instant::now();
+        for _ in 0..reps {
+            sink += std::hint::black_box(f());
+        }
+        samples.push(t0.elapsed().as_nanos() as f64 / reps as f64);
+    }
+    std::hint::black_box(sink);
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Cost of each derivative relative to one plain energy evaluation, for the chain at `N`.
+fn cost<const N: usize>() -> [f64; 5] {
+    let model = AutoDiff(Chain::<N>);
+    let q = SVector::<f64, N>::from_fn(|i, _| 0.1 * i as f64);
+    let a = SVector::<f64, N>::from_fn(|i, _| (i as f64).cos());
+    let e = time_ns(|| model.energy(&q));
+    [
+        e,
+        time_ns(|| model.gradient(&q)[1]) / e,
+        time_ns(|| model.hessian_vector(&q, &a)[1]) / e,
+        time_ns(|| model.third_contraction(&q, &a)[1]) / e,
+        time_ns(|| model.hessian(&q)[(1, 1)]) / e,
+    ]
+}
+
 /// Prints the f64 and f32 tables and `figure autodiff.max_rel_err` (f64).
 pub fn run() {
     println!("Forward-mode AD vs hand-derived closed forms: max normwise relative error\n");
@@ -437,4 +484,29 @@ pub fn run() {
         "autodiff.max_rel_err_f32",
         e32.iter().map(CaseError::max).fold(0.0, nan_max),
     );
+
+    println!("\nCost relative to one plain energy evaluation (FPU-like chain, f64, this machine):");
+    let table = Table::new(&[
+        "N",
+        "energy ns",
+        "gradient",
+        "hess·a",
+        "a·V'''·a",
+        "hessian",
+    ]);
+    for (n, c) in [(10, cost::<10>()), (40, cost::<40>())] {
+        table.row(&[
+            n.to_string(),
+            format!("{:.0}", c[0]),
+            format!("{:.1}", c[1]),
+            format!("{:.1}", c[2]),
+            format!("{:.1}", c[3]),
+            format!("{:.1}", c[4]),
+        ]);
+        if n == 40 {
+            figure("autodiff.cost_ratio_gradient_n40", c[1]);
+            figure("autodiff.cost_ratio_third_n40", c[3]);
+            figure("autodiff.cost_ratio_hessian_n40", c[4]);
+        }
+    }
 }
