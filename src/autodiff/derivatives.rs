@@ -1,7 +1,7 @@
 //! Gradient, Hessian, Hessian–vector product and `a·V‴·a` of an [`Energy`], and the derivatives
 //! of a [`ConstraintFn`], each by one or `N` forward-mode evaluations (see the module docs).
 
-use super::{AdScalar, ConstraintFn, Dual, Energy, VDual};
+use super::{AdScalar, ConstraintFn, Dual, Energy, Jet2, VDual};
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
 
@@ -20,16 +20,17 @@ fn seed_direction<T: Real, const N: usize>(
     core::array::from_fn(|i| Dual::new(VDual::variable(q[i], i), VDual::cst(a[i])))
 }
 
-/// Inputs carrying the gradient and the direction twice: `xᵢ = qᵢ + εᵢ + aᵢ δ₁ + aᵢ δ₂`.
+/// Inputs carrying the gradient and a second-order jet along `a`: `xᵢ = qᵢ + εᵢ + aᵢ t`.
 #[inline]
-fn seed_direction2<T: Real, const N: usize>(
+fn seed_jet<T: Real, const N: usize>(
     q: &SVector<T, N>,
     a: &SVector<T, N>,
-) -> [Dual<Dual<VDual<T, N>>>; N] {
+) -> [Jet2<VDual<T, N>>; N] {
     core::array::from_fn(|i| {
-        Dual::new(
-            Dual::new(VDual::variable(q[i], i), VDual::cst(a[i])),
-            Dual::new(VDual::cst(a[i]), VDual::cst(T::zero())),
+        Jet2::new(
+            VDual::variable(q[i], i),
+            VDual::cst(a[i]),
+            VDual::cst(T::zero()),
         )
     })
 }
@@ -88,14 +89,32 @@ pub fn hessian<T: Real, F: Energy<T, N> + ?Sized, const N: usize>(
 }
 
 /// `(a·V‴(q)·a)ᵢ = Σⱼₖ ∂³V/∂qᵢ∂qⱼ∂qₖ aⱼ aₖ` in one evaluation: the gradient of `aᵀ Hess V(q) a`,
-/// obtained as the `δ₁δ₂` coefficient of `V(q + (δ₁ + δ₂) a)`.
+/// which is twice the `t²` coefficient of `V(q + t a)` ([`Jet2`] over [`VDual`]).
 #[inline]
 pub fn third_contraction<T: Real, F: Energy<T, N> + ?Sized, const N: usize>(
     f: &F,
     q: &SVector<T, N>,
     a: &SVector<T, N>,
 ) -> SVector<T, N> {
-    f.energy(&seed_direction2(q, a)).eps.eps.grad
+    let c2 = f.energy(&seed_jet(q, a)).c2.grad;
+    c2 + c2
+}
+
+/// The same contraction by nested duals: the `δ₁δ₂` part of `V(q + εᵢ + (δ₁ + δ₂) a)`, an
+/// independent route used to cross-check the jet.
+#[cfg(test)]
+pub(crate) fn third_contraction_nested<T: Real, F: Energy<T, N> + ?Sized, const N: usize>(
+    f: &F,
+    q: &SVector<T, N>,
+    a: &SVector<T, N>,
+) -> SVector<T, N> {
+    let x: [Dual<Dual<VDual<T, N>>>; N] = core::array::from_fn(|i| {
+        Dual::new(
+            Dual::new(VDual::variable(q[i], i), VDual::cst(a[i])),
+            Dual::new(VDual::cst(a[i]), VDual::cst(T::zero())),
+        )
+    });
+    f.energy(&x).eps.eps.grad
 }
 
 /// `Σᵢ wᵢ gᵢ` as an [`Energy`], so that the constraint derivatives reuse the energy ones.

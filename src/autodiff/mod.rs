@@ -84,22 +84,28 @@
 //! | [`VDual<T, N>`] | `V`, `∇V` | `N + 1` |
 //! | [`Dual<S>`] over any `S` | `S` and one directional derivative of it | 2 × `S` |
 //! | `Dual<VDual<T, N>>` | `V`, `∇V`, `∇V·a`, `Hess V·a` | `2(N + 1)` |
-//! | `Dual<Dual<VDual<T, N>>>` | … and `aᵀ Hess V a`, `a·V‴·a` | `4(N + 1)` |
+//! | [`Jet2<S>`] over any `S` | `S` and two Taylor coefficients along one direction | 3 × `S` |
+//! | `Jet2<VDual<T, N>>` | `V`, `∇V`, `∇V·a`, `Hess V·a`, `½aᵀ Hess V a`, `½a·V‴·a` | `3(N + 1)` |
+//! | `Dual<Dual<VDual<T, N>>>` | the same by nesting (kept as a cross-check) | `4(N + 1)` |
 //!
 //! Seeding (`εⱼ` the gradient slots, `δ`, `δ₁`, `δ₂` the directional ones, all nilpotent):
 //!
 //! - gradient: one evaluation at `xᵢ = qᵢ + εᵢ`; the `ε` part is `∇V`;
 //! - `Hess V · a`: one evaluation at `xᵢ = qᵢ + εᵢ + aᵢ δ`; the `εδ` part is `∇(∇V·a) = Hess V a`;
 //! - `Hess V`: `N` such evaluations with `a = eⱼ` (column `j`), symmetrised;
-//! - `a·V‴·a`: one evaluation at `xᵢ = qᵢ + εᵢ + aᵢ(δ₁ + δ₂)`; the `δ₁δ₂` part is
-//!   `∂²V(q + (δ₁+δ₂)a)/∂δ₁∂δ₂ = aᵀ Hess V a`, and its `ε` part is `∇(aᵀ Hess V a) = a·V‴·a`.
+//! - `a·V‴·a`: one evaluation at `xᵢ = qᵢ + εᵢ + aᵢ t` in `Jet2<VDual>`; the `t²` coefficient is
+//!   `½ aᵀ Hess V a`, and twice its `ε` part is `∇(aᵀ Hess V a) = a·V‴·a`. (Equivalently, the
+//!   `δ₁δ₂` part of `V(q + εᵢ + (δ₁ + δ₂) a)` in `Dual<Dual<VDual>>`, which the unit tests
+//!   compare with; the jet needs 3 instead of 4 components and 6 instead of 9 products.)
 //!
 //! Memory stays `O(N)` per intermediate value (never `N × N`): the widest type,
-//! `Dual<Dual<VDual<f32, 40>>>`, is 656 bytes, and the input array `[S; N]` of the third-derivative
-//! evaluation is `4N(N + 1)` scalars (26 KiB for `N = 40` in `f32`, on the stack). Cost: an
-//! operation on `VDual` costs `O(N)`, so the gradient and `a·V‴·a` cost a small multiple (≈ 1–4 ×
-//! `N`) of one energy evaluation and the Hessian `N` times that. Where a model is large or the
-//! budget tight, implement the [`crate::model`] traits by hand (the built-in models do).
+//! `Jet2<VDual<f32, 40>>`, is 492 bytes, and the input array `[S; N]` of the third-derivative
+//! evaluation is `3N(N + 1)` scalars (19.2 KiB for `N = 40` in `f32`, on the stack). Cost: an
+//! operation on `VDual` costs `O(N)`, so the gradient, `Hess V·a` and `a·V‴·a` each cost
+//! `O(N)` energy evaluations and the Hessian `O(N²)`; `reproduce autodiff` prints the measured
+//! ratios (for a 40-coordinate chain on the host: gradient ≈ 4, `Hess V·a` ≈ 20, `a·V‴·a` ≈ 100,
+//! Hessian ≈ 2000–3000 energy evaluations). Where a model is large or the budget tight, implement
+//! the [`crate::model`] traits by hand (the built-in models do), exploiting sparsity.
 //!
 //! # Why not a crate
 //!
@@ -112,9 +118,8 @@
 //!   plus polarisation, and its API has broken at every minor release. It is also outside the
 //!   core's dependency list (nalgebra, libm, heapless, rand_core, defmt).
 //!
-//! So the module is ~500 lines of our own: three number types and the chain rule for each
-//! elementary function, written once ([`AdScalar`]'s functions for `Dual` and `VDual` come from
-//! one macro).
+//! So the module is our own (~1000 lines with tests): three number types and the chain rule for
+//! each elementary function (`Dual` and `VDual` share one macro; `Jet2` also needs second derivatives).
 //!
 //! [`Potential`]: crate::model::Potential
 //! [`Hessian`]: crate::model::Hessian
@@ -125,6 +130,7 @@ mod derivatives;
 mod dual;
 mod elementary;
 mod impls;
+mod jet;
 mod vdual;
 mod wrapper;
 
@@ -133,6 +139,7 @@ pub use derivatives::{
     third_contraction, value_gradient, weighted_hessian, weighted_third_contraction,
 };
 pub use dual::Dual;
+pub use jet::Jet2;
 pub use vdual::VDual;
 pub use wrapper::AutoDiff;
 

@@ -202,8 +202,9 @@ fn constraint_drivers() {
 
 #[test]
 fn widest_value_is_o_of_n() {
-    // The module docs promise 4(N + 1) scalars for the third-derivative type: 656 bytes at
-    // N = 40 in f32, no N × N storage.
+    // The module docs promise 3(N + 1) scalars for the third-derivative type (492 bytes at
+    // N = 40 in f32), 4(N + 1) for the nested alternative, no N × N storage.
+    assert_eq!(core::mem::size_of::<Jet2<VDual<f32, 40>>>(), 3 * 41 * 4);
     assert_eq!(
         core::mem::size_of::<Dual<Dual<VDual<f32, 40>>>>(),
         4 * 41 * 4
@@ -257,4 +258,76 @@ fn core_potentials_ad_equals_their_hand_derivatives() {
     assert!((ad.hessian(&q) - pen_hand.hessian(&q)).norm() < 1e-13 * scale);
     let t = pen_hand.third_contraction(&q, &a);
     assert!((ad.third_contraction(&q, &a) - t).norm() < 1e-13 * t.norm());
+}
+
+/// Every elementary function, in three variables.
+struct AllFunctions;
+impl Energy<f64, 3> for AllFunctions {
+    fn energy<S: AdScalar<f64>>(&self, q: &[S; 3]) -> S {
+        let (x, y, z) = (q[0], q[1], q[2]);
+        let r2 = x * x + y * y + z * z;
+        x.sin() * y.cos()
+            + (z * 0.3).tan()
+            + (x * 0.4).asin() * (y * 0.2).acos()
+            + (x * y).atan()
+            + y.atan2(x) * z
+            + (z * 0.5).sinh() * (x * 0.1).cosh()
+            + (x - z).tanh()
+            + (x * z).exp()
+            + (r2 + 1.0).ln()
+            + r2.sqrt()
+            + (r2 + 2.0).cbrt()
+            + x.powi(5) * y.powi(-2)
+            + x.powi(0)
+            + y.powi(1)
+            + (r2 + 0.5).powf(-1.5)
+            + (y + 3.0).recip()
+            + (x - y).abs() * z
+            + x / (z * z + 1.0)
+    }
+}
+
+#[test]
+fn jet_and_nested_duals_agree_on_every_function() {
+    use nalgebra::Vector3;
+    let points = [
+        Vector3::new(0.7, -0.4, 1.1),
+        Vector3::new(-0.9, 0.8, -0.3),
+        Vector3::new(0.2, 1.5, 0.6),
+    ];
+    let a = Vector3::new(0.3, -1.2, 0.8);
+    for q in points {
+        let jet = third_contraction(&AllFunctions, &q, &a);
+        let nested = derivatives::third_contraction_nested(&AllFunctions, &q, &a);
+        assert!(
+            (jet - nested).norm() <= 1e-13 * nested.norm(),
+            "{jet} vs {nested} at {q}"
+        );
+        // The jet's first coefficients are the value, ∇V·a and the Hessian–vector product.
+        let x: [Jet2<VDual<f64, 3>>; 3] = core::array::from_fn(|i| {
+            Jet2::new(VDual::variable(q[i], i), VDual::cst(a[i]), VDual::cst(0.0))
+        });
+        let y = AllFunctions.energy(&x);
+        let (v, g) = value_gradient(&AllFunctions, &q);
+        assert!(close(y.c0.re, v));
+        assert!((y.c0.grad - g).norm() <= 1e-14 * g.norm());
+        let ga = g.dot(&a);
+        assert!(
+            libm::fabs(y.c1.re - ga) <= 1e-14 * libm::fabs(ga),
+            "{} vs {ga}",
+            y.c1.re
+        );
+        let hv = hessian_vector(&AllFunctions, &q, &a);
+        assert!((y.c1.grad - hv).norm() <= 1e-13 * hv.norm());
+        assert!(libm::fabs(2.0 * y.c2.re - hv.dot(&a)) <= 1e-13 * libm::fabs(hv.dot(&a)));
+    }
+}
+
+#[test]
+fn jet_powi_edge_cases() {
+    // x⁰ = 1 and x¹ = x at x = 0: no 0 · ∞.
+    let x = Jet2::new(0.0_f64, 1.0, 0.0);
+    assert_eq!(x.powi(0), Jet2::new(1.0, 0.0, 0.0));
+    assert_eq!(x.powi(1), x);
+    assert_eq!(x.powi(2), Jet2::new(0.0, 0.0, 1.0));
 }
