@@ -4,6 +4,8 @@
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
 pub mod autodiff;
+pub mod baselines;
+pub mod reference;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
@@ -16,12 +18,23 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[Experiment {
-    name: "autodiff",
-    about:
-        "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
-    run: autodiff::run,
-}];
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "reference",
+        about: "self-checks of the DOP853 reference solver and the rigid pendulum references",
+        run: reference::run,
+    },
+    Experiment {
+        name: "baselines",
+        about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
+        run: baselines::run,
+    },
+    Experiment {
+        name: "autodiff",
+        about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
+        run: autodiff::run,
+    },
+];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {
