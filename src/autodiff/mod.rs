@@ -131,6 +131,7 @@ mod dual;
 mod elementary;
 mod impls;
 mod jet;
+mod models;
 mod vdual;
 mod wrapper;
 
