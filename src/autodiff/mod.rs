@@ -72,7 +72,10 @@
 //!
 //! The core potentials [`Zero`](crate::model::Zero), [`Quadratic`](crate::model::Quadratic),
 //! [`Split`](crate::model::Split) and [`Penalty`](crate::model::Penalty) implement [`Energy`] too
-//! (when their parts do), so a composite built from them differentiates as a whole. A type that
+//! (when their parts do), so a composite built from them differentiates as a whole, and so do the
+//! potentials and constraints of every built-in model ([`crate::models`]): e.g.
+//! `AutoDiff(Pendulum::paper().penalised(100.0)?.potential)` reproduces the model's hand-written
+//! derivatives (the host test `models_ad` checks this for every model). A type that
 //! implements both [`Potential`] and [`Energy`] has two methods named `energy`; with both traits in
 //! scope call them as `Potential::energy(&v, &q)` / `Energy::energy(&v, &q)`.
 //!
