@@ -3,6 +3,7 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod autodiff;
 pub mod baselines;
 pub mod reference;
 
@@ -27,6 +28,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "baselines",
         about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
         run: baselines::run,
+    },
+    Experiment {
+        name: "autodiff",
+        about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
+        run: autodiff::run,
     },
 ];
 
