@@ -7,7 +7,9 @@
 //!    own checks do not see it) and builds them in release mode (opt-level "s", LTO).
 //! 3. Runs each with `cargo run` (the runner of `firmware/.cargo/config.toml`: QEMU
 //!    `mps2-an386`, `-icount shift=6`, under `timeout`), decodes its defmt output with
-//!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`.
+//!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`. Every program must
+//!    exit with success and print `ok`, except the `fail_*` examples (a panic, a step error),
+//!    which must exit with failure.
 //! 4. Reads the ELF's section sizes (text/data/bss, parsed here: no extra tool to install) and
 //!    diffs them against `firmware/expected/<name>.size`, which also holds the budgets
 //!    (`budget flash_bytes N`, `budget ram_bytes N`, `budget instructions_per_step N`; the
@@ -105,6 +107,11 @@ struct Program {
 }
 
 impl Program {
+    /// `fail_*` programs check the failure path: they must exit with failure.
+    fn must_fail(&self) -> bool {
+        self.name.starts_with("fail_")
+    }
+
     fn elf(&self, dir: &Path) -> PathBuf {
         let base = dir.join("target").join(EMBEDDED_TARGET).join("release");
         if self.example {
@@ -155,6 +162,16 @@ fn check(dir: &Path, p: &Program, bless: bool) -> Result {
         .map_err(|e| format!("cannot start cargo run: {e}"))?;
     let elf = p.elf(dir);
     let text = decode(&elf, &out.stdout)?;
+    let expected_dir = dir.join("expected");
+    let out_path = expected_dir.join(format!("{}.out", p.name));
+    if p.must_fail() {
+        // A program that checks the failure path: it must exit with failure, and its output
+        // (what it printed before failing) is golden like any other.
+        if out.status.success() {
+            return Err(format!("must fail, but exited with success:\n{text}"));
+        }
+        return compare_or_bless(&out_path, &text, bless);
+    }
     if !out.status.success() {
         return Err(format!(
             "QEMU run failed ({}):\n{text}\n{}",
@@ -165,9 +182,6 @@ fn check(dir: &Path, p: &Program, bless: bool) -> Result {
     if !text.lines().any(|l| l.trim() == "ok") {
         return Err(format!("no final `ok` line:\n{text}"));
     }
-
-    let expected_dir = dir.join("expected");
-    let out_path = expected_dir.join(format!("{}.out", p.name));
     compare_or_bless(&out_path, &text, bless)?;
 
     let sizes = Sizes::of(&elf)?;
