@@ -26,6 +26,11 @@ const TOLERANCES: &[(&str, f64)] = &[
     // 200 Verlet steps of a stable linear oscillator: roundoff (ε₃₂ ≈ 1.2e-7) accumulates about
     // linearly in the phase, ≲ 200 × a few ε; host_tests::Tolerance::SAME_MATH for f32.
     ("verlet_oscillator", <f32 as Tolerance>::SAME_MATH),
+    // 10 000 Verlet steps on the penalised double pendulum: ten times SAME_MATH's 10³ steps.
+    (
+        "verlet_double_pendulum",
+        10.0 * <f32 as Tolerance>::SAME_MATH,
+    ),
 ];
 
 type Key = (String, u32, String, usize);

@@ -15,12 +15,14 @@
 
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
+mod verlet_double_pendulum;
 mod verlet_oscillator;
 
+pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
 
 /// Every scenario, by the name of the firmware binary that runs it.
-pub const NAMES: &[&str] = &["verlet_oscillator"];
+pub const NAMES: &[&str] = &["verlet_double_pendulum", "verlet_oscillator"];
 
 /// Runs the scenario called `name` (one of [`NAMES`]) into `sink`; `None` for an unknown name.
 ///
@@ -28,6 +30,7 @@ pub const NAMES: &[&str] = &["verlet_oscillator"];
 /// this is for the host.
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
+        "verlet_double_pendulum" => verlet_double_pendulum(sink),
         "verlet_oscillator" => verlet_oscillator(sink),
         _ => return None,
     })
