@@ -99,6 +99,7 @@ fn main() -> ! {
         exit_failure()
     };
     count::start(p.SYST);
+    macrostep_firmware::stack::paint();
     let mut pin = Led::new(0);
     let mut delay = SysTickDelay;
 
@@ -132,6 +133,7 @@ fn main() -> ! {
                 s.max_busy_us,
                 s.max_jitter_ticks
             );
+            defmt::println!("stack_bytes {=u32}", macrostep_firmware::stack::used());
             defmt::println!("ok");
             exit_success()
         }

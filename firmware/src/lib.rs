@@ -6,6 +6,7 @@
 //! - [`report`]: the [`Sink`](macrostep_scenarios::Sink) that prints each recorded state and the
 //!   instruction counts with defmt, and [`run`] which runs a scenario and exits through
 //!   semihosting with success or failure;
+//! - [`stack`]: the stack high-water mark (the integrator and the state live on the stack);
 //! - a panic handler and a HardFault handler that exit with failure (never spin: a spinning
 //!   firmware would hang QEMU until the runner's `timeout`).
 //!
@@ -16,6 +17,7 @@
 pub mod board;
 pub mod count;
 pub mod report;
+pub mod stack;
 
 pub use report::{run, Report};
 

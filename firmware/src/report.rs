@@ -9,6 +9,7 @@
 //! case <case> steps <n> every <k>
 //! x <case> <step> <t|q|v> <index> <f32 bits as 0x…> <decimal>
 //! instructions <case> first <i₁> min <i> max <i> mean <i>
+//! stack_bytes <high-water mark of the stack>
 //! ok
 //! ```
 //!
@@ -142,6 +143,7 @@ pub fn run(name: &str, scenario: impl FnOnce(&mut Report) -> Result<(), Scenario
         crate::exit_failure()
     };
     count::start(p.SYST);
+    crate::stack::paint();
     defmt::println!("scenario {=str}", name);
     let n = 1000;
     let ticks = count::calibrate(n);
@@ -154,6 +156,7 @@ pub fn run(name: &str, scenario: impl FnOnce(&mut Report) -> Result<(), Scenario
     let mut report = Report::new();
     match scenario(&mut report) {
         Ok(()) => {
+            defmt::println!("stack_bytes {=u32}", crate::stack::used());
             defmt::println!("ok");
             crate::exit_success()
         }

@@ -17,7 +17,9 @@
 //!    known to be missed carries the mark `known-over`: it is reported on every run, not failed
 //!    (its measured value is pinned by the golden output anyway).
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
-//!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N`.
+//!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
+//!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
+//!    the program measured, where the integrator and its state live).
 //! 6. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
 //!    documented tolerance), which reads the golden outputs.
 //!
@@ -201,6 +203,9 @@ fn check(dir: &Path, p: &Program, bless: bool) -> Result {
     }
     println!("figure firmware.{}.flash_bytes {}", p.name, sizes.flash());
     println!("figure firmware.{}.ram_bytes {}", p.name, sizes.ram());
+    if let Some(stack) = text.lines().find_map(|l| l.strip_prefix("stack_bytes ")) {
+        println!("figure firmware.{}.stack_bytes {}", p.name, stack.trim());
+    }
 
     let mut over = Vec::new();
     for b in &budgets {
