@@ -5,6 +5,7 @@
 
 pub mod baselines;
 pub mod reference;
+pub mod sim;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
@@ -27,6 +28,17 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "baselines",
         about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
         run: baselines::run,
+    },
+    Experiment {
+        name: "fpu-sim",
+        about: "004 §4.2.6 Fig 4.3: SIM1/SIM2 on FPU (ω = 200, T = 5ω) vs a Verlet reference",
+        run: sim::run_fpu,
+    },
+    Experiment {
+        name: "sim-uniform",
+        about:
+            "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4",
+        run: sim::run_uniform,
     },
 ];
 
