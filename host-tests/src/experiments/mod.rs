@@ -40,6 +40,16 @@ pub const EXPERIMENTS: &[Experiment] = &[
             "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4",
         run: sim::run_uniform,
     },
+    Experiment {
+        name: "sim-langevin",
+        about: "004 §4.2.5 Fig 4.2: SIM1 moments at macroscopic H vs a Richardson GLA reference",
+        run: sim::run_langevin,
+    },
+    Experiment {
+        name: "sim-stiff-friction",
+        about: "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not",
+        run: sim::run_stiff_friction,
+    },
 ];
 
 /// Looks an experiment up by name.

@@ -393,3 +393,398 @@ pub fn run_uniform() {
         );
     }
 }
+
+// ============================================================================ sim-langevin
+
+use macrostep::langevin::{Gla, Ou, StochasticIntegrator};
+use macrostep::models::TwoSpring;
+use macrostep::nalgebra::Vector2;
+use macrostep::sim::Increment;
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+
+/// Running sums of a per-path quantity: mean and standard error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Acc {
+    n: f64,
+    s: f64,
+    s2: f64,
+}
+
+impl Acc {
+    /// Adds one path's value.
+    pub fn add(&mut self, x: f64) {
+        self.n += 1.0;
+        self.s += x;
+        self.s2 += x * x;
+    }
+    /// Sample mean.
+    pub fn mean(&self) -> f64 {
+        self.s / self.n
+    }
+    /// Standard error of the mean.
+    pub fn se(&self) -> f64 {
+        let m = self.mean();
+        ((self.s2 / self.n - m * m).max(0.0) / (self.n - 1.0)).sqrt()
+    }
+}
+
+/// The four moments `x, y, x², y²` of a state.
+fn moments(s: &State<f64, 2>) -> [f64; 4] {
+    [s.q[0], s.q[1], s.q[0] * s.q[0], s.q[1] * s.q[1]]
+}
+
+/// Moment names.
+pub const MOMENTS: [&str; 4] = ["E[x]", "E[y]", "E[x²]", "E[y²]"];
+
+/// Setup of the `sim-langevin` study: the GLA grid `h = H_res/188 ≈ 0.1/ω` carries both SIM
+/// steps, `H_res = 6π/ω` (three full stiff periods, `sin ωH = 0`, Fig. 4.2a) and
+/// `H_nr = 100 h` (`ωH ≈ 10.03`, non-resonant).
+#[derive(Clone, Copy, Debug)]
+pub struct LangevinSetup {
+    /// Trajectories.
+    pub paths: usize,
+    /// Number of GLA steps of size `h` (`T = steps·h`).
+    pub steps: usize,
+}
+
+/// Per-output statistics of one SIM step size.
+#[derive(Clone, Debug)]
+pub struct SimStats {
+    /// SIM step `H`.
+    pub h: f64,
+    /// Whether the SIM uses the mollified kick (eq 4.8).
+    pub mollified: bool,
+    /// GLA steps (size `h`) per output.
+    pub every: usize,
+    /// Output times.
+    pub t: Vec<f64>,
+    /// SIM at `H`: per output, per moment.
+    pub raw: Vec<[Acc; 4]>,
+    /// Bias-corrected SIM `2X(H/2) − X(H)` per path (same Brownian path).
+    pub corrected: Vec<[Acc; 4]>,
+    /// GLA at `h`, Richardson reference `(4X(h/8) − X(h/4))/3` per path, at the same times.
+    pub gla_h: Vec<[Acc; 4]>,
+    /// The GLA reference.
+    pub gla_ref: Vec<[Acc; 4]>,
+}
+
+/// The GLA grid step and the two SIM steps.
+pub fn langevin_steps(omega: f64) -> (f64, f64, f64) {
+    let h_res = 6.0 * std::f64::consts::PI / omega;
+    let h = h_res / 188.0;
+    (h, h_res, 100.0 * h)
+}
+
+/// Runs GLA at `h`, `h/4`, `h/8` on one Brownian path per trajectory (fine OU increments
+/// aggregated exactly to the coarser levels), and SIM1 at `H` and `H/2` (its fast-flow
+/// increments aggregated exactly, `R(H) = B(H/2)R₁ + R₂`) for the resonant and non-resonant `H`.
+pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
+    let model = TwoSpring::<f64>::paper();
+    let omega = model.omega();
+    let lp = model.langevin();
+    let (c, sigma) = (lp.c, lp.sigma);
+    let (h, h_res, h_nr) = langevin_steps(omega);
+    let split = model.split();
+    let fast = FastParams::langevin(split.stiff.k, c, sigma);
+    // GLA integrates the full potential (stiff + soft).
+    let system = model.system();
+    let mk_gla = |dt: f64| Gla::with_noise(system, c, sigma, dt).expect("gla");
+    let ou = |dt: f64| Ou::new(c, sigma, dt).expect("ou");
+    let (ou8, ou4, ou2, ou1) = (ou(h / 8.0), ou(h / 4.0), ou(h / 2.0), ou(h));
+    let mut out: Vec<SimStats> = [
+        (h_res, 940usize, false),
+        (h_nr, 1000usize, false),
+        (h_nr, 1000, true),
+    ]
+    .iter()
+    .map(|&(hh, every, mollified)| {
+        let n_out = setup.steps / every;
+        SimStats {
+            h: hh,
+            mollified,
+            every,
+            t: (1..=n_out).map(|k| (k * every) as f64 * h).collect(),
+            raw: vec![[Acc::default(); 4]; n_out],
+            corrected: vec![[Acc::default(); 4]; n_out],
+            gla_h: vec![[Acc::default(); 4]; n_out],
+            gla_ref: vec![[Acc::default(); 4]; n_out],
+        }
+    })
+    .collect();
+    for path in 0..setup.paths {
+        // ---- GLA on one Brownian path at three levels.
+        let mut rng = Pcg32::seed_from_u64(path as u64);
+        let (mut g1, mut g4, mut g8) = (mk_gla(h), mk_gla(h / 4.0), mk_gla(h / 8.0));
+        let s0 = model.initial_state();
+        let (mut s1, mut s4, mut s8) = (s0, s0, s0);
+        for n in 1..=setup.steps {
+            let mut eta2 = [Vector2::zeros(); 2];
+            for (half, e2) in eta2.iter_mut().enumerate() {
+                let mut eta4 = [Vector2::zeros(); 2];
+                for e4 in eta4.iter_mut() {
+                    let mut eta8 = [Vector2::zeros(); 2];
+                    for e8 in eta8.iter_mut() {
+                        let xi: Vector2<f64> = macrostep::langevin::Normal::vector(&mut rng);
+                        g8.step_with_normals(&mut s8, &xi).expect("gla h/8");
+                        *e8 = xi * ou8.std_dev();
+                    }
+                    *e4 = eta8[0] * ou8.decay() + eta8[1];
+                    g4.step_with_normals(&mut s4, &(*e4 / ou4.std_dev()))
+                        .expect("gla h/4");
+                }
+                *e2 = eta4[0] * ou4.decay() + eta4[1];
+                let _ = half;
+            }
+            let eta1 = eta2[0] * ou2.decay() + eta2[1];
+            g1.step_with_normals(&mut s1, &(eta1 / ou1.std_dev()))
+                .expect("gla h");
+            for st in out.iter_mut() {
+                if n % st.every == 0 {
+                    let k = n / st.every - 1;
+                    let (m1, m4, m8) = (moments(&s1), moments(&s4), moments(&s8));
+                    for i in 0..4 {
+                        st.gla_h[k][i].add(m1[i]);
+                        st.gla_ref[k][i].add((4.0 * m8[i] - m4[i]) / 3.0);
+                    }
+                }
+            }
+        }
+        // ---- SIM1 at H and H/2 on one Brownian path (independent of the GLA path).
+        for st in out.iter_mut() {
+            let mut rng = Pcg32::seed_from_u64(1_000_000_007 + path as u64);
+            let mut big = Sim1::new(Mass::identity(), fast, split.soft, st.h)
+                .expect("sim H")
+                .mollified(st.mollified);
+            let mut small = Sim1::new(Mass::identity(), fast, split.soft, st.h / 2.0)
+                .expect("sim H/2")
+                .mollified(st.mollified);
+            let half_flow = *small.flow();
+            let (mut a, mut b) = (s0, s0);
+            let sim_steps_per_out = (st.every as f64 * h / st.h).round() as usize;
+            for k in 0..st.t.len() {
+                for _ in 0..sim_steps_per_out {
+                    let r1 = half_flow.sample_increment(&mut rng);
+                    let r2 = half_flow.sample_increment(&mut rng);
+                    small.step_with_increment(&mut b, &r1).expect("sim H/2");
+                    small.step_with_increment(&mut b, &r2).expect("sim H/2");
+                    let c1 = half_flow.carry(&r1);
+                    let r = Increment {
+                        z: c1.z + r2.z,
+                        zeta: c1.zeta + r2.zeta,
+                    };
+                    big.step_with_increment(&mut a, &r).expect("sim H");
+                }
+                let (ma, mb) = (moments(&a), moments(&b));
+                for i in 0..4 {
+                    st.raw[k][i].add(ma[i]);
+                    st.corrected[k][i].add(2.0 * mb[i] - ma[i]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `max |Δ| / √(SE₁² + SE₂²)` over outputs and moments.
+pub fn max_abs_z(a: &[[Acc; 4]], b: &[[Acc; 4]]) -> f64 {
+    let mut z: f64 = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        for i in 0..4 {
+            let se = (x[i].se().powi(2) + y[i].se().powi(2)).sqrt();
+            z = z.max((x[i].mean() - y[i].mean()).abs() / se);
+        }
+    }
+    z
+}
+
+/// CPU seconds per trajectory of GLA at `h = 0.1/ω` and of SIM1 at `H` over `T`.
+pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
+    let model = TwoSpring::<f64>::paper();
+    let lp = model.langevin();
+    let split = model.split();
+    let h = 0.1 / model.omega();
+    let mut gla = Gla::with_noise(model.system(), lp.c, lp.sigma, h).expect("gla");
+    let fast = FastParams::langevin(split.stiff.k, lp.c, lp.sigma);
+    let mut sim = Sim1::new(Mass::identity(), fast, split.soft, h_sim).expect("sim");
+    let mut rng = Pcg32::seed_from_u64(99);
+    let mut sink = 0.0;
+    let t0 = Instant::now();
+    for _ in 0..paths {
+        let mut s = model.initial_state();
+        gla.integrate_with(&mut s, (t_end / h).round() as usize, &mut rng)
+            .expect("gla");
+        sink += s.q[0];
+    }
+    let cpu_gla = t0.elapsed().as_secs_f64();
+    let reps = 20;
+    let t0 = Instant::now();
+    for _ in 0..paths * reps {
+        let mut s = model.initial_state();
+        sim.integrate_with(&mut s, (t_end / h_sim).round() as usize, &mut rng)
+            .expect("sim");
+        sink += s.q[0];
+    }
+    let cpu_sim = t0.elapsed().as_secs_f64() / reps as f64;
+    std::hint::black_box(sink);
+    (cpu_gla / paths as f64, cpu_sim / paths as f64)
+}
+
+/// `reproduce sim-langevin`.
+pub fn run_langevin() {
+    let setup = LangevinSetup {
+        paths: 5000,
+        steps: 10_000,
+    };
+    let (h, h_res, h_nr) = langevin_steps(100.0);
+    println!(
+        "two-spring Langevin (004 §4.2.5): ω = 100, c = 0.1, β = 10; {} paths, T = {:.3}",
+        setup.paths,
+        setup.steps as f64 * h
+    );
+    println!(
+        "GLA grid h = {h:.6e} (≈ 0.1/ω), levels h, h/4, h/8 on one Brownian path; reference \
+         (4E[h/8] − E[h/4])/3. SIM1 at H = {h_res:.5} (ωH = 6π, resonant) and H = {h_nr:.5} \
+         (ωH = {:.2}), bias-corrected by 2E[H/2] − E[H] on the same path.",
+        100.0 * h_nr
+    );
+    let t0 = Instant::now();
+    let stats = langevin_study(setup);
+    println!("(study CPU {:.1} s)", t0.elapsed().as_secs_f64());
+    let mut worst: f64 = 0.0;
+    for (label, st) in ["resonant", "nonresonant", "nonresonant_mollified"]
+        .iter()
+        .zip(&stats)
+    {
+        println!("\nSIM1 H = {:.5} ({label})", st.h);
+        let tab = Table::new(&[
+            "t",
+            "moment",
+            "GLA ref",
+            "±SE",
+            "GLA h",
+            "SIM1 H",
+            "SIM1 corr",
+            "±SE",
+            "z corr",
+        ]);
+        for k in 0..st.t.len() {
+            for i in 0..4 {
+                let (r, g, s, sc) = (
+                    &st.gla_ref[k][i],
+                    &st.gla_h[k][i],
+                    &st.raw[k][i],
+                    &st.corrected[k][i],
+                );
+                let z = (sc.mean() - r.mean()) / (sc.se().powi(2) + r.se().powi(2)).sqrt();
+                tab.row(&[
+                    format!("{:.3}", st.t[k]),
+                    MOMENTS[i].to_string(),
+                    format!("{:.6}", r.mean()),
+                    sci(r.se()),
+                    format!("{:.6}", g.mean()),
+                    format!("{:.6}", s.mean()),
+                    format!("{:.6}", sc.mean()),
+                    sci(sc.se()),
+                    format!("{z:.2}"),
+                ]);
+            }
+        }
+        let z_corr = max_abs_z(&st.corrected, &st.gla_ref);
+        let z_raw = max_abs_z(&st.raw, &st.gla_ref);
+        let z_gla = max_abs_z(&st.gla_h, &st.gla_ref);
+        if !st.mollified {
+            worst = worst.max(z_corr);
+        }
+        figure(&format!("sim-langevin.{label}.max_abs_z"), z_corr);
+        figure(
+            &format!("sim-langevin.{label}.max_abs_z_uncorrected"),
+            z_raw,
+        );
+        figure(&format!("sim-langevin.{label}.gla_h_max_abs_z"), z_gla);
+    }
+    figure("sim-langevin.max_abs_z", worst);
+    let (g, s) = langevin_speed(200, 10.0, h_res);
+    println!(
+        "\nCPU per trajectory to T = 10: GLA h = 0.1/ω {g:.3e} s, SIM1 H = {h_res:.4} {s:.3e} s"
+    );
+    figure("sim-langevin.speedup", g / s);
+}
+
+// ============================================================================ sim-stiff-friction
+
+/// Final `max |q(T) − q_ref(T)|` on the two-spring system with `ω = 100`, stiff friction `c`
+/// and no noise: SIM1 (`sim = true`) or GLA (noise switched off by `β = 10³⁰⁰`) with step `h`;
+/// `∞` on blow-up.
+pub fn stiff_friction_error(c: f64, sim: bool, h: f64, t_end: f64, q_ref: &Vector2<f64>) -> f64 {
+    let model = TwoSpring::<f64>::new(100.0, c, 10.0).expect("model");
+    let split = model.split();
+    let n = (t_end / h).round() as usize;
+    let mut s = model.initial_state();
+    let ok = if sim {
+        let fast = FastParams::langevin(split.stiff.k, c, 0.0);
+        Sim1::new(Mass::identity(), fast, split.soft, h)
+            .expect("sim")
+            .integrate(&mut s, n)
+    } else {
+        let mut gla = Gla::new(model.system(), c, 1e300, h).expect("gla");
+        let mut rng = Pcg32::seed_from_u64(0);
+        gla.integrate_with(&mut s, n, &mut rng)
+    };
+    let e = (s.q - q_ref).amax();
+    if ok.is_err() || !e.is_finite() || e > 1e6 {
+        f64::INFINITY
+    } else {
+        e
+    }
+}
+
+/// DOP853 reference `q(T)` of the damped two-spring system (no noise).
+pub fn stiff_friction_reference(c: f64, t_end: f64) -> Vector2<f64> {
+    let model = TwoSpring::<f64>::new(100.0, c, 10.0).expect("model");
+    let sys = model.system();
+    let s0 = model.initial_state();
+    let y = reference::solve_to(
+        |_t, y, dy| {
+            let q = Vector2::new(y[0], y[1]);
+            let a = sys.acceleration(&q);
+            dy[0] = y[2];
+            dy[1] = y[3];
+            dy[2] = a[0] - c * y[2];
+            dy[3] = a[1] - c * y[3];
+        },
+        0.0,
+        &[s0.q[0], s0.q[1], 0.0, 0.0],
+        t_end,
+        1e-12,
+        1e-12,
+    );
+    Vector2::new(y[0], y[1])
+}
+
+/// `reproduce sim-stiff-friction`.
+pub fn run_stiff_friction() {
+    let t_end = 2.0;
+    println!(
+        "Remark 4.2.5: two-spring system ω = 100 with stiff friction c = O(ω) (ε^(-1/2)), σ = 0; \
+         error in q at T = {t_end} vs DOP853"
+    );
+    let tab = Table::new(&["c", "method", "H", "err q"]);
+    for c in [100.0, 1000.0] {
+        let r = stiff_friction_reference(c, t_end);
+        for (sim, h) in [
+            (true, 0.1),
+            (true, 0.05),
+            (true, 0.01),
+            (false, 0.05),
+            (false, 0.01),
+            (false, 1e-3),
+            (false, 1e-4),
+        ] {
+            let e = stiff_friction_error(c, sim, h, t_end, &r);
+            let name = if sim { "sim1" } else { "gla" };
+            tab.row(&[format!("{c}"), name.into(), format!("{h}"), sci(e)]);
+            figure(&format!("sim-stiff-friction.c{c}.{name}.H{h}.err_q"), e);
+        }
+    }
+}
