@@ -669,7 +669,7 @@ pub fn run_langevin() {
             "z corr",
         ]);
         for k in 0..st.t.len() {
-            for i in 0..4 {
+            for (i, name) in MOMENTS.iter().enumerate() {
                 let (r, g, s, sc) = (
                     &st.gla_ref[k][i],
                     &st.gla_h[k][i],
@@ -679,7 +679,7 @@ pub fn run_langevin() {
                 let z = (sc.mean() - r.mean()) / (sc.se().powi(2) + r.se().powi(2)).sqrt();
                 tab.row(&[
                     format!("{:.3}", st.t[k]),
-                    MOMENTS[i].to_string(),
+                    name.to_string(),
                     format!("{:.6}", r.mean()),
                     sci(r.se()),
                     format!("{:.6}", g.mean()),
