@@ -29,6 +29,8 @@ pub struct StiffLinear<T: Real, const N: usize> {
     /// `GGᵀ` in modal coordinates (zero when there is no noise).
     noise_cov: SMatrix<T, N, N>,
     noisy: bool,
+    /// Whether the modal transforms are exactly the identity (diagonal `K`, `M = I`).
+    trivial: bool,
     mass: Mass<T, N>,
 }
 
@@ -147,10 +149,16 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             }
         };
         let noisy = noise_cov.iter().any(|&x| x != T::zero());
+        let to_modal = qm.transpose() * l.transpose();
+        let from_modal = l_inv.transpose() * qm;
+        let force_to_modal = qm.transpose() * l_inv;
+        let id = SMatrix::<T, N, N>::identity();
+        let trivial = to_modal == id && from_modal == id && force_to_modal == id;
         Ok(Self {
-            to_modal: qm.transpose() * l.transpose(),
-            from_modal: l_inv.transpose() * qm,
-            force_to_modal: qm.transpose() * l_inv,
+            to_modal,
+            from_modal,
+            force_to_modal,
+            trivial,
             lambda,
             gamma,
             noise_cov,
@@ -198,8 +206,11 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         v: &SVector<T, N>,
         noise: Option<(&SVector<T, N>, &SVector<T, N>)>,
     ) -> (SVector<T, N>, SVector<T, N>) {
-        let z = self.to_modal * q;
-        let zeta = self.to_modal * v;
+        let (z, zeta) = if self.trivial {
+            (*q, *v)
+        } else {
+            (self.to_modal * q, self.to_modal * v)
+        };
         let mut z2 = SVector::<T, N>::zeros();
         let mut zeta2 = SVector::<T, N>::zeros();
         for (i, m) in maps.iter().enumerate() {
@@ -210,7 +221,11 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             z2 += rz;
             zeta2 += rzeta;
         }
-        (self.from_modal * z2, self.from_modal * zeta2)
+        if self.trivial {
+            (z2, zeta2)
+        } else {
+            (self.from_modal * z2, self.from_modal * zeta2)
+        }
     }
 
     /// A modal increment expressed as `(Δq, Δv)` in the original coordinates.
@@ -222,7 +237,11 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
     /// (`wᵢ = h` is the plain kick `h M⁻¹F`; `wᵢ = B₁₂ᵢ(h)` the mollified kick of eq 4.8).
     #[inline]
     pub(crate) fn weighted_kick(&self, w: &SVector<T, N>, f: &SVector<T, N>) -> SVector<T, N> {
-        self.from_modal * (self.force_to_modal * f).component_mul(w)
+        if self.trivial {
+            f.component_mul(w)
+        } else {
+            self.from_modal * (self.force_to_modal * f).component_mul(w)
+        }
     }
 }
 
