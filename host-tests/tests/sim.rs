@@ -681,3 +681,36 @@ fn step_errors_leave_state_untouched() {
     );
     assert_eq!(big2, before);
 }
+
+// ---------------------------------------------------------------- GLA (004 eq 6.3)
+
+#[test]
+fn gla_is_conformally_symplectic_and_matches_eq_6_3() {
+    use macrostep::langevin::{Gla, Ou};
+    use macrostep::model::System;
+    let m = full_mass();
+    let (c, beta, h) = (0.7, 4.0, 0.01);
+    let mut gla = Gla::new(System::new(m, Soft), c, beta, h).unwrap();
+    let xi = vector![0.3, -1.1, 0.4];
+    let s0 = soft_system_states();
+    let x0 = to_phase(&s0, &m);
+    let det = jacobian_determinant(
+        |x| {
+            let mut s = from_phase(x, &m, 0.0);
+            gla.step_with_normals(&mut s, &xi).unwrap();
+            to_phase(&s, &m)
+        },
+        &x0,
+        1e-6,
+    );
+    assert!((det - (-c * 3.0 * h).exp()).abs() < 1e-9, "det {det}");
+    // Identity mass: eq 6.3 written out.
+    let mut g1 = Gla::new(System::new(Mass::identity(), Soft), c, beta, h).unwrap();
+    let mut s = s0;
+    g1.step_with_normals(&mut s, &xi).unwrap();
+    let ou = Ou::<f64>::thermal(c, beta, 1.0, h).unwrap();
+    let ph = s0.v.map(|p| p * ou.decay()) + xi * ou.std_dev();
+    let q = s0.q + ph * h;
+    let p = ph - Potential::<f64, 3>::gradient(&Soft, &q) * h;
+    assert!((s.q - q).amax() < 1e-15 && (s.v - p).amax() < 1e-15);
+}

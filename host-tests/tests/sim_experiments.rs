@@ -53,9 +53,20 @@ fn cheap_langevin() -> Vec<host_tests::experiments::sim::SimStats> {
     })
 }
 
+/// At 300 paths (SE ≈ 4× the full run's) the bias-corrected SIM1 moments agree with the GLA
+/// reference. The full `reproduce sim-langevin` (5000 paths) resolves residual stiff-moment
+/// biases of the impulse kick (E[x] off by ≈ 2e-4, O(F/ω²)): max |z| 8.5 (resonant family),
+/// 8.7 (mollified), 9.5 (resonant halving) — reported as a known gap, not hidden here.
 #[test]
 fn sim_langevin_resonant_and_mollified_moments_agree_with_richardson_gla() {
     let stats = cheap_langevin();
+    assert_eq!(
+        stats
+            .iter()
+            .filter(|st| st.mollified || st.h > 0.15)
+            .count(),
+        3
+    );
     for st in stats.iter().filter(|st| st.mollified || st.h > 0.15) {
         assert!(!st.t.is_empty());
         let z = max_abs_z(&st.corrected, &st.gla_ref);
@@ -70,9 +81,9 @@ fn sim_langevin_resonant_and_mollified_moments_agree_with_richardson_gla() {
 
 #[test]
 #[ignore = "known gap: at non-resonant ωH ≈ 10 the plain impulse kick excites the stiff mode; \
-            E[x] is biased by ~5e-4 (≈ 9 SE at 300 paths; within Thm 4.2.1's O(H) error) and \
-            H-halving cannot remove it (the bias depends on ωH, not smoothly on H). The mollified \
-            kick (eq 4.8) removes it — see the test above."]
+            E[x] is biased by ~5e-4 (≈ 9 SE at 300 paths, 34 SE at 5000; within Thm 4.2.1's \
+            O(H) error) and H-halving cannot remove it (the bias depends on ωH, not smoothly on \
+            H). The mollified kick (eq 4.8) removes most of it — see the test above."]
 fn sim_langevin_nonresonant_plain_kick_agrees_with_richardson_gla() {
     let stats = cheap_langevin();
     for st in stats.iter().filter(|st| !st.mollified && st.h < 0.15) {
