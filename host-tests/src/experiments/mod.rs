@@ -3,6 +3,7 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod autodiff;
 pub mod baselines;
 pub mod reference;
 pub mod sim;
@@ -49,6 +50,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "sim-stiff-friction",
         about: "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not",
         run: sim::run_stiff_friction,
+    },
+    Experiment {
+        name: "autodiff",
+        about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
+        run: autodiff::run,
     },
 ];
 
