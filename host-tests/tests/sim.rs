@@ -714,3 +714,45 @@ fn gla_is_conformally_symplectic_and_matches_eq_6_3() {
     let p = ph - Potential::<f64, 3>::gradient(&Soft, &q) * h;
     assert!((s.q - q).amax() < 1e-15 && (s.v - p).amax() < 1e-15);
 }
+
+// ---------------------------------------------------------------- f32 and f64
+
+fn exact_with_v_zero<T: Real + host_tests::Tolerance>() {
+    // Stiff oscillator ω = 200 with friction 0.5, no slow force: SIM1/SIM2/SIM4 are the exact
+    // damped flow (closed form written here) at H = 0.05 (ωH = 10).
+    let (w, c, h) = (200.0f64, 0.5f64, 0.05f64);
+    let fast = FastParams::<T, 1> {
+        stiffness: matrix![T::lit(w * w)],
+        friction: Friction::Scalar(T::lit(c)),
+        noise: Noise::Scalar(T::zero()),
+    };
+    let s0 = State::<T, 1>::new(T::zero(), vector![T::lit(0.3)], vector![T::lit(-2.0)]);
+    let n = 20;
+    let t = n as f64 * h;
+    let wd = (w * w - c * c / 4.0).sqrt();
+    let (q0, v0) = (0.3, -2.0);
+    let e = (-c * t / 2.0).exp();
+    let q = e * (q0 * (wd * t).cos() + (v0 + c / 2.0 * q0) / wd * (wd * t).sin());
+    let mut a = s0;
+    Sim1::new(Mass::identity(), fast, Zero, T::lit(h))
+        .unwrap()
+        .integrate(&mut a, n)
+        .unwrap();
+    let mut b = s0;
+    Sim2::new(Mass::identity(), fast, Zero, T::lit(h))
+        .unwrap()
+        .integrate(&mut b, n)
+        .unwrap();
+    let mut d = s0;
+    Sim4::new(Mass::identity(), fast, Zero, T::lit(h))
+        .unwrap()
+        .integrate(&mut d, n)
+        .unwrap();
+    // f64: 1e-12 (item 1). f32: the phase ωt = 200 carries ~ωt·ε relative error.
+    let tol = if T::EPS > 1e-10 { 2e-4 } else { 1e-12 };
+    for (name, s) in [("sim1", a), ("sim2", b), ("sim4", d)] {
+        let err = (s.q[0].to_f64() - q).abs();
+        assert!(err < tol, "{name}: {err:e}");
+    }
+}
+host_tests::for_scalars!(exact_with_v_zero);
