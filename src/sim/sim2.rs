@@ -41,6 +41,7 @@ pub struct Sim2<T: Real, F, const N: usize> {
     force: F,
     h: T,
     cache: Option<(SVector<T, N>, SVector<T, N>)>,
+    half: T,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Sim2<T, Conservative<P>, N> {
@@ -78,6 +79,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
             force,
             h,
             cache: None,
+            half: T::lit(0.5),
         })
     }
 
@@ -111,7 +113,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
         maps: &[nalgebra::Matrix2<T>; N],
         r: Option<&Increment<T, N>>,
     ) -> (State<T, N>, SVector<T, N>) {
-        let half = h * T::lit(0.5);
+        let half = h * self.half;
         let v = s.v + self.accel(&s.q) * half;
         let (q, v) = self
             .lin

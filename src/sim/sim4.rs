@@ -41,6 +41,7 @@ pub struct Sim4<T: Real, F, const N: usize> {
     force: F,
     h: T,
     c: T,
+    half: T,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Sim4<T, Conservative<P>, N> {
@@ -86,6 +87,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
             force,
             h,
             c,
+            half: T::lit(0.5),
         })
     }
 
@@ -105,7 +107,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         outer: &[Matrix2<T>; N],
         inner: &[Matrix2<T>; N],
     ) -> State<T, N> {
-        let half = T::lit(0.5);
+        let half = self.half;
         let c = self.c;
         let w_end = c * h * half;
         let w_mid = (T::one() - c) * h * half;
