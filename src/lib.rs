@@ -9,9 +9,11 @@ pub mod baselines;
 pub mod error;
 pub mod integrator;
 pub mod langevin;
+pub mod linalg;
 pub mod model;
 pub mod models;
 mod scalar;
+pub mod sim;
 mod state;
 
 pub use error::{ConfigError, StepError};
