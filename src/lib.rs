@@ -6,6 +6,7 @@
 
 pub mod baselines;
 pub mod error;
+pub mod flavor;
 pub mod integrator;
 pub mod model;
 pub mod models;
