@@ -11,7 +11,7 @@ enum Adjoint<I, T: Real, const N: usize> {
     /// The map has no adjoint available.
     None,
     /// The map is symmetric: `Φ* = Φ`.
-    SelfAdjoint,
+    Itself,
     /// A dedicated adjoint step.
     Step(fn(&mut I, &mut State<T, N>, T) -> Result<(), StepError>),
 }
@@ -59,7 +59,7 @@ impl<I, T: Real, const N: usize> core::fmt::Debug for Switched<I, T, N> {
                 "adjoint",
                 &match self.adjoint {
                     Adjoint::None => "none",
-                    Adjoint::SelfAdjoint => "self",
+                    Adjoint::Itself => "self",
                     Adjoint::Step(_) => "step",
                 },
             )
@@ -80,7 +80,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
             on,
             set_alpha,
             adjoint: if I::SYMMETRIC {
-                Adjoint::SelfAdjoint
+                Adjoint::Itself
             } else {
                 Adjoint::None
             },
@@ -193,7 +193,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         self.switch(stiffness);
         match self.adjoint {
             Adjoint::None => Err(StepError::Precondition),
-            Adjoint::SelfAdjoint => self.inner.step_by(state, h),
+            Adjoint::Itself => self.inner.step_by(state, h),
             Adjoint::Step(f) => f(&mut self.inner, state, h),
         }
     }
