@@ -82,7 +82,14 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
             minv_gt.set_column(k, &system.mass.solve(&row));
         }
         let s = coords * minv_gt;
-        let chol = Cholesky::new(s).ok_or(ConfigError::NotPositiveDefinite { name: "coords" })?;
+        let singular = ConfigError::NotPositiveDefinite { name: "coords" };
+        let chol = Cholesky::new(s).ok_or(singular)?;
+        // Reject numerically dependent rows: a pivot below √ε·max diag(S) means rank loss.
+        let l = chol.l();
+        let scale = s.diagonal().amax() * T::default_epsilon().sqrt();
+        if (0..D).any(|k| !(l[(k, k)] * l[(k, k)] > scale)) {
+            return Err(singular);
+        }
         let proj = SMatrix::<T, N, N>::identity() - minv_gt * chol.solve(&coords);
         let Split { soft, stiff, alpha } = system.potential;
         Ok(Self {

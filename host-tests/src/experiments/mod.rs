@@ -3,6 +3,8 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod flavor;
+
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
     /// The name given on the command line.
@@ -14,7 +16,11 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[];
+pub const EXPERIMENTS: &[Experiment] = &[Experiment {
+    name: "flavor-stability",
+    about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
+    run: flavor::run_stability,
+}];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {

@@ -1,0 +1,406 @@
+//! FLAVOR reproductions (004 Ch. 2): linear stability (Theorem 2.5.1, Fig 2.2), the 3-DOF system
+//! 2.100, the hidden Van der Pol oscillator 2.101, Kapitza's pendulum 2.113–2.115, Langevin.
+//!
+//! The small models the thesis uses only here (system 2.93, the quartic-plus-springs system
+//! 2.100, the hidden Van der Pol oscillator 2.101) are defined in this file; tests reuse them.
+
+use crate::report::{figure, sci, Table};
+use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::flavor::{Artificial, Nonintrusive, Params, Switched};
+use macrostep::model::{Mass, Potential, Quadratic, Split, System};
+use macrostep::nalgebra::{matrix, DMatrix, SMatrix, SVector};
+use macrostep::{Integrator, Real, State};
+
+/// `V(q) = q₀⁴`: the soft potential of system 2.100 (acts on the first coordinate only).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuarticFirst;
+
+impl<T: Real, const N: usize> Potential<T, N> for QuarticFirst {
+    fn energy(&self, q: &SVector<T, N>) -> T {
+        let x2 = q[0] * q[0];
+        x2 * x2
+    }
+    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        let mut g = SVector::zeros();
+        g[0] = T::lit(4.0) * q[0] * q[0] * q[0];
+        g
+    }
+}
+
+/// The split model of a system `½|v|² + V + α U`.
+pub type SplitSystem<T, V, U, const N: usize> = System<T, Split<T, V, U>, N>;
+
+/// System 2.93: `H = ½|p|² + ½x² + ½ω²(y − x)²`, `q = (x, y)`, unit masses; `α = ω²`.
+pub fn system_293<T: Real>(omega: f64) -> SplitSystem<T, Quadratic<T, 2>, Quadratic<T, 2>, 2> {
+    let one = T::one();
+    let soft = Quadratic::new(SMatrix::<T, 2, 2>::new(
+        one,
+        T::zero(),
+        T::zero(),
+        T::zero(),
+    ));
+    let stiff = Quadratic::new(SMatrix::<T, 2, 2>::new(one, -one, -one, one));
+    System::new(
+        Mass::identity(),
+        Split::new(soft, stiff, T::lit(omega * omega)),
+    )
+}
+
+/// The stiff-coordinate matrix `G` of system 2.93 (`y − x`).
+pub fn coords_293<T: Real>() -> SMatrix<T, 1, 2> {
+    SMatrix::<T, 1, 2>::new(-T::one(), T::one())
+}
+
+/// System 2.100: `H = ½|p|² + x⁴ + ε⁻¹[ω₁/2 (y − x)² + ω₂/2 (z − y)²]`, `q = (x, y, z)`;
+/// `α = 1/ε`.
+pub fn system_2100<T: Real>(
+    eps: f64,
+    w1: f64,
+    w2: f64,
+) -> SplitSystem<T, QuarticFirst, Quadratic<T, 3>, 3> {
+    let k = matrix![w1, -w1, 0.0; -w1, w1 + w2, -w2; 0.0, -w2, w2].map(T::lit);
+    System::new(
+        Mass::identity(),
+        Split::new(QuarticFirst, Quadratic::new(k), T::lit(1.0 / eps)),
+    )
+}
+
+/// The stiff-coordinate matrix of system 2.100 (`y − x`, `z − y`).
+pub fn coords_2100<T: Real>() -> SMatrix<T, 2, 3> {
+    matrix![-1.0, 1.0, 0.0; 0.0, -1.0, 1.0].map(T::lit)
+}
+
+/// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
+pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
+    system: SplitSystem<T, V, U, N>,
+    delta: T,
+    tau: T,
+) -> Nonintrusive<T, Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>>
+where
+    V: Potential<T, N> + Clone,
+    U: Potential<T, N> + Clone,
+{
+    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).expect("valid step");
+    Nonintrusive::new(
+        Switched::symplectic_euler(se).expect("finite alpha"),
+        Params::new(delta, tau).expect("0 < tau < delta"),
+    )
+}
+
+/// The matrix of one step of a linear integrator on `(q, v)` (unit mass: `v = p`), built by
+/// stepping the basis vectors.
+pub fn step_matrix<I: Integrator<f64, N>, const N: usize>(integ: &mut I) -> DMatrix<f64> {
+    let mut m = DMatrix::zeros(2 * N, 2 * N);
+    for k in 0..2 * N {
+        let mut e = vec![0.0_f64; 2 * N];
+        e[k] = 1.0;
+        let mut s = State::new(
+            0.0,
+            SVector::<f64, N>::from_iterator(e.iter().copied().take(N)),
+            SVector::<f64, N>::from_iterator(e.iter().copied().skip(N)),
+        );
+        integ.step(&mut s).expect("linear step");
+        for i in 0..N {
+            m[(i, k)] = s.q[i];
+            m[(N + i, k)] = s.v[i];
+        }
+    }
+    m
+}
+
+/// Spectral radius of a square matrix.
+pub fn spectral_radius(m: &DMatrix<f64>) -> f64 {
+    m.clone()
+        .complex_eigenvalues()
+        .iter()
+        .map(|z| z.norm())
+        .fold(0.0, f64::max)
+}
+
+/// The thesis's own one-step matrix of the nonintrusive FLAVOR on 2.93 (proof of Theorem
+/// 2.5.1, eq 2.94), written out independently of the crate.
+pub fn thesis_matrix_nonintrusive(delta: f64, tau: f64, omega: f64) -> DMatrix<f64> {
+    let w2 = omega * omega;
+    let d = delta - tau;
+    let drift = |h: f64| {
+        DMatrix::from_row_slice(
+            4,
+            4,
+            &[
+                1.0, 0.0, h, 0.0, 0.0, 1.0, 0.0, h, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+            ],
+        )
+    };
+    let soft_kick = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -d, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ],
+    );
+    let full_kick = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            -tau * (w2 + 1.0),
+            tau * w2,
+            1.0,
+            0.0,
+            tau * w2,
+            -tau * w2,
+            0.0,
+            1.0,
+        ],
+    );
+    drift(d) * soft_kick * drift(tau) * full_kick
+}
+
+/// The thesis's one-step matrix of the artificial FLAVOR on 2.93 (eq 2.97).
+pub fn thesis_matrix_artificial(delta: f64, tau: f64, omega: f64) -> DMatrix<f64> {
+    let w2 = omega * omega;
+    let h = (delta - tau) / 2.0;
+    let frozen = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0, 0.0, h, h, 0.0, 1.0, h, h, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ],
+    );
+    let stiff_kick = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            -tau * w2,
+            tau * w2,
+            1.0,
+            0.0,
+            tau * w2,
+            -tau * w2,
+            0.0,
+            1.0,
+        ],
+    );
+    let drift = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0, 0.0, tau, 0.0, 0.0, 1.0, 0.0, tau, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ],
+    );
+    let soft_kick = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -delta, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ],
+    );
+    frozen * stiff_kick * drift * soft_kick
+}
+
+/// Tolerance on the spectral radius for "stable": a symplectic map's eigenvalues sit on the unit
+/// circle, and eigenvalue roundoff of a 4×4 matrix with entries up to `τω²δ` is ~1e-12; beyond the
+/// threshold the radius grows like `1 + c√(δ − δ*)`, so this costs < 1e-10 in δ*.
+pub const RHO_TOL: f64 = 1e-9;
+
+/// The spectral radius of one nonintrusive FLAVOR step on 2.93.
+pub fn rho_nonintrusive(delta: f64, tau: f64, omega: f64) -> f64 {
+    spectral_radius(&step_matrix(&mut nonintrusive_se(
+        system_293::<f64>(omega),
+        delta,
+        tau,
+    )))
+}
+
+/// The spectral radius of one artificial FLAVOR step on 2.93.
+pub fn rho_artificial(delta: f64, tau: f64, omega: f64) -> f64 {
+    let mut a = Artificial::new(
+        system_293::<f64>(omega),
+        coords_293(),
+        Params::new(delta, tau).expect("0 < tau < delta"),
+    )
+    .expect("valid coords");
+    spectral_radius(&step_matrix(&mut a))
+}
+
+/// Largest stable `δ` in `(lo, hi)` by bisection on `ρ ≤ 1 + RHO_TOL` (`lo` stable, `hi` not).
+pub fn threshold(rho: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    assert!(rho(lo) <= 1.0 + RHO_TOL, "threshold: lower end unstable");
+    assert!(rho(hi) > 1.0 + RHO_TOL, "threshold: upper end stable");
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if rho(mid) <= 1.0 + RHO_TOL {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Number of unstable points on a grid of `n` values of δ in `(lo, hi)` (monotonicity check:
+/// zero means no resonant instability below the threshold).
+pub fn unstable_below(rho: impl Fn(f64) -> f64, lo: f64, hi: f64, n: usize) -> usize {
+    (1..n)
+        .map(|k| lo + (hi - lo) * k as f64 / n as f64)
+        .filter(|&d| rho(d) > 1.0 + RHO_TOL)
+        .count()
+}
+
+/// `reproduce flavor-stability`: Theorem 2.5.1 and Fig 2.2 on system 2.93 (ω = 100), and the
+/// stable range for the Fig 2.4 setting on 2.100.
+pub fn run_stability() {
+    let omega = 100.0;
+    // Cross-check the crate's step matrices against the thesis's written-out products.
+    let mut worst: f64 = 0.0;
+    for &(d, t) in &[(0.5, 1e-4), (1.9, 1e-6), (0.01, 5e-5)] {
+        let mine = step_matrix(&mut nonintrusive_se(system_293::<f64>(omega), d, t));
+        let theirs = thesis_matrix_nonintrusive(d, t, omega);
+        worst = worst.max((mine - &theirs).amax() / theirs.amax());
+        let mut a = Artificial::new(
+            system_293::<f64>(omega),
+            coords_293(),
+            Params::new(d, t).unwrap(),
+        )
+        .unwrap();
+        let mine = step_matrix(&mut a);
+        let theirs = thesis_matrix_artificial(d, t, omega);
+        worst = worst.max((mine - &theirs).amax() / theirs.amax());
+    }
+    println!("step matrices vs the thesis's eqs 2.94/2.97: max relative difference {worst:.2e}");
+    figure("flavor-stability.matrix_rel_diff", worst);
+
+    let tau = 1e-6;
+    let thr = threshold(|d| rho_nonintrusive(d, tau, omega), 0.1, 3.0);
+    let predicted = 2.0 - tau * omega * omega / 2.0;
+    println!(
+        "nonintrusive, tau = 1e-6: threshold {thr:.6} (theory 2; 2 − τω²/2 = {predicted:.6}; \
+         rel. diff {:.2e})",
+        (thr - predicted).abs() / predicted
+    );
+    figure("flavor-stability.nonintrusive.threshold", thr);
+    figure(
+        "flavor-stability.nonintrusive.threshold_rel_err_vs_2",
+        (thr - 2.0).abs() / 2.0,
+    );
+    figure(
+        "flavor-stability.nonintrusive.threshold_rel_err_vs_expansion",
+        (thr - predicted).abs() / predicted,
+    );
+    let bad = unstable_below(|d| rho_nonintrusive(d, tau, omega), tau, thr, 2000);
+    figure_count(
+        "flavor-stability.nonintrusive.unstable_below_threshold",
+        bad,
+    );
+
+    let thr_a = threshold(|d| rho_artificial(d, tau, omega), 0.1, 4.0);
+    let exact = 2.0 * 2f64.sqrt();
+    println!(
+        "artificial, tau = 1e-6: threshold {thr_a:.6} (theory 2√2 = {exact:.6}; rel. diff {:.2e})",
+        (thr_a - exact).abs() / exact
+    );
+    figure("flavor-stability.artificial.threshold", thr_a);
+    figure(
+        "flavor-stability.artificial.threshold_rel_err",
+        (thr_a - exact).abs() / exact,
+    );
+    let bad_a = unstable_below(|d| rho_artificial(d, tau, omega), tau, thr_a, 2000);
+    figure_count(
+        "flavor-stability.artificial.unstable_below_threshold",
+        bad_a,
+    );
+
+    // Fig 2.2: the nonintrusive threshold shrinks as τω² grows.
+    println!("\nFig 2.2 (omega = 100): largest stable delta against tau");
+    let table = Table::new(&[
+        "tau",
+        "tau*w^2",
+        "nonintrusive",
+        "2-tw^2/2",
+        "2/(tau w^2)",
+        "artificial",
+    ]);
+    for &t in &[1e-6, 1e-5, 1e-4, 1e-3] {
+        let tw = t * omega * omega;
+        let hi = 50.0_f64.max(10.0 / tw);
+        let lo = 1.01 * t;
+        let thr_n = threshold(|d| rho_nonintrusive(d, t, omega), lo, hi);
+        let thr_a = threshold(|d| rho_artificial(d, t, omega), lo, hi);
+        table.row(&[
+            sci(t),
+            sci(tw),
+            format!("{thr_n:.6}"),
+            format!("{:.6}", 2.0 - tw / 2.0),
+            format!("{:.6}", 2.0 / tw),
+            format!("{thr_a:.6}"),
+        ]);
+        let exp = -(t.log10().round() as i32);
+        figure(
+            &format!("flavor-stability.nonintrusive.threshold_tau_1e-{exp}"),
+            thr_n,
+        );
+        figure(
+            &format!("flavor-stability.artificial.threshold_tau_1e-{exp}"),
+            thr_a,
+        );
+    }
+
+    // The Fig 2.4 setting on 2.100 (ε = 1e-6, δ = 0.01, τ = 5e-4): linearise at the origin (the
+    // soft x⁴ has zero curvature there), so only the stiff modes matter.
+    println!("\nFig 2.4 setting (system 2.100 linearised, eps = 1e-6):");
+    let eps = 1e-6;
+    let rho_2100 = |delta: f64, tau: f64| {
+        let sys = System::new(
+            Mass::identity(),
+            Split::new(
+                Quadratic::new(SMatrix::<f64, 3, 3>::zeros()),
+                system_2100::<f64>(eps, 1.1, 0.97).potential.stiff,
+                1.0 / eps,
+            ),
+        );
+        spectral_radius(&step_matrix(&mut nonintrusive_se(sys, delta, tau)))
+    };
+    let k = system_2100::<f64>(eps, 1.1, 0.97).potential.stiff.k;
+    let lmax = k.symmetric_eigenvalues().max();
+    let w2max = lmax / eps;
+    let rho_fig = rho_2100(0.01, 5e-4);
+    println!(
+        "  lambda_max = {lmax:.4}, omega_max^2 = {w2max:.4e}, delta*tau*omega^2 = {:.3}; \
+         spectral radius at the thesis's parameters: {rho_fig:.4}",
+        0.01 * 5e-4 * w2max
+    );
+    figure(
+        "flavor-stability.fig2_4.delta_tau_omega2",
+        0.01 * 5e-4 * w2max,
+    );
+    figure("flavor-stability.fig2_4.rho", rho_fig);
+    let dmax = threshold(|d| rho_2100(d, 5e-4), 1.01 * 5e-4, 0.01);
+    let tmax = threshold(|t| rho_2100(0.01, t), 1e-6, 5e-4);
+    println!(
+        "  stable range: delta < {dmax:.4e} at tau = 5e-4 (bound 4/(tau w^2) = {:.4e}); \
+         tau < {tmax:.4e} at delta = 0.01 (bound {:.4e})",
+        4.0 / (5e-4 * w2max),
+        4.0 / (0.01 * w2max)
+    );
+    figure("flavor-stability.fig2_4.delta_max_at_tau_5e-4", dmax);
+    figure("flavor-stability.fig2_4.tau_max_at_delta_0.01", tmax);
+}
+
+fn figure_count(name: &str, n: usize) {
+    crate::report::figure_int(name, n as i64);
+}
