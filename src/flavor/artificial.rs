@@ -87,7 +87,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
         // Reject numerically dependent rows: a pivot below √ε·max diag(S) means rank loss.
         let l = chol.l();
         let scale = s.diagonal().amax() * T::default_epsilon().sqrt();
-        if (0..D).any(|k| !(l[(k, k)] * l[(k, k)] > scale)) {
+        if (0..D).any(|k| l[(k, k)] * l[(k, k)] <= scale) {
             return Err(singular);
         }
         let proj = SMatrix::<T, N, N>::identity() - minv_gt * chol.solve(&coords);
