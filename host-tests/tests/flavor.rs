@@ -3,7 +3,7 @@
 
 use host_tests::experiments::flavor::{
     coords_2100, coords_293, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100,
-    system_293, threshold,
+    system_293, threshold, QuarticFirst, SeMap,
 };
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
@@ -13,6 +13,7 @@ use macrostep::flavor::{
     ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, StiffOde, Stiffness, Switched,
     Symmetric, NEEDS_ADJOINT,
 };
+use macrostep::model::Quadratic;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 

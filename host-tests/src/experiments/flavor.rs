@@ -70,12 +70,15 @@ pub fn coords_2100<T: Real>() -> SMatrix<T, 2, 3> {
     matrix![-1.0, 1.0, 0.0; 0.0, -1.0, 1.0].map(T::lit)
 }
 
+/// Symplectic Euler over a split system, as a FLAVOR legacy map.
+pub type SeMap<T, V, U, const N: usize> = Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>;
+
 /// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
 pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
     system: SplitSystem<T, V, U, N>,
     delta: T,
     tau: T,
-) -> Nonintrusive<T, Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>>
+) -> Nonintrusive<T, SeMap<T, V, U, N>>
 where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
