@@ -28,21 +28,7 @@ fn s0_2100<T: Real>() -> State<T, 3> {
     )
 }
 
-fn se_2100(
-    ordering: Ordering,
-) -> Switched<
-    SymplecticEuler<
-        f64,
-        macrostep::model::Split<
-            f64,
-            host_tests::experiments::flavor::QuarticFirst,
-            macrostep::model::Quadratic<f64, 3>,
-        >,
-        3,
-    >,
-    f64,
-    3,
-> {
+fn se_2100(ordering: Ordering) -> SeMap<f64, QuarticFirst, Quadratic<f64, 3>, 3> {
     let se = SymplecticEuler::new(system_2100::<f64>(EPS, 1.1, 0.97), 1e-3, ordering).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }
