@@ -3,7 +3,9 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod baselines;
 pub mod flavor;
+pub mod reference;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
@@ -16,11 +18,23 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[Experiment {
-    name: "flavor-stability",
-    about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
-    run: flavor::run_stability,
-}];
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "reference",
+        about: "self-checks of the DOP853 reference solver and the rigid pendulum references",
+        run: reference::run,
+    },
+    Experiment {
+        name: "baselines",
+        about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
+        run: baselines::run,
+    },
+    Experiment {
+        name: "flavor-stability",
+        about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
+        run: flavor::run_stability,
+    },
+];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {
