@@ -3,7 +3,7 @@
 
 use host_tests::experiments::flavor::{
     coords_2100, coords_293, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100,
-    system_293, threshold, QuarticFirst, SeMap,
+    system_293, threshold, SeMap,
 };
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
@@ -14,6 +14,7 @@ use macrostep::flavor::{
     Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::model::Quadratic;
+use macrostep::models::QuarticBond;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
@@ -28,7 +29,7 @@ fn s0_2100<T: Real>() -> State<T, 3> {
     )
 }
 
-fn se_2100(ordering: Ordering) -> SeMap<f64, QuarticFirst, Quadratic<f64, 3>, 3> {
+fn se_2100(ordering: Ordering) -> SeMap<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>, 3> {
     let se = SymplecticEuler::new(system_2100::<f64>(EPS, 1.1, 0.97), 1e-3, ordering).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }

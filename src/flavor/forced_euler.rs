@@ -116,3 +116,15 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> LegacyMap<T> for ForcedEuler<
         commit(state, State::new(state.t + h, q, v))
     }
 }
+
+/// Kapitza's pendulum (004 eq 2.113) as a split force: soft `g sin θ` at real time, stiff
+/// `ω² sin(2πω c) sin θ` at the fast clock `c`, with "on" stiffness `α = 1`. With
+/// [`ForcedEuler`] as legacy map, the nonintrusive FLAVOR is exactly eq 2.115.
+impl<T: Real> SplitForce<T, 1> for crate::models::Kapitza<T> {
+    fn soft_force(&self, _t: T, q: &SVector<T, 1>) -> SVector<T, 1> {
+        SVector::<T, 1>::new(self.g() * q[0].sin())
+    }
+    fn stiff_force(&self, clock: T, q: &SVector<T, 1>) -> SVector<T, 1> {
+        SVector::<T, 1>::new(self.stiff_forcing(clock) * q[0].sin())
+    }
+}

@@ -8,24 +8,9 @@ use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Artificial, Nonintrusive, Params, Switched};
 use macrostep::model::{Mass, Potential, Quadratic, Split, System};
+use macrostep::models::{QuarticBond, SpringTrimer};
 use macrostep::nalgebra::{matrix, DMatrix, SMatrix, SVector};
 use macrostep::{Integrator, Real, State};
-
-/// `V(q) = q₀⁴`: the soft potential of system 2.100 (acts on the first coordinate only).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuarticFirst;
-
-impl<T: Real, const N: usize> Potential<T, N> for QuarticFirst {
-    fn energy(&self, q: &SVector<T, N>) -> T {
-        let x2 = q[0] * q[0];
-        x2 * x2
-    }
-    fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
-        let mut g = SVector::zeros();
-        g[0] = T::lit(4.0) * q[0] * q[0] * q[0];
-        g
-    }
-}
 
 /// The split model of a system `½|v|² + V + α U`.
 pub type SplitSystem<T, V, U, const N: usize> = System<T, Split<T, V, U>, N>;
@@ -51,18 +36,16 @@ pub fn coords_293<T: Real>() -> SMatrix<T, 1, 2> {
     SMatrix::<T, 1, 2>::new(-T::one(), T::one())
 }
 
-/// System 2.100: `H = ½|p|² + x⁴ + ε⁻¹[ω₁/2 (y − x)² + ω₂/2 (z − y)²]`, `q = (x, y, z)`;
-/// `α = 1/ε`.
+/// System 2.100 (the models' [`SpringTrimer`]): `H = ½|p|² + x⁴ + ε⁻¹[ω₁/2 (y − x)² +
+/// ω₂/2 (z − y)²]`, `q = (x, y, z)`; `α = 1/ε`.
 pub fn system_2100<T: Real>(
     eps: f64,
     w1: f64,
     w2: f64,
-) -> SplitSystem<T, QuarticFirst, Quadratic<T, 3>, 3> {
-    let k = matrix![w1, -w1, 0.0; -w1, w1 + w2, -w2; 0.0, -w2, w2].map(T::lit);
-    System::new(
-        Mass::identity(),
-        Split::new(QuarticFirst, Quadratic::new(k), T::lit(1.0 / eps)),
-    )
+) -> SplitSystem<T, QuarticBond<T, 3>, Quadratic<T, 3>, 3> {
+    SpringTrimer::new(T::lit(eps), [T::lit(w1), T::lit(w2)])
+        .expect("valid trimer")
+        .system()
 }
 
 /// The stiff-coordinate matrix of system 2.100 (`y − x`, `z − y`).
