@@ -390,3 +390,204 @@ pub fn run_stability() {
 fn figure_count(name: &str, n: usize) {
     crate::report::figure_int(name, n as i64);
 }
+
+/// Reference trajectory of a system sampled every `dt` on `[0, t_end]` (DOP853, tight).
+pub fn reference_samples<P: Potential<f64, N>, const N: usize>(
+    system: &System<f64, P, N>,
+    s0: &State<f64, N>,
+    t_end: f64,
+    dt: f64,
+) -> Vec<State<f64, N>> {
+    let n = (t_end / dt).round() as usize;
+    let times = crate::reference::linspace(0.0, t_end, n);
+    crate::reference::solve_system(system, s0, &times, 1e-11, 1e-11)
+}
+
+/// Runs `steps` steps of `integ` from `s0`, recording every state (including `s0`).
+pub fn trajectory<I: Integrator<f64, N>, const N: usize>(
+    integ: &mut I,
+    s0: &State<f64, N>,
+    steps: usize,
+) -> Vec<State<f64, N>> {
+    let mut out = Vec::with_capacity(steps + 1);
+    let mut s = *s0;
+    out.push(s);
+    for _ in 0..steps {
+        integ.step(&mut s).expect("FLAVOR step failed");
+        out.push(s);
+    }
+    out
+}
+
+/// Mean of `f` over the samples with time in `(t1 − w, t1]`.
+pub fn window_mean<const N: usize>(
+    traj: &[State<f64, N>],
+    t1: f64,
+    w: f64,
+    f: impl Fn(&State<f64, N>) -> f64,
+) -> f64 {
+    let tol = 1e-9;
+    let sel: Vec<f64> = traj
+        .iter()
+        .filter(|s| s.t > t1 - w + tol && s.t <= t1 + tol)
+        .map(f)
+        .collect();
+    sel.iter().sum::<f64>() / sel.len() as f64
+}
+
+/// Slow variable of 2.100.
+fn slow3(s: &State<f64, 3>) -> f64 {
+    (s.q[0] + s.q[1] + s.q[2]) / 3.0
+}
+
+/// Max |slow(FLAVOR) − slow(reference)| over FLAVOR samples, reference sampled on a grid of
+/// spacing `dt_ref` that contains the FLAVOR times.
+fn slow_err(flavor: &[State<f64, 3>], reference: &[State<f64, 3>], dt_ref: f64) -> f64 {
+    flavor
+        .iter()
+        .map(|s| {
+            let k = (s.t / dt_ref).round() as usize;
+            (slow3(s) - slow3(&reference[k])).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// `reproduce flavor-3dof`: system 2.100 (Fig 2.4, 2.5).
+pub fn run_3dof() {
+    let (w1, w2, t_end) = (1.1, 0.97, 50.0);
+    let s0 = State::new(0.0, SVector::from([0.8, 0.811, 0.721]), SVector::zeros());
+    let eps = 1e-6;
+    let sys = system_2100::<f64>(eps, w1, w2);
+    let dt_ref = 1e-4;
+    let t0 = std::time::Instant::now();
+    let reference = reference_samples(&sys, &s0, t_end, dt_ref);
+    println!(
+        "reference: DOP853 rtol = atol = 1e-11, sampled every {dt_ref} ({:.1} s)",
+        t0.elapsed().as_secs_f64()
+    );
+    let delta = 0.01;
+    let steps = (t_end / delta).round() as usize;
+    println!("\nslow variable (x+y+z)/3, delta = 0.01, eps = 1e-6, T = 50: choice of tau");
+    let table = Table::new(&["tau", "d*t*w^2", "slow_err_max", "fast_rel_err"]);
+    let lmax = sys.potential.stiff.k.symmetric_eigenvalues().max();
+    let windows = [10.0, 20.0, 30.0, 40.0, 50.0];
+    let width = 5.0;
+    let fast_err = |traj: &[State<f64, 3>]| {
+        let mut worst: f64 = 0.0;
+        for &t1 in &windows {
+            for f in [
+                |s: &State<f64, 3>| (s.q[1] - s.q[0]).powi(2),
+                |s: &State<f64, 3>| (s.q[2] - s.q[1]).powi(2),
+            ] {
+                let a = window_mean(traj, t1, width, f);
+                let b = window_mean(&reference, t1, width, f);
+                worst = worst.max((a - b).abs() / b.abs());
+            }
+        }
+        worst
+    };
+    let mut best = (f64::INFINITY, 0.0, 0.0);
+    for &tau in &[1e-5, 2e-5, 5e-5, 1e-4] {
+        let mut f = nonintrusive_se(system_2100::<f64>(eps, w1, w2), delta, tau);
+        let traj = trajectory(&mut f, &s0, steps);
+        let e = slow_err(&traj, &reference, dt_ref);
+        let fe = fast_err(&traj);
+        table.row(&[
+            sci(tau),
+            format!("{:.3}", delta * tau * lmax / eps),
+            sci(e),
+            sci(fe),
+        ]);
+        if e < best.0 {
+            best = (e, fe, tau);
+        }
+    }
+    let (slow_best, fast_best, tau) = best;
+    println!("chosen tau = {tau:e} (smallest slow error)");
+    figure("flavor-3dof.tau", tau);
+    figure("flavor-3dof.delta", delta);
+    figure("flavor-3dof.slow_err_max", slow_best);
+    figure("flavor-3dof.fast_window_rel_err", fast_best);
+
+    // Fig 2.5a: error of the window average over H = 1 at T, against δ = H/M (τ fixed).
+    println!(
+        "\nFig 2.5a: |window mean of q over [T-1, T]| error against delta (tau = 1e-5, T = 10)"
+    );
+    let tau_a = 1e-5;
+    let t_a = 10.0;
+    let ref_mean: Vec<f64> = (0..3)
+        .map(|i| window_mean(&reference, t_a, 1.0, |s| s.q[i]))
+        .collect();
+    let table = Table::new(&["M", "delta", "error"]);
+    let (mut ds, mut es) = (vec![], vec![]);
+    for &m in &[25usize, 50, 100, 200, 400] {
+        let d = 1.0 / m as f64;
+        let mut f = nonintrusive_se(system_2100::<f64>(eps, w1, w2), d, tau_a);
+        let traj = trajectory(&mut f, &s0, (t_a / d).round() as usize);
+        let e = (0..3)
+            .map(|i| (window_mean(&traj, t_a, 1.0, |s| s.q[i]) - ref_mean[i]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        table.row(&[m.to_string(), sci(d), sci(e)]);
+        ds.push(d);
+        es.push(e);
+    }
+    let slope = crate::measure::loglog_slope(&ds, &es);
+    println!("log-log slope of error against delta: {slope:.3} (first order: 1)");
+    figure("flavor-3dof.delta_slope", slope);
+
+    // Fig 2.5c: error at fixed δ against ω = ε^{-1/2} (τ = 0.05/ω keeps τω fixed; δτω²λ < 4).
+    println!("\nFig 2.5c: slow error (T = 10) against omega = eps^-1/2 at delta = 0.01, tau = 0.05/omega");
+    let table = Table::new(&["omega", "tau", "slow_err_max"]);
+    let (mut ws, mut errs) = (vec![], vec![]);
+    for &w in &[125.0, 250.0, 500.0, 1000.0] {
+        let eps_w = 1.0 / (w * w);
+        let sys_w = system_2100::<f64>(eps_w, w1, w2);
+        let r = reference_samples(&sys_w, &s0, 10.0, 1e-3);
+        let tau_w = 0.05 / w;
+        let mut f = nonintrusive_se(sys_w, 0.01, tau_w);
+        let traj = trajectory(&mut f, &s0, 1000);
+        let e = traj
+            .iter()
+            .map(|s| (slow3(s) - slow3(&r[(s.t / 1e-3).round() as usize])).abs())
+            .fold(0.0, f64::max);
+        table.row(&[format!("{w}"), sci(tau_w), sci(e)]);
+        ws.push(w);
+        errs.push(e);
+    }
+    let wslope = crate::measure::loglog_slope(&ws, &errs);
+    println!("log-log slope of error against omega: {wslope:.3} (not growing: <= 0)");
+    figure("flavor-3dof.omega_slope", wslope);
+    figure(
+        "flavor-3dof.omega_err_ratio",
+        errs[errs.len() - 1] / errs[0],
+    );
+
+    // Speed-up: symplectic Euler at step τ vs FLAVOR, same T.
+    let reps = 3;
+    let mut t_legacy = f64::INFINITY;
+    let mut t_flavor = f64::INFINITY;
+    for _ in 0..reps {
+        let mut se =
+            SymplecticEuler::new(system_2100::<f64>(eps, w1, w2), tau, Ordering::KickDrift)
+                .unwrap();
+        let mut s = s0;
+        let t = std::time::Instant::now();
+        se.integrate(&mut s, (t_end / tau).round() as usize)
+            .unwrap();
+        t_legacy = t_legacy.min(t.elapsed().as_secs_f64());
+        std::hint::black_box(s);
+        let mut f = nonintrusive_se(system_2100::<f64>(eps, w1, w2), delta, tau);
+        let mut s = s0;
+        let t = std::time::Instant::now();
+        f.integrate(&mut s, steps).unwrap();
+        t_flavor = t_flavor.min(t.elapsed().as_secs_f64());
+        std::hint::black_box(s);
+    }
+    println!(
+        "\nwall clock over T = 50: symplectic Euler at tau {t_legacy:.4} s, FLAVOR {t_flavor:.5} s \
+         (delta/tau = {:.0})",
+        delta / tau
+    );
+    figure("flavor-3dof.speedup", t_legacy / t_flavor);
+}

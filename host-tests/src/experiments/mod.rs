@@ -34,6 +34,12 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
         run: flavor::run_stability,
     },
+    Experiment {
+        name: "flavor-3dof",
+        about:
+            "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up",
+        run: flavor::run_3dof,
+    },
 ];
 
 /// Looks an experiment up by name.
