@@ -40,6 +40,16 @@ pub const EXPERIMENTS: &[Experiment] = &[
             "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up",
         run: flavor::run_3dof,
     },
+    Experiment {
+        name: "vdp",
+        about: "nonintrusive FLAVOR on the hidden Van der Pol oscillator 2.101 (004 §2.6.1)",
+        run: flavor::run_vdp,
+    },
+    Experiment {
+        name: "kapitza",
+        about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
+        run: flavor::run_kapitza,
+    },
 ];
 
 /// Looks an experiment up by name.
