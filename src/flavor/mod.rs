@@ -54,6 +54,8 @@ pub mod advice;
 mod artificial;
 mod explicit_euler;
 mod forced_euler;
+mod langevin_soft;
+mod langevin_stiff;
 mod nonintrusive;
 mod switched;
 mod symmetric;
@@ -61,6 +63,8 @@ mod symmetric;
 pub use artificial::Artificial;
 pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
 pub use forced_euler::{ForcedEuler, SplitForce};
+pub use langevin_soft::LangevinSoft;
+pub use langevin_stiff::LangevinStiff;
 pub use nonintrusive::Nonintrusive;
 pub use switched::Switched;
 pub use symmetric::Symmetric;
@@ -217,6 +221,26 @@ pub(crate) fn check_h<T: Real>(h: T) -> Result<(), StepError> {
     } else {
         Err(StepError::StepSize)
     }
+}
+
+/// The exact OU flow of the *velocities* for `dpᵢ = −α cᵢ pᵢ dt + √α σᵢ dWᵢ` with a diagonal
+/// mass (`vᵢ = pᵢ/mᵢ`: friction `α cᵢ`, noise `√α σᵢ/mᵢ`) over a step `h`.
+pub(crate) fn velocity_ou<T: Real, const N: usize>(
+    mass: &crate::model::Mass<T, N>,
+    friction: &nalgebra::SVector<T, N>,
+    noise: &nalgebra::SVector<T, N>,
+    alpha: T,
+    h: T,
+) -> Result<crate::langevin::DiagonalOu<T, N>, ConfigError> {
+    check_finite(alpha, "alpha")?;
+    if alpha < T::zero() {
+        return Err(ConfigError::OutOfRange { name: "alpha" });
+    }
+    let m = mass.as_diagonal().ok_or(ConfigError::Inconsistent {
+        name: "Langevin FLAVOR needs a diagonal mass",
+    })?;
+    let root = alpha.sqrt();
+    crate::langevin::DiagonalOu::new(friction * alpha, noise.component_div(&m) * root, h)
 }
 
 /// The time of a mechanical state (for [`LegacyMap::time`]).
