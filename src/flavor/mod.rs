@@ -52,19 +52,23 @@
 
 pub mod advice;
 mod artificial;
+mod euler_maruyama;
 mod explicit_euler;
 mod forced_euler;
 mod langevin_soft;
 mod langevin_stiff;
+mod metropolis;
 mod nonintrusive;
 mod switched;
 mod symmetric;
 
 pub use artificial::Artificial;
+pub use euler_maruyama::{EulerMaruyama, StiffSde};
 pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
 pub use forced_euler::{ForcedEuler, SplitForce};
 pub use langevin_soft::LangevinSoft;
 pub use langevin_stiff::LangevinStiff;
+pub use metropolis::Metropolis;
 pub use nonintrusive::Nonintrusive;
 pub use switched::Switched;
 pub use symmetric::Symmetric;
