@@ -112,7 +112,7 @@ where
             p.delta * T::lit(0.5),
         )?;
         let mut effective = system;
-        effective.potential.alpha = effective.potential.alpha * (p.tau / p.delta);
+        effective.potential.alpha *= p.tau / p.delta;
         Ok(Self {
             flavor,
             effective,
