@@ -7,9 +7,10 @@
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{
-    Artificial, ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, StiffOde, Stiffness,
-    Switched,
+    Artificial, ExplicitEuler, LangevinSoft, LangevinStiff, LegacyMap, Metropolis, Nonintrusive,
+    OdeState, Params, StiffOde, Stiffness, Switched, Symmetric,
 };
+use macrostep::langevin::{DiagonalOu, StochasticIntegrator};
 use macrostep::model::{Mass, Potential, Quadratic, Split, System};
 use macrostep::models::{QuarticBond, SpringTrimer};
 use macrostep::nalgebra::{matrix, DMatrix, SMatrix, SVector};
@@ -754,7 +755,7 @@ fn kapitza_windows(theta: &[f64], dt: f64, grid: f64, w: f64, t_end: f64) -> Vec
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
 pub fn run_kapitza() {
-    use macrostep::flavor::{ForcedEuler, Symmetric};
+    use macrostep::flavor::ForcedEuler;
     use macrostep::models::Kapitza;
     let model = Kapitza::<f64>::paper();
     let (g, l, omega) = (model.g(), model.l(), model.omega());
@@ -904,4 +905,373 @@ pub fn run_kapitza() {
          delta/tau times the true one (amplitude ~ delta/(4 pi^2 l tau) sin theta); accuracy \
          needs both tau small (legacy error, column 2) and delta/tau small (a few tens at most)"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Langevin FLAVORs (§2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR (§2.4.6).
+
+/// `V = e^{q₀}(q₁ − q₀)²` (the soft potential of eq 2.120, `q = (y, x)`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExpCoupling;
+
+impl Potential<f64, 2> for ExpCoupling {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        q[0].exp() * (q[1] - q[0]).powi(2)
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let (y, x) = (q[0], q[1]);
+        let e = y.exp();
+        SVector::from([e * (x - y).powi(2) - 2.0 * e * (x - y), 2.0 * e * (x - y)])
+    }
+}
+
+/// `V = (s² − 1)²` with `s = (q₀ + q₁)/2`: a double well in the centre of mass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MeanDoubleWell;
+
+impl Potential<f64, 2> for MeanDoubleWell {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        let s = 0.5 * (q[0] + q[1]);
+        (s * s - 1.0).powi(2)
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let s = 0.5 * (q[0] + q[1]);
+        let d = 4.0 * s * (s * s - 1.0) * 0.5;
+        SVector::from([d, d])
+    }
+}
+
+/// Ensemble moments of a scalar observable at recorded times: per time, (mean, variance) of the
+/// observable and of its square.
+pub struct Moments {
+    /// Sum of the observable per time.
+    pub s1: Vec<f64>,
+    /// Sum of its square.
+    pub s2: Vec<f64>,
+    /// Sum of its cube (for the variance of the second moment).
+    pub s3: Vec<f64>,
+    /// Sum of its fourth power.
+    pub s4: Vec<f64>,
+    /// Number of samples.
+    pub n: usize,
+}
+
+impl Moments {
+    fn new(k: usize) -> Self {
+        Self {
+            s1: vec![0.0; k],
+            s2: vec![0.0; k],
+            s3: vec![0.0; k],
+            s4: vec![0.0; k],
+            n: 0,
+        }
+    }
+    fn add(&mut self, path: &[f64]) {
+        for (i, &z) in path.iter().enumerate() {
+            self.s1[i] += z;
+            self.s2[i] += z * z;
+            self.s3[i] += z * z * z;
+            self.s4[i] += z * z * z * z;
+        }
+        self.n += 1;
+    }
+    /// (estimate, standard error) of E[z] and E[z²] at time index `i`.
+    pub fn at(&self, i: usize) -> [(f64, f64); 2] {
+        let n = self.n as f64;
+        let m1 = self.s1[i] / n;
+        let m2 = self.s2[i] / n;
+        let m4 = self.s4[i] / n;
+        [
+            (m1, ((m2 - m1 * m1).max(0.0) / n).sqrt()),
+            (m2, ((m4 - m2 * m2).max(0.0) / n).sqrt()),
+        ]
+    }
+}
+
+/// Largest |difference| / combined standard error over the recorded times and both moments.
+pub fn max_z(a: &Moments, b: &Moments) -> f64 {
+    (0..a.s1.len())
+        .flat_map(|i| {
+            let (x, y) = (a.at(i), b.at(i));
+            (0..2).map(move |k| {
+                let se = (x[k].1.powi(2) + y[k].1.powi(2)).sqrt();
+                if se == 0.0 {
+                    0.0
+                } else {
+                    (x[k].0 - y[k].0).abs() / se
+                }
+            })
+        })
+        .fold(0.0, f64::max)
+}
+
+/// A fine-step GLA with per-component friction/noise: `v ← Ψ_h(v)` (exact OU) then one symplectic
+/// Euler step of the full system (004 eq 6.3 / Remark 2.4.3).
+#[allow(clippy::too_many_arguments)] // an experiment helper, called twice
+fn gla_path<P: Potential<f64, 2> + Clone>(
+    system: System<f64, P, 2>,
+    s0: State<f64, 2>,
+    friction: SVector<f64, 2>,
+    noise: SVector<f64, 2>,
+    h: f64,
+    record_every: usize,
+    n_rec: usize,
+    obs: impl Fn(&State<f64, 2>) -> f64,
+    rng: &mut rand_pcg::Pcg32,
+) -> Vec<f64> {
+    let ou = DiagonalOu::new(friction, noise, h).unwrap();
+    let mut se = SymplecticEuler::new(system, h, Ordering::KickDrift).unwrap();
+    let mut s = s0;
+    let mut out = Vec::with_capacity(n_rec);
+    for _ in 0..n_rec {
+        for _ in 0..record_every {
+            s.v = ou.sample(&s.v, rng);
+            se.step(&mut s).expect("GLA step");
+        }
+        out.push(obs(&s));
+    }
+    out
+}
+
+fn flavor_path<I: StochasticIntegrator<f64, 2>>(
+    integ: &mut I,
+    s0: State<f64, 2>,
+    record_every: usize,
+    n_rec: usize,
+    obs: impl Fn(&State<f64, 2>) -> f64,
+    rng: &mut rand_pcg::Pcg32,
+) -> Vec<f64> {
+    let mut s = s0;
+    let mut out = Vec::with_capacity(n_rec);
+    for _ in 0..n_rec {
+        integ
+            .integrate_with(&mut s, record_every, rng)
+            .expect("FLAVOR step");
+        out.push(obs(&s));
+    }
+    out
+}
+
+/// §2.6.8 (slow noise, eq 2.119) with `paths` samples per ensemble: moments of `x − y` at
+/// `t = 1, 2, …, T`, FLAVOR (2.88 over symplectic Euler, τ = 1e-4, δ = 1e-2) vs GLA at the
+/// thesis's `h = 1e-3`. Returns (max z,
+/// GLA seconds, FLAVOR seconds).
+pub fn langevin_slow_noise(paths: usize, t_end: usize, seed: u64) -> (f64, f64, f64) {
+    let eps: f64 = 1e-8;
+    let omega = 1.0 / eps.sqrt();
+    // The thesis's τ = 1e-3 is unstable here (see `run_langevin`); τ = 1e-4, GLA at h = 1e-3.
+    let (tau, delta, c, sigma, h_gla) = (1e-4, 1e-2, 0.1, 0.5, 1e-3);
+    let soft = QuarticBond::<f64, 2>::new(0, Some(1), 1.0).unwrap(); // (y − x)⁴
+    let stiff = QuarticBond::<f64, 2>::new(0, None, 0.25).unwrap(); // y⁴/4
+    let system = System::new(Mass::identity(), Split::new(soft, stiff, 1.0 / eps));
+    let y0 = 2.1 / omega;
+    let s0 = State::new(0.0, SVector::from([y0, y0 + 1.8]), SVector::zeros());
+    let obs = |s: &State<f64, 2>| s.q[1] - s.q[0];
+    let fr = SVector::from([c, c]);
+    let no = SVector::from([sigma, sigma]);
+    let mut rng = rand_pcg::Pcg32::new(seed, 0x0a02_bdbf_7bb3_c0a7);
+    let mut gla = Moments::new(t_end);
+    let clock = std::time::Instant::now();
+    for _ in 0..paths {
+        gla.add(&gla_path(
+            system,
+            s0,
+            fr,
+            no,
+            h_gla,
+            (1.0 / h_gla).round() as usize,
+            t_end,
+            obs,
+            &mut rng,
+        ));
+    }
+    let t_gla = clock.elapsed().as_secs_f64();
+    let mut fl = Moments::new(t_end);
+    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).unwrap();
+    let mut f = LangevinSoft::new(
+        Switched::symplectic_euler(se).unwrap(),
+        Params::new(delta, tau).unwrap(),
+        &system.mass,
+        fr,
+        no,
+    )
+    .unwrap();
+    let clock = std::time::Instant::now();
+    for _ in 0..paths {
+        fl.add(&flavor_path(
+            &mut f,
+            s0,
+            (1.0 / delta).round() as usize,
+            t_end,
+            obs,
+            &mut rng,
+        ));
+    }
+    let t_fl = clock.elapsed().as_secs_f64();
+    (max_z(&fl, &gla), t_gla, t_fl)
+}
+
+/// §2.6.9 (fast noise, eqs 2.120–2.121) with `paths` samples per ensemble: moments of `x − y`
+/// at `t = 0.5, 1, …, T`, FLAVOR (2.89 over symplectic Euler, τ = 2e-5, δ = 1e-2) vs GLA at the
+/// thesis's `h = 1e-4`.
+pub fn langevin_fast_noise(paths: usize, t_end: f64, seed: u64) -> (f64, f64, f64) {
+    let omega: f64 = 100.0;
+    // The thesis's τ = 1e-4 is unstable here (see `run_langevin`); τ = 2e-5, GLA at h = 1e-4.
+    let (tau, delta, c, sigma, h_gla) = (2e-5, 1e-2, 0.1, 1.0, 1e-4);
+    let stiff = QuarticBond::<f64, 2>::new(0, None, 0.25).unwrap(); // y⁴/4, α = ω⁴
+    let system = System::new(
+        Mass::identity(),
+        Split::new(ExpCoupling, stiff, omega.powi(4)),
+    );
+    let y0 = 1.1 / omega;
+    let s0 = State::new(0.0, SVector::from([y0, y0 + 1.8]), SVector::zeros());
+    let obs = |s: &State<f64, 2>| s.q[1] - s.q[0];
+    let n_rec = (t_end / 0.5).round() as usize;
+    let mut rng = rand_pcg::Pcg32::new(seed, 0x5851_f42d_4c95_7f2d);
+    let mut gla = Moments::new(n_rec);
+    let clock = std::time::Instant::now();
+    for _ in 0..paths {
+        gla.add(&gla_path(
+            system,
+            s0,
+            SVector::from([omega * omega * c, 0.0]),
+            SVector::from([omega * sigma, 0.0]),
+            h_gla,
+            (0.5 / h_gla).round() as usize,
+            n_rec,
+            obs,
+            &mut rng,
+        ));
+    }
+    let t_gla = clock.elapsed().as_secs_f64();
+    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).unwrap();
+    let mut f = LangevinStiff::new(
+        Switched::symplectic_euler(se).unwrap(),
+        Params::new(delta, tau).unwrap(),
+        &system.mass,
+        SVector::from([c, 0.0]),
+        SVector::from([sigma, 0.0]),
+        omega * omega,
+    )
+    .unwrap();
+    let mut fl = Moments::new(n_rec);
+    let clock = std::time::Instant::now();
+    for _ in 0..paths {
+        fl.add(&flavor_path(
+            &mut f,
+            s0,
+            (0.5 / delta).round() as usize,
+            n_rec,
+            obs,
+            &mut rng,
+        ));
+    }
+    let t_fl = clock.elapsed().as_secs_f64();
+    (max_z(&fl, &gla), t_gla, t_fl)
+}
+
+/// The Metropolis-adjusted FLAVOR on `H = ½|p|² + (s² − 1)² + ½α(y − x)²` (`s = (x + y)/2`,
+/// `α = 10⁴`) at `β = 2`: histogram of `s` over `[−2, 2]` (20 bins) from `samples` states
+/// thinned by `thin` steps, against the exact marginal `∝ exp(−β(s² − 1)²)`. Returns (χ², degrees
+/// of freedom, p-value, acceptance rate).
+pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usize, f64, f64) {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let beta = 2.0;
+    let stiff = Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]);
+    let system = System::new(Mass::identity(), Split::new(MeanDoubleWell, stiff, 1e4));
+    let se = SymplecticEuler::new(system, 1e-3, Ordering::KickDrift).unwrap();
+    let flavor = Symmetric::new(
+        Switched::symplectic_euler(se).unwrap(),
+        Params::new(0.05, 1e-3).unwrap(),
+    )
+    .unwrap();
+    let mut mh = Metropolis::new(flavor, system, SVector::from([2.0, 2.0]), beta).unwrap();
+    let mut rng = rand_pcg::Pcg32::new(seed, 0x1405_7b7e_f767_814f);
+    let mut s = State::new(0.0, SVector::from([1.0, 1.0]), SVector::zeros());
+    mh.integrate_with(&mut s, 1000, &mut rng).unwrap(); // burn-in
+    mh.reset_counters();
+    let bins = 20;
+    let (lo, hi) = (-2.0, 2.0);
+    let width = (hi - lo) / bins as f64;
+    let mut counts = vec![0usize; bins];
+    let mut outside = 0usize;
+    for _ in 0..samples {
+        mh.integrate_with(&mut s, thin, &mut rng).unwrap();
+        let m = 0.5 * (s.q[0] + s.q[1]);
+        let k = ((m - lo) / width).floor();
+        if k >= 0.0 && (k as usize) < bins {
+            counts[k as usize] += 1;
+        } else {
+            outside += 1;
+        }
+    }
+    // Exact bin probabilities by Simpson's rule (the mass outside [−2, 2] is ~e^{−18}).
+    let density = |x: f64| (-beta * (x * x - 1.0).powi(2)).exp();
+    let integrate = |a: f64, b: f64| {
+        let n = 200;
+        let h = (b - a) / n as f64;
+        (0..=n)
+            .map(|i| {
+                let w = if i == 0 || i == n {
+                    1.0
+                } else if i % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * density(a + i as f64 * h)
+            })
+            .sum::<f64>()
+            * h
+            / 3.0
+    };
+    let z = integrate(lo, hi);
+    let n = (samples - outside) as f64;
+    let chi2: f64 = (0..bins)
+        .map(|k| {
+            let p = integrate(lo + k as f64 * width, lo + (k + 1) as f64 * width) / z;
+            let e = n * p;
+            (counts[k] as f64 - e).powi(2) / e
+        })
+        .sum();
+    let dof = bins - 1;
+    let p = 1.0 - ChiSquared::new(dof as f64).unwrap().cdf(chi2);
+    (chi2, dof, p, mh.acceptance_rate())
+}
+
+/// `reproduce flavor-langevin`: §2.6.8, §2.6.9 and the Metropolis-adjusted FLAVOR.
+pub fn run_langevin() {
+    println!(
+        "note: with the thesis's tau = 1e-3 for §2.6.8 the nonintrusive FLAVOR blows up on about \
+         half the paths: the slowed stiff quartic (tau/delta)·y⁴/(4 eps) has frequency² \
+         3y²·tau/(delta·eps), above 4/delta² once |y| > 0.036, which temperature sigma²/2c = 1.25 \
+         reaches; tau = 1e-4 is used (stable for |y| < 0.11)"
+    );
+    let (z_slow, g1, f1) = langevin_slow_noise(400, 30, 1);
+    println!(
+        "§2.6.8 slow noise (eq 2.119, eps = 1e-8, tau = 1e-4, delta = 1e-2, GLA h = 1e-3, 400 paths, T = 30): \
+         max |z| of E[x−y], E[(x−y)²] = {z_slow:.3}; GLA {g1:.2} s, FLAVOR {f1:.3} s"
+    );
+    println!(
+        "note: likewise the thesis's tau = 1e-4 for §2.6.9 blows up (the slowed quartic \
+         (tau/delta)·omega⁴y⁴/4 is unstable for |y| > 0.115 at temperature sigma²/2c = 5); \
+         tau = 2e-5 is used (stable for |y| < 0.26)"
+    );
+    let (z_fast, g2, f2) = langevin_fast_noise(400, 10.0, 2);
+    println!(
+        "§2.6.9 fast noise (eq 2.121, omega = 100, tau = 2e-5, delta = 1e-2, GLA h = 1e-4, 400 paths, T = 10): \
+         max |z| = {z_fast:.3}; GLA {g2:.2} s, FLAVOR {f2:.3} s"
+    );
+    figure("flavor-langevin.slow_noise.max_abs_z", z_slow);
+    figure("flavor-langevin.fast_noise.max_abs_z", z_fast);
+    figure("flavor-langevin.max_abs_z", z_slow.max(z_fast));
+    figure("flavor-langevin.slow_noise.speedup", g1 / f1);
+    figure("flavor-langevin.fast_noise.speedup", g2 / f2);
+    let (chi2, dof, p, acc) = metropolis_histogram(4000, 400, 3);
+    println!(
+        "Metropolis-adjusted FLAVOR (alpha = 1e4, beta = 2, delta = 0.05, tau = 1e-3): \
+         chi2 = {chi2:.2} on {dof} dof, p = {p:.3}, acceptance {acc:.3}"
+    );
+    figure("flavor-langevin.metropolis.chi2_p", p);
+    figure("flavor-langevin.metropolis.acceptance", acc);
 }

@@ -50,6 +50,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
         run: flavor::run_kapitza,
     },
+    Experiment {
+        name: "flavor-langevin",
+        about: "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR",
+        run: flavor::run_langevin,
+    },
 ];
 
 /// Looks an experiment up by name.
