@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 fn trimer(c: &mut Criterion) {
     let model = SpringTrimer::<f64>::paper();
-    let (delta, tau) = (0.01, 2e-5);
+    let (delta, tau): (f64, f64) = (0.01, 2e-5);
     let ratio = (delta / tau).round() as usize;
     let mut group = c.benchmark_group("step/trimer/n3");
     let s0: State<f64, 3> = model.initial_state();
