@@ -1275,3 +1275,115 @@ pub fn run_langevin() {
     figure("flavor-langevin.metropolis.chi2_p", p);
     figure("flavor-langevin.metropolis.acceptance", acc);
 }
+
+/// `reproduce flavor-fpu`: the FPU chain over `T = 2ω` (004 §2.6.3, Fig 2.9, with the Fig 2.10
+/// start and ω = 200): the slow variable `x₁ = (q₁ + q₂)/√2` and the stiff-spring energies (in
+/// window averages) against a DOP853 reference; artificial (2.51) and nonintrusive FLAVORs with
+/// δ = 0.002, τ = 0.1/ω; speed-up over symplectic Euler at τ.
+pub fn run_fpu() {
+    use macrostep::models::Fpu;
+    let fpu = Fpu::<f64, 6>::paper();
+    let omega = fpu.omega();
+    let t_end = 2.0 * omega;
+    let (delta, tau) = (0.002, 0.1 / omega);
+    let s0 = fpu.initial_state();
+    let dt = 0.01;
+    let clock = std::time::Instant::now();
+    let reference = reference_samples(&fpu.system(), &s0, t_end, dt);
+    println!(
+        "reference: DOP853 rtol = atol = 1e-11 ({:.1} s)",
+        clock.elapsed().as_secs_f64()
+    );
+    let energies = |traj: &[State<f64, 6>], w: f64| -> Vec<[f64; 3]> {
+        // Window means of the three stiff energies over windows of width w ending at k·w.
+        let n = (t_end / w).round() as usize;
+        (1..=n)
+            .map(|k| {
+                let t1 = k as f64 * w;
+                let mut e = [0.0; 3];
+                for (i, ei) in e.iter_mut().enumerate() {
+                    *ei = window_mean(traj, t1, w, |s| fpu.stiff_spring_energy(s, i).unwrap());
+                }
+                e
+            })
+            .collect()
+    };
+    let e_ref = energies(&reference, 10.0);
+    let coords = SMatrix::<f64, 3, 6>::from_fn(|r, c| if c == r + 3 { 1.0 } else { 0.0 });
+    let steps = (t_end / delta).round() as usize;
+    let table = Table::new(&[
+        "method",
+        "slow_err_T<=10",
+        "slow_err_T=2w",
+        "energy_err_max",
+        "seconds",
+    ]);
+    let mut results = vec![];
+    for name in ["artificial", "nonintrusive"] {
+        let clock = std::time::Instant::now();
+        let traj = if name == "artificial" {
+            let mut a =
+                Artificial::new(fpu.system(), coords, Params::new(delta, tau).unwrap()).unwrap();
+            trajectory(&mut a, &s0, steps)
+        } else {
+            let mut f = nonintrusive_se(fpu.system(), delta, tau);
+            trajectory(&mut f, &s0, steps)
+        };
+        let _ = clock;
+        // Timing without recording: integrate over T.
+        let clock = std::time::Instant::now();
+        let mut s = s0;
+        if name == "artificial" {
+            let mut a =
+                Artificial::new(fpu.system(), coords, Params::new(delta, tau).unwrap()).unwrap();
+            a.integrate(&mut s, steps).unwrap();
+        } else {
+            nonintrusive_se(fpu.system(), delta, tau)
+                .integrate(&mut s, steps)
+                .unwrap();
+        }
+        std::hint::black_box(s);
+        let secs = clock.elapsed().as_secs_f64();
+        let slow_err_until = |t_max: f64| {
+            traj.iter()
+                .filter(|s| s.t <= t_max + 1e-9)
+                .map(|s| (s.q[0] - reference[(s.t / dt).round() as usize].q[0]).abs())
+                .fold(0.0, f64::max)
+        };
+        let slow = slow_err_until(t_end);
+        let slow10 = slow_err_until(10.0);
+        let e = energies(&traj, 10.0);
+        let eerr = e
+            .iter()
+            .zip(&e_ref)
+            .flat_map(|(a, b)| (0..3).map(move |i| (a[i] - b[i]).abs()))
+            .fold(0.0, f64::max);
+        table.row(&[
+            name.into(),
+            sci(slow10),
+            sci(slow),
+            sci(eerr),
+            format!("{secs:.3}"),
+        ]);
+        results.push((name, slow10, slow, eerr, secs));
+    }
+    let mut se = SymplecticEuler::new(fpu.system(), tau, Ordering::KickDrift).expect("valid step");
+    let mut s = s0;
+    let clock = std::time::Instant::now();
+    se.integrate(&mut s, (t_end / tau).round() as usize)
+        .unwrap();
+    let t_se = clock.elapsed().as_secs_f64();
+    std::hint::black_box(s);
+    println!(
+        "symplectic Euler at tau over T: {t_se:.3} s (delta/tau = {:.0}); the slow variable \
+         dephases over O(omega) (pointwise error ~ its amplitude), the stiff-energy exchange \
+         (window means over 10) is what the FLAVORs capture",
+        delta / tau
+    );
+    for (name, slow10, slow, eerr, secs) in results {
+        figure(&format!("flavor-fpu.{name}.slow_err_max_t10"), slow10);
+        figure(&format!("flavor-fpu.{name}.slow_err_max"), slow);
+        figure(&format!("flavor-fpu.{name}.energy_window_err_max"), eerr);
+        figure(&format!("flavor-fpu.{name}.speedup"), t_se / secs);
+    }
+}

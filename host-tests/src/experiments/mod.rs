@@ -55,6 +55,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR",
         run: flavor::run_langevin,
     },
+    Experiment {
+        name: "flavor-fpu",
+        about: "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)",
+        run: flavor::run_fpu,
+    },
 ];
 
 /// Looks an experiment up by name.
