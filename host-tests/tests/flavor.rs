@@ -368,3 +368,67 @@ fn stiff_forcing_sees_the_tau_clock() {
     e.advance(&mut x, 0.5, Stiffness::Off).unwrap();
     assert_eq!(x.u[0], 1.0);
 }
+
+/// Item 3 (cheap version of `reproduce flavor-3dof`): on 2.100 with ε = 1e-6, δ = 0.01,
+/// τ = 2e-5, the slow variable (x+y+z)/3 stays within 1e-2 of a DOP853 reference over T = 5.
+#[test]
+fn three_dof_slow_variable_matches_reference() {
+    use host_tests::experiments::flavor::{reference_samples, trajectory};
+    let s0 = State::new(0.0, vector![0.8, 0.811, 0.721], SVector::zeros());
+    let sys = system_2100::<f64>(1e-6, 1.1, 0.97);
+    let reference = reference_samples(&sys, &s0, 5.0, 0.01);
+    let mut f = nonintrusive_se(sys, 0.01, 2e-5);
+    let traj = trajectory(&mut f, &s0, 500);
+    let slow = |s: &State<f64, 3>| (s.q[0] + s.q[1] + s.q[2]) / 3.0;
+    let err = traj
+        .iter()
+        .zip(&reference)
+        .map(|(a, b)| (slow(a) - slow(b)).abs())
+        .fold(0.0, f64::max);
+    // The experiment measures 8.5e-3 over T = 50; the error grows with time.
+    assert!(err < 1e-2, "slow error {err:e}");
+    // The full (stiff) run is far off for the fast variables pointwise but the slow one is not:
+    // check the measurement can fail by comparing against a shifted reference.
+    let shifted = (slow(&traj[250]) - slow(&reference[260])).abs();
+    assert!(shifted > err, "the comparison is not sensitive");
+}
+
+/// Item 4 (cheap version of `reproduce vdp`, without the forward-Euler benchmark): FLAVOR over
+/// forward Euler on the hidden Van der Pol oscillator (1/ε = 1000, δ = 0.01, τ = 5e-5) captures
+/// the relaxation period of the Cartesian system within 3 % (measured 1.9 %; at ε = 1e-2 the
+/// weaker scale separation gives 5.8 %).
+#[test]
+fn hidden_vdp_period() {
+    use host_tests::experiments::flavor::{crossings, mean_period, HiddenVdp};
+    let eps = 1e-3;
+    let t_end = 3.5 / eps;
+    let mut f = Nonintrusive::try_new(
+        ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap(),
+        0.01,
+        5e-5,
+    )
+    .unwrap();
+    let mut s = OdeState::new(0.0, vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
+    let mut samples = vec![(0.0, 1.0)];
+    while s.t < t_end {
+        f.advance(&mut s).unwrap();
+        samples.push((s.t, s.u[0] * s.u[1].cos()));
+    }
+    let p = mean_period(&crossings(&samples));
+    let times = host_tests::reference::linspace(0.0, t_end, 50_000);
+    let y = host_tests::reference::solve(
+        |_t, u, du| {
+            du[0] = -eps * u[1];
+            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
+        },
+        0.0,
+        &[1.0, 1.0],
+        t_end,
+        1e-10,
+        1e-10,
+        &times,
+    );
+    let r: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
+    let p_ref = mean_period(&crossings(&r));
+    assert!((p - p_ref).abs() / p_ref < 0.03, "period {p} vs {p_ref}");
+}
