@@ -60,6 +60,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)",
         run: flavor::run_fpu,
     },
+    Experiment {
+        name: "flavor-molecule",
+        about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
+        run: flavor::run_molecule,
+    },
 ];
 
 /// Looks an experiment up by name.
