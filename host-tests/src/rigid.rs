@@ -15,16 +15,16 @@
 //!
 //! **Sign of gravity for the double pendulum.** The seed prints `V = −g y₁ − g y₂` next to these
 //! coordinates, i.e. gravity pulling toward `+y`, which puts its initial condition
-//! (`x₁=0, y₁=−1, x₂=1, y₂=−2` at rest) *above* the stable equilibrium. The core model
-//! `macrostep::models::DoublePendulum` follows the printed sign, so [`DoublePendulum::seed`] does
-//! too, by setting `g = −1` in this module's convention (`V = g Σ mᵢ yᵢ`; a negative `g` pulls
-//! toward `+y`). [`DoublePendulum::seed_hanging`] is the same start under ordinary downward
-//! gravity. Energies agree with the core model's `system().energy(..)` (checked by a test).
+//! (`x₁=0, y₁=−1, x₂=1, y₂=−2` at rest) *above* the stable equilibrium, in a chaotic regime. The
+//! core model `macrostep::models::DoublePendulum` reads that sign as a typo and uses ordinary
+//! downward gravity (`V = g Σ mᵢ yᵢ`, `g = 1`), and so does [`DoublePendulum::seed`]. Energies
+//! agree with the core model's `system().energy(..)` (checked by a test).
+//! [`DoublePendulum::seed_printed_sign`] keeps the printed sign (`g = −1` here) for comparison.
 //!
-//! **Chaos.** From the seed start under the printed (upward) gravity the motion is chaotic:
+//! **Chaos.** Under the printed (upward) gravity the motion from the seed start is chaotic:
 //! solves at `rtol = atol = 1e-11` and `1e-13` differ by ~2e-9 at `t = 10`, ~1e-7 at `t = 20`,
-//! ~7e-2 at `t = 50` (`reproduce reference`). Pointwise comparisons against this reference are
-//! meaningful up to `t ≈ 20–30`; beyond, compare invariants (energy) or statistics only.
+//! ~7e-2 at `t = 50`. Under physical gravity the swing is regular and the reference is good to
+//! the solver tolerance over `[0, 50]` (`reproduce reference` prints both).
 //!
 //! Constraints, as in the seed (squared form, so multipliers are scaled accordingly):
 //! `c₁ = x₁² + y₁² − L₁²`, `c₂ = (x₂−x₁)² + (y₂−y₁)² − L₂²` (pendulum: `c = x² + y² − L²`).
@@ -233,23 +233,23 @@ pub struct DoublePendulum {
 }
 
 impl DoublePendulum {
-    /// Seed 000 §4.1 as printed and as `macrostep::models::DoublePendulum::paper()`:
-    /// `m₁ = m₂ = 1`, `L₁ = 1`, `L₂ = √2`, `V = −y₁ − y₂` (gravity of magnitude 1 toward `+y`,
-    /// so `g = −1` here).
+    /// Seed 000 §4.1 as `macrostep::models::DoublePendulum::paper()`: `m₁ = m₂ = g = 1`,
+    /// `L₁ = 1`, `L₂ = √2`, downward gravity `V = y₁ + y₂`.
     pub fn seed() -> Self {
         Self {
             m1: 1.0,
             m2: 1.0,
-            g: -1.0,
+            g: 1.0,
             l1: 1.0,
             l2: 2.0_f64.sqrt(),
         }
     }
 
-    /// The seed's masses and lengths under ordinary downward gravity `g = 1` (`V = y₁ + y₂`).
-    pub fn seed_hanging() -> Self {
+    /// The seed's masses and lengths with gravity as printed in 000 §4.1, `V = −y₁ − y₂`
+    /// (`g = −1`, pulling toward `+y`; chaotic from the seed start).
+    pub fn seed_printed_sign() -> Self {
         Self {
-            g: 1.0,
+            g: -1.0,
             ..Self::seed()
         }
     }
@@ -547,10 +547,10 @@ mod tests {
     }
 
     /// Seed start, energy conserved by the reference to ~1e-10 over t ∈ [0, 20], for the printed
-    /// (upward) and the hanging (downward) gravity.
+    /// (upward) and the physical (downward) gravity.
     #[test]
     fn double_pendulum_energy_conserved() {
-        for dp in [DoublePendulum::seed(), DoublePendulum::seed_hanging()] {
+        for dp in [DoublePendulum::seed(), DoublePendulum::seed_printed_sign()] {
             let (q0, v0) = DoublePendulum::seed_initial();
             let times = reference::linspace(0.0, 20.0, 40);
             let out = dp.solve(&q0, &v0, &times, 1e-13, 1e-13);

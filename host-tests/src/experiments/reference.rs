@@ -113,15 +113,27 @@ pub fn run() {
     let (drift, resid) = double_pendulum_drift(&DoublePendulum::seed(), 100.0, 200, rtol);
     table.row(&["double pendulum |dE| t<=100".into(), sci(rtol), sci(drift)]);
     table.row(&["double pendulum DAE residual".into(), sci(rtol), sci(resid)]);
-    let (drift_h, resid_h) =
-        double_pendulum_drift(&DoublePendulum::seed_hanging(), 100.0, 200, rtol);
-    table.row(&["hanging dbl pend |dE|".into(), sci(rtol), sci(drift_h)]);
-    table.row(&["hanging dbl pend residual".into(), sci(rtol), sci(resid_h)]);
+    let (drift_u, resid_u) =
+        double_pendulum_drift(&DoublePendulum::seed_printed_sign(), 100.0, 200, rtol);
+    table.row(&["printed-sign dbl pend |dE|".into(), sci(rtol), sci(drift_u)]);
+    table.row(&[
+        "printed-sign dbl pend residual".into(),
+        sci(rtol),
+        sci(resid_u),
+    ]);
     for t in [10.0, 20.0, 50.0, 100.0] {
         table.row(&[
             format!("dbl pend 1e-11 vs 1e-13 t={t}"),
             "-".into(),
             sci(double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
+        ]);
+        table.row(&[
+            format!("printed-sign 1e-11 vs 1e-13 t={t}"),
+            "-".into(),
+            sci(double_pendulum_sensitivity(
+                &DoublePendulum::seed_printed_sign(),
+                t,
+            )),
         ]);
     }
     println!();
@@ -136,9 +148,20 @@ pub fn run() {
     );
     figure("reference.double_pendulum.energy_drift", drift);
     figure("reference.double_pendulum.dae_residual", resid);
-    figure("reference.double_pendulum_hanging.energy_drift", drift_h);
+    figure(
+        "reference.double_pendulum_printed_sign.energy_drift",
+        drift_u,
+    );
     figure(
         "reference.double_pendulum.sensitivity_t20",
         double_pendulum_sensitivity(&DoublePendulum::seed(), 20.0),
+    );
+    figure(
+        "reference.double_pendulum.sensitivity_t50",
+        double_pendulum_sensitivity(&DoublePendulum::seed(), 50.0),
+    );
+    figure(
+        "reference.double_pendulum_printed_sign.sensitivity_t50",
+        double_pendulum_sensitivity(&DoublePendulum::seed_printed_sign(), 50.0),
     );
 }
