@@ -188,11 +188,23 @@ fn langevin_slow_noise_moments_match_gla() {
     assert!(z <= 4.0, "max |z| = {z}");
 }
 
-/// Item 7 (cheap version of §2.6.9): stiff friction and noise, moments of the slow variable
-/// agree with GLA at h = 5e-5, |z| ≤ 4 (GLA at the thesis's h = 1e-4 is itself biased by ~1 %:
-/// |z| ≈ 10–13 against it).
+/// Item 7 (cheap version of §2.6.9, T = 4): stiff friction and noise, moments of the slow
+/// variable agree with GLA at h = 5e-5, |z| ≤ 4. Over the full T = 10 with 400 paths they do not
+/// (|z| ≈ 15, see `reproduce flavor-langevin` and the test below): a ~1 % bias that does not
+/// shrink with δ or GLA's step.
 #[test]
 fn langevin_fast_noise_moments_match_gla() {
     let (z, _, _) = langevin_fast_noise_with(100, 4.0, 22, 2e-5, 1e-2, 5e-5);
+    assert!(z <= 4.0, "max |z| = {z}");
+}
+
+/// The full §2.6.9 comparison (T = 10): the FLAVOR weakens the stiff restoring force by τ/δ
+/// while the soft force on y stays, so y's mean displacement is (δ/τ)^{1/3} ≈ 8× the true one
+/// and ⟨e^y⟩ in the slow force shifts by ~2 %, a phase drift visible at T = 10. It vanishes
+/// only as ω → ∞ (displacement ∝ ω^{-4/3}).
+#[test]
+#[ignore = "§2.6.9 at T = 10: FLAVOR vs GLA |z| ≈ 10–15 (averaging bias at omega = 100, issue 7 item 7)"]
+fn langevin_fast_noise_moments_match_gla_full_span() {
+    let (z, _, _) = langevin_fast_noise_with(200, 10.0, 5, 2e-5, 1e-2, 2.5e-5);
     assert!(z <= 4.0, "max |z| = {z}");
 }
