@@ -198,7 +198,7 @@ fn langevin_fast_noise_moments_match_gla() {
     assert!(z <= 4.0, "max |z| = {z}");
 }
 
-/// The full §2.6.9 comparison (T = 10): the FLAVOR weakens the stiff restoring force by τ/δ
+/// The full §2.6.9 comparison (T = 10). Probable cause (not verified): the FLAVOR weakens the stiff restoring force by τ/δ
 /// while the soft force on y stays, so y's mean displacement is (δ/τ)^{1/3} ≈ 8× the true one
 /// and ⟨e^y⟩ in the slow force shifts by ~2 %, a phase drift visible at T = 10. It vanishes
 /// only as ω → ∞ (displacement ∝ ω^{-4/3}).
