@@ -49,6 +49,18 @@
 //! there need `δτ < 4/ω² ≈ 1.3·10⁻⁶`, e.g. `τ = 10⁻⁴, δ = 10⁻²`. The artificial FLAVOR freezes the
 //! stiff coordinates during the long step and needs only `τω < 2` (and `δ < 2√2` on 2.93).
 //! [`advice::check`] reports both bounds.
+//!
+//! For a *nonlinear* stiff potential the bound applies to the local frequency, which grows with
+//! the amplitude: with a stiff quartic `y⁴/(4ε)` the FLAVOR is stable only while
+//! `3y²·δτ/ε < 4`. Under noise the amplitude wanders, so the thesis's Langevin parameters blow up
+//! (§2.6.8: `τ = 10⁻³` is unstable for `|y| > 0.036`, reached at temperature 1.25; §2.6.9:
+//! `τ = 10⁻⁴` for `|y| > 0.115` at temperature 5); `reproduce flavor-langevin` uses `τ = 10⁻⁴`
+//! and `τ = 2·10⁻⁵`.
+//!
+//! # Choosing the form
+//! The symmetric FLAVOR needs the legacy map's adjoint; asking for it on a map without one is a
+//! [`ConfigError::Inconsistent`] `{ name: NEEDS_ADJOINT }` returned by the constructor (a run-time
+//! check of [`LegacyMap::has_adjoint`], so one generic wrapper can hold maps with and without).
 
 pub mod advice;
 mod artificial;
