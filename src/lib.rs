@@ -5,12 +5,15 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod baselines;
+pub mod compose;
 pub mod error;
 pub mod integrator;
+pub mod linalg;
 pub mod model;
 pub mod models;
 mod scalar;
 mod state;
+pub mod zs;
 
 pub use error::{ConfigError, StepError};
 pub use integrator::Integrator;
