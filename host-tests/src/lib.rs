@@ -4,6 +4,7 @@
 pub mod experiments;
 pub mod measure;
 pub mod report;
+pub mod zs_support;
 
 /// Runs a generic test function once for `f32` and once for `f64`, as two `#[test]`s in a module
 /// named after the function.
