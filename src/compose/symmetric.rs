@@ -33,7 +33,8 @@ pub enum Scheme {
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let zs = ZhangSkeel::new(osc.system(), 0.1, ZsParams::default()).unwrap();
 /// let mut zs4 = SymmetricComposition::new(zs, Scheme::TripleJump).unwrap();
-/// assert_eq!(<SymmetricComposition<_, _> as Integrator<f64, 1>>::ORDER, 4);
+/// fn order<I: Integrator<f64, 1>>(_: &I) -> u32 { I::ORDER }
+/// assert_eq!(order(&zs4), 4);
 /// let mut s = osc.initial_state();
 /// zs4.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);

@@ -3,6 +3,8 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod zs;
+
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
     /// The name given on the command line.
@@ -14,7 +16,23 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[];
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "zs-stability",
+        about: "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2",
+        run: zs::stability,
+    },
+    Experiment {
+        name: "zs-order",
+        about: "000 Cor 2.8, Rem 2.11: order of Z&S, Z&Ss, stiff Z&Ss, composed Z&S",
+        run: zs::order,
+    },
+    Experiment {
+        name: "zs-symplectic",
+        about: "000 Thm 2.12, 2.4, Rem 2.14: symplecticity defects",
+        run: zs::symplectic,
+    },
+];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {
