@@ -8,6 +8,7 @@ pub mod baselines;
 pub mod compose;
 pub mod error;
 pub mod integrator;
+pub mod langevin;
 pub mod linalg;
 pub mod model;
 pub mod models;

@@ -3,6 +3,8 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod baselines;
+pub mod reference;
 pub mod zs;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
@@ -17,6 +19,16 @@ pub struct Experiment {
 
 /// Every experiment, in the order `reproduce list` prints them.
 pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "reference",
+        about: "self-checks of the DOP853 reference solver and the rigid pendulum references",
+        run: reference::run,
+    },
+    Experiment {
+        name: "baselines",
+        about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
+        run: baselines::run,
+    },
     Experiment {
         name: "zs-stability",
         about: "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2",
