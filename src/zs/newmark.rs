@@ -16,7 +16,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// ```
 ///
 /// Newton solves `R(q) = M(q − q̃) + βh²∇V(q) = 0` (with `q̃ = q_k + hq̇_k + ½h²(1−2β)a_k`,
-/// Jacobian `M + βh²Hess V(q)`) from the predictor `q⁰ = q̃ + βh²a_k` until
+/// Jacobian `M + βh²Hess V(q)`) from `q⁰ = q̃` (the guess `a_{k+1} = 0`) until
 /// `‖Δq‖∞ ≤ tol·(1 + ‖q‖∞)`. **Second order, symmetric, variational** (Kane et al. 2000) but
 /// **not canonically symplectic** (000 §2.1: its push-forward is, see
 /// [`PushForwardNewmark`](super::PushForwardNewmark)); unconditionally linearly stable for
@@ -132,7 +132,7 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
         None => system.acceleration(&state.q),
     };
     let qt = state.q + state.v * h + a0 * (h2 * half * (T::one() - two * beta));
-    let mut x = qt + a0 * c;
+    let mut x = qt;
     let mut done = false;
     let mut it = 0;
     while it < newton.max_iter {

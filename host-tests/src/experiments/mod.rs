@@ -44,6 +44,21 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "000 Thm 2.12, 2.4, Rem 2.14: symplecticity defects",
         run: zs::symplectic,
     },
+    Experiment {
+        name: "penalty-scaling",
+        about: "000 Thm 1.3 / Rem A.3 / Fig 2a: omega^2 max|g| bounded for the penalised double pendulum",
+        run: zs::penalty_scaling,
+    },
+    Experiment {
+        name: "double-pendulum",
+        about: "000 §4.1 Fig 1: Z&S, Z&Ss, Newmark, one-iteration Newmark, Verlet vs rigid reference",
+        run: zs::double_pendulum,
+    },
+    Experiment {
+        name: "dna",
+        about: "000 §4.4: DNA model, Z&S h = 2 vs Verlet stability limit, mean-angle transitions",
+        run: zs::dna,
+    },
 ];
 
 /// Looks an experiment up by name.

@@ -12,7 +12,7 @@ use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::models::HarmonicOscillator;
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
-use nalgebra::{matrix, vector};
+use nalgebra::{matrix, vector, DVector};
 
 /// Energy-norm amplification `max_k ‖(ωq_k, v_k)‖ / ‖(ωq₀, v₀)‖` of Z&S on `q̈ = −ω²q`
 /// (ω = 1, step `hω`), over `steps` steps; stops early (returning the value reached) beyond 1e8.
@@ -111,41 +111,13 @@ fn errors<I: Integrator<f64, 2>>(
         .collect()
 }
 
-/// A very accurate reference: the Suzuki-composed (4th-order) Z&S with a step 64× smaller than
-/// the smallest tested one. Independent of the method under test only in step size —
-/// replaced by the harness's reference solver where available.
-fn reference<I: Integrator<f64, 2>>(
-    make: impl Fn(f64) -> I,
-    s0: State<f64, 2>,
-    t_end: f64,
-    h: f64,
-) -> State<f64, 2> {
-    let mut integ = make(h);
-    let mut s = s0;
-    integ
-        .integrate(&mut s, (t_end / h).round() as usize)
-        .expect("stable run");
-    s
-}
-
 /// `zs-order`: Corollary 2.8 (order 2) and Remark 2.11 (order 4 by composition), Hénon–Heiles.
 pub fn order() {
     let p = ZsParams::with_beta(0.4);
     let t_end = 2.0;
     let s0 = hh_start();
-    let four = |h| {
-        SymmetricComposition::new(ZhangSkeel::new(hh(), h, p).expect("valid"), Scheme::Suzuki5)
-            .expect("valid")
-    };
-    let reference_hh = reference(four, s0, t_end, 1e-4);
-    let four_split = |h| {
-        SymmetricComposition::new(
-            ZhangSkeel::new(hh_split(), h, p).expect("valid"),
-            Scheme::Suzuki5,
-        )
-        .expect("valid")
-    };
-    let reference_split = reference(four_split, s0, t_end, 1e-5);
+    let reference_hh = solve_system(&hh(), &s0, &[t_end], 1e-13, 1e-13)[0];
+    let reference_split = solve_system(&hh_split(), &s0, &[t_end], 1e-13, 1e-13)[0];
     let hs = [0.2, 0.1, 0.05, 0.025, 0.0125];
     let hs_stiff = [0.01, 0.005, 0.0025, 0.00125, 0.000625];
     let zs = errors(
@@ -232,4 +204,474 @@ pub fn symplectic() {
     println!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
     figure("zs-symplectic.zs.henon_heiles", zs);
     figure("zs-symplectic.zss.henon_heiles", zss);
+    symplectic_dp();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The penalised double pendulum (000 §4.1).
+
+use crate::reference::solve_system;
+use crate::rigid::DoublePendulum as RigidDp;
+use macrostep::baselines::VelocityVerlet;
+use macrostep::model::{Constraint, Hessian, Penalty, Potential};
+use macrostep::models::{DoublePendulum, LinearPotential, PlanarDistances};
+use macrostep::zs::{Newmark, NewmarkOneIteration, NewtonParams};
+use std::time::Instant;
+
+/// The penalised double pendulum potential used here.
+pub type DpPenalty = Penalty<f64, LinearPotential<f64, 4>, PlanarDistances<f64, 4, 2>, 2>;
+
+/// The penalised double pendulum of 000 §4.1 with gravity pulling towards `−y` (`V = g Σ yᵢ`),
+/// so the seed's start `(0, −1, 1, −2)` hangs below the pivot — the convention of the rigid
+/// reference [`crate::rigid`] (which reads the seed's printed `V = −g y₁ − g y₂` as a sign typo).
+/// `macrostep::models::DoublePendulum::penalised` keeps the printed sign; only its constraint is
+/// used here.
+pub fn dp_penalised(omega: f64) -> System<f64, DpPenalty, 4> {
+    let dp = DoublePendulum::<f64>::paper();
+    let gravity = LinearPotential::new(vector![0.0, 1.0, 0.0, 1.0]).expect("finite");
+    System::new(
+        Mass::identity(),
+        Penalty::new(gravity, dp.constraint(), omega).expect("valid omega"),
+    )
+}
+
+/// The seed's start, at rest.
+pub fn dp_start() -> State<f64, 4> {
+    DoublePendulum::<f64>::paper().initial_state()
+}
+
+/// Rigid reference positions at `times` (generalised coordinates, DOP853 at tolerance 1e-12).
+pub fn dp_reference(times: &[f64]) -> Vec<[f64; 4]> {
+    let dp = RigidDp::seed();
+    let (q0, v0) = RigidDp::seed_initial();
+    dp.solve(&q0, &v0, times, 1e-12, 1e-12)
+        .into_iter()
+        .map(|s| s.q)
+        .collect()
+}
+
+/// Per-method results of the double-pendulum run.
+#[derive(Clone, Copy, Debug)]
+pub struct DpRun {
+    /// Step size.
+    pub h: f64,
+    /// Max-norm position error against the rigid reference at t = 10.
+    pub err_t10: f64,
+    /// The same, maximised over [0, T].
+    pub err_max: f64,
+    /// max |H − H₀| of the penalised Hamiltonian over [0, T].
+    pub max_energy_err: f64,
+    /// max ‖g(q)‖∞ over [0, T].
+    pub max_g: f64,
+    /// Wall-clock nanoseconds per step (a separate, unmeasured run).
+    pub ns_per_step: f64,
+}
+
+fn dp_run<I: Integrator<f64, 4>>(
+    make: impl Fn() -> I,
+    sys: &System<f64, DpPenalty, 4>,
+    h: f64,
+    t_end: f64,
+) -> DpRun {
+    let n = (t_end / h).round() as usize;
+    let times: Vec<f64> = (0..=n).map(|k| k as f64 * h).collect();
+    let refq = dp_reference(&times);
+    let k10 = (10.0 / h).round() as usize;
+    let mut integ = make();
+    let mut s = dp_start();
+    let e0 = sys.energy(&s);
+    let (mut err_t10, mut err_max, mut de, mut g) = (f64::NAN, 0.0f64, 0.0f64, 0.0f64);
+    for k in 0..=n {
+        if k > 0 && integ.step(&mut s).is_err() {
+            return DpRun {
+                h,
+                err_t10: f64::INFINITY,
+                err_max: f64::INFINITY,
+                max_energy_err: f64::INFINITY,
+                max_g: f64::INFINITY,
+                ns_per_step: f64::NAN,
+            };
+        }
+        let e = (0..4)
+            .map(|i| (s.q[i] - refq[k][i]).abs())
+            .fold(0.0, f64::max);
+        if k == k10 {
+            err_t10 = e;
+        }
+        err_max = err_max.max(e);
+        de = de.max((sys.energy(&s) - e0).abs());
+        g = g.max(sys.potential.constraint.value(&s.q).amax());
+    }
+    let mut integ = make();
+    let mut s = dp_start();
+    let start = Instant::now();
+    let _ = integ.integrate(&mut s, n);
+    let ns = start.elapsed().as_nanos() as f64 / n as f64;
+    std::hint::black_box(s);
+    DpRun {
+        h,
+        err_t10,
+        err_max,
+        max_energy_err: de,
+        max_g: g,
+        ns_per_step: ns,
+    }
+}
+
+/// The five runs of 000 Fig 1 rows 3–6 (+ Z&Ss): ω = 20, β = 0.4, T = 50.
+pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
+    let omega = 20.0;
+    let sys = dp_penalised(omega);
+    let p = ZsParams::with_beta(0.4);
+    let h = 0.1;
+    let newton = NewtonParams {
+        tol: 1e-12,
+        max_iter: 50,
+    };
+    vec![
+        (
+            "zs",
+            dp_run(
+                || ZhangSkeel::new(sys, h, p).expect("valid"),
+                &sys,
+                h,
+                t_end,
+            ),
+        ),
+        (
+            "zss",
+            dp_run(|| Sylipn::new(sys, h, p).expect("valid"), &sys, h, t_end),
+        ),
+        (
+            "newmark",
+            dp_run(
+                || Newmark::new(sys, h, p, newton).expect("valid"),
+                &sys,
+                h,
+                t_end,
+            ),
+        ),
+        (
+            "newmark1",
+            dp_run(
+                || NewmarkOneIteration::new(sys, h, p).expect("valid"),
+                &sys,
+                h,
+                t_end,
+            ),
+        ),
+        (
+            "verlet",
+            dp_run(
+                || VelocityVerlet::new(sys, h / omega).expect("valid"),
+                &sys,
+                h / omega,
+                t_end,
+            ),
+        ),
+    ]
+}
+
+/// `double-pendulum`: 000 §4.1 Fig 1.
+pub fn double_pendulum() {
+    let runs = dp_runs(50.0);
+    let t = Table::new(&[
+        "method",
+        "h",
+        "err_t10",
+        "err_max",
+        "max_energy_err",
+        "max_g",
+        "ns_per_step",
+    ]);
+    for (name, r) in &runs {
+        t.row(&[
+            name.to_string(),
+            sci(r.h),
+            sci(r.err_t10),
+            sci(r.err_max),
+            sci(r.max_energy_err),
+            sci(r.max_g),
+            format!("{:.0}", r.ns_per_step),
+        ]);
+    }
+    for (name, r) in &runs {
+        figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
+        figure(&format!("double-pendulum.{name}.err_max"), r.err_max);
+        figure(
+            &format!("double-pendulum.{name}.max_energy_err"),
+            r.max_energy_err,
+        );
+        figure(&format!("double-pendulum.{name}.max_g"), r.max_g);
+        figure(
+            &format!("double-pendulum.{name}.ns_per_step"),
+            r.ns_per_step,
+        );
+    }
+}
+
+/// `ω² max_t ‖g(q(t))‖∞` over [0, T] for Z&S (β = 0.4, h = 0.1/ω) on the penalised pendulum.
+pub fn omega2_max_g(omega: f64, t_end: f64) -> f64 {
+    let sys = dp_penalised(omega);
+    let h = 0.1 / omega;
+    let mut zs = ZhangSkeel::new(sys, h, ZsParams::with_beta(0.4)).expect("valid");
+    let mut s = dp_start();
+    let n = (t_end / h).round() as usize;
+    let mut g = 0.0f64;
+    for _ in 0..n {
+        zs.step(&mut s).expect("stable");
+        g = g.max(sys.potential.constraint.value(&s.q).amax());
+    }
+    omega * omega * g
+}
+
+/// `penalty-scaling`: Thm 1.3 / Rem A.3 / Fig 2a — `|g| = O(ω⁻²)`.
+pub fn penalty_scaling() {
+    let t = Table::new(&["omega", "h", "omega^2 max|g|"]);
+    for omega in [10.0, 20.0, 40.0, 80.0, 160.0, 320.0] {
+        let v = omega2_max_g(omega, 50.0);
+        t.row(&[format!("{omega}"), sci(0.1 / omega), sci(v)]);
+        figure(&format!("penalty-scaling.omega{omega}.omega2_max_g"), v);
+    }
+}
+
+/// Symplecticity defect `max|DΦᵀJDΦ − J|` with the Jacobian from Richardson-extrapolated
+/// central differences, `(4 D(ε) − D(2ε))/3`: the stiff penalty gives the map large second
+/// derivatives, so plain central differences carry an `O(ε²)` error above 1e-9 (see the table).
+pub fn richardson_defect(
+    mut f: impl FnMut(&DVector<f64>) -> DVector<f64>,
+    x: &DVector<f64>,
+    eps: f64,
+) -> f64 {
+    use crate::measure::{canonical_j, jacobian};
+    let j1 = jacobian(&mut f, x, eps);
+    let j2 = jacobian(&mut f, x, 2.0 * eps);
+    let d = (j1 * 4.0 - j2) / 3.0;
+    let j = canonical_j(x.len() / 2);
+    (d.transpose() * &j * &d - j).amax()
+}
+
+/// Symplecticity defects of `steps` steps on the penalised double pendulum (ω = 20, h = 0.1,
+/// β = 0.4) at a point of the trajectory (t = 2): plain central differences with step `eps`
+/// when `richardson` is false, extrapolated ones otherwise. Returns (Z&S, Z&Ss).
+pub fn dp_defects(steps: usize, eps: f64, richardson: bool) -> (f64, f64) {
+    use crate::measure::{from_phase, symplecticity_defect, to_phase};
+    let sys = dp_penalised(20.0);
+    let p = ZsParams::with_beta(0.4);
+    let mut s0 = dp_start();
+    ZhangSkeel::new(sys, 0.1, p)
+        .expect("valid")
+        .integrate(&mut s0, 20)
+        .expect("stable");
+    let m = Mass::identity();
+    let x0 = to_phase(&s0, &m);
+    let mut zs = ZhangSkeel::new(sys, 0.1, p).expect("valid");
+    let mut zss = Sylipn::new(sys, 0.1, p).expect("valid");
+    let mut run = |x: &DVector<f64>, full: bool| {
+        let mut s = from_phase(x, &m, s0.t);
+        for _ in 0..steps {
+            if full {
+                zs.step(&mut s).expect("step");
+            } else {
+                zss.step(&mut s).expect("step");
+            }
+        }
+        to_phase(&s, &m)
+    };
+    if richardson {
+        (
+            richardson_defect(|x| run(x, true), &x0, eps),
+            richardson_defect(|x| run(x, false), &x0, eps),
+        )
+    } else {
+        (
+            symplecticity_defect(|x| run(x, true), &x0, eps),
+            symplecticity_defect(|x| run(x, false), &x0, eps),
+        )
+    }
+}
+
+/// Hessian of the penalised potential is what Z&S uses; kept reachable for the example.
+pub fn dp_hessian(q: &nalgebra::SVector<f64, 4>) -> nalgebra::SMatrix<f64, 4, 4> {
+    dp_penalised(20.0).potential.hessian(q)
+}
+
+/// The energy of the penalised system (used by the example).
+pub fn dp_energy(s: &State<f64, 4>) -> f64 {
+    let sys = dp_penalised(20.0);
+    sys.mass.kinetic(&s.v) + sys.potential.energy(&s.q)
+}
+
+// ---------------------------------------------------------------------------------------------
+// DNA (000 §4.4).
+
+use macrostep::models::Dna;
+use rand_core::{Rng, SeedableRng};
+
+const DNA_N: usize = 200;
+
+/// Seeded standard normal samples (PCG64, Box–Muller).
+pub fn normals(seed: u64, n: usize) -> Vec<f64> {
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut u = || ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64);
+    (0..n)
+        .map(|_| {
+            let (u1, u2) = (u(), u());
+            (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+        })
+        .collect()
+}
+
+/// The seed's DNA start with ξ from [`normals`]`(seed)`.
+pub fn dna_start(seed: u64) -> State<f64, DNA_N> {
+    let xi = normals(seed, DNA_N);
+    Dna::<f64, DNA_N>::paper().initial_state_from_fn(|k| xi[k])
+}
+
+/// Outcome of a DNA run: bounded?, max |H − H₀|, mean-angle samples.
+pub struct DnaRun {
+    /// Whether the run stayed finite with `max |θ| < 100` and the energy error below 1.
+    pub stable: bool,
+    /// max |H − H₀|.
+    pub max_energy_err: f64,
+    /// θ̄ after each step.
+    pub mean_angle: Vec<f64>,
+}
+
+/// Runs `integ` from [`dna_start`] to `t_end`.
+pub fn dna_run<I: Integrator<f64, DNA_N>>(mut integ: I, h: f64, t_end: f64, seed: u64) -> DnaRun {
+    let dna = Dna::<f64, DNA_N>::paper();
+    let sys = dna.system();
+    let mut s = dna_start(seed);
+    let e0 = sys.energy(&s);
+    let n = (t_end / h).round() as usize;
+    let mut de = 0.0f64;
+    let mut mean = Vec::with_capacity(n);
+    for _ in 0..n {
+        if integ.step(&mut s).is_err() {
+            return DnaRun {
+                stable: false,
+                max_energy_err: f64::INFINITY,
+                mean_angle: mean,
+            };
+        }
+        de = de.max((sys.energy(&s) - e0).abs());
+        mean.push(dna.mean_angle(&s.q));
+        if s.q.amax() > 100.0 || de > 1.0 {
+            return DnaRun {
+                stable: false,
+                max_energy_err: de,
+                mean_angle: mean,
+            };
+        }
+    }
+    DnaRun {
+        stable: true,
+        max_energy_err: de,
+        mean_angle: mean,
+    }
+}
+
+/// Open/closed transitions of the mean angle: crossings between the closed states near
+/// `arccos 0.7 ≈ 0.795` and `2π − arccos 0.7 ≈ 5.49`, counted with hysteresis (a transition is
+/// recorded when θ̄ moves from below 2 to above π + 1.2, or back).
+pub fn transitions(mean: &[f64]) -> usize {
+    let (lo, hi) = (2.0, std::f64::consts::PI + 1.2);
+    let mut state: Option<bool> = None;
+    let mut count = 0;
+    for &m in mean {
+        let now = if m < lo {
+            Some(false)
+        } else if m > hi {
+            Some(true)
+        } else {
+            None
+        };
+        if let Some(n) = now {
+            if state.is_some_and(|s| s != n) {
+                count += 1;
+            }
+            state = Some(n);
+        }
+    }
+    count
+}
+
+fn dna_inner() {
+    let seed = 2015;
+    let t_end = 2000.0;
+    let sys = Dna::<f64, DNA_N>::paper().system();
+    let zs = ZhangSkeel::new(sys, 2.0, ZsParams::with_beta(0.3)).expect("valid");
+    let start = Instant::now();
+    let r = dna_run(zs, 2.0, t_end, seed);
+    let zs_time = start.elapsed().as_secs_f64();
+    let tr = transitions(&r.mean_angle);
+    println!(
+        "Z&S beta = 0.3, h = 2, T = {t_end}: stable {}, max |H - H0| {:.3e}, {} mean-angle transitions, {:.2} s",
+        r.stable, r.max_energy_err, tr, zs_time
+    );
+    for (k, m) in r.mean_angle.iter().enumerate().step_by(50) {
+        println!("  t = {:>6.0}  mean angle {:.4}", (k + 1) as f64 * 2.0, m);
+    }
+    // Largest stable Verlet step: bisection on "bounded over T" (same criterion as Z&S).
+    let (mut lo, mut hi) = (0.05, 1.0);
+    for _ in 0..14 {
+        let mid = 0.5 * (lo + hi);
+        let vv = VelocityVerlet::new(sys, mid).expect("valid");
+        if dna_run(vv, mid, t_end, seed).stable {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let vv = VelocityVerlet::new(sys, 0.2).expect("valid");
+    let start = Instant::now();
+    let rv = dna_run(vv, 0.2, t_end, seed);
+    let vv_time = start.elapsed().as_secs_f64();
+    println!(
+        "Verlet h = 0.2: stable {}, max |H - H0| {:.3e}, {} transitions, {:.2} s; largest stable h {:.4}",
+        rv.stable,
+        rv.max_energy_err,
+        transitions(&rv.mean_angle),
+        vv_time,
+        lo
+    );
+    figure("dna.zs.h2.stable", if r.stable { 1.0 } else { 0.0 });
+    figure("dna.verlet.h_limit", lo);
+    crate::report::figure_int("dna.zs.transitions", tr as i64);
+    crate::report::figure_int("dna.verlet.transitions", transitions(&rv.mean_angle) as i64);
+}
+
+/// `dna`: 000 §4.4 — runs on a thread with a large stack (the 200×200 Hessian and its factor
+/// live on the stack).
+pub fn dna() {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(dna_inner)
+        .expect("spawn")
+        .join()
+        .expect("dna experiment panicked");
+}
+
+/// `zs-symplectic` (double-pendulum part).
+pub fn symplectic_dp() {
+    let t = Table::new(&["steps", "fd eps", "Richardson", "Z&S", "Z&Ss"]);
+    for steps in [1, 10] {
+        for eps in [1e-4, 1e-5, 1e-6] {
+            for rich in [false, true] {
+                let (a, b) = dp_defects(steps, eps, rich);
+                t.row(&[
+                    format!("{steps}"),
+                    sci(eps),
+                    format!("{rich}"),
+                    sci(a),
+                    sci(b),
+                ]);
+            }
+        }
+    }
+    let (zs, zss) = dp_defects(1, 1e-4, true);
+    println!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
+    figure("zs-symplectic.zs.double_pendulum", zs);
+    figure("zs-symplectic.zss.double_pendulum", zss);
 }
