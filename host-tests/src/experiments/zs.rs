@@ -281,7 +281,7 @@ fn dp_run<I: Integrator<f64, 4>>(
     let mut s = dp_start();
     let e0 = sys.energy(&s);
     let (mut err_t10, mut err_max, mut de, mut g) = (f64::NAN, 0.0f64, 0.0f64, 0.0f64);
-    for k in 0..=n {
+    for (k, rq) in refq.iter().enumerate() {
         if k > 0 && integ.step(&mut s).is_err() {
             return DpRun {
                 h,
@@ -293,7 +293,7 @@ fn dp_run<I: Integrator<f64, 4>>(
             };
         }
         let e = (0..4)
-            .map(|i| (s.q[i] - refq[k][i]).abs())
+            .map(|i| (s.q[i] - rq[i]).abs())
             .fold(0.0, f64::max);
         if k == k10 {
             err_t10 = e;
