@@ -24,6 +24,45 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         w: &SVector<T, D>,
         a: &SVector<T, N>,
     ) -> SVector<T, N>;
+
+    /// `J(q)ᵀ w`. The default forms the `D × N` Jacobian; local constraints override it so a
+    /// penalty gradient costs `O(D)` instead of `O(N D)`.
+    fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        self.jacobian(q).tr_mul(w)
+    }
+
+    /// The constraint part of the penalty's third-derivative contraction with weights
+    /// `W = diag(w)`: `2 Aᵀ W (J a) + Jᵀ W (A a) + Σ (W g)ᵢ a·gᵢ‴·a` (see [`Penalty`]). The
+    /// default assembles it from the dense matrices; local constraints override it.
+    fn penalty_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        let g = self.value(q);
+        let j = self.jacobian(q);
+        let big_a = self.hessian_times(q, a);
+        let ja = w.component_mul(&(j * a));
+        let aa = w.component_mul(&(big_a * a));
+        let wg = w.component_mul(&g);
+        big_a.tr_mul(&ja) * T::lit(2.0) + j.tr_mul(&aa) + self.weighted_third_contraction(q, &wg, a)
+    }
+
+    /// Writes the lower band of the penalty Hessian's constraint part
+    /// `Jᵀ W J + Σ (W g)ᵢ Hess gᵢ` into `band` (layout of
+    /// [`Hessian::hessian_band`](super::Hessian::hessian_band)), **adding** to what is there, and
+    /// returns `true` — or returns `false` when the structure is unknown (the default) or does not
+    /// fit in `W` diagonals.
+    fn penalty_hessian_band<const W: usize>(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        band: &mut SMatrix<T, W, N>,
+    ) -> bool {
+        let _ = (q, w, band);
+        false
+    }
 }
 
 /// The penalty potential `V(q) + ½ Σᵢ ωᵢ² gᵢ(q)²` (000 eq 1.7), one `ω` per constraint allowed.
@@ -95,8 +134,10 @@ where
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
         let g = self.constraint.value(q);
-        let j = self.constraint.jacobian(q);
-        self.base.gradient(q) + j.tr_mul(&self.omega2.component_mul(&g))
+        self.base.gradient(q)
+            + self
+                .constraint
+                .jacobian_transpose_times(q, &self.omega2.component_mul(&g))
     }
 }
 
@@ -116,6 +157,11 @@ where
                 .constraint
                 .weighted_hessian(q, &self.omega2.component_mul(&g))
     }
+
+    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
+        self.base.hessian_band(q, band)
+            && self.constraint.penalty_hessian_band(q, &self.omega2, band)
+    }
 }
 
 impl<T, V, G, const N: usize, const D: usize> ThirdDerivative<T, N> for Penalty<T, V, G, D>
@@ -125,15 +171,9 @@ where
     G: Constraint<T, N, D>,
 {
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        let g = self.constraint.value(q);
-        let j = self.constraint.jacobian(q);
-        let big_a = self.constraint.hessian_times(q, a);
-        let ja = self.omega2.component_mul(&(j * a));
-        let aa = self.omega2.component_mul(&(big_a * a));
-        let wg = self.omega2.component_mul(&g);
         self.base.third_contraction(q, a)
-            + big_a.tr_mul(&ja) * T::lit(2.0)
-            + j.tr_mul(&aa)
-            + self.constraint.weighted_third_contraction(q, &wg, a)
+            + self
+                .constraint
+                .penalty_third_contraction(q, &self.omega2, a)
     }
 }

@@ -55,6 +55,11 @@ impl<T: Real, const N: usize> Hessian<T, N> for LinearPotential<T, N> {
     fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
+    /// The Hessian is zero: every band fits.
+    fn hessian_band<const W: usize>(&self, _: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
+        band.fill(T::zero());
+        true
+    }
 }
 
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for LinearPotential<T, N> {

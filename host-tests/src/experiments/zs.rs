@@ -292,9 +292,7 @@ fn dp_run<I: Integrator<f64, 4>>(
                 ns_per_step: f64::NAN,
             };
         }
-        let e = (0..4)
-            .map(|i| (s.q[i] - rq[i]).abs())
-            .fold(0.0, f64::max);
+        let e = (0..4).map(|i| (s.q[i] - rq[i]).abs()).fold(0.0, f64::max);
         if k == k10 {
             err_t10 = e;
         }
@@ -530,7 +528,9 @@ pub fn dna_start(seed: u64) -> State<f64, DNA_N> {
 
 /// Outcome of a DNA run: bounded?, max |H − H₀|, mean-angle samples.
 pub struct DnaRun {
-    /// Whether the run stayed finite with `max |θ| < 100` and the energy error below 1.
+    /// Whether the run stayed bounded: finite, `max |θ| < 1000`, and `|H − H₀| ≤ 10 (|H₀| + 1)`.
+    /// (Z&S with h = 2 loses a fixed O(1) share of the energy — it damps the unresolved fast
+    /// oscillations, 000 §4.4 — so the bound is on blow-up, not on accuracy.)
     pub stable: bool,
     /// max |H − H₀|.
     pub max_energy_err: f64,
@@ -557,7 +557,7 @@ pub fn dna_run<I: Integrator<f64, DNA_N>>(mut integ: I, h: f64, t_end: f64, seed
         }
         de = de.max((sys.energy(&s) - e0).abs());
         mean.push(dna.mean_angle(&s.q));
-        if s.q.amax() > 100.0 || de > 1.0 {
+        if s.q.amax() > 1000.0 || de > 10.0 * (e0.abs() + 1.0) {
             return DnaRun {
                 stable: false,
                 max_energy_err: de,
