@@ -243,3 +243,88 @@ pub fn dyn_zs(
     }
     (q, v)
 }
+
+fn solve_shifted(
+    pot: &DynPotential<'_>,
+    m: &DVector<f64>,
+    x: &DVector<f64>,
+    c: f64,
+    rhs: &DVector<f64>,
+) -> DVector<f64> {
+    let mut a = (pot.hess)(x) * c;
+    for i in 0..x.len() {
+        a[(i, i)] += m[i];
+    }
+    a.lu().solve(rhs).expect("singular in reference")
+}
+
+/// Newmark (γ = ½) in dynamic size: Newton on `M(q − q̃) + βh²∇V(q) = 0` from `q̃`, stopping when
+/// `‖Δq‖∞ ≤ tol(1 + ‖q‖∞)`, or after one update when `one_iteration`.
+#[allow(clippy::too_many_arguments)]
+pub fn dyn_newmark(
+    pot: &DynPotential<'_>,
+    m: &DVector<f64>,
+    mut q: DVector<f64>,
+    mut v: DVector<f64>,
+    h: f64,
+    beta: f64,
+    tol: f64,
+    one_iteration: bool,
+    steps: usize,
+) -> (DVector<f64>, DVector<f64>) {
+    let c = beta * h * h;
+    for _ in 0..steps {
+        let a0 = -(pot.grad)(&q).component_div(m);
+        let qt = &q + &v * h + &a0 * (0.5 * h * h * (1.0 - 2.0 * beta));
+        let mut x = qt.clone();
+        for _ in 0..100 {
+            let r = (&x - &qt).component_mul(m) + (pot.grad)(&x) * c;
+            let dx = solve_shifted(pot, m, &x, c, &(-r));
+            x += &dx;
+            if one_iteration || dx.amax() <= tol * (1.0 + x.amax()) {
+                break;
+            }
+        }
+        let a1 = -(pot.grad)(&x).component_div(m);
+        v = &v + (a0 + a1) * (0.5 * h);
+        q = x;
+    }
+    (q, v)
+}
+
+/// Push-forward Newmark (000 eq 2.3) in dynamic size: `a` from Newton on
+/// `M a + ∇V(x + βh²a) = 0` starting at `a = 0`, same stopping rule as [`dyn_newmark`].
+#[allow(clippy::too_many_arguments)]
+pub fn dyn_push_forward(
+    pot: &DynPotential<'_>,
+    m: &DVector<f64>,
+    mut q: DVector<f64>,
+    mut v: DVector<f64>,
+    h: f64,
+    beta: f64,
+    tol: f64,
+    steps: usize,
+) -> (DVector<f64>, DVector<f64>) {
+    let c = beta * h * h;
+    let f = |x: &DVector<f64>| {
+        let mut a = DVector::zeros(x.len());
+        for _ in 0..100 {
+            let y = x + &a * c;
+            let r = a.component_mul(m) + (pot.grad)(&y);
+            let da = solve_shifted(pot, m, &y, c, &(-r));
+            a += &da;
+            if da.amax() <= tol * (1.0 + a.amax()) {
+                break;
+            }
+        }
+        a
+    };
+    for _ in 0..steps {
+        let f0 = f(&q);
+        let q1 = &q + &v * h + &f0 * (0.5 * h * h);
+        let f1 = f(&q1);
+        v = &v + (f0 + f1) * (0.5 * h);
+        q = q1;
+    }
+    (q, v)
+}

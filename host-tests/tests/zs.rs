@@ -678,3 +678,87 @@ fn chain_banded_zs_matches_dense() {
     let mut stiff = Sylipn::with_solver(sys, 0.05, p(0.4), Banded::<4>).unwrap();
     stiff.integrate(&mut c, 10).unwrap();
 }
+
+/// Item 8 for the Newton-solved methods and the composition: the same algorithms written again
+/// in dynamic size agree to 1e-12 over 1000 steps (both iterate to the same stopping rule).
+#[test]
+fn cross_check_newmark_push_forward_and_composition() {
+    use host_tests::zs_support::{dyn_newmark, dyn_push_forward};
+    let s0 = hh_start();
+    let q0 = DVector::from_column_slice(s0.q.as_slice());
+    let v0 = DVector::from_column_slice(s0.v.as_slice());
+    let ones = DVector::from_element(2, 1.0);
+    let pot = DynPotential {
+        grad: &hh_grad,
+        hess: &hh_hess,
+        third: &hh_third,
+    };
+    let tol = 1e-13;
+    let np = NewtonParams { tol, max_iter: 100 };
+    let tolerance = <f64 as Tolerance>::SAME_MATH;
+
+    let (q, v) = dyn_newmark(
+        &pot,
+        &ones,
+        q0.clone(),
+        v0.clone(),
+        0.1,
+        0.4,
+        tol,
+        false,
+        1000,
+    );
+    let mut s = s0;
+    Newmark::new(hh(), 0.1, p(0.4), np)
+        .unwrap()
+        .integrate(&mut s, 1000)
+        .unwrap();
+    let e = max_diff(&s, &q, &v);
+    assert!(e < tolerance, "Newmark {e}");
+
+    let (q, v) = dyn_newmark(
+        &pot,
+        &ones,
+        q0.clone(),
+        v0.clone(),
+        0.1,
+        0.4,
+        tol,
+        true,
+        1000,
+    );
+    let mut s = s0;
+    NewmarkOneIteration::new(hh(), 0.1, p(0.4))
+        .unwrap()
+        .integrate(&mut s, 1000)
+        .unwrap();
+    let e = max_diff(&s, &q, &v);
+    assert!(e < tolerance, "one-iteration Newmark {e}");
+
+    let (q, v) = dyn_push_forward(&pot, &ones, q0.clone(), v0.clone(), 0.1, 0.4, tol, 1000);
+    let mut s = s0;
+    PushForwardNewmark::new(hh(), 0.1, p(0.4), np)
+        .unwrap()
+        .integrate(&mut s, 1000)
+        .unwrap();
+    let e = max_diff(&s, &q, &v);
+    assert!(e < tolerance, "push-forward Newmark {e}");
+
+    // Triple jump of Z&S: coefficients from Yoshida's formula, stages by the dynamic Z&S.
+    let g1 = 1.0 / (2.0 - 2f64.powf(1.0 / 3.0));
+    let gammas = [g1, 1.0 - 2.0 * g1, g1];
+    let (mut q, mut v) = (q0, v0);
+    for _ in 0..1000 {
+        for g in gammas {
+            (q, v) = dyn_zs(&pot, &ones, q, v, g * 0.1, 0.4, 1.0, true, 1);
+        }
+    }
+    let mut s = s0;
+    let zs = ZhangSkeel::new(hh(), 0.1, p(0.4)).unwrap();
+    SymmetricComposition::new(zs, Scheme::TripleJump)
+        .unwrap()
+        .integrate(&mut s, 1000)
+        .unwrap();
+    let e = max_diff(&s, &q, &v);
+    assert!(e < tolerance, "triple-jump Z&S {e}");
+}
