@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod autodiff;
 pub mod baselines;
 pub mod compose;
 pub mod error;

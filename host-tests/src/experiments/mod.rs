@@ -3,6 +3,7 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod autodiff;
 pub mod baselines;
 pub mod reference;
 pub mod zs;
@@ -58,6 +59,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "dna",
         about: "000 §4.4: DNA model, Z&S h = 2 vs Verlet stability limit, mean-angle transitions",
         run: zs::dna,
+    },
+    Experiment {
+        name: "autodiff",
+        about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
+        run: autodiff::run,
     },
 ];
 
