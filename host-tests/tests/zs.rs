@@ -762,3 +762,20 @@ fn cross_check_newmark_push_forward_and_composition() {
     let e = max_diff(&s, &q, &v);
     assert!(e < tolerance, "triple-jump Z&S {e}");
 }
+
+/// The composition is generic over any symmetric method: triple-jump velocity Verlet is 4th order.
+#[test]
+fn composition_of_verlet_is_fourth_order() {
+    use macrostep::baselines::VelocityVerlet;
+    let hs = [0.2, 0.1, 0.05, 0.025];
+    let s = successive_difference_slope(
+        |h| {
+            SymmetricComposition::new(VelocityVerlet::new(hh(), h).unwrap(), Scheme::TripleJump)
+                .unwrap()
+        },
+        hh_start(),
+        2.0,
+        &hs,
+    );
+    assert!((s - 4.0).abs() < 0.2, "order {s}");
+}

@@ -61,6 +61,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: zs::dna,
     },
     Experiment {
+        name: "zs-chain-cost",
+        about: "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded",
+        run: zs::chain_cost,
+    },
+    Experiment {
         name: "autodiff",
         about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
         run: autodiff::run,

@@ -393,6 +393,25 @@ pub fn double_pendulum() {
             format!("{:.0}", r.ns_per_step),
         ]);
     }
+    // f32: Z&S on the same problem in single precision, error against the rigid reference.
+    let sys32 = System::new(
+        Mass::<f32, 4>::identity(),
+        Penalty::new(
+            LinearPotential::new(vector![0.0f32, 1.0, 0.0, 1.0]).expect("finite"),
+            DoublePendulum::<f32>::paper().constraint(),
+            20.0f32,
+        )
+        .expect("valid"),
+    );
+    let mut zs32 = ZhangSkeel::new(sys32, 0.1f32, ZsParams::with_beta(0.4f32)).expect("valid");
+    let mut s32 = DoublePendulum::<f32>::paper().initial_state();
+    zs32.integrate(&mut s32, 100).expect("stable");
+    let r10 = dp_reference(&[10.0])[0];
+    let e32 = (0..4)
+        .map(|i| (f64::from(s32.q[i]) - r10[i]).abs())
+        .fold(0.0, f64::max);
+    println!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
+    figure("double-pendulum.zs_f32.err_t10", e32);
     for (name, r) in &runs {
         figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
         figure(&format!("double-pendulum.{name}.err_max"), r.err_max);
@@ -674,4 +693,109 @@ pub fn symplectic_dp() {
     println!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
     figure("zs-symplectic.zs.double_pendulum", zs);
     figure("zs-symplectic.zss.double_pendulum", zss);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cost per step on the chain of n pendula (000 §4.3, 004 §5.4.1): dense vs banded.
+
+use macrostep::linalg::{Banded, ShiftedSolve};
+use macrostep::models::Chain;
+
+/// Mean wall-clock nanoseconds of `f` over `reps` calls (after a warm-up of `reps / 10`).
+fn time_ns(reps: usize, mut f: impl FnMut()) -> f64 {
+    for _ in 0..reps / 10 {
+        f();
+    }
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    t.elapsed().as_nanos() as f64 / reps as f64
+}
+
+/// ns per step of `integ` from `s0`, resetting every 64 steps (one FSAL miss per reset).
+fn step_ns<I: Integrator<f64, N>, const N: usize>(
+    mut integ: I,
+    s0: State<f64, N>,
+    reps: usize,
+) -> f64 {
+    let mut s = s0;
+    let mut k = 0usize;
+    time_ns(reps, || {
+        if k.is_multiple_of(64) {
+            s = s0;
+        }
+        k += 1;
+        integ.step(std::hint::black_box(&mut s)).expect("stable");
+    })
+}
+
+/// (Verlet, dense Z&S, banded Z&S, sum of the banded step's pieces) in ns for a chain of `D`.
+fn chain_costs<const N: usize, const D: usize>(reps: usize) -> [f64; 4] {
+    let chain = Chain::<f64, N, D>::slanted();
+    let sys = chain.penalised(20.0).expect("valid");
+    let s0 = chain.initial_state();
+    let (h, p) = (0.05, ZsParams::with_beta(0.4));
+    let vv = step_ns(VelocityVerlet::new(sys, h / 20.0).expect("valid"), s0, reps);
+    let dense = step_ns(ZhangSkeel::new(sys, h, p).expect("valid"), s0, reps);
+    let banded = step_ns(
+        ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
+        s0,
+        reps,
+    );
+    let q = s0.q + nalgebra::SVector::<f64, N>::from_fn(|i, _| 0.01 * (i as f64).sin());
+    let a = nalgebra::SVector::<f64, N>::from_fn(|i, _| 0.1 * (i as f64).cos());
+    let pot = sys.potential;
+    use macrostep::model::ThirdDerivative;
+    use std::hint::black_box as bb;
+    let grad = time_ns(reps, || {
+        bb(pot.gradient(bb(&q)));
+    });
+    let third = time_ns(reps, || {
+        bb(pot.third_contraction(bb(&q), &a));
+    });
+    let mut solver = Banded::<4>;
+    let solve = time_ns(reps, || {
+        bb(solver
+            .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
+            .expect("regular"));
+    });
+    [vv, dense, banded, grad + third + solve]
+}
+
+/// `zs-chain-cost`: ns per step against n; log–log slopes; step / pieces overhead ratio.
+pub fn chain_cost() {
+    let reps = 20_000;
+    let ns = [5.0, 10.0, 20.0, 40.0];
+    let rows = [
+        chain_costs::<10, 5>(reps),
+        chain_costs::<20, 10>(reps),
+        chain_costs::<40, 20>(reps / 4),
+        chain_costs::<80, 40>(reps / 16),
+    ];
+    let t = Table::new(&[
+        "n",
+        "verlet ns",
+        "zs dense ns",
+        "zs banded ns",
+        "pieces ns",
+        "ratio",
+    ]);
+    for (n, r) in ns.iter().zip(&rows) {
+        t.row(&[
+            format!("{n}"),
+            format!("{:.0}", r[0]),
+            format!("{:.0}", r[1]),
+            format!("{:.0}", r[2]),
+            format!("{:.0}", r[3]),
+            format!("{:.2}", r[2] / r[3]),
+        ]);
+        figure(&format!("zs-chain-cost.n{n}.banded_ns"), r[2]);
+        figure(&format!("zs-chain-cost.n{n}.dense_ns"), r[1]);
+        figure(&format!("zs-chain-cost.n{n}.overhead_ratio"), r[2] / r[3]);
+    }
+    let col = |k: usize| rows.iter().map(|r| r[k]).collect::<Vec<_>>();
+    figure("zs-chain-cost.banded.slope", loglog_slope(&ns, &col(2)));
+    figure("zs-chain-cost.dense.slope", loglog_slope(&ns, &col(1)));
+    figure("zs-chain-cost.verlet.slope", loglog_slope(&ns, &col(0)));
 }
