@@ -2,7 +2,10 @@
 //!
 //! `zs-stability` (Thm 2.5), `zs-order` (Cor 2.8, Rem 2.11), `zs-symplectic` (Thm 2.12, 2.4,
 //! Rem 2.14), `penalty-scaling` (Thm 1.3 / Rem A.3, Fig 2a), `double-pendulum` (Fig 1), `dna`
-//! (§4.4, Fig 8).
+//! (§4.4, Fig 8), `zs-chain-cost` (§4.3 last paragraphs, 004 §5.4.1: linear cost in n).
+//!
+//! The double pendulum here hangs below its pivot (gravity towards −y), the convention of the
+//! rigid reference in [`crate::rigid`]; see [`dp_penalised`].
 
 use crate::measure::loglog_slope;
 use crate::report::{figure, sci, Table};
