@@ -8,6 +8,7 @@
 //! - [`dyn_zs`]: Z&S / Z&Ss written again with `DVector`/`DMatrix` and closures for the
 //!   derivatives, no caching, for the cross-check of item 8.
 
+use macrostep::linalg::BandMut;
 use macrostep::model::{Hessian, Potential, ThirdDerivative};
 use macrostep::Real;
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
@@ -153,21 +154,15 @@ impl<T: Real, const N: usize> Hessian<T, N> for FpuChain<T> {
         }
         h
     }
-    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        if W < 2 {
-            return false;
-        }
-        band.fill(T::zero());
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         for i in 0..=N {
             let (_, p2, _) = self.phi(Self::d(q, i));
-            if i < N {
-                band[(0, i)] += p2;
-            }
-            if i > 0 {
-                band[(0, i - 1)] += p2;
-            }
-            if i > 0 && i < N {
-                band[(1, i - 1)] -= p2;
+            let p2 = p2 * scale;
+            let ok = (i >= N || band.add(i, i, p2))
+                && (i == 0 || band.add(i - 1, i - 1, p2))
+                && (i == 0 || i >= N || band.add(i, i - 1, -p2));
+            if !ok {
+                return false;
             }
         }
         true

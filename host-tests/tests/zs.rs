@@ -6,7 +6,7 @@ use host_tests::zs_support::{
 };
 use host_tests::{for_scalars, Tolerance};
 use macrostep::compose::{Scheme, SymmetricComposition};
-use macrostep::linalg::Banded;
+use macrostep::linalg::{BandMut, Banded};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::models::HarmonicOscillator;
 use macrostep::zs::{
@@ -644,7 +644,7 @@ fn chain_penalty_local_derivatives_match_dense() {
     );
     let h = pen.hessian(&q);
     let mut band = SMatrix::<f64, 4, 20>::zeros();
-    assert!(pen.hessian_band(&q, &mut band));
+    assert!(pen.hessian_band(&q, 1.0, &mut BandMut::from_matrix(&mut band)));
     for j in 0..20 {
         for i in j..20 {
             let expect = h[(i, j)];
@@ -657,7 +657,12 @@ fn chain_penalty_local_derivatives_match_dense() {
     }
     // three diagonals are too few for 2×2 blocks between neighbours
     let mut narrow = SMatrix::<f64, 3, 20>::zeros();
-    assert!(!pen.hessian_band(&q, &mut narrow));
+    assert!(!pen.hessian_band(&q, 1.0, &mut BandMut::from_matrix(&mut narrow)));
+    // The trait stays dyn-compatible.
+    let dynamic: &dyn Hessian<f64, 20> = pen;
+    let mut again = SMatrix::<f64, 4, 20>::zeros();
+    assert!(dynamic.hessian_band(&q, 1.0, &mut BandMut::from_matrix(&mut again)));
+    assert_eq!(again, band);
 }
 
 /// Z&S with the banded solver on the chain of 10 pendula equals the dense run.

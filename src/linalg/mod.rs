@@ -15,7 +15,7 @@
 mod banded;
 mod dense;
 
-pub use banded::{band_cholesky_solve, band_ldlt_solve, Banded};
+pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
 pub use dense::{solve_symmetric, Dense};
 
 use crate::model::{Hessian, Mass};

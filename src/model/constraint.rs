@@ -1,6 +1,7 @@
 //! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
 
 use super::{Hessian, Potential, ThirdDerivative};
+use crate::linalg::BandMut;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -49,18 +50,18 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         big_a.tr_mul(&ja) * T::lit(2.0) + j.tr_mul(&aa) + self.weighted_third_contraction(q, &wg, a)
     }
 
-    /// Writes the lower band of the penalty Hessian's constraint part
-    /// `Jᵀ W J + Σ (W g)ᵢ Hess gᵢ` into `band` (layout of
-    /// [`Hessian::hessian_band`](super::Hessian::hessian_band)), **adding** to what is there, and
-    /// returns `true` — or returns `false` when the structure is unknown (the default) or does not
-    /// fit in `W` diagonals.
-    fn penalty_hessian_band<const W: usize>(
+    /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
+    /// with weights `W = diag(w)` — into `band` (see
+    /// [`Hessian::hessian_band`](super::Hessian::hessian_band)) and returns `true`; returns
+    /// `false` when the structure is unknown (the default) or does not fit in the band.
+    fn penalty_hessian_band(
         &self,
         q: &SVector<T, N>,
         w: &SVector<T, D>,
-        band: &mut SMatrix<T, W, N>,
+        scale: T,
+        band: &mut BandMut<'_, T>,
     ) -> bool {
-        let _ = (q, w, band);
+        let _ = (q, w, scale, band);
         false
     }
 }
@@ -158,9 +159,11 @@ where
                 .weighted_hessian(q, &self.omega2.component_mul(&g))
     }
 
-    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        self.base.hessian_band(q, band)
-            && self.constraint.penalty_hessian_band(q, &self.omega2, band)
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        self.base.hessian_band(q, scale, band)
+            && self
+                .constraint
+                .penalty_hessian_band(q, &self.omega2, scale, band)
     }
 }
 

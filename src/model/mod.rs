@@ -15,7 +15,7 @@ mod potential;
 
 pub use constraint::{Constraint, Penalty};
 pub use mass::Mass;
-pub use potential::{dense_to_band, Hessian, Potential, Quadratic, Split, ThirdDerivative, Zero};
+pub use potential::{Hessian, Potential, Quadratic, Split, ThirdDerivative, Zero};
 
 use crate::{Real, State};
 use nalgebra::SVector;

@@ -1,5 +1,6 @@
 //! Potentials: energy, gradient, Hessian and the third-derivative contraction.
 
+use crate::linalg::BandMut;
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
 
@@ -25,35 +26,16 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
         self.hessian(q) * a
     }
 
-    /// Writes the lower band of `Hess V(q)` into `band` — `band[(d, j)] = ∂²V/∂q_{j+d}∂q_j` for
-    /// `d < W` (entries with `j + d ≥ N` are ignored) — and returns `true`, when the Hessian is
-    /// banded with half-bandwidth below `W` and the model knows it. The default returns `false`
-    /// (no band structure known); [`crate::linalg::Banded`] then refuses the model at
-    /// construction. Local models (chains, polymers) override it so a Z&S step costs `O(N W²)`
-    /// (000 §4.3, 004 §5.4.1). `band` arrives zeroed.
-    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        let _ = (q, band);
+    /// Adds `scale · Hess V(q)` into the band matrix `band` and returns `true`, when the model
+    /// knows its Hessian is banded and it fits in `band.width()` diagonals. The default returns
+    /// `false` (no band structure known), and [`crate::linalg::Banded`] then refuses the model at
+    /// construction. Local models (chains, polymers) override it so a Z&S step costs
+    /// `O(N W²)` (000 §4.3, 004 §5.4.1). When it returns `false` the band's contents are
+    /// unspecified.
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        let _ = (q, scale, band);
         false
     }
-}
-
-/// Copies the lower band of a dense symmetric matrix into band storage; `false` when an entry
-/// outside the band is non-zero (the matrix does not fit in `W` diagonals).
-pub fn dense_to_band<T: Real, const W: usize, const N: usize>(
-    a: &SMatrix<T, N, N>,
-    band: &mut SMatrix<T, W, N>,
-) -> bool {
-    for j in 0..N {
-        for i in j..N {
-            let d = i - j;
-            if d < W {
-                band[(d, j)] = a[(i, j)];
-            } else if a[(i, j)] != T::zero() {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// A potential with the contraction of its third derivative with a vector on two slots:
@@ -82,8 +64,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for Zero {
     fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
-    fn hessian_band<const W: usize>(&self, _: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        band.fill(T::zero());
+    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut BandMut<'_, T>) -> bool {
         true
     }
 }
@@ -133,8 +114,8 @@ impl<T: Real, const N: usize> Hessian<T, N> for Quadratic<T, N> {
     fn hessian_vector(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         self.k * a
     }
-    fn hessian_band<const W: usize>(&self, _: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        dense_to_band(&self.k, band)
+    fn hessian_band(&self, _: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        band.add_dense(&self.k, scale)
     }
 }
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for Quadratic<T, N> {
@@ -205,19 +186,9 @@ impl<T: Real, const N: usize, V: Hessian<T, N>, U: Hessian<T, N>> Hessian<T, N> 
             s + self.stiff.hessian_vector(q, a) * self.alpha
         }
     }
-    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        if !self.soft.hessian_band(q, band) {
-            return false;
-        }
-        if self.alpha == T::zero() {
-            return true;
-        }
-        let mut stiff = SMatrix::<T, W, N>::zeros();
-        if !self.stiff.hessian_band(q, &mut stiff) {
-            return false;
-        }
-        *band += stiff * self.alpha;
-        true
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        self.soft.hessian_band(q, scale, band)
+            && (self.alpha == T::zero() || self.stiff.hessian_band(q, scale * self.alpha, band))
     }
 }
 impl<T: Real, const N: usize, V: ThirdDerivative<T, N>, U: ThirdDerivative<T, N>>
@@ -249,8 +220,8 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         (**self).hessian_vector(q, a)
     }
-    fn hessian_band<const W: usize>(&self, q: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        (**self).hessian_band(q, band)
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        (**self).hessian_band(q, scale, band)
     }
 }
 impl<T: Real, const N: usize, P: ThirdDerivative<T, N> + ?Sized> ThirdDerivative<T, N> for &P {

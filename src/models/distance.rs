@@ -20,6 +20,7 @@
 //!
 //! Every index is validated when the constraint set is built, so evaluation cannot panic.
 
+use crate::linalg::BandMut;
 use crate::model::Constraint;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
@@ -301,12 +302,13 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
     /// blocks of its nodes and `−B` to their off-diagonal block. `false` when a block falls
-    /// outside `W` diagonals (for a chain in node order, `W = 2·DIM` suffices).
-    fn penalty_hessian_band<const W: usize>(
+    /// outside the band (for a chain in node order, `2·DIM` diagonals suffice).
+    fn penalty_hessian_band(
         &self,
         q: &SVector<T, N>,
         w: &SVector<T, D>,
-        band: &mut SMatrix<T, W, N>,
+        scale: T,
+        band: &mut BandMut<'_, T>,
     ) -> bool {
         let two = T::one() + T::one();
         let four = two + two;
@@ -320,15 +322,14 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
                     if r == c {
                         b += two * g;
                     }
-                    let b = b * w[k];
+                    let b = b * w[k] * scale;
                     // Diagonal blocks: store each symmetric pair once (r ≥ c).
-                    if r >= c && !add_band(band, ia + r, ia + c, b) {
+                    if r >= c && !band.add(ia + r, ia + c, b) {
                         return false;
                     }
                     if let Endpoint::Node(nb) = l.to {
                         let ib = DIM * nb;
-                        if (r >= c && !add_band(band, ib + r, ib + c, b))
-                            || !add_band(band, ia + r, ib + c, -b)
+                        if (r >= c && !band.add(ib + r, ib + c, b)) || !band.add(ia + r, ib + c, -b)
                         {
                             return false;
                         }
@@ -337,24 +338,6 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
             }
         }
         true
-    }
-}
-
-/// Adds `x` to the symmetric entry `(r, c)` in lower band storage (`band[(r − c, c)]` for
-/// `r ≥ c`); off-diagonal entries are stored once. `false` when outside the band.
-fn add_band<T: Real, const W: usize, const N: usize>(
-    band: &mut SMatrix<T, W, N>,
-    r: usize,
-    c: usize,
-    x: T,
-) -> bool {
-    let (r, c) = if r >= c { (r, c) } else { (c, r) };
-    match band.get_mut((r - c, c)) {
-        Some(e) if r < N => {
-            *e += x;
-            true
-        }
-        _ => x == T::zero(),
     }
 }
 

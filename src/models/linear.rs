@@ -56,8 +56,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for LinearPotential<T, N> {
         SVector::zeros()
     }
     /// The Hessian is zero: every band fits.
-    fn hessian_band<const W: usize>(&self, _: &SVector<T, N>, band: &mut SMatrix<T, W, N>) -> bool {
-        band.fill(T::zero());
+    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut crate::linalg::BandMut<'_, T>) -> bool {
         true
     }
 }
