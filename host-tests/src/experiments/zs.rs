@@ -797,6 +797,44 @@ pub fn chain_cost() {
         figure(&format!("zs-chain-cost.n{n}.dense_ns"), r[1]);
         figure(&format!("zs-chain-cost.n{n}.overhead_ratio"), r[2] / r[3]);
     }
+    // The same ratio on the penalised double pendulum with the dense solver.
+    {
+        use macrostep::linalg::Dense;
+        use macrostep::model::ThirdDerivative;
+        use std::hint::black_box as bb;
+        let sys = dp_penalised(20.0);
+        let (h, p) = (0.1, ZsParams::with_beta(0.4));
+        let mut s0 = dp_start();
+        ZhangSkeel::new(sys, h, p)
+            .expect("valid")
+            .integrate(&mut s0, 20)
+            .expect("stable");
+        let step = step_ns(ZhangSkeel::new(sys, h, p).expect("valid"), s0, reps * 5);
+        let q = s0.q;
+        let a = vector![0.1, -0.2, 0.05, 0.3];
+        let pot = sys.potential;
+        let grad = time_ns(reps * 5, || {
+            bb(pot.gradient(bb(&q)));
+        });
+        let third = time_ns(reps * 5, || {
+            bb(pot.third_contraction(bb(&q), &a));
+        });
+        let mut dense = Dense;
+        let solve = time_ns(reps * 5, || {
+            bb(dense
+                .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
+                .expect("regular"));
+        });
+        let pieces = grad + third + solve;
+        println!(
+            "double pendulum: Z&S step {step:.0} ns; gradient {grad:.0} + contraction {third:.0} + Hessian, factor and solve {solve:.0} = {pieces:.0} ns; ratio {:.2}",
+            step / pieces
+        );
+        figure(
+            "zs-chain-cost.double_pendulum.overhead_ratio",
+            step / pieces,
+        );
+    }
     let col = |k: usize| rows.iter().map(|r| r[k]).collect::<Vec<_>>();
     figure("zs-chain-cost.banded.slope", loglog_slope(&ns, &col(2)));
     figure("zs-chain-cost.dense.slope", loglog_slope(&ns, &col(1)));
