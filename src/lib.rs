@@ -14,6 +14,7 @@ pub mod linalg;
 pub mod model;
 pub mod models;
 mod scalar;
+pub mod sim;
 mod state;
 pub mod zs;
 

@@ -11,12 +11,17 @@
 //!   [`Hessian::hessian_band`](crate::model::Hessian::hessian_band) and the solver factorises it
 //!   in band storage (banded Cholesky, banded `LDLᵀ` without pivoting as the indefinite fallback).
 //!   Cost `O(N W²)`: linear in the number of bodies (000 §4.3, 004 §5.4.1).
+//!
+//! And small fixed-size linear algebra with bounded cost: [`symmetric_eigen`] (cyclic Jacobi with
+//! at most [`MAX_SWEEPS`] sweeps) for the SIM family's exact flows.
 
 mod banded;
 mod dense;
+mod jacobi;
 
 pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
 pub use dense::{solve_symmetric, Dense};
+pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};

@@ -6,6 +6,7 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod reference;
+pub mod sim;
 pub mod zs;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
@@ -64,6 +65,27 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "zs-chain-cost",
         about: "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded",
         run: zs::chain_cost,
+    },
+    Experiment {
+        name: "fpu-sim",
+        about: "004 §4.2.6 Fig 4.3: SIM1/SIM2 on FPU (ω = 200, T = 5ω) vs a Verlet reference",
+        run: sim::run_fpu,
+    },
+    Experiment {
+        name: "sim-uniform",
+        about:
+            "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4",
+        run: sim::run_uniform,
+    },
+    Experiment {
+        name: "sim-langevin",
+        about: "004 §4.2.5 Fig 4.2: SIM1 moments at macroscopic H vs a Richardson GLA reference",
+        run: sim::run_langevin,
+    },
+    Experiment {
+        name: "sim-stiff-friction",
+        about: "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not",
+        run: sim::run_stiff_friction,
     },
     Experiment {
         name: "autodiff",
