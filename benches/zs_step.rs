@@ -8,8 +8,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
-use macrostep::model::{Hessian, Mass, Penalty, Potential, Split, System, ThirdDerivative, Zero};
-use macrostep::models::{Chain, DoublePendulum, LinearPotential};
+use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
+use macrostep::models::{Chain, DoublePendulum};
 use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 use nalgebra::{SMatrix, SVector};
@@ -167,16 +167,11 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
 }
 
 fn double_pendulum(c: &mut Criterion) {
-    // Gravity towards −y (V = Σ yᵢ) so the seed's start hangs below the pivot, as in the rigid
-    // reference of host-tests (`DoublePendulum::penalised` keeps the seed's printed sign, which
-    // starts the pendulum inverted; Z&S at h = 0.1 blows up on that within ~40 steps).
+    // The seed's penalised double pendulum (000 §4.1, gravity towards −y).
     let dp = DoublePendulum::<f64>::paper();
     let omega = 20.0;
-    let gravity = LinearPotential::new(nalgebra::vector![0.0, 1.0, 0.0, 1.0]).expect("finite");
-    let sys = System::new(
-        Mass::identity(),
-        Penalty::new(gravity, dp.constraint(), omega).expect("valid"),
-    );
+    let gravity = dp.system().potential;
+    let sys = dp.penalised(omega).expect("valid");
     let s0 = dp.initial_state();
     let h = 0.1;
     let p = ZsParams::with_beta(0.4);
@@ -218,17 +213,14 @@ fn double_pendulum(c: &mut Criterion) {
         s0,
     );
     // f32 Z&S in the same group
-    let dp32 = DoublePendulum::<f32>::paper();
-    let gravity32 = LinearPotential::new(nalgebra::vector![0.0, 1.0, 0.0, 1.0]).expect("finite");
-    let sys32 = System::new(
-        Mass::identity(),
-        Penalty::new(gravity32, dp32.constraint(), 20.0f32).expect("valid"),
-    );
+    let sys32 = DoublePendulum::<f32>::paper()
+        .penalised(20.0f32)
+        .expect("valid");
     bench_steps(
         &mut g,
         "zs::zhang_skeel/f32",
         ZhangSkeel::new(sys32, 0.1f32, ZsParams::with_beta(0.4f32)).expect("valid"),
-        dp32.initial_state(),
+        DoublePendulum::<f32>::paper().initial_state(),
     );
     g.finish();
 

@@ -216,26 +216,20 @@ pub fn symplectic() {
 use crate::reference::solve_system;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::baselines::VelocityVerlet;
-use macrostep::model::{Constraint, Hessian, Penalty, Potential};
-use macrostep::models::{DoublePendulum, LinearPotential, PlanarDistances};
+use macrostep::model::{Constraint, Hessian, Potential};
+use macrostep::models::DoublePendulum;
 use macrostep::zs::{Newmark, NewmarkOneIteration, NewtonParams};
 use std::time::Instant;
 
 /// The penalised double pendulum potential used here.
-pub type DpPenalty = Penalty<f64, LinearPotential<f64, 4>, PlanarDistances<f64, 4, 2>, 2>;
+pub type DpPenalty = macrostep::models::GravityPenalty<f64, 4, 2>;
 
-/// The penalised double pendulum of 000 §4.1 with gravity pulling towards `−y` (`V = g Σ yᵢ`),
-/// so the seed's start `(0, −1, 1, −2)` hangs below the pivot — the convention of the rigid
-/// reference [`crate::rigid`] (which reads the seed's printed `V = −g y₁ − g y₂` as a sign typo).
-/// `macrostep::models::DoublePendulum::penalised` keeps the printed sign; only its constraint is
-/// used here.
+/// The penalised double pendulum of 000 §4.1 (`models::DoublePendulum::paper().penalised(ω)`,
+/// gravity towards `−y`, the convention of the rigid reference [`crate::rigid`]).
 pub fn dp_penalised(omega: f64) -> System<f64, DpPenalty, 4> {
-    let dp = DoublePendulum::<f64>::paper();
-    let gravity = LinearPotential::new(vector![0.0, 1.0, 0.0, 1.0]).expect("finite");
-    System::new(
-        Mass::identity(),
-        Penalty::new(gravity, dp.constraint(), omega).expect("valid omega"),
-    )
+    DoublePendulum::<f64>::paper()
+        .penalised(omega)
+        .expect("valid omega")
 }
 
 /// The seed's start, at rest.
@@ -397,15 +391,9 @@ pub fn double_pendulum() {
         ]);
     }
     // f32: Z&S on the same problem in single precision, error against the rigid reference.
-    let sys32 = System::new(
-        Mass::<f32, 4>::identity(),
-        Penalty::new(
-            LinearPotential::new(vector![0.0f32, 1.0, 0.0, 1.0]).expect("finite"),
-            DoublePendulum::<f32>::paper().constraint(),
-            20.0f32,
-        )
-        .expect("valid"),
-    );
+    let sys32 = DoublePendulum::<f32>::paper()
+        .penalised(20.0f32)
+        .expect("valid");
     let mut zs32 = ZhangSkeel::new(sys32, 0.1f32, ZsParams::with_beta(0.4f32)).expect("valid");
     let mut s32 = DoublePendulum::<f32>::paper().initial_state();
     zs32.integrate(&mut s32, 100).expect("stable");
