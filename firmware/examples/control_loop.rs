@@ -2,11 +2,12 @@
 //!
 //! [`control_loop`] is generic over the board: an [`OutputPin`] raised before each `step` and
 //! lowered after it (on real hardware a scope on that pin shows each step's duration and its
-//! jitter), and a [`DelayNs`] that paces the loop to a fixed period (here 10 ms, 100 Hz: the
-//! time left after the step is waited out; a step longer than the period is counted as an
-//! overrun). Every state is checked (a failed step leaves the state as it was: the loop logs
-//! the error and stops). The model is simulated on the device, as a controller with an
-//! internal model or an observer would.
+//! jitter), and a [`DelayNs`] that paces the loop to a fixed period (here 10 ms, 100 Hz: what is
+//! left of the period after the step and the logging is waited out; a period that is already
+//! used up counts as an overrun). A failed step leaves the state as it was: the loop logs the
+//! error and stops. The model — Z&S on the penalised double pendulum of 000 §4.1 (`ω = 20`,
+//! `β = 0.4`, `h = 0.01`, so simulated time follows the loop's time) — is simulated on the
+//! device, as a controller with an internal model or an observer would.
 //!
 //! On `mps2-an386` the board shim of `macrostep_firmware::board` provides the pin (an LED bit of
 //! the FPGA-IO register) and the delay (busy-wait on SysTick). Under QEMU with `-icount` the
@@ -19,9 +20,8 @@
 use cortex_m_rt::entry;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{OutputPin, StatefulOutputPin};
-use macrostep::baselines::VelocityVerlet;
-use macrostep::models::HarmonicOscillator;
-use macrostep::nalgebra::SVector;
+use macrostep::models::DoublePendulum;
+use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State, StepError};
 use macrostep_firmware::board::{Led, SysTickDelay, TICKS_PER_US};
 use macrostep_firmware::{count, exit_failure, exit_success};
@@ -103,13 +103,15 @@ fn main() -> ! {
     let mut pin = Led::new(0);
     let mut delay = SysTickDelay;
 
-    let Ok(osc) = HarmonicOscillator::new(SVector::<f32, 2>::new(1.0, 3.0)) else {
+    // The penalised double pendulum of 000 §4.1 (ω = 20, β = 0.4), stepped by Z&S at h = 0.01.
+    let dp = DoublePendulum::<f32>::paper();
+    let Ok(system) = dp.penalised(20.0) else {
         exit_failure()
     };
-    let Ok(mut integrator) = VelocityVerlet::new(osc.system(), 0.01) else {
+    let Ok(mut integrator) = ZhangSkeel::new(system, 0.01, ZsParams::with_beta(0.4)) else {
         exit_failure()
     };
-    let mut state = osc.initial_state();
+    let mut state = dp.initial_state();
     let period_us = 10_000; // 100 Hz, and h = 0.01 s: simulated time follows the loop's time
     let result = control_loop(
         &mut pin,

@@ -15,14 +15,23 @@
 
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
+mod sylipn_chain;
 mod verlet_double_pendulum;
 mod verlet_oscillator;
+mod zs_double_pendulum;
 
+pub use sylipn_chain::sylipn_chain;
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
+pub use zs_double_pendulum::zs_double_pendulum;
 
 /// Every scenario, by the name of the firmware binary that runs it.
-pub const NAMES: &[&str] = &["verlet_double_pendulum", "verlet_oscillator"];
+pub const NAMES: &[&str] = &[
+    "sylipn_chain",
+    "verlet_double_pendulum",
+    "verlet_oscillator",
+    "zs_double_pendulum",
+];
 
 /// Runs the scenario called `name` (one of [`NAMES`]) into `sink`; `None` for an unknown name.
 ///
@@ -30,8 +39,10 @@ pub const NAMES: &[&str] = &["verlet_double_pendulum", "verlet_oscillator"];
 /// this is for the host.
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
+        "sylipn_chain" => sylipn_chain(sink),
         "verlet_double_pendulum" => verlet_double_pendulum(sink),
         "verlet_oscillator" => verlet_oscillator(sink),
+        "zs_double_pendulum" => zs_double_pendulum(sink),
         _ => return None,
     })
 }

@@ -1,0 +1,14 @@
+//! See `macrostep_scenarios::zs_double_pendulum`.
+
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use macrostep_firmware as fw;
+
+#[entry]
+fn main() -> ! {
+    fw::run("zs_double_pendulum", |r| {
+        macrostep_scenarios::zs_double_pendulum::<f32, _>(r)
+    })
+}
