@@ -5,6 +5,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod baselines;
+pub mod constrained;
 pub mod error;
 pub mod integrator;
 pub mod model;
