@@ -8,6 +8,7 @@ pub mod baselines;
 pub mod constrained;
 pub mod error;
 pub mod integrator;
+pub mod langevin;
 pub mod model;
 pub mod models;
 mod scalar;

@@ -1,9 +1,26 @@
 //! Host-side verification of `macrostep`: reference solvers, measurement helpers and the
 //! paper reproductions behind the `reproduce` binary.
+//!
+//! # Modules other tests build on
+//! - [`reference`](mod@reference): the independent reference ODE solver (adaptive DOP853 from the
+//!   `differential-equations` crate, hidden behind [`reference::solve`]); `reference::TIGHT`
+//!   gives ~1e-10 global accuracy; [`reference::solve_system`] for a `macrostep::model::System`.
+//! - [`rigid`]: rigid-constraint references in generalised coordinates — [`rigid::Pendulum`]
+//!   (θ) and [`rigid::DoublePendulum`] (θ, φ; seed 000 §4.1) — with Cartesian positions,
+//!   velocities, accelerations, energies and the constraint multipliers λ of `M q̈ = −∇V + Jᵀλ`.
+//! - [`measure`]: property measurements (log–log order slope, symplecticity defect in `(q, M v)`,
+//!   reversibility, energy-drift slope).
+//! - [`toy`]: hand-written nonlinear potentials (pendulum, Morse, Hénon–Heiles) generic over the
+//!   scalar, each with its own `f64` right-hand side for the reference solver.
+//! - [`report`]: `figure` lines and tables; [`experiments`]: `reproduce <name>`.
+//! - [`for_scalars!`] and [`Tolerance`]: run a generic test for `f32` and `f64`.
 
 pub mod experiments;
 pub mod measure;
+pub mod reference;
 pub mod report;
+pub mod rigid;
+pub mod toy;
 
 /// Runs a generic test function once for `f32` and once for `f64`, as two `#[test]`s in a module
 /// named after the function.

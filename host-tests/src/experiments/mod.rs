@@ -3,6 +3,9 @@
 //! Add an experiment by writing a `pub fn run()` in a module of this folder and one line in
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
+pub mod baselines;
+pub mod reference;
+
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
     /// The name given on the command line.
@@ -14,7 +17,18 @@ pub struct Experiment {
 }
 
 /// Every experiment, in the order `reproduce list` prints them.
-pub const EXPERIMENTS: &[Experiment] = &[];
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "reference",
+        about: "self-checks of the DOP853 reference solver and the rigid pendulum references",
+        run: reference::run,
+    },
+    Experiment {
+        name: "baselines",
+        about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
+        run: baselines::run,
+    },
+];
 
 /// Looks an experiment up by name.
 pub fn find(name: &str) -> Option<&'static Experiment> {

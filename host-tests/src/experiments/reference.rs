@@ -1,0 +1,116 @@
+//! `reproduce reference`: self-checks of the reference solver ([`crate::reference`], adaptive
+//! DOP853) and of the rigid references ([`crate::rigid`]) against closed forms and invariants.
+
+use crate::reference::{self, linspace, TIGHT};
+use crate::report::{figure, sci, Table};
+use crate::rigid::{DoublePendulum, Pendulum};
+use std::f64::consts::PI;
+
+/// Max error in `(q, v)` of the reference solution of `q̈ = −ω² q` from `(1, 0.5)` against the
+/// closed form at 40 times in `[0, t_end]`.
+pub fn harmonic_error(omega: f64, t_end: f64, tol: f64) -> f64 {
+    let f = move |_t: f64, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = -omega * omega * y[0];
+    };
+    let times = linspace(0.0, t_end, 40);
+    let ys = reference::solve(f, 0.0, &[1.0, 0.5], t_end, tol, tol, &times);
+    let mut err = 0.0_f64;
+    for (t, y) in times.iter().zip(&ys) {
+        let (s, c) = (omega * t).sin_cos();
+        let q = c + 0.5 / omega * s;
+        let v = -omega * s + 0.5 * c;
+        err = err.max((y[0] - q).abs()).max((y[1] - v).abs());
+    }
+    err
+}
+
+/// Kepler problem `r̈ = −r/|r|³` (μ = 1, semi-major axis 1, period 2π) with eccentricity `e`,
+/// started at pericentre, compared with the solution of Kepler's equation `E − e sin E = t` at
+/// 9 times in one period. Returns (number of outputs, max position error).
+pub fn kepler_error(e: f64, tol: f64) -> (usize, f64) {
+    let f = |_t: f64, y: &[f64], dy: &mut [f64]| {
+        let r3 = (y[0] * y[0] + y[1] * y[1]).powf(1.5);
+        dy[0] = y[2];
+        dy[1] = y[3];
+        dy[2] = -y[0] / r3;
+        dy[3] = -y[1] / r3;
+    };
+    let y0 = [1.0 - e, 0.0, 0.0, ((1.0 + e) / (1.0 - e)).sqrt()];
+    let period = 2.0 * PI;
+    let times = linspace(0.0, period, 8);
+    let ys = reference::solve(f, 0.0, &y0, period, tol, tol, &times);
+    let mut err = 0.0_f64;
+    for (t, y) in times.iter().zip(&ys) {
+        let mut ea = *t;
+        for _ in 0..50 {
+            ea -= (ea - e * ea.sin() - t) / (1.0 - e * ea.cos());
+        }
+        let x = ea.cos() - e;
+        let yy = (1.0 - e * e).sqrt() * ea.sin();
+        err = err.max((y[0] - x).abs()).max((y[1] - yy).abs());
+    }
+    (ys.len(), err)
+}
+
+/// Max `|E(t) − E(0)|` of the double-pendulum reference from the seed start over `[0, t_end]`
+/// (sampled at `n + 1` times), and the max multiplier residual `|M q̈ + ∇V − Jᵀλ|` on those samples.
+pub fn double_pendulum_drift(t_end: f64, n: usize, tol: f64) -> (f64, f64) {
+    let dp = DoublePendulum::seed();
+    let (q0, v0) = DoublePendulum::seed_initial();
+    let out = dp.solve(&q0, &v0, &linspace(0.0, t_end, n), tol, tol);
+    let e0 = dp.cartesian_energy(&q0, &v0);
+    let drift = out
+        .iter()
+        .map(|s| (s.energy - e0).abs())
+        .fold(0.0, f64::max);
+    let resid = out
+        .iter()
+        .map(|s| dp.multiplier_residual(&s.y))
+        .fold(0.0, f64::max);
+    (drift, resid)
+}
+
+/// Runs the experiment.
+pub fn run() {
+    let (rtol, _) = TIGHT;
+    let table = Table::new(&["check", "tolerance", "error"]);
+    for tol in [1e-9, 1e-11, 1e-13] {
+        table.row(&[
+            "harmonic w=2 t<=20".into(),
+            sci(tol),
+            sci(harmonic_error(2.0, 20.0, tol)),
+        ]);
+    }
+    for tol in [1e-9, 1e-11, 1e-13] {
+        table.row(&[
+            "Kepler e=0.5".into(),
+            sci(tol),
+            sci(kepler_error(0.5, tol).1),
+        ]);
+    }
+    let p = Pendulum::default();
+    let th0 = p.from_cartesian(&[1.0, 0.0], &[0.0, 0.0])[0];
+    let closed = p.period(th0);
+    let measured = p.measured_period(th0, rtol, rtol);
+    table.row(&[
+        "pendulum period".into(),
+        sci(rtol),
+        sci((measured - closed).abs()),
+    ]);
+    let (drift, resid) = double_pendulum_drift(100.0, 200, rtol);
+    table.row(&["double pendulum |dE| t<=100".into(), sci(rtol), sci(drift)]);
+    table.row(&["double pendulum DAE residual".into(), sci(rtol), sci(resid)]);
+    println!();
+    println!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
+    figure("reference.harmonic.error", harmonic_error(2.0, 20.0, rtol));
+    figure("reference.kepler.error", kepler_error(0.5, rtol).1);
+    figure("reference.pendulum.period", measured);
+    figure("reference.pendulum.period_error", (measured - closed).abs());
+    figure(
+        "reference.pendulum.period_vs_seed",
+        (closed - 7.416298709).abs(),
+    );
+    figure("reference.double_pendulum.energy_drift", drift);
+    figure("reference.double_pendulum.dae_residual", resid);
+}

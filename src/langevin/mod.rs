@@ -1,0 +1,183 @@
+//! Langevin building blocks: normal sampling from any `rand_core` RNG, exact Ornstein–Uhlenbeck
+//! flows, the stochastic-step trait, and GLA.
+//!
+//! # The pieces
+//! - [`Normal`]: standard normals by Box–Muller over any [`rand_core::Rng`] (a seeded PRNG on the
+//!   host, a hardware RNG on a device). Fixed cost: two `next_u64` per pair.
+//! - [`Ou`], [`DiagonalOu`]: the exact flow `p ← e^{−ch} p + √((1 − e^{−2ch})·m/β) ξ` of
+//!   `dp = −c p dt + σ dW` (scalar, or per component), coefficients computed once. The Langevin
+//!   FLAVORs and GLA use it for their momentum half-steps.
+//! - [`StochasticIntegrator`]: the one-step vocabulary for stochastic methods: a step takes the
+//!   RNG. SIM (with noise) and [`Gla`] implement it.
+//! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline.
+//!
+//! # Reproducible draws (host vs device)
+//! The draws are a function of the RNG's `next_u64` stream only. `rand_pcg::Pcg32` gives the same
+//! stream on 32-bit and 64-bit targets; `rand::rngs::SmallRng` (Xoshiro256++ on 64-bit,
+//! Xoshiro128++ on 32-bit) does not. Compare host and device runs with `Pcg32`.
+//!
+//! # Conventions
+//! Friction `c ≥ 0`, inverse temperature `β > 0`; with mass `M` the fluctuation–dissipation
+//! relation is `σσᵀ = 2c M/β`, and the stationary momentum covariance is `M/β`.
+
+mod gla;
+mod normal;
+mod ou;
+
+pub use gla::Gla;
+pub use normal::Normal;
+pub use ou::{DiagonalOu, Ou};
+
+use crate::{Real, State, StepError};
+use rand_core::Rng;
+
+/// A stochastic one-step method for `N` degrees of freedom: each step draws its noise from an RNG.
+///
+/// # Contract
+/// - On `Ok(())` the state is advanced by [`StochasticIntegrator::step_size`], including `t`.
+/// - On `Err(_)` the state is bit-identical to what it was before the call; the RNG has advanced
+///   (its draws for the failed step are consumed).
+/// - A step never panics and consumes a fixed number of RNG words (documented per method), so a
+///   run is reproducible from the seed.
+///
+/// Only forward steps of the configured size exist: an Ornstein–Uhlenbeck increment has no
+/// meaning for a negative time step. Deterministic methods implement [`crate::Integrator`].
+pub trait StochasticIntegrator<T: Real, const N: usize> {
+    /// The order of the method when the noise and friction vanish (the deterministic limit).
+    const DETERMINISTIC_ORDER: u32;
+
+    /// The configured step size.
+    fn step_size(&self) -> T;
+
+    /// Advances `state` by one step, drawing the noise from `rng`.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
+    /// when the result is not. The state is unchanged on error.
+    fn step_with<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        rng: &mut R,
+    ) -> Result<(), StepError>;
+
+    /// Takes `n` steps, stopping at the first error (the state then holds the last successful
+    /// step).
+    ///
+    /// # Errors
+    /// The first step error.
+    fn integrate_with<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        n: usize,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        for _ in 0..n {
+            self.step_with(state, rng)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ConfigError;
+
+    /// A 64-bit LCG (test-only; host tests use `rand_pcg`).
+    struct Lcg(u64);
+    impl rand_core::TryRng for Lcg {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok((self.try_next_u64()? >> 32) as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            Ok(self.0)
+        }
+        fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
+            d.fill(0);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn normal_moments() {
+        let mut rng = Lcg(3);
+        let n = 200_000;
+        let (mut m1, mut m2, mut m4) = (0.0, 0.0, 0.0);
+        for _ in 0..n / 2 {
+            let (a, b): (f64, f64) = Normal::pair(&mut rng);
+            for x in [a, b] {
+                m1 += x;
+                m2 += x * x;
+                m4 += x * x * x * x;
+            }
+        }
+        let nf = n as f64;
+        // Standard errors: mean 1/√n, variance √2/√n, fourth moment √96/√n; 5 SE bounds.
+        assert!((m1 / nf).abs() < 5.0 / nf.sqrt());
+        assert!((m2 / nf - 1.0).abs() < 5.0 * 2f64.sqrt() / nf.sqrt());
+        assert!((m4 / nf - 3.0).abs() < 5.0 * 96f64.sqrt() / nf.sqrt());
+    }
+
+    #[test]
+    fn f32_and_f64_draws_agree() {
+        let (mut a, mut b) = (Lcg(11), Lcg(11));
+        for _ in 0..1000 {
+            let x: f64 = Normal::sample(&mut a);
+            let y: f32 = Normal::sample(&mut b);
+            assert!((x - y as f64).abs() < 1e-5 * (1.0 + x.abs()));
+        }
+    }
+
+    #[test]
+    fn fill_odd_length_consumes_pairs() {
+        let mut a = Lcg(5);
+        let mut buf = [0.0f64; 3];
+        Normal::fill(&mut a, &mut buf);
+        let mut b = Lcg(5);
+        let (x0, x1): (f64, f64) = Normal::pair(&mut b);
+        let (x2, _): (f64, f64) = Normal::pair(&mut b);
+        assert_eq!(buf, [x0, x1, x2]);
+        assert_eq!(a.0, b.0);
+    }
+
+    #[test]
+    fn ou_coefficients_closed_form() {
+        let ou = Ou::<f64>::new(2.0, 0.3, 0.05).unwrap();
+        assert!((ou.decay() - (-0.1f64).exp()).abs() < 1e-15);
+        let var = 0.09 * (1.0 - (-0.2f64).exp()) / 4.0;
+        assert!((ou.std_dev() - var.sqrt()).abs() < 1e-15);
+        // c = 0: Brownian motion.
+        let bm = Ou::<f64>::new(0.0, 0.3, 0.04).unwrap();
+        assert!((bm.std_dev() - 0.06).abs() < 1e-15);
+        // thermal: σ² = 2cm/β.
+        let th = Ou::<f64>::thermal(2.0, 5.0, 3.0, 0.05).unwrap();
+        let eq = Ou::<f64>::new(2.0, (2.0 * 2.0 * 3.0 / 5.0f64).sqrt(), 0.05).unwrap();
+        assert!((th.std_dev() - eq.std_dev()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn ou_rejects_bad_input() {
+        assert_eq!(Ou::<f64>::new(1.0, 1.0, 0.0), Err(ConfigError::StepSize));
+        assert_eq!(
+            Ou::<f64>::new(-1.0, 1.0, 0.1),
+            Err(ConfigError::OutOfRange { name: "friction" })
+        );
+        assert_eq!(
+            Ou::<f64>::new(1.0, -1.0, 0.1),
+            Err(ConfigError::OutOfRange { name: "noise" })
+        );
+        assert_eq!(
+            Ou::<f64>::thermal(1.0, 0.0, 1.0, 0.1),
+            Err(ConfigError::OutOfRange { name: "beta" })
+        );
+        assert_eq!(
+            Ou::<f64>::new(f64::NAN, 1.0, 0.1),
+            Err(ConfigError::NonFinite { name: "friction" })
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! Squared-distance constraints between point masses: rods, pendula, chains, linkages.
+//!
+//! The configuration `q ∈ ℝᴺ` holds `N / DIM` nodes (point masses) in `DIM` space dimensions,
+//! node `i` at `(q[DIM·i], …, q[DIM·i + DIM − 1])` — for the planar case `(x₁, y₁, x₂, y₂, …)`,
+//! the ordering of 000 §4.1–4.2, 004 §5.4 and 001 §7. Each [`Link`] ties a node `a` either to
+//! another node `b` or to a fixed anchor `c` by the *squared-distance* form
+//!
+//! ```text
+//! gₖ(q) = |p_a − p_b|² − Lₖ²        (or |p_a − c|² − Lₖ²)
+//! ```
+//!
+//! which is what the seeds use (000 §4.1: `g₁ = x₁² + y₁² − L₁²`, …). It has the same zero set as
+//! the distance form `|p_a − p_b| − L` (002 §5) with a multiplier scaled by `1/(2L)`, but is a
+//! polynomial: `g` is quadratic, so its Hessian is constant and its third derivative vanishes.
+//! With `d = p_a − p_b`:
+//!
+//! - `∇_a gₖ = 2d`, `∇_b gₖ = −2d`;
+//! - `Hess gₖ = 2 [[I, −I], [−I, I]]` on the `(a, b)` blocks (`2I` on `(a, a)` for an anchor);
+//! - `a·gₖ‴·a = 0`.
+//!
+//! Every index is validated when the constraint set is built, so evaluation cannot panic.
+
+use crate::model::Constraint;
+use crate::{ConfigError, Real};
+use nalgebra::{SMatrix, SVector};
+
+/// The second end of a [`Link`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Endpoint<T: Real, const DIM: usize> {
+    /// Another node, by index (node `i` occupies coordinates `DIM·i … DIM·i + DIM − 1`).
+    Node(usize),
+    /// A fixed point in space (a pivot).
+    Anchor(SVector<T, DIM>),
+}
+
+/// One distance constraint `|p_node − p_to|² − length² = 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link<T: Real, const DIM: usize> {
+    /// The first end: a node index.
+    pub node: usize,
+    /// The second end: another node or a fixed anchor.
+    pub to: Endpoint<T, DIM>,
+    /// The rod length `L > 0`.
+    pub length: T,
+}
+
+impl<T: Real, const DIM: usize> Link<T, DIM> {
+    /// A rod of length `length` between nodes `a` and `b`.
+    pub fn between(a: usize, b: usize, length: T) -> Self {
+        Self {
+            node: a,
+            to: Endpoint::Node(b),
+            length,
+        }
+    }
+
+    /// A rod of length `length` from node `a` to the fixed point `anchor`.
+    pub fn anchored(a: usize, anchor: SVector<T, DIM>, length: T) -> Self {
+        Self {
+            node: a,
+            to: Endpoint::Anchor(anchor),
+            length,
+        }
+    }
+}
+
+/// `D` squared-distance constraints on `N / DIM` nodes in `DIM` dimensions (see the module docs).
+///
+/// Implements [`Constraint`] exactly. Use [`PlanarDistances`] for the planar case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distances<T: Real, const DIM: usize, const N: usize, const D: usize> {
+    links: [Link<T, DIM>; D],
+    length2: SVector<T, D>,
+}
+
+/// Distance constraints between nodes in the plane (`DIM = 2`, `q = (x₁, y₁, x₂, y₂, …)`).
+pub type PlanarDistances<T, const N: usize, const D: usize> = Distances<T, 2, N, D>;
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM, N, D> {
+    /// A constraint set from its links.
+    ///
+    /// # Errors
+    /// - [`ConfigError::OutOfRange`] `"DIM"` when `DIM = 0`;
+    /// - [`ConfigError::Inconsistent`] `"N divisible by DIM"` when `N` is not a whole number of
+    ///   nodes;
+    /// - [`ConfigError::OutOfRange`] `"node"` when a node index is `≥ N / DIM`;
+    /// - [`ConfigError::Inconsistent`] `"link ends distinct"` when a link joins a node to itself;
+    /// - [`ConfigError::NonFinite`] `"length"` / `"anchor"`, [`ConfigError::OutOfRange`]
+    ///   `"length"` when a length is `≤ 0`.
+    pub fn new(links: [Link<T, DIM>; D]) -> Result<Self, ConfigError> {
+        if DIM == 0 {
+            return Err(ConfigError::OutOfRange { name: "DIM" });
+        }
+        if !N.is_multiple_of(DIM) {
+            return Err(ConfigError::Inconsistent {
+                name: "N divisible by DIM",
+            });
+        }
+        let nodes = N / DIM;
+        for l in links.iter() {
+            if l.node >= nodes {
+                return Err(ConfigError::OutOfRange { name: "node" });
+            }
+            match l.to {
+                Endpoint::Node(b) => {
+                    if b >= nodes {
+                        return Err(ConfigError::OutOfRange { name: "node" });
+                    }
+                    if b == l.node {
+                        return Err(ConfigError::Inconsistent {
+                            name: "link ends distinct",
+                        });
+                    }
+                }
+                Endpoint::Anchor(c) => {
+                    if !c.iter().all(|x| x.finite()) {
+                        return Err(ConfigError::NonFinite { name: "anchor" });
+                    }
+                }
+            }
+            if !l.length.finite() {
+                return Err(ConfigError::NonFinite { name: "length" });
+            }
+            if l.length <= T::zero() {
+                return Err(ConfigError::OutOfRange { name: "length" });
+            }
+        }
+        Ok(Self::from_valid(links))
+    }
+
+    /// Builds from links already known to be valid (the built-in models' literal parameters).
+    pub(crate) fn from_valid(links: [Link<T, DIM>; D]) -> Self {
+        let length2 = SVector::from_fn(|k, _| links[k].length * links[k].length);
+        Self { links, length2 }
+    }
+
+    /// An open chain hanging from `anchor`: link 0 ties node 0 to the anchor, link `k ≥ 1` ties
+    /// node `k` to node `k − 1`, with lengths `Lₖ` (000 §4.2, 004 eq 5.25).
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"N = DIM * D"` when the chain does not have exactly one
+    /// node per link; otherwise as [`Distances::new`].
+    pub fn chain(anchor: SVector<T, DIM>, lengths: SVector<T, D>) -> Result<Self, ConfigError> {
+        if DIM == 0 {
+            return Err(ConfigError::OutOfRange { name: "DIM" });
+        }
+        if N != DIM * D {
+            return Err(ConfigError::Inconsistent {
+                name: "N = DIM * D",
+            });
+        }
+        Self::new(chain_links(anchor, lengths))
+    }
+
+    /// The links.
+    pub fn links(&self) -> &[Link<T, DIM>; D] {
+        &self.links
+    }
+
+    /// The squared lengths `Lₖ²`.
+    pub fn lengths_squared(&self) -> &SVector<T, D> {
+        &self.length2
+    }
+
+    /// The position of node `i` (validated indices only; the caller guarantees `i < N / DIM`).
+    #[inline]
+    fn node(q: &SVector<T, N>, i: usize) -> SVector<T, DIM> {
+        SVector::from_fn(|j, _| q[DIM * i + j])
+    }
+
+    /// `d = p_a − p_b` for link `l`.
+    #[inline]
+    fn difference(q: &SVector<T, N>, l: &Link<T, DIM>) -> SVector<T, DIM> {
+        let pa = Self::node(q, l.node);
+        match l.to {
+            Endpoint::Node(b) => pa - Self::node(q, b),
+            Endpoint::Anchor(c) => pa - c,
+        }
+    }
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
+    for Distances<T, DIM, N, D>
+{
+    /// `gₖ = |p_a − p_b|² − Lₖ²`.
+    fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
+        SVector::from_fn(|k, _| {
+            let d = Self::difference(q, &self.links[k]);
+            d.norm_squared() - self.length2[k]
+        })
+    }
+
+    fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N> {
+        let mut j = SMatrix::<T, D, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l) * two;
+            for c in 0..DIM {
+                j[(k, DIM * l.node + c)] += d[c];
+                if let Endpoint::Node(b) = l.to {
+                    j[(k, DIM * b + c)] -= d[c];
+                }
+            }
+        }
+        j
+    }
+
+    fn weighted_hessian(&self, _: &SVector<T, N>, w: &SVector<T, D>) -> SMatrix<T, N, N> {
+        let mut h = SMatrix::<T, N, N>::zeros();
+        for (k, l) in self.links.iter().enumerate() {
+            let w2 = w[k] + w[k];
+            let a = DIM * l.node;
+            for c in 0..DIM {
+                h[(a + c, a + c)] += w2;
+                if let Endpoint::Node(b) = l.to {
+                    let b = DIM * b;
+                    h[(b + c, b + c)] += w2;
+                    h[(a + c, b + c)] -= w2;
+                    h[(b + c, a + c)] -= w2;
+                }
+            }
+        }
+        h
+    }
+
+    fn hessian_times(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SMatrix<T, D, N> {
+        // Hess gₖ · a is the Jacobian row of gₖ evaluated at the displacement `a` (g is quadratic).
+        let mut m = SMatrix::<T, D, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let pa = Self::node(a, l.node);
+            let d = match l.to {
+                Endpoint::Node(b) => pa - Self::node(a, b),
+                Endpoint::Anchor(_) => pa,
+            } * two;
+            for c in 0..DIM {
+                m[(k, DIM * l.node + c)] += d[c];
+                if let Endpoint::Node(b) = l.to {
+                    m[(k, DIM * b + c)] -= d[c];
+                }
+            }
+        }
+        m
+    }
+
+    fn weighted_third_contraction(
+        &self,
+        _: &SVector<T, N>,
+        _: &SVector<T, D>,
+        _: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        SVector::zeros()
+    }
+}
+
+/// The links of an open chain hanging from `anchor` (see [`Distances::chain`]).
+pub(crate) fn chain_links<T: Real, const DIM: usize, const D: usize>(
+    anchor: SVector<T, DIM>,
+    lengths: SVector<T, D>,
+) -> [Link<T, DIM>; D] {
+    core::array::from_fn(|k| {
+        if k == 0 {
+            Link::anchored(0, anchor, lengths[k])
+        } else {
+            Link::between(k, k - 1, lengths[k])
+        }
+    })
+}
