@@ -63,7 +63,7 @@ impl<T: Real> Kernel<T> {
                     p = i;
                 }
             }
-            if !(best > thresh) {
+            if best.partial_cmp(&thresh) != Some(core::cmp::Ordering::Greater) {
                 return Err(StepError::Singular);
             }
             if p != k {

@@ -152,7 +152,9 @@ impl<T: Real, const D: usize, const CAP: usize> MultiplierWindow<T, D, CAP> {
     /// The time the estimate refers to: the mean of the sample times in the window.
     pub fn centre_time(&self) -> Option<T> {
         match (self.samples.front(), self.samples.back()) {
-            (Some((a, _)), Some((b, _))) if self.is_full() => Some((*a + *b) / (T::one() + T::one())),
+            (Some((a, _)), Some((b, _))) if self.is_full() => {
+                Some((*a + *b) / (T::one() + T::one()))
+            }
             _ => None,
         }
     }

@@ -34,7 +34,10 @@ fn main() -> ExitCode {
 type Result<T = ()> = std::result::Result<T, String>;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 fn cargo() -> Command {
@@ -46,7 +49,9 @@ fn cargo() -> Command {
 fn run(what: &str, cmd: &mut Command) -> Result {
     let start = Instant::now();
     eprintln!("xtask: ==> {what}");
-    let status = cmd.status().map_err(|e| format!("{what}: cannot start: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
     eprintln!("xtask: <== {what} ({:.0} s)", start.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
@@ -56,9 +61,15 @@ fn run(what: &str, cmd: &mut Command) -> Result {
 }
 
 fn output(cmd: &mut Command) -> Result<String> {
-    let out = cmd.output().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
     if !out.status.success() {
-        return Err(format!("{cmd:?}: {}\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{cmd:?}: {}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -68,12 +79,18 @@ fn ensure_target() -> Result {
     if installed.lines().any(|l| l.trim() == EMBEDDED_TARGET) {
         return Ok(());
     }
-    run("rustup target add", Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))
+    run(
+        "rustup target add",
+        Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]),
+    )
 }
 
 fn test() -> Result {
     ensure_target()?;
-    run("host tests (unit, integration, doc)", cargo().args(["test", "--workspace"]))?;
+    run(
+        "host tests (unit, integration, doc)",
+        cargo().args(["test", "--workspace"]),
+    )?;
     run(
         "criterion benches in test mode",
         cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
@@ -82,7 +99,19 @@ fn test() -> Result {
         "main example",
         cargo().args(["run", "--release", "--example", "double_pendulum"]),
     )?;
-    run("reproduce list", cargo().args(["run", "--release", "-p", "host-tests", "--bin", "reproduce", "--", "list"]))?;
+    run(
+        "reproduce list",
+        cargo().args([
+            "run",
+            "--release",
+            "-p",
+            "host-tests",
+            "--bin",
+            "reproduce",
+            "--",
+            "list",
+        ]),
+    )?;
     nostd_checks()?;
     eprintln!("xtask: all tests passed");
     Ok(())
@@ -96,11 +125,26 @@ fn nostd_checks() -> Result {
     )?;
     run(
         "core crate for thumbv7em-none-eabihf with defmt",
-        cargo().args(["build", "-p", "macrostep", "--target", EMBEDDED_TARGET, "--features", "defmt"]),
+        cargo().args([
+            "build",
+            "-p",
+            "macrostep",
+            "--target",
+            EMBEDDED_TARGET,
+            "--features",
+            "defmt",
+        ]),
     )?;
     run(
         "no_std link probe (fails if std or alloc is linked)",
-        cargo().args(["build", "--release", "--manifest-path", "probe/Cargo.toml", "--target-dir", "target/probe"]),
+        cargo().args([
+            "build",
+            "--release",
+            "--manifest-path",
+            "probe/Cargo.toml",
+            "--target-dir",
+            "target/probe",
+        ]),
     )?;
     // Cheap extra check: no `std` or `alloc` feature is enabled anywhere in the embedded graph.
     let tree = output(cargo().args([
@@ -119,7 +163,10 @@ fn nostd_checks() -> Result {
         .filter(|l| l.contains("feature \"std\"") || l.contains("feature \"alloc\""))
         .collect();
     if !offending.is_empty() {
-        return Err(format!("std/alloc features in the embedded build:\n{}", offending.join("\n")));
+        return Err(format!(
+            "std/alloc features in the embedded build:\n{}",
+            offending.join("\n")
+        ));
     }
     eprintln!("xtask: no std/alloc feature in the {EMBEDDED_TARGET} dependency graph");
     Ok(())
