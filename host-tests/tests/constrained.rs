@@ -741,3 +741,50 @@ fn multiplier_window_averages_out_the_fast_oscillation() {
 
 #[allow(dead_code)]
 fn unused<P: Potential<f64, 2>>(_: System<f64, P, 2>) {}
+
+// ---------------------------------------------------------------------------------------------
+// 002 §5, Tables 1–2 (the full table is `reproduce reich`)
+// ---------------------------------------------------------------------------------------------
+
+/// The "Yoshida" row of Reich's Tables 1–2: |p_y| at T, 2T, 4T with h = 0.04T (0.77e-1, 0.15,
+/// 0.31), max |H − H₀| on [0, 4T] with h = 0.04T (0.15e-1) and h = 0.004T (0.86e-6), within 5 %.
+#[test]
+fn reich_tables_1_2_yoshida_row() {
+    let p = Pendulum::<f64>::paper();
+    let sys = p.system();
+    let period = 7.416298709;
+    for (k, paper_py, paper_dh) in [
+        (25usize, Some([0.077, 0.15, 0.31]), 0.015),
+        (250, None, 0.86e-6),
+    ] {
+        let h = period / k as f64;
+        let mut y4 = Reich4::new(
+            sys,
+            p.constraint(),
+            h,
+            Stage::Reich,
+            NewtonParams::default(),
+        )
+        .unwrap();
+        let mut s = p.initial_state();
+        let e0 = sys.energy(&s);
+        let mut dh = 0.0_f64;
+        let mut py = vec![];
+        for n in 1..=4 * k {
+            y4.step(&mut s).unwrap();
+            dh = dh.max((sys.energy(&s) - e0).abs());
+            if n == k || n == 2 * k || n == 4 * k {
+                py.push(s.v[1].abs());
+            }
+        }
+        if let Some(paper) = paper_py {
+            for (m, r) in py.iter().zip(paper) {
+                assert!((m / r - 1.0).abs() < 0.05, "|p_y| {m} vs paper {r}");
+            }
+        }
+        assert!(
+            (dh / paper_dh - 1.0).abs() < 0.05,
+            "max dH {dh} vs paper {paper_dh}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //! [`EXPERIMENTS`]. Names are stable once published: add, don't rename.
 
 pub mod baselines;
+pub mod constrained;
 pub mod reference;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
@@ -27,6 +28,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "baselines",
         about: "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet",
         run: baselines::run,
+    },
+    Experiment {
+        name: "reich",
+        about: "002 §5 Tables 1–2: Reich's 4th-order constrained Yoshida composition vs RATTLE, pendulum",
+        run: constrained::reich,
     },
 ];
 
