@@ -34,6 +34,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "002 §5 Tables 1–2: Reich's 4th-order constrained Yoshida composition vs RATTLE, pendulum",
         run: constrained::reich,
     },
+    Experiment {
+        name: "vs-vr",
+        about: "001 §3–4, Fig 2: SHAKE (VS) vs RATTLE (VR) on the 6-node spring chain",
+        run: constrained::vs_vr,
+    },
 ];
 
 /// Looks an experiment up by name.
