@@ -26,7 +26,7 @@ pub mod toy;
 /// Runs a generic test function once for `f32` and once for `f64`, as two `#[test]`s in a module
 /// named after the function.
 ///
-/// ```ignore
+/// ```text
 /// fn energy_bounded<T: macrostep::Real + host_tests::Tolerance>() { /* … */ }
 /// host_tests::for_scalars!(energy_bounded);
 /// ```

@@ -13,10 +13,18 @@
 //! x₁ = L₁ sin θ,  y₁ = −L₁ cos θ,  x₂ = x₁ + L₂ sin φ,  y₂ = y₁ − L₂ cos φ.
 //! ```
 //!
-//! The seed prints `V = −g y₁ − g y₂` next to these coordinates, which would pull upward and put
-//! its own initial condition (`x₁=0, y₁=−1, x₂=1, y₂=−2` at rest) at an inverted, unstable
-//! configuration; we take the sign to be a typo and use `V = +g(m₁y₁ + m₂y₂)` (pass a negative
-//! `g` to get the printed sign literally).
+//! **Sign of gravity for the double pendulum.** The seed prints `V = −g y₁ − g y₂` next to these
+//! coordinates, i.e. gravity pulling toward `+y`, which puts its initial condition
+//! (`x₁=0, y₁=−1, x₂=1, y₂=−2` at rest) *above* the stable equilibrium, in a chaotic regime. The
+//! core model `macrostep::models::DoublePendulum` reads that sign as a typo and uses ordinary
+//! downward gravity (`V = g Σ mᵢ yᵢ`, `g = 1`), and so does [`DoublePendulum::seed`]. Energies
+//! agree with the core model's `system().energy(..)` (checked by a test).
+//! [`DoublePendulum::seed_printed_sign`] keeps the printed sign (`g = −1` here) for comparison.
+//!
+//! **Chaos.** Under the printed (upward) gravity the motion from the seed start is chaotic:
+//! solves at `rtol = atol = 1e-11` and `1e-13` differ by ~2e-9 at `t = 10`, ~1e-7 at `t = 20`,
+//! ~7e-2 at `t = 50`. Under physical gravity the swing is regular and the reference is good to
+//! the solver tolerance over `[0, 50]` (`reproduce reference` prints both).
 //!
 //! Constraints, as in the seed (squared form, so multipliers are scaled accordingly):
 //! `c₁ = x₁² + y₁² − L₁²`, `c₂ = (x₂−x₁)² + (y₂−y₁)² − L₂²` (pendulum: `c = x² + y² − L²`).
@@ -216,7 +224,7 @@ pub struct DoublePendulum {
     pub m1: f64,
     /// Mass of the second bob.
     pub m2: f64,
-    /// Gravity (pulling in `−y`).
+    /// Gravity, pulling in `−y` when positive (`V = g(m₁y₁ + m₂y₂)`); negative pulls toward `+y`.
     pub g: f64,
     /// Length of the first rod.
     pub l1: f64,
@@ -225,7 +233,8 @@ pub struct DoublePendulum {
 }
 
 impl DoublePendulum {
-    /// Seed 000 §4.1: `m₁ = m₂ = g = 1`, `L₁ = 1`, `L₂ = √2`.
+    /// Seed 000 §4.1 as `macrostep::models::DoublePendulum::paper()`: `m₁ = m₂ = g = 1`,
+    /// `L₁ = 1`, `L₂ = √2`, downward gravity `V = y₁ + y₂`.
     pub fn seed() -> Self {
         Self {
             m1: 1.0,
@@ -233,6 +242,15 @@ impl DoublePendulum {
             g: 1.0,
             l1: 1.0,
             l2: 2.0_f64.sqrt(),
+        }
+    }
+
+    /// The seed's masses and lengths with gravity as printed in 000 §4.1, `V = −y₁ − y₂`
+    /// (`g = −1`, pulling toward `+y`; chaotic from the seed start).
+    pub fn seed_printed_sign() -> Self {
+        Self {
+            g: -1.0,
+            ..Self::seed()
         }
     }
 
@@ -528,28 +546,78 @@ mod tests {
         }
     }
 
-    /// Seed start, energy conserved by the reference to ~1e-10 over t ∈ [0, 20].
+    /// Seed start, energy conserved by the reference to ~1e-10 over t ∈ [0, 20], for the printed
+    /// (upward) and the physical (downward) gravity.
     #[test]
     fn double_pendulum_energy_conserved() {
-        let dp = DoublePendulum::seed();
-        let (q0, v0) = DoublePendulum::seed_initial();
-        let times = reference::linspace(0.0, 20.0, 40);
-        let out = dp.solve(&q0, &v0, &times, 1e-13, 1e-13);
-        let e0 = dp.cartesian_energy(&q0, &v0);
-        assert!((out[0].energy - e0).abs() < 1e-14);
-        let drift = out
-            .iter()
-            .map(|s| (s.energy - e0).abs())
-            .fold(0.0, f64::max);
-        assert!(drift < 1e-10, "energy drift {drift:e}");
-        // The constraints hold exactly in the Cartesian image (to roundoff).
-        for s in &out {
-            let c1 = s.q[0] * s.q[0] + s.q[1] * s.q[1] - 1.0;
-            let c2 = (s.q[2] - s.q[0]).powi(2) + (s.q[3] - s.q[1]).powi(2) - 2.0;
-            assert!(c1.abs() < 1e-13 && c2.abs() < 1e-13);
+        for dp in [DoublePendulum::seed(), DoublePendulum::seed_printed_sign()] {
+            let (q0, v0) = DoublePendulum::seed_initial();
+            let times = reference::linspace(0.0, 20.0, 40);
+            let out = dp.solve(&q0, &v0, &times, 1e-13, 1e-13);
+            let e0 = dp.cartesian_energy(&q0, &v0);
+            assert!((out[0].energy - e0).abs() < 1e-14);
+            let drift = out
+                .iter()
+                .map(|s| (s.energy - e0).abs())
+                .fold(0.0, f64::max);
+            assert!(drift < 1e-10, "g = {}: energy drift {drift:e}", dp.g);
+            // The constraints hold exactly in the Cartesian image (to roundoff).
+            for s in &out {
+                let c1 = s.q[0] * s.q[0] + s.q[1] * s.q[1] - 1.0;
+                let c2 = (s.q[2] - s.q[0]).powi(2) + (s.q[3] - s.q[1]).powi(2) - 2.0;
+                assert!(c1.abs() < 1e-13 && c2.abs() < 1e-13);
+            }
+            // At rest at t = 0: hanging, both rods in tension (λ < 0 pulls each bob toward its
+            // anchor); with gravity toward +y, both rods are compressed (λ > 0).
+            let l = out[0].lambda;
+            if dp.g > 0.0 {
+                assert!(l[0] < 0.0 && l[1] < 0.0, "{l:?}");
+            } else {
+                assert!(l[0] > 0.0 && l[1] > 0.0, "{l:?}");
+            }
         }
-        // At rest at t = 0 the multipliers balance gravity along the rods: λ is finite and the
-        // rods are in tension (λ < 0 means the force pulls bob 1 toward the pivot).
-        assert!(out[0].lambda[0] < 0.0 && out[0].lambda[1] < 0.0);
+    }
+
+    /// Same conventions as the core models: energies and constraint values agree with
+    /// `macrostep::models::{Pendulum, DoublePendulum}` on arbitrary states.
+    #[test]
+    fn conventions_match_core_models() {
+        use macrostep::model::Constraint;
+        use macrostep::nalgebra::vector;
+        use macrostep::State;
+        let core = macrostep::models::DoublePendulum::<f64>::paper();
+        let dp = DoublePendulum::seed();
+        let (q0, _) = DoublePendulum::seed_initial();
+        assert_eq!(core.initial_state().q.as_slice(), &q0);
+        for y in [[0.4, -1.1, 0.9, -2.3], [2.0, 0.5, -0.3, 1.7]] {
+            let (q, v, _) = dp.cartesian(&y);
+            let s = State::new(
+                0.0,
+                vector![q[0], q[1], q[2], q[3]],
+                vector![v[0], v[1], v[2], v[3]],
+            );
+            let e_core = core.system().energy(&s);
+            assert!(
+                (e_core - dp.energy(&y)).abs() < 1e-13,
+                "{e_core} vs {}",
+                dp.energy(&y)
+            );
+            assert!(core.constraint().value(&s.q).amax() < 1e-14);
+            // Jacobian rows agree (same constraint functions, same sign).
+            let jc = core.constraint().jacobian(&s.q);
+            let j = DoublePendulum::constraint_jacobian(&q);
+            for r in 0..2 {
+                for c in 0..4 {
+                    assert!((jc[(r, c)] - j[r][c]).abs() < 1e-14);
+                }
+            }
+        }
+        let core_p = macrostep::models::Pendulum::<f64>::paper();
+        let p = Pendulum::default();
+        let y = [0.7, -0.4];
+        let (q, v, _) = p.cartesian(&y);
+        let s = State::new(0.0, vector![q[0], q[1]], vector![v[0], v[1]]);
+        assert!((core_p.system().energy(&s) - p.energy(&y)).abs() < 1e-14);
+        assert!((core_p.period(PI / 2.0) - p.period(PI / 2.0)).abs() < 1e-12);
     }
 }

@@ -10,7 +10,8 @@ use nalgebra::SVector;
 /// node `i − 1` on a rod `Lᵢ` (000 §4.2, 004 eqs 5.23–5.25).
 ///
 /// - `q = (x₁, y₁, …, xₙ, yₙ)`, `M = I`;
-/// - `V(q) = −g Σᵢ yᵢ` (the seeds' sign, gravity towards `+y`; `g = 1` in both seeds);
+/// - `V(q) = g Σᵢ yᵢ`, gravity towards `−y` (`g = 1` in both seeds; the seeds print `−Σ yᵢ`, the
+///   same sign typo as the double pendulum's, see [`DoublePendulum`](super::DoublePendulum));
 /// - `gᵢ(q) = |pᵢ − pᵢ₋₁|² − Lᵢ²`, `p₀ = 0` ([`PlanarDistances::chain`]).
 ///
 /// # Sizes
@@ -112,7 +113,7 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
     }
 
     fn build(lengths: SVector<T, D>, g: T, start: SVector<T, N>) -> Self {
-        let b = SVector::from_fn(|r, _| if !r.is_multiple_of(2) { -g } else { T::zero() });
+        let b = SVector::from_fn(|r, _| if !r.is_multiple_of(2) { g } else { T::zero() });
         Self {
             lengths,
             g,
@@ -131,7 +132,7 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
         self.g
     }
 
-    /// The unconstrained system `M = I`, `V = −g Σ yᵢ` (pair it with [`Chain::constraint`]).
+    /// The unconstrained system `M = I`, `V = g Σ yᵢ` (pair it with [`Chain::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
         System::new(Mass::identity(), self.gravity)
     }

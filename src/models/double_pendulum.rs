@@ -10,8 +10,10 @@ use nalgebra::{vector, SVector};
 /// mass 1 on a rod `L₂` (Tao & Owhadi, 000 §4.1).
 ///
 /// - `q = (x₁, y₁, x₂, y₂)`, `M = diag(m₁, m₁, m₂, m₂)`;
-/// - `V(q) = −g m₁ y₁ − g m₂ y₂` (000 §4.1 writes `−g y₁ − g y₂` with `m₁ = m₂ = 1`; note the
-///   seed's sign: gravity pulls towards `+y`);
+/// - `V(q) = g m₁ y₁ + g m₂ y₂`, gravity pulling towards `−y`. 000 §4.1 prints `V = −g y₁ − g y₂`,
+///   which pulls towards `+y` and puts its own start (hanging below the pivot) above the stable
+///   equilibrium, in a chaotic regime; we read the printed sign as a typo and use the physical
+///   one, under which the seed's start is a regular (non-chaotic) swing on `[0, 50]`;
 /// - `g₁ = x₁² + y₁² − L₁²`, `g₂ = (x₂ − x₁)² + (y₂ − y₁)² − L₂²` ([`PlanarDistances`]).
 ///
 /// Constraint form ([`DoublePendulum::system`] + [`DoublePendulum::constraint`]) for
@@ -67,7 +69,7 @@ impl<T: Real> DoublePendulum<T> {
     }
 
     fn build(masses: [T; 2], g: T, lengths: [T; 2], mass: Mass<T, 4>) -> Self {
-        let b = vector![T::zero(), -g * masses[0], T::zero(), -g * masses[1]];
+        let b = vector![T::zero(), g * masses[0], T::zero(), g * masses[1]];
         let links: [Link<T, 2>; 2] = chain_links(SVector::zeros(), vector![lengths[0], lengths[1]]);
         Self {
             masses,
@@ -92,7 +94,7 @@ impl<T: Real> DoublePendulum<T> {
         self.lengths
     }
 
-    /// The unconstrained system `M`, `V = −g Σ mᵢ yᵢ` (pair it with
+    /// The unconstrained system `M`, `V = g Σ mᵢ yᵢ` (pair it with
     /// [`DoublePendulum::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, 4>, 4> {
         System::new(self.mass, self.gravity)
@@ -127,6 +129,25 @@ impl<T: Real> DoublePendulum<T> {
             self.mass,
             Penalty::per_constraint(self.gravity, self.constraint, omega)?,
         ))
+    }
+
+    /// Cartesian positions from the generalised coordinates of 000 §4.1:
+    /// `x₁ = L₁ sin θ`, `y₁ = −L₁ cos θ`, `x₂ = x₁ + L₂ sin φ`, `y₂ = y₁ − L₂ cos φ`.
+    pub fn from_angles(&self, theta: T, phi: T) -> SVector<T, 4> {
+        let [l1, l2] = self.lengths;
+        let (st, ct) = theta.sin_cos();
+        let (sp, cp) = phi.sin_cos();
+        let (x1, y1) = (l1 * st, -l1 * ct);
+        vector![x1, y1, x1 + l2 * sp, y1 - l2 * cp]
+    }
+
+    /// The generalised coordinates `(θ, φ)` of a configuration (inverse of
+    /// [`DoublePendulum::from_angles`] on the constraint manifold; off it, the angles of the two
+    /// rod directions), each in `(−π, π]`.
+    pub fn angles(&self, q: &SVector<T, 4>) -> (T, T) {
+        let theta = q[0].atan2(-q[1]);
+        let phi = (q[2] - q[0]).atan2(q[1] - q[3]);
+        (theta, phi)
     }
 
     /// The start of 000 Fig. 1 scaled to the rod lengths: mass 1 at `(0, −L₁)`, mass 2 at

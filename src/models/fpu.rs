@@ -217,6 +217,11 @@ impl<T: Real> Fpu<T, 6> {
 
 impl<T: Real, const N: usize> Fpu<T, N> {
     /// The randomly chosen start `x(0)` of 004 Fig. 2.9 (`m = 3`, `ω = 1000`, `y(0) = 0`).
+    ///
+    /// §2.6.3 writes the Hamiltonian in the chain positions `q` (eq 2.107) but names this start
+    /// `x(0)`, the name §4.2.6 gives the rotated coordinates of eq 4.19; it is used here as rotated
+    /// coordinates, like the start of Figs. 2.10 and 4.3 (which only makes sense in them: `1/ω` is
+    /// the elongation of a stiff spring). Apply [`Fpu::from_chain`] to read it as `q` instead.
     pub const FIG_2_9_POSITIONS: [f64; 6] = [0.4642, -0.4202, 0.0344, 0.1371, 0.0626, 0.0810];
 
     /// An FPU chain with `m = N/2` stiff springs of frequency `ω`.

@@ -53,10 +53,10 @@ pub fn kepler_error(e: f64, tol: f64) -> (usize, f64) {
     (ys.len(), err)
 }
 
-/// Max `|E(t) − E(0)|` of the double-pendulum reference from the seed start over `[0, t_end]`
-/// (sampled at `n + 1` times), and the max multiplier residual `|M q̈ + ∇V − Jᵀλ|` on those samples.
-pub fn double_pendulum_drift(t_end: f64, n: usize, tol: f64) -> (f64, f64) {
-    let dp = DoublePendulum::seed();
+/// Max `|E(t) − E(0)|` of the double-pendulum reference `dp` from the seed start over
+/// `[0, t_end]` (sampled at `n + 1` times), and the max multiplier residual `|M q̈ + ∇V − Jᵀλ|` on
+/// those samples.
+pub fn double_pendulum_drift(dp: &DoublePendulum, t_end: f64, n: usize, tol: f64) -> (f64, f64) {
     let (q0, v0) = DoublePendulum::seed_initial();
     let out = dp.solve(&q0, &v0, &linspace(0.0, t_end, n), tol, tol);
     let e0 = dp.cartesian_energy(&q0, &v0);
@@ -69,6 +69,18 @@ pub fn double_pendulum_drift(t_end: f64, n: usize, tol: f64) -> (f64, f64) {
         .map(|s| dp.multiplier_residual(&s.y))
         .fold(0.0, f64::max);
     (drift, resid)
+}
+
+/// Pointwise self-consistency of the double-pendulum reference from the seed start: the max
+/// Cartesian position difference between solves at `rtol = atol = 1e-13` and `1e-11`, at
+/// `t_end` (an estimate of the reference's own error at the looser tolerance; chaos amplifies it).
+pub fn double_pendulum_sensitivity(dp: &DoublePendulum, t_end: f64) -> f64 {
+    let (q0, v0) = DoublePendulum::seed_initial();
+    let a = dp.solve(&q0, &v0, &[t_end], 1e-13, 1e-13);
+    let b = dp.solve(&q0, &v0, &[t_end], 1e-11, 1e-11);
+    (0..4)
+        .map(|i| (a[0].q[i] - b[0].q[i]).abs())
+        .fold(0.0, f64::max)
 }
 
 /// Runs the experiment.
@@ -98,9 +110,32 @@ pub fn run() {
         sci(rtol),
         sci((measured - closed).abs()),
     ]);
-    let (drift, resid) = double_pendulum_drift(100.0, 200, rtol);
+    let (drift, resid) = double_pendulum_drift(&DoublePendulum::seed(), 100.0, 200, rtol);
     table.row(&["double pendulum |dE| t<=100".into(), sci(rtol), sci(drift)]);
     table.row(&["double pendulum DAE residual".into(), sci(rtol), sci(resid)]);
+    let (drift_u, resid_u) =
+        double_pendulum_drift(&DoublePendulum::seed_printed_sign(), 100.0, 200, rtol);
+    table.row(&["printed-sign dbl pend |dE|".into(), sci(rtol), sci(drift_u)]);
+    table.row(&[
+        "printed-sign dbl pend residual".into(),
+        sci(rtol),
+        sci(resid_u),
+    ]);
+    for t in [10.0, 20.0, 50.0, 100.0] {
+        table.row(&[
+            format!("dbl pend 1e-11 vs 1e-13 t={t}"),
+            "-".into(),
+            sci(double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
+        ]);
+        table.row(&[
+            format!("printed-sign 1e-11 vs 1e-13 t={t}"),
+            "-".into(),
+            sci(double_pendulum_sensitivity(
+                &DoublePendulum::seed_printed_sign(),
+                t,
+            )),
+        ]);
+    }
     println!();
     println!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
     figure("reference.harmonic.error", harmonic_error(2.0, 20.0, rtol));
@@ -113,4 +148,20 @@ pub fn run() {
     );
     figure("reference.double_pendulum.energy_drift", drift);
     figure("reference.double_pendulum.dae_residual", resid);
+    figure(
+        "reference.double_pendulum_printed_sign.energy_drift",
+        drift_u,
+    );
+    figure(
+        "reference.double_pendulum.sensitivity_t20",
+        double_pendulum_sensitivity(&DoublePendulum::seed(), 20.0),
+    );
+    figure(
+        "reference.double_pendulum.sensitivity_t50",
+        double_pendulum_sensitivity(&DoublePendulum::seed(), 50.0),
+    );
+    figure(
+        "reference.double_pendulum_printed_sign.sensitivity_t50",
+        double_pendulum_sensitivity(&DoublePendulum::seed_printed_sign(), 50.0),
+    );
 }
