@@ -58,14 +58,6 @@ fn moving_double_pendulum() -> State<f64, 4> {
     State::new(0.0, q, v)
 }
 
-/// The rigid reference with the sign convention of `models::DoublePendulum` (see above).
-fn rigid_printed_sign() -> rigid::DoublePendulum {
-    rigid::DoublePendulum {
-        g: -1.0,
-        ..rigid::DoublePendulum::seed()
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Order
 // ---------------------------------------------------------------------------------------------
@@ -135,15 +127,13 @@ fn reich_composition_is_fourth_order_on_the_pendulum() {
 
 /// Order on a system with two coupled constraints (D = 2), against the rigid double-pendulum
 /// reference in generalised coordinates (an independent solver).
-///
-/// `models::DoublePendulum` uses the seed's printed `V = −g(y₁ + y₂)` (gravity towards `+y`);
-/// `rigid::DoublePendulum` uses `V = +g(y₁ + y₂)` and takes a negative `g` for the printed sign.
+
 #[test]
 fn rattle_and_reich_orders_on_the_double_pendulum() {
     let dp = DoublePendulum::<f64>::paper();
     let s0 = moving_double_pendulum();
     let t_end = 1.0;
-    let r = rigid_printed_sign();
+    let r = rigid::DoublePendulum::seed();
     let q0: [f64; 4] = s0.q.into();
     let v0: [f64; 4] = s0.v.into();
     let refq = r.solve(&q0, &v0, &[t_end], 1e-13, 1e-13)[0].q;
@@ -392,7 +382,7 @@ fn reich_stage_variants_agree() {
 fn rattle_multipliers_match_the_rigid_reference() {
     let dp = DoublePendulum::<f64>::paper();
     let s0 = moving_double_pendulum();
-    let r = rigid_printed_sign();
+    let r = rigid::DoublePendulum::seed();
     let h = 0.01;
     let n = 100;
     let mut ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
