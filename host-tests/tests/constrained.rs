@@ -474,6 +474,17 @@ fn config_errors() {
             name: "manifold_tol"
         })
     );
+    let bad = NewtonParams {
+        tol: 1e-10,
+        manifold_tol: 1e-12,
+        ..d
+    };
+    assert_eq!(
+        Rattle::new(sys, g, 0.1, bad).err(),
+        Some(ConfigError::Inconsistent {
+            name: "tol <= manifold_tol"
+        })
+    );
     assert_eq!(
         MultiplierWindow::<f64, 1, 4>::new(vector![1.0], 5).err(),
         Some(ConfigError::OutOfRange { name: "len" })
@@ -712,6 +723,7 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
         tol: 1e-14,
         ..NewtonParams::default()
     };
+    // (manifold_tol stays at its default 2.2e-12 ≥ tol.)
     let mut ra = Rattle::new(sys, g, 0.05, tight).unwrap();
     let proj = Rattle::new(sys, g, 0.05, tight).unwrap();
     let defect = manifold_defect(

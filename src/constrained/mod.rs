@@ -78,7 +78,7 @@ pub struct NewtonParams<T> {
     /// At most this many Newton updates per solve; more is [`StepError::NotConverged`](crate::StepError::NotConverged). Default 20.
     pub max_iter: u32,
     /// A start with `‖g(q)‖∞` (or `‖g'(q)v‖∞`, where checked) above this is off the manifold.
-    /// Default `10⁴ ε` (`2.2e-12` for `f64`, `1.2e-3` for `f32`).
+    /// Must be `≥ tol`. Default `10⁴ ε` (`2.2e-12` for `f64`, `1.2e-3` for `f32`).
     pub manifold_tol: T,
     /// What to do with a start off the manifold.
     pub off_manifold: OffManifold,
@@ -101,7 +101,9 @@ impl<T: Real> NewtonParams<T> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` and
-    /// `"manifold_tol"` (must be positive), [`ConfigError::OutOfRange`] for `"max_iter"` (≥ 1).
+    /// `"manifold_tol"` (must be positive), [`ConfigError::OutOfRange`] for `"max_iter"` (≥ 1),
+    /// [`ConfigError::Inconsistent`] `"tol <= manifold_tol"` (a step's own result must count as
+    /// on the manifold).
     pub fn validate(&self) -> Result<(), ConfigError> {
         for (x, name) in [(self.tol, "tol"), (self.manifold_tol, "manifold_tol")] {
             if !x.finite() {
@@ -113,6 +115,12 @@ impl<T: Real> NewtonParams<T> {
         }
         if self.max_iter == 0 {
             return Err(ConfigError::OutOfRange { name: "max_iter" });
+        }
+        // A step ends with ‖g‖∞ ≤ tol; the next step must accept that as on the manifold.
+        if self.manifold_tol < self.tol {
+            return Err(ConfigError::Inconsistent {
+                name: "tol <= manifold_tol",
+            });
         }
         Ok(())
     }
