@@ -763,3 +763,32 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
     assert!(rr < 1e-12, "VR hidden residual {rr}");
     assert!(rs > 1e-5 && rs < 1e-1, "VS hidden residual {rs}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 000 Theorem 1.3: the multiplier recovered from a penalty run (cheap `reproduce multiplier`)
+// ---------------------------------------------------------------------------------------------
+
+/// On the double pendulum, the window average of `−ω²g` approaches RATTLE's window-averaged λ as
+/// ω grows (ω = 20 → 100), while the pointwise `−ω²g` stays O(1) away.
+#[test]
+fn recovered_multiplier_converges_in_window_average_only() {
+    use host_tests::experiments::constrained::multiplier_errors;
+    use macrostep::baselines::VelocityVerlet;
+    let dp = DoublePendulum::<f64>::paper();
+    let (h, w, t_end) = (0.001, 200, 2.0);
+    let mut res = vec![];
+    for omega in [20.0, 100.0] {
+        let mut vv = VelocityVerlet::new(dp.penalised(omega).unwrap(), h).unwrap();
+        res.push(multiplier_errors(omega, h, w, t_end, |s| {
+            vv.step(s).unwrap()
+        }));
+    }
+    let (w20, p20, _) = res[0];
+    let (w100, p100, _) = res[1];
+    assert!(w100 < 0.6 * w20, "window error {w20} → {w100}");
+    assert!(w100 < 0.1, "window error at ω = 100: {w100}");
+    assert!(
+        p100 > 0.5 * p20 && p100 > 0.3,
+        "pointwise error {p20} → {p100}"
+    );
+}

@@ -39,6 +39,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "001 §3–4, Fig 2: SHAKE (VS) vs RATTLE (VR) on the 6-node spring chain",
         run: constrained::vs_vr,
     },
+    Experiment {
+        name: "multiplier",
+        about: "000 Thm 1.3 / Fig 2b: Lagrange multiplier recovered from a penalty run vs RATTLE's",
+        run: constrained::multiplier,
+    },
 ];
 
 /// Looks an experiment up by name.
