@@ -193,12 +193,12 @@ pub fn multiplier_errors(
     let mut s = s0;
     let mut lam_r = vec![[0.0; 2]; n + 1];
     let mut prev_end = None;
-    for k in 0..n {
+    for slot in lam_r.iter_mut().take(n) {
         ra.step(&mut s).expect("RATTLE step");
         let m = ra.multipliers();
         if let Some(pe) = prev_end {
             let l: macrostep::nalgebra::SVector<f64, 2> = (pe + m.start) * 0.5;
-            lam_r[k] = [l[0], l[1]];
+            *slot = [l[0], l[1]];
         }
         prev_end = Some(m.end);
     }
@@ -267,7 +267,9 @@ const PENALTY_H: f64 = 0.001;
 
 type PenaltySystem = System<f64, macrostep::models::GravityPenalty<f64, 4, 2>, 4>;
 
-fn penalty_integrator(sys: PenaltySystem, h: f64) -> Box<dyn FnMut(&mut State<f64, 4>)> {
+type StepFn = Box<dyn FnMut(&mut State<f64, 4>)>;
+
+fn penalty_integrator(sys: PenaltySystem, h: f64) -> StepFn {
     let mut vv = macrostep::baselines::VelocityVerlet::new(sys, h).expect("Verlet");
     Box::new(move |s| vv.step(s).expect("penalty step"))
 }
