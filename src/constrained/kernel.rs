@@ -92,19 +92,20 @@ impl<T: Real> Kernel<T> {
         Ok(x)
     }
 
-    /// Newton on `g(y + c·B λ) = 0` for `λ`, from `λ = 0`. Returns `(q, λ)`.
+    /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.
     pub(crate) fn position_solve<G, const N: usize, const D: usize>(
         &self,
         g: &G,
         y: &SVector<T, N>,
         b: &SMatrix<T, N, D>,
         c: T,
+        guess: SVector<T, D>,
     ) -> Result<(SVector<T, N>, SVector<T, D>), StepError>
     where
         G: Constraint<T, N, D>,
     {
         let cb = b * c;
-        let mut lam = SVector::<T, D>::zeros();
+        let mut lam = guess;
         let mut it = 0u32;
         loop {
             let q = y + cb * lam;
@@ -157,7 +158,7 @@ impl<T: Real> Kernel<T> {
             return Err(StepError::NonFiniteState);
         }
         let b = Self::minv_jt(mass, &g.jacobian(&s.q));
-        let (q, _) = self.position_solve(g, &s.q, &b, T::one())?;
+        let (q, _) = self.position_solve(g, &s.q, &b, T::one(), SVector::zeros())?;
         let v = if hidden {
             self.velocity_project(g, mass, &q, &s.v)?.0
         } else {

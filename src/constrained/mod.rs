@@ -82,6 +82,11 @@ pub struct NewtonParams<T> {
     pub manifold_tol: T,
     /// What to do with a start off the manifold.
     pub off_manifold: OffManifold,
+    /// Start Newton from the previous step's end multiplier instead of `λ = 0` (default
+    /// `false`). Helps when the multipliers are large and the step is big (a whipping chain);
+    /// the result then depends on the previous step at the level of `tol`, so the step is no
+    /// longer a pure function of the state (finite-difference measurements want `false`).
+    pub warm_start: bool,
 }
 
 impl<T: Real> Default for NewtonParams<T> {
@@ -92,6 +97,7 @@ impl<T: Real> Default for NewtonParams<T> {
             max_iter: 20,
             manifold_tol: eps * T::lit(1e4),
             off_manifold: OffManifold::Reject,
+            warm_start: false,
         }
     }
 }

@@ -5,6 +5,7 @@ use super::{Multipliers, NewtonParams};
 use crate::integrator::{check_step_input, commit};
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
 ///
@@ -118,6 +119,7 @@ where
         &self,
         s: &State<T, N>,
         h: T,
+        guess: SVector<T, D>,
     ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
         let g = &self.constraint;
         let mass = &self.system.mass;
@@ -126,7 +128,7 @@ where
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
         let (q, lr) = self
             .kernel
-            .position_solve(g, &(s.q + w * h), &b0, half * h)?;
+            .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
         let u = w + b0 * (lr * half) + self.system.acceleration(&q) * half;
         let (v, mu) = self.kernel.velocity_project(g, mass, &q, &u)?;
         let lv = mu / half;
@@ -156,7 +158,12 @@ where
         let s = self
             .kernel
             .start(&self.constraint, &self.system.mass, state, true)?;
-        let (next, lam) = self.raw_step(&s, h)?;
+        let guess = if self.kernel.params.warm_start {
+            self.last.end
+        } else {
+            SVector::zeros()
+        };
+        let (next, lam) = self.raw_step(&s, h, guess)?;
         if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }

@@ -5,6 +5,7 @@ use super::NewtonParams;
 use crate::integrator::{check_step_input, commit};
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,9 +141,9 @@ where
         let half = h * self.kernel.half;
         let w = s.v + self.system.acceleration(&s.q) * half;
         let b0 = Kernel::minv_jt(&self.system.mass, &g.jacobian(&s.q));
-        let (q, lam) = self
-            .kernel
-            .position_solve(g, &(s.q + w * h), &b0, half * h)?;
+        let (q, lam) =
+            self.kernel
+                .position_solve(g, &(s.q + w * h), &b0, half * h, SVector::zeros())?;
         let v = w + b0 * (lam * half) + self.system.acceleration(&q) * half;
         Ok(State { t: s.t + h, q, v })
     }

@@ -5,6 +5,7 @@ use super::{Multipliers, NewtonParams};
 use crate::integrator::{check_step_input, commit};
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
 ///
@@ -130,18 +131,23 @@ where
         let mass = &self.system.mass;
         let s = self.kernel.start(g, mass, state, false)?;
         let half = h * self.kernel.half;
+        let guess = if self.kernel.params.warm_start {
+            self.last.end
+        } else {
+            SVector::zeros()
+        };
         // (16), (15), (17): λₙ.
         let w = s.v + self.system.acceleration(&s.q) * half;
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
         let (q, l0) = self
             .kernel
-            .position_solve(g, &(s.q + w * h), &b0, half * h)?;
+            .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
         let vh = w + b0 * (l0 * half);
         // Look-ahead: λₙ₊₁ from the next step's position constraint.
         let a1 = self.system.acceleration(&q);
         let b1 = Kernel::minv_jt(mass, &g.jacobian(&q));
         let y = q + (vh + a1 * h) * h;
-        let (_, l1) = self.kernel.position_solve(g, &y, &b1, h * h)?;
+        let (_, l1) = self.kernel.position_solve(g, &y, &b1, h * h, l0)?;
         // (18).
         let v = vh + (a1 + b1 * l1) * half;
         if l0.iter().chain(l1.iter()).any(|x| !x.finite()) {

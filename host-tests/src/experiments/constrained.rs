@@ -273,3 +273,88 @@ fn penalty_integrator(sys: PenaltySystem, h: f64) -> StepFn {
     let mut vv = macrostep::baselines::VelocityVerlet::new(sys, h).expect("Verlet");
     Box::new(move |s| vv.step(s).expect("penalty step"))
 }
+
+/// `(x₁, y₁, x_n, y_n)` of a chain state.
+fn chain_ends<const N: usize>(s: &State<f64, N>) -> [f64; 4] {
+    [s.q[0], s.q[1], s.q[N - 2], s.q[N - 1]]
+}
+
+/// The first sample time at which two trajectories of chain ends (sampled at the same times)
+/// differ by more than `tol` in max norm; `t_end` if never.
+fn agree_until(a: &[(f64, [f64; 4])], b: &[(f64, [f64; 4])], tol: f64, t_end: f64) -> f64 {
+    for ((t, x), (_, y)) in a.iter().zip(b) {
+        if (0..4).any(|i| (x[i] - y[i]).abs() > tol) {
+            return *t;
+        }
+    }
+    t_end
+}
+
+/// RATTLE on the chain of `n = N/2` pendula from the horizontal start, sampled every `every`
+/// steps: `[(t, ends)]`, the wall time per step in ns, and the time of a failed step (Newton not
+/// converging), if any.
+fn rattle_chain<const N: usize, const D: usize>(
+    h: f64,
+    t_end: f64,
+    every: usize,
+) -> (Vec<(f64, [f64; 4])>, f64, Option<f64>) {
+    use macrostep::models::Chain;
+    let chain = Chain::<f64, N, D>::horizontal();
+    let params = NewtonParams {
+        tol: 1e-11,
+        manifold_tol: 1e-10,
+        ..NewtonParams::default()
+    };
+    let mut ra = Rattle::new(chain.system(), chain.constraint(), h, params).expect("Rattle");
+    let mut s = chain.initial_state();
+    let n = (t_end / h).round() as usize;
+    let mut out = Vec::new();
+    let start = std::time::Instant::now();
+    let mut failed = None;
+    let mut done = 0usize;
+    for k in 1..=n {
+        if let Err(e) = ra.step(&mut s) {
+            println!("RATTLE h = {h}: step from t = {:.3} failed: {e:?}", s.t);
+            failed = Some(s.t);
+            break;
+        }
+        done = k;
+        if k % every == 0 {
+            out.push((s.t, chain_ends(&s)));
+        }
+    }
+    let ns = start.elapsed().as_nanos() as f64 / done.max(1) as f64;
+    (out, ns, failed)
+}
+
+/// `reproduce chain`: 004 §5.4.3, chain of 20 pendula (x_i(0) = i, y_i(0) = 0, L_i = 1, T = 20).
+pub fn chain() {
+    let t_end = 20.0;
+    println!("004 §5.4.3: chain of 20 pendula, horizontal at rest, L = 1, g = 1, T = {t_end}");
+    // Samples every 0.1.
+    let (r05, ns05, fail05) = rattle_chain::<40, 20>(0.05, t_end, 2);
+    let (r025, ns025, fail025) = rattle_chain::<40, 20>(0.025, t_end, 4);
+    let (r0125, _, _) = rattle_chain::<40, 20>(0.0125, t_end, 8);
+    // A failed run stops early: the comparison ends there (agree_until ≤ its last sample).
+    let end05 = fail05.unwrap_or(t_end);
+    let chaos = agree_until(&r05, &r025, 0.05, end05);
+    let chaos2 = agree_until(&r025, &r0125, 0.05, fail025.unwrap_or(t_end));
+    println!(
+        "RATTLE h = 0.05 vs h = 0.025 agree (|Δ| ≤ 0.05 in x₁, y₁, x₂₀, y₂₀) until t = {chaos}"
+    );
+    println!("RATTLE h = 0.025 vs h = 0.0125 agree until t = {chaos2}");
+    figure(
+        "chain.n20.rattle_h0.05_failed_at",
+        fail05.unwrap_or(f64::NAN),
+    );
+    figure("chain.n20.rattle_h0.05_vs_h0.025_agree_until", chaos);
+    figure("chain.n20.rattle_h0.025_vs_h0.0125_agree_until", chaos2);
+    figure("chain.n20.rattle_ns_per_step", ns05);
+    figure("chain.n20.rattle_h0.025_ns_per_step", ns025);
+    chain_sylipn(&r05, &r025, t_end);
+}
+
+/// The SyLiPN half of `reproduce chain` (needs `macrostep::zs`, not merged yet).
+fn chain_sylipn(_r05: &[(f64, [f64; 4])], _r025: &[(f64, [f64; 4])], _t_end: f64) {
+    println!("SyLiPN (h = 0.1, β = 0.4, ω = 100): pending — the zs family has not landed on main");
+}

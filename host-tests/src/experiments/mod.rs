@@ -44,6 +44,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "000 Thm 1.3 / Fig 2b: Lagrange multiplier recovered from a penalty run vs RATTLE's",
         run: constrained::multiplier,
     },
+    Experiment {
+        name: "chain",
+        about: "004 §5.4.3: chain of 20 pendula, SyLiPN (penalty) vs RATTLE, cost per step",
+        run: constrained::chain,
+    },
 ];
 
 /// Looks an experiment up by name.
