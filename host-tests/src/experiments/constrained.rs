@@ -274,6 +274,9 @@ fn penalty_integrator(sys: PenaltySystem, h: f64) -> StepFn {
     Box::new(move |s| vv.step(s).expect("penalty step"))
 }
 
+/// Sampled chain ends `[(t, (x₁, y₁, x_n, y_n))]`.
+type Samples = Vec<(f64, [f64; 4])>;
+
 /// `(x₁, y₁, x_n, y_n)` of a chain state.
 fn chain_ends<const N: usize>(s: &State<f64, N>) -> [f64; 4] {
     [s.q[0], s.q[1], s.q[N - 2], s.q[N - 1]]
@@ -297,7 +300,7 @@ fn rattle_chain<const N: usize, const D: usize>(
     h: f64,
     t_end: f64,
     every: usize,
-) -> (Vec<(f64, [f64; 4])>, f64, Option<f64>) {
+) -> (Samples, f64, Option<f64>) {
     use macrostep::models::Chain;
     let chain = Chain::<f64, N, D>::horizontal();
     let params = NewtonParams {
