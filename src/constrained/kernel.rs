@@ -49,7 +49,7 @@ impl<T: Real> Kernel<T> {
         mut b: SVector<T, D>,
     ) -> Result<SVector<T, D>, StepError> {
         let scale = a.amax();
-        if !scale.finite() || b.iter().any(|x| !x.finite()) {
+        if a.iter().chain(b.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
         let thresh = scale * self.pivot_rel;
@@ -198,5 +198,32 @@ impl<T: Real> Kernel<T> {
             OffManifold::Reject => Err(StepError::Precondition),
             OffManifold::Project => self.project(g, mass, s, hidden),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{matrix, vector};
+
+    #[test]
+    fn solve_pivots_and_detects_singularity() {
+        let k = Kernel::<f64>::new(NewtonParams::default()).unwrap();
+        // Zero leading entry forces a row swap; exact solution (1, −2, 3).
+        let a = matrix![0.0, 2.0, 1.0; 1.0, 1.0, 1.0; 2.0, 0.0, 5.0];
+        let x = vector![1.0, -2.0, 3.0];
+        let got = k.solve(a, a * x).unwrap();
+        assert!((got - x).amax() < 1e-14);
+        // Two equal rows (a rank-deficient constraint Jacobian makes g'M⁻¹g'ᵀ like this).
+        let s = matrix![1.0, 2.0; 1.0, 2.0];
+        assert_eq!(k.solve(s, vector![1.0, 1.0]), Err(StepError::Singular));
+        // Nearly singular below the relative pivot threshold.
+        let s = matrix![1.0, 2.0; 1.0, 2.0 + 1e-15];
+        assert_eq!(k.solve(s, vector![1.0, 1.0]), Err(StepError::Singular));
+        let n = matrix![f64::NAN, 0.0; 0.0, 1.0];
+        assert_eq!(
+            k.solve(n, vector![1.0, 1.0]),
+            Err(StepError::NonFiniteResult)
+        );
     }
 }
