@@ -432,6 +432,45 @@ fn rattle_keeps_the_constraints<T: Real + Tolerance>() {
 }
 for_scalars!(rattle_keeps_the_constraints);
 
+/// SHAKE and Reich4 in f32 and f64 on the double pendulum agree with the f64 RATTLE positions
+/// after 200 steps (h = 0.02): VS = VR exactly in positions (up to tolerance and roundoff), Reich4
+/// to its O(h²)-vs-O(h⁴) difference from RATTLE, ≈ 1e-4 here.
+fn shake_and_reich_track_rattle<T: Real + Tolerance>() {
+    let dp = DoublePendulum::<T>::paper();
+    let s0 = moving_double_pendulum().cast::<T>();
+    let h = T::lit(0.02);
+    let mut vs = Shake::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+    let mut y4 = Reich4::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        Stage::Reich,
+        NewtonParams::default(),
+    )
+    .unwrap();
+    let dp64 = DoublePendulum::<f64>::paper();
+    let mut ra = Rattle::new(
+        dp64.system(),
+        dp64.constraint(),
+        0.02,
+        NewtonParams::default(),
+    )
+    .unwrap();
+    let (mut a, mut b, mut c) = (s0, s0, moving_double_pendulum());
+    vs.integrate(&mut a, 200).unwrap();
+    y4.integrate(&mut b, 200).unwrap();
+    ra.integrate(&mut c, 200).unwrap();
+    let da = (host_tests::measure::to_f64(&a.q) - c.q).amax();
+    let db = (host_tests::measure::to_f64(&b.q) - c.q).amax();
+    // f32: roundoff 1.2e-7 amplified over 200 steps of a chaotic-ish system.
+    assert!(da < 1e-10_f64.max(1e2 * T::SAME_MATH), "VS vs VR {da}");
+    assert!(db < 1e-3, "Reich4 vs RATTLE {db}");
+    assert!(db > 1e-7, "Reich4 suspiciously equal to RATTLE: {db}");
+    let g = dp.constraint().value(&b.q).amax().to_f64();
+    assert!(g <= 1e3 * T::EPS, "Reich4 g = {g}");
+}
+for_scalars!(shake_and_reich_track_rattle);
+
 // ---------------------------------------------------------------------------------------------
 // Bad input (issue item 6)
 // ---------------------------------------------------------------------------------------------
