@@ -4,14 +4,17 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
 pub mod error;
 pub mod integrator;
 pub mod langevin;
+pub mod linalg;
 pub mod model;
 pub mod models;
 mod scalar;
+pub mod sim;
 mod state;
 
 pub use error::{ConfigError, StepError};

@@ -24,3 +24,27 @@ pub extern "C" fn macrostep_probe(steps: u32) -> f32 {
     }
     s.q[0]
 }
+
+/// An FPU-like chain of 40 coordinates, written once for automatic differentiation.
+struct Chain40;
+impl macrostep::autodiff::Energy<f32, 40> for Chain40 {
+    fn energy<S: macrostep::autodiff::AdScalar<f32>>(&self, q: &[S; 40]) -> S {
+        let mut v = S::cst(0.0);
+        for w in q.windows(2) {
+            let d = w[1] - w[0];
+            v += d * d * 0.5 + (d * d * d * d) * 0.25 + d.sin() * 0.1;
+        }
+        v
+    }
+}
+
+/// Gradient, one Hessian column and `a·V‴·a` of a 40-coordinate chain by forward-mode AD in f32
+/// (the widest evaluation, `Dual<Dual<VDual<f32, 40>>>`, on the device stack); returns a checksum.
+#[no_mangle]
+pub extern "C" fn macrostep_probe_autodiff(x: f32) -> f32 {
+    use macrostep::model::{Hessian, Potential, ThirdDerivative};
+    let v = macrostep::autodiff::AutoDiff(Chain40);
+    let q = macrostep::nalgebra::SVector::<f32, 40>::from_fn(|i, _| x * i as f32);
+    let a = macrostep::nalgebra::SVector::<f32, 40>::repeat(1.0);
+    v.gradient(&q)[3] + v.hessian_vector(&q, &a)[5] + v.third_contraction(&q, &a)[7]
+}

@@ -1,0 +1,62 @@
+//! SIM1/2/4 vs velocity Verlet at its stability-limited step, per unit of simulated time.
+//!
+//! Group `integrate-T1/fpu-w1000/n6`: the FPU chain (m = 3, ω = 1000) integrated over one unit
+//! of time. SIM steps are macroscopic (`H = 0.01`, `ωH = 10`; the error in `q` is uniform in ω,
+//! Theorem 4.2.2); Verlet must take `h = 1.8/ω` (90 % of its stability limit `2/ω`). The ratio of
+//! the times is the speedup per simulated time at *stability*, not at equal accuracy.
+//! `cargo bench --bench sim -- --quick` is the short mode.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use macrostep::baselines::VelocityVerlet;
+use macrostep::model::Mass;
+use macrostep::models::Fpu;
+use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::{Integrator, Real, State};
+use std::hint::black_box;
+
+const OMEGA: f64 = 1000.0;
+const H_SIM: f64 = 0.01;
+
+fn run<T: Real, I: Integrator<T, 6>>(integ: &mut I, s0: &State<T, 6>, steps: usize) -> State<T, 6> {
+    let mut s = *s0;
+    // A failed step would show up as a much faster bench; the FPU start is stable for all four.
+    let _ = integ.integrate(&mut s, steps);
+    s
+}
+
+fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
+    let fpu = Fpu::<T, 6>::new(T::lit(OMEGA)).expect("fpu");
+    let split = fpu.split();
+    let fast = FastParams::hamiltonian(split.stiff.k);
+    let h_sim = T::lit(H_SIM);
+    let n_sim = (1.0 / H_SIM).round() as usize;
+    let h_vv = 1.8 / OMEGA;
+    let n_vv = (1.0 / h_vv).round() as usize;
+    let s0 = fpu.initial_state();
+    let mut sim1 = Sim1::new(Mass::identity(), fast, split.soft, h_sim).expect("sim1");
+    let mut sim2 = Sim2::new(Mass::identity(), fast, split.soft, h_sim).expect("sim2");
+    let mut sim4 = Sim4::new(Mass::identity(), fast, split.soft, h_sim).expect("sim4");
+    let mut vv = VelocityVerlet::new(fpu.system(), T::lit(h_vv)).expect("verlet");
+    let mut g = c.benchmark_group("integrate-T1/fpu-w1000/n6");
+    g.bench_function(BenchmarkId::new("baselines::verlet", label), |b| {
+        b.iter(|| run(&mut vv, black_box(&s0), n_vv))
+    });
+    g.bench_function(BenchmarkId::new("sim::sim1", label), |b| {
+        b.iter(|| run(&mut sim1, black_box(&s0), n_sim))
+    });
+    g.bench_function(BenchmarkId::new("sim::sim2", label), |b| {
+        b.iter(|| run(&mut sim2, black_box(&s0), n_sim))
+    });
+    g.bench_function(BenchmarkId::new("sim::sim4", label), |b| {
+        b.iter(|| run(&mut sim4, black_box(&s0), n_sim))
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_scalar::<f64>(c, "f64");
+    bench_scalar::<f32>(c, "f32");
+}
+
+criterion_group!(sim, benches);
+criterion_main!(sim);

@@ -1,0 +1,191 @@
+//! `Dual<S>`: a first-order dual number `re + eps·ε` (ε² = 0) over any [`AdScalar`].
+
+use super::elementary::elementary_functions;
+use super::AdScalar;
+use crate::Real;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A first-order dual number `re + eps·ε` with `ε² = 0`, over any [`AdScalar`] `S`.
+///
+/// Evaluating `f(x + ε)` gives `f(x) + f'(x) ε`. Because `Dual<S>` is itself an [`AdScalar`],
+/// duals nest: `Dual<VDual<T, N>>` carries a directional derivative of the gradient (a
+/// Hessian–vector product), `Dual<Dual<VDual<T, N>>>` a second directional derivative of the
+/// gradient (the contraction `a·V‴·a`). See the [module docs](super) for the seeding.
+///
+/// ```
+/// use macrostep::autodiff::{AdScalar, Dual};
+/// // d/dx (x sin x) at x = 2: sin 2 + 2 cos 2.
+/// let x = Dual::new(2.0_f64, 1.0);
+/// let y = x * x.sin();
+/// assert!((y.eps - (2.0_f64.sin() + 2.0 * 2.0_f64.cos())).abs() < 1e-15);
+/// assert_eq!(y.value(), 2.0 * 2.0_f64.sin());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dual<S> {
+    /// The real part.
+    pub re: S,
+    /// The infinitesimal part (coefficient of ε).
+    pub eps: S,
+}
+
+impl<S> Dual<S> {
+    /// `re + eps·ε`.
+    #[inline]
+    pub const fn new(re: S, eps: S) -> Self {
+        Self { re, eps }
+    }
+}
+
+impl<S: Copy + Mul<Output = S>> Dual<S> {
+    /// The value `f` with the infinitesimal part multiplied by `df` (the chain rule).
+    #[inline]
+    fn chain(self, f: S, df: S) -> Self {
+        Self {
+            re: f,
+            eps: self.eps * df,
+        }
+    }
+}
+
+impl<T: Real, S: AdScalar<T>> AdScalar<T> for Dual<S> {
+    #[inline]
+    fn cst(x: T) -> Self {
+        Self {
+            re: S::cst(x),
+            eps: S::cst(T::zero()),
+        }
+    }
+    #[inline]
+    fn value(&self) -> T {
+        self.re.value()
+    }
+    #[inline]
+    fn atan2(self, other: Self) -> Self {
+        // ∂atan2(y, x) = (x dy − y dx) / (x² + y²).
+        let (y, x) = (self.re, other.re);
+        Self {
+            re: y.atan2(x),
+            eps: (x * self.eps - y * other.eps) / (x * x + y * y),
+        }
+    }
+    elementary_functions!();
+}
+
+impl<S: Add<Output = S>> Add for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        Self {
+            re: self.re + o.re,
+            eps: self.eps + o.eps,
+        }
+    }
+}
+impl<S: Sub<Output = S>> Sub for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn sub(self, o: Self) -> Self {
+        Self {
+            re: self.re - o.re,
+            eps: self.eps - o.eps,
+        }
+    }
+}
+impl<S: Copy + Add<Output = S> + Mul<Output = S>> Mul for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn mul(self, o: Self) -> Self {
+        Self {
+            re: self.re * o.re,
+            eps: self.eps * o.re + self.re * o.eps,
+        }
+    }
+}
+impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> Div for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn div(self, o: Self) -> Self {
+        // (a/b)' = (a' − (a/b) b') / b.
+        let q = self.re / o.re;
+        Self {
+            re: q,
+            eps: (self.eps - q * o.eps) / o.re,
+        }
+    }
+}
+impl<S: Neg<Output = S>> Neg for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Self {
+            re: -self.re,
+            eps: -self.eps,
+        }
+    }
+}
+
+impl<T: Real, S: AdScalar<T>> Add<T> for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn add(self, c: T) -> Self {
+        Self {
+            re: self.re + c,
+            eps: self.eps,
+        }
+    }
+}
+impl<T: Real, S: AdScalar<T>> Sub<T> for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn sub(self, c: T) -> Self {
+        Self {
+            re: self.re - c,
+            eps: self.eps,
+        }
+    }
+}
+impl<T: Real, S: AdScalar<T>> Mul<T> for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn mul(self, c: T) -> Self {
+        Self {
+            re: self.re * c,
+            eps: self.eps * c,
+        }
+    }
+}
+impl<T: Real, S: AdScalar<T>> Div<T> for Dual<S> {
+    type Output = Self;
+    #[inline]
+    fn div(self, c: T) -> Self {
+        Self {
+            re: self.re / c,
+            eps: self.eps / c,
+        }
+    }
+}
+
+impl<S: Copy + Add<Output = S>> AddAssign for Dual<S> {
+    #[inline]
+    fn add_assign(&mut self, o: Self) {
+        *self = *self + o;
+    }
+}
+impl<S: Copy + Sub<Output = S>> SubAssign for Dual<S> {
+    #[inline]
+    fn sub_assign(&mut self, o: Self) {
+        *self = *self - o;
+    }
+}
+impl<S: Copy + Add<Output = S> + Mul<Output = S>> MulAssign for Dual<S> {
+    #[inline]
+    fn mul_assign(&mut self, o: Self) {
+        *self = *self * o;
+    }
+}
+impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> DivAssign for Dual<S> {
+    #[inline]
+    fn div_assign(&mut self, o: Self) {
+        *self = *self / o;
+    }
+}
