@@ -831,3 +831,55 @@ fn recovered_multiplier_converges_in_window_average_only() {
         "pointwise error {p20} → {p100}"
     );
 }
+
+/// Regression guard for `reproduce chain`: RATTLE with h = 0.05 on the chain of 20 pendula
+/// (004 §5.4.3) cannot solve the position constraint near t = 19.55, when the free end whips at
+/// |v| ≈ 11 (h = 0.025 gets through). The failure is a typed error with the state untouched.
+#[test]
+fn chain_whip_newton_failure_is_typed_and_keeps_the_state() {
+    use macrostep::models::Chain;
+    let chain = Chain::<f64, 40, 20>::horizontal();
+    let params = NewtonParams {
+        tol: 1e-11,
+        manifold_tol: 1e-10,
+        ..NewtonParams::default()
+    };
+    let mut ra = Rattle::new(chain.system(), chain.constraint(), 0.05, params).unwrap();
+    let mut s = chain.initial_state();
+    let err = loop {
+        let before = s;
+        match ra.step(&mut s) {
+            Ok(()) => assert!(s.t < 20.0),
+            Err(e) => {
+                assert_eq!(s, before);
+                break e;
+            }
+        }
+    };
+    assert_eq!(err, StepError::NotConverged);
+    assert!(s.t > 19.0 && s.t < 20.0, "failed at t = {}", s.t);
+    assert!(s.v.amax() > 8.0);
+}
+
+#[test]
+fn multiplier_window_bookkeeping() {
+    let p = Pendulum::<f64>::paper();
+    let mut w = MultiplierWindow::<f64, 1, 8>::new(vector![4.0], 3).unwrap();
+    assert!(w.is_empty() && w.estimate().is_none() && w.centre_time().is_none());
+    w.push(0.0, vector![f64::NAN]); // ignored
+    assert!(w.is_empty());
+    for k in 0..10 {
+        let q = vector![1.0 + 0.01 * k as f64, 0.0]; // g = (1 + 0.01k)² − 1
+        w.push_state(&p.constraint(), k as f64, &q);
+    }
+    // Window holds k = 7, 8, 9: mean of −4 g.
+    let want = -4.0
+        * (7..10)
+            .map(|k| (1.0 + 0.01 * k as f64).powi(2) - 1.0)
+            .sum::<f64>()
+        / 3.0;
+    assert!((w.estimate().unwrap()[0] - want).abs() < 1e-14);
+    assert_eq!(w.centre_time(), Some(8.0));
+    w.clear();
+    assert!(w.is_empty() && w.estimate().is_none());
+}
