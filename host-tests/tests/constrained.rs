@@ -94,6 +94,7 @@ fn rattle_and_shake_are_second_order_on_the_pendulum() {
         .collect();
     let sr = loglog_slope(&hs, &rattle);
     let ss = loglog_slope(&hs, &shake);
+    eprintln!("pendulum slopes: RATTLE {sr:.3}, SHAKE {ss:.3}");
     assert!((sr - 2.0).abs() < 0.1, "RATTLE slope {sr} ({rattle:?})");
     assert!((ss - 2.0).abs() < 0.1, "SHAKE slope {ss} ({shake:?})");
 }
@@ -122,6 +123,7 @@ fn reich_composition_is_fourth_order_on_the_pendulum() {
         })
         .collect();
     let slope = loglog_slope(&hs, &errs);
+    eprintln!("pendulum slope: Reich4 {slope:.3}");
     assert!((slope - 4.0).abs() < 0.2, "Reich4 slope {slope} ({errs:?})");
 }
 
@@ -161,6 +163,7 @@ fn rattle_and_reich_orders_on_the_double_pendulum() {
     }
     let s2 = loglog_slope(&hs, &e2);
     let s4 = loglog_slope(&hs, &e4);
+    eprintln!("double pendulum slopes: RATTLE {s2:.3}, Reich4 {s4:.3}");
     assert!((s2 - 2.0).abs() < 0.1, "RATTLE slope {s2} ({e2:?})");
     assert!((s4 - 4.0).abs() < 0.2, "Reich4 slope {s4} ({e4:?})");
 }
@@ -290,6 +293,9 @@ fn rattle_energy_does_not_drift_over_1e5_steps() {
     let first = es[..n / 10].iter().fold(0.0_f64, |a, e| a.max(e.abs()));
     let last = es[n - n / 10..].iter().fold(0.0_f64, |a, e| a.max(e.abs()));
     let drift = host_tests::measure::linear_slope(&ts, &es);
+    eprintln!(
+        "energy 1e5 steps: first tenth {first:.3e}, last tenth {last:.3e}, drift {drift:.3e}"
+    );
     assert!(first > 1e-6, "energy error suspiciously small: {first}");
     assert!(
         last <= 1.5 * first,
@@ -304,6 +310,7 @@ fn rattle_shake_reich_are_reversible() {
     let s0 = moving_double_pendulum();
     let mut ra = Rattle::new(dp.system(), dp.constraint(), 0.05, NewtonParams::default()).unwrap();
     let e = host_tests::measure::reversibility_error(&mut ra, &s0, 100);
+    eprintln!("reversibility RATTLE {e:.3e}");
     assert!(e < 1e-10, "RATTLE reversibility {e}");
     let mut y4 = Reich4::new(
         dp.system(),
@@ -314,12 +321,14 @@ fn rattle_shake_reich_are_reversible() {
     )
     .unwrap();
     let e = host_tests::measure::reversibility_error(&mut y4, &s0, 100);
+    eprintln!("reversibility Reich4 {e:.3e}");
     assert!(e < 1e-10, "Reich4 reversibility {e}");
     // VS is reversible on VS trajectories (the mesh velocity is a central difference).
     let mut vs = Shake::new(dp.system(), dp.constraint(), 0.05, NewtonParams::default()).unwrap();
     let mut s1 = s0;
     vs.integrate(&mut s1, 3).unwrap();
     let e = host_tests::measure::reversibility_error(&mut vs, &s1, 100);
+    eprintln!("reversibility SHAKE {e:.3e}");
     assert!(e < 1e-10, "SHAKE reversibility {e}");
 }
 
@@ -781,6 +790,7 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
         },
         1e-5,
     );
+    eprintln!("spring chain manifold defect {defect:.3e}");
     assert!(
         defect < 1e-8,
         "spring chain RATTLE manifold defect {defect}"
