@@ -8,6 +8,7 @@ pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
 pub mod error;
+pub mod flavor;
 pub mod integrator;
 pub mod langevin;
 pub mod linalg;

@@ -6,6 +6,7 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
+pub mod flavor;
 pub mod reference;
 pub mod sim;
 
@@ -50,6 +51,42 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "chain",
         about: "004 §5.4.3: chain of 20 pendula, SyLiPN (penalty) vs RATTLE, cost per step",
         run: constrained::chain,
+    },
+    Experiment {
+        name: "flavor-stability",
+        about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
+        run: flavor::run_stability,
+    },
+    Experiment {
+        name: "flavor-3dof",
+        about:
+            "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up",
+        run: flavor::run_3dof,
+    },
+    Experiment {
+        name: "vdp",
+        about: "nonintrusive FLAVOR on the hidden Van der Pol oscillator 2.101 (004 §2.6.1)",
+        run: flavor::run_vdp,
+    },
+    Experiment {
+        name: "kapitza",
+        about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
+        run: flavor::run_kapitza,
+    },
+    Experiment {
+        name: "flavor-langevin",
+        about: "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR",
+        run: flavor::run_langevin,
+    },
+    Experiment {
+        name: "flavor-fpu",
+        about: "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)",
+        run: flavor::run_fpu,
+    },
+    Experiment {
+        name: "flavor-molecule",
+        about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
+        run: flavor::run_molecule,
     },
     Experiment {
         name: "fpu-sim",

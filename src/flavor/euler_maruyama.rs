@@ -1,0 +1,137 @@
+//! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
+
+use super::{check_h, LegacyMap, OdeState, Stiffness};
+use crate::langevin::Normal;
+use crate::{error::check_finite, ConfigError, Real, StepError};
+use nalgebra::{SMatrix, SVector};
+use rand_core::Rng;
+
+/// A stiff SDE `du = [G(t, u) + α F(c, u)] dt + [H(t, u) + √α K(c, u)] dW` on `ℝᴰ` with a
+/// `D`-dimensional Brownian motion (004 eqs 2.59, 2.73): soft drift and diffusion at real time
+/// `t`, stiff ones at the fast clock `c`.
+pub trait StiffSde<T: Real, const D: usize> {
+    /// Soft drift `G(t, u)`.
+    fn soft_drift(&self, t: T, u: &SVector<T, D>) -> SVector<T, D>;
+    /// Stiff drift `F(c, u)` (without `α`).
+    fn stiff_drift(&self, clock: T, u: &SVector<T, D>) -> SVector<T, D>;
+    /// Soft diffusion `H(t, u)` (`D × D`).
+    fn soft_diffusion(&self, t: T, u: &SVector<T, D>) -> SMatrix<T, D, D>;
+    /// Stiff diffusion `K(c, u)` (without `√α`).
+    fn stiff_diffusion(&self, clock: T, u: &SVector<T, D>) -> SMatrix<T, D, D>;
+}
+
+/// Euler–Maruyama with a stiffness switch (004 eq 2.64):
+/// `Φ_h^α(u, ω) = u + h[G + αF] + √h [H + √α K] ξ(ω)`, `ξ ~ N(0, I)`, with `α = 0` when off.
+/// The map owns its RNG, so each call draws fresh, independent normals (`ω_k`, `ω'_k` of
+/// eq 2.77): the nonintrusive FLAVOR over this map *is* the SDE FLAVOR (2.77).
+///
+/// Strong order ½, weak order 1. Only forward steps (`h > 0`); no adjoint.
+///
+/// # Errors
+/// Construction: [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] `{ name: "alpha" }`.
+/// Step: [`StepError::StepSize`] for `h ≤ 0` or non-finite, [`StepError::NonFiniteState`],
+/// [`StepError::NonFiniteResult`]; the state is unchanged on error (the RNG has advanced).
+///
+/// ```
+/// use macrostep::flavor::{EulerMaruyama, LegacyMap, OdeState, Stiffness, StiffSde};
+/// use nalgebra::{vector, SMatrix, SVector};
+/// # struct Lcg(u64);
+/// # impl rand_core::TryRng for Lcg {
+/// #     type Error = core::convert::Infallible;
+/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
+/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+/// #         Ok(self.0)
+/// #     }
+/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
+/// # }
+/// struct Ou; // du = −α u dt + √(2α) dW
+/// impl StiffSde<f64, 1> for Ou {
+///     fn soft_drift(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![0.0] }
+///     fn stiff_drift(&self, _: f64, u: &SVector<f64, 1>) -> SVector<f64, 1> { -u }
+///     fn soft_diffusion(&self, _: f64, _: &SVector<f64, 1>) -> SMatrix<f64, 1, 1> { SMatrix::zeros() }
+///     fn stiff_diffusion(&self, _: f64, _: &SVector<f64, 1>) -> SMatrix<f64, 1, 1> {
+///         SMatrix::from_element(2f64.sqrt())
+///     }
+/// }
+/// let mut em = EulerMaruyama::new(Ou, 100.0, Lcg(9)).unwrap();
+/// let mut s = OdeState::new(0.0, vector![1.0]);
+/// em.advance(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
+/// assert_eq!(s.u[0], 1.0);
+/// em.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// assert!(s.u[0] != 1.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct EulerMaruyama<T: Real, F, R, const D: usize> {
+    sde: F,
+    on: T,
+    root_on: T,
+    rng: R,
+}
+
+impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> EulerMaruyama<T, F, R, D> {
+    /// Euler–Maruyama for `sde` with "on" stiffness `alpha` (`1/ε`), drawing from `rng`.
+    ///
+    /// # Errors
+    /// `"alpha"` non-finite or negative.
+    pub fn new(sde: F, alpha: T, rng: R) -> Result<Self, ConfigError> {
+        check_finite(alpha, "alpha")?;
+        if alpha < T::zero() {
+            return Err(ConfigError::OutOfRange { name: "alpha" });
+        }
+        Ok(Self {
+            sde,
+            on: alpha,
+            root_on: alpha.sqrt(),
+            rng,
+        })
+    }
+
+    /// The RNG (e.g. to reseed it).
+    pub fn rng_mut(&mut self) -> &mut R {
+        &mut self.rng
+    }
+}
+
+impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> LegacyMap<T>
+    for EulerMaruyama<T, F, R, D>
+{
+    type State = OdeState<T, D>;
+    const SYMPLECTIC: bool = false;
+
+    fn time(state: &OdeState<T, D>) -> T {
+        state.t
+    }
+
+    fn advance(
+        &mut self,
+        state: &mut OdeState<T, D>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        check_h(h)?;
+        if h < T::zero() {
+            return Err(StepError::StepSize);
+        }
+        if !state.is_finite() {
+            return Err(StepError::NonFiniteState);
+        }
+        let xi = Normal::vector::<T, R, D>(&mut self.rng);
+        let (t, u) = (state.t, &state.u);
+        let mut drift = self.sde.soft_drift(t, u);
+        let mut diff = self.sde.soft_diffusion(t, u);
+        if let Stiffness::On { clock } = stiffness {
+            drift += self.sde.stiff_drift(clock, u) * self.on;
+            diff += self.sde.stiff_diffusion(clock, u) * self.root_on;
+        }
+        let next = OdeState {
+            t: t + h,
+            u: u + drift * h + diff * xi * h.sqrt(),
+        };
+        if !next.is_finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        *state = next;
+        Ok(())
+    }
+}

@@ -1,0 +1,117 @@
+//! Forward Euler for stiff first-order ODEs as a legacy map (004 eqs 2.30, 2.104).
+
+use super::{check_h, LegacyMap, Stiffness};
+use crate::{error::check_finite, ConfigError, Real, StepError};
+use nalgebra::SVector;
+
+/// A stiff first-order ODE `u̇ = G(t, u) + α F(c, u)` on `ℝᴰ` (004 eq 2.1 / 2.30): a soft field
+/// `G` at real time `t` and a stiff field `F` at the fast clock `c` (eq 2.115), with the stiffness
+/// `α = 1/ε` supplied by the legacy map.
+pub trait StiffOde<T: Real, const D: usize> {
+    /// The soft vector field `G(t, u)`.
+    fn soft(&self, t: T, u: &SVector<T, D>) -> SVector<T, D>;
+    /// The stiff vector field `F(c, u)` (without the factor `α`).
+    fn stiff(&self, clock: T, u: &SVector<T, D>) -> SVector<T, D>;
+}
+
+/// The state of a first-order ODE: time and a point of `ℝᴰ`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OdeState<T: Real, const D: usize> {
+    /// Time.
+    pub t: T,
+    /// The state vector.
+    pub u: SVector<T, D>,
+}
+
+impl<T: Real, const D: usize> OdeState<T, D> {
+    /// A state at time `t`.
+    pub fn new(t: T, u: SVector<T, D>) -> Self {
+        Self { t, u }
+    }
+
+    /// Whether time and every component are finite.
+    pub fn is_finite(&self) -> bool {
+        self.t.finite() && self.u.iter().all(|x| x.finite())
+    }
+}
+
+/// Forward Euler with a stiffness switch, the legacy map of the Van der Pol experiment
+/// (004 eq 2.104): `Φ_h^α(u) = u + h G(t, u) + α h F(c, u)` (`α = 0` when off).
+///
+/// First order, explicit, stable for the stiff part when `h·α·|λ(∂F)| ≲ 2`. No adjoint.
+///
+/// # Errors
+/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }`. Step: [`StepError::StepSize`],
+/// [`StepError::NonFiniteState`], [`StepError::NonFiniteResult`]; the state is unchanged on
+/// error.
+///
+/// ```
+/// use macrostep::flavor::{ExplicitEuler, LegacyMap, OdeState, Stiffness, StiffOde};
+/// use nalgebra::{vector, SVector};
+/// struct Relax; // u̇ = 1 + α(0 − u)
+/// impl StiffOde<f64, 1> for Relax {
+///     fn soft(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![1.0] }
+///     fn stiff(&self, _: f64, u: &SVector<f64, 1>) -> SVector<f64, 1> { -u }
+/// }
+/// let mut euler = ExplicitEuler::new(Relax, 100.0).unwrap();
+/// let mut s = OdeState::new(0.0, vector![1.0]);
+/// euler.advance(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
+/// assert!((s.u[0] - 0.901).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ExplicitEuler<T: Real, F, const D: usize> {
+    ode: F,
+    on: T,
+}
+
+impl<T: Real, F, const D: usize> ExplicitEuler<T, F, D> {
+    /// Forward Euler for `ode` with "on" stiffness `alpha` (`1/ε`).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
+    pub fn new(ode: F, alpha: T) -> Result<Self, ConfigError> {
+        Ok(Self {
+            ode,
+            on: check_finite(alpha, "alpha")?,
+        })
+    }
+
+    /// The ODE.
+    pub fn ode(&self) -> &F {
+        &self.ode
+    }
+}
+
+impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<T, F, D> {
+    type State = OdeState<T, D>;
+    const SYMPLECTIC: bool = false;
+
+    fn time(state: &OdeState<T, D>) -> T {
+        state.t
+    }
+
+    fn advance(
+        &mut self,
+        state: &mut OdeState<T, D>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        check_h(h)?;
+        if !state.is_finite() {
+            return Err(StepError::NonFiniteState);
+        }
+        let mut du = self.ode.soft(state.t, &state.u);
+        if let Stiffness::On { clock } = stiffness {
+            du += self.ode.stiff(clock, &state.u) * self.on;
+        }
+        let next = OdeState {
+            t: state.t + h,
+            u: state.u + du * h,
+        };
+        if !next.is_finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        *state = next;
+        Ok(())
+    }
+}

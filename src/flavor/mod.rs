@@ -1,0 +1,315 @@
+//! FLAVORs: flow-averaging integrators over a legacy one-step map (004 Ch. 2).
+//!
+//! A FLAVOR takes a *legacy* one-step map `Φ_h^α` whose stiffness `α` can be switched — on
+//! (`α = 1/ε`, or whatever value the model was built with) and off (`α = 0`) — and composes a
+//! short step of the full system with a long step of the soft system:
+//!
+//! ```text
+//! Θ_δ = Φ⁰_{δ−τ} ∘ Φ^{1/ε}_τ                                   (004 eqs 2.8, 2.34, 2.45)
+//! Φ_H = (Φ⁰_{H/M−τ} ∘ Φ^{1/ε}_τ)^M,   δ = H/M                   (004 eq 2.10)
+//! ```
+//!
+//! with a micro-step `τ ≪ ε` (first-order stiff ODEs) or `τ ≪ √ε` (mechanical systems) and a
+//! meso-step `δ` that resolves only the slow time scale. The stiff dynamics advances by `τ` per
+//! step of length `δ`: the fast clock is slowed by `τ/δ` and the slow variables see the average
+//! of the fast ones (F-convergence, Theorem 2.1.1). The FLAVOR inherits the legacy map's
+//! structure: symplectic if `Φ` is (Theorem 2.2.2), quasi-/conformally symplectic with
+//! Ornstein–Uhlenbeck friction (Theorem 2.4.1), time-reversible in the symmetric form built from
+//! `Φ` and its adjoint `Φ*` (Theorem 2.2.3).
+//!
+//! # The pieces
+//! - [`LegacyMap`]: the abstraction (one step with the stiffness switched on or off, and the
+//!   adjoint step where one exists). Provided: [`Switched`] (any [`Integrator`](crate::Integrator)
+//!   over a [`Split`](crate::model::Split): symplectic Euler eq 2.49 with its adjoint eq 2.50,
+//!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
+//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64), [`ForcedEuler`] for mechanical
+//!   systems with time-dependent stiff forcing (eqs 2.114/2.115).
+//! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
+//!   with the M-sample macro-step of eq 2.10.
+//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47.
+//! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
+//! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
+//!   (eqs 2.89, 2.91) friction and noise.
+//! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
+//! - [`Params`] and [`advice`]: validation (`0 < τ < δ`) and the rule of thumb for choosing
+//!   `τ`, `δ` from `ε`, with the linear stability check of Theorem 2.5.1.
+//!
+//! # Time-dependent forcing: the τ clock (eq 2.115)
+//! A stiff term that depends on time must see the *fast* clock, which a FLAVOR advances by `τ`
+//! per step of length `δ`: during the stiff sub-step of the step that starts at time `t` the
+//! legacy map is given `clock = t·τ/δ` in [`Stiffness::On`], and evaluates its stiff forcing
+//! there (Kapitza: `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
+//!
+//! # Stability (Theorem 2.5.1, and what it leaves out)
+//! On the linear system 2.93 the nonintrusive FLAVOR over symplectic Euler is stable iff
+//! `δ < 2` *provided* `τω² ≪ 1`; in general the fastest stiff mode (frequency `ω`) is stable only
+//! if `δ·τ·ω² < 4` (the one-step matrix of a stiff oscillator under `Φ⁰_{δ−τ}∘Φ^ω_τ` has trace
+//! `2 − δτω²` and determinant 1). The thesis's Fig 2.4 parameters (`ε = 10⁻⁶`, `δ = 10⁻²`,
+//! `τ = 5·10⁻⁴` on eq 2.100, `ω² = λ_max/ε ≈ 3.1·10⁶`) give `δτω² ≈ 16`: unstable. Stable choices
+//! there need `δτ < 4/ω² ≈ 1.3·10⁻⁶`, e.g. `τ = 10⁻⁴, δ = 10⁻²`. The artificial FLAVOR freezes the
+//! stiff coordinates during the long step and needs only `τω < 2` (and `δ < 2√2` on 2.93).
+//! [`advice::check`] reports both bounds.
+//!
+//! For a *nonlinear* stiff potential the bound applies to the local frequency, which grows with
+//! the amplitude: with a stiff quartic `y⁴/(4ε)` the FLAVOR is stable only while
+//! `3y²·δτ/ε < 4`. Under noise the amplitude wanders, so the thesis's Langevin parameters blow up
+//! (§2.6.8: `τ = 10⁻³` is unstable for `|y| > 0.036`, reached at temperature 1.25; §2.6.9:
+//! `τ = 10⁻⁴` for `|y| > 0.115` at temperature 5); `reproduce flavor-langevin` uses `τ = 10⁻⁴`
+//! and `τ = 2·10⁻⁵`.
+//!
+//! # Choosing the form
+//! The symmetric FLAVOR needs the legacy map's adjoint; asking for it on a map without one is a
+//! [`ConfigError::Inconsistent`] `{ name: NEEDS_ADJOINT }` returned by the constructor (a run-time
+//! check of [`LegacyMap::has_adjoint`], so one generic wrapper can hold maps with and without).
+
+pub mod advice;
+mod artificial;
+mod euler_maruyama;
+mod explicit_euler;
+mod forced_euler;
+mod langevin_soft;
+mod langevin_stiff;
+mod metropolis;
+mod nonintrusive;
+mod switched;
+mod symmetric;
+
+pub use artificial::Artificial;
+pub use euler_maruyama::{EulerMaruyama, StiffSde};
+pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
+pub use forced_euler::{ForcedEuler, SplitForce};
+pub use langevin_soft::LangevinSoft;
+pub use langevin_stiff::LangevinStiff;
+pub use metropolis::Metropolis;
+pub use nonintrusive::Nonintrusive;
+pub use switched::Switched;
+pub use symmetric::Symmetric;
+
+use crate::{error::check_finite, ConfigError, Real, State, StepError};
+
+/// Which part of the vector field a legacy step integrates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Stiffness<T> {
+    /// The full system, stiff part on (`α = 1/ε`). `clock` is the fast-clock time at which
+    /// time-dependent stiff terms are evaluated at the start of the step (eq 2.115).
+    On {
+        /// Fast-clock time at the start of the sub-step.
+        clock: T,
+    },
+    /// The soft system only (`α = 0`).
+    Off,
+}
+
+/// A legacy one-step map `Φ_h^α` whose stiffness can be switched on or off (004 eq 2.7 / 2.43).
+///
+/// `advance` takes a signed step `h`. A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹` (eq 2.46)
+/// says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::advance_adjoint`]; the
+/// symmetric FLAVORs need it and check it when they are built.
+///
+/// Contract, as for [`Integrator`](crate::Integrator): on error the state is unchanged, and a
+/// step never panics.
+pub trait LegacyMap<T: Real> {
+    /// The state the map advances ([`State`] for mechanical systems, [`OdeState`] for ODEs).
+    type State: Copy;
+    /// Whether the map is symplectic (with the stiffness on or off).
+    const SYMPLECTIC: bool;
+
+    /// The time of a state.
+    fn time(state: &Self::State) -> T;
+
+    /// One step `Φ_h^α` of signed length `h` with the stiffness switched as given.
+    ///
+    /// # Errors
+    /// The map's own step errors; the state is unchanged on error.
+    fn advance(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError>;
+
+    /// Whether [`LegacyMap::advance_adjoint`] is available.
+    fn has_adjoint(&self) -> bool {
+        false
+    }
+
+    /// One step of the adjoint map `Φ_h^{α,*}`.
+    ///
+    /// # Errors
+    /// [`StepError::Precondition`] when the map has no adjoint (the default); otherwise the
+    /// map's own step errors. The state is unchanged on error.
+    fn advance_adjoint(
+        &mut self,
+        _state: &mut Self::State,
+        _h: T,
+        _stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        Err(StepError::Precondition)
+    }
+}
+
+/// The rule a legacy map without an adjoint violates when a symmetric FLAVOR is built on it:
+/// the `name` of the [`ConfigError::Inconsistent`] returned.
+pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adjoint";
+
+/// FLAVOR step sizes: the meso-step `δ` and the micro-step `τ`, with `0 < τ < δ`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Params<T> {
+    /// The meso-step `δ` (the FLAVOR step size).
+    pub delta: T,
+    /// The micro-step `τ` during which the stiffness is on.
+    pub tau: T,
+}
+
+impl<T: Real> Params<T> {
+    /// Validated parameters.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] (`"delta"`, `"tau"`), [`ConfigError::StepSize`] when `δ ≤ 0`,
+    /// [`ConfigError::OutOfRange`] `{ name: "tau" }` when `τ ≤ 0`, and
+    /// [`ConfigError::Inconsistent`] `{ name: "tau < delta" }` when `τ ≥ δ`.
+    pub fn new(delta: T, tau: T) -> Result<Self, ConfigError> {
+        let p = Self { delta, tau };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The meso-step of the M-sample macro-step form (eq 2.10): `δ = H/M`.
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] `{ name: "samples" }` when `M = 0`; otherwise as
+    /// [`Params::new`] with `δ = H/M`.
+    pub fn from_macro_step(h: T, samples: u32, tau: T) -> Result<Self, ConfigError> {
+        if samples == 0 {
+            return Err(ConfigError::OutOfRange { name: "samples" });
+        }
+        Self::new(h / T::lit(f64::from(samples)), tau)
+    }
+
+    /// Checks `0 < τ < δ`, both finite.
+    ///
+    /// # Errors
+    /// As [`Params::new`].
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check_finite(self.delta, "delta")?;
+        check_finite(self.tau, "tau")?;
+        if self.delta <= T::zero() {
+            return Err(ConfigError::StepSize);
+        }
+        if self.tau <= T::zero() {
+            return Err(ConfigError::OutOfRange { name: "tau" });
+        }
+        if self.tau >= self.delta {
+            return Err(ConfigError::Inconsistent {
+                name: "tau < delta",
+            });
+        }
+        Ok(())
+    }
+
+    /// The micro-step for a FLAVOR step of signed length `h`: `τ` itself for `h = ±δ`, else
+    /// `τ·h/δ` (the ratio `τ/δ` is kept, so `Θ_{−δ}` runs the same sub-steps backwards).
+    #[inline]
+    pub(crate) fn tau_for(&self, h: T) -> T {
+        if h == self.delta {
+            self.tau
+        } else if h == -self.delta {
+            -self.tau
+        } else {
+            self.tau * (h / self.delta)
+        }
+    }
+
+    /// The fast-clock time at the start of a step from real time `t`: `t·τ/δ` (eq 2.115).
+    #[inline]
+    pub(crate) fn clock(&self, t: T) -> T {
+        t * (self.tau / self.delta)
+    }
+}
+
+/// Checks a signed FLAVOR step size `h` (nonzero, finite).
+#[inline]
+pub(crate) fn check_h<T: Real>(h: T) -> Result<(), StepError> {
+    if h.finite() && h != T::zero() {
+        Ok(())
+    } else {
+        Err(StepError::StepSize)
+    }
+}
+
+/// The exact OU flow of the *velocities* for `dpᵢ = −α cᵢ pᵢ dt + √α σᵢ dWᵢ` with a diagonal
+/// mass (`vᵢ = pᵢ/mᵢ`: friction `α cᵢ`, noise `√α σᵢ/mᵢ`) over a step `h`.
+pub(crate) fn velocity_ou<T: Real, const N: usize>(
+    mass: &crate::model::Mass<T, N>,
+    friction: &nalgebra::SVector<T, N>,
+    noise: &nalgebra::SVector<T, N>,
+    alpha: T,
+    h: T,
+) -> Result<crate::langevin::DiagonalOu<T, N>, ConfigError> {
+    check_finite(alpha, "alpha")?;
+    if alpha < T::zero() {
+        return Err(ConfigError::OutOfRange { name: "alpha" });
+    }
+    let m = mass.as_diagonal().ok_or(ConfigError::Inconsistent {
+        name: "Langevin FLAVOR needs a diagonal mass",
+    })?;
+    let root = alpha.sqrt();
+    crate::langevin::DiagonalOu::new(friction * alpha, noise.component_div(&m) * root, h)
+}
+
+/// The time of a mechanical state (for [`LegacyMap::time`]).
+#[inline]
+pub(crate) fn state_time<T: Real, const N: usize>(s: &State<T, N>) -> T {
+    s.t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_reject_bad_input() {
+        assert_eq!(
+            Params::new(0.01_f64, 0.01).unwrap_err(),
+            ConfigError::Inconsistent {
+                name: "tau < delta"
+            }
+        );
+        assert_eq!(
+            Params::new(0.01_f64, 0.02).unwrap_err(),
+            ConfigError::Inconsistent {
+                name: "tau < delta"
+            }
+        );
+        assert_eq!(
+            Params::new(0.01_f64, 0.0).unwrap_err(),
+            ConfigError::OutOfRange { name: "tau" }
+        );
+        assert_eq!(
+            Params::new(0.01_f64, -1e-4).unwrap_err(),
+            ConfigError::OutOfRange { name: "tau" }
+        );
+        assert_eq!(
+            Params::new(-0.01_f64, 1e-4).unwrap_err(),
+            ConfigError::StepSize
+        );
+        assert_eq!(
+            Params::new(f64::NAN, 1e-4).unwrap_err(),
+            ConfigError::NonFinite { name: "delta" }
+        );
+        assert_eq!(
+            Params::new(0.01, f32::INFINITY).unwrap_err(),
+            ConfigError::NonFinite { name: "tau" }
+        );
+        assert_eq!(
+            Params::from_macro_step(1.0_f64, 0, 1e-4).unwrap_err(),
+            ConfigError::OutOfRange { name: "samples" }
+        );
+        let p = Params::from_macro_step(1.0_f64, 100, 1e-4).unwrap();
+        assert_eq!(p.delta, 0.01);
+        assert_eq!(p.tau_for(-0.01), -1e-4);
+        assert!((p.tau_for(0.005) - 5e-5).abs() < 1e-18);
+    }
+}

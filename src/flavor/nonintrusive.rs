@@ -1,0 +1,137 @@
+//! The nonintrusive FLAVOR, 004 eqs 2.8 / 2.34 / 2.45, and its macro-step form eq 2.10.
+
+use super::{check_h, LegacyMap, Params, Stiffness};
+use crate::{ConfigError, Integrator, Real, State, StepError};
+
+/// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
+/// legacy map is random, e.g. [`EulerMaruyama`](super::EulerMaruyama)):
+///
+/// ```text
+/// Θ_δ = Φ⁰_{δ−τ} ∘ Φ^{1/ε}_τ
+/// ```
+///
+/// one legacy step of length `τ` with the stiffness on, then one of length `δ − τ` with it off.
+/// [`Nonintrusive::macro_step`] takes `M` of them at once: `Φ_H = (Φ⁰_{δ−τ}∘Φ^{1/ε}_τ)^M` with
+/// `H = Mδ` (eq 2.10).
+///
+/// Properties: first order in `δ` for the slow variables and F-convergent for the fast ones when
+/// `τ ≪ √ε ≪ δ`, `τ²/ε ≪ δ ≪ τ/√ε` (mechanical) or `τ ≪ ε ≪ δ`, `(τ/ε)² ≪ δ ≪ τ/ε` (first
+/// order) — Theorems 2.1.1, 2.1.3; symplectic when the legacy map is (Theorem 2.2.2); explicit
+/// when it is; two legacy steps per FLAVOR step, so the speed-up over the legacy integrator at
+/// step `τ` is `δ/(2τ)`·(cost ratio) ≈ `δ/τ` for explicit maps whose off step is cheap. Not
+/// symmetric (see [`Symmetric`](super::Symmetric)). Linear stability: see the
+/// [module docs](super) (`δτω² < 4` for the fastest mode, `δ < 2` on 2.93).
+///
+/// `step_by(h)` uses the micro-step `τ·h/δ` (so `h = −δ` runs `Θ_δ`'s sub-steps backwards); the
+/// stiff sub-step of the step starting at time `t` sees the fast clock `t·τ/δ`.
+///
+/// # Errors
+/// Construction: as [`Params::new`]. Step: [`StepError::StepSize`] for a zero or non-finite `h`,
+/// and the legacy map's errors. The state is unchanged on error.
+///
+/// ```
+/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Nonintrusive, Params, Switched},
+///                 model::{Mass, Quadratic, Split, System}, Integrator, State};
+/// use nalgebra::{matrix, vector};
+/// // System 2.93: H = ½|p|² + ½x² + ½ω²(y − x)², ω = 100.
+/// let split = Split::new(Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
+///                        Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]), 1e4_f64);
+/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-4, Ordering::KickDrift).unwrap();
+/// let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(),
+///                                    Params::new(0.01, 1e-4).unwrap());
+/// let mut s = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
+/// flavor.integrate(&mut s, 100).unwrap(); // T = 1 in 100 steps
+/// /// // The slow variable (x+y)/2 follows s̈ = −s/2 (the fast y − x averages to zero).
+/// assert!(((s.q[0] + s.q[1]) / 2.0 - 0.8055 * 0.5_f64.sqrt().cos()).abs() < 0.02);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Nonintrusive<T: Real, L> {
+    legacy: L,
+    params: Params<T>,
+}
+
+impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
+    /// The FLAVOR of `legacy` with steps `params` (validated again here).
+    ///
+    /// Infallible given a valid [`Params`]; use [`Nonintrusive::try_new`] to validate raw values.
+    pub fn new(legacy: L, params: Params<T>) -> Self {
+        Self { legacy, params }
+    }
+
+    /// The FLAVOR of `legacy` with meso-step `delta` and micro-step `tau`.
+    ///
+    /// # Errors
+    /// As [`Params::new`]: `0 < τ < δ`, both finite.
+    pub fn try_new(legacy: L, delta: T, tau: T) -> Result<Self, ConfigError> {
+        Ok(Self::new(legacy, Params::new(delta, tau)?))
+    }
+
+    /// The step sizes.
+    pub fn params(&self) -> &Params<T> {
+        &self.params
+    }
+
+    /// The legacy map.
+    pub fn legacy(&self) -> &L {
+        &self.legacy
+    }
+
+    /// Mutable access to the legacy map.
+    pub fn legacy_mut(&mut self) -> &mut L {
+        &mut self.legacy
+    }
+
+    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type.
+    ///
+    /// # Errors
+    /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
+    /// is unchanged on error.
+    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        check_h(h)?;
+        let tau = self.params.tau_for(h);
+        let clock = self.params.clock(L::time(state));
+        let mut x = *state;
+        self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;
+        self.legacy.advance(&mut x, h - tau, Stiffness::Off)?;
+        *state = x;
+        Ok(())
+    }
+
+    /// One FLAVOR step of length `δ`.
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::advance_by`].
+    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+        let d = self.params.delta;
+        self.advance_by(state, d)
+    }
+
+    /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::advance_by`]; the state is unchanged if any of the `M` steps fails.
+    pub fn macro_step(&mut self, state: &mut L::State, samples: u32) -> Result<(), StepError> {
+        let mut x = *state;
+        for _ in 0..samples {
+            self.advance(&mut x)?;
+        }
+        *state = x;
+        Ok(())
+    }
+}
+
+impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T, N>
+    for Nonintrusive<T, L>
+{
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = L::SYMPLECTIC;
+    const SYMMETRIC: bool = false;
+
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        self.advance_by(state, h)
+    }
+}

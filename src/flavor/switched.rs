@@ -1,0 +1,200 @@
+//! Any integrator over a [`Split`] potential as a legacy map (004 eqs 2.43, 2.49, 2.50).
+
+use super::{state_time, LegacyMap, Stiffness};
+use crate::baselines::{SymplecticEuler, VelocityVerlet};
+use crate::model::{Potential, Split};
+use crate::{error::check_finite, ConfigError, Integrator, Real, State, StepError};
+
+/// How the adjoint step of a [`Switched`] map is taken.
+#[derive(Clone, Copy)]
+enum Adjoint<I, T: Real, const N: usize> {
+    /// The map has no adjoint available.
+    None,
+    /// The map is symmetric: `Φ* = Φ`.
+    Itself,
+    /// A dedicated adjoint step.
+    Step(fn(&mut I, &mut State<T, N>, T) -> Result<(), StepError>),
+}
+
+/// A legacy map made of any [`Integrator`] whose stiffness can be set: `Φ_h^α` is one
+/// `step_by(h)` of the integrator after setting `α` (the "on" value, or zero).
+///
+/// Built with [`Switched::symplectic_euler`] (004 eq 2.49, adjoint eq 2.50: the other ordering),
+/// [`Switched::verlet`] (velocity Verlet, self-adjoint), or [`Switched::new`] for any integrator
+/// with a function that sets its stiffness (typically
+/// `|i, a| i.system_mut().potential.alpha = a` for an integrator over a [`Split`]). The "on"
+/// stiffness is the split's `alpha` when the map is built (`1/ε`, or `1` if the stiff potential
+/// already carries `1/ε`).
+///
+/// Adjoint: a symmetric integrator (`I::SYMMETRIC`) is its own adjoint; symplectic Euler's is the
+/// other ordering; any other integrator has none unless given with [`Switched::with_adjoint`].
+/// Time-dependent forcing is not part of an [`Integrator`]; see [`ForcedEuler`](super::ForcedEuler).
+///
+/// ```
+/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LegacyMap, Stiffness, Switched},
+///                 model::{Mass, Quadratic, Split, System, Zero}, State};
+/// use nalgebra::{matrix, vector};
+/// let split = Split::new(Zero, Quadratic::new(matrix![1.0_f64]), 1e4);
+/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, Ordering::KickDrift).unwrap();
+/// let mut map = Switched::symplectic_euler(se).unwrap();
+/// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+/// map.advance(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
+/// assert_eq!(s.q[0], 1.0);
+/// map.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// assert!((s.v[0] + 10.0).abs() < 1e-12); // kick by −1e4·1·1e-3
+/// ```
+#[derive(Clone, Copy)]
+pub struct Switched<I, T: Real, const N: usize> {
+    inner: I,
+    on: T,
+    set_alpha: fn(&mut I, T),
+    adjoint: Adjoint<I, T, N>,
+}
+
+impl<I, T: Real, const N: usize> core::fmt::Debug for Switched<I, T, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Switched")
+            .field("on", &self.on)
+            .field(
+                "adjoint",
+                &match self.adjoint {
+                    Adjoint::None => "none",
+                    Adjoint::Itself => "self",
+                    Adjoint::Step(_) => "step",
+                },
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
+    /// Wraps `inner`; `set_alpha(inner, α)` sets its stiffness, `on` is the "on" value.
+    /// The adjoint is the map itself when `I::SYMMETRIC`, otherwise none.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }` when `on` is not finite.
+    pub fn new(inner: I, on: T, set_alpha: fn(&mut I, T)) -> Result<Self, ConfigError> {
+        check_finite(on, "alpha")?;
+        Ok(Self {
+            inner,
+            on,
+            set_alpha,
+            adjoint: if I::SYMMETRIC {
+                Adjoint::Itself
+            } else {
+                Adjoint::None
+            },
+        })
+    }
+
+    /// As [`Switched::new`], with an explicit adjoint step `adjoint(inner, state, h)`.
+    ///
+    /// # Errors
+    /// As [`Switched::new`].
+    pub fn with_adjoint(
+        inner: I,
+        on: T,
+        set_alpha: fn(&mut I, T),
+        adjoint: fn(&mut I, &mut State<T, N>, T) -> Result<(), StepError>,
+    ) -> Result<Self, ConfigError> {
+        let mut s = Self::new(inner, on, set_alpha)?;
+        s.adjoint = Adjoint::Step(adjoint);
+        Ok(s)
+    }
+
+    /// The wrapped integrator.
+    pub fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    /// The "on" stiffness `α`.
+    pub fn stiffness_on(&self) -> T {
+        self.on
+    }
+}
+
+impl<T: Real, V, U, const N: usize> Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>
+where
+    V: Potential<T, N> + Clone,
+    U: Potential<T, N> + Clone,
+{
+    /// Symplectic Euler (004 eq 2.49 kick–drift, or eq 2.50 drift–kick) as a legacy map; the
+    /// adjoint is the other ordering. The "on" stiffness is the split's current `alpha`.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
+    pub fn symplectic_euler(
+        se: SymplecticEuler<T, Split<T, V, U>, N>,
+    ) -> Result<Self, ConfigError> {
+        let on = se.system().potential.alpha;
+        Self::with_adjoint(
+            se,
+            on,
+            |i, a| i.system_mut().potential.alpha = a,
+            |i, s, h| i.adjoint().step_by(s, h),
+        )
+    }
+}
+
+impl<T: Real, V, U, const N: usize> Switched<VelocityVerlet<T, Split<T, V, U>, N>, T, N>
+where
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    /// Velocity Verlet as a legacy map (self-adjoint). The "on" stiffness is the split's current
+    /// `alpha`.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
+    pub fn verlet(vv: VelocityVerlet<T, Split<T, V, U>, N>) -> Result<Self, ConfigError> {
+        let on = vv.system().potential.alpha;
+        Self::new(vv, on, |i, a| i.system_mut().potential.alpha = a)
+    }
+}
+
+impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
+    fn switch(&mut self, stiffness: Stiffness<T>) {
+        let a = match stiffness {
+            Stiffness::On { .. } => self.on,
+            Stiffness::Off => T::zero(),
+        };
+        (self.set_alpha)(&mut self.inner, a);
+    }
+}
+
+impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, T, N> {
+    type State = State<T, N>;
+    const SYMPLECTIC: bool = I::SYMPLECTIC;
+
+    fn time(state: &State<T, N>) -> T {
+        state_time(state)
+    }
+
+    fn advance(
+        &mut self,
+        state: &mut State<T, N>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.switch(stiffness);
+        self.inner.step_by(state, h)
+    }
+
+    fn has_adjoint(&self) -> bool {
+        !matches!(self.adjoint, Adjoint::None)
+    }
+
+    fn advance_adjoint(
+        &mut self,
+        state: &mut State<T, N>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.switch(stiffness);
+        match self.adjoint {
+            Adjoint::None => Err(StepError::Precondition),
+            Adjoint::Itself => self.inner.step_by(state, h),
+            Adjoint::Step(f) => f(&mut self.inner, state, h),
+        }
+    }
+}
