@@ -6,6 +6,7 @@
 
 pub mod autodiff;
 pub mod baselines;
+pub mod compose;
 pub mod constrained;
 pub mod error;
 pub mod flavor;
@@ -17,6 +18,7 @@ pub mod models;
 mod scalar;
 pub mod sim;
 mod state;
+pub mod zs;
 
 pub use error::{ConfigError, StepError};
 pub use integrator::Integrator;

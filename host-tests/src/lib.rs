@@ -22,6 +22,7 @@ pub mod reference;
 pub mod report;
 pub mod rigid;
 pub mod toy;
+pub mod zs_support;
 
 /// Runs a generic test function once for `f32` and once for `f64`, as two `#[test]`s in a module
 /// named after the function.

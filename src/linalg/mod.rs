@@ -1,5 +1,64 @@
-//! Small fixed-size linear algebra with bounded cost, on top of nalgebra.
+//! The few linear solves the linearly implicit integrators need.
+//!
+//! Every Z&S-family step solves one symmetric system `(M + c·Hess V(q)) x = b` with `c = βh²`
+//! (000 eq 1.3, 2.7, 2.8). A [`ShiftedSolve`] is the strategy that does it:
+//!
+//! - [`Dense`]: forms the `N×N` matrix, factorises it by Cholesky and falls back to LU with
+//!   partial pivoting when the matrix is indefinite (a non-convex potential with a large `βh²`);
+//!   a numerically singular matrix is a typed error. Cost `O(N³)`.
+//! - [`Banded`]: for local models (a chain of pendula, a polymer, the DNA model) whose Hessian is
+//!   banded with half-bandwidth `W − 1`, the model fills the band through
+//!   [`Hessian::hessian_band`] and the solver factorises it
+//!   in band storage (banded Cholesky, banded `LDLᵀ` without pivoting as the indefinite fallback).
+//!   Cost `O(N W²)`: linear in the number of bodies (000 §4.3, 004 §5.4.1).
+//!
+//! And small fixed-size linear algebra with bounded cost: [`symmetric_eigen`] (cyclic Jacobi with
+//! at most [`MAX_SWEEPS`] sweeps) for the SIM family's exact flows.
 
+mod banded;
+mod dense;
 mod jacobi;
 
+pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
+pub use dense::{solve_symmetric, Dense};
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
+
+use crate::model::{Hessian, Mass};
+use crate::{ConfigError, Real, StepError};
+use nalgebra::SVector;
+
+/// A strategy for solving `(M + c·Hess P(q)) x = b`, the one linear system of a Z&S step.
+pub trait ShiftedSolve<T: Real, const N: usize> {
+    /// Checks, when the integrator is built, that this strategy can work with the mass matrix
+    /// and the potential (e.g. a banded solver needs a diagonal mass and a banded Hessian).
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] naming the violated requirement.
+    fn check<P: Hessian<T, N>>(&self, mass: &Mass<T, N>, potential: &P) -> Result<(), ConfigError>;
+
+    /// Solves `(M + c·Hess P(q)) x = b`.
+    ///
+    /// # Errors
+    /// [`StepError::Singular`] when the matrix is (numerically) singular,
+    /// [`StepError::NonFiniteResult`] when the solution is not finite.
+    fn solve<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        b: &SVector<T, N>,
+    ) -> Result<SVector<T, N>, StepError>;
+}
+
+/// Relative pivot threshold below which a factorisation is declared singular: `N·ε` of the
+/// largest pivot (the accuracy a backward-stable solve can promise).
+#[inline]
+pub(crate) fn pivot_floor<T: Real>(n: usize, max_pivot: T) -> T {
+    let mut k = T::one();
+    // `n` is a small const-generic size; repeated addition avoids a lossy cast.
+    for _ in 1..n {
+        k += T::one();
+    }
+    max_pivot * T::default_epsilon() * k
+}

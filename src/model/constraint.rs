@@ -1,6 +1,7 @@
 //! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
 
 use super::{Hessian, Potential, ThirdDerivative};
+use crate::linalg::BandMut;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -24,6 +25,45 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         w: &SVector<T, D>,
         a: &SVector<T, N>,
     ) -> SVector<T, N>;
+
+    /// `J(q)ᵀ w`. The default forms the `D × N` Jacobian; local constraints override it so a
+    /// penalty gradient costs `O(D)` instead of `O(N D)`.
+    fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        self.jacobian(q).tr_mul(w)
+    }
+
+    /// The constraint part of the penalty's third-derivative contraction with weights
+    /// `W = diag(w)`: `2 Aᵀ W (J a) + Jᵀ W (A a) + Σ (W g)ᵢ a·gᵢ‴·a` (see [`Penalty`]). The
+    /// default assembles it from the dense matrices; local constraints override it.
+    fn penalty_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        let g = self.value(q);
+        let j = self.jacobian(q);
+        let big_a = self.hessian_times(q, a);
+        let ja = w.component_mul(&(j * a));
+        let aa = w.component_mul(&(big_a * a));
+        let wg = w.component_mul(&g);
+        big_a.tr_mul(&ja) * T::lit(2.0) + j.tr_mul(&aa) + self.weighted_third_contraction(q, &wg, a)
+    }
+
+    /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
+    /// with weights `W = diag(w)` — into `band` (see
+    /// [`Hessian::hessian_band`](super::Hessian::hessian_band)) and returns `true`; returns
+    /// `false` when the structure is unknown (the default) or does not fit in the band.
+    fn penalty_hessian_band(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        band: &mut BandMut<'_, T>,
+    ) -> bool {
+        let _ = (q, w, scale, band);
+        false
+    }
 }
 
 /// The penalty potential `V(q) + ½ Σᵢ ωᵢ² gᵢ(q)²` (000 eq 1.7), one `ω` per constraint allowed.
@@ -95,8 +135,10 @@ where
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
         let g = self.constraint.value(q);
-        let j = self.constraint.jacobian(q);
-        self.base.gradient(q) + j.tr_mul(&self.omega2.component_mul(&g))
+        self.base.gradient(q)
+            + self
+                .constraint
+                .jacobian_transpose_times(q, &self.omega2.component_mul(&g))
     }
 }
 
@@ -116,6 +158,13 @@ where
                 .constraint
                 .weighted_hessian(q, &self.omega2.component_mul(&g))
     }
+
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        self.base.hessian_band(q, scale, band)
+            && self
+                .constraint
+                .penalty_hessian_band(q, &self.omega2, scale, band)
+    }
 }
 
 impl<T, V, G, const N: usize, const D: usize> ThirdDerivative<T, N> for Penalty<T, V, G, D>
@@ -125,15 +174,9 @@ where
     G: Constraint<T, N, D>,
 {
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        let g = self.constraint.value(q);
-        let j = self.constraint.jacobian(q);
-        let big_a = self.constraint.hessian_times(q, a);
-        let ja = self.omega2.component_mul(&(j * a));
-        let aa = self.omega2.component_mul(&(big_a * a));
-        let wg = self.omega2.component_mul(&g);
         self.base.third_contraction(q, a)
-            + big_a.tr_mul(&ja) * T::lit(2.0)
-            + j.tr_mul(&aa)
-            + self.constraint.weighted_third_contraction(q, &wg, a)
+            + self
+                .constraint
+                .penalty_third_contraction(q, &self.omega2, a)
     }
 }

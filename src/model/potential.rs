@@ -1,5 +1,6 @@
 //! Potentials: energy, gradient, Hessian and the third-derivative contraction.
 
+use crate::linalg::BandMut;
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
 
@@ -23,6 +24,17 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
     /// `Hess V(q) · a`. The default forms the Hessian; override when a cheaper product exists.
     fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         self.hessian(q) * a
+    }
+
+    /// Adds `scale · Hess V(q)` into the band matrix `band` and returns `true`, when the model
+    /// knows its Hessian is banded and it fits in `band.width()` diagonals. The default returns
+    /// `false` (no band structure known), and [`crate::linalg::Banded`] then refuses the model at
+    /// construction. Local models (chains, polymers) override it so a Z&S step costs
+    /// `O(N W²)` (000 §4.3, 004 §5.4.1). When it returns `false` the band's contents are
+    /// unspecified.
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        let _ = (q, scale, band);
+        false
     }
 }
 
@@ -51,6 +63,9 @@ impl<T: Real, const N: usize> Hessian<T, N> for Zero {
     }
     fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
+    }
+    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut BandMut<'_, T>) -> bool {
+        true
     }
 }
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for Zero {
@@ -98,6 +113,9 @@ impl<T: Real, const N: usize> Hessian<T, N> for Quadratic<T, N> {
     }
     fn hessian_vector(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         self.k * a
+    }
+    fn hessian_band(&self, _: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        band.add_dense(&self.k, scale)
     }
 }
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for Quadratic<T, N> {
@@ -168,6 +186,10 @@ impl<T: Real, const N: usize, V: Hessian<T, N>, U: Hessian<T, N>> Hessian<T, N> 
             s + self.stiff.hessian_vector(q, a) * self.alpha
         }
     }
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        self.soft.hessian_band(q, scale, band)
+            && (self.alpha == T::zero() || self.stiff.hessian_band(q, scale * self.alpha, band))
+    }
 }
 impl<T: Real, const N: usize, V: ThirdDerivative<T, N>, U: ThirdDerivative<T, N>>
     ThirdDerivative<T, N> for Split<T, V, U>
@@ -197,6 +219,9 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     }
     fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         (**self).hessian_vector(q, a)
+    }
+    fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
+        (**self).hessian_band(q, scale, band)
     }
 }
 impl<T: Real, const N: usize, P: ThirdDerivative<T, N> + ?Sized> ThirdDerivative<T, N> for &P {

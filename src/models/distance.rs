@@ -20,6 +20,7 @@
 //!
 //! Every index is validated when the constraint set is built, so evaluation cannot panic.
 
+use crate::linalg::BandMut;
 use crate::model::Constraint;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
@@ -168,6 +169,17 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         SVector::from_fn(|j, _| q[DIM * i + j])
     }
 
+    /// Adds `v` to node `a` of link `l` and subtracts it from node `b` (nothing for an anchor).
+    #[inline]
+    fn scatter(&self, out: &mut SVector<T, N>, l: &Link<T, DIM>, v: &SVector<T, DIM>) {
+        for c in 0..DIM {
+            out[DIM * l.node + c] += v[c];
+            if let Endpoint::Node(b) = l.to {
+                out[DIM * b + c] -= v[c];
+            }
+        }
+    }
+
     /// `d = p_a − p_b` for link `l`.
     #[inline]
     fn difference(q: &SVector<T, N>, l: &Link<T, DIM>) -> SVector<T, DIM> {
@@ -250,6 +262,82 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         _: &SVector<T, N>,
     ) -> SVector<T, N> {
         SVector::zeros()
+    }
+
+    /// `Jᵀ w` link by link, `O(D)`.
+    fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l) * (two * w[k]);
+            self.scatter(&mut out, l, &d);
+        }
+        out
+    }
+
+    /// Link by link, `O(D)`: with `d = p_a − p_b` and `δ = a_a − a_b` (`a_b = 0` for an anchor),
+    /// link `k` adds `wₖ (8 (d·δ) δ + 4 |δ|² d)` to node `a` and subtracts it from node `b`
+    /// (`g‴ = 0` for squared distances).
+    fn penalty_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let four = T::lit(4.0);
+        let eight = T::lit(8.0);
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let pa = Self::node(a, l.node);
+            let delta = match l.to {
+                Endpoint::Node(b) => pa - Self::node(a, b),
+                Endpoint::Anchor(_) => pa,
+            };
+            let v = (delta * (eight * d.dot(&delta)) + d * (four * delta.norm_squared())) * w[k];
+            self.scatter(&mut out, l, &v);
+        }
+        out
+    }
+
+    /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
+    /// blocks of its nodes and `−B` to their off-diagonal block. `false` when a block falls
+    /// outside the band (for a chain in node order, `2·DIM` diagonals suffice).
+    fn penalty_hessian_band(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        band: &mut BandMut<'_, T>,
+    ) -> bool {
+        let two = T::one() + T::one();
+        let four = two + two;
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let g = d.norm_squared() - self.length2[k];
+            let ia = DIM * l.node;
+            for r in 0..DIM {
+                for c in 0..DIM {
+                    let mut b = four * d[r] * d[c];
+                    if r == c {
+                        b += two * g;
+                    }
+                    let b = b * w[k] * scale;
+                    // Diagonal blocks: store each symmetric pair once (r ≥ c).
+                    if r >= c && !band.add(ia + r, ia + c, b) {
+                        return false;
+                    }
+                    if let Endpoint::Node(nb) = l.to {
+                        let ib = DIM * nb;
+                        if (r >= c && !band.add(ib + r, ib + c, b)) || !band.add(ia + r, ib + c, -b)
+                        {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
     }
 }
 

@@ -55,6 +55,10 @@ impl<T: Real, const N: usize> Hessian<T, N> for LinearPotential<T, N> {
     fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
+    /// The Hessian is zero: every band fits.
+    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut crate::linalg::BandMut<'_, T>) -> bool {
+        true
+    }
 }
 
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for LinearPotential<T, N> {

@@ -9,6 +9,7 @@ pub mod constrained;
 pub mod flavor;
 pub mod reference;
 pub mod sim;
+pub mod zs;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
 pub struct Experiment {
@@ -87,6 +88,41 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "flavor-molecule",
         about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
         run: flavor::run_molecule,
+    },
+    Experiment {
+        name: "zs-stability",
+        about: "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2",
+        run: zs::stability,
+    },
+    Experiment {
+        name: "zs-order",
+        about: "000 Cor 2.8, Rem 2.11: order of Z&S, Z&Ss, stiff Z&Ss, composed Z&S",
+        run: zs::order,
+    },
+    Experiment {
+        name: "zs-symplectic",
+        about: "000 Thm 2.12, 2.4, Rem 2.14: symplecticity defects",
+        run: zs::symplectic,
+    },
+    Experiment {
+        name: "penalty-scaling",
+        about: "000 Thm 1.3 / Rem A.3 / Fig 2a: omega^2 max|g| bounded for the penalised double pendulum",
+        run: zs::penalty_scaling,
+    },
+    Experiment {
+        name: "double-pendulum",
+        about: "000 §4.1 Fig 1: Z&S, Z&Ss, Newmark, one-iteration Newmark, Verlet vs rigid reference",
+        run: zs::double_pendulum,
+    },
+    Experiment {
+        name: "dna",
+        about: "000 §4.4: DNA model, Z&S h = 2 vs Verlet stability limit, mean-angle transitions",
+        run: zs::dna,
+    },
+    Experiment {
+        name: "zs-chain-cost",
+        about: "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded",
+        run: zs::chain_cost,
     },
     Experiment {
         name: "fpu-sim",

@@ -1,0 +1,264 @@
+//! Cost per step of the Zhang–Skeel family against velocity Verlet, and the pieces of one Z&S
+//! step, on the penalised double pendulum and on chains of n = 5, 10, 20, 40 pendula.
+//!
+//! Groups `step/<model>/n<bodies>` (ids `<family>::<method>/f64`, Verlet in every group) and
+//! `pieces/<model>/n<bodies>` (gradient, Hessian or band, contraction, factor + solve, and the
+//! whole step). Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench zs_step`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use macrostep::baselines::VelocityVerlet;
+use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
+use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
+use macrostep::models::{Chain, DoublePendulum};
+use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::{Integrator, State};
+use nalgebra::{SMatrix, SVector};
+use std::hint::black_box;
+use std::time::Duration;
+
+const RESET: usize = 64;
+
+fn short() -> bool {
+    std::env::var_os("MACROSTEP_BENCH_SHORT").is_some()
+}
+
+fn configure(c: &mut Criterion) -> Criterion {
+    let base = std::mem::take(c);
+    if short() {
+        base.sample_size(10)
+            .warm_up_time(Duration::from_millis(100))
+            .measurement_time(Duration::from_millis(300))
+    } else {
+        base.sample_size(30)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+    }
+}
+
+/// Steps `integ` from `s0`, resetting every `RESET` steps (so a long benchmark never leaves the
+/// regime it started in; one FSAL miss per reset).
+fn bench_steps<T: macrostep::Real, I: Integrator<T, N>, const N: usize>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    mut integ: I,
+    s0: State<T, N>,
+) {
+    let mut s = s0;
+    let mut k = 0usize;
+    g.bench_function(BenchmarkId::from_parameter(id), |b| {
+        b.iter(|| {
+            if k.is_multiple_of(RESET) {
+                s = s0;
+            }
+            k += 1;
+            integ.step(black_box(&mut s)).expect("stable");
+        })
+    });
+}
+
+fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
+    let chain = Chain::<f64, N, D>::slanted();
+    let omega = 20.0;
+    let sys = chain.penalised(omega).expect("valid");
+    let s0 = chain.initial_state();
+    let h = 0.05;
+    let p = ZsParams::with_beta(0.4);
+    let name = format!("step/chain/n{D}");
+    let mut g = c.benchmark_group(&name);
+    bench_steps(
+        &mut g,
+        "baselines::verlet/f64",
+        VelocityVerlet::new(sys, h / omega).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::zhang_skeel/f64",
+        ZhangSkeel::new(sys, h, p).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::zhang_skeel_banded/f64",
+        ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::sylipn/f64",
+        Sylipn::new(sys, h, p).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::sylipn_banded/f64",
+        Sylipn::with_solver(sys, h, p, Banded::<4>).expect("valid"),
+        s0,
+    );
+    // stiff Z&Ss: gravity soft, the penalty stiff
+    let stiff = Penalty::new(Zero, chain.constraint(), omega).expect("valid");
+    let split = System::new(sys.mass, Split::new(chain.system().potential, stiff, 1.0));
+    bench_steps(
+        &mut g,
+        "zs::stiff_sylipn_banded/f64",
+        StiffSylipn::with_solver(split, h, p, Banded::<4>).expect("valid"),
+        s0,
+    );
+    let newton = NewtonParams {
+        tol: 1e-10,
+        max_iter: 50,
+    };
+    bench_steps(
+        &mut g,
+        "zs::newmark/f64",
+        Newmark::new(sys, h, p, newton).expect("valid"),
+        s0,
+    );
+    g.finish();
+
+    // The pieces of one Z&S step, at a state of the trajectory.
+    let mut s = s0;
+    ZhangSkeel::new(sys, h, p)
+        .expect("valid")
+        .integrate(&mut s, 20)
+        .expect("stable");
+    let q = s.q;
+    let pot = sys.potential;
+    let cc = 0.4 * h * h;
+    let a = SVector::<f64, N>::from_fn(|i, _| 0.1 * (i as f64).sin());
+    let mut g = c.benchmark_group(format!("pieces/chain/n{D}"));
+    g.bench_function("gradient", |b| b.iter(|| pot.gradient(black_box(&q))));
+    g.bench_function("hessian", |b| b.iter(|| pot.hessian(black_box(&q))));
+    g.bench_function("hessian_band", |b| {
+        b.iter(|| {
+            let mut band = SMatrix::<f64, 4, N>::zeros();
+            pot.hessian_band(black_box(&q), 1.0, &mut BandMut::from_matrix(&mut band));
+            band
+        })
+    });
+    g.bench_function("third_contraction", |b| {
+        b.iter(|| pot.third_contraction(black_box(&q), &a))
+    });
+    let m = pot.hessian(&q) * cc + SMatrix::<f64, N, N>::identity();
+    g.bench_function("factor_solve_dense", |b| {
+        b.iter(|| solve_symmetric(black_box(m), &a))
+    });
+    let mut band = SMatrix::<f64, 4, N>::zeros();
+    pot.hessian_band(&q, cc, &mut BandMut::from_matrix(&mut band));
+    for j in 0..N {
+        band[(0, j)] += 1.0;
+    }
+    g.bench_function("factor_solve_banded", |b| {
+        b.iter(|| band_cholesky_solve(black_box(&band), &a))
+    });
+    bench_steps(
+        &mut g,
+        "zs_step_dense",
+        ZhangSkeel::new(sys, h, p).expect("valid"),
+        s,
+    );
+    bench_steps(
+        &mut g,
+        "zs_step_banded",
+        ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
+        s,
+    );
+    g.finish();
+}
+
+fn double_pendulum(c: &mut Criterion) {
+    // The seed's penalised double pendulum (000 §4.1, gravity towards −y).
+    let dp = DoublePendulum::<f64>::paper();
+    let omega = 20.0;
+    let gravity = dp.system().potential;
+    let sys = dp.penalised(omega).expect("valid");
+    let s0 = dp.initial_state();
+    let h = 0.1;
+    let p = ZsParams::with_beta(0.4);
+    let mut g = c.benchmark_group("step/double_pendulum/n2");
+    bench_steps(
+        &mut g,
+        "baselines::verlet/f64",
+        VelocityVerlet::new(sys, h / omega).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::zhang_skeel/f64",
+        ZhangSkeel::new(sys, h, p).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut g,
+        "zs::sylipn/f64",
+        Sylipn::new(sys, h, p).expect("valid"),
+        s0,
+    );
+    let stiff = Penalty::new(Zero, dp.constraint(), omega).expect("valid");
+    let split = System::new(sys.mass, Split::new(gravity, stiff, 1.0));
+    bench_steps(
+        &mut g,
+        "zs::stiff_sylipn/f64",
+        StiffSylipn::new(split, h, p).expect("valid"),
+        s0,
+    );
+    let newton = NewtonParams {
+        tol: 1e-10,
+        max_iter: 50,
+    };
+    bench_steps(
+        &mut g,
+        "zs::newmark/f64",
+        Newmark::new(sys, h, p, newton).expect("valid"),
+        s0,
+    );
+    // f32 Z&S in the same group
+    let sys32 = DoublePendulum::<f32>::paper()
+        .penalised(20.0f32)
+        .expect("valid");
+    bench_steps(
+        &mut g,
+        "zs::zhang_skeel/f32",
+        ZhangSkeel::new(sys32, 0.1f32, ZsParams::with_beta(0.4f32)).expect("valid"),
+        DoublePendulum::<f32>::paper().initial_state(),
+    );
+    g.finish();
+
+    let mut s = s0;
+    ZhangSkeel::new(sys, h, p)
+        .expect("valid")
+        .integrate(&mut s, 20)
+        .expect("stable");
+    let q = s.q;
+    let pot = sys.potential;
+    let a = SVector::<f64, 4>::new(0.1, -0.2, 0.05, 0.3);
+    let m = pot.hessian(&q) * (0.4 * h * h) + SMatrix::<f64, 4, 4>::identity();
+    let mut g = c.benchmark_group("pieces/double_pendulum/n2");
+    g.bench_function("gradient", |b| b.iter(|| pot.gradient(black_box(&q))));
+    g.bench_function("hessian", |b| b.iter(|| pot.hessian(black_box(&q))));
+    g.bench_function("third_contraction", |b| {
+        b.iter(|| pot.third_contraction(black_box(&q), &a))
+    });
+    g.bench_function("factor_solve_dense", |b| {
+        b.iter(|| solve_symmetric(black_box(m), &a))
+    });
+    bench_steps(
+        &mut g,
+        "zs_step_dense",
+        ZhangSkeel::new(sys, h, p).expect("valid"),
+        s,
+    );
+    g.finish();
+}
+
+fn all(c: &mut Criterion) {
+    let mut c = configure(c);
+    double_pendulum(&mut c);
+    chain_group::<10, 5>(&mut c);
+    chain_group::<20, 10>(&mut c);
+    chain_group::<40, 20>(&mut c);
+    chain_group::<80, 40>(&mut c);
+}
+
+criterion_group!(benches, all);
+criterion_main!(benches);

@@ -1,0 +1,348 @@
+//! Symmetric banded solves in band storage: cost `O(N W²)` instead of `O(N³)`.
+//!
+//! Storage: `band[(d, j)] = A[j + d, j]` for `0 ≤ d < W` (the diagonal in row 0, the `d`-th
+//! subdiagonal in row `d`; entries with `j + d ≥ N` are ignored). The half-bandwidth is `W − 1`:
+//! a chain of planar pendula with 2×2 blocks coupling neighbours has `W = 4`.
+
+use super::{pivot_floor, ShiftedSolve};
+use crate::model::{Hessian, Mass};
+use crate::{ConfigError, Real, StepError};
+use nalgebra::{SMatrix, SVector};
+
+#[inline]
+fn lo(i: usize, w: usize) -> usize {
+    (i + 1).saturating_sub(w)
+}
+
+/// Scale of the band for the singularity threshold: the largest diagonal magnitude.
+fn diag_scale<T: Real, const W: usize, const N: usize>(band: &SMatrix<T, W, N>) -> T {
+    let mut m = T::zero();
+    for j in 0..N {
+        m = m.max(band[(0, j)].abs());
+    }
+    m
+}
+
+/// Solves `A x = b` for a symmetric positive definite banded `A` by banded Cholesky.
+///
+/// Returns `None` when `A` is not (numerically) positive definite, so the caller can fall back
+/// to [`band_ldlt_solve`].
+pub fn band_cholesky_solve<T: Real, const W: usize, const N: usize>(
+    band: &SMatrix<T, W, N>,
+    b: &SVector<T, N>,
+) -> Option<SVector<T, N>> {
+    let floor = pivot_floor(N, diag_scale(band));
+    let mut l = *band;
+    for j in 0..N {
+        let mut s = l[(0, j)];
+        for k in lo(j, W)..j {
+            let ljk = l[(j - k, k)];
+            s -= ljk * ljk;
+        }
+        if s <= floor || !s.finite() {
+            return None;
+        }
+        let d = s.sqrt();
+        l[(0, j)] = d;
+        for dd in 1..W {
+            let i = j + dd;
+            if i >= N {
+                break;
+            }
+            let mut s = l[(dd, j)];
+            for k in lo(i, W)..j {
+                s -= l[(i - k, k)] * l[(j - k, k)];
+            }
+            l[(dd, j)] = s / d;
+        }
+    }
+    let mut y = *b;
+    for i in 0..N {
+        let mut s = y[i];
+        for k in lo(i, W)..i {
+            s -= l[(i - k, k)] * y[k];
+        }
+        y[i] = s / l[(0, i)];
+    }
+    for i in (0..N).rev() {
+        let mut s = y[i];
+        for k in (i + 1)..N.min(i + W) {
+            s -= l[(k - i, i)] * y[k];
+        }
+        y[i] = s / l[(0, i)];
+    }
+    Some(y)
+}
+
+/// Solves `A x = b` for a symmetric (possibly indefinite) banded `A` by banded `LDLᵀ` without
+/// pivoting (pivoting would widen the band).
+///
+/// # Errors
+/// [`StepError::Singular`] when a pivot `|Dⱼ|` falls below `N·ε·max|Aᵢᵢ|`. Without pivoting a
+/// strongly indefinite matrix can also be declared singular although it is not; the dense
+/// strategy is the robust choice there.
+pub fn band_ldlt_solve<T: Real, const W: usize, const N: usize>(
+    band: &SMatrix<T, W, N>,
+    b: &SVector<T, N>,
+) -> Result<SVector<T, N>, StepError> {
+    let floor = pivot_floor(N, diag_scale(band));
+    // l[(0, j)] holds D_j, l[(d, j)] holds L[j + d, j].
+    let mut l = *band;
+    for j in 0..N {
+        let mut dj = l[(0, j)];
+        for k in lo(j, W)..j {
+            let ljk = l[(j - k, k)];
+            dj -= ljk * ljk * l[(0, k)];
+        }
+        if dj.abs() <= floor || !dj.finite() {
+            return Err(StepError::Singular);
+        }
+        l[(0, j)] = dj;
+        for dd in 1..W {
+            let i = j + dd;
+            if i >= N {
+                break;
+            }
+            let mut s = l[(dd, j)];
+            for k in lo(i, W)..j {
+                s -= l[(i - k, k)] * l[(j - k, k)] * l[(0, k)];
+            }
+            l[(dd, j)] = s / dj;
+        }
+    }
+    let mut y = *b;
+    for i in 0..N {
+        let mut s = y[i];
+        for k in lo(i, W)..i {
+            s -= l[(i - k, k)] * y[k];
+        }
+        y[i] = s;
+    }
+    for i in 0..N {
+        y[i] /= l[(0, i)];
+    }
+    for i in (0..N).rev() {
+        let mut s = y[i];
+        for k in (i + 1)..N.min(i + W) {
+            s -= l[(k - i, i)] * y[k];
+        }
+        y[i] = s;
+    }
+    Ok(y)
+}
+
+/// A mutable view of a symmetric `n × n` band matrix with `width` stored diagonals, in the lower
+/// band storage described in the module docs (`data[d + width·j]` holds `A[j + d, j]`) — the
+/// column-major layout of an `SMatrix<T, width, n>`.
+///
+/// It is what [`Hessian::hessian_band`] writes into. A non-generic view (rather than a
+/// const-generic matrix) keeps the potential traits dyn-compatible.
+#[derive(Debug)]
+pub struct BandMut<'a, T> {
+    width: usize,
+    n: usize,
+    data: &'a mut [T],
+}
+
+impl<'a, T: Real> BandMut<'a, T> {
+    /// A view of `data` as `width` diagonals of an `n × n` matrix; `None` when
+    /// `data.len() ≠ width·n` or `width = 0`.
+    pub fn new(width: usize, n: usize, data: &'a mut [T]) -> Option<Self> {
+        if width == 0 || width.checked_mul(n) != Some(data.len()) {
+            return None;
+        }
+        Some(Self { width, n, data })
+    }
+
+    /// A view of a band matrix stored as `SMatrix<T, W, N>` (`band[(d, j)] = A[j + d, j]`).
+    pub fn from_matrix<const W: usize, const N: usize>(band: &'a mut SMatrix<T, W, N>) -> Self {
+        Self {
+            width: W,
+            n: N,
+            data: band.as_mut_slice(),
+        }
+    }
+
+    /// The number of stored diagonals (half-bandwidth + 1).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The matrix dimension `n`.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// Adds `x` to the symmetric entry `(r, c)` (and so to `(c, r)`: off-diagonal entries are
+    /// stored once). Returns `false` when the entry lies outside the band or the matrix and `x`
+    /// is not zero.
+    #[inline]
+    pub fn add(&mut self, r: usize, c: usize, x: T) -> bool {
+        let (r, c) = if r >= c { (r, c) } else { (c, r) };
+        let d = r - c;
+        if r < self.n && d < self.width {
+            match self.data.get_mut(d + self.width * c) {
+                Some(e) => {
+                    *e += x;
+                    true
+                }
+                None => x == T::zero(),
+            }
+        } else {
+            x == T::zero()
+        }
+    }
+
+    /// The entry `(r, c)` (zero outside the band).
+    pub fn get(&self, r: usize, c: usize) -> T {
+        let (r, c) = if r >= c { (r, c) } else { (c, r) };
+        if r < self.n && r - c < self.width {
+            self.data
+                .get(r - c + self.width * c)
+                .copied()
+                .unwrap_or(T::zero())
+        } else {
+            T::zero()
+        }
+    }
+
+    /// Adds `scale · a` for a dense symmetric `a` (lower triangle read); `false` when a non-zero
+    /// entry falls outside the band or the dimensions differ.
+    pub fn add_dense<const N: usize>(&mut self, a: &SMatrix<T, N, N>, scale: T) -> bool {
+        if N != self.n {
+            return false;
+        }
+        for j in 0..N {
+            for i in j..N {
+                if !self.add(i, j, a[(i, j)] * scale) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The banded strategy with `W` stored diagonals (half-bandwidth `W − 1`).
+///
+/// Needs a diagonal mass matrix and a potential that implements
+/// [`Hessian::hessian_band`] for this `W`; both are checked when the integrator is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Banded<const W: usize>;
+
+impl<T: Real, const W: usize, const N: usize> ShiftedSolve<T, N> for Banded<W> {
+    fn check<P: Hessian<T, N>>(&self, mass: &Mass<T, N>, potential: &P) -> Result<(), ConfigError> {
+        if W == 0 {
+            return Err(ConfigError::Inconsistent {
+                name: "banded solver needs W >= 1",
+            });
+        }
+        if mass.as_diagonal().is_none() {
+            return Err(ConfigError::Inconsistent {
+                name: "banded solver needs a diagonal mass",
+            });
+        }
+        let mut band = SMatrix::<T, W, N>::zeros();
+        if potential.hessian_band(
+            &SVector::zeros(),
+            T::one(),
+            &mut BandMut::from_matrix(&mut band),
+        ) {
+            Ok(())
+        } else {
+            Err(ConfigError::Inconsistent {
+                name: "banded solver needs Hessian::hessian_band within W diagonals",
+            })
+        }
+    }
+
+    fn solve<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        b: &SVector<T, N>,
+    ) -> Result<SVector<T, N>, StepError> {
+        let mut band = SMatrix::<T, W, N>::zeros();
+        if !potential.hessian_band(q, c, &mut BandMut::from_matrix(&mut band)) {
+            return Err(StepError::Precondition);
+        }
+        let m = mass.as_diagonal().ok_or(StepError::Precondition)?;
+        for j in 0..N {
+            band[(0, j)] += m[j];
+        }
+        if !band.iter().all(|x| x.finite()) {
+            return Err(StepError::Singular);
+        }
+        let x = match band_cholesky_solve(&band, b) {
+            Some(x) => x,
+            None => band_ldlt_solve(&band, b)?,
+        };
+        if x.iter().all(|v| v.finite()) {
+            Ok(x)
+        } else {
+            Err(StepError::NonFiniteResult)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::SMatrix;
+
+    fn dense_from_band<const W: usize, const N: usize>(
+        b: &SMatrix<f64, W, N>,
+    ) -> SMatrix<f64, N, N> {
+        let mut a = SMatrix::<f64, N, N>::zeros();
+        for j in 0..N {
+            for d in 0..W {
+                if j + d < N {
+                    a[(j + d, j)] = b[(d, j)];
+                    a[(j, j + d)] = b[(d, j)];
+                }
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn band_view_bounds() {
+        let mut data = [0.0f64; 6];
+        assert!(BandMut::new(2, 4, &mut data).is_none());
+        assert!(BandMut::new(0, 6, &mut data).is_none());
+        let mut m = SMatrix::<f64, 2, 3>::zeros();
+        let mut b = BandMut::from_matrix(&mut m);
+        assert!(b.add(1, 0, 2.0) && b.add(0, 1, 1.0) && b.add(2, 2, 5.0));
+        assert!(!b.add(2, 0, 1.0), "outside the band");
+        assert!(b.add(2, 0, 0.0), "zero outside the band is fine");
+        assert!(!b.add(3, 3, 1.0), "outside the matrix");
+        assert_eq!((b.get(0, 1), b.get(2, 2), b.get(2, 0)), (3.0, 5.0, 0.0));
+        assert_eq!(m[(1, 0)], 3.0);
+    }
+
+    #[test]
+    fn banded_matches_dense() {
+        // Pentadiagonal SPD and an indefinite variant.
+        let mut band = SMatrix::<f64, 3, 7>::zeros();
+        for j in 0..7 {
+            band[(0, j)] = 6.0 + j as f64 * 0.1;
+            band[(1, j)] = -1.5 + 0.05 * j as f64;
+            band[(2, j)] = 0.7;
+        }
+        let b = SVector::<f64, 7>::from_fn(|i, _| (i as f64).sin() + 0.3);
+        let a = dense_from_band(&band);
+        let x = band_cholesky_solve(&band, &b).unwrap();
+        assert!((a * x - b).amax() < 1e-13);
+        let x = band_ldlt_solve(&band, &b).unwrap();
+        assert!((a * x - b).amax() < 1e-13);
+        band[(0, 3)] = -4.0;
+        assert!(band_cholesky_solve(&band, &b).is_none());
+        let a = dense_from_band(&band);
+        let x = band_ldlt_solve(&band, &b).unwrap();
+        assert!((a * x - b).amax() < 1e-12);
+        let zero = SMatrix::<f64, 3, 7>::zeros();
+        assert_eq!(band_ldlt_solve(&zero, &b), Err(StepError::Singular));
+    }
+}

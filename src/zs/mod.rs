@@ -1,0 +1,230 @@
+//! The Zhang–Skeel family: linearly implicit variational integrators and the Newmark methods they
+//! linearise (000 §2, 004 Ch. 5).
+//!
+//! | method | paper | solve per step | symplectic | symmetric |
+//! |---|---|---|---|---|
+//! | [`ZhangSkeel`] (Z&S) | 000 Integrator 1.1, eq 1.3 | one linear | yes (Thm 2.12) | yes (Cor 2.10) |
+//! | [`Sylipn`] (Z&Ss = SyLiPN) | 000 Integrator 2.3, eq 2.7; 004 Integrator 5.2.3 | one linear | only under the commutation condition (Thm 2.4, Rem 2.14) | yes |
+//! | [`StiffSylipn`] (stiff Z&Ss) | 000 Integrator 2.6, eq 2.8 | one linear, stiff Hessian only | no (in general) | yes |
+//! | [`Newmark`] (γ = ½) | 000 Integrator 2.1, eq 2.1 | Newton to tolerance | no (variational, not canonically symplectic) | yes |
+//! | [`PushForwardNewmark`] | 000 Integrator 2.2, eq 2.3 | Newton to tolerance | yes (up to the Newton tolerance, Rem 2.15) | yes |
+//! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
+//!
+//! All share the two-stage form of 000 eq 2.10:
+//!
+//! ```text
+//! x_{k+1} = x_k + h v_k + ½ h² f_k,     v_{k+1} = v_k + ½ h (f_k + f_{k+1}),
+//! ```
+//!
+//! where `f_k` is an acceleration-like quantity evaluated at `x_k` (and, for the linearly implicit
+//! methods, at the step size: `f_k` depends on `h` through `βh²`). Each step computes `f` once at
+//! the new position and keeps it for the next step ("first same as last"): the cache is keyed on
+//! the position **and** on `h²`, so a step of another size (a composition stage, a step-size
+//! change, a reversed step has the same `h²` and may reuse it) never reuses a stale `f`.
+//!
+//! ## Linear stability (000 Thm 2.5, Thm 2.4)
+//! On `q̈ = −ω²q` the linearly implicit methods are Störmer–Verlet with the effective frequency
+//! `ω²/(1 + βh²ω²)`; Verlet's condition `h²ω_eff² < 4` becomes `h²ω²(1 − 4β) < 4`. Hence
+//! **`β ≥ ¼` gives unconditional linear stability**, and for `β < ¼` the step must satisfy
+//! `hω < 2/√(1 − 4β)` (e.g. `4.4721` for `β = 0.2`). [`ZsParams`] accepts any finite `β ≥ 0`.
+//!
+//! ## Cost
+//! A Z&S step costs one gradient, one Hessian (or band), one factorisation and solve, and one
+//! third-derivative contraction; Z&Ss drops the contraction; stiff Z&Ss needs only the stiff
+//! part's Hessian. The linear solve is a [`ShiftedSolve`](crate::linalg::ShiftedSolve) strategy:
+//! [`Dense`](crate::linalg::Dense) by default, [`Banded`](crate::linalg::Banded) for local
+//! models (cost linear in the number of bodies).
+
+mod newmark;
+mod newmark_one;
+mod push_forward;
+mod stiff_sylipn;
+mod sylipn;
+mod zhang_skeel;
+
+pub use newmark::Newmark;
+pub use newmark_one::NewmarkOneIteration;
+pub use push_forward::PushForwardNewmark;
+pub use stiff_sylipn::StiffSylipn;
+pub use sylipn::Sylipn;
+pub use zhang_skeel::ZhangSkeel;
+
+use crate::integrator::{check_step_input, commit};
+use crate::{ConfigError, Real, State, StepError};
+use nalgebra::SVector;
+
+/// The parameter of the linearly implicit methods and of Newmark: `β`.
+///
+/// `β ≥ ¼` gives unconditional linear stability (000 Thm 2.5); `0 ≤ β < ¼` is accepted (the
+/// stability experiments need it) and is stable only for `hω < 2/√(1 − 4β)`. `β = 0` reduces
+/// every method of the family to velocity Verlet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ZsParams<T> {
+    /// `β ≥ 0`, finite. Default `0.4` (the value of 000 §4.1–4.2).
+    pub beta: T,
+}
+
+impl<T: Real> Default for ZsParams<T> {
+    fn default() -> Self {
+        Self { beta: T::lit(0.4) }
+    }
+}
+
+impl<T: Real> ZsParams<T> {
+    /// Parameters with the given `β`.
+    pub fn with_beta(beta: T) -> Self {
+        Self { beta }
+    }
+
+    /// Checks `β` (finite, `≥ 0`) and returns it.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] for `"beta"`.
+    pub fn validate(&self) -> Result<T, ConfigError> {
+        let beta = crate::error::check_finite(self.beta, "beta")?;
+        if beta < T::zero() {
+            return Err(ConfigError::OutOfRange { name: "beta" });
+        }
+        Ok(beta)
+    }
+}
+
+/// Newton iteration controls for the fully implicit Newmark methods.
+///
+/// The iteration stops after the first update with `‖Δ‖∞ ≤ tol·(1 + ‖x‖∞)`; reaching
+/// `max_iter` updates without that is [`StepError::NotConverged`], never a silent result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewtonParams<T> {
+    /// Relative tolerance on the Newton update, `> 0`. Default `√ε` of the scalar (Newton
+    /// converges quadratically, so the solution is then accurate to about `ε`).
+    pub tol: T,
+    /// Maximum number of Newton updates, `≥ 1`. Default 20.
+    pub max_iter: u32,
+}
+
+impl<T: Real> Default for NewtonParams<T> {
+    fn default() -> Self {
+        Self {
+            tol: T::default_epsilon().sqrt(),
+            max_iter: 20,
+        }
+    }
+}
+
+impl<T: Real> NewtonParams<T> {
+    /// Checks the parameters.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
+    /// [`ConfigError::OutOfRange`] for `"max_iter"` (`0`).
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        let tol = crate::error::check_finite(self.tol, "tol")?;
+        if tol <= T::zero() {
+            return Err(ConfigError::OutOfRange { name: "tol" });
+        }
+        if self.max_iter == 0 {
+            return Err(ConfigError::OutOfRange { name: "max_iter" });
+        }
+        Ok(*self)
+    }
+
+    /// Whether the update `dx` at the iterate `x` meets the tolerance.
+    #[inline]
+    pub(crate) fn converged<const N: usize>(&self, dx: &SVector<T, N>, x: &SVector<T, N>) -> bool {
+        dx.amax() <= self.tol * (T::one() + x.amax())
+    }
+}
+
+/// The first-same-as-last cache: `f` at position `q` for step size squared `h2`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fsal<T: Real, const N: usize> {
+    q: SVector<T, N>,
+    h2: T,
+    f: SVector<T, N>,
+}
+
+impl<T: Real, const N: usize> Fsal<T, N> {
+    #[inline]
+    pub(crate) fn lookup(cache: &Option<Self>, q: &SVector<T, N>, h2: T) -> Option<SVector<T, N>> {
+        match cache {
+            Some(c) if c.h2 == h2 && c.q == *q => Some(c.f),
+            _ => None,
+        }
+    }
+}
+
+/// One step of the two-stage form (000 eq 2.10) with `f` from `force(q, h2)` and the FSAL cache.
+/// Commits only on success; the cache is updated only on success.
+#[inline]
+pub(crate) fn two_stage_step<T: Real, const N: usize>(
+    state: &mut State<T, N>,
+    h: T,
+    cache: &mut Option<Fsal<T, N>>,
+    mut force: impl FnMut(&SVector<T, N>, T) -> Result<SVector<T, N>, StepError>,
+) -> Result<(), StepError> {
+    check_step_input(state, h)?;
+    let h2 = h * h;
+    let half = T::lit(0.5);
+    let f0 = match Fsal::lookup(cache, &state.q, h2) {
+        Some(f) => f,
+        None => force(&state.q, h2)?,
+    };
+    let q = state.q + state.v * h + f0 * (h2 * half);
+    if !q.iter().all(|x| x.finite()) {
+        return Err(StepError::NonFiniteResult);
+    }
+    let f1 = force(&q, h2)?;
+    let v = state.v + (f0 + f1) * (h * half);
+    commit(
+        state,
+        State {
+            t: state.t + h,
+            q,
+            v,
+        },
+    )?;
+    *cache = Some(Fsal { q, h2, f: f1 });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_validate() {
+        assert_eq!(ZsParams::<f64>::default().validate(), Ok(0.4));
+        assert_eq!(
+            ZsParams::with_beta(-0.1f64).validate(),
+            Err(ConfigError::OutOfRange { name: "beta" })
+        );
+        assert_eq!(
+            ZsParams::with_beta(f64::NAN).validate(),
+            Err(ConfigError::NonFinite { name: "beta" })
+        );
+        assert_eq!(
+            ZsParams::with_beta(f64::INFINITY).validate(),
+            Err(ConfigError::NonFinite { name: "beta" })
+        );
+        let n = NewtonParams::<f32>::default();
+        assert!(n.validate().is_ok());
+        let bad = NewtonParams {
+            tol: 0.0f64,
+            max_iter: 3,
+        };
+        assert_eq!(bad.validate(), Err(ConfigError::OutOfRange { name: "tol" }));
+        let bad = NewtonParams {
+            tol: f64::NAN,
+            max_iter: 3,
+        };
+        assert_eq!(bad.validate(), Err(ConfigError::NonFinite { name: "tol" }));
+        let bad = NewtonParams {
+            tol: 1e-10f64,
+            max_iter: 0,
+        };
+        assert_eq!(
+            bad.validate(),
+            Err(ConfigError::OutOfRange { name: "max_iter" })
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
+
+use super::{two_stage_step, Fsal, ZsParams};
+use crate::error::check_step;
+use crate::linalg::{Dense, ShiftedSolve};
+use crate::model::{Hessian, System};
+use crate::{ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
+
+/// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls
+/// SyLiPN (004 Integrator 5.2.3):
+///
+/// ```text
+/// a_k     = −(M + βh² Hess V(x_k))⁻¹ ∇V(x_k)
+/// x_{k+1} = x_k + h v_k + ½ h² a_k
+/// v_{k+1} = v_k + ½ h (a_k + a_{k+1})
+/// ```
+///
+/// Z&S without the `O(h⁵)` third-derivative correction: it is the first Newton step, from
+/// `a = 0`, of push-forward Newmark's `a = −M⁻¹∇V(x + βh²a)`. **Symmetric** (Thm 2.9),
+/// **second order** (Cor 2.8), **unconditionally linearly stable for `β ≥ ¼`** (Thm 2.4), but
+/// **symplectic only when `M + βh²Hess V` commutes with `V‴·(M + βh²Hess V)⁻¹·∇V`** (Thm 2.4,
+/// Rem 2.14) — e.g. one degree of freedom — so `SYMPLECTIC = false` (the thesis' claim that
+/// SyLiPN is always symplectic is corrected by 000; the host tests measure the difference). One
+/// gradient, one Hessian and one solve per step.
+///
+/// # Errors
+/// As [`ZhangSkeel`](super::ZhangSkeel): bad input, [`StepError::Singular`],
+/// [`StepError::NonFiniteResult`]; the state is then unchanged.
+///
+/// ```
+/// use macrostep::{models::HarmonicOscillator, zs::{Sylipn, ZsParams}, Integrator};
+/// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
+/// let mut zss = Sylipn::new(osc.system(), 0.01, ZsParams::default()).unwrap();
+/// let mut s = osc.initial_state();
+/// zss.integrate(&mut s, 100).unwrap();
+/// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
+    system: System<T, P, N>,
+    h: T,
+    beta: T,
+    solver: S,
+    cache: Option<Fsal<T, N>>,
+}
+
+impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
+    /// Z&Ss with step `h`, parameters `params` and the dense solver.
+    ///
+    /// # Errors
+    /// [`ConfigError::StepSize`] for `h`; [`ConfigError::NonFinite`] /
+    /// [`ConfigError::OutOfRange`] for `"beta"`.
+    pub fn new(system: System<T, P, N>, h: T, params: ZsParams<T>) -> Result<Self, ConfigError> {
+        Self::with_solver(system, h, params, Dense)
+    }
+}
+
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
+    /// Z&Ss with a given linear-solve strategy.
+    ///
+    /// # Errors
+    /// As [`Sylipn::new`], plus [`ConfigError::Inconsistent`] from the strategy.
+    pub fn with_solver(
+        system: System<T, P, N>,
+        h: T,
+        params: ZsParams<T>,
+        solver: S,
+    ) -> Result<Self, ConfigError> {
+        let h = check_step(h)?;
+        let beta = params.validate()?;
+        solver.check(&system.mass, &system.potential)?;
+        Ok(Self {
+            system,
+            h,
+            beta,
+            solver,
+            cache: None,
+        })
+    }
+
+    /// The system.
+    pub fn system(&self) -> &System<T, P, N> {
+        &self.system
+    }
+
+    /// Mutable access to the system; clears the cached acceleration.
+    pub fn system_mut(&mut self) -> &mut System<T, P, N> {
+        self.cache = None;
+        &mut self.system
+    }
+}
+
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+    for Sylipn<T, P, N, S>
+{
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
+
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        let Self {
+            system,
+            beta,
+            solver,
+            cache,
+            ..
+        } = self;
+        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2| {
+            let g = system.potential.gradient(x);
+            solver.solve(&system.mass, &system.potential, x, *beta * h2, &(-g))
+        })
+    }
+}
