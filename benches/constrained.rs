@@ -1,6 +1,7 @@
-//! Cost per step of the constrained methods (RATTLE, SHAKE, Reich's 4th-order composition) on
-//! the double pendulum (000 §4.1) and on chains of n = 5, 10, 20, 40 pendula (000 §4.2,
-//! 004 §5.4.3), with velocity Verlet on the penalised model as the baseline in every group.
+//! Cost per step of the constrained methods (RATTLE, SHAKE, Reich's 4th-order composition)
+//! against the penalty methods Z&S and SyLiPN on the double pendulum (000 §4.1, ω = 20) and on
+//! chains of n = 5, 10, 20, 40 pendula (004 §5.4.3, ω = 100, banded solver), with velocity
+//! Verlet on the penalised model as the baseline in every group.
 //!
 //! Groups `step/<model>/n<bodies>`, ids `<family>::<method>/f64`. Short mode for CI:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench constrained`.
@@ -8,7 +9,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{NewtonParams, Rattle, Reich4, Shake, Stage};
+use macrostep::linalg::Banded;
 use macrostep::models::{Chain, DoublePendulum};
+use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, Real, State};
 use std::hint::black_box;
 use std::time::Duration;
@@ -81,6 +84,19 @@ fn double_pendulum(c: &mut Criterion) {
         Rattle::new(sys, g, h, params()).expect("valid"),
         s0,
     );
+    let pen = dp.penalised(omega).expect("valid");
+    bench_steps(
+        &mut group,
+        "zs::zhang_skeel/f64",
+        ZhangSkeel::new(pen, h, ZsParams::with_beta(0.4)).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut group,
+        "zs::sylipn/f64",
+        Sylipn::new(pen, h, ZsParams::with_beta(0.4)).expect("valid"),
+        s0,
+    );
     bench_steps(
         &mut group,
         "constrained::shake/f64",
@@ -133,6 +149,20 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
         &mut group,
         "constrained::shake/f64",
         Shake::new(sys, g, h, params()).expect("valid"),
+        s0,
+    );
+    // Same step as RATTLE (Z&S at 2h blows up on the n = 5 chain), banded solver.
+    let pen = chain.penalised(omega).expect("valid");
+    bench_steps(
+        &mut group,
+        "zs::zhang_skeel_banded/f64",
+        ZhangSkeel::with_solver(pen, h, ZsParams::with_beta(0.4), Banded::<4>).expect("valid"),
+        s0,
+    );
+    bench_steps(
+        &mut group,
+        "zs::sylipn_banded/f64",
+        Sylipn::with_solver(pen, h, ZsParams::with_beta(0.4), Banded::<4>).expect("valid"),
         s0,
     );
     group.finish();

@@ -239,30 +239,42 @@ pub fn multiplier_errors(
 }
 
 /// `reproduce multiplier`: 000 Fig 2b / Theorem 1.3 on the double pendulum.
+///
+/// Two penalty runs by Z&S: h = 0.001 (resolving the fast oscillation, hω ≤ 0.1; the main
+/// figures `multiplier.omega<ω>.*`) and 000 Fig 2's h = 0.01 (`multiplier.h0.01.omega<ω>.*`),
+/// where hω reaches 1 at ω = 100 and the recovered average degrades instead of converging.
 pub fn multiplier() {
     use macrostep::models::DoublePendulum;
     let dp = DoublePendulum::<f64>::paper();
-    let (h, t_w, t_end) = (PENALTY_H, 0.2, 5.0);
-    let w = (t_w / h).round() as usize;
+    let (t_w, t_end) = (0.2, 5.0);
     println!("000 Thm 1.3 / Fig 2b: double pendulum (L₁ = 1, L₂ = √2, start (0,−1,1,−2) at rest),");
-    println!("penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
     println!("λ ≈ −⟨ω² g⟩ (same sign as RATTLE's λ: force +g'ᵀλ; g = squared distances in both)");
-    let table = Table::new(&["ω", "window err", "pointwise err", "vs exact λ"]);
-    for omega in [20.0, 50.0, 100.0] {
-        let sys = dp.penalised(omega).expect("penalty");
-        let mut step = penalty_integrator(sys, h);
-        let (we, pe, re) = multiplier_errors(omega, h, w, t_end, |s| step(s));
-        table.row(&[format!("{omega}"), sci(we), sci(pe), sci(re)]);
-        figure(&format!("multiplier.omega{omega}.window_err"), we);
-        figure(&format!("multiplier.omega{omega}.pointwise_err"), pe);
-        figure(&format!("multiplier.omega{omega}.exact_window_err"), re);
+    for (h, prefix) in [(PENALTY_H, "multiplier"), (0.01, "multiplier.h0.01")] {
+        let w = (t_w / h).round() as usize;
+        println!();
+        println!("penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
+        let table = Table::new(&["ω", "hω", "window err", "pointwise err", "vs exact λ"]);
+        for omega in [20.0, 50.0, 100.0] {
+            let sys = dp.penalised(omega).expect("penalty");
+            let mut step = penalty_integrator(sys, h);
+            let (we, pe, re) = multiplier_errors(omega, h, w, t_end, |s| step(s));
+            table.row(&[
+                format!("{omega}"),
+                format!("{:.2}", h * omega),
+                sci(we),
+                sci(pe),
+                sci(re),
+            ]);
+            figure(&format!("{prefix}.omega{omega}.window_err"), we);
+            figure(&format!("{prefix}.omega{omega}.pointwise_err"), pe);
+            figure(&format!("{prefix}.omega{omega}.exact_window_err"), re);
+        }
     }
 }
 
-/// The penalty integrator of `reproduce multiplier` (Z&S had not landed: velocity Verlet with a
-/// step resolving ω = 100).
-const PENALTY_METHOD: &str = "velocity Verlet";
-/// Its step.
+/// The penalty integrator of `reproduce multiplier`: Z&S (000 eq 1.3, β = 0.4).
+const PENALTY_METHOD: &str = "Z&S (β = 0.4)";
+/// Its main step (hω ≤ 0.1 for ω ≤ 100).
 const PENALTY_H: f64 = 0.001;
 
 type PenaltySystem = System<f64, macrostep::models::GravityPenalty<f64, 4, 2>, 4>;
@@ -270,8 +282,9 @@ type PenaltySystem = System<f64, macrostep::models::GravityPenalty<f64, 4, 2>, 4
 type StepFn = Box<dyn FnMut(&mut State<f64, 4>)>;
 
 fn penalty_integrator(sys: PenaltySystem, h: f64) -> StepFn {
-    let mut vv = macrostep::baselines::VelocityVerlet::new(sys, h).expect("Verlet");
-    Box::new(move |s| vv.step(s).expect("penalty step"))
+    use macrostep::zs::{ZhangSkeel, ZsParams};
+    let mut zs = ZhangSkeel::new(sys, h, ZsParams::with_beta(0.4)).expect("Z&S");
+    Box::new(move |s| zs.step(s).expect("penalty step"))
 }
 
 /// Sampled chain ends `[(t, (x₁, y₁, x_n, y_n))]`.
@@ -357,7 +370,59 @@ pub fn chain() {
     chain_sylipn(&r05, &r025, t_end);
 }
 
-/// The SyLiPN half of `reproduce chain` (needs `macrostep::zs`, not merged yet).
-fn chain_sylipn(_r05: &[(f64, [f64; 4])], _r025: &[(f64, [f64; 4])], _t_end: f64) {
-    println!("SyLiPN (h = 0.1, β = 0.4, ω = 100): pending — the zs family has not landed on main");
+/// SyLiPN (004 Integrator 5.2.3, banded solver) on the penalised chain of `n = N/2` pendula from
+/// the horizontal start: samples every `every` steps and ns per step.
+fn sylipn_chain<const N: usize, const D: usize>(
+    h: f64,
+    omega: f64,
+    t_end: f64,
+    every: usize,
+) -> (Samples, f64) {
+    use macrostep::linalg::Banded;
+    use macrostep::models::Chain;
+    use macrostep::zs::{Sylipn, ZsParams};
+    let chain = Chain::<f64, N, D>::horizontal();
+    let sys = chain.penalised(omega).expect("penalty");
+    let mut zs =
+        Sylipn::with_solver(sys, h, ZsParams::with_beta(0.4), Banded::<4>).expect("SyLiPN");
+    let mut s = chain.initial_state();
+    let n = (t_end / h).round() as usize;
+    let mut out = Vec::new();
+    let start = std::time::Instant::now();
+    for k in 1..=n {
+        zs.step(&mut s).expect("SyLiPN chain step");
+        if k % every == 0 {
+            out.push((s.t, chain_ends(&s)));
+        }
+    }
+    (out, start.elapsed().as_nanos() as f64 / n as f64)
+}
+
+/// The SyLiPN half of `reproduce chain`: agreement with RATTLE, cost per step, cost slope in n.
+fn chain_sylipn(r05: &[(f64, [f64; 4])], r025: &[(f64, [f64; 4])], t_end: f64) {
+    let (zs, ns) = sylipn_chain::<40, 20>(0.1, 100.0, t_end, 1);
+    // RATTLE h = 0.05 stops at its failure; the comparison covers its samples only.
+    let end05 = r05.last().map_or(0.0, |x| x.0);
+    let a05 = agree_until(&zs, r05, 0.05, end05);
+    let a025 = agree_until(&zs, r025, 0.05, t_end);
+    println!("SyLiPN (h = 0.1, β = 0.4, ω = 100, banded) vs RATTLE h = 0.05: agree until t = {a05} (RATTLE ran to {end05:.2})");
+    println!("SyLiPN vs RATTLE h = 0.025: agree until t = {a025}");
+    figure("chain.n20.agree_until", a05);
+    figure("chain.n20.agree_until_rattle_h0.025", a025);
+    figure("chain.n20.zss_ns_per_step", ns);
+    // Cost per step against n (T = 2: the cost per step does not depend on the state).
+    let reps = 5;
+    let best = |f: &dyn Fn() -> f64| (0..reps).map(|_| f()).fold(f64::INFINITY, f64::min);
+    let c5 = best(&|| sylipn_chain::<10, 5>(0.1, 100.0, 2.0, 1000).1);
+    let c10 = best(&|| sylipn_chain::<20, 10>(0.1, 100.0, 2.0, 1000).1);
+    let c20 = best(&|| sylipn_chain::<40, 20>(0.1, 100.0, 2.0, 1000).1);
+    let c40 = best(&|| sylipn_chain::<80, 40>(0.1, 100.0, 2.0, 1000).1);
+    let ns_list = [5.0, 10.0, 20.0, 40.0];
+    let costs = [c5, c10, c20, c40];
+    let table = Table::new(&["n", "SyLiPN ns/step"]);
+    for (n, c) in ns_list.iter().zip(&costs) {
+        table.row(&[format!("{n}"), format!("{c:.0}")]);
+    }
+    let slope = crate::measure::loglog_slope(&ns_list, &costs);
+    figure("chain.cost_slope", slope);
 }
