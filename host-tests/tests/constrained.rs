@@ -893,3 +893,29 @@ fn multiplier_window_bookkeeping() {
     w.clear();
     assert!(w.is_empty() && w.estimate().is_none());
 }
+
+/// Reich's eq 27 equals the generic triple-jump composition (`compose::SymmetricComposition`) of
+/// RATTLE steps — an independent implementation of the same coefficients and stage order — up to
+/// the Newton tolerance.
+#[test]
+fn reich4_equals_the_generic_triple_jump_of_rattle() {
+    use macrostep::compose::{Scheme, SymmetricComposition};
+    let dp = DoublePendulum::<f64>::paper();
+    let s0 = moving_double_pendulum();
+    let h = 0.05;
+    let mut y4 = Reich4::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        Stage::Reich,
+        NewtonParams::default(),
+    )
+    .unwrap();
+    let ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+    let mut tj = SymmetricComposition::new(ra, Scheme::TripleJump).unwrap();
+    let (mut a, mut b) = (s0, s0);
+    run(&mut y4, &mut a, 100);
+    run(&mut tj, &mut b, 100);
+    let d = (a.q - b.q).amax().max((a.v - b.v).amax());
+    assert!(d < 1e-10, "Reich4 vs triple-jump RATTLE: {d}");
+}

@@ -37,8 +37,11 @@ pub enum Stage {
 /// the kick alone, and `Λ` is fixed by `g = 0` (the tests check it). This is Reich's cancellation
 /// argument in the proof of Theorem 3.3, and it makes the composition symmetric: it is a
 /// palindromic composition of symmetric RATTLE steps.
-/// The Yoshida coefficients are kept local to this file (the generic `compose` family had not
-/// landed when this was written).
+/// The Yoshida coefficients are kept local to this file (written before the generic
+/// [`compose`](crate::compose) family landed). With [`Stage::Rattle`] the method is the same map
+/// as `compose::SymmetricComposition` of [`Rattle`](super::Rattle) with the triple jump (a host
+/// test checks the two agree); this type exists for Reich's one-projection form (eq 27) and for
+/// a device build that wants one concrete type.
 ///
 /// Properties: order 4 (Theorem 3.3 of 002); symplectic on the solution manifold; symmetric;
 /// constraint
