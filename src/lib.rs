@@ -7,6 +7,7 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod compose;
+pub mod constrained;
 pub mod error;
 pub mod flavor;
 pub mod integrator;

@@ -16,6 +16,7 @@
 //! - [`for_scalars!`] and [`Tolerance`]: run a generic test for `f32` and `f64`.
 
 pub mod experiments;
+pub mod manifold;
 pub mod measure;
 pub mod reference;
 pub mod report;

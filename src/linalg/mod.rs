@@ -8,7 +8,7 @@
 //!   a numerically singular matrix is a typed error. Cost `O(N³)`.
 //! - [`Banded`]: for local models (a chain of pendula, a polymer, the DNA model) whose Hessian is
 //!   banded with half-bandwidth `W − 1`, the model fills the band through
-//!   [`Hessian::hessian_band`](crate::model::Hessian::hessian_band) and the solver factorises it
+//!   [`Hessian::hessian_band`] and the solver factorises it
 //!   in band storage (banded Cholesky, banded `LDLᵀ` without pivoting as the indefinite fallback).
 //!   Cost `O(N W²)`: linear in the number of bodies (000 §4.3, 004 §5.4.1).
 //!

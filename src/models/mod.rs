@@ -34,6 +34,7 @@ mod kapitza;
 mod linear;
 mod pendulum;
 mod quartic;
+mod spring_chain;
 mod trimer;
 mod two_spring;
 
@@ -47,6 +48,7 @@ pub use kapitza::{CosinePotential, Kapitza};
 pub use linear::LinearPotential;
 pub use pendulum::Pendulum;
 pub use quartic::QuarticBond;
+pub use spring_chain::SpringChain;
 pub use trimer::SpringTrimer;
 pub use two_spring::{LangevinParams, TwoSpring};
 

@@ -95,6 +95,12 @@ fn test() -> Result {
         cargo().args(["test", "--workspace"]),
     )?;
     run(
+        "rustdoc of the core crate (warnings are errors: broken intra-doc links)",
+        cargo()
+            .args(["doc", "--no-deps", "-p", "macrostep"])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
+    run(
         "criterion benches in test mode",
         cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
     )?;

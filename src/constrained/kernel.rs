@@ -1,0 +1,229 @@
+//! The shared machinery of the constrained methods: the multiplier solves and the projections.
+
+use super::{NewtonParams, OffManifold};
+use crate::model::{Constraint, Mass};
+use crate::{ConfigError, Real, State, StepError};
+use nalgebra::{SMatrix, SVector};
+
+/// Validated solver parameters and the constants a step needs (converted once).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kernel<T: Real> {
+    pub(crate) params: NewtonParams<T>,
+    /// Relative pivot threshold of the `D × D` eliminations.
+    pivot_rel: T,
+    /// `½`.
+    pub(crate) half: T,
+}
+
+impl<T: Real> Kernel<T> {
+    pub(crate) fn new(params: NewtonParams<T>) -> Result<Self, ConfigError> {
+        params.validate()?;
+        Ok(Self {
+            params,
+            pivot_rel: T::default_epsilon() * T::lit(256.0),
+            half: T::lit(0.5),
+        })
+    }
+
+    /// `M⁻¹ Jᵀ`, column by column.
+    pub(crate) fn minv_jt<const N: usize, const D: usize>(
+        mass: &Mass<T, N>,
+        j: &SMatrix<T, D, N>,
+    ) -> SMatrix<T, N, D> {
+        let jt = j.transpose();
+        let mut b = jt;
+        for k in 0..D {
+            let col = mass.solve(&jt.column(k).into_owned());
+            b.set_column(k, &col);
+        }
+        b
+    }
+
+    /// Solves `a x = b` (`D × D`) by Gaussian elimination with partial pivoting.
+    ///
+    /// [`StepError::Singular`] when a pivot is below `pivot_rel · max|aᵢⱼ|` (rank-deficient
+    /// constraint Jacobian), [`StepError::NonFiniteResult`] on NaN/∞ input.
+    pub(crate) fn solve<const D: usize>(
+        &self,
+        mut a: SMatrix<T, D, D>,
+        mut b: SVector<T, D>,
+    ) -> Result<SVector<T, D>, StepError> {
+        let scale = a.amax();
+        if a.iter().chain(b.iter()).any(|x| !x.finite()) {
+            return Err(StepError::NonFiniteResult);
+        }
+        let thresh = scale * self.pivot_rel;
+        for k in 0..D {
+            let mut p = k;
+            let mut best = a[(k, k)].abs();
+            for i in (k + 1)..D {
+                let c = a[(i, k)].abs();
+                if c > best {
+                    best = c;
+                    p = i;
+                }
+            }
+            if best.partial_cmp(&thresh) != Some(core::cmp::Ordering::Greater) {
+                return Err(StepError::Singular);
+            }
+            if p != k {
+                a.swap_rows(k, p);
+                b.swap_rows(k, p);
+            }
+            let pivot = a[(k, k)];
+            for i in (k + 1)..D {
+                let f = a[(i, k)] / pivot;
+                for j in k..D {
+                    let akj = a[(k, j)];
+                    a[(i, j)] -= f * akj;
+                }
+                let bk = b[k];
+                b[i] -= f * bk;
+            }
+        }
+        let mut x = SVector::<T, D>::zeros();
+        for k in (0..D).rev() {
+            let mut s = b[k];
+            for j in (k + 1)..D {
+                s -= a[(k, j)] * x[j];
+            }
+            x[k] = s / a[(k, k)];
+        }
+        Ok(x)
+    }
+
+    /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.
+    pub(crate) fn position_solve<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        y: &SVector<T, N>,
+        b: &SMatrix<T, N, D>,
+        c: T,
+        guess: SVector<T, D>,
+    ) -> Result<(SVector<T, N>, SVector<T, D>), StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let cb = b * c;
+        let mut lam = guess;
+        let mut it = 0u32;
+        loop {
+            let q = y + cb * lam;
+            let r = g.value(&q);
+            if r.iter().any(|x| !x.finite()) || q.iter().any(|x| !x.finite()) {
+                return Err(StepError::NonFiniteResult);
+            }
+            if r.amax() <= self.params.tol {
+                return Ok((q, lam));
+            }
+            if it >= self.params.max_iter {
+                return Err(StepError::NotConverged);
+            }
+            let jac = g.jacobian(&q) * cb;
+            lam += self.solve(jac, -r)?;
+            it += 1;
+        }
+    }
+
+    /// The `M`-orthogonal projection of `v` onto `g'(q) v = 0`: `v + M⁻¹Jᵀμ`. Returns `(v, μ)`.
+    pub(crate) fn velocity_project<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Result<(SVector<T, N>, SVector<T, D>), StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let j = g.jacobian(q);
+        let b = Self::minv_jt(mass, &j);
+        let mu = self.solve(j * b, -(j * v))?;
+        Ok((v + b * mu, mu))
+    }
+
+    /// Projects a state onto the solution manifold: positions along `M⁻¹g'(q)ᵀμ` (Newton), then
+    /// velocities (`hidden = true`) `M`-orthogonally onto `g'(q)v = 0`.
+    pub(crate) fn project<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        s: &State<T, N>,
+        hidden: bool,
+    ) -> Result<State<T, N>, StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        if !s.is_finite() {
+            return Err(StepError::NonFiniteState);
+        }
+        let b = Self::minv_jt(mass, &g.jacobian(&s.q));
+        let (q, _) = self.position_solve(g, &s.q, &b, T::one(), SVector::zeros())?;
+        let v = if hidden {
+            self.velocity_project(g, mass, &q, &s.v)?.0
+        } else {
+            s.v
+        };
+        let out = State { t: s.t, q, v };
+        if out.is_finite() {
+            Ok(out)
+        } else {
+            Err(StepError::NonFiniteResult)
+        }
+    }
+
+    /// The start of a step: the state itself when on the manifold; otherwise rejected or
+    /// projected per [`NewtonParams::off_manifold`].
+    pub(crate) fn start<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        s: &State<T, N>,
+        hidden: bool,
+    ) -> Result<State<T, N>, StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let tol = self.params.manifold_tol;
+        let r = g.value(&s.q);
+        let mut on = r.iter().all(|x| x.finite()) && r.amax() <= tol;
+        if on && hidden {
+            let f = g.jacobian(&s.q) * s.v;
+            on = f.iter().all(|x| x.finite()) && f.amax() <= tol;
+        }
+        if on {
+            return Ok(*s);
+        }
+        match self.params.off_manifold {
+            OffManifold::Reject => Err(StepError::Precondition),
+            OffManifold::Project => self.project(g, mass, s, hidden),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{matrix, vector};
+
+    #[test]
+    fn solve_pivots_and_detects_singularity() {
+        let k = Kernel::<f64>::new(NewtonParams::default()).unwrap();
+        // Zero leading entry forces a row swap; exact solution (1, −2, 3).
+        let a = matrix![0.0, 2.0, 1.0; 1.0, 1.0, 1.0; 2.0, 0.0, 5.0];
+        let x = vector![1.0, -2.0, 3.0];
+        let got = k.solve(a, a * x).unwrap();
+        assert!((got - x).amax() < 1e-14);
+        // Two equal rows (a rank-deficient constraint Jacobian makes g'M⁻¹g'ᵀ like this).
+        let s = matrix![1.0, 2.0; 1.0, 2.0];
+        assert_eq!(k.solve(s, vector![1.0, 1.0]), Err(StepError::Singular));
+        // Nearly singular below the relative pivot threshold.
+        let s = matrix![1.0, 2.0; 1.0, 2.0 + 1e-15];
+        assert_eq!(k.solve(s, vector![1.0, 1.0]), Err(StepError::Singular));
+        let n = matrix![f64::NAN, 0.0; 0.0, 1.0];
+        assert_eq!(
+            k.solve(n, vector![1.0, 1.0]),
+            Err(StepError::NonFiniteResult)
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! Constrained mechanics with Lagrange multipliers (001, 002 §3, 000 §3).
+//!
+//! The equations of motion are the differential–algebraic system (001 eqs 3–5, 000 eq 1.6)
+//!
+//! ```text
+//! q̇ = v,   M v̇ = −∇V(q) + g'(q)ᵀ λ,   g(q) = 0   (hidden constraint g'(q) v = 0),
+//! ```
+//!
+//! with `g: ℝᴺ → ℝᴰ` a [`Constraint`](crate::model::Constraint). **Sign convention:** the
+//! constraint force is `+g'(q)ᵀλ`, as in 001 (eqs 16, 25) and 000 (eqs 1.6, 1.9). Reich (002
+//! eq 36) writes `−Gᵀλ`; his multiplier is the negative of ours. With this convention the
+//! multiplier recovered from a penalty run (000 eq 1.8), `λ ≈ −⟨ω² g(q^ω)⟩`, is directly
+//! comparable to the one RATTLE reports ([`MultiplierWindow`]), *provided the same `g` is used*
+//! (a squared-distance `|d|² − L²` and a distance `|d| − L` constraint have multipliers differing
+//! by the factor `2L`).
+//!
+//! Methods:
+//! - [`Rattle`] — RATTLE = VR (001 eqs 24–28): position and hidden velocity constraint at every
+//!   mesh point; symplectic on the solution manifold, symmetric, order 2.
+//! - [`Shake`] — SHAKE in velocity form = VS (001 eqs 15–18): the same positions as RATTLE, mesh
+//!   velocities `(q_{n+1} − q_{n−1})/2h` that violate the hidden constraint by a bounded amount.
+//! - [`Reich4`] — Reich's constrained composition (002 §3.2 eq 27): three constrained Verlet
+//!   stages with Yoshida's coefficients and one projection onto the hidden constraint; order 4,
+//!   symplectic on the solution manifold.
+//! - [`MultiplierWindow`] — online recovery of `λ(t)` from a penalty simulation (000 eq 1.8),
+//!   a fixed-capacity sliding window usable on a device.
+//!
+//! ## Nonlinear solves
+//! The position constraint `g(q_{n+1}) = 0` is solved for the multipliers by Newton's method on
+//! the `D` unknowns, with the exact Jacobian `g'(q(λ)) · c M⁻¹ g'(q_n)ᵀ` (a fixed-size `D × D`
+//! system, solved by Gaussian elimination with partial pivoting and a relative pivot threshold).
+//! The velocity constraint is linear and solved exactly with `g' M⁻¹ g'ᵀ`. [`NewtonParams`] sets
+//! the tolerance on `‖g‖∞`, the iteration cap and what to do with a start off the manifold. Newton
+//! always starts from `λ = 0`, so a step is a pure function of the state (reproducible,
+//! reversible to the tolerance, and usable in finite-difference measurements).
+//!
+//! ## Starting off the manifold
+//! A state with `‖g(q)‖∞ > manifold_tol` (or, for RATTLE and Reich, `‖g'(q)v‖∞ > manifold_tol`)
+//! is either rejected with [`StepError::Precondition`](crate::StepError::Precondition)
+//! ([`OffManifold::Reject`], the default) or projected first ([`OffManifold::Project`]): `q` is
+//! moved along `M⁻¹g'(q)ᵀμ` onto `g = 0` (Newton) and `v` is projected `M`-orthogonally onto
+//! `g'(q)v = 0`. The choice is explicit; each method also has a public `project` to do it once.
+
+//! ## What is measured (host-tests/tests/constrained.rs, `reproduce reich | vs-vr | multiplier | chain`)
+//! - order: log–log slope of the error against the rigid references in generalised coordinates
+//!   (pendulum, double pendulum): 2 for SHAKE/RATTLE, 4 for [`Reich4`];
+//! - symplecticity on the manifold: the restriction of `dq ∧ dp` to the tangent space of the
+//!   solution manifold, by central differences along a tangent basis of projected perturbations
+//!   (`host-tests/src/manifold.rs` explains the construction), for RATTLE and [`Reich4`];
+//! - energy without drift over 10⁵ RATTLE steps, reversibility `Φ₋ₕ∘Φₕ = id`, VS = VR positions;
+//! - 002 Tables 1–2 (Yoshida row) within 5 %; the multiplier window against RATTLE's `λ`.
+//!
+//! [`Reich4`] does not report multipliers: its stage multipliers absorb the neighbouring stages'
+//! end kicks (Reich's cancellation argument) and are not approximations of `λ(t)`.
+
+mod kernel;
+mod multiplier;
+mod rattle;
+mod reich;
+mod shake;
+
+pub use multiplier::MultiplierWindow;
+pub use rattle::Rattle;
+pub use reich::{Reich4, Stage};
+pub use shake::Shake;
+
+use crate::{ConfigError, Real};
+use nalgebra::SVector;
+
+/// What a step does with a start off the constraint manifold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum OffManifold {
+    /// Return [`StepError::Precondition`](crate::StepError::Precondition), state untouched.
+    #[default]
+    Reject,
+    /// Project the start onto the manifold (position, then velocity) before stepping.
+    Project,
+}
+
+/// Parameters of the multiplier solves, shared by [`Shake`], [`Rattle`] and [`Reich4`].
+///
+/// Plain public fields with [`Default`]; validated by each method's `new`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewtonParams<T> {
+    /// Newton stops when `‖g(q_{n+1})‖∞ ≤ tol` (absolute, in the units of `g`). Default
+    /// `1000 ε` (`2.2e-13` for `f64`, `1.2e-4` for `f32`). Scale it with `g` for large
+    /// coordinates (a squared-distance constraint at `|q| ~ 20` has roundoff `~ 400 ε`).
+    pub tol: T,
+    /// At most this many Newton updates per solve; more is [`StepError::NotConverged`](crate::StepError::NotConverged). Default 20.
+    pub max_iter: u32,
+    /// A start with `‖g(q)‖∞` (or `‖g'(q)v‖∞`, where checked) above this is off the manifold.
+    /// Must be `≥ tol`. Default `10⁴ ε` (`2.2e-12` for `f64`, `1.2e-3` for `f32`).
+    pub manifold_tol: T,
+    /// What to do with a start off the manifold.
+    pub off_manifold: OffManifold,
+    /// Start Newton from the previous step's end multiplier instead of `λ = 0` (default
+    /// `false`). Helps when the multipliers are large and the step is big (a whipping chain);
+    /// the result then depends on the previous step at the level of `tol`, so the step is no
+    /// longer a pure function of the state (finite-difference measurements want `false`).
+    pub warm_start: bool,
+}
+
+impl<T: Real> Default for NewtonParams<T> {
+    fn default() -> Self {
+        let eps = T::default_epsilon();
+        Self {
+            tol: eps * T::lit(1e3),
+            max_iter: 20,
+            manifold_tol: eps * T::lit(1e4),
+            off_manifold: OffManifold::Reject,
+            warm_start: false,
+        }
+    }
+}
+
+impl<T: Real> NewtonParams<T> {
+    /// Checks the parameters.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` and
+    /// `"manifold_tol"` (must be positive), [`ConfigError::OutOfRange`] for `"max_iter"` (≥ 1),
+    /// [`ConfigError::Inconsistent`] `"tol <= manifold_tol"` (a step's own result must count as
+    /// on the manifold).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (x, name) in [(self.tol, "tol"), (self.manifold_tol, "manifold_tol")] {
+            if !x.finite() {
+                return Err(ConfigError::NonFinite { name });
+            }
+            if x <= T::zero() {
+                return Err(ConfigError::OutOfRange { name });
+            }
+        }
+        if self.max_iter == 0 {
+            return Err(ConfigError::OutOfRange { name: "max_iter" });
+        }
+        // A step ends with ‖g‖∞ ≤ tol; the next step must accept that as on the manifold.
+        if self.manifold_tol < self.tol {
+            return Err(ConfigError::Inconsistent {
+                name: "tol <= manifold_tol",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The Lagrange multipliers of the last successful step (constraint forces `g'(q)ᵀλ`).
+///
+/// For [`Rattle`], `start` is `λ⁽ʳ⁾ₙ` (the position multiplier acting at `q_n`, 001 eq 25) and
+/// `end` is `λ⁽ᵛ⁾ₙ₊₁` (the velocity multiplier acting at `q_{n+1}`, eq 27). Each approximates
+/// the exact `λ(t)` at its end of the step to `O(h)`; the mean `½(λ⁽ᵛ⁾ₙ + λ⁽ʳ⁾ₙ)` at the same
+/// mesh point is VS's multiplier and is `O(h²)` (001 §4). For [`Shake`], `start = λₙ` and
+/// `end = λₙ₊₁` of eqs 16 and 18, each `O(h²)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Multipliers<T: Real, const D: usize> {
+    /// The multiplier acting at the start of the step.
+    pub start: SVector<T, D>,
+    /// The multiplier acting at the end of the step.
+    pub end: SVector<T, D>,
+}
+
+impl<T: Real, const D: usize> Default for Multipliers<T, D> {
+    fn default() -> Self {
+        Self {
+            start: SVector::zeros(),
+            end: SVector::zeros(),
+        }
+    }
+}
