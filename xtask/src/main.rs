@@ -21,7 +21,7 @@ fn main() -> ExitCode {
         Some("probe") => nostd_checks(),
         Some("firmware") => firmware::firmware(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test|probe>");
+            eprintln!("usage: cargo xtask <test|probe|firmware [--bless]>");
             return ExitCode::from(2);
         }
     };
