@@ -148,9 +148,33 @@ fn discover(dir: &Path) -> Result<Vec<Program>> {
 fn firmware_cargo(dir: &Path) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(dir);
+    // Section sizes must not depend on where the repository or the cargo registry lives (panic
+    // locations embed source paths): remap both to fixed prefixes. `--config` arrays are
+    // appended to the config file's rustflags, so the linker scripts stay.
+    let mut flags = Vec::new();
+    if let Some(root) = dir.parent() {
+        flags.push(format!(
+            "\"--remap-path-prefix={}=/macrostep\"",
+            root.display()
+        ));
+    }
+    if let Some(home) = cargo_home() {
+        flags.push(format!("\"--remap-path-prefix={}=/cargo\"", home.display()));
+    }
+    c.arg("--config").arg(format!(
+        "target.thumbv7em-none-eabihf.rustflags=[{}]",
+        flags.join(", ")
+    ));
     // The ELF paths below assume the firmware's own target directory.
     c.env("CARGO_TARGET_DIR", dir.join("target"));
     c
+}
+
+/// Cargo's home directory (`$CARGO_HOME`, else `~/.cargo`).
+fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
 }
 
 fn check(dir: &Path, p: &Program, bless: bool) -> Result {
