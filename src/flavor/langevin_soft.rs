@@ -1,6 +1,6 @@
 //! Langevin FLAVOR with soft friction and noise, 004 eqs 2.88 (and symmetric 2.90).
 
-use super::{velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
+use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
 use crate::integrator::{check_step_input, commit};
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
@@ -144,13 +144,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
         let mut x = *state;
         x.v = self.first.sample(&x.v, rng);
         if self.symmetric {
-            let half = T::lit(0.5);
-            let (ht, hs) = (tau * half, (delta - tau) * half);
-            self.legacy.advance(&mut x, ht, Stiffness::On { clock })?;
-            self.legacy.advance(&mut x, hs, Stiffness::Off)?;
-            self.legacy.advance_adjoint(&mut x, hs, Stiffness::Off)?;
-            self.legacy
-                .advance_adjoint(&mut x, ht, Stiffness::On { clock: clock + ht })?;
+            symmetric_core(&mut self.legacy, &mut x, delta, tau, clock)?;
             x.v = self.second.sample(&x.v, rng);
         } else {
             self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;

@@ -229,6 +229,25 @@ impl<T: Real> Params<T> {
     }
 }
 
+/// The deterministic core of the symmetric FLAVORs (004 eq 2.47, also inside 2.90/2.91):
+/// `Φ^{α,*}_{τ/2} ∘ Φ^{0,*}_{(h−τ)/2} ∘ Φ^0_{(h−τ)/2} ∘ Φ^α_{τ/2}` (rightmost first), the stiff
+/// sub-steps on the fast clock starting at `clock`. Advances `x` in place; on error `x` is
+/// partially advanced, so callers work on a copy and commit only on success.
+pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T>>(
+    legacy: &mut L,
+    x: &mut L::State,
+    h: T,
+    tau: T,
+    clock: T,
+) -> Result<(), StepError> {
+    let half = T::lit(0.5);
+    let (ht, hs) = (tau * half, (h - tau) * half);
+    legacy.advance(x, ht, Stiffness::On { clock })?;
+    legacy.advance(x, hs, Stiffness::Off)?;
+    legacy.advance_adjoint(x, hs, Stiffness::Off)?;
+    legacy.advance_adjoint(x, ht, Stiffness::On { clock: clock + ht })
+}
+
 /// Checks a signed FLAVOR step size `h` (nonzero, finite).
 #[inline]
 pub(crate) fn check_h<T: Real>(h: T) -> Result<(), StepError> {

@@ -1,6 +1,6 @@
 //! The symplectic and time-reversible FLAVOR, 004 eq 2.47 (Theorem 2.2.3).
 
-use super::{check_h, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
+use super::{check_h, symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Symmetric FLAVOR (004 eq 2.47, Theorem 2.2.3), built from a legacy map `Φ` and its adjoint
@@ -80,18 +80,10 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// is unchanged on error.
     pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
         check_h(h)?;
-        let half = T::lit(0.5);
         let tau = self.params.tau_for(h);
-        let ht = tau * half;
-        let hs = (h - tau) * half;
         let c0 = self.params.clock(L::time(state));
         let mut x = *state;
-        self.legacy
-            .advance(&mut x, ht, Stiffness::On { clock: c0 })?;
-        self.legacy.advance(&mut x, hs, Stiffness::Off)?;
-        self.legacy.advance_adjoint(&mut x, hs, Stiffness::Off)?;
-        self.legacy
-            .advance_adjoint(&mut x, ht, Stiffness::On { clock: c0 + ht })?;
+        symmetric_core(&mut self.legacy, &mut x, h, tau, c0)?;
         *state = x;
         Ok(())
     }
