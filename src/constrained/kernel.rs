@@ -1,7 +1,6 @@
 //! The shared machinery of the constrained methods: the multiplier solves and the projections.
 
 use super::{NewtonParams, OffManifold};
-use crate::linalg::solve_lu;
 use crate::model::{Constraint, Mass};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -40,19 +39,57 @@ impl<T: Real> Kernel<T> {
         b
     }
 
-    /// Solves `a x = b` (`D × D`) by LU with partial pivoting ([`solve_lu`]).
+    /// Solves `a x = b` (`D × D`) by Gaussian elimination with partial pivoting.
     ///
-    /// [`StepError::Singular`] when a pivot is not above `pivot_rel · max|aᵢⱼ|` (rank-deficient
+    /// [`StepError::Singular`] when a pivot is below `pivot_rel · max|aᵢⱼ|` (rank-deficient
     /// constraint Jacobian), [`StepError::NonFiniteResult`] on NaN/∞ input.
     pub(crate) fn solve<const D: usize>(
         &self,
-        a: SMatrix<T, D, D>,
-        b: SVector<T, D>,
+        mut a: SMatrix<T, D, D>,
+        mut b: SVector<T, D>,
     ) -> Result<SVector<T, D>, StepError> {
+        let scale = a.amax();
         if a.iter().chain(b.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        solve_lu(a, &b, a.amax() * self.pivot_rel)
+        let thresh = scale * self.pivot_rel;
+        for k in 0..D {
+            let mut p = k;
+            let mut best = a[(k, k)].abs();
+            for i in (k + 1)..D {
+                let c = a[(i, k)].abs();
+                if c > best {
+                    best = c;
+                    p = i;
+                }
+            }
+            if best.partial_cmp(&thresh) != Some(core::cmp::Ordering::Greater) {
+                return Err(StepError::Singular);
+            }
+            if p != k {
+                a.swap_rows(k, p);
+                b.swap_rows(k, p);
+            }
+            let pivot = a[(k, k)];
+            for i in (k + 1)..D {
+                let f = a[(i, k)] / pivot;
+                for j in k..D {
+                    let akj = a[(k, j)];
+                    a[(i, j)] -= f * akj;
+                }
+                let bk = b[k];
+                b[i] -= f * bk;
+            }
+        }
+        let mut x = SVector::<T, D>::zeros();
+        for k in (0..D).rev() {
+            let mut s = b[k];
+            for j in (k + 1)..D {
+                s -= a[(k, j)] * x[j];
+            }
+            x[k] = s / a[(k, k)];
+        }
+        Ok(x)
     }
 
     /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.

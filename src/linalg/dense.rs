@@ -38,28 +38,17 @@ pub fn solve_symmetric<T: Real, const N: usize>(
     }
 }
 
-/// LU with the default pivot floor `N·ε·max|aᵢⱼ|`.
+/// LU with partial pivoting, written out because nalgebra's `LU` needs `typenum` bounds that a
+/// const-generic `N` cannot name.
 fn lu_solve<T: Real, const N: usize>(
-    a: SMatrix<T, N, N>,
+    mut a: SMatrix<T, N, N>,
     b: &SVector<T, N>,
 ) -> Result<SVector<T, N>, StepError> {
     let scale = a.amax();
     if scale == T::zero() {
         return Err(StepError::Singular);
     }
-    solve_lu(a, b, pivot_floor(N, scale))
-}
-
-/// Solves `A x = b` for a general square `A` by LU with partial pivoting (written out because
-/// nalgebra's `LU` needs `typenum` bounds that a const-generic `N` cannot name).
-///
-/// # Errors
-/// [`StepError::Singular`] when a pivot's magnitude is `≤ floor` or not finite.
-pub fn solve_lu<T: Real, const N: usize>(
-    mut a: SMatrix<T, N, N>,
-    b: &SVector<T, N>,
-    floor: T,
-) -> Result<SVector<T, N>, StepError> {
+    let floor = pivot_floor(N, scale);
     let mut x = *b;
     for k in 0..N {
         let mut p = k;

@@ -20,7 +20,7 @@ mod dense;
 mod jacobi;
 
 pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
-pub use dense::{solve_lu, solve_symmetric, Dense};
+pub use dense::{solve_symmetric, Dense};
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 
 use crate::model::{Hessian, Mass};
