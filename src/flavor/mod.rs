@@ -23,7 +23,9 @@
 //!   over a [`Split`](crate::model::Split): symplectic Euler eq 2.49 with its adjoint eq 2.50,
 //!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
 //!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64), [`ForcedEuler`] for mechanical
-//!   systems with time-dependent stiff forcing (eqs 2.114/2.115).
+//!   systems with time-dependent stiff forcing (eqs 2.114/2.115), [`FusedEuler`] (symplectic
+//!   Euler drift–kick with the stiffness on, kick–drift with it off: its nonintrusive FLAVOR step
+//!   costs one legacy step, see [`LegacyMap::flavor_step`]).
 //! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
 //!   with the M-sample macro-step of eq 2.10.
 //! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47.
@@ -67,6 +69,7 @@ mod artificial;
 mod euler_maruyama;
 mod explicit_euler;
 mod forced_euler;
+mod fused_euler;
 mod langevin_soft;
 mod langevin_stiff;
 mod metropolis;
@@ -78,6 +81,7 @@ pub use artificial::Artificial;
 pub use euler_maruyama::{EulerMaruyama, StiffSde};
 pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
 pub use forced_euler::{ForcedEuler, SplitForce};
+pub use fused_euler::FusedEuler;
 pub use langevin_soft::LangevinSoft;
 pub use langevin_stiff::LangevinStiff;
 pub use metropolis::Metropolis;
@@ -146,6 +150,30 @@ pub trait LegacyMap<T: Real> {
         _stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
         Err(StepError::Precondition)
+    }
+
+    /// One nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` (eq 2.45) of signed length `h` with
+    /// micro-step `tau`, the stiff sub-step on the fast clock `clock`.
+    ///
+    /// The default is the two [`LegacyMap::advance`] calls. A map may override it with a fused
+    /// evaluation of the same composition (equal up to rounding), as [`FusedEuler`] does to share
+    /// one soft-force evaluation between the two sub-steps.
+    ///
+    /// # Errors
+    /// The map's own step errors; the state is unchanged on error (the default advances a copy
+    /// and commits it on success).
+    fn flavor_step(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        tau: T,
+        clock: T,
+    ) -> Result<(), StepError> {
+        let mut x = *state;
+        self.advance(&mut x, tau, Stiffness::On { clock })?;
+        self.advance(&mut x, h - tau, Stiffness::Off)?;
+        *state = x;
+        Ok(())
     }
 }
 
