@@ -57,7 +57,16 @@
 //! `3y²·δτ/ε < 4`. Under noise the amplitude wanders, so the thesis's Langevin parameters blow up
 //! (§2.6.8: `τ = 10⁻³` is unstable for `|y| > 0.036`, reached at temperature 1.25; §2.6.9:
 //! `τ = 10⁻⁴` for `|y| > 0.115` at temperature 5); `reproduce flavor-langevin` uses `τ = 10⁻⁴`
-//! and `τ = 2·10⁻⁵`.
+//! (§2.6.8) and `τ = 5·10⁻⁴, δ = 10⁻³` (§2.6.9).
+//!
+//! # The fast marginal
+//! A FLAVOR samples the fast variables from the invariant law of the *slowed* stiff dynamics
+//! (stiff potential times `τ/δ`), not the true one (the thesis says so in §2.6.8). With a stiff
+//! quartic `ω⁴y⁴/4` at temperature `T` that makes `E[y²]` `√(δ/τ)` times too large. Slow
+//! observables do not care as `ω → ∞`, but a "dominantly slow" one that contains the fast
+//! coordinate does where its slow part is small: in §2.6.9 `E[(x − y)²]` at the zero crossing of
+//! the slow `x` (`t ≈ 10`) is ≈ `E[y²]`, 20× GLA's at the thesis's `δ/τ`. `reproduce
+//! flavor-langevin` shows the bias against `δ/τ` and uses `δ/τ = 2` for its headline.
 //!
 //! # Choosing the form
 //! The symmetric FLAVOR needs the legacy map's adjoint; asking for it on a map without one is a
