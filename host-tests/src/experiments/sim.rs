@@ -446,6 +446,22 @@ pub struct LangevinSetup {
     pub paths: usize,
     /// Number of GLA steps of size `h` (`T = steps·h`).
     pub steps: usize,
+    /// Whether to start the stiff spring stretched as in Fig. 4.2 (`x(0) = 0.8/ω`,
+    /// `y(0) = 1.1 + x(0)`); `false` is the control start `x(0) = 0`, `y(0) = 1.1` (same soft
+    /// stretch, no coherent stiff oscillation).
+    pub stiff_start: bool,
+}
+
+impl LangevinSetup {
+    /// The start of the study.
+    pub fn initial_state(&self) -> State<f64, 2> {
+        let mut s = TwoSpring::<f64>::paper().initial_state();
+        if !self.stiff_start {
+            s.q[1] -= s.q[0];
+            s.q[0] = 0.0;
+        }
+        s
+    }
 }
 
 /// Per-output statistics of one SIM step size.
@@ -471,6 +487,91 @@ pub struct SimStats {
     pub gla_h: Vec<[Acc; 4]>,
     /// The GLA reference.
     pub gla_ref: Vec<[Acc; 4]>,
+    /// SIM at `H` with the impulse-kick allowance ([`KickFilter`]) on `x`, per output, per moment.
+    pub raw_kick: Vec<[Acc; 4]>,
+    /// As `corrected`, with the impulse-kick allowance applied to every level before the
+    /// soft-bias extrapolation.
+    pub corrected_kick: Vec<[Acc; 4]>,
+    /// Per path at `H`: the allowance itself, `x̃ − x` and `x̃² − x²`.
+    pub kick_bias: Vec<[Acc; 2]>,
+    /// Per path at `H`: the slow force on `x`, `y³` (see [`KickFilter`]).
+    pub force: Vec<Acc>,
+    /// Per path: the coarser Richardson value `(4X(h/4) − X(h/2))/3` minus the reference
+    /// `(4X(h/8) − X(h/4))/3` (a check that the reference is converged).
+    pub gla_ref_check: Vec<[Acc; 4]>,
+}
+
+/// The impulse-kick allowance for the stiff coordinate `x` of the two-spring system.
+///
+/// `x` is a damped linear oscillator (`λ = ω²`, friction `γ`) driven by the soft force
+/// `F(t) = (y − x)³` and the noise. Given the force samples `F_k = F(q_k)` of a SIM path, the
+/// SIM's response to them is the impulse sum `r_n = Σ_k B₁₂((n−k)H)·w·F_k` (kick weight `w = H`,
+/// or `B₁₂(H)` for the mollified kick; SIM1 flow-then-kick never kicks with `F₀`); the exact
+/// oscillator's response to the same force, linearly interpolated between the samples, is the
+/// convolution `u_n = ∫₀^{t_n} G(t_n − s) F̂(s) ds` (`G = B₁₂`), propagated exactly per step via
+/// the particular solution of `u'' + γu' + λu = a + b s`. `x̃ = x + (u − r)` replaces the
+/// impulse quadrature by the exact convolution: what remains of the SIM's bias is the soft
+/// (smooth in `H`) one. The filter acts on the slow part of the force only, `F_slow = y³`
+/// (`F` with the stiff coordinate at rest): the part linear in the fast `x`, `−3(y − x)²x`, is
+/// the parametric frequency shift `3(y − x)²/(2ω)` of the stiff mode, which the kicked SIM map
+/// reproduces at non-resonant `ωH` (its eigenphase moves by `H·3(y − x)²/(2ω)` per step) and
+/// cannot reproduce at full-period `H` (`B₁₂(H) = 0`); it stays SIM's own.
+#[derive(Clone, Copy, Debug)]
+pub struct KickFilter {
+    b: macrostep::nalgebra::Matrix2<f64>,
+    lam: f64,
+    gam: f64,
+    h: f64,
+    w: f64,
+    r: Vector2<f64>,
+    u: Vector2<f64>,
+    f_prev: f64,
+}
+
+impl KickFilter {
+    /// Stiff mode `λ`, `γ`; SIM step `h`; plain or mollified kick; `F₀ = F(q(0))`.
+    pub fn new(lam: f64, gam: f64, h: f64, mollified: bool, f0: f64) -> Self {
+        let b = macrostep::sim::mode_map(lam, gam, h);
+        Self {
+            b,
+            lam,
+            gam,
+            h,
+            w: if mollified { b[(0, 1)] } else { h },
+            r: Vector2::zeros(),
+            u: Vector2::zeros(),
+            f_prev: f0,
+        }
+    }
+
+    /// Advances both responses by one SIM step; `f_new` is the force at the new grid point.
+    pub fn step(&mut self, f_new: f64) {
+        self.r = self.b * self.r;
+        self.r[1] += self.w * f_new;
+        let slope = (f_new - self.f_prev) / self.h;
+        let beta = slope / self.lam;
+        let alpha = (self.f_prev - self.gam * beta) / self.lam;
+        self.u = self.b * (self.u - Vector2::new(alpha, beta))
+            + Vector2::new(alpha + beta * self.h, beta);
+        self.f_prev = f_new;
+    }
+
+    /// `u − r`: the displacement of `x` the impulse kicks miss.
+    pub fn correction(&self) -> f64 {
+        self.u[0] - self.r[0]
+    }
+}
+
+/// The slow part of the soft force on `x` (`−∂V_soft/∂x = (y − x)³`): the force with the stiff
+/// coordinate at rest, `y³` (see [`KickFilter`]).
+fn slow_force_x(s: &State<f64, 2>) -> f64 {
+    s.q[1].powi(3)
+}
+
+/// The moments with the impulse-kick allowance on `x`.
+fn moments_kick(s: &State<f64, 2>, k: &KickFilter) -> [f64; 4] {
+    let x = s.q[0] + k.correction();
+    [x, s.q[1], x * x, s.q[1] * s.q[1]]
 }
 
 /// The GLA grid step and the two SIM steps.
@@ -496,6 +597,7 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
     let mk_gla = |dt: f64| Gla::with_noise(system, c, sigma, dt).expect("gla");
     let ou = |dt: f64| Ou::new(c, sigma, dt).expect("ou");
     let (ou8, ou4, ou2, ou1) = (ou(h / 8.0), ou(h / 4.0), ou(h / 2.0), ou(h));
+    let lam = omega * omega;
     let mut out: Vec<SimStats> = [
         (h_res, 940usize, false, false),
         (h_nr, 1000usize, false, false),
@@ -515,15 +617,22 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
             corrected: vec![[Acc::default(); 4]; n_out],
             gla_h: vec![[Acc::default(); 4]; n_out],
             gla_ref: vec![[Acc::default(); 4]; n_out],
+            raw_kick: vec![[Acc::default(); 4]; n_out],
+            corrected_kick: vec![[Acc::default(); 4]; n_out],
+            kick_bias: vec![[Acc::default(); 2]; n_out],
+            force: vec![Acc::default(); n_out],
+            gla_ref_check: vec![[Acc::default(); 4]; n_out],
         }
     })
     .collect();
     for path in 0..setup.paths {
         // ---- GLA on one Brownian path at three levels.
         let mut rng = Pcg32::seed_from_u64(path as u64);
-        let (mut g1, mut g4, mut g8) = (mk_gla(h), mk_gla(h / 4.0), mk_gla(h / 8.0));
-        let s0 = model.initial_state();
-        let (mut s1, mut s4, mut s8) = (s0, s0, s0);
+        let (mut g1, mut g2, mut g4, mut g8) =
+            (mk_gla(h), mk_gla(h / 2.0), mk_gla(h / 4.0), mk_gla(h / 8.0));
+        let s0 = setup.initial_state();
+        let f0 = slow_force_x(&s0);
+        let (mut s1, mut s2, mut s4, mut s8) = (s0, s0, s0, s0);
         for n in 1..=setup.steps {
             let mut eta2 = [Vector2::zeros(); 2];
             for (half, e2) in eta2.iter_mut().enumerate() {
@@ -540,6 +649,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                         .expect("gla h/4");
                 }
                 *e2 = eta4[0] * ou4.decay() + eta4[1];
+                g2.step_with_normals(&mut s2, &(*e2 / ou2.std_dev()))
+                    .expect("gla h/2");
                 let _ = half;
             }
             let eta1 = eta2[0] * ou2.decay() + eta2[1];
@@ -548,10 +659,12 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
             for st in out.iter_mut() {
                 if n % st.every == 0 {
                     let k = n / st.every - 1;
-                    let (m1, m4, m8) = (moments(&s1), moments(&s4), moments(&s8));
+                    let (m1, m2, m4, m8) = (moments(&s1), moments(&s2), moments(&s4), moments(&s8));
                     for i in 0..4 {
                         st.gla_h[k][i].add(m1[i]);
-                        st.gla_ref[k][i].add((4.0 * m8[i] - m4[i]) / 3.0);
+                        let reference = (4.0 * m8[i] - m4[i]) / 3.0;
+                        st.gla_ref[k][i].add(reference);
+                        st.gla_ref_check[k][i].add((4.0 * m4[i] - m2[i]) / 3.0 - reference);
                     }
                 }
             }
@@ -568,6 +681,11 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                 zeta: a.zeta + b.zeta,
             };
             let (mut a1, mut a2, mut a3) = (s0, s0, s0);
+            let (mut k1, mut k2, mut k3) = (
+                KickFilter::new(lam, c, tau, false, f0),
+                KickFilter::new(lam, c, 2.0 * tau, false, f0),
+                KickFilter::new(lam, c, 3.0 * tau, false, f0),
+            );
             let groups = (st.every as f64 * h / (6.0 * tau)).round() as usize;
             for k in 0..st.t.len() {
                 for _ in 0..groups {
@@ -575,10 +693,12 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                         core::array::from_fn(|_| f1.sample_increment(&mut rng));
                     for ri in &r {
                         s1.step_with_increment(&mut a1, ri).expect("sim τ");
+                        k1.step(slow_force_x(&a1));
                     }
                     for j in 0..3 {
                         let r2 = add(f1.carry(&r[2 * j]), &r[2 * j + 1]);
                         s2.step_with_increment(&mut a2, &r2).expect("sim 2τ");
+                        k2.step(slow_force_x(&a2));
                     }
                     for j in 0..2 {
                         let r3 = add(
@@ -586,13 +706,24 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                             &r[3 * j + 2],
                         );
                         s3.step_with_increment(&mut a3, &r3).expect("sim 3τ");
+                        k3.step(slow_force_x(&a3));
                     }
                 }
                 let (m1, m2, m3) = (moments(&a1), moments(&a2), moments(&a3));
+                let (n1, n2, n3) = (
+                    moments_kick(&a1, &k1),
+                    moments_kick(&a2, &k2),
+                    moments_kick(&a3, &k3),
+                );
                 for i in 0..4 {
                     st.raw[k][i].add(m3[i]);
                     st.corrected[k][i].add(3.0 * m1[i] - 3.0 * m2[i] + m3[i]);
+                    st.raw_kick[k][i].add(n3[i]);
+                    st.corrected_kick[k][i].add(3.0 * n1[i] - 3.0 * n2[i] + n3[i]);
                 }
+                st.kick_bias[k][0].add(n3[0] - m3[0]);
+                st.kick_bias[k][1].add(n3[2] - m3[2]);
+                st.force[k].add(slow_force_x(&a3));
             }
         }
         for st in out.iter_mut().filter(|st| !st.family) {
@@ -605,25 +736,36 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                 .mollified(st.mollified);
             let half_flow = *small.flow();
             let (mut a, mut b) = (s0, s0);
+            let mut ka = KickFilter::new(lam, c, st.h, st.mollified, f0);
+            let mut kb = KickFilter::new(lam, c, st.h / 2.0, st.mollified, f0);
             let sim_steps_per_out = (st.every as f64 * h / st.h).round() as usize;
             for k in 0..st.t.len() {
                 for _ in 0..sim_steps_per_out {
                     let r1 = half_flow.sample_increment(&mut rng);
                     let r2 = half_flow.sample_increment(&mut rng);
                     small.step_with_increment(&mut b, &r1).expect("sim H/2");
+                    kb.step(slow_force_x(&b));
                     small.step_with_increment(&mut b, &r2).expect("sim H/2");
+                    kb.step(slow_force_x(&b));
                     let c1 = half_flow.carry(&r1);
                     let r = Increment {
                         z: c1.z + r2.z,
                         zeta: c1.zeta + r2.zeta,
                     };
                     big.step_with_increment(&mut a, &r).expect("sim H");
+                    ka.step(slow_force_x(&a));
                 }
                 let (ma, mb) = (moments(&a), moments(&b));
+                let (na, nb) = (moments_kick(&a, &ka), moments_kick(&b, &kb));
                 for i in 0..4 {
                     st.raw[k][i].add(ma[i]);
                     st.corrected[k][i].add(2.0 * mb[i] - ma[i]);
+                    st.raw_kick[k][i].add(na[i]);
+                    st.corrected_kick[k][i].add(2.0 * nb[i] - na[i]);
                 }
+                st.kick_bias[k][0].add(na[0] - ma[0]);
+                st.kick_bias[k][1].add(na[2] - ma[2]);
+                st.force[k].add(slow_force_x(&a));
             }
         }
     }
@@ -640,6 +782,196 @@ pub fn max_abs_z(a: &[[Acc; 4]], b: &[[Acc; 4]]) -> f64 {
         }
     }
     z
+}
+
+/// The `sim-langevin` labels, in [`langevin_study`]'s order.
+pub const LANGEVIN_LABELS: [&str; 4] = [
+    "resonant",
+    "nonresonant",
+    "nonresonant_mollified",
+    "resonant_family",
+];
+
+/// `max_t |E[Δ]| / SE` of the per-path differences `d` against the standard errors of `se_of`.
+fn max_mean_in_se(d: &[[Acc; 4]], se_of: &[[Acc; 4]], which: &[usize]) -> f64 {
+    let mut m: f64 = 0.0;
+    for (x, y) in d.iter().zip(se_of) {
+        for &i in which {
+            m = m.max(x[i].mean().abs() / y[i].se());
+        }
+    }
+    m
+}
+
+/// The stationary slow-force compliance of SIM1's stiff mode relative to the exact one:
+/// with a constant force `F` the plain-kick SIM1 map (undamped) has the fixed point
+/// `x* = (ωH/2)·cot(ωH/2)·F/ω²` instead of `F/ω²`; the mollified kick
+/// (weight `sin(ωH)/ω`) gives `x* = (1 + cos ωH)/2 · F/ω²`.
+pub fn sim_compliance(omega: f64, h: f64, mollified: bool) -> f64 {
+    let th = omega * h;
+    if mollified {
+        0.5 * (1.0 + th.cos())
+    } else {
+        0.5 * th / (0.5 * th).tan()
+    }
+}
+
+/// Prints the tables and figures of `sim-langevin` for a [`langevin_study`] result; returns the
+/// headline `max |z|` (plain SIM1, both allowances).
+pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) -> f64 {
+    let model = TwoSpring::<f64>::paper();
+    let omega = model.omega();
+    let c = model.langevin().c;
+    let f0 = slow_force_x(&setup.initial_state());
+    let mut worst: f64 = 0.0;
+    let mut worst_old: f64 = 0.0;
+    let mut ref_check: f64 = 0.0;
+    for (label, st) in LANGEVIN_LABELS.iter().zip(stats) {
+        println!("\nSIM1 H = {:.5} ({label})", st.h);
+        let tab = Table::new(&[
+            "t",
+            "moment",
+            "GLA ref",
+            "±SE",
+            "GLA h",
+            "SIM1 H",
+            "+kick",
+            "+kick+soft",
+            "±SE",
+            "z",
+        ]);
+        for k in 0..st.t.len() {
+            for (i, name) in MOMENTS.iter().enumerate() {
+                let (r, g, s, sk, sc) = (
+                    &st.gla_ref[k][i],
+                    &st.gla_h[k][i],
+                    &st.raw[k][i],
+                    &st.raw_kick[k][i],
+                    &st.corrected_kick[k][i],
+                );
+                let z = (sc.mean() - r.mean()) / (sc.se().powi(2) + r.se().powi(2)).sqrt();
+                tab.row(&[
+                    format!("{:.3}", st.t[k]),
+                    name.to_string(),
+                    format!("{:.6}", r.mean()),
+                    sci(r.se()),
+                    format!("{:.6}", g.mean()),
+                    format!("{:.6}", s.mean()),
+                    format!("{:.6}", sk.mean()),
+                    format!("{:.6}", sc.mean()),
+                    sci(sc.se()),
+                    format!("{z:.2}"),
+                ]);
+            }
+        }
+        let z_corr = max_abs_z(&st.corrected, &st.gla_ref);
+        let z_raw = max_abs_z(&st.raw, &st.gla_ref);
+        let z_gla = max_abs_z(&st.gla_h, &st.gla_ref);
+        let z_kick = max_abs_z(&st.corrected_kick, &st.gla_ref);
+        let z_kick_only = max_abs_z(&st.raw_kick, &st.gla_ref);
+        // Old headline: plain SIM1 with the halving / family allowance only.
+        if *label == "resonant_family" || *label == "nonresonant" {
+            worst_old = worst_old.max(z_corr);
+        }
+        // New headline: plain SIM1 (every plain-kick study) with both allowances.
+        if !st.mollified {
+            worst = worst.max(z_kick);
+        }
+        figure(&format!("{prefix}.{label}.max_abs_z"), z_corr);
+        figure(&format!("{prefix}.{label}.max_abs_z_uncorrected"), z_raw);
+        figure(&format!("{prefix}.{label}.gla_h_max_abs_z"), z_gla);
+        figure(&format!("{prefix}.{label}.max_abs_z_kick"), z_kick);
+        figure(
+            &format!("{prefix}.{label}.max_abs_z_kick_only"),
+            z_kick_only,
+        );
+        // The two bias allowances, in absolute terms and in SE units of the raw SIM moment.
+        let (mut kb_x, mut kb_x2, mut kb_se): (f64, f64, f64) = (0.0, 0.0, 0.0);
+        for (kb, raw) in st.kick_bias.iter().zip(&st.raw) {
+            kb_x = kb_x.max(kb[0].mean().abs());
+            kb_x2 = kb_x2.max(kb[1].mean().abs());
+            kb_se = kb_se
+                .max(kb[0].mean().abs() / raw[0].se())
+                .max(kb[1].mean().abs() / raw[2].se());
+        }
+        let (mut sb_y, mut sb_y2, mut sb_se): (f64, f64, f64) = (0.0, 0.0, 0.0);
+        for (kc, raw) in st.corrected_kick.iter().zip(&st.raw_kick) {
+            let (dy, dy2) = (raw[1].mean() - kc[1].mean(), raw[3].mean() - kc[3].mean());
+            sb_y = sb_y.max(dy.abs());
+            sb_y2 = sb_y2.max(dy2.abs());
+            sb_se = sb_se
+                .max(dy.abs() / raw[1].se())
+                .max(dy2.abs() / raw[3].se());
+        }
+        figure(&format!("{prefix}.{label}.kick_bias_max_abs.x"), kb_x);
+        figure(&format!("{prefix}.{label}.kick_bias_max_abs.x2"), kb_x2);
+        figure(&format!("{prefix}.{label}.kick_bias_max_se"), kb_se);
+        figure(&format!("{prefix}.{label}.soft_bias_max_abs.y"), sb_y);
+        figure(&format!("{prefix}.{label}.soft_bias_max_abs.y2"), sb_y2);
+        figure(&format!("{prefix}.{label}.soft_bias_max_se"), sb_se);
+        // The explanation, tested: the slow-force prediction of the E[x] kick bias,
+        // (1 − κ)·E[F](t)/ω² − transient, κ the SIM's stationary compliance (0 at full-period
+        // resonance, where the exact response at the grid points is F(t)/ω² − e^{−ct/2}F(0)/ω²).
+        let kappa = sim_compliance(omega, st.h, st.mollified);
+        let resonant = (omega * st.h / (2.0 * std::f64::consts::PI)).fract() < 1e-6
+            || (omega * st.h / (2.0 * std::f64::consts::PI)).fract() > 1.0 - 1e-6;
+        let tab = Table::new(&["t", "E[y³]", "kick bias E[x]", "±SE", "predicted"]);
+        let (mut err, mut scale): (f64, f64) = (0.0, 0.0);
+        for k in 0..st.t.len() {
+            let meas = &st.kick_bias[k][0];
+            let transient = if resonant {
+                (-0.5 * c * st.t[k]).exp() * f0 / (omega * omega)
+            } else {
+                0.0
+            };
+            let pred = (1.0 - if resonant { 0.0 } else { kappa }) * st.force[k].mean()
+                / (omega * omega)
+                - transient;
+            err = err.max((meas.mean() - pred).abs());
+            scale = scale.max(meas.mean().abs());
+            tab.row(&[
+                format!("{:.3}", st.t[k]),
+                format!("{:.5}", st.force[k].mean()),
+                sci(meas.mean()),
+                sci(meas.se()),
+                sci(pred),
+            ]);
+        }
+        figure(
+            &format!("{prefix}.{label}.kick_bias_x_prediction_rel_err"),
+            err / scale,
+        );
+        ref_check = ref_check.max(max_mean_in_se(
+            &st.gla_ref_check,
+            &st.gla_ref,
+            &[0, 1, 2, 3],
+        ));
+    }
+    figure(&format!("{prefix}.max_abs_z"), worst);
+    figure(
+        &format!("{prefix}.max_abs_z_without_kick_allowance"),
+        worst_old,
+    );
+    figure(&format!("{prefix}.gla_ref_check.max_bias_se"), ref_check);
+    println!(
+        "\nReading: GLA at h = 0.1/ω is itself biased (gla_h z), hence the Richardson reference \
+         (gla_ref_check: the coarser Richardson pair (h/2, h/4) differs from it by that many SE \
+         at most). The two-spring system is not linear (quartic soft spring), so the SIM law is \
+         not available in closed form; its deterministic bias has two parts. Soft: the O(H) \
+         splitting error of the y dynamics, smooth in H, removed by extrapolation over H on \
+         the same Brownian path. Stiff: x is a linear oscillator driven by F = (y − x)³, and \
+         SIM replaces the convolution ∫G(t − s)F(s)ds of its response by the impulse sum \
+         Σ B₁₂((n−k)H)·H·F_k — H-independent, O(F/ω²), not removable by extrapolation. At \
+         full-period H the sum vanishes (the quasi-static shift F/ω² is missed, E[x] low by \
+         (E[F](t) − e^{{−ct/2}}F(0))/ω²); at non-resonant H the stationary compliance is \
+         (ωH/2)cot(ωH/2) instead of 1 plus a kick-excited oscillation. Both are within \
+         Theorem 4.2.1's O(H) error but resolved by 5000 paths (kick_bias_max_se); the \
+         per-path allowance replaces the impulse sum by the exact convolution of the same \
+         force samples (KickFilter). max_abs_z (plain SIM1, both allowances) then tests \
+         what is left: the stochastic part B(H), Σ(H), sampling and seeding against the \
+         independent GLA reference."
+    );
+    worst
 }
 
 /// CPU seconds per trajectory of GLA at `h = 0.1/ω` and of SIM1 at `H` over `T`.
@@ -679,6 +1011,7 @@ pub fn run_langevin() {
     let setup = LangevinSetup {
         paths: 5000,
         steps: 10_000,
+        stiff_start: true,
     };
     let (h, h_res, h_nr) = langevin_steps(100.0);
     println!(
@@ -689,81 +1022,24 @@ pub fn run_langevin() {
     println!(
         "GLA grid h = {h:.6e} (≈ 0.1/ω), levels h, h/4, h/8 on one Brownian path; reference \
          (4E[h/8] − E[h/4])/3. SIM1 at H = {h_res:.5} (ωH = 6π, resonant) and H = {h_nr:.5} \
-         (ωH = {:.2}), bias-corrected by 2E[H/2] − E[H] on the same path.",
+         (ωH = {:.2}), soft bias extrapolated out by 2E[H/2] − E[H] (resonant family: \
+         3E[τ] − 3E[2τ] + E[3τ], τ = 2π/ω) on the same path, stiff impulse-kick bias allowed for \
+         per path by the exact linear response of x (KickFilter).",
         100.0 * h_nr
     );
     let t0 = Instant::now();
     let stats = langevin_study(setup);
     println!("(study CPU {:.1} s)", t0.elapsed().as_secs_f64());
-    let mut worst: f64 = 0.0;
-    for (label, st) in [
-        "resonant",
-        "nonresonant",
-        "nonresonant_mollified",
-        "resonant_family",
-    ]
-    .iter()
-    .zip(&stats)
-    {
-        println!("\nSIM1 H = {:.5} ({label})", st.h);
-        let tab = Table::new(&[
-            "t",
-            "moment",
-            "GLA ref",
-            "±SE",
-            "GLA h",
-            "SIM1 H",
-            "SIM1 corr",
-            "±SE",
-            "z corr",
-        ]);
-        for k in 0..st.t.len() {
-            for (i, name) in MOMENTS.iter().enumerate() {
-                let (r, g, s, sc) = (
-                    &st.gla_ref[k][i],
-                    &st.gla_h[k][i],
-                    &st.raw[k][i],
-                    &st.corrected[k][i],
-                );
-                let z = (sc.mean() - r.mean()) / (sc.se().powi(2) + r.se().powi(2)).sqrt();
-                tab.row(&[
-                    format!("{:.3}", st.t[k]),
-                    name.to_string(),
-                    format!("{:.6}", r.mean()),
-                    sci(r.se()),
-                    format!("{:.6}", g.mean()),
-                    format!("{:.6}", s.mean()),
-                    format!("{:.6}", sc.mean()),
-                    sci(sc.se()),
-                    format!("{z:.2}"),
-                ]);
-            }
-        }
-        let z_corr = max_abs_z(&st.corrected, &st.gla_ref);
-        let z_raw = max_abs_z(&st.raw, &st.gla_ref);
-        let z_gla = max_abs_z(&st.gla_h, &st.gla_ref);
-        // Headline: plain SIM1 (no mollifier) with the best bias allowance for each H: the
-        // resonant family extrapolation, and halving for the non-resonant H.
-        if *label == "resonant_family" || *label == "nonresonant" {
-            worst = worst.max(z_corr);
-        }
-        figure(&format!("sim-langevin.{label}.max_abs_z"), z_corr);
-        figure(
-            &format!("sim-langevin.{label}.max_abs_z_uncorrected"),
-            z_raw,
-        );
-        figure(&format!("sim-langevin.{label}.gla_h_max_abs_z"), z_gla);
-    }
-    figure("sim-langevin.max_abs_z", worst);
+    report_langevin(&setup, &stats, "sim-langevin");
+    let control = LangevinSetup {
+        stiff_start: false,
+        ..setup
+    };
     println!(
-        "\nReading: GLA at h = 0.1/ω is itself biased (gla_h z above), hence the Richardson \
-         reference. The soft moments E[y], E[y²] of the bias-corrected SIM1 agree with it to a few \
-         SE; the stiff moments E[x], E[x²] carry an H-independent impulse-kick bias: at \
-         full-period H the kicks never displace x at the grid points (the quasi-static shift \
-         F/ω² is missed, ≈ 2e-4), at non-resonant H each kick excites the stiff mode (≈ 5e-4). \
-         Both are O(H)-small in absolute terms (Theorem 4.2.1) but resolved by 5000 paths; the \
-         mollified kick (eq 4.8) removes most of the non-resonant one."
+        "\n== control: the same study from x(0) = 0, y(0) = 1.1 (no coherent stiff oscillation)"
     );
+    let stats = langevin_study(control);
+    report_langevin(&control, &stats, "sim-langevin.control_x0_zero");
     let (g, s) = langevin_speed(200, 10.0, h_res);
     println!(
         "\nCPU per trajectory to T = 10: GLA h = 0.1/ω {g:.3e} s, SIM1 H = {h_res:.4} {s:.3e} s"
