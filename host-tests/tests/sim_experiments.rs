@@ -54,12 +54,15 @@ fn cheap_langevin() -> Vec<host_tests::experiments::sim::SimStats> {
     })
 }
 
-/// With both bias allowances (soft: extrapolation over H on one Brownian path; stiff: the
-/// per-path exact linear response of x replacing the impulse sum, `KickFilter`) every SIM1
+/// With the bias allowances (soft: extrapolation over H on one Brownian path; stiff: the
+/// per-path exact linear response of x replacing the impulse sum, `KickFilter`, and the
+/// aliasing of the coherent stiff oscillation in the force on y, `AliasFilter`) every SIM1
 /// study — resonant, non-resonant, mollified, resonant family — agrees with the Richardson GLA
-/// reference. The full `reproduce sim-langevin` (5000 paths) checks the same at 4× smaller SE.
-/// Without the stiff allowance the non-resonant plain kick fails here (its E[x] bias is ~9 SE at
-/// 300 paths), which the second half checks: the allowance is not a no-op.
+/// reference at 300 paths. The full `reproduce sim-langevin` (5000 paths, 4× smaller SE) checks
+/// the plain kick the same way (max |z| 3.84) and resolves the mollified kick's own excess
+/// (7.8, see the ignored test below). Without the stiff allowances the non-resonant plain kick
+/// fails here (its E[x] bias is ~9 SE at 300 paths), which the second half checks: the
+/// allowance is not a no-op.
 #[test]
 fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
     let stats = cheap_langevin();
@@ -79,6 +82,28 @@ fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
     assert!(!nonresonant.mollified && nonresonant.h < 0.15);
     let z_without = max_abs_z(&nonresonant.corrected, &nonresonant.gla_ref);
     assert!(z_without > 4.0, "stiff bias not resolved: {z_without}");
+}
+
+/// Known gap of the mollified kick (eq 4.8), not of the implementation: its stiff-mode kick
+/// weight `sin(ωH)/ω` turns the parametric part `−3(y − x)²x` of the soft force into an
+/// eigenphase shift `k·sin(ωH)/(2ω²)` per step instead of the exact `H·k/(2ω)` (`k = 3(y − x)²`),
+/// so the stiff mode's frequency shift — which the plain kick reproduces at non-resonant ωH — is
+/// wrong by the factor `sin(ωH)/(ωH)` (−0.06 here); the coherent oscillation from `x(0) = 0.8/ω`
+/// sampled at the grid points then biases E[x] by ≈ 2.7e-4 (7.8 SE at 5000 paths). From
+/// `x(0) = 0` (no coherent oscillation) the mollified kick passes (2.1).
+#[test]
+#[ignore = "known gap of the mollified kick: misses the stiff mode's parametric frequency shift; \
+            E[x] 7.8 SE off at 5000 paths (slow test)"]
+fn sim_langevin_full_mollified_kick_agrees_with_richardson_gla() {
+    let stats = langevin_study(LangevinSetup {
+        paths: 5000,
+        steps: 10_000,
+        stiff_start: true,
+    });
+    for st in stats.iter().filter(|st| st.mollified) {
+        let z = max_abs_z(&st.corrected_kick, &st.gla_ref);
+        assert!(z < 4.0, "mollified H = {}: max |z| = {z}", st.h);
+    }
 }
 
 #[test]

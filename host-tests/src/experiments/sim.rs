@@ -487,13 +487,16 @@ pub struct SimStats {
     pub gla_h: Vec<[Acc; 4]>,
     /// The GLA reference.
     pub gla_ref: Vec<[Acc; 4]>,
-    /// SIM at `H` with the impulse-kick allowance ([`KickFilter`]) on `x`, per output, per moment.
+    /// SIM at `H` with the stiff allowances — impulse kick ([`KickFilter`]) on `x`, aliasing
+    /// ([`AliasFilter`]) on `y` — per output, per moment.
     pub raw_kick: Vec<[Acc; 4]>,
-    /// As `corrected`, with the impulse-kick allowance applied to every level before the
-    /// soft-bias extrapolation.
+    /// As `corrected`, with the stiff allowances applied to every level before the soft-bias
+    /// extrapolation (all allowances).
     pub corrected_kick: Vec<[Acc; 4]>,
     /// Per path at `H`: the allowance itself, `x̃ − x` and `x̃² − x²`.
     pub kick_bias: Vec<[Acc; 2]>,
+    /// Per path at `H`: the aliasing allowance ([`AliasFilter`]), `ỹ − y` and `ỹ² − y²`.
+    pub alias_bias: Vec<[Acc; 2]>,
     /// Per path at `H`: the slow force on `x`, `y³` (see [`KickFilter`]).
     pub force: Vec<Acc>,
     /// Per path: the coarser Richardson value `(4X(h/4) − X(h/2))/3` minus the reference
@@ -568,10 +571,66 @@ fn slow_force_x(s: &State<f64, 2>) -> f64 {
     s.q[1].powi(3)
 }
 
-/// The moments with the impulse-kick allowance on `x`.
-fn moments_kick(s: &State<f64, 2>, k: &KickFilter) -> [f64; 4] {
+/// The aliasing allowance for the soft coordinate `y` of the two-spring system.
+///
+/// The start `x(0) = 0.8/ω` excites a coherent stiff oscillation
+/// `x_coh(t) = x(0)·B₁₁(t)` (`≈ x(0) e^{−ct/2} cos ωt`). The exact dynamics averages it out of
+/// the force on `y`, `F_y = −(y − x)³`, to first order; SIM's kick samples it at the grid points,
+/// at the same phase every step when `ωH ∈ 2πℤ` (a constant-sign force error
+/// `δF_n = −3(y_n − x_n)²·x_coh(t_n)`), alternating at `ωH ∈ π + 2πℤ`. This propagates the
+/// tangent-linear response `δy` of SIM's own `y` map to `−δF` along the path (flow
+/// `B_y(H)` of the soft mode, then `δv += w·(−3(y − x)²)(δy + x_coh)`), so `ỹ = y + δy` is SIM with
+/// the kick taken at `y − x + x_coh`. Zero when `x(0) = 0`.
+#[derive(Clone, Copy, Debug)]
+pub struct AliasFilter {
+    b_y: macrostep::nalgebra::Matrix2<f64>,
+    w: f64,
+    lam: f64,
+    gam: f64,
+    x0: f64,
+    h: f64,
+    n: u32,
+    d: Vector2<f64>,
+}
+
+impl AliasFilter {
+    /// Stiff mode `λ` and friction `γ` (also the soft mode's), SIM step `h`, plain or mollified
+    /// kick, stiff start `x(0)` (from rest).
+    pub fn new(lam: f64, gam: f64, h: f64, mollified: bool, x0: f64) -> Self {
+        let b_y = macrostep::sim::mode_map(0.0, gam, h);
+        Self {
+            b_y,
+            w: if mollified { b_y[(0, 1)] } else { h },
+            lam,
+            gam,
+            x0,
+            h,
+            n: 0,
+            d: Vector2::zeros(),
+        }
+    }
+
+    /// Advances by one SIM step; `s` is the state after it.
+    pub fn step(&mut self, s: &State<f64, 2>) {
+        self.n += 1;
+        let t = f64::from(self.n) * self.h;
+        let x_coh = self.x0 * macrostep::sim::mode_map(self.lam, self.gam, t)[(0, 0)];
+        let k = -3.0 * (s.q[1] - s.q[0]).powi(2);
+        self.d = self.b_y * self.d;
+        self.d[1] += self.w * k * (self.d[0] + x_coh);
+    }
+
+    /// `δy`.
+    pub fn correction(&self) -> f64 {
+        self.d[0]
+    }
+}
+
+/// The moments with the impulse-kick allowance on `x` and the aliasing allowance on `y`.
+fn moments_kick(s: &State<f64, 2>, k: &KickFilter, a: &AliasFilter) -> [f64; 4] {
     let x = s.q[0] + k.correction();
-    [x, s.q[1], x * x, s.q[1] * s.q[1]]
+    let y = s.q[1] + a.correction();
+    [x, y, x * x, y * y]
 }
 
 /// The GLA grid step and the two SIM steps.
@@ -620,6 +679,7 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
             raw_kick: vec![[Acc::default(); 4]; n_out],
             corrected_kick: vec![[Acc::default(); 4]; n_out],
             kick_bias: vec![[Acc::default(); 2]; n_out],
+            alias_bias: vec![[Acc::default(); 2]; n_out],
             force: vec![Acc::default(); n_out],
             gla_ref_check: vec![[Acc::default(); 4]; n_out],
         }
@@ -686,6 +746,11 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                 KickFilter::new(lam, c, 2.0 * tau, false, f0),
                 KickFilter::new(lam, c, 3.0 * tau, false, f0),
             );
+            let (mut l1, mut l2, mut l3) = (
+                AliasFilter::new(lam, c, tau, false, s0.q[0]),
+                AliasFilter::new(lam, c, 2.0 * tau, false, s0.q[0]),
+                AliasFilter::new(lam, c, 3.0 * tau, false, s0.q[0]),
+            );
             let groups = (st.every as f64 * h / (6.0 * tau)).round() as usize;
             for k in 0..st.t.len() {
                 for _ in 0..groups {
@@ -694,11 +759,13 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                     for ri in &r {
                         s1.step_with_increment(&mut a1, ri).expect("sim τ");
                         k1.step(slow_force_x(&a1));
+                        l1.step(&a1);
                     }
                     for j in 0..3 {
                         let r2 = add(f1.carry(&r[2 * j]), &r[2 * j + 1]);
                         s2.step_with_increment(&mut a2, &r2).expect("sim 2τ");
                         k2.step(slow_force_x(&a2));
+                        l2.step(&a2);
                     }
                     for j in 0..2 {
                         let r3 = add(
@@ -707,13 +774,14 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                         );
                         s3.step_with_increment(&mut a3, &r3).expect("sim 3τ");
                         k3.step(slow_force_x(&a3));
+                        l3.step(&a3);
                     }
                 }
                 let (m1, m2, m3) = (moments(&a1), moments(&a2), moments(&a3));
                 let (n1, n2, n3) = (
-                    moments_kick(&a1, &k1),
-                    moments_kick(&a2, &k2),
-                    moments_kick(&a3, &k3),
+                    moments_kick(&a1, &k1, &l1),
+                    moments_kick(&a2, &k2, &l2),
+                    moments_kick(&a3, &k3, &l3),
                 );
                 for i in 0..4 {
                     st.raw[k][i].add(m3[i]);
@@ -723,6 +791,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                 }
                 st.kick_bias[k][0].add(n3[0] - m3[0]);
                 st.kick_bias[k][1].add(n3[2] - m3[2]);
+                st.alias_bias[k][0].add(n3[1] - m3[1]);
+                st.alias_bias[k][1].add(n3[3] - m3[3]);
                 st.force[k].add(slow_force_x(&a3));
             }
         }
@@ -738,6 +808,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
             let (mut a, mut b) = (s0, s0);
             let mut ka = KickFilter::new(lam, c, st.h, st.mollified, f0);
             let mut kb = KickFilter::new(lam, c, st.h / 2.0, st.mollified, f0);
+            let mut la = AliasFilter::new(lam, c, st.h, st.mollified, s0.q[0]);
+            let mut lb = AliasFilter::new(lam, c, st.h / 2.0, st.mollified, s0.q[0]);
             let sim_steps_per_out = (st.every as f64 * h / st.h).round() as usize;
             for k in 0..st.t.len() {
                 for _ in 0..sim_steps_per_out {
@@ -745,8 +817,10 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                     let r2 = half_flow.sample_increment(&mut rng);
                     small.step_with_increment(&mut b, &r1).expect("sim H/2");
                     kb.step(slow_force_x(&b));
+                    lb.step(&b);
                     small.step_with_increment(&mut b, &r2).expect("sim H/2");
                     kb.step(slow_force_x(&b));
+                    lb.step(&b);
                     let c1 = half_flow.carry(&r1);
                     let r = Increment {
                         z: c1.z + r2.z,
@@ -754,9 +828,10 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                     };
                     big.step_with_increment(&mut a, &r).expect("sim H");
                     ka.step(slow_force_x(&a));
+                    la.step(&a);
                 }
                 let (ma, mb) = (moments(&a), moments(&b));
-                let (na, nb) = (moments_kick(&a, &ka), moments_kick(&b, &kb));
+                let (na, nb) = (moments_kick(&a, &ka, &la), moments_kick(&b, &kb, &lb));
                 for i in 0..4 {
                     st.raw[k][i].add(ma[i]);
                     st.corrected[k][i].add(2.0 * mb[i] - ma[i]);
@@ -765,6 +840,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
                 }
                 st.kick_bias[k][0].add(na[0] - ma[0]);
                 st.kick_bias[k][1].add(na[2] - ma[2]);
+                st.alias_bias[k][0].add(na[1] - ma[1]);
+                st.alias_bias[k][1].add(na[3] - ma[3]);
                 st.force[k].add(slow_force_x(&a));
             }
         }
@@ -880,9 +957,12 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
         figure(&format!("{prefix}.{label}.max_abs_z"), z_corr);
         figure(&format!("{prefix}.{label}.max_abs_z_uncorrected"), z_raw);
         figure(&format!("{prefix}.{label}.gla_h_max_abs_z"), z_gla);
-        figure(&format!("{prefix}.{label}.max_abs_z_kick"), z_kick);
         figure(
-            &format!("{prefix}.{label}.max_abs_z_kick_only"),
+            &format!("{prefix}.{label}.max_abs_z_all_allowances"),
+            z_kick,
+        );
+        figure(
+            &format!("{prefix}.{label}.max_abs_z_stiff_allowances_only"),
             z_kick_only,
         );
         // The two bias allowances, in absolute terms and in SE units of the raw SIM moment.
@@ -906,6 +986,17 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
         figure(&format!("{prefix}.{label}.kick_bias_max_abs.x"), kb_x);
         figure(&format!("{prefix}.{label}.kick_bias_max_abs.x2"), kb_x2);
         figure(&format!("{prefix}.{label}.kick_bias_max_se"), kb_se);
+        let (mut ab_y, mut ab_y2, mut ab_se): (f64, f64, f64) = (0.0, 0.0, 0.0);
+        for (ab, raw) in st.alias_bias.iter().zip(&st.raw) {
+            ab_y = ab_y.max(ab[0].mean().abs());
+            ab_y2 = ab_y2.max(ab[1].mean().abs());
+            ab_se = ab_se
+                .max(ab[0].mean().abs() / raw[1].se())
+                .max(ab[1].mean().abs() / raw[3].se());
+        }
+        figure(&format!("{prefix}.{label}.alias_bias_max_abs.y"), ab_y);
+        figure(&format!("{prefix}.{label}.alias_bias_max_abs.y2"), ab_y2);
+        figure(&format!("{prefix}.{label}.alias_bias_max_se"), ab_se);
         figure(&format!("{prefix}.{label}.soft_bias_max_abs.y"), sb_y);
         figure(&format!("{prefix}.{label}.soft_bias_max_abs.y2"), sb_y2);
         figure(&format!("{prefix}.{label}.soft_bias_max_se"), sb_se);
@@ -937,10 +1028,19 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
                 sci(pred),
             ]);
         }
-        figure(
-            &format!("{prefix}.{label}.kick_bias_x_prediction_rel_err"),
-            err / scale,
-        );
+        if resonant {
+            figure(
+                &format!("{prefix}.{label}.kick_bias_x_prediction_rel_err"),
+                err / scale,
+            );
+        } else {
+            println!(
+                "(non-resonant: the prediction is the stationary slow-force compliance \
+                 κ = {kappa:.3} only; it ignores the kick-excited oscillation from F(0), \
+                 max |measured − predicted| / max |measured| = {:.2})",
+                err / scale
+            );
+        }
         ref_check = ref_check.max(max_mean_in_se(
             &st.gla_ref_check,
             &st.gla_ref,
@@ -949,27 +1049,35 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
     }
     figure(&format!("{prefix}.max_abs_z"), worst);
     figure(
-        &format!("{prefix}.max_abs_z_without_kick_allowance"),
+        &format!("{prefix}.max_abs_z_soft_allowance_only"),
         worst_old,
     );
     figure(&format!("{prefix}.gla_ref_check.max_bias_se"), ref_check);
     println!(
         "\nReading: GLA at h = 0.1/ω is itself biased (gla_h z), hence the Richardson reference \
-         (gla_ref_check: the coarser Richardson pair (h/2, h/4) differs from it by that many SE \
-         at most). The two-spring system is not linear (quartic soft spring), so the SIM law is \
-         not available in closed form; its deterministic bias has two parts. Soft: the O(H) \
-         splitting error of the y dynamics, smooth in H, removed by extrapolation over H on \
-         the same Brownian path. Stiff: x is a linear oscillator driven by F = (y − x)³, and \
-         SIM replaces the convolution ∫G(t − s)F(s)ds of its response by the impulse sum \
-         Σ B₁₂((n−k)H)·H·F_k — H-independent, O(F/ω²), not removable by extrapolation. At \
-         full-period H the sum vanishes (the quasi-static shift F/ω² is missed, E[x] low by \
-         (E[F](t) − e^{{−ct/2}}F(0))/ω²); at non-resonant H the stationary compliance is \
-         (ωH/2)cot(ωH/2) instead of 1 plus a kick-excited oscillation. Both are within \
-         Theorem 4.2.1's O(H) error but resolved by 5000 paths (kick_bias_max_se); the \
-         per-path allowance replaces the impulse sum by the exact convolution of the same \
-         force samples (KickFilter). max_abs_z (plain SIM1, both allowances) then tests \
-         what is left: the stochastic part B(H), Σ(H), sampling and seeding against the \
-         independent GLA reference."
+         (gla_ref_check: the coarser Richardson pair (h/2, h/4) differs from it by at most that \
+         many SE, so its own error is a fraction of an SE). The two-spring system is not linear \
+         (quartic soft spring), so SIM's law has no closed form; its deterministic bias has \
+         three parts, each allowed for separately and shown in SE units. (1) Soft: the O(H) \
+         splitting error of the y dynamics (soft_bias, ~100 SE), smooth in H, extrapolated out \
+         over H on the same Brownian path. (2) Stiff impulse quadrature (kick_bias): x is a \
+         linear oscillator driven by the slow force y³, and SIM replaces the convolution \
+         ∫G(t − s)F(s)ds of its response by the impulse sum Σ B₁₂((n−k)H)·H·F_k — \
+         H-independent, O(F/ω²), not removable by extrapolation. At full-period H the sum \
+         vanishes: E[x] misses the quasi-static shift (E[y³](t) − e^{{−ct/2}}y(0)³)/ω², which \
+         predicts the measured allowance to kick_bias_x_prediction_rel_err; at non-resonant H \
+         the stationary compliance is (ωH/2)cot(ωH/2) instead of 1, plus a kick-excited \
+         oscillation. KickFilter replaces the impulse sum by the exact convolution of the same \
+         force samples; the part of the force linear in x (the stiff mode's parametric \
+         frequency shift 3(y − x)²/(2ω)) stays SIM's own — the plain kick reproduces it at \
+         non-resonant ωH, the mollified kick (weight sin ωH/ω) does not, which is the mollified \
+         row's remaining E[x] excess. (3) Aliasing (alias_bias): x(0) = 0.8/ω starts a coherent \
+         stiff oscillation that the exact dynamics averages out of the force on y; at full-period \
+         H every kick samples it at the same phase. The control from x(0) = 0 has no (3) and \
+         passes with (1) and (2) alone. All three are within Theorem 4.2.1's O(H) error but \
+         resolved by 5000 paths. max_abs_z (plain SIM1, all allowances) then tests what is \
+         left: the stochastic part B(H), Σ(H), sampling and seeding against the independent GLA \
+         reference."
     );
     worst
 }
