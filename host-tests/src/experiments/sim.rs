@@ -697,9 +697,10 @@ pub fn langevin_steps(omega: f64) -> (f64, f64, f64) {
     (h, h_res, 100.0 * h)
 }
 
-/// Runs GLA at `h`, `h/4`, `h/8` on one Brownian path per trajectory (fine OU increments
-/// aggregated exactly to the coarser levels), and SIM1 at `H` and `H/2` (its fast-flow
-/// increments aggregated exactly, `R(H) = B(H/2)R₁ + R₂`) for the resonant and non-resonant `H`.
+/// Runs GLA at `h`, `h/2`, `h/4`, `h/8` on one Brownian path per trajectory ([`GlaLevels`]),
+/// and SIM1 at `H` and `H/2` (its fast-flow increments aggregated exactly,
+/// `R(H) = B(H/2)R₁ + R₂`; the resonant family at `τ`, `2τ`, `3τ`) for the resonant and
+/// non-resonant `H`, each SIM level with its [`KickFilter`] and [`AliasFilter`] allowances.
 pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
     let model = TwoSpring::<f64>::paper();
     let omega = model.omega();
@@ -1305,11 +1306,10 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
             .expect("sim1");
             let per = (*every as f64 * h / st.h).round() as usize;
             let mut s = s0;
-            for k in 0..st.t.len() {
+            for acc in st.sim_mc.iter_mut() {
                 sim.integrate_with(&mut s, per, &mut rng).expect("sim1");
-                let m = moments(&s);
-                for i in 0..4 {
-                    st.sim_mc[k][i].add(m[i]);
+                for (a, m) in acc.iter_mut().zip(moments(&s)) {
+                    a.add(m);
                 }
             }
         }
@@ -1452,11 +1452,12 @@ pub fn run_langevin() {
         setup.steps as f64 * h
     );
     println!(
-        "GLA grid h = {h:.6e} (≈ 0.1/ω), levels h, h/4, h/8 on one Brownian path; reference \
+        "GLA grid h = {h:.6e} (≈ 0.1/ω), levels h, h/2, h/4, h/8 on one Brownian path; reference \
          (4E[h/8] − E[h/4])/3. SIM1 at H = {h_res:.5} (ωH = 6π, resonant) and H = {h_nr:.5} \
          (ωH = {:.2}), soft bias extrapolated out by 2E[H/2] − E[H] (resonant family: \
          3E[τ] − 3E[2τ] + E[3τ], τ = 2π/ω) on the same path, stiff impulse-kick bias allowed for \
-         per path by the exact linear response of x (KickFilter).",
+         per path by the exact linear response of x (KickFilter), its aliasing in the force on \
+         y by the tangent response of y (AliasFilter).",
         100.0 * h_nr
     );
     let t0 = Instant::now();
