@@ -7,6 +7,7 @@ pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
 pub mod flavor;
+pub mod flavor_kapitza;
 pub mod reference;
 pub mod sim;
 pub mod zs;
