@@ -524,9 +524,9 @@ pub fn run_3dof() {
     // the fast part converges only in measure, and its M-sample residual (the window covers
     // Φ = ω_f·τ·M radians of the FLAVOR's slowed fast motion, ω_f = √(λ_max/ε) ≈ 1764) does not
     // scale with δ: it is comparable with the slow part at M = 800 and dominates at M = 1600, so
-    // the published fit stops at M = 400. Neither the reference nor τ limits the range: symplectic Euler at τ differs from
-    // DOP853 by 8e-6 in these means, and a smaller τ *raises* the error at fixed δ (the
-    // averaging error grows with δ/τ), so there is no τ-error floor.
+    // the published fit stops at M = 400. Neither the reference nor τ limits the range:
+    // symplectic Euler at τ differs from DOP853 by 8e-6 in these means, and a smaller τ *raises*
+    // the error at fixed δ (the averaging error grows with δ/τ), so there is no τ-error floor.
     println!(
         "\nFig 2.5a: |window mean of q over [T-1, T]| error against delta (tau = 1e-5, T = 10); \
          slow = window mean of (x+y+z)/3, fast = the rest of q, phi = fast phase the FLAVOR \
