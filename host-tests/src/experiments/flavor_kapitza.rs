@@ -25,8 +25,9 @@
 //! effective slow dynamics only while the slowed forcing is still fast: in Mathieu form the
 //! slowed pendulum has `q = 2A_R/l = R/(2π²l)`, and Kapitza's averaging is an expansion in `q`
 //! (equivalently in `ω_slow/Ω_R`, with `Ω_R = 2πω/R` the slowed forcing frequency and
-//! `ω_slow ≈ 12.4` from the 0.5 s slow period; their ratio is `≈ q/√2`). At the paper's
-//! `ω = 1000`, `l = 9`: `q = R/178`; the inverted position is lost at `q ≈ 0.91` (`R ≈ 160`).
+//! `ω_slow ≈ A_R Ω_R/(√2 l) ≈ 12.5` the averaged frequency — period ≈ 0.5 — so that
+//! `ω_slow/Ω_R ≈ q/(2√2)`). At the paper's `ω = 1000`, `l = 9`: `q = R/178`, `Ω_R/ω_slow ≈ 500/R`;
+//! the inverted position is lost near `q ≈ 0.9`, `R ≈ 160` (linear Mathieu boundary `q ≈ 0.91`).
 //! On top of that the slowed fast oscillation (period `R/ω` in real time, amplitude
 //! `A_R sin θ / l`) is what the 0.01-wide window average has to remove: it does so only
 //! when the window holds whole periods, `R` dividing 10.
