@@ -37,9 +37,11 @@
 //! tends to it as τ → 0), legacy error ≈ `7.6·10⁷ τ²` (window averages converge at second order;
 //! τ ≲ h₀/8 for 5·10⁻³, `h₀ = 0.2/(ω√l)` the thesis's step). At δ = 0.002 the thesis's τ = h₀
 //! gives R = 30 and a legacy error of ≈ 0.3 on its own; an accurate τ gives R ≥ 240, past the
-//! stability limit. No τ makes δ = 0.002 accurate: the best is 0.49 (τ = 0.75 h₀, R = 40). Since
-//! `q` does not involve ω (the pivot amplitude `1/(4π²)` is fixed by eq 2.113), the usable `R` —
-//! and the speed-up at a given accuracy — does not grow with ω either.
+//! stability limit. No τ makes δ = 0.002 accurate: the best is 0.49 (τ = 0.75 h₀, R = 40). And
+//! `q` does not involve ω (the pivot amplitude `1/(4π²)` is fixed by eq 2.113) while the slow
+//! frequency grows like ω, so a faster forcing does not buy a larger `R`: over the same T = 10
+//! the averaging error at fixed R doubles with each doubling of ω (table 1b: 4.9·10⁻³, 9.5·10⁻³,
+//! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
 use crate::report::{figure, sci, Table};
 use macrostep::flavor::{ForcedEuler, LegacyMap, Nonintrusive, Params, Stiffness, Symmetric};
@@ -300,6 +302,27 @@ pub fn run_kapitza() {
         ]);
         avg_err.push((r, e));
         figure(&format!("kapitza.slowed.r{r}.window_err_max"), e);
+    }
+
+    // 1b. Does a faster forcing allow a larger R? The pivot amplitude 1/(4π²) does not depend
+    // on ω, so q = R/(2π²l) does not either, while the slow frequency grows like ω.
+    println!("\n1b. averaging error (slowed vs true pendulum) at larger omega, same T = 10");
+    let table = Table::new(&["omega", "R=5", "R=10", "R=20"]);
+    for &w in &[1000.0, 2000.0, 4000.0] {
+        let mut alt = setup;
+        alt.model = Kapitza::new(9.8, 9.0, w).expect("valid Kapitza");
+        let truth = alt.windows(&alt.slowed_theta(1.0), alt.dt_ref);
+        let cells: Vec<String> = [5.0, 10.0, 20.0]
+            .iter()
+            .map(|&r| {
+                let e = window_err(&alt.windows(&alt.slowed_theta(r), alt.dt_ref), &truth);
+                figure(&format!("kapitza.slowed.omega{w}.r{r}.window_err_max"), e);
+                sci(e)
+            })
+            .collect();
+        let mut row = vec![format!("{w}")];
+        row.extend(cells);
+        table.row(&row);
     }
 
     // 2. The legacy error alone: variational Euler (2.114) at τ.
