@@ -10,7 +10,8 @@
 
 use super::{AdScalar, ConstraintFn, Energy};
 use crate::models::{
-    CosinePotential, Distances, DnaPotential, Endpoint, FpuSoft, LinearPotential, QuarticBond,
+    BondAngle, BondPair, CosinePotential, Distances, DnaPotential, Endpoint, FpuSoft,
+    LinearPotential, QuarticBond,
 };
 use crate::Real;
 
@@ -84,6 +85,28 @@ impl<T: Real, const N: usize> Energy<T, N> for DnaPotential<T, N> {
 impl<T: Real> Energy<T, 1> for CosinePotential<T> {
     fn energy<S: AdScalar<T>>(&self, q: &[S; 1]) -> S {
         q[0].cos() * self.amplitude
+    }
+}
+
+/// `U = ½[(r₁ − r₀)² + (r₂ − r₀)²]`, `r₁ = |x₂ − x₁|`, `r₂ = |x₃ − x₂|` (004 eq 2.111 without `K_r`).
+impl<T: Real> Energy<T, 6> for BondPair<T> {
+    fn energy<S: AdScalar<T>>(&self, q: &[S; 6]) -> S {
+        let r1 = ((q[2] - q[0]) * (q[2] - q[0]) + (q[3] - q[1]) * (q[3] - q[1])).sqrt();
+        let r2 = ((q[4] - q[2]) * (q[4] - q[2]) + (q[5] - q[3]) * (q[5] - q[3])).sqrt();
+        let (d1, d2) = (r1 - self.r0(), r2 - self.r0());
+        (d1 * d1 + d2 * d2) * T::lit(0.5)
+    }
+}
+
+/// `V = ½K_θ(cos θ − cos θ₀)²`, `cos θ = u·w/(|u||w|)`, `u = x₁ − x₂`, `w = x₃ − x₂`
+/// (004 eq 2.112).
+impl<T: Real> Energy<T, 6> for BondAngle<T> {
+    fn energy<S: AdScalar<T>>(&self, q: &[S; 6]) -> S {
+        let (ux, uy) = (q[0] - q[2], q[1] - q[3]);
+        let (wx, wy) = (q[4] - q[2], q[5] - q[3]);
+        let c = (ux * wx + uy * wy) / ((ux * ux + uy * uy) * (wx * wx + wy * wy)).sqrt();
+        let d = c - self.cos0();
+        d * d * (self.k_theta() * T::lit(0.5))
     }
 }
 

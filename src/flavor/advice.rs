@@ -18,6 +18,29 @@
 //! The artificial FLAVOR freezes the stiff coordinates during the long step; its stiff sub-step is
 //! one symplectic Euler step of length `τ`, stable iff `τω < 2`, and its slow bound on 2.93 is
 //! `δ < 2√2`.
+//!
+//! # Time-dependent stiff forcing (eq 2.115)
+//! A FLAVOR reads a stiff forcing of angular frequency `Ω` on the fast clock `t·τ/δ` and applies
+//! it for `τ` once per `δ`: in real time the slow variables see the forcing at the *slowed*
+//! frequency `Ωτ/δ`, with `δ/τ` times the displacement amplitude (the same velocity amplitude,
+//! hence the same averaged effect in the limit). The averaging is valid only while the slowed
+//! forcing is still fast compared with the slow motion (frequency `ω_s`):
+//!
+//! ```text
+//! Ω τ/δ ≫ ω_s.
+//! ```
+//!
+//! This is a constraint on `R = δ/τ` alone, on top of the legacy map's own accuracy at step `τ`;
+//! the error is, to leading order, the sum of the two (measured on Kapitza's pendulum, 004
+//! §2.6.6, by `reproduce kapitza`). There (`Ω = 2π·1000`, `ω_s ≈ 12`, `l = 9`) the averaging error
+//! of the window-averaged angle over T = 10 (≈ 20 slow periods) is ≈ `2·10⁻⁴ R²`
+//! (`Ωτ/(δω_s)` = 100, 50, 13 at `R` = 5, 10, 40 give 5·10⁻³, 2·10⁻², 0.33 on a swing of 0.35)
+//! and the upright position is lost near `R = 160` (`Ωτ/(δω_s) ≈ 3`), while the legacy
+//! (variational Euler) needs `τ ≈ h₀/8 = 8·10⁻⁶` for an error of 5·10⁻³: the thesis's
+//! `δ = 0.002` (`R = 30` at its `τ = h₀`, `R = 240` at an accurate `τ`) cannot be accurate, and
+//! the usable speed-up is a few (`R = 5`). The error grows like `(R ω_s/Ω)²` times the number of
+//! slow periods simulated. [`forcing_separation`] computes `Ωτ/(δω_s)`; [`check_forcing`] flags
+//! it below [`FORCING_SEPARATION`].
 
 use crate::{ConfigError, Real};
 
@@ -33,6 +56,49 @@ pub enum Violation {
     SlowMode,
     /// `τω ≥ 2`: the micro-step does not resolve the stiff mode (legacy symplectic Euler).
     MicroStep,
+    /// `Ωτ/δ < FORCING_SEPARATION·ω_s`: a time-dependent stiff forcing of frequency `Ω`, slowed
+    /// by the FLAVOR to `Ωτ/δ`, is no longer fast compared with the slow motion (module docs).
+    SlowedForcing,
+}
+
+/// The smallest ratio `Ωτ/(δω_s)` of the slowed forcing frequency to the slow frequency that
+/// [`check_forcing`] accepts: 50, where Kapitza's pendulum over 20 slow periods is off by ≈ 6 %
+/// of its swing in window averages (`R = δ/τ = 10`; module docs). Stricter accuracy needs a
+/// larger ratio (the error scales like its inverse square).
+pub const FORCING_SEPARATION: f64 = 50.0;
+
+/// `Ωτ/(δω_s)`: how much faster than the slow motion (frequency `omega_slow`) a stiff forcing of
+/// angular frequency `omega_forcing` still is after the FLAVOR slows it to `Ωτ/δ` (eq 2.115).
+///
+/// ```
+/// use macrostep::flavor::{advice, Params};
+/// // Kapitza's pendulum (004 §2.6.6): Ω = 2π·1000, slow period ≈ 0.52.
+/// let (big, slow) = (2.0 * core::f64::consts::PI * 1000.0, 2.0 * core::f64::consts::PI / 0.52);
+/// let thesis = Params::new(0.002, 0.2 / 1000.0 / 3.0).unwrap(); // δ/τ = 30
+/// assert!(advice::forcing_separation(&thesis, big, slow) < 20.0);
+/// assert_eq!(advice::check_forcing(&thesis, big, slow), Some(advice::Violation::SlowedForcing));
+/// let ok = Params::new(3.125e-5, 6.25e-6).unwrap(); // δ/τ = 5
+/// assert_eq!(advice::check_forcing(&ok, big, slow), None);
+/// ```
+pub fn forcing_separation<T: Real>(params: &Params<T>, omega_forcing: T, omega_slow: T) -> T {
+    omega_forcing * params.tau / (params.delta * omega_slow)
+}
+
+/// Checks a FLAVOR on a system with a time-dependent stiff forcing of angular frequency
+/// `omega_forcing` and slow frequency `omega_slow`: [`Violation::SlowedForcing`] when
+/// [`forcing_separation`] is below [`FORCING_SEPARATION`] (or not a number). It does not check the
+/// legacy map's accuracy at step `τ`, which must resolve `omega_forcing` on its own.
+pub fn check_forcing<T: Real>(
+    params: &Params<T>,
+    omega_forcing: T,
+    omega_slow: T,
+) -> Option<Violation> {
+    let ratio = forcing_separation(params, omega_forcing, omega_slow);
+    if ratio >= T::lit(FORCING_SEPARATION) {
+        None
+    } else {
+        Some(Violation::SlowedForcing)
+    }
 }
 
 /// A proposed parameter set and its stability verdict.
@@ -143,6 +209,27 @@ mod tests {
         assert_eq!(check(&p, w, 1.0), Some(Violation::FastMode));
         let ok = Params::new(0.01, 1e-4).unwrap();
         assert_eq!(check(&ok, w, 1.0), None);
+    }
+
+    #[test]
+    fn slowed_forcing_is_flagged() {
+        // Kapitza (004 §2.6.6): Ω = 2π·1000, ω_s = 2π/0.52. R = 10 passes, R = 20 does not.
+        let big = 2.0 * core::f64::consts::PI * 1000.0;
+        let slow = 2.0 * core::f64::consts::PI / 0.52;
+        let r10 = Params::new(1e-4, 1e-5).unwrap();
+        assert!((forcing_separation(&r10, big, slow) - 52.0).abs() < 1e-9);
+        assert_eq!(check_forcing(&r10, big, slow), None);
+        let r20 = Params::new(2e-4, 1e-5).unwrap();
+        assert_eq!(
+            check_forcing(&r20, big, slow),
+            Some(Violation::SlowedForcing)
+        );
+        assert_eq!(
+            check_forcing(&r10, big, f64::NAN),
+            Some(Violation::SlowedForcing)
+        );
+        let r10f = Params::new(1e-4_f32, 1e-5).unwrap();
+        assert_eq!(check_forcing(&r10f, big as f32, slow as f32), None);
     }
 
     #[test]

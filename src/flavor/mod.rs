@@ -41,6 +41,10 @@
 //! per step of length `δ`: during the stiff sub-step of the step that starts at time `t` the
 //! legacy map is given `clock = t·τ/δ` in [`Stiffness::On`], and evaluates its stiff forcing
 //! there (Kapitza: `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
+//! In real time the slow variables then see the forcing at the slowed frequency `Ωτ/δ`, so
+//! `δ/τ` is bounded by the averaging, not only by stability: `Ωτ/δ ≫ ω_slow` (on Kapitza's
+//! pendulum `δ/τ ≲ 10`, which rules out the thesis's `δ = 0.002`; see [`advice`] and
+//! [`advice::check_forcing`]).
 //!
 //! # Stability (Theorem 2.5.1, and what it leaves out)
 //! On the linear system 2.93 the nonintrusive FLAVOR over symplectic Euler is stable iff

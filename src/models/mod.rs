@@ -16,6 +16,7 @@
 //! | [`Dna`] | 000 §4.4 (eq 4.9) | periodic chain, tridiagonal + corners Hessian |
 //! | [`SpringTrimer`] | 004 §2.5.3 (eq 2.100) | split: `x⁴` soft + `ε⁻¹` stiff |
 //! | [`Kapitza`] | 004 §2.6.6 (eqs 2.113–2.115) | time-dependent forcing |
+//! | [`Propane`] | 004 §2.6.5 (eqs 2.109–2.112) | split: bond angle soft + `K_r` bonds stiff, 2-D |
 //! | [`TwoSpring`] | 004 §4.2.5 | split + Langevin friction/noise data |
 //!
 //! Shared machinery: [`LinearPotential`] (gravity), [`QuarticBond`] (soft quartic springs), [`Distances`] / [`PlanarDistances`] (rods
@@ -33,6 +34,7 @@ mod harmonic;
 mod kapitza;
 mod linear;
 mod pendulum;
+mod propane;
 mod quartic;
 mod spring_chain;
 mod trimer;
@@ -47,6 +49,7 @@ pub use harmonic::HarmonicOscillator;
 pub use kapitza::{CosinePotential, Kapitza};
 pub use linear::LinearPotential;
 pub use pendulum::Pendulum;
+pub use propane::{BondAngle, BondPair, Propane};
 pub use quartic::QuarticBond;
 pub use spring_chain::SpringChain;
 pub use trimer::SpringTrimer;

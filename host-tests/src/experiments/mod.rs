@@ -7,6 +7,8 @@ pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
 pub mod flavor;
+pub mod flavor_kapitza;
+pub mod flavor_molecules;
 pub mod reference;
 pub mod sim;
 pub mod zs;
@@ -88,6 +90,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         name: "flavor-molecule",
         about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
         run: flavor::run_molecule,
+    },
+    Experiment {
+        name: "flavor-propane",
+        about: "nonintrusive FLAVOR on the united-atom propane clip 2.109–2.112 (004 §2.6.5)",
+        run: flavor_molecules::run_propane,
     },
     Experiment {
         name: "zs-stability",
