@@ -51,6 +51,23 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
     }
 
     /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
+    /// with weights `W = diag(w)` — into the dense `out`. The default assembles it from the
+    /// dense Jacobian and [`Constraint::weighted_hessian`]; local constraints override it to add
+    /// their few non-zero blocks.
+    fn add_penalty_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let g = self.value(q);
+        let j = self.jacobian(q);
+        let wj = SMatrix::<T, D, N>::from_fn(|i, k| j[(i, k)] * w[i]);
+        *out += (j.tr_mul(&wj) + self.weighted_hessian(q, &w.component_mul(&g))) * scale;
+    }
+
+    /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
     /// with weights `W = diag(w)` — into `band` (see
     /// [`Hessian::hessian_band`](super::Hessian::hessian_band)) and returns `true`; returns
     /// `false` when the structure is unknown (the default) or does not fit in the band.
@@ -157,6 +174,13 @@ where
             + self
                 .constraint
                 .weighted_hessian(q, &self.omega2.component_mul(&g))
+    }
+
+    #[inline]
+    fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
+        self.base.add_hessian(q, scale, out);
+        self.constraint
+            .add_penalty_hessian(q, &self.omega2, scale, out);
     }
 
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
