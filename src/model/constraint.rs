@@ -32,6 +32,14 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         self.jacobian(q).tr_mul(w)
     }
 
+    /// `Jᵀ W g`, the constraint part of the penalty gradient with weights `W = diag(w)`. The
+    /// default evaluates `g` and calls [`Constraint::jacobian_transpose_times`]; local
+    /// constraints override it to visit each constraint once.
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let g = self.value(q);
+        self.jacobian_transpose_times(q, &w.component_mul(&g))
+    }
+
     /// The constraint part of the penalty's third-derivative contraction with weights
     /// `W = diag(w)`: `2 Aᵀ W (J a) + Jᵀ W (A a) + Σ (W g)ᵢ a·gᵢ‴·a` (see [`Penalty`]). The
     /// default assembles it from the dense matrices; local constraints override it.
@@ -151,11 +159,7 @@ where
         self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
-        let g = self.constraint.value(q);
-        self.base.gradient(q)
-            + self
-                .constraint
-                .jacobian_transpose_times(q, &self.omega2.component_mul(&g))
+        self.base.gradient(q) + self.constraint.penalty_gradient(q, &self.omega2)
     }
 }
 

@@ -315,6 +315,21 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         out
     }
 
+    /// Link by link, `O(D)`: link `k` adds `2 wₖ gₖ d` to node `a` and subtracts it from node `b`.
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let mut d = Self::difference(q, l);
+            let s = two * (w[k] * (dot(&d, &d) - self.length2[k]));
+            for dc in d.iter_mut() {
+                *dc *= s;
+            }
+            self.scatter(&mut out, l, &d);
+        }
+        out
+    }
+
     /// Link by link, `O(D)`: with `d = p_a − p_b` and `δ = a_a − a_b` (`a_b = 0` for an anchor),
     /// link `k` adds `wₖ (8 (d·δ) δ + 4 |δ|² d)` to node `a` and subtracts it from node `b`
     /// (`g‴ = 0` for squared distances).
