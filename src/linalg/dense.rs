@@ -140,8 +140,8 @@ fn ldlt_solve<T: Real, const N: usize>(
     Ok(())
 }
 
-/// LU with partial pivoting, written out because nalgebra's `LU` needs `typenum` bounds that a
-/// const-generic `N` cannot name. `x` holds `b` on entry and the solution on success.
+/// LU with partial pivoting for the indefinite fallback: a matrix with a NaN or an infinity, or
+/// all zeros, is [`StepError::Singular`]; so is a pivot `≤ N·ε·max|aᵢⱼ|`.
 fn lu_solve<T: Real, const N: usize>(
     a: &mut SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
@@ -153,7 +153,21 @@ fn lu_solve<T: Real, const N: usize>(
     if scale == T::zero() {
         return Err(StepError::Singular);
     }
-    let floor = pivot_floor(N, scale);
+    lu_solve_in_place(a, x, pivot_floor(N, scale))
+}
+
+/// Solves `a x = b` by LU with partial pivoting, in place (`x` holds `b` on entry), written out
+/// because nalgebra's `LU` needs `typenum` bounds that a const-generic `N` cannot name. Shared by
+/// the dense fallback and the constrained methods' `D × D` multiplier solves.
+///
+/// # Errors
+/// [`StepError::Singular`] when the largest candidate pivot of a column is `≤ floor` or not
+/// finite. The caller checks its input for NaN/∞ (and picks the error it reports).
+pub(crate) fn lu_solve_in_place<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+    floor: T,
+) -> Result<(), StepError> {
     for k in 0..N {
         let mut p = k;
         for i in (k + 1)..N {
