@@ -303,9 +303,8 @@ impl<T: Real, const W: usize, const N: usize> ShiftedSolve<T, N> for Banded<W> {
         if !potential.hessian_band(q, c, &mut BandMut::from_matrix(&mut band)) {
             return Err(StepError::Precondition);
         }
-        let m = mass.as_diagonal().ok_or(StepError::Precondition)?;
         for j in 0..N {
-            band[(0, j)] += m[j];
+            band[(0, j)] += mass.diagonal_entry(j).ok_or(StepError::Precondition)?;
         }
         if !all_finite(band.as_slice()) {
             return Err(StepError::Singular);

@@ -236,10 +236,8 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         c: T,
         x: &mut SVector<T, N>,
     ) -> Result<(), StepError> {
-        let mut a = match mass.as_diagonal() {
-            Some(m) => SMatrix::from_diagonal(&m),
-            None => mass.matrix(),
-        };
+        let mut a = SMatrix::zeros();
+        mass.add_to(&mut a);
         potential.add_hessian(q, c, &mut a);
         solve_symmetric_in_place(&mut a, x)
     }

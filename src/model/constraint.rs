@@ -159,7 +159,13 @@ where
         self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
-        self.base.gradient(q) + self.constraint.penalty_gradient(q, &self.omega2)
+        // In place: a by-value vector sum is a `memcpy` call on small targets at opt-level "s".
+        let mut g = self.constraint.penalty_gradient(q, &self.omega2);
+        let b = self.base.gradient(q);
+        for i in 0..N {
+            g[i] = b[i] + g[i];
+        }
+        g
     }
 }
 

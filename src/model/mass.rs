@@ -139,6 +139,35 @@ impl<T: Real, const N: usize> Mass<T, N> {
         }
     }
 
+    /// Adds `M` into `out` in place (no matrix is formed or moved for a diagonal mass).
+    #[inline]
+    pub fn add_to(&self, out: &mut SMatrix<T, N, N>) {
+        match &self.kind {
+            Kind::Identity => {
+                for i in 0..N {
+                    out[(i, i)] += T::one();
+                }
+            }
+            Kind::Diagonal { m, .. } => {
+                for i in 0..N {
+                    out[(i, i)] += m[i];
+                }
+            }
+            Kind::Full { m, .. } => *out += m,
+        }
+    }
+
+    /// `Mᵢᵢ` when `M` is diagonal (or the identity) and `i < N`; `None` otherwise. Unlike
+    /// [`Mass::as_diagonal`] it moves no vector.
+    #[inline]
+    pub fn diagonal_entry(&self, i: usize) -> Option<T> {
+        match &self.kind {
+            Kind::Identity => (i < N).then(T::one),
+            Kind::Diagonal { m, .. } => m.get(i).copied(),
+            Kind::Full { .. } => None,
+        }
+    }
+
     /// Kinetic energy `½ vᵀ M v`.
     #[inline]
     pub fn kinetic(&self, v: &SVector<T, N>) -> T {
@@ -198,6 +227,25 @@ mod tests {
             Mass::<f64, 2>::full(matrix![1.0, 2.0; 2.0, 1.0]).unwrap_err(),
             ConfigError::NotPositiveDefinite { name: "mass" }
         );
+    }
+
+    #[test]
+    fn add_to_and_diagonal_entry() {
+        let masses = [
+            Mass::<f64, 2>::identity(),
+            Mass::diagonal(vector![2.0, 3.0]).unwrap(),
+            Mass::full(matrix![2.0, 0.5; 0.5, 1.0]).unwrap(),
+        ];
+        for m in masses {
+            let mut a = matrix![1.0, -1.0; -1.0, 4.0];
+            let start = a;
+            m.add_to(&mut a);
+            assert_eq!(a, start + m.matrix());
+            for i in 0..2 {
+                assert_eq!(m.diagonal_entry(i), m.as_diagonal().map(|d| d[i]));
+            }
+            assert_eq!(m.diagonal_entry(2), None);
+        }
     }
 
     #[test]
