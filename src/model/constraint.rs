@@ -208,9 +208,13 @@ where
     G: Constraint<T, N, D>,
 {
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        self.base.third_contraction(q, a)
-            + self
-                .constraint
-                .penalty_third_contraction(q, &self.omega2, a)
+        let mut c = self
+            .constraint
+            .penalty_third_contraction(q, &self.omega2, a);
+        let b = self.base.third_contraction(q, a);
+        for i in 0..N {
+            c[i] = b[i] + c[i];
+        }
+        c
     }
 }
