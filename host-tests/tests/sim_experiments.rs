@@ -2,8 +2,8 @@
 //! `sim-stiff-friction` run the full ones).
 
 use host_tests::experiments::sim::{
-    fpu_errors, fpu_reference, fpu_run, fpu_sim1, langevin_study, max_abs_z, stiff_friction_error,
-    stiff_friction_reference, uniform_error, LangevinSetup, Which,
+    fpu_errors, fpu_reference, fpu_run, fpu_sim1, langevin_study, linear_law_study, max_abs_z,
+    stiff_friction_error, stiff_friction_reference, uniform_error, LangevinSetup, Which,
 };
 use macrostep::baselines::VelocityVerlet;
 use macrostep::models::Fpu;
@@ -50,45 +50,118 @@ fn cheap_langevin() -> Vec<host_tests::experiments::sim::SimStats> {
     langevin_study(LangevinSetup {
         paths: 300,
         steps: 1880,
+        stiff_start: true,
     })
 }
 
-/// At 300 paths (SE ≈ 4× the full run's) the bias-corrected SIM1 moments agree with the GLA
-/// reference. The full `reproduce sim-langevin` (5000 paths) resolves residual stiff-moment
-/// biases of the impulse kick (E[x] off by ≈ 2e-4, O(F/ω²)): max |z| 8.5 (resonant family),
-/// 8.7 (mollified), 9.5 (resonant halving) — reported as a known gap, not hidden here.
+/// With the bias allowances (soft: extrapolation over H on one Brownian path; stiff: the
+/// per-path exact linear response of x replacing the impulse sum, `KickFilter`, and the
+/// aliasing of the coherent stiff oscillation in the force on y, `AliasFilter`) every SIM1
+/// study — resonant, non-resonant, mollified, resonant family — agrees with the Richardson GLA
+/// reference at 300 paths. The full `reproduce sim-langevin` (5000 paths, 4× smaller SE) checks
+/// the plain kick the same way (max |z| 3.84) and resolves the mollified kick's own excess
+/// (7.8, see the ignored test below). Without the stiff allowances the non-resonant plain kick
+/// fails here (its E[x] bias is ~9 SE at 300 paths), which the second half checks: the
+/// allowance is not a no-op.
 #[test]
-fn sim_langevin_resonant_and_mollified_moments_agree_with_richardson_gla() {
+fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
     let stats = cheap_langevin();
-    assert_eq!(
-        stats
-            .iter()
-            .filter(|st| st.mollified || st.h > 0.15)
-            .count(),
-        3
-    );
-    for st in stats.iter().filter(|st| st.mollified || st.h > 0.15) {
+    assert_eq!(stats.len(), 4);
+    for st in &stats {
         assert!(!st.t.is_empty());
-        let z = max_abs_z(&st.corrected, &st.gla_ref);
+        let z = max_abs_z(&st.corrected_kick, &st.gla_ref);
         assert!(
             z < 4.0,
-            "H = {} (mollified {}): max |z| = {z}",
+            "H = {} (mollified {}, family {}): max |z| = {z}",
             st.h,
-            st.mollified
+            st.mollified,
+            st.family
+        );
+    }
+    let nonresonant = &stats[1];
+    assert!(!nonresonant.mollified && nonresonant.h < 0.15);
+    let z_without = max_abs_z(&nonresonant.corrected, &nonresonant.gla_ref);
+    assert!(z_without > 4.0, "stiff bias not resolved: {z_without}");
+}
+
+/// The linear variant (soft spring `½(y − x)²`): SIM1's law and the exact law in closed form.
+/// The `Sim1` Monte Carlo agrees with SIM1's law computed independently (host matrix
+/// exponentials: `B(H)`, `Σ(H)` by Van Loan, then the kick), which tests the implementation's
+/// stochastic part with no allowance at all; after subtracting the exact bias (law − exact law)
+/// it agrees with the Richardson GLA reference, which itself agrees with the exact law. The bias
+/// is real: E[y] is off by ≈ 0.1 (≫ SE), E[x] at full-period H by the missed quasi-static shift.
+#[test]
+fn sim_langevin_linear_variant_matches_exact_laws() {
+    let stats = linear_law_study(400, 1880);
+    assert_eq!(stats.len(), 2);
+    for st in &stats {
+        assert!(!st.t.is_empty());
+        let (mut z_own, mut z, mut z_ref, mut bias_y_se): (f64, f64, f64, f64) =
+            (0.0, 0.0, 0.0, 0.0);
+        for k in 0..st.t.len() {
+            for i in 0..4 {
+                let (ex, law, mc, r) = (
+                    st.exact[k][i],
+                    st.sim_law[k][i],
+                    &st.sim_mc[k][i],
+                    &st.gla_ref[k][i],
+                );
+                z_own = z_own.max((mc.mean() - law).abs() / mc.se());
+                let se = (mc.se().powi(2) + r.se().powi(2)).sqrt();
+                z = z.max((mc.mean() - (law - ex) - r.mean()).abs() / se);
+                z_ref = z_ref.max((r.mean() - ex).abs() / r.se());
+            }
+            bias_y_se =
+                bias_y_se.max((st.sim_law[k][1] - st.exact[k][1]).abs() / st.sim_mc[k][1].se());
+        }
+        assert!(z_own < 4.0, "H = {}: SIM vs own law {z_own}", st.h);
+        assert!(z < 4.0, "H = {}: SIM − bias vs GLA ref {z}", st.h);
+        assert!(z_ref < 4.0, "H = {}: GLA ref vs exact {z_ref}", st.h);
+        assert!(
+            bias_y_se > 10.0,
+            "H = {}: bias not resolved {bias_y_se}",
+            st.h
+        );
+    }
+    // Full-period H: the E[x] bias is the missed quasi-static shift −(F(t) − e^{−ct/2}F(0))/ω²
+    // of the slow force F = y − x, plus, to second order, the turn δω·t (δω = √(ω² + 1) − ω) of
+    // the coherent part (x(0) − F(0)/ω²)e^{−ct/2} of x, which SIM's frozen x also misses
+    // (`reproduce sim-langevin` over T = 10: 2.7 % from the first term alone, 0.18 % with both).
+    let st = &stats[0];
+    let (c, w2, x0, f0) = (0.1, 1e4, 0.008, 1.1);
+    let dw = (w2 + 1.0f64).sqrt() - 100.0;
+    for k in 0..st.t.len() {
+        let f = st.exact[k][1] - st.exact[k][0];
+        let decay = (-0.5 * c * st.t[k]).exp();
+        let pred = -(f - decay * f0) / w2 + (x0 - f0 / w2) * decay * (1.0 - (dw * st.t[k]).cos());
+        let bias = st.sim_law[k][0] - st.exact[k][0];
+        assert!(
+            (bias - pred).abs() < 0.01 * bias.abs(),
+            "t = {}: bias {bias:e}, predicted {pred:e}",
+            st.t[k]
         );
     }
 }
 
+/// Known gap of the mollified kick (eq 4.8), not of the implementation: its stiff-mode kick
+/// weight `sin(ωH)/ω` turns the parametric part `−3(y − x)²x` of the soft force into an
+/// eigenphase shift `k·sin(ωH)/(2ω²)` per step instead of the exact `H·k/(2ω)` (`k = 3(y − x)²`),
+/// so the stiff mode's frequency shift — which the plain kick reproduces at non-resonant ωH — is
+/// wrong by the factor `sin(ωH)/(ωH)` (−0.06 here); the coherent oscillation from `x(0) = 0.8/ω`
+/// sampled at the grid points then biases E[x] by ≈ 2.7e-4 (7.8 SE at 5000 paths). From
+/// `x(0) = 0` (no coherent oscillation) the mollified kick passes (2.1).
 #[test]
-#[ignore = "known gap: at non-resonant ωH ≈ 10 the plain impulse kick excites the stiff mode; \
-            E[x] is biased by ~5e-4 (≈ 9 SE at 300 paths, 34 SE at 5000; within Thm 4.2.1's \
-            O(H) error) and H-halving cannot remove it (the bias depends on ωH, not smoothly on \
-            H). The mollified kick (eq 4.8) removes most of it — see the test above."]
-fn sim_langevin_nonresonant_plain_kick_agrees_with_richardson_gla() {
-    let stats = cheap_langevin();
-    for st in stats.iter().filter(|st| !st.mollified && st.h < 0.15) {
-        let z = max_abs_z(&st.corrected, &st.gla_ref);
-        assert!(z < 4.0, "H = {}: max |z| = {z}", st.h);
+#[ignore = "known gap of the mollified kick: misses the stiff mode's parametric frequency shift; \
+            E[x] 7.8 SE off at 5000 paths (slow test)"]
+fn sim_langevin_full_mollified_kick_agrees_with_richardson_gla() {
+    let stats = langevin_study(LangevinSetup {
+        paths: 5000,
+        steps: 10_000,
+        stiff_start: true,
+    });
+    for st in stats.iter().filter(|st| st.mollified) {
+        let z = max_abs_z(&st.corrected_kick, &st.gla_ref);
+        assert!(z < 4.0, "mollified H = {}: max |z| = {z}", st.h);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Langevin FLAVOR with stiff friction and noise, 004 eqs 2.89 (and symmetric 2.91).
 
-use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
+use super::{symmetric_core, velocity_ou, LegacyMap, Params, NEEDS_ADJOINT};
 use crate::integrator::{check_step_input, commit};
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
@@ -134,8 +134,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
             symmetric_core(&mut self.legacy, &mut x, delta, tau, clock)?;
             x.v = self.ou.sample(&x.v, rng);
         } else {
-            self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;
-            self.legacy.advance(&mut x, delta - tau, Stiffness::Off)?;
+            self.legacy.flavor_step(&mut x, delta, tau, clock)?;
         }
         commit(state, x)
     }

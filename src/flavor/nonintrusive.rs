@@ -1,6 +1,6 @@
 //! The nonintrusive FLAVOR, 004 eqs 2.8 / 2.34 / 2.45, and its macro-step form eq 2.10.
 
-use super::{check_h, LegacyMap, Params, Stiffness};
+use super::{check_h, LegacyMap, Params};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
@@ -10,15 +10,18 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// Θ_δ = Φ⁰_{δ−τ} ∘ Φ^{1/ε}_τ
 /// ```
 ///
-/// one legacy step of length `τ` with the stiffness on, then one of length `δ − τ` with it off.
+/// one legacy step of length `τ` with the stiffness on, then one of length `δ − τ` with it off
+/// (through [`LegacyMap::flavor_step`], which a legacy map may fuse: with
+/// [`FusedEuler`](super::FusedEuler) a FLAVOR step costs one symplectic Euler step).
 /// [`Nonintrusive::macro_step`] takes `M` of them at once: `Φ_H = (Φ⁰_{δ−τ}∘Φ^{1/ε}_τ)^M` with
 /// `H = Mδ` (eq 2.10).
 ///
 /// Properties: first order in `δ` for the slow variables and F-convergent for the fast ones when
 /// `τ ≪ √ε ≪ δ`, `τ²/ε ≪ δ ≪ τ/√ε` (mechanical) or `τ ≪ ε ≪ δ`, `(τ/ε)² ≪ δ ≪ τ/ε` (first
 /// order) — Theorems 2.1.1, 2.1.3; symplectic when the legacy map is (Theorem 2.2.2); explicit
-/// when it is; two legacy steps per FLAVOR step, so the speed-up over the legacy integrator at
-/// step `τ` is `δ/(2τ)`·(cost ratio) ≈ `δ/τ` for explicit maps whose off step is cheap. Not
+/// when it is; two legacy steps per FLAVOR step (one with [`FusedEuler`](super::FusedEuler)), so
+/// the speed-up over the legacy integrator at step `τ` is `δ/τ·c_full/(c_full + c_soft)`, or
+/// ≈ `δ/τ` with the fused map (`benches/flavor.rs`). Not
 /// symmetric (see [`Symmetric`](super::Symmetric)). Linear stability: see the
 /// [module docs](super) (`δτω² < 4` for the fastest mode, `δ < 2` on 2.93).
 ///
@@ -90,11 +93,7 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
         check_h(h)?;
         let tau = self.params.tau_for(h);
         let clock = self.params.clock(L::time(state));
-        let mut x = *state;
-        self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;
-        self.legacy.advance(&mut x, h - tau, Stiffness::Off)?;
-        *state = x;
-        Ok(())
+        self.legacy.flavor_step(state, h, tau, clock)
     }
 
     /// One FLAVOR step of length `δ`.

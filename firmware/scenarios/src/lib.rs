@@ -15,11 +15,15 @@
 
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
+mod flavor_trimer;
+mod sim_fpu;
 mod sylipn_chain;
 mod verlet_double_pendulum;
 mod verlet_oscillator;
 mod zs_double_pendulum;
 
+pub use flavor_trimer::flavor_trimer;
+pub use sim_fpu::sim_fpu;
 pub use sylipn_chain::sylipn_chain;
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
@@ -27,6 +31,8 @@ pub use zs_double_pendulum::zs_double_pendulum;
 
 /// Every scenario, by the name of the firmware binary that runs it.
 pub const NAMES: &[&str] = &[
+    "flavor_trimer",
+    "sim_fpu",
     "sylipn_chain",
     "verlet_double_pendulum",
     "verlet_oscillator",
@@ -39,6 +45,8 @@ pub const NAMES: &[&str] = &[
 /// this is for the host.
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
+        "flavor_trimer" => flavor_trimer(sink),
+        "sim_fpu" => sim_fpu(sink),
         "sylipn_chain" => sylipn_chain(sink),
         "verlet_double_pendulum" => verlet_double_pendulum(sink),
         "verlet_oscillator" => verlet_oscillator(sink),

@@ -1,0 +1,12 @@
+//! See `macrostep_scenarios::sim_fpu`.
+
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use macrostep_firmware as fw;
+
+#[entry]
+fn main() -> ! {
+    fw::run("sim_fpu", macrostep_scenarios::sim_fpu::<f32, _>)
+}

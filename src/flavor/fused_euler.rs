@@ -1,0 +1,227 @@
+//! Symplectic Euler with a stiffness-dependent ordering: the nonintrusive FLAVOR at the cost of
+//! one legacy step (004 eqs 2.45, 2.49, 2.50).
+
+use super::{state_time, LegacyMap, Stiffness};
+use crate::integrator::{check_step_input, commit};
+use crate::model::{Potential, Split, System};
+use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use nalgebra::SVector;
+
+/// Symplectic Euler over a [`Split`] `V + αU` whose stiff-on step is drift–kick (004 eq 2.50)
+/// and whose stiff-off step is kick–drift (eq 2.49):
+///
+/// ```text
+/// Φ^α_h (on):   q' = q + h M⁻¹p,           p' = p − h[∇V(q') + α∇U(q')]      (eq 2.50)
+/// Φ⁰_h  (off):  p' = p − h∇V(q),           q' = q + h M⁻¹p'                  (eq 2.49)
+/// ```
+///
+/// Each is a first-order symplectic legacy map satisfying the thesis's consistency condition
+/// (eq 2.43) for its `α` (nothing in Theorems 2.1.3/2.2.2 asks for the same ordering at `α = 0`
+/// and `α = 1/ε`). The point is the nonintrusive FLAVOR step `Θ_δ = Φ⁰_{δ−τ} ∘ Φ^α_τ` (eq 2.45):
+/// the off step's kick is evaluated where the on step's kick was, so the two kicks fuse and one
+/// FLAVOR step costs one soft and one stiff gradient — one legacy step:
+///
+/// ```text
+/// q₁ = q + τ M⁻¹p,   p₂ = p − δ∇V(q₁) − τα∇U(q₁),   q₂ = q₁ + (δ − τ) M⁻¹p₂
+/// ```
+///
+/// [`LegacyMap::flavor_step`] computes exactly this (equal to the two separate
+/// [`LegacyMap::advance`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
+/// Over the steps, the drifts `τ` and `δ − τ` of consecutive FLAVOR steps merge: the FLAVOR is
+/// conjugate (by a drift of `τ`) to drift–kick symplectic Euler with step `δ` on
+/// `V + (τ/δ)αU` — the stiff force slowed by `τ/δ`, which is the flow-averaging mechanism made
+/// explicit, with the linear stability bound `δτω² < 4` of the [module docs](super).
+///
+/// With [`Switched::symplectic_euler`](super::Switched::symplectic_euler) (one ordering for both
+/// stiffnesses) the off step's soft gradient is taken at a different point, so that FLAVOR costs
+/// two soft gradients and one stiff gradient per step.
+///
+/// Properties: symplectic (each sub-step is), first order, not symmetric. The adjoint (on:
+/// kick–drift, off: drift–kick) is available, so the [`Symmetric`](super::Symmetric) FLAVOR can
+/// use this map. Autonomous: the fast clock is ignored.
+///
+/// # Errors
+/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }` when the split's `alpha` is not
+/// finite. Step: [`StepError::StepSize`] (zero or non-finite `h`), [`StepError::NonFiniteState`],
+/// [`StepError::NonFiniteResult`]; the state is unchanged on error.
+///
+/// ```
+/// use macrostep::{flavor::{FusedEuler, Nonintrusive, Params}, models::SpringTrimer, Integrator};
+/// // System 2.100 (ε = 1e-6): one FLAVOR step of δ = 0.01 costs one symplectic Euler step.
+/// let model = SpringTrimer::<f64>::paper();
+/// let mut flavor = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(),
+///                                    Params::new(0.01, 2e-5).unwrap());
+/// let mut s = model.initial_state();
+/// flavor.integrate(&mut s, 100).unwrap(); // T = 1
+/// let slow = (s.q[0] + s.q[1] + s.q[2]) / 3.0;
+/// assert!(s.is_finite() && slow.abs() < 1.0);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FusedEuler<T: Real, V, U, const N: usize> {
+    system: System<T, Split<T, V, U>, N>,
+    on: T,
+}
+
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedEuler<T, V, U, N> {
+    /// The map over `system`; the "on" stiffness is the split's `alpha`.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
+    pub fn new(system: System<T, Split<T, V, U>, N>) -> Result<Self, ConfigError> {
+        let on = check_finite(system.potential.alpha, "alpha")?;
+        Ok(Self { system, on })
+    }
+
+    /// The system (its split's `alpha` is the "on" stiffness).
+    pub fn system(&self) -> &System<T, Split<T, V, U>, N> {
+        &self.system
+    }
+
+    /// The "on" stiffness `α`.
+    pub fn stiffness_on(&self) -> T {
+        self.on
+    }
+
+    /// `M⁻¹ ∇(V + αU)(q)` with `α` as switched.
+    #[inline]
+    fn gradient_acc(&self, q: &SVector<T, N>, stiffness: Stiffness<T>) -> SVector<T, N> {
+        let split = &self.system.potential;
+        let mut g = split.soft.gradient(q);
+        if let Stiffness::On { .. } = stiffness {
+            g += split.stiff.gradient(q) * self.on;
+        }
+        self.system.mass.solve(&g)
+    }
+
+    /// Drift then kick (eq 2.50).
+    #[inline]
+    fn drift_kick(&self, s: &State<T, N>, h: T, stiffness: Stiffness<T>) -> State<T, N> {
+        let q = s.q + s.v * h;
+        let v = s.v - self.gradient_acc(&q, stiffness) * h;
+        State::new(s.t + h, q, v)
+    }
+
+    /// Kick then drift (eq 2.49).
+    #[inline]
+    fn kick_drift(&self, s: &State<T, N>, h: T, stiffness: Stiffness<T>) -> State<T, N> {
+        let v = s.v - self.gradient_acc(&s.q, stiffness) * h;
+        State::new(s.t + h, s.q + v * h, v)
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<T>
+    for FusedEuler<T, V, U, N>
+{
+    type State = State<T, N>;
+    const SYMPLECTIC: bool = true;
+
+    fn time(state: &State<T, N>) -> T {
+        state_time(state)
+    }
+
+    fn advance(
+        &mut self,
+        state: &mut State<T, N>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let next = match stiffness {
+            Stiffness::On { .. } => self.drift_kick(state, h, stiffness),
+            Stiffness::Off => self.kick_drift(state, h, stiffness),
+        };
+        commit(state, next)
+    }
+
+    fn has_adjoint(&self) -> bool {
+        true
+    }
+
+    fn advance_adjoint(
+        &mut self,
+        state: &mut State<T, N>,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let next = match stiffness {
+            Stiffness::On { .. } => self.kick_drift(state, h, stiffness),
+            Stiffness::Off => self.drift_kick(state, h, stiffness),
+        };
+        commit(state, next)
+    }
+
+    /// The fused step: one soft and one stiff gradient (see the type docs).
+    fn flavor_step(
+        &mut self,
+        state: &mut State<T, N>,
+        h: T,
+        tau: T,
+        _clock: T,
+    ) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let q1 = state.q + state.v * tau;
+        let split = &self.system.potential;
+        let g = split.soft.gradient(&q1) * h + split.stiff.gradient(&q1) * (tau * self.on);
+        let v = state.v - self.system.mass.solve(&g);
+        let q = q1 + v * (h - tau);
+        commit(state, State::new(state.t + h, q, v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flavor::{Nonintrusive, Params};
+    use crate::model::{Mass, Quadratic};
+    use crate::Integrator;
+    use nalgebra::{matrix, vector};
+
+    fn map() -> FusedEuler<f64, Quadratic<f64, 2>, Quadratic<f64, 2>, 2> {
+        let split = Split::new(
+            Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
+            Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]),
+            1e4,
+        );
+        FusedEuler::new(System::new(Mass::identity(), split)).unwrap()
+    }
+
+    #[test]
+    fn rejects_bad_input_and_keeps_state() {
+        let mut m = map();
+        let mut sys = *m.system();
+        sys.potential.alpha = f64::NAN;
+        assert_eq!(
+            FusedEuler::new(sys).unwrap_err(),
+            ConfigError::NonFinite { name: "alpha" }
+        );
+        let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
+        assert_eq!(
+            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
+            Err(StepError::NonFiniteState)
+        );
+        let s0 = State::new(0.0, vector![0.1, 0.2], vector![0.0, 0.0]);
+        let mut s = s0;
+        for h in [0.0, f64::INFINITY] {
+            assert_eq!(
+                m.flavor_step(&mut s, h, 1e-4, 0.0),
+                Err(StepError::StepSize)
+            );
+            assert_eq!(
+                m.advance(&mut s, h, Stiffness::Off),
+                Err(StepError::StepSize)
+            );
+        }
+        // Overflow: the state is left bit-identical.
+        let big = State::new(0.0, vector![1e308, -1e308], vector![0.0, 0.0]);
+        let mut s = big;
+        assert_eq!(
+            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
+            Err(StepError::NonFiniteResult)
+        );
+        assert_eq!(s, big);
+        let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap());
+        assert_eq!(f.step(&mut s), Err(StepError::NonFiniteResult));
+        assert_eq!(s, big);
+    }
+}
