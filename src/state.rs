@@ -34,8 +34,15 @@ impl<T: Real, const N: usize> State<T, N> {
     }
 
     /// Whether every component (time, positions, velocities) is finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
-        self.t.finite() && self.q.iter().all(|x| x.finite()) && self.v.iter().all(|x| x.finite())
+        // One branch-free pass: `x − x` is 0 for finite `x` and NaN otherwise.
+        use crate::linalg::zero_if_finite as z;
+        let mut acc = z(self.t);
+        for i in 0..N {
+            acc += z(self.q[i]) + z(self.v[i]);
+        }
+        acc == T::zero()
     }
 
     /// Converts every component to another scalar type (e.g. `f64` → `f32`).
@@ -45,5 +52,33 @@ impl<T: Real, const N: usize> State<T, N> {
             q: self.q.map(|x| U::lit(x.to_f64())),
             v: self.v.map(|x| U::lit(x.to_f64())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::vector;
+
+    #[test]
+    fn is_finite_sees_every_component() {
+        let s = State::new(1.0f32, vector![0.5, -2.0], vector![3.0, 0.0]);
+        assert!(s.is_finite());
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mut t = s;
+            t.t = bad;
+            assert!(!t.is_finite());
+            for i in 0..2 {
+                let mut t = s;
+                t.q[i] = bad;
+                assert!(!t.is_finite());
+                let mut t = s;
+                t.v[i] = bad;
+                assert!(!t.is_finite());
+            }
+        }
+        // The largest finite values are finite (x − x = 0 exactly, no overflow).
+        let big = State::new(f64::MAX, vector![f64::MAX], vector![f64::MIN]);
+        assert!(big.is_finite());
     }
 }

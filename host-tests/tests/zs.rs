@@ -493,6 +493,36 @@ fn bad_input_is_rejected_with_typed_errors() {
     assert_eq!(s, copy);
 }
 
+/// A failed step (here an overflow, after the cached `f` was used or replaced) leaves the
+/// first-same-as-last cache consistent: the next steps equal those of a fresh integrator.
+#[test]
+fn failed_step_leaves_the_cache_consistent() {
+    let mut zs = ZhangSkeel::new(hh(), 0.1, p(0.4)).unwrap();
+    let mut s = hh_start();
+    zs.integrate(&mut s, 3).unwrap();
+    // Same position and step (a cache hit), absurd velocity: the force at the new position
+    // overflows and the step fails after using the cached `f`.
+    let mut bad = s;
+    bad.v[0] = f64::MAX;
+    let bad_copy = bad;
+    assert!(zs.step(&mut bad).is_err());
+    assert_eq!(bad, bad_copy);
+    // Same position, another step size (a miss: `f` is recomputed in place), failing.
+    let mut bad = s;
+    assert!(zs.step_by(&mut bad, 1e200).is_err());
+    assert_eq!(bad, s);
+    // Another position that overflows: the cache is recomputed there, then the step fails.
+    let mut far = State::new(0.0, vector![1e300, 0.0], vector![0.0, 0.0]);
+    let far_copy = far;
+    assert!(zs.step(&mut far).is_err());
+    assert_eq!(far, far_copy);
+    let mut fresh = ZhangSkeel::new(hh(), 0.1, p(0.4)).unwrap();
+    let mut s2 = s;
+    zs.integrate(&mut s, 3).unwrap();
+    fresh.integrate(&mut s2, 3).unwrap();
+    assert_eq!(s, s2);
+}
+
 fn max_diff(s: &State<f64, 2>, q: &DVector<f64>, v: &DVector<f64>) -> f64 {
     (s.q - SVector::<f64, 2>::from_column_slice(q.as_slice()))
         .amax()
@@ -655,6 +685,11 @@ fn chain_penalty_local_derivatives_match_dense() {
             );
         }
     }
+    // The dense in-place assembly (link by link) equals the dense Hessian: M + c·Hess.
+    let mut m = SMatrix::<f64, 20, 20>::identity();
+    pen.add_hessian(&q, 0.3, &mut m);
+    let expect = SMatrix::<f64, 20, 20>::identity() + h * 0.3;
+    assert!((m - expect).amax() < 1e-12 * expect.amax());
     // three diagonals are too few for 2×2 blocks between neighbours
     let mut narrow = SMatrix::<f64, 3, 20>::zeros();
     assert!(!pen.hessian_band(&q, 1.0, &mut BandMut::from_matrix(&mut narrow)));

@@ -1,6 +1,7 @@
 //! The shared machinery of the constrained methods: the multiplier solves and the projections.
 
 use super::{NewtonParams, OffManifold};
+use crate::linalg::{all_finite, lu_solve_in_place};
 use crate::model::{Constraint, Mass};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -39,57 +40,22 @@ impl<T: Real> Kernel<T> {
         b
     }
 
-    /// Solves `a x = b` (`D × D`) by Gaussian elimination with partial pivoting.
+    /// Solves `a x = b` (`D × D`) by LU with partial pivoting
+    /// ([`lu_solve_in_place`], shared with the dense Z&S fallback).
     ///
-    /// [`StepError::Singular`] when a pivot is below `pivot_rel · max|aᵢⱼ|` (rank-deficient
+    /// [`StepError::Singular`] when a pivot is not above `pivot_rel · max|aᵢⱼ|` (rank-deficient
     /// constraint Jacobian), [`StepError::NonFiniteResult`] on NaN/∞ input.
     pub(crate) fn solve<const D: usize>(
         &self,
         mut a: SMatrix<T, D, D>,
         mut b: SVector<T, D>,
     ) -> Result<SVector<T, D>, StepError> {
-        let scale = a.amax();
-        if a.iter().chain(b.iter()).any(|x| !x.finite()) {
+        if !(all_finite(a.as_slice()) && all_finite(b.as_slice())) {
             return Err(StepError::NonFiniteResult);
         }
-        let thresh = scale * self.pivot_rel;
-        for k in 0..D {
-            let mut p = k;
-            let mut best = a[(k, k)].abs();
-            for i in (k + 1)..D {
-                let c = a[(i, k)].abs();
-                if c > best {
-                    best = c;
-                    p = i;
-                }
-            }
-            if best.partial_cmp(&thresh) != Some(core::cmp::Ordering::Greater) {
-                return Err(StepError::Singular);
-            }
-            if p != k {
-                a.swap_rows(k, p);
-                b.swap_rows(k, p);
-            }
-            let pivot = a[(k, k)];
-            for i in (k + 1)..D {
-                let f = a[(i, k)] / pivot;
-                for j in k..D {
-                    let akj = a[(k, j)];
-                    a[(i, j)] -= f * akj;
-                }
-                let bk = b[k];
-                b[i] -= f * bk;
-            }
-        }
-        let mut x = SVector::<T, D>::zeros();
-        for k in (0..D).rev() {
-            let mut s = b[k];
-            for j in (k + 1)..D {
-                s -= a[(k, j)] * x[j];
-            }
-            x[k] = s / a[(k, k)];
-        }
-        Ok(x)
+        let thresh = a.amax() * self.pivot_rel;
+        lu_solve_in_place(&mut a, &mut b, thresh)?;
+        Ok(b)
     }
 
     /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.

@@ -4,7 +4,11 @@
 //! subdiagonal in row `d`; entries with `j + d ≥ N` are ignored). The half-bandwidth is `W − 1`:
 //! a chain of planar pendula with 2×2 blocks coupling neighbours has `W = 4`.
 
-use super::{pivot_floor, ShiftedSolve};
+// Plain index loops over the const sizes, deliberately: they mirror the formulas and compile to
+// straight-line code at opt-level "s" (iterator adapters there stay out of line).
+#![allow(clippy::needless_range_loop)]
+
+use super::{all_finite, pivot_floor, ShiftedSolve};
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -77,6 +81,9 @@ pub fn band_cholesky_solve<T: Real, const W: usize, const N: usize>(
 /// Solves `A x = b` for a symmetric (possibly indefinite) banded `A` by banded `LDLᵀ` without
 /// pivoting (pivoting would widen the band).
 ///
+/// For a positive definite `A` the pivots `Dⱼ` are the squares of the Cholesky pivots, so this
+/// is banded Cholesky without its `N` square roots.
+///
 /// # Errors
 /// [`StepError::Singular`] when a pivot `|Dⱼ|` falls below `N·ε·max|Aᵢᵢ|`. Without pivoting a
 /// strongly indefinite matrix can also be declared singular although it is not; the dense
@@ -85,50 +92,62 @@ pub fn band_ldlt_solve<T: Real, const W: usize, const N: usize>(
     band: &SMatrix<T, W, N>,
     b: &SVector<T, N>,
 ) -> Result<SVector<T, N>, StepError> {
-    let floor = pivot_floor(N, diag_scale(band));
-    // l[(0, j)] holds D_j, l[(d, j)] holds L[j + d, j].
     let mut l = *band;
-    for j in 0..N {
-        let mut dj = l[(0, j)];
-        for k in lo(j, W)..j {
-            let ljk = l[(j - k, k)];
-            dj -= ljk * ljk * l[(0, k)];
+    let mut x = *b;
+    band_ldlt_in_place(&mut l, &mut x)?;
+    Ok(x)
+}
+
+/// [`band_ldlt_solve`] in place: `band` is overwritten by the factors (`D` in row 0, `L` below),
+/// `x` holds `b` on entry and the solution on success.
+///
+/// Row by row: `vₖ = L[i,k]·Dₖ` for the `W − 1` columns `k < i` in the band, then
+/// `L[i,k] = vₖ / Dₖ` and `Dᵢ = A[i,i] − Σ vₖ L[i,k]` (one multiplication per inner term).
+fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
+    band: &mut SMatrix<T, W, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    let floor = pivot_floor(N, diag_scale(band));
+    // l[j][d] = A[j + d, j]: column j of the band.
+    let l = &mut band.data.0;
+    let mut v = [T::zero(); W];
+    for i in 0..N {
+        let lo_i = lo(i, W);
+        let mut di = l[i][0];
+        for k in lo_i..i {
+            let mut s = l[k][i - k];
+            for p in lo_i..k {
+                s -= v[p - lo_i] * l[p][k - p];
+            }
+            v[k - lo_i] = s;
+            let lik = s / l[k][0];
+            l[k][i - k] = lik;
+            di -= s * lik;
         }
-        if dj.abs() <= floor || !dj.finite() {
+        if di.abs() <= floor || !di.finite() {
             return Err(StepError::Singular);
         }
-        l[(0, j)] = dj;
-        for dd in 1..W {
-            let i = j + dd;
-            if i >= N {
-                break;
-            }
-            let mut s = l[(dd, j)];
-            for k in lo(i, W)..j {
-                s -= l[(i - k, k)] * l[(j - k, k)] * l[(0, k)];
-            }
-            l[(dd, j)] = s / dj;
-        }
+        l[i][0] = di;
     }
-    let mut y = *b;
+    let y = &mut x.data.0[0];
     for i in 0..N {
         let mut s = y[i];
         for k in lo(i, W)..i {
-            s -= l[(i - k, k)] * y[k];
+            s -= l[k][i - k] * y[k];
         }
         y[i] = s;
     }
     for i in 0..N {
-        y[i] /= l[(0, i)];
+        y[i] /= l[i][0];
     }
     for i in (0..N).rev() {
         let mut s = y[i];
         for k in (i + 1)..N.min(i + W) {
-            s -= l[(k - i, i)] * y[k];
+            s -= l[i][k - i] * y[k];
         }
         y[i] = s;
     }
-    Ok(y)
+    Ok(())
 }
 
 /// A mutable view of a symmetric `n × n` band matrix with `width` stored diagonals, in the lower
@@ -264,23 +283,35 @@ impl<T: Real, const W: usize, const N: usize> ShiftedSolve<T, N> for Banded<W> {
         c: T,
         b: &SVector<T, N>,
     ) -> Result<SVector<T, N>, StepError> {
+        let mut x = *b;
+        self.solve_in_place(mass, potential, q, c, &mut x)?;
+        Ok(x)
+    }
+
+    /// Assembles the band and solves by banded `LDLᵀ` ([`band_ldlt_solve`]): positive pivots for
+    /// a positive definite matrix (Cholesky without square roots), negative ones accepted for an
+    /// indefinite matrix, [`StepError::Singular`] for a pivot below `N·ε·max|Aᵢᵢ|`.
+    fn solve_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
         let mut band = SMatrix::<T, W, N>::zeros();
         if !potential.hessian_band(q, c, &mut BandMut::from_matrix(&mut band)) {
             return Err(StepError::Precondition);
         }
-        let m = mass.as_diagonal().ok_or(StepError::Precondition)?;
         for j in 0..N {
-            band[(0, j)] += m[j];
+            band[(0, j)] += mass.diagonal_entry(j).ok_or(StepError::Precondition)?;
         }
-        if !band.iter().all(|x| x.finite()) {
+        if !all_finite(band.as_slice()) {
             return Err(StepError::Singular);
         }
-        let x = match band_cholesky_solve(&band, b) {
-            Some(x) => x,
-            None => band_ldlt_solve(&band, b)?,
-        };
-        if x.iter().all(|v| v.finite()) {
-            Ok(x)
+        band_ldlt_in_place(&mut band, x)?;
+        if all_finite(x.as_slice()) {
+            Ok(())
         } else {
             Err(StepError::NonFiniteResult)
         }

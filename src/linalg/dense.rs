@@ -1,55 +1,173 @@
-//! Dense symmetric solve: Cholesky, LU fallback, typed error when singular.
+//! Dense symmetric solve: `LDLᵀ` (square-root-free Cholesky), LU fallback, typed error when
+//! singular.
 
-use super::{pivot_floor, ShiftedSolve};
+// Plain index loops over the const sizes, deliberately: they mirror the formulas and compile to
+// straight-line code at opt-level "s" (iterator adapters there stay out of line).
+#![allow(clippy::needless_range_loop)]
+
+use super::{all_finite, pivot_floor, ShiftedSolve};
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};
-use nalgebra::{Cholesky, SMatrix, SVector};
+use nalgebra::{SMatrix, SVector};
 
-/// Solves `A x = b` for a symmetric `A`: Cholesky when `A` is positive definite, otherwise LU
-/// with partial pivoting.
+/// Solves `A x = b` for a symmetric `A`: `LDLᵀ` (square-root-free Cholesky) when `A` is
+/// positive definite, otherwise LU with partial pivoting.
 ///
 /// # Errors
-/// [`StepError::Singular`] when a pivot of the LU factorisation is below `N·ε·max|pivot|` (or
-/// the matrix holds a NaN), [`StepError::NonFiniteResult`] when the solution is not finite.
+/// [`StepError::Singular`] when a pivot of the factorisation is below `N·ε·max|pivot|` (or
+/// the matrix holds a NaN or an infinity), [`StepError::NonFiniteResult`] when the solution is
+/// not finite.
 pub fn solve_symmetric<T: Real, const N: usize>(
-    a: SMatrix<T, N, N>,
+    mut a: SMatrix<T, N, N>,
     b: &SVector<T, N>,
 ) -> Result<SVector<T, N>, StepError> {
-    if !a.iter().all(|x| x.finite()) {
-        return Err(StepError::Singular);
-    }
-    let x = match Cholesky::new(a) {
-        Some(chol) => {
-            // Cholesky succeeded: still reject a numerically singular SPD matrix.
-            let l = chol.l_dirty();
-            let d = l.diagonal();
-            let max = d.amax();
-            if d.iter().any(|&p| p * p <= pivot_floor(N, max * max)) {
-                return Err(StepError::Singular);
+    let mut x = *b;
+    solve_symmetric_in_place(&mut a, &mut x)?;
+    Ok(x)
+}
+
+/// [`solve_symmetric`] in place: `x` holds `b` on entry and the solution on success; `a` is
+/// overwritten (its factors). On error `x` is unspecified.
+///
+/// The positive definite path is `A = L D Lᵀ` with unit lower `L` and `D > 0`: the pivots `Dⱼ`
+/// are exactly the squares of Cholesky's, so definiteness and the singularity test
+/// (`Dⱼ ≤ N·ε·max D`) are those of Cholesky, without its `N` square roots (a software routine on
+/// FPUs without one, e.g. the Cortex-M4F). It reads the lower triangle and keeps the strict
+/// upper one, so an indefinite matrix is restored for the LU fallback without a copy.
+///
+/// # Errors
+/// As [`solve_symmetric`].
+pub(crate) fn solve_symmetric_in_place<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    match ldlt_in_place(a) {
+        Ok(()) => ldlt_solve(a, x)?,
+        Err(diag) => {
+            // Not positive definite: restore A from its strict upper triangle and diagonal.
+            let m = &mut a.data.0;
+            for j in 0..N {
+                m[j][j] = diag[j];
+                for i in (j + 1)..N {
+                    // Column-major: m[j][i] = A[i, j] (lower), m[i][j] = A[j, i] (upper).
+                    m[j][i] = m[i][j];
+                }
             }
-            chol.solve(b)
+            lu_solve(a, x)?;
         }
-        None => lu_solve(a, b)?,
-    };
-    if x.iter().all(|v| v.finite()) {
-        Ok(x)
+    }
+    if all_finite(x.as_slice()) {
+        Ok(())
     } else {
         Err(StepError::NonFiniteResult)
     }
 }
 
-/// LU with partial pivoting, written out because nalgebra's `LU` needs `typenum` bounds that a
-/// const-generic `N` cannot name.
+/// `A = L D Lᵀ` in place (lower triangle read; `L` stored below the diagonal, `D` on it; the
+/// strict upper triangle untouched). `Err(diagonal of A)` when a pivot is not positive and finite
+/// (`A` is not positive definite, or holds a NaN/infinity below the diagonal).
+/// `Ok` with a numerically singular `A` (`Dⱼ ≤ N·ε·max D`) is reported by `ldlt_solve`.
+#[inline]
+fn ldlt_in_place<T: Real, const N: usize>(a: &mut SMatrix<T, N, N>) -> Result<(), [T; N]> {
+    let m = &mut a.data.0;
+    let mut diag = [T::zero(); N];
+    for j in 0..N {
+        diag[j] = m[j][j];
+    }
+    // Row j: v[k] = L[j,k]·D[k] for k < j, then L[j,k] = v[k]/D[k], D[j] = A[j,j] − Σ v[k] L[j,k].
+    let mut v = [T::zero(); N];
+    for j in 0..N {
+        let mut dj = m[j][j];
+        for k in 0..j {
+            let mut s = m[k][j];
+            for p in 0..k {
+                s -= v[p] * m[p][k];
+            }
+            v[k] = s;
+            let l = s / m[k][k];
+            m[k][j] = l;
+            dj -= s * l;
+        }
+        // A NaN pivot fails `finite` (and `dj <= 0`); an infinite one is not usable either.
+        if dj <= T::zero() || !dj.finite() {
+            return Err(diag);
+        }
+        m[j][j] = dj;
+    }
+    Ok(())
+}
+
+/// Solves `L D Lᵀ x = b` with the factors of [`ldlt_in_place`], `x` holding `b` on entry.
+///
+/// # Errors
+/// [`StepError::Singular`] when a pivot `Dⱼ ≤ N·ε·max D` (Cholesky's test on its squared pivots).
+#[inline]
+fn ldlt_solve<T: Real, const N: usize>(
+    a: &SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    let m = &a.data.0;
+    let mut max = T::zero();
+    for j in 0..N {
+        if m[j][j] > max {
+            max = m[j][j];
+        }
+    }
+    let floor = pivot_floor(N, max);
+    for j in 0..N {
+        if m[j][j] <= floor {
+            return Err(StepError::Singular);
+        }
+    }
+    let x = &mut x.data.0[0];
+    for i in 0..N {
+        let mut s = x[i];
+        for k in 0..i {
+            s -= m[k][i] * x[k];
+        }
+        x[i] = s;
+    }
+    for i in 0..N {
+        x[i] /= m[i][i];
+    }
+    for i in (0..N).rev() {
+        let mut s = x[i];
+        for k in (i + 1)..N {
+            s -= m[i][k] * x[k];
+        }
+        x[i] = s;
+    }
+    Ok(())
+}
+
+/// LU with partial pivoting for the indefinite fallback: a matrix with a NaN or an infinity, or
+/// all zeros, is [`StepError::Singular`]; so is a pivot `≤ N·ε·max|aᵢⱼ|`.
 fn lu_solve<T: Real, const N: usize>(
-    mut a: SMatrix<T, N, N>,
-    b: &SVector<T, N>,
-) -> Result<SVector<T, N>, StepError> {
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    if !all_finite(a.as_slice()) {
+        return Err(StepError::Singular);
+    }
     let scale = a.amax();
     if scale == T::zero() {
         return Err(StepError::Singular);
     }
-    let floor = pivot_floor(N, scale);
-    let mut x = *b;
+    lu_solve_in_place(a, x, pivot_floor(N, scale))
+}
+
+/// Solves `a x = b` by LU with partial pivoting, in place (`x` holds `b` on entry), written out
+/// because nalgebra's `LU` needs `typenum` bounds that a const-generic `N` cannot name. Shared by
+/// the dense fallback and the constrained methods' `D × D` multiplier solves.
+///
+/// # Errors
+/// [`StepError::Singular`] when the largest candidate pivot of a column is `≤ floor` or not
+/// finite. The caller checks its input for NaN/∞ (and picks the error it reports).
+pub(crate) fn lu_solve_in_place<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+    floor: T,
+) -> Result<(), StepError> {
     for k in 0..N {
         let mut p = k;
         for i in (k + 1)..N {
@@ -84,7 +202,7 @@ fn lu_solve<T: Real, const N: usize>(
         }
         x[i] = s / a[(i, i)];
     }
-    Ok(x)
+    Ok(())
 }
 
 /// The dense strategy: forms `M + c·Hess V(q)` (`N×N`) and calls [`solve_symmetric`].
@@ -104,16 +222,24 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         c: T,
         b: &SVector<T, N>,
     ) -> Result<SVector<T, N>, StepError> {
-        let mut a = potential.hessian(q) * c;
-        match mass.as_diagonal() {
-            Some(m) => {
-                for i in 0..N {
-                    a[(i, i)] += m[i];
-                }
-            }
-            None => a += mass.matrix(),
-        }
-        solve_symmetric(a, b)
+        let mut x = *b;
+        self.solve_in_place(mass, potential, q, c, &mut x)?;
+        Ok(x)
+    }
+
+    #[inline]
+    fn solve_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let mut a = SMatrix::zeros();
+        mass.add_to(&mut a);
+        potential.add_hessian(q, c, &mut a);
+        solve_symmetric_in_place(&mut a, x)
     }
 }
 
@@ -137,5 +263,48 @@ mod tests {
         assert_eq!(solve_symmetric(zero, &b), Err(StepError::Singular));
         let nan = matrix![f64::NAN, 0.0; 0.0, 1.0];
         assert_eq!(solve_symmetric(nan, &b), Err(StepError::Singular));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let off = matrix![2.0, bad; bad, 3.0];
+            assert_eq!(solve_symmetric(off, &b), Err(StepError::Singular));
+            let diag = matrix![2.0, 0.5; 0.5, bad];
+            assert_eq!(solve_symmetric(diag, &b), Err(StepError::Singular));
+        }
+    }
+
+    /// Positive definite but numerically singular (last pivot `2ε ≤ N·ε·max D`): `Singular`.
+    #[test]
+    fn spd_numerically_singular() {
+        let b = vector![1.0, 2.0];
+        let a = matrix![1.0, 1.0; 1.0, 1.0 + 2.0 * f64::EPSILON];
+        assert!(a[(1, 1)] > 1.0);
+        assert_eq!(solve_symmetric(a, &b), Err(StepError::Singular));
+        let a32 = matrix![1.0f32, 1.0; 1.0, 1.0 + 1e-9];
+        assert_eq!(
+            solve_symmetric(a32, &vector![1.0, 2.0]),
+            Err(StepError::Singular)
+        );
+    }
+
+    /// An indefinite matrix whose `LDLᵀ` fails only at the last pivot (after the lower triangle
+    /// has been overwritten): the LU fallback must see the original matrix again.
+    #[test]
+    fn indefinite_at_last_pivot_restores_the_matrix() {
+        let a = matrix![4.0, 1.0, 2.0; 1.0, 3.0, 1.0; 2.0, 1.0, -5.0];
+        let b = vector![1.0, -2.0, 0.5];
+        let x = solve_symmetric(a, &b).unwrap();
+        assert!((a * x - b).amax() < 1e-14, "{}", (a * x - b).amax());
+        // f32 too, against the f64 solution.
+        let x32 = solve_symmetric(a.cast::<f32>(), &b.cast::<f32>()).unwrap();
+        assert!((x32.cast::<f64>() - x).amax() < 1e-6);
+        // And an SPD 4×4 through LDLᵀ.
+        let spd = matrix![
+            5.0, 1.0, 0.5, 0.2;
+            1.0, 4.0, 1.0, 0.3;
+            0.5, 1.0, 3.0, 0.4;
+            0.2, 0.3, 0.4, 2.0
+        ];
+        let b4 = vector![1.0, 2.0, 3.0, 4.0];
+        let x4 = solve_symmetric(spd, &b4).unwrap();
+        assert!((spd * x4 - b4).amax() < 1e-14);
     }
 }

@@ -3,13 +3,17 @@
 //! Every Z&S-family step solves one symmetric system `(M + c·Hess V(q)) x = b` with `c = βh²`
 //! (000 eq 1.3, 2.7, 2.8). A [`ShiftedSolve`] is the strategy that does it:
 //!
-//! - [`Dense`]: forms the `N×N` matrix, factorises it by Cholesky and falls back to LU with
-//!   partial pivoting when the matrix is indefinite (a non-convex potential with a large `βh²`);
-//!   a numerically singular matrix is a typed error. Cost `O(N³)`.
+//! - [`Dense`]: forms the `N×N` matrix, factorises it as `L D Lᵀ` (Cholesky without square
+//!   roots: the pivots `Dⱼ` are the squares of Cholesky's, so definiteness and the singularity
+//!   test are Cholesky's) and falls back to LU with partial pivoting when the matrix is
+//!   indefinite (a non-convex potential with a large `βh²`); a numerically singular matrix is a
+//!   typed error. Cost `O(N³)`.
 //! - [`Banded`]: for local models (a chain of pendula, a polymer, the DNA model) whose Hessian is
 //!   banded with half-bandwidth `W − 1`, the model fills the band through
 //!   [`Hessian::hessian_band`] and the solver factorises it
-//!   in band storage (banded Cholesky, banded `LDLᵀ` without pivoting as the indefinite fallback).
+//!   in band storage by banded `LDLᵀ` without pivoting (positive pivots for a positive definite
+//!   matrix, i.e. banded Cholesky without square roots; negative ones accepted for an indefinite
+//!   one).
 //!   Cost `O(N W²)`: linear in the number of bodies (000 §4.3, 004 §5.4.1).
 //!
 //! And small fixed-size linear algebra with bounded cost: [`symmetric_eigen`] (cyclic Jacobi with
@@ -20,6 +24,7 @@ mod dense;
 mod jacobi;
 
 pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
+pub(crate) use dense::lu_solve_in_place;
 pub use dense::{solve_symmetric, Dense};
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 
@@ -49,6 +54,45 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         c: T,
         b: &SVector<T, N>,
     ) -> Result<SVector<T, N>, StepError>;
+
+    /// [`ShiftedSolve::solve`] in place: `x` holds `b` on entry and the solution on success (on
+    /// error it is unspecified). The default calls `solve`; the built-in strategies implement it
+    /// directly, so a step moves no vector by value (on a Cortex-M4F at opt-level "s" such a move
+    /// is a byte-wise `memcpy` call).
+    ///
+    /// # Errors
+    /// As [`ShiftedSolve::solve`].
+    #[inline]
+    fn solve_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        *x = self.solve(mass, potential, q, c, x)?;
+        Ok(())
+    }
+}
+
+/// Whether every entry is finite, in one branch-free pass (`x − x` is `0` exactly when `x` is
+/// finite, NaN otherwise).
+#[inline]
+pub(crate) fn all_finite<T: Real>(xs: &[T]) -> bool {
+    let mut acc = T::zero();
+    for &x in xs {
+        acc += zero_if_finite(x);
+    }
+    acc == T::zero()
+}
+
+/// `x − x`: `0` for a finite `x`, NaN for `±∞` and NaN. Summing it over many values and comparing
+/// the sum with zero checks them all without a branch per value.
+#[inline]
+#[allow(clippy::eq_op)] // `x − x` is the point
+pub(crate) fn zero_if_finite<T: Real>(x: T) -> T {
+    x - x
 }
 
 /// Relative pivot threshold below which a factorisation is declared singular: `N·ε` of the

@@ -32,6 +32,14 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         self.jacobian(q).tr_mul(w)
     }
 
+    /// `Jᵀ W g`, the constraint part of the penalty gradient with weights `W = diag(w)`. The
+    /// default evaluates `g` and calls [`Constraint::jacobian_transpose_times`]; local
+    /// constraints override it to visit each constraint once.
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let g = self.value(q);
+        self.jacobian_transpose_times(q, &w.component_mul(&g))
+    }
+
     /// The constraint part of the penalty's third-derivative contraction with weights
     /// `W = diag(w)`: `2 Aᵀ W (J a) + Jᵀ W (A a) + Σ (W g)ᵢ a·gᵢ‴·a` (see [`Penalty`]). The
     /// default assembles it from the dense matrices; local constraints override it.
@@ -48,6 +56,23 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         let aa = w.component_mul(&(big_a * a));
         let wg = w.component_mul(&g);
         big_a.tr_mul(&ja) * T::lit(2.0) + j.tr_mul(&aa) + self.weighted_third_contraction(q, &wg, a)
+    }
+
+    /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
+    /// with weights `W = diag(w)` — into the dense `out`. The default assembles it from the
+    /// dense Jacobian and [`Constraint::weighted_hessian`]; local constraints override it to add
+    /// their few non-zero blocks.
+    fn add_penalty_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let g = self.value(q);
+        let j = self.jacobian(q);
+        let wj = SMatrix::<T, D, N>::from_fn(|i, k| j[(i, k)] * w[i]);
+        *out += (j.tr_mul(&wj) + self.weighted_hessian(q, &w.component_mul(&g))) * scale;
     }
 
     /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
@@ -134,11 +159,13 @@ where
         self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
-        let g = self.constraint.value(q);
-        self.base.gradient(q)
-            + self
-                .constraint
-                .jacobian_transpose_times(q, &self.omega2.component_mul(&g))
+        // In place: a by-value vector sum is a `memcpy` call on small targets at opt-level "s".
+        let mut g = self.constraint.penalty_gradient(q, &self.omega2);
+        let b = self.base.gradient(q);
+        for i in 0..N {
+            g[i] = b[i] + g[i];
+        }
+        g
     }
 }
 
@@ -159,6 +186,13 @@ where
                 .weighted_hessian(q, &self.omega2.component_mul(&g))
     }
 
+    #[inline]
+    fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
+        self.base.add_hessian(q, scale, out);
+        self.constraint
+            .add_penalty_hessian(q, &self.omega2, scale, out);
+    }
+
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         self.base.hessian_band(q, scale, band)
             && self
@@ -174,9 +208,13 @@ where
     G: Constraint<T, N, D>,
 {
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        self.base.third_contraction(q, a)
-            + self
-                .constraint
-                .penalty_third_contraction(q, &self.omega2, a)
+        let mut c = self
+            .constraint
+            .penalty_third_contraction(q, &self.omega2, a);
+        let b = self.base.third_contraction(q, a);
+        for i in 0..N {
+            c[i] = b[i] + c[i];
+        }
+        c
     }
 }

@@ -20,10 +20,29 @@ enum Kind<T: Real, const N: usize> {
         m: SVector<T, N>,
         inv: SVector<T, N>,
     },
+    /// `M` is stored once: `Cholesky::new` works on the lower triangle only, so the strict upper
+    /// triangle of `chol`'s matrix still holds `M`'s; its diagonal is kept in `diag`. (Half the
+    /// size of a separate copy of `M`, which sizes the enum, hence every `Mass<T, N>`.)
     Full {
-        m: SMatrix<T, N, N>,
         chol: Cholesky<T, Const<N>>,
+        diag: SVector<T, N>,
     },
+}
+
+/// `M[i, j]` of a full mass from its stored parts (see `Kind::Full`).
+#[inline]
+fn full_entry<T: Real, const N: usize>(
+    chol: &Cholesky<T, Const<N>>,
+    diag: &SVector<T, N>,
+    i: usize,
+    j: usize,
+) -> T {
+    let u = chol.l_dirty();
+    match i.cmp(&j) {
+        core::cmp::Ordering::Equal => diag[i],
+        core::cmp::Ordering::Less => u[(i, j)],
+        core::cmp::Ordering::Greater => u[(j, i)],
+    }
 }
 
 impl<T: Real, const N: usize> Mass<T, N> {
@@ -81,7 +100,10 @@ impl<T: Real, const N: usize> Mass<T, N> {
         let sym = (m + m.transpose()) * T::lit(0.5);
         match Cholesky::new(sym) {
             Some(chol) => Ok(Self {
-                kind: Kind::Full { m: sym, chol },
+                kind: Kind::Full {
+                    diag: sym.diagonal(),
+                    chol,
+                },
             }),
             None => Err(ConfigError::NotPositiveDefinite { name: "mass" }),
         }
@@ -93,7 +115,17 @@ impl<T: Real, const N: usize> Mass<T, N> {
         match &self.kind {
             Kind::Identity => *v,
             Kind::Diagonal { m, .. } => m.component_mul(v),
-            Kind::Full { m, .. } => m * v,
+            Kind::Full { chol, diag } => {
+                // Column by column, as nalgebra's `M * v`.
+                let mut y = SVector::zeros();
+                for j in 0..N {
+                    for i in 0..N {
+                        let t = full_entry(chol, diag, i, j) * v[j];
+                        y[i] = if j == 0 { t } else { y[i] + t };
+                    }
+                }
+                y
+            }
         }
     }
 
@@ -112,7 +144,7 @@ impl<T: Real, const N: usize> Mass<T, N> {
         match &self.kind {
             Kind::Identity => SMatrix::identity(),
             Kind::Diagonal { m, .. } => SMatrix::from_diagonal(m),
-            Kind::Full { m, .. } => *m,
+            Kind::Full { chol, diag } => SMatrix::from_fn(|i, j| full_entry(chol, diag, i, j)),
         }
     }
 
@@ -139,6 +171,41 @@ impl<T: Real, const N: usize> Mass<T, N> {
         }
     }
 
+    /// Adds `M` into `out` in place (no matrix is formed or moved for a diagonal mass).
+    #[inline]
+    pub fn add_to(&self, out: &mut SMatrix<T, N, N>) {
+        match &self.kind {
+            Kind::Identity => {
+                for i in 0..N {
+                    out[(i, i)] += T::one();
+                }
+            }
+            Kind::Diagonal { m, .. } => {
+                for i in 0..N {
+                    out[(i, i)] += m[i];
+                }
+            }
+            Kind::Full { chol, diag } => {
+                for j in 0..N {
+                    for i in 0..N {
+                        out[(i, j)] += full_entry(chol, diag, i, j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Mᵢᵢ` when `M` is diagonal (or the identity) and `i < N`; `None` otherwise. Unlike
+    /// [`Mass::as_diagonal`] it moves no vector.
+    #[inline]
+    pub fn diagonal_entry(&self, i: usize) -> Option<T> {
+        match &self.kind {
+            Kind::Identity => (i < N).then(T::one),
+            Kind::Diagonal { m, .. } => m.get(i).copied(),
+            Kind::Full { .. } => None,
+        }
+    }
+
     /// Kinetic energy `½ vᵀ M v`.
     #[inline]
     pub fn kinetic(&self, v: &SVector<T, N>) -> T {
@@ -155,11 +222,14 @@ impl<T: Real, const N: usize> Mass<T, N> {
                     inv: inv.map(|x| U::lit(x.to_f64())),
                 },
             },
-            Kind::Full { m, .. } => {
-                let m = m.map(|x| U::lit(x.to_f64()));
+            Kind::Full { .. } => {
+                let m = self.matrix().map(|x| U::lit(x.to_f64()));
                 match Cholesky::new(m) {
                     Some(chol) => Mass {
-                        kind: Kind::Full { m, chol },
+                        kind: Kind::Full {
+                            diag: m.diagonal(),
+                            chol,
+                        },
                     },
                     // An SPD matrix that loses definiteness in the cast is treated as its
                     // diagonal; cannot happen for well-conditioned masses.
@@ -198,6 +268,44 @@ mod tests {
             Mass::<f64, 2>::full(matrix![1.0, 2.0; 2.0, 1.0]).unwrap_err(),
             ConfigError::NotPositiveDefinite { name: "mass" }
         );
+    }
+
+    #[test]
+    fn add_to_and_diagonal_entry() {
+        let masses = [
+            Mass::<f64, 2>::identity(),
+            Mass::diagonal(vector![2.0, 3.0]).unwrap(),
+            Mass::full(matrix![2.0, 0.5; 0.5, 1.0]).unwrap(),
+        ];
+        for m in masses {
+            let mut a = matrix![1.0, -1.0; -1.0, 4.0];
+            let start = a;
+            m.add_to(&mut a);
+            assert_eq!(a, start + m.matrix());
+            for i in 0..2 {
+                assert_eq!(m.diagonal_entry(i), m.as_diagonal().map(|d| d[i]));
+            }
+            assert_eq!(m.diagonal_entry(2), None);
+        }
+    }
+
+    /// A full mass is stored once (inside its Cholesky factor's unused upper triangle): `matrix`
+    /// gives it back exactly, `mul` equals nalgebra's `M * v` bit for bit, in f64 and f32.
+    #[test]
+    fn full_mass_stored_once_is_exact() {
+        let m = matrix![2.0, 0.3, -0.1; 0.3, 1.5, 0.2; -0.1, 0.2, 1.1];
+        let v = vector![0.7, -1.3, 2.9];
+        let mass = Mass::<f64, 3>::full(m).unwrap();
+        assert_eq!(mass.matrix(), m);
+        assert_eq!(mass.mul(&v), m * v);
+        let (m32, v32) = (m.cast::<f32>(), v.cast::<f32>());
+        let mass32 = Mass::<f32, 3>::full(m32).unwrap();
+        assert_eq!(mass32.matrix(), m32);
+        assert_eq!(mass32.mul(&v32), m32 * v32);
+        assert_eq!(mass.cast::<f32>().matrix(), m32);
+        let mut a = SMatrix::<f64, 3, 3>::identity();
+        mass.add_to(&mut a);
+        assert_eq!(a, SMatrix::identity() + m);
     }
 
     #[test]

@@ -26,6 +26,14 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
         self.hessian(q) * a
     }
 
+    /// Adds `scale · Hess V(q)` into `out` (the dense linear solve of a Z&S step forms
+    /// `M + βh² Hess V` this way). The default forms the Hessian; models with few non-zero terms
+    /// (penalties of distance constraints, gravity) override it to add them in place.
+    #[inline]
+    fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
+        *out += self.hessian(q) * scale;
+    }
+
     /// Adds `scale · Hess V(q)` into the band matrix `band` and returns `true`, when the model
     /// knows its Hessian is banded and it fits in `band.width()` diagonals. The default returns
     /// `false` (no band structure known), and [`crate::linalg::Banded`] then refuses the model at
@@ -64,6 +72,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for Zero {
     fn hessian_vector(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
+    fn add_hessian(&self, _: &SVector<T, N>, _: T, _: &mut SMatrix<T, N, N>) {}
     fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut BandMut<'_, T>) -> bool {
         true
     }
@@ -219,6 +228,9 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     }
     fn hessian_vector(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         (**self).hessian_vector(q, a)
+    }
+    fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
+        (**self).add_hessian(q, scale, out)
     }
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         (**self).hessian_band(q, scale, band)

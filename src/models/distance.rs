@@ -165,13 +165,17 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 
     /// The position of node `i` (validated indices only; the caller guarantees `i < N / DIM`).
     #[inline]
-    fn node(q: &SVector<T, N>, i: usize) -> SVector<T, DIM> {
-        SVector::from_fn(|j, _| q[DIM * i + j])
+    fn node(q: &SVector<T, N>, i: usize) -> [T; DIM] {
+        let mut p = [T::zero(); DIM];
+        for (j, pj) in p.iter_mut().enumerate() {
+            *pj = q[DIM * i + j];
+        }
+        p
     }
 
     /// Adds `v` to node `a` of link `l` and subtracts it from node `b` (nothing for an anchor).
     #[inline]
-    fn scatter(&self, out: &mut SVector<T, N>, l: &Link<T, DIM>, v: &SVector<T, DIM>) {
+    fn scatter(&self, out: &mut SVector<T, N>, l: &Link<T, DIM>, v: &[T; DIM]) {
         for c in 0..DIM {
             out[DIM * l.node + c] += v[c];
             if let Endpoint::Node(b) = l.to {
@@ -180,15 +184,49 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         }
     }
 
-    /// `d = p_a − p_b` for link `l`.
+    /// `d = p_a − p_b` for link `l` (`p_b` the anchor for an anchored link).
     #[inline]
-    fn difference(q: &SVector<T, N>, l: &Link<T, DIM>) -> SVector<T, DIM> {
-        let pa = Self::node(q, l.node);
+    fn difference(q: &SVector<T, N>, l: &Link<T, DIM>) -> [T; DIM] {
+        let mut d = Self::node(q, l.node);
         match l.to {
-            Endpoint::Node(b) => pa - Self::node(q, b),
-            Endpoint::Anchor(c) => pa - c,
+            Endpoint::Node(b) => {
+                let pb = Self::node(q, b);
+                for c in 0..DIM {
+                    d[c] -= pb[c];
+                }
+            }
+            Endpoint::Anchor(p) => {
+                for c in 0..DIM {
+                    d[c] -= p[c];
+                }
+            }
         }
+        d
     }
+
+    /// `δ = a_a − a_b` for link `l` of a displacement `a` (`a_b = 0` for an anchor).
+    #[inline]
+    fn relative(a: &SVector<T, N>, l: &Link<T, DIM>) -> [T; DIM] {
+        let mut d = Self::node(a, l.node);
+        if let Endpoint::Node(b) = l.to {
+            let pb = Self::node(a, b);
+            for c in 0..DIM {
+                d[c] -= pb[c];
+            }
+        }
+        d
+    }
+}
+
+/// `x·y` for small fixed-size arrays (a plain loop: no iterator adapters left out of line at
+/// opt-level "s").
+#[inline]
+fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
+    let mut s = T::zero();
+    for c in 0..DIM {
+        s += x[c] * y[c];
+    }
+    s
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
@@ -196,21 +234,23 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
 {
     /// `gₖ = |p_a − p_b|² − Lₖ²`.
     fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
-        SVector::from_fn(|k, _| {
-            let d = Self::difference(q, &self.links[k]);
-            d.norm_squared() - self.length2[k]
-        })
+        let mut g = SVector::<T, D>::zeros();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            g[k] = dot(&d, &d) - self.length2[k];
+        }
+        g
     }
 
     fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N> {
         let mut j = SMatrix::<T, D, N>::zeros();
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
-            let d = Self::difference(q, l) * two;
+            let d = Self::difference(q, l);
             for c in 0..DIM {
-                j[(k, DIM * l.node + c)] += d[c];
+                j[(k, DIM * l.node + c)] += d[c] * two;
                 if let Endpoint::Node(b) = l.to {
-                    j[(k, DIM * b + c)] -= d[c];
+                    j[(k, DIM * b + c)] -= d[c] * two;
                 }
             }
         }
@@ -240,15 +280,11 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let mut m = SMatrix::<T, D, N>::zeros();
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
-            let pa = Self::node(a, l.node);
-            let d = match l.to {
-                Endpoint::Node(b) => pa - Self::node(a, b),
-                Endpoint::Anchor(_) => pa,
-            } * two;
+            let d = Self::relative(a, l);
             for c in 0..DIM {
-                m[(k, DIM * l.node + c)] += d[c];
+                m[(k, DIM * l.node + c)] += d[c] * two;
                 if let Endpoint::Node(b) = l.to {
-                    m[(k, DIM * b + c)] -= d[c];
+                    m[(k, DIM * b + c)] -= d[c] * two;
                 }
             }
         }
@@ -269,7 +305,26 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let mut out = SVector::<T, N>::zeros();
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
-            let d = Self::difference(q, l) * (two * w[k]);
+            let mut d = Self::difference(q, l);
+            let s = two * w[k];
+            for dc in d.iter_mut() {
+                *dc *= s;
+            }
+            self.scatter(&mut out, l, &d);
+        }
+        out
+    }
+
+    /// Link by link, `O(D)`: link `k` adds `2 wₖ gₖ d` to node `a` and subtracts it from node `b`.
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let mut d = Self::difference(q, l);
+            let s = two * (w[k] * (dot(&d, &d) - self.length2[k]));
+            for dc in d.iter_mut() {
+                *dc *= s;
+            }
             self.scatter(&mut out, l, &d);
         }
         out
@@ -289,15 +344,50 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let eight = T::lit(8.0);
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
-            let pa = Self::node(a, l.node);
-            let delta = match l.to {
-                Endpoint::Node(b) => pa - Self::node(a, b),
-                Endpoint::Anchor(_) => pa,
-            };
-            let v = (delta * (eight * d.dot(&delta)) + d * (four * delta.norm_squared())) * w[k];
+            let delta = Self::relative(a, l);
+            let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
+            let mut v = [T::zero(); DIM];
+            for c in 0..DIM {
+                v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
+            }
             self.scatter(&mut out, l, &v);
         }
         out
+    }
+
+    /// Link by link, `O(D · DIM²)`: link `k` adds `B = scale·wₖ (4 d dᵀ + 2 gₖ I)` to the
+    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks.
+    fn add_penalty_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let two = T::one() + T::one();
+        let four = two + two;
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let g2 = two * (dot(&d, &d) - self.length2[k]);
+            let ws = w[k] * scale;
+            let ia = DIM * l.node;
+            for r in 0..DIM {
+                for c in 0..DIM {
+                    let mut b = four * d[r] * d[c];
+                    if r == c {
+                        b += g2;
+                    }
+                    let b = b * ws;
+                    out[(ia + r, ia + c)] += b;
+                    if let Endpoint::Node(nb) = l.to {
+                        let ib = DIM * nb;
+                        out[(ib + r, ib + c)] += b;
+                        out[(ia + r, ib + c)] -= b;
+                        out[(ib + r, ia + c)] -= b;
+                    }
+                }
+            }
+        }
     }
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
@@ -314,7 +404,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let four = two + two;
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
-            let g = d.norm_squared() - self.length2[k];
+            let g = dot(&d, &d) - self.length2[k];
             let ia = DIM * l.node;
             for r in 0..DIM {
                 for c in 0..DIM {

@@ -49,7 +49,8 @@ pub use stiff_sylipn::StiffSylipn;
 pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::check_step_input;
+use crate::linalg::all_finite;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -136,54 +137,114 @@ impl<T: Real> NewtonParams<T> {
 }
 
 /// The first-same-as-last cache: `f` at position `q` for step size squared `h2`.
+///
+/// `f` is double-buffered: a step writes `f` at its new position into the slot the cached `f`
+/// does not occupy and flips `cur` on success, so nothing is copied.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fsal<T: Real, const N: usize> {
     q: SVector<T, N>,
     h2: T,
-    f: SVector<T, N>,
+    f: [SVector<T, N>; 2],
+    cur: usize,
+    valid: bool,
 }
 
 impl<T: Real, const N: usize> Fsal<T, N> {
-    #[inline]
-    pub(crate) fn lookup(cache: &Option<Self>, q: &SVector<T, N>, h2: T) -> Option<SVector<T, N>> {
-        match cache {
-            Some(c) if c.h2 == h2 && c.q == *q => Some(c.f),
-            _ => None,
+    /// An empty cache.
+    pub(crate) fn empty() -> Self {
+        Self {
+            q: SVector::zeros(),
+            h2: T::zero(),
+            f: [SVector::zeros(); 2],
+            cur: 0,
+            valid: false,
         }
+    }
+
+    /// Forgets the cached `f`.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.valid = false;
+    }
+
+    /// Whether the cache holds `f` at `q` for `h2` (exact comparison).
+    #[inline]
+    fn hit(&self, q: &SVector<T, N>, h2: T) -> bool {
+        let mut same = self.valid && self.h2 == h2;
+        for i in 0..N {
+            same &= self.q[i] == q[i];
+        }
+        same
+    }
+
+    /// The cached `f` at `q` for `h2`, if any.
+    #[inline]
+    pub(crate) fn lookup(&self, q: &SVector<T, N>, h2: T) -> Option<SVector<T, N>> {
+        if self.hit(q, h2) {
+            Some(self.f[self.cur & 1])
+        } else {
+            None
+        }
+    }
+
+    /// Caches `f` at `q` for `h2`.
+    #[inline]
+    pub(crate) fn store(&mut self, q: SVector<T, N>, h2: T, f: SVector<T, N>) {
+        self.q = q;
+        self.h2 = h2;
+        self.cur = 0;
+        self.f[0] = f;
+        self.valid = true;
     }
 }
 
-/// One step of the two-stage form (000 eq 2.10) with `f` from `force(q, h2)` and the FSAL cache.
-/// Commits only on success; the cache is updated only on success.
+/// One step of the two-stage form (000 eq 2.10) with `f` from `force(q, h2, &mut f)` and the FSAL
+/// cache. Commits only on success (the state is bit-identical on error).
+///
+/// Written with plain loops over `N` and results into `&mut` places: on a Cortex-M4F at
+/// opt-level "s" every by-value vector move through a `Result` is a call of the byte-wise
+/// `memcpy` (≈ 150 instructions each).
 #[inline]
 pub(crate) fn two_stage_step<T: Real, const N: usize>(
     state: &mut State<T, N>,
     h: T,
-    cache: &mut Option<Fsal<T, N>>,
-    mut force: impl FnMut(&SVector<T, N>, T) -> Result<SVector<T, N>, StepError>,
+    cache: &mut Fsal<T, N>,
+    mut force: impl FnMut(&SVector<T, N>, T, &mut SVector<T, N>) -> Result<(), StepError>,
 ) -> Result<(), StepError> {
     check_step_input(state, h)?;
     let h2 = h * h;
     let half = T::lit(0.5);
-    let f0 = match Fsal::lookup(cache, &state.q, h2) {
-        Some(f) => f,
-        None => force(&state.q, h2)?,
-    };
-    let q = state.q + state.v * h + f0 * (h2 * half);
-    if !q.iter().all(|x| x.finite()) {
+    let (c0, ch) = (h2 * half, h * half);
+    let i0 = cache.cur & 1;
+    let i1 = i0 ^ 1;
+    let hit = cache.hit(&state.q, h2);
+    // From here on `cache.q` is overwritten with the new position: valid again only on success.
+    cache.valid = false;
+    if !hit {
+        force(&state.q, h2, &mut cache.f[i0])?;
+    }
+    for i in 0..N {
+        cache.q[i] = state.q[i] + state.v[i] * h + cache.f[i0][i] * c0;
+    }
+    if !all_finite(cache.q.as_slice()) {
         return Err(StepError::NonFiniteResult);
     }
-    let f1 = force(&q, h2)?;
-    let v = state.v + (f0 + f1) * (h * half);
-    commit(
-        state,
-        State {
-            t: state.t + h,
-            q,
-            v,
-        },
-    )?;
-    *cache = Some(Fsal { q, h2, f: f1 });
+    let q = &cache.q;
+    force(q, h2, &mut cache.f[i1])?;
+    let t = state.t + h;
+    let mut v = SVector::<T, N>::zeros();
+    for i in 0..N {
+        v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
+    }
+    if !(t.finite() && all_finite(v.as_slice())) {
+        return Err(StepError::NonFiniteResult);
+    }
+    state.t = t;
+    state.q = cache.q;
+    state.v = v;
+    cache.h2 = h2;
+    cache.cur = i1;
+    cache.valid = true;
     Ok(())
 }
 

@@ -44,7 +44,7 @@ pub struct Newmark<T: Real, P, const N: usize, S = Dense> {
     beta: T,
     newton: NewtonParams<T>,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
     iterations: u32,
 }
 
@@ -86,7 +86,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
             beta,
             newton,
             solver,
-            cache: None,
+            cache: Fsal::empty(),
             iterations: 0,
         })
     }
@@ -98,7 +98,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
 
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache = None;
+        self.cache.clear();
         &mut self.system
     }
 
@@ -115,7 +115,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
 pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>(
     system: &System<T, P, N>,
     solver: &mut S,
-    cache: &mut Option<Fsal<T, N>>,
+    cache: &mut Fsal<T, N>,
     beta: T,
     newton: &NewtonParams<T>,
     check: bool,
@@ -127,7 +127,7 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     let two = T::lit(2.0);
     let h2 = h * h;
     let c = beta * h2;
-    let a0 = match Fsal::lookup(cache, &state.q, T::zero()) {
+    let a0 = match cache.lookup(&state.q, T::zero()) {
         Some(a) => a,
         None => system.acceleration(&state.q),
     };
@@ -161,11 +161,7 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
             v,
         },
     )?;
-    *cache = Some(Fsal {
-        q: x,
-        h2: T::zero(),
-        f: a1,
-    });
+    cache.store(x, T::zero(), a1);
     Ok(it)
 }
 

@@ -43,7 +43,7 @@ pub struct NewmarkOneIteration<T: Real, P, const N: usize, S = Dense> {
     h: T,
     beta: T,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> NewmarkOneIteration<T, P, N, Dense> {
@@ -77,7 +77,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             h,
             beta,
             solver,
-            cache: None,
+            cache: Fsal::empty(),
         })
     }
 

@@ -41,7 +41,7 @@ pub struct PushForwardNewmark<T: Real, P, const N: usize, S = Dense> {
     beta: T,
     newton: NewtonParams<T>,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> PushForwardNewmark<T, P, N, Dense> {
@@ -83,7 +83,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             beta,
             newton,
             solver,
-            cache: None,
+            cache: Fsal::empty(),
         })
     }
 
@@ -94,7 +94,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
 
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache = None;
+        self.cache.clear();
         &mut self.system
     }
 }
@@ -119,7 +119,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             cache,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2| {
+        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
             let c = *beta * h2;
             let mut a = SVector::<T, N>::zeros();
             for _ in 0..newton.max_iter {
@@ -128,7 +128,8 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
                 let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
                 a += da;
                 if newton.converged(&da, &a) {
-                    return Ok(a);
+                    *out = a;
+                    return Ok(());
                 }
             }
             Err(StepError::NotConverged)

@@ -42,7 +42,7 @@ pub struct StiffSylipn<T: Real, V, U, const N: usize, S = Dense> {
     h: T,
     beta: T,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> StiffSylipn<T, V, U, N, Dense> {
@@ -82,7 +82,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
             h,
             beta,
             solver,
-            cache: None,
+            cache: Fsal::empty(),
         })
     }
 
@@ -93,7 +93,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
 
     /// Mutable access to the system (e.g. to change `alpha`); clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, Split<T, V, U>, N> {
-        self.cache = None;
+        self.cache.clear();
         &mut self.system
     }
 }
@@ -117,11 +117,14 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
             cache,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2| {
+        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
             let split = &system.potential;
             let g = split.gradient(x);
             let c = *beta * h2 * split.alpha;
-            solver.solve(&system.mass, &split.stiff, x, c, &(-g))
+            for i in 0..N {
+                out[i] = -g[i];
+            }
+            solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
         })
     }
 }

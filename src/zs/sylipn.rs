@@ -42,7 +42,7 @@ pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
     h: T,
     beta: T,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
@@ -75,7 +75,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
             h,
             beta,
             solver,
-            cache: None,
+            cache: Fsal::empty(),
         })
     }
 
@@ -86,7 +86,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
 
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache = None;
+        self.cache.clear();
         &mut self.system
     }
 }
@@ -110,9 +110,12 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             cache,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2| {
+        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
             let g = system.potential.gradient(x);
-            solver.solve(&system.mass, &system.potential, x, *beta * h2, &(-g))
+            for i in 0..N {
+                out[i] = -g[i];
+            }
+            solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
         })
     }
 }

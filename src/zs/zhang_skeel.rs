@@ -26,7 +26,7 @@ use nalgebra::SVector;
 /// # Errors
 /// `step` returns [`StepError::StepSize`] / [`StepError::NonFiniteState`] for bad input,
 /// [`StepError::Singular`] when `M + βh² Hess V` is singular (an indefinite matrix falls back
-/// from Cholesky to LU), [`StepError::NonFiniteResult`] when the result overflows. The state is
+/// from `LDLᵀ` to LU), [`StepError::NonFiniteResult`] when the result overflows. The state is
 /// then unchanged.
 ///
 /// ```
@@ -45,7 +45,7 @@ pub struct ZhangSkeel<T: Real, P, const N: usize, S = Dense> {
     beta: T,
     half_beta2: T,
     solver: S,
-    cache: Option<Fsal<T, N>>,
+    cache: Fsal<T, N>,
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {
@@ -82,7 +82,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             beta,
             half_beta2: beta * beta * T::lit(0.5),
             solver,
-            cache: None,
+            cache: Fsal::empty(),
         })
     }
 
@@ -93,7 +93,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
 
     /// Mutable access to the system; clears the cached `f`.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache = None;
+        self.cache.clear();
         &mut self.system
     }
 
@@ -107,6 +107,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     /// # Errors
     /// As the step's linear solve.
     pub fn force(&mut self, x: &SVector<T, N>, h2: T) -> Result<SVector<T, N>, StepError> {
+        let mut f = SVector::zeros();
         force(
             &self.system,
             &mut self.solver,
@@ -114,10 +115,13 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             self.half_beta2,
             x,
             h2,
-        )
+            &mut f,
+        )?;
+        Ok(f)
     }
 }
 
+#[inline]
 fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>(
     system: &System<T, P, N>,
     solver: &mut S,
@@ -125,11 +129,20 @@ fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N
     half_beta2: T,
     x: &SVector<T, N>,
     h2: T,
-) -> Result<SVector<T, N>, StepError> {
+    out: &mut SVector<T, N>,
+) -> Result<(), StepError> {
     let g = system.potential.gradient(x);
-    let a = solver.solve(&system.mass, &system.potential, x, beta * h2, &(-g))?;
-    let c = system.potential.third_contraction(x, &a);
-    Ok(a - system.mass.solve(&c) * (half_beta2 * h2 * h2))
+    for i in 0..N {
+        out[i] = -g[i];
+    }
+    solver.solve_in_place(&system.mass, &system.potential, x, beta * h2, out)?;
+    let c = system.potential.third_contraction(x, out);
+    let m = system.mass.solve(&c);
+    let k = half_beta2 * h2 * h2;
+    for i in 0..N {
+        out[i] -= m[i] * k;
+    }
+    Ok(())
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
@@ -152,8 +165,8 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
             cache,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x, h2| {
-            force(system, solver, *beta, *half_beta2, x, h2)
+        two_stage_step(state, h, cache, |x, h2, out| {
+            force(system, solver, *beta, *half_beta2, x, h2, out)
         })
     }
 }
