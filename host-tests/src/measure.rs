@@ -174,3 +174,23 @@ mod tests {
         assert!(symplecticity_defect(scale, &x, 1e-6) > 0.1);
     }
 }
+
+/// Wall-clock seconds of `steps` steps of a fresh integrator from `make()`, from `s0`: the least
+/// of `reps` runs (the machine is shared; the minimum is the least disturbed run).
+pub fn best_time<I: Integrator<f64, N>, const N: usize>(
+    reps: usize,
+    s0: &State<f64, N>,
+    steps: usize,
+    mut make: impl FnMut() -> I,
+) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let mut integ = make();
+        let mut s = *s0;
+        let clock = std::time::Instant::now();
+        integ.integrate(&mut s, steps).expect("timed run failed");
+        best = best.min(clock.elapsed().as_secs_f64());
+        std::hint::black_box(s);
+    }
+    best
+}

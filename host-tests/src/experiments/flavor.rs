@@ -4,6 +4,7 @@
 //! The small models the thesis uses only here (system 2.93, the quartic-plus-springs system
 //! 2.100, the hidden Van der Pol oscillator 2.101) are defined in this file; tests reuse them.
 
+use crate::measure::best_time;
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{
@@ -634,25 +635,13 @@ pub fn run_3dof() {
 
     // Speed-up: symplectic Euler at step τ vs FLAVOR, same T.
     let reps = 3;
-    let mut t_legacy = f64::INFINITY;
-    let mut t_flavor = f64::INFINITY;
-    for _ in 0..reps {
-        let mut se =
-            SymplecticEuler::new(system_2100::<f64>(eps, w1, w2), tau, Ordering::KickDrift)
-                .unwrap();
-        let mut s = s0;
-        let t = std::time::Instant::now();
-        se.integrate(&mut s, (t_end / tau).round() as usize)
-            .unwrap();
-        t_legacy = t_legacy.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-        let mut f = nonintrusive_se(system_2100::<f64>(eps, w1, w2), delta, tau);
-        let mut s = s0;
-        let t = std::time::Instant::now();
-        f.integrate(&mut s, steps).unwrap();
-        t_flavor = t_flavor.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-    }
+    let n_legacy = (t_end / tau).round() as usize;
+    let t_legacy = best_time(reps, &s0, n_legacy, || {
+        SymplecticEuler::new(system_2100::<f64>(eps, w1, w2), tau, Ordering::KickDrift).unwrap()
+    });
+    let t_flavor = best_time(reps, &s0, steps, || {
+        nonintrusive_se(system_2100::<f64>(eps, w1, w2), delta, tau)
+    });
     println!(
         "\nwall clock over T = 50: symplectic Euler at tau {t_legacy:.4} s, FLAVOR {t_flavor:.5} s \
          (delta/tau = {:.0})",
@@ -668,15 +657,9 @@ pub fn run_3dof() {
         steps,
     );
     let (e_fused, fe_fused) = (slow_err(&traj, &reference, dt_ref), fast_err(&traj));
-    let mut t_fused = f64::INFINITY;
-    for _ in 0..reps {
-        let mut f = nonintrusive_fused(system_2100::<f64>(eps, w1, w2), delta, tau);
-        let mut s = s0;
-        let t = std::time::Instant::now();
-        f.integrate(&mut s, steps).unwrap();
-        t_fused = t_fused.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-    }
+    let t_fused = best_time(reps, &s0, steps, || {
+        nonintrusive_fused(system_2100::<f64>(eps, w1, w2), delta, tau)
+    });
     println!(
         "fused FLAVOR (on: drift-kick 2.50, off: kick-drift 2.49): slow_err_max {e_fused:.3e}, \
          fast_rel_err {fe_fused:.3e}, {t_fused:.5} s, speed-up {:.0} = {:.2}·delta/tau",
@@ -702,27 +685,15 @@ pub fn run_3dof() {
     let params = Params::new(delta, tau).unwrap();
     let traj = trajectory(&mut Nonintrusive::new(zs_map(), params), &s0, steps);
     let (e_zs, fe_zs) = (slow_err(&traj, &reference, dt_ref), fast_err(&traj));
-    let (mut t_zs_legacy, mut t_zs) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..reps {
-        let mut zs = ZhangSkeel::new(
+    let t_zs_legacy = best_time(reps, &s0, n_legacy, || {
+        ZhangSkeel::new(
             system_2100::<f64>(eps, w1, w2),
             tau,
             macrostep::zs::ZsParams::default(),
         )
-        .unwrap();
-        let mut s = s0;
-        let t = std::time::Instant::now();
-        zs.integrate(&mut s, (t_end / tau).round() as usize)
-            .unwrap();
-        t_zs_legacy = t_zs_legacy.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-        let mut f = Nonintrusive::new(zs_map(), params);
-        let mut s = s0;
-        let t = std::time::Instant::now();
-        f.integrate(&mut s, steps).unwrap();
-        t_zs = t_zs.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-    }
+        .unwrap()
+    });
+    let t_zs = best_time(reps, &s0, steps, || Nonintrusive::new(zs_map(), params));
     println!(
         "FLAVOR over Z&S (Switched::new, stiffness set through system_mut): slow_err_max \
          {e_zs:.3e}, fast_rel_err {fe_zs:.3e}; Z&S at tau {t_zs_legacy:.4} s, FLAVOR {t_zs:.5} s, \
