@@ -154,6 +154,31 @@ fn propane_slow_dynamics_captured() {
     assert!(blew, "symplectic Euler at delta should fail");
 }
 
+/// The molecule of eq 2.108 with rest length `r0` (ω = 500, start (1.1, 0.8) at rest): the
+/// largest error of the slow angle's window means (width 1) over `T = 20` of the nonintrusive
+/// FLAVOR over symplectic Euler at each `(δ, τ)`, against DOP853.
+fn molecule_window_errors<const K: usize>(r0: f64, steps: [(f64, f64); K]) -> [f64; K] {
+    let omega: f64 = 500.0;
+    let system = System::new(
+        Mass::identity(),
+        Split::new(AngleWell, Bond { r0 }, omega * omega),
+    );
+    let s0 = State::new(0.0, SVector::from([1.1, 0.8]), SVector::zeros());
+    let t_end = 20.0;
+    let reference = reference_samples(&system, &s0, t_end, 1e-3);
+    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
+    steps.map(|(delta, tau)| {
+        let mut f = nonintrusive_se(system, delta, tau);
+        let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
+        (1..=t_end as usize)
+            .map(|k| {
+                let t1 = k as f64;
+                (window_mean(&traj, t1, 1.0, theta) - window_mean(&reference, t1, 1.0, theta)).abs()
+            })
+            .fold(0.0, f64::max)
+    })
+}
+
 /// Item 6, the 2-D primitive molecule (§2.6.4, eq 2.108; cheap `reproduce flavor-molecule`):
 /// ω = 500, δ = 0.01, τ = 2e-4, r₀ = 1.3, start (1.1, 0.8) at rest; the slow angle in window
 /// means over 1 stays within 1e-2 of DOP853 over T = 20 (measured 7.8e-3, also the maximum over
@@ -161,23 +186,7 @@ fn propane_slow_dynamics_captured() {
 /// experiment shows the FLAVOR losing the angle, 0.59).
 #[test]
 fn molecule_2_6_4_slow_angle_captured() {
-    let omega: f64 = 500.0;
-    let system = System::new(
-        Mass::identity(),
-        Split::new(AngleWell, Bond { r0: 1.3 }, omega * omega),
-    );
-    let s0 = State::new(0.0, SVector::from([1.1, 0.8]), SVector::zeros());
-    let t_end = 20.0;
-    let reference = reference_samples(&system, &s0, t_end, 1e-3);
-    let mut f = nonintrusive_se(system, 0.01, 2e-4);
-    let traj = trajectory(&mut f, &s0, (t_end / 0.01).round() as usize);
-    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
-    let worst = (1..=t_end as usize)
-        .map(|k| {
-            let t1 = k as f64;
-            (window_mean(&traj, t1, 1.0, theta) - window_mean(&reference, t1, 1.0, theta)).abs()
-        })
-        .fold(0.0, f64::max);
+    let [worst] = molecule_window_errors(1.3, [(0.01, 2e-4)]);
     assert!(worst < 1e-2, "window error {worst:e}");
 }
 
@@ -188,28 +197,8 @@ fn molecule_2_6_4_slow_angle_captured() {
 /// and τ = 5·10⁻⁵, δ = 2.5·10⁻³ tracks the angle (4.6e-3 by T = 20, 1.6e-2 over T = 100).
 #[test]
 fn molecule_large_stretch_needs_the_smaller_tau() {
-    let omega: f64 = 500.0;
-    let system = System::new(
-        Mass::identity(),
-        Split::new(AngleWell, Bond { r0: 1.0 }, omega * omega),
-    );
-    let s0 = State::new(0.0, SVector::from([1.1, 0.8]), SVector::zeros());
-    let t_end = 20.0;
-    let reference = reference_samples(&system, &s0, t_end, 1e-3);
-    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
-    let window_err = |delta: f64, tau: f64| {
-        let mut f = nonintrusive_se(system, delta, tau);
-        let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-        (1..=t_end as usize)
-            .map(|k| {
-                let t1 = k as f64;
-                (window_mean(&traj, t1, 1.0, theta) - window_mean(&reference, t1, 1.0, theta)).abs()
-            })
-            .fold(0.0, f64::max)
-    };
-    let thesis = window_err(0.01, 2e-4);
-    let small = window_err(2.5e-3, 5e-5);
-    println!("r0 = 1, T = {t_end}: window error tau = 2e-4: {thesis:.3e}; tau = 5e-5: {small:.3e}");
+    let [thesis, small] = molecule_window_errors(1.0, [(0.01, 2e-4), (2.5e-3, 5e-5)]);
+    println!("r0 = 1, T = 20: window error tau = 2e-4: {thesis:.3e}; tau = 5e-5: {small:.3e}");
     // Bounds at half (resp. twice) the measured values: deterministic runs, the margin is for
     // a change of legacy map or reference tolerance, not for noise.
     assert!(
