@@ -152,6 +152,26 @@ pub fn to_f64<T: Real, const N: usize>(v: &SVector<T, N>) -> SVector<f64, N> {
     v.map(|x| x.to_f64())
 }
 
+/// Wall-clock seconds of `steps` steps of a fresh integrator from `make()`, from `s0`: the least
+/// of `reps` runs (the machine is shared; the minimum is the least disturbed run).
+pub fn best_time<I: Integrator<f64, N>, const N: usize>(
+    reps: usize,
+    s0: &State<f64, N>,
+    steps: usize,
+    mut make: impl FnMut() -> I,
+) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let mut integ = make();
+        let mut s = *s0;
+        let clock = std::time::Instant::now();
+        integ.integrate(&mut s, steps).expect("timed run failed");
+        best = best.min(clock.elapsed().as_secs_f64());
+        std::hint::black_box(s);
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,24 +193,4 @@ mod tests {
         let scale = |x: &DVector<f64>| x * 1.1;
         assert!(symplecticity_defect(scale, &x, 1e-6) > 0.1);
     }
-}
-
-/// Wall-clock seconds of `steps` steps of a fresh integrator from `make()`, from `s0`: the least
-/// of `reps` runs (the machine is shared; the minimum is the least disturbed run).
-pub fn best_time<I: Integrator<f64, N>, const N: usize>(
-    reps: usize,
-    s0: &State<f64, N>,
-    steps: usize,
-    mut make: impl FnMut() -> I,
-) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..reps {
-        let mut integ = make();
-        let mut s = *s0;
-        let clock = std::time::Instant::now();
-        integ.integrate(&mut s, steps).expect("timed run failed");
-        best = best.min(clock.elapsed().as_secs_f64());
-        std::hint::black_box(s);
-    }
-    best
 }
