@@ -3,7 +3,7 @@
 //! `reproduce flavor-molecule`.
 
 use host_tests::experiments::flavor::{
-    nonintrusive_se, reference_samples, trajectory, window_mean, AngleWell, Bond,
+    molecule_window_err, nonintrusive_se, reference_samples, trajectory, AngleWell, Bond,
 };
 use host_tests::experiments::flavor_molecules::{errors, PAPER};
 use host_tests::{for_scalars, Tolerance};
@@ -166,16 +166,10 @@ fn molecule_window_errors<const K: usize>(r0: f64, steps: [(f64, f64); K]) -> [f
     let s0 = State::new(0.0, SVector::from([1.1, 0.8]), SVector::zeros());
     let t_end = 20.0;
     let reference = reference_samples(&system, &s0, t_end, 1e-3);
-    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
     steps.map(|(delta, tau)| {
         let mut f = nonintrusive_se(system, delta, tau);
         let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-        (1..=t_end as usize)
-            .map(|k| {
-                let t1 = k as f64;
-                (window_mean(&traj, t1, 1.0, theta) - window_mean(&reference, t1, 1.0, theta)).abs()
-            })
-            .fold(0.0, f64::max)
+        molecule_window_err(&traj, &reference, t_end)
     })
 }
 

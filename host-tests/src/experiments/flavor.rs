@@ -673,26 +673,20 @@ pub fn run_3dof() {
     // Any integrator of the crate as the legacy map: Z&S (000 eq 1.3, β = 0.4) with its
     // stiffness switched through `system_mut()`. Z&S costs a 3×3 solve per step, so its speed-up
     // is against Z&S at τ.
-    let zs_map = || {
-        let zs = ZhangSkeel::new(
-            system_2100::<f64>(eps, w1, w2),
-            tau,
-            macrostep::zs::ZsParams::default(),
-        )
-        .unwrap();
-        Switched::new(zs, 1.0 / eps, |i, a| i.system_mut().potential.alpha = a).unwrap()
-    };
-    let params = Params::new(delta, tau).unwrap();
-    let traj = trajectory(&mut Nonintrusive::new(zs_map(), params), &s0, steps);
-    let (e_zs, fe_zs) = (slow_err(&traj, &reference, dt_ref), fast_err(&traj));
-    let t_zs_legacy = best_time(reps, &s0, n_legacy, || {
+    let zs = || {
         ZhangSkeel::new(
             system_2100::<f64>(eps, w1, w2),
             tau,
             macrostep::zs::ZsParams::default(),
         )
         .unwrap()
-    });
+    };
+    let zs_map =
+        || Switched::new(zs(), 1.0 / eps, |i, a| i.system_mut().potential.alpha = a).unwrap();
+    let params = Params::new(delta, tau).unwrap();
+    let traj = trajectory(&mut Nonintrusive::new(zs_map(), params), &s0, steps);
+    let (e_zs, fe_zs) = (slow_err(&traj, &reference, dt_ref), fast_err(&traj));
+    let t_zs_legacy = best_time(reps, &s0, n_legacy, zs);
     let t_zs = best_time(reps, &s0, steps, || Nonintrusive::new(zs_map(), params));
     println!(
         "FLAVOR over Z&S (Switched::new, stiffness set through system_mut): slow_err_max \
@@ -1524,8 +1518,7 @@ pub fn run_langevin() {
          only weakly — so at this omega the slow moments converge only as delta/tau → 1, not as \
          delta → 0 at fixed delta/tau (as omega grows at fixed delta/tau the bias shrinks in \
          absolute terms, but the spread of x shrinks with it: see the omega study below). The \
-         thesis's Fig 2.21 (50 paths, x − y only) does not \
-         resolve it. Headline: tau = {tau_h:e}, delta = {delta_h:e} (delta/tau = 2), the \
+         thesis's Fig 2.21 (50 paths, x − y only) does not resolve it. Headline: tau = {tau_h:e}, delta = {delta_h:e} (delta/tau = 2), the \
          largest ratio here with every slow moment within 4 standard errors",
         r_500.sqrt()
     );
@@ -1645,8 +1638,8 @@ pub fn fast_noise_omega_study(paths: usize, t_end: f64) {
         "reading: the absolute bias of E[x] falls by about 5x from omega = 100 to 200 and 300 \
          (the fast marginal, and with it its excess, shrinks with omega), but so does the \
          ensemble's spread of x, which the noise reaches only through y: in standard errors the \
-         bias stays above 4 (x − y: 11 -> 7). The FLAVOR's slow moments converge as omega grows at fixed delta/tau, slowly, and \
-         a 400-path z-test at delta/tau = 100 does not pass for omega <= 300; the headline uses \
+         bias stays above 4 (x − y: 11 -> 7). The FLAVOR's slow moments converge as omega \
+         grows at fixed delta/tau, slowly, and a 400-path z-test at delta/tau = 100 does not pass for omega <= 300; the headline uses \
          delta/tau = 2 at the thesis's omega = 100."
     );
 }
@@ -1826,6 +1819,24 @@ pub fn run_molecule() {
     );
 }
 
+/// The molecule's slow angle `θ = atan2(y, x)`.
+pub fn molecule_theta(s: &State<f64, 2>) -> f64 {
+    s.q[1].atan2(s.q[0])
+}
+
+/// The largest error of `θ`'s window means (width 1, ending at `t = 1, 2, …, T`) of `traj`
+/// against `reference`.
+pub fn molecule_window_err(traj: &[State<f64, 2>], reference: &[State<f64, 2>], t_end: f64) -> f64 {
+    (1..=(t_end as usize))
+        .map(|k| {
+            let t1 = k as f64;
+            (window_mean(traj, t1, 1.0, molecule_theta)
+                - window_mean(reference, t1, 1.0, molecule_theta))
+            .abs()
+        })
+        .fold(0.0, f64::max)
+}
+
 fn run_molecule_r0(r0: f64) {
     let omega: f64 = 500.0;
     let (delta, tau, t_end) = (0.01, 2e-4, 100.0);
@@ -1838,15 +1849,9 @@ fn run_molecule_r0(r0: f64) {
     let reference = reference_samples(&system, &s0, t_end, dt);
     let mut f = nonintrusive_se(system, delta, tau);
     let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
-    let mut worst: f64 = 0.0;
+    let theta = molecule_theta;
+    let worst = molecule_window_err(&traj, &reference, t_end);
     let mut worst_point: f64 = 0.0;
-    for k in 1..=(t_end as usize) {
-        let t1 = k as f64;
-        let a = window_mean(&traj, t1, 1.0, theta);
-        let b = window_mean(&reference, t1, 1.0, theta);
-        worst = worst.max((a - b).abs());
-    }
     for s in &traj {
         worst_point =
             worst_point.max((theta(s) - theta(&reference[(s.t / dt).round() as usize])).abs());
@@ -1876,12 +1881,7 @@ fn run_molecule_r0(r0: f64) {
         &s0,
         (t_end / delta).round() as usize,
     );
-    let worst_fused = (1..=(t_end as usize))
-        .map(|k| {
-            let t1 = k as f64;
-            (window_mean(&traj, t1, 1.0, theta) - window_mean(&reference, t1, 1.0, theta)).abs()
-        })
-        .fold(0.0, f64::max);
+    let worst_fused = molecule_window_err(&traj, &reference, t_end);
     let clock = std::time::Instant::now();
     let mut s = s0;
     nonintrusive_fused(system, delta, tau)
@@ -1924,15 +1924,6 @@ fn molecule_ratio_study(
     dt: f64,
     t_end: f64,
 ) {
-    let theta = |s: &State<f64, 2>| s.q[1].atan2(s.q[0]);
-    let window_err = |traj: &[State<f64, 2>]| {
-        (1..=(t_end as usize))
-            .map(|k| {
-                let t1 = k as f64;
-                (window_mean(traj, t1, 1.0, theta) - window_mean(reference, t1, 1.0, theta)).abs()
-            })
-            .fold(0.0, f64::max)
-    };
     let table = Table::new(&["tau", "delta/tau", "legacy err", "FLAVOR err"]);
     for tau in [2e-4, 5e-5] {
         // The legacy map at τ, sampled on the reference grid.
@@ -1944,12 +1935,12 @@ fn molecule_ratio_study(
             se.integrate(&mut s, per).unwrap();
             legacy.push(s);
         }
-        let e_legacy = window_err(&legacy);
+        let e_legacy = molecule_window_err(&legacy, reference, t_end);
         for ratio in [2.0, 5.0, 10.0, 20.0, 50.0] {
             let delta = ratio * tau;
             let steps = (t_end / delta).round() as usize;
             let traj = trajectory(&mut nonintrusive_se(*system, delta, tau), s0, steps);
-            let e = window_err(&traj);
+            let e = molecule_window_err(&traj, reference, t_end);
             table.row(&[sci(tau), format!("{ratio:.0}"), sci(e_legacy), sci(e)]);
             if ratio == 50.0 && tau == 5e-5 {
                 figure(
