@@ -59,7 +59,10 @@ impl fmt::Display for ConfigError {
             }
             Self::Inconsistent { name } => write!(f, "parameters violate `{name}`"),
             Self::Overflow { name } => {
-                write!(f, "derived quantity `{name}` overflows or underflows the scalar type")
+                write!(
+                    f,
+                    "derived quantity `{name}` overflows or underflows the scalar type"
+                )
             }
         }
     }

@@ -323,8 +323,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         if let Some(bound) = self.guards.residual {
             if let Some(r) = probe.residual(&next.q) {
-                // `!(r <= bound)` also refuses a NaN residual.
-                if !(r <= bound) {
+                // A NaN residual is refused too.
+                if r > bound || !r.finite() {
                     return Err(StepError::Diverged {
                         guard: Guard::Residual,
                     });
@@ -333,7 +333,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         if let Some(bound) = self.guards.velocity_step {
             for i in 0..N {
-                if !((next.v[i] - state.v[i]).abs() <= bound) {
+                let dv = (next.v[i] - state.v[i]).abs();
+                if dv > bound || !dv.finite() {
                     return Err(StepError::Diverged {
                         guard: Guard::VelocityStep,
                     });
@@ -362,8 +363,10 @@ mod tests {
     fn guards_validate() {
         assert!(Guards::<f64>::default().validate().is_ok());
         assert!(Guards::<f32>::off().validate().is_ok());
-        let mut g = Guards::<f64>::default();
-        g.residual = Some(0.0);
+        let mut g = Guards::<f64> {
+            residual: Some(0.0),
+            ..Default::default()
+        };
         assert_eq!(
             g.validate(),
             Err(ConfigError::OutOfRange {

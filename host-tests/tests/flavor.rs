@@ -2,8 +2,8 @@
 //! clock, and bad input (issue 7, items 1, 2, 9).
 
 use host_tests::experiments::flavor::{
-    coords_2100, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100,
-    system_293, threshold, SeMap,
+    coords_2100, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100, system_293,
+    threshold, SeMap,
 };
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};

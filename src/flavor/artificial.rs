@@ -135,6 +135,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator
         let q = state.q + v * tau;
         let v = v - self.mass.solve(&self.stiff.gradient(&q)) * (tau * self.alpha);
         let q = q + self.proj * v * (h - tau);
-        self.watch.commit(state, &State::new(state.t + h, q, v), h, &NoProbe)
+        self.watch
+            .commit(state, &State::new(state.t + h, q, v), h, &NoProbe)
     }
 }

@@ -121,11 +121,15 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
         let q = state.q + vh * h;
         let v = vh + self.system.acceleration(&q) * h;
         self.watch.commit(
-            state, &State {
+            state,
+            &State {
                 t: state.t + h,
                 q,
                 v,
-            }, h, &NoProbe)
+            },
+            h,
+            &NoProbe,
+        )
     }
 }
 

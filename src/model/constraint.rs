@@ -35,7 +35,7 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         let mut r = T::zero();
         for &x in g.iter() {
             let a = x.abs();
-            if !(a <= r) {
+            if a > r || !a.finite() {
                 r = a;
             }
         }

@@ -109,11 +109,11 @@ impl<T: Real, const N: usize> Mass<T, N> {
                     crate::error::check_derived(T::one() / (l[(i, i)] * l[(i, i)]), "1/mass")?;
                 }
                 Ok(Self {
-                kind: Kind::Full {
-                    diag: sym.diagonal(),
-                    chol,
-                },
-            })
+                    kind: Kind::Full {
+                        diag: sym.diagonal(),
+                        chol,
+                    },
+                })
             }
             None => Err(ConfigError::NotPositiveDefinite { name: "mass" }),
         }

@@ -239,7 +239,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
             let a = ((dot(&d, &d) - self.length2[k]) / self.length2[k]).abs();
-            if !(a <= r) {
+            if a > r || !a.finite() {
                 r = a;
             }
         }

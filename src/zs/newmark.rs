@@ -2,10 +2,10 @@
 
 use super::{Fsal, NewtonParams, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::integrator::check_step_input;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::guard::Watch;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by

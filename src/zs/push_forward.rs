@@ -2,9 +2,9 @@
 
 use super::{two_stage_step, Fsal, NewtonParams, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::guard::Watch;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -132,20 +132,27 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, watch, &*system, |x: &SVector<T, N>, h2, out| {
-            let c = *beta * h2;
-            let mut a = SVector::<T, N>::zeros();
-            for _ in 0..newton.max_iter {
-                let y = x + a * c;
-                let r = system.mass.mul(&a) + system.potential.gradient(&y);
-                let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
-                a += da;
-                if newton.converged(&da, &a) {
-                    *out = a;
-                    return Ok(());
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let c = *beta * h2;
+                let mut a = SVector::<T, N>::zeros();
+                for _ in 0..newton.max_iter {
+                    let y = x + a * c;
+                    let r = system.mass.mul(&a) + system.potential.gradient(&y);
+                    let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
+                    a += da;
+                    if newton.converged(&da, &a) {
+                        *out = a;
+                        return Ok(());
+                    }
                 }
-            }
-            Err(StepError::NotConverged)
-        })
+                Err(StepError::NotConverged)
+            },
+        )
     }
 }

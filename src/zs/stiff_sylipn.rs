@@ -2,9 +2,9 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
-use crate::guard::Watch;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -130,14 +130,21 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
             watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, watch, &*system, |x: &SVector<T, N>, h2, out| {
-            let split = &system.potential;
-            let g = split.gradient(x);
-            let c = *beta * h2 * split.alpha;
-            for i in 0..N {
-                out[i] = -g[i];
-            }
-            solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
-        })
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let split = &system.potential;
+                let g = split.gradient(x);
+                let c = *beta * h2 * split.alpha;
+                for i in 0..N {
+                    out[i] = -g[i];
+                }
+                solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
+            },
+        )
     }
 }

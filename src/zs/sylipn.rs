@@ -2,9 +2,9 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::guard::Watch;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -123,12 +123,19 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, watch, &*system, |x: &SVector<T, N>, h2, out| {
-            let g = system.potential.gradient(x);
-            for i in 0..N {
-                out[i] = -g[i];
-            }
-            solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
-        })
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let g = system.potential.gradient(x);
+                for i in 0..N {
+                    out[i] = -g[i];
+                }
+                solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
+            },
+        )
     }
 }

@@ -2,9 +2,9 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
-use crate::guard::Watch;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
