@@ -9,7 +9,7 @@
 //! | guard | what is bounded | default |
 //! |---|---|---|
 //! | [`Guards::residual`] | the constraint violation after the step, as measured by [`Constraint::residual`](crate::model::Constraint::residual) (dimensionless for distance constraints: `max |‖d‖² − L²| / L²`); penalty potentials and exact-constraint methods | `0.1` |
-//! | [`Guards::energy_run`] | `E − E_ref ≤ r·S`: the energy gained since the start of the run, relative to the run's energy scale `S` | `0.25` |
+//! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S` | `0.25` |
 //! | [`Guards::energy_step`] | `|E_{k+1} − E_k| ≤ r·S`: the energy change of one step | off |
 //! | [`Guards::velocity_step`] | `‖v_{k+1} − v_k‖∞`, in the state's velocity units | off |
 //!
@@ -22,11 +22,15 @@
 //! apply to conservative systems (Hamiltonian `½vᵀMv + V`); integrators of non-conservative or
 //! stochastic dynamics do not evaluate them.
 //!
-//! **Why the run guard is one-sided.** Every divergence gains energy. A linearly implicit method
-//! stepping over a stiff mode it cannot resolve (`hω ≫ 1`, what Z&S is for) keeps that mode's
-//! amplitude but slows it to `ω/√(1 + βh²ω²)`, so the true energy of the mode falls below its
-//! start between turning points: a loss of energy is the method working, a gain is not. A
-//! two-sided bound per step is [`Guards::energy_step`].
+//! **What the run guard costs in reach.** A linearly implicit method stepping over a stiff mode
+//! it cannot resolve (`hω ≫ 1`, what Z&S is for) keeps that mode's amplitude but slows it to
+//! `ω/√(1 + βh²ω²)`, so when a stiff mode carries much of the energy (a spring started
+//! stretched, the DNA model of 000 §4.4 at `h = 2`) the *true* energy swings far below its start
+//! between turning points, and the default guard refuses those steps. Mechanisms whose stiff
+//! modes start quiet (penalised rods started on the constraint) are not affected. Runs that
+//! want the raw method there switch the guard off or loosen it. A fully implicit Newmark run
+//! from an energetic start of the penalised double pendulum loses up to 75 % of its energy at
+//! `h = 0.1` without ever diverging — that is what a two-sided bound catches.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
 //! its energy and stretches its rods long before any value overflows (a Z&S run of the double
@@ -82,7 +86,7 @@ pub struct Guards<T> {
     /// Bound on the constraint residual after the step ([`Constraint::residual`](crate::model::Constraint::residual)).
     /// Default `0.1`.
     pub residual: Option<T>,
-    /// Bound on the energy gained since the start of the run, `(E − E_ref) / S`. Default `0.25`.
+    /// Bound on the energy drift since the start of the run, `|E − E_ref| / S`. Default `0.25`.
     pub energy_run: Option<T>,
     /// Bound on `|E_{k+1} − E_k| / S` over one step. Default off.
     pub energy_step: Option<T>,
@@ -306,7 +310,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     return Err(StepError::NonFiniteResult);
                 }
                 if let Some(r) = self.guards.energy_run {
-                    if e1 - e_ref > r * scale {
+                    if (e1 - e_ref).abs() > r * scale {
                         return Err(StepError::Diverged {
                             guard: Guard::EnergyRun,
                         });

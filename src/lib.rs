@@ -16,6 +16,7 @@ pub mod langevin;
 pub mod linalg;
 pub mod model;
 pub mod models;
+pub mod recover;
 mod scalar;
 pub mod sim;
 mod state;

@@ -9,6 +9,7 @@ pub mod constrained;
 pub mod flavor;
 pub mod flavor_kapitza;
 pub mod flavor_molecules;
+pub mod guards;
 pub mod reference;
 pub mod sim;
 pub mod zs;
@@ -25,6 +26,11 @@ pub struct Experiment {
 
 /// Every experiment, in the order `reproduce list` prints them.
 pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "guards",
+        about: "step guards on the finding-1 double pendulum (silent garbage, recovery) and the f32 clock",
+        run: guards::run_paper,
+    },
     Experiment {
         name: "reference",
         about: "self-checks of the DOP853 reference solver and the rigid pendulum references",

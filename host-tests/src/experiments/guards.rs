@@ -1,0 +1,257 @@
+//! `reproduce guards`: what the step guards and the recovery wrapper do on the finding-1
+//! setting (penalised double pendulum, `DoublePendulum::paper()`, ω = 20, β = 0.4, h = 0.1,
+//! started at rest from random angles), and the `f32` clock.
+//!
+//! "Silent garbage" is a run that ends with every step `Ok` but max `|g|` > 0.1 or `|ΔE|` > 1
+//! somewhere on the way (the bug the guards fix: before them, Z&S and SyLiPN returned hundreds
+//! of such steps). With the default guards the count must be 0.
+
+use macrostep::model::{Constraint, Penalty, Split, System, Zero};
+use macrostep::models::{DoublePendulum, GravityPenalty};
+use macrostep::recover::Recovering;
+use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::{Guards, Integrator, State};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// What to run.
+pub struct Setup {
+    /// Random at-rest starts.
+    pub starts: usize,
+    /// Steps per run.
+    pub steps: usize,
+    /// Steps of the `f32` clock check.
+    pub clock_steps: u64,
+}
+
+impl Setup {
+    /// The setting: 1,000 starts × 1,000 steps; 10⁷ clock steps.
+    pub fn paper() -> Self {
+        Self {
+            starts: 1000,
+            steps: 1000,
+            clock_steps: 10_000_000,
+        }
+    }
+    /// A CI-sized setting.
+    pub fn quick() -> Self {
+        Self {
+            starts: 40,
+            steps: 1000,
+            clock_steps: 1_000_000,
+        }
+    }
+}
+
+/// Outcome counts of one method over the starts.
+#[derive(Clone, Debug, Default)]
+pub struct MethodCounts {
+    /// The method's name.
+    pub name: &'static str,
+    /// Runs that completed every step `Ok` within the garbage bounds.
+    pub clean: usize,
+    /// Runs that ended in a typed error.
+    pub errors: usize,
+    /// Runs with every step `Ok` but max |g| > 0.1 or |ΔE| > 1 (must be 0 with guards).
+    pub silent_garbage: usize,
+    /// The same count with guards off (what the guards prevent).
+    pub silent_garbage_unguarded: usize,
+    /// Of the runs that errored, how many the recovery wrapper (depth 6) carried through cleanly.
+    pub recovered: usize,
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// Per method.
+    pub methods: Vec<MethodCounts>,
+    /// |t − n·h| / (n·h) of the guarded f32 clock after `clock_steps` steps of 0.1.
+    pub f32_clock_rel_err: f64,
+    /// The same for plain `t += h` in f32.
+    pub f32_naive_rel_err: f64,
+}
+
+type Sys = System<f64, GravityPenalty<f64, 4, 2>, 4>;
+
+/// How a run ended: `Err`, or `Ok` with its worst |g| and |ΔE|.
+fn run<I: Integrator<f64, 4>>(
+    mut integ: I,
+    dp: &DoublePendulum<f64>,
+    sys: &Sys,
+    s0: State<f64, 4>,
+    steps: usize,
+) -> Option<(f64, f64)> {
+    let mut s = s0;
+    let e0 = sys.energy(&s);
+    let (mut g, mut de) = (0.0f64, 0.0f64);
+    for _ in 0..steps {
+        integ.step(&mut s).ok()?;
+        g = g.max(dp.constraint().value(&s.q).amax());
+        de = de.max((sys.energy(&s) - e0).abs());
+    }
+    Some((g, de))
+}
+
+fn garbage(r: Option<(f64, f64)>) -> bool {
+    matches!(r, Some((g, de)) if g > 0.1 || de > 1.0)
+}
+
+/// One method over every start: guarded, unguarded, and recovered.
+fn count<I: Integrator<f64, 4> + Clone>(
+    name: &'static str,
+    integ: I,
+    dp: &DoublePendulum<f64>,
+    sys: &Sys,
+    starts: &[State<f64, 4>],
+    steps: usize,
+) -> MethodCounts {
+    let mut c = MethodCounts {
+        name,
+        ..Default::default()
+    };
+    let off = integ
+        .clone()
+        .with_guards(Guards::off())
+        .expect("guards off");
+    for &s0 in starts {
+        let r = run(integ.clone(), dp, sys, s0, steps);
+        match r {
+            None => {
+                c.errors += 1;
+                let rec = Recovering::new(integ.clone(), 6).expect("depth 6");
+                let rr = run(rec, dp, sys, s0, steps);
+                if rr.is_some() && !garbage(rr) {
+                    c.recovered += 1;
+                }
+            }
+            Some(_) if garbage(r) => c.silent_garbage += 1,
+            Some(_) => c.clean += 1,
+        }
+        if garbage(run(off.clone(), dp, sys, s0, steps)) {
+            c.silent_garbage_unguarded += 1;
+        }
+    }
+    c
+}
+
+/// Runs the study.
+pub fn compute(setup: &Setup) -> Results {
+    let dp = DoublePendulum::<f64>::paper();
+    let sys = dp.penalised(20.0).expect("valid");
+    let mut rng = Pcg64::seed_from_u64(12);
+    let starts: Vec<State<f64, 4>> = (0..setup.starts)
+        .map(|_| {
+            let th = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
+            let ph = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
+            State::at_rest(dp.from_angles(th, ph))
+        })
+        .collect();
+    let (h, p) = (0.1, ZsParams::default());
+    // Stiff Z&Ss: gravity soft, the penalty alone stiff (its Hessian is the only one solved).
+    let stiff = Penalty::new(Zero, dp.constraint(), 20.0).expect("valid");
+    let split = System::new(sys.mass, Split::new(dp.system().potential, stiff, 1.0));
+    let methods = vec![
+        count(
+            "zs",
+            ZhangSkeel::new(sys, h, p).expect("valid"),
+            &dp,
+            &sys,
+            &starts,
+            setup.steps,
+        ),
+        count(
+            "sylipn",
+            Sylipn::new(sys, h, p).expect("valid"),
+            &dp,
+            &sys,
+            &starts,
+            setup.steps,
+        ),
+        count(
+            "stiff_sylipn",
+            StiffSylipn::new(split, h, p).expect("valid"),
+            &dp,
+            &sys,
+            &starts,
+            setup.steps,
+        ),
+        count(
+            "newmark",
+            Newmark::new(sys, h, p, NewtonParams::default()).expect("valid"),
+            &dp,
+            &sys,
+            &starts,
+            setup.steps,
+        ),
+    ];
+    let (clock, naive) = f32_clock(setup.clock_steps);
+    Results {
+        methods,
+        f32_clock_rel_err: clock,
+        f32_naive_rel_err: naive,
+    }
+}
+
+/// The guarded clock and plain summation after `n` steps of 0.1 in f32 (free particle).
+fn f32_clock(n: u64) -> (f64, f64) {
+    let osc = macrostep::models::HarmonicOscillator::<f32, 1>::isotropic(1e-3).expect("valid");
+    let mut vv = macrostep::baselines::VelocityVerlet::new(osc.system(), 0.1).expect("valid");
+    let mut s = State::at_rest(nalgebra::vector![0.0f32]);
+    let mut naive = 0.0f32;
+    for _ in 0..n {
+        vv.step(&mut s).expect("clock step");
+        naive += 0.1;
+    }
+    let exact = n as f64 * 0.1f32 as f64;
+    (
+        (s.t as f64 - exact).abs() / exact,
+        (naive as f64 - exact).abs() / exact,
+    )
+}
+
+/// Prints the table and the figures.
+pub fn report(r: &Results) {
+    println!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
+    println!(
+        "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
+        "method", "clean", "errors", "silent garbage", "garbage w/o guards", "recovered"
+    );
+    for m in &r.methods {
+        println!(
+            "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
+            m.name, m.clean, m.errors, m.silent_garbage, m.silent_garbage_unguarded, m.recovered
+        );
+    }
+    let total: usize = r.methods.iter().map(|m| m.silent_garbage).sum();
+    let unguarded: usize = r.methods.iter().map(|m| m.silent_garbage_unguarded).sum();
+    let recovered: usize = r.methods.iter().map(|m| m.recovered).sum();
+    println!(
+        "f32 clock after the steps: guarded rel err {:.2e}, plain t += h {:.2e}",
+        r.f32_clock_rel_err, r.f32_naive_rel_err
+    );
+    println!("figure guards.dp_random_starts.silent_garbage {total}");
+    println!("figure guards.dp_random_starts.silent_garbage_unguarded {unguarded}");
+    println!("figure guards.dp_random_starts.recovered {recovered}");
+    for m in &r.methods {
+        println!(
+            "figure guards.dp_random_starts.{}.errors {}",
+            m.name, m.errors
+        );
+        println!(
+            "figure guards.dp_random_starts.{}.recovered {}",
+            m.name, m.recovered
+        );
+    }
+    println!(
+        "figure guards.f32_clock_rel_err {:.3e}",
+        r.f32_clock_rel_err
+    );
+    println!(
+        "figure guards.f32_naive_clock_rel_err {:.3e}",
+        r.f32_naive_rel_err
+    );
+}
+
+/// `reproduce guards`.
+pub fn run_paper() {
+    report(&compute(&Setup::paper()));
+}
