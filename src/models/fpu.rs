@@ -89,27 +89,32 @@ impl<T: Real, const N: usize> FpuSoft<T, N> {
         (idx, plus, n)
     }
 
+    /// `dⱼ = cⱼ·x`. The coordinates of [`Self::bond`] are below `N`, but computed: they are
+    /// read with `get` (an index out of range would count as zero) so no panic branch is left.
     #[inline]
     fn dot(x: &SVector<T, N>, idx: &[usize; 4], plus: &[bool; 4], n: usize) -> T {
         let mut d = T::zero();
         for k in 0..n {
+            let xi = x.get(idx[k]).copied().unwrap_or(T::zero());
             if plus[k] {
-                d += x[idx[k]];
+                d += xi;
             } else {
-                d -= x[idx[k]];
+                d -= xi;
             }
         }
         d
     }
 
-    /// Adds `s · cⱼ` to `out`.
+    /// Adds `s · cⱼ` to `out` (through `get_mut`, as [`Self::dot`] reads).
     #[inline]
     fn axpy(out: &mut SVector<T, N>, s: T, idx: &[usize; 4], plus: &[bool; 4], n: usize) {
         for k in 0..n {
-            if plus[k] {
-                out[idx[k]] += s;
-            } else {
-                out[idx[k]] -= s;
+            if let Some(e) = out.get_mut(idx[k]) {
+                if plus[k] {
+                    *e += s;
+                } else {
+                    *e -= s;
+                }
             }
         }
     }

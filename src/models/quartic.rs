@@ -57,20 +57,26 @@ impl<T: Real, const N: usize> QuarticBond<T, N> {
         (self.i, self.j)
     }
 
+    /// `qᵢ − qⱼ` (`qᵢ` alone for a bond to the origin). The ends were validated (`< N`); they
+    /// are read with `get` (zero out of range) so the step holds no panic branch.
     #[inline]
     fn diff(&self, q: &SVector<T, N>) -> T {
+        let at = |k: usize| q.get(k).copied().unwrap_or(T::zero());
         match self.j {
-            Some(j) => q[self.i] - q[j],
-            None => q[self.i],
+            Some(j) => at(self.i) - at(j),
+            None => at(self.i),
         }
     }
 
+    /// `s` at `i` and `−s` at `j` (written with `get_mut`, as [`Self::diff`] reads).
     #[inline]
     fn spread(&self, s: T) -> SVector<T, N> {
-        let mut out = SVector::zeros();
-        out[self.i] = s;
-        if let Some(j) = self.j {
-            out[j] = -s;
+        let mut out = SVector::<T, N>::zeros();
+        if let Some(e) = out.get_mut(self.i) {
+            *e = s;
+        }
+        if let Some(e) = self.j.and_then(|j| out.get_mut(j)) {
+            *e = -s;
         }
         out
     }
