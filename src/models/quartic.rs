@@ -98,12 +98,18 @@ impl<T: Real, const N: usize> Hessian<T, N> for QuarticBond<T, N> {
     fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
         let d = self.diff(q);
         let w = self.twelve * self.kappa * d * d;
-        let mut h = SMatrix::zeros();
-        h[(self.i, self.i)] = w;
+        let mut h = SMatrix::<T, N, N>::zeros();
+        // The ends are below `N` (validated); `get_mut` keeps the panic branch out.
+        let mut set = |r: usize, c: usize, x: T| {
+            if let Some(e) = h.get_mut((r, c)) {
+                *e = x;
+            }
+        };
+        set(self.i, self.i, w);
         if let Some(j) = self.j {
-            h[(j, j)] = w;
-            h[(self.i, j)] = -w;
-            h[(j, self.i)] = -w;
+            set(j, j, w);
+            set(self.i, j, -w);
+            set(j, self.i, -w);
         }
         h
     }
