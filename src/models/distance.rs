@@ -295,10 +295,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
-            for c in 0..DIM {
-                add_at(&mut j, k, DIM * l.node + c, d[c] * two);
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut j, k, DIM * l.node + c, dc * two);
                 if let Endpoint::Node(b) = l.to {
-                    sub_at(&mut j, k, DIM * b + c, d[c] * two);
+                    sub_at(&mut j, k, DIM * b + c, dc * two);
                 }
             }
         }
@@ -329,10 +329,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::relative(a, l);
-            for c in 0..DIM {
-                add_at(&mut m, k, DIM * l.node + c, d[c] * two);
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut m, k, DIM * l.node + c, dc * two);
                 if let Endpoint::Node(b) = l.to {
-                    sub_at(&mut m, k, DIM * b + c, d[c] * two);
+                    sub_at(&mut m, k, DIM * b + c, dc * two);
                 }
             }
         }
