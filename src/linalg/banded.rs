@@ -110,8 +110,8 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
     let floor = pivot_floor(N, diag_scale(band));
     // l[j][d] = A[j + d, j]: column j of the band. The offsets into a band column (`i − k`) and
     // into `v` (`k − lo(i)`) are below `W` for every row, but the optimizer cannot see it
-    // through `lo`: they go through `at`/`at_mut`, whose out-of-range case (zero, no write)
-    // never happens. The column indices are loop counters below `N`.
+    // through `lo`: they go through `at` and `get_mut`, whose out-of-range case (zero, no
+    // write) never happens. The column indices are loop counters below `N`.
     let l = &mut band.data.0;
     let mut v = [T::zero(); W];
     for i in 0..N {
@@ -122,11 +122,11 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
             for p in lo_i..k {
                 s -= at(&v, p - lo_i) * at(&l[p], k - p);
             }
-            if let Some(e) = at_mut(&mut v, k - lo_i) {
+            if let Some(e) = v.get_mut(k - lo_i) {
                 *e = s;
             }
             let lik = s / l[k][0];
-            if let Some(e) = at_mut(&mut l[k], i - k) {
+            if let Some(e) = l[k].get_mut(i - k) {
                 *e = lik;
             }
             di -= s * lik;
@@ -161,12 +161,6 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
 #[inline(always)]
 fn at<T: Real, const W: usize>(c: &[T; W], d: usize) -> T {
     c.get(d).copied().unwrap_or(T::zero())
-}
-
-/// `&mut c[d]`, or `None` for `d` out of range (see `band_ldlt_in_place`).
-#[inline(always)]
-fn at_mut<T, const W: usize>(c: &mut [T; W], d: usize) -> Option<&mut T> {
-    c.get_mut(d)
 }
 
 /// A mutable view of a symmetric `n × n` band matrix with `width` stored diagonals, in the lower
