@@ -7,6 +7,9 @@
 use cortex_m_rt::entry;
 use macrostep_firmware as fw;
 
+// This program panics on purpose: the panic is reported and QEMU exits with failure.
+fw::report_panics!();
+
 #[entry]
 fn main() -> ! {
     fw::run("fail_panic", |_| {

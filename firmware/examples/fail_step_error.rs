@@ -10,6 +10,9 @@ use macrostep::models::HarmonicOscillator;
 use macrostep_firmware as fw;
 use macrostep_scenarios::drive;
 
+// Panic-free, proven at link time: a panic path left in this binary fails the release build.
+fw::panic_never!();
+
 #[entry]
 fn main() -> ! {
     fw::run("fail_step_error", |r| {

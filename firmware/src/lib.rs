@@ -7,8 +7,12 @@
 //!   instruction counts with defmt, and [`run`] which runs a scenario and exits through
 //!   semihosting with success or failure;
 //! - [`stack`]: the stack high-water mark (the integrator and the state live on the stack);
-//! - a panic handler and a HardFault handler that exit with failure (never spin: a spinning
-//!   firmware would hang QEMU until the runner's `timeout`).
+//! - the defmt global logger (semihosting stdout, no panic path) and a HardFault handler that
+//!   exits with failure (never spin: a spinning firmware would hang QEMU until the runner's
+//!   `timeout`);
+//! - the two panic handlers a binary chooses from, one line each: [`report_panics!`] (a panic
+//!   prints its location and exits with failure) or [`panic_never!`] (a panic path left in
+//!   the binary is a link error: the build itself proves the binary cannot panic).
 //!
 //! No global allocator is defined: everything lives in statics or on the stack.
 
@@ -16,13 +20,13 @@
 
 pub mod board;
 pub mod count;
+mod logger;
 pub mod report;
 pub mod stack;
 
 pub use report::{run, Report};
 
 use cortex_m_rt::{exception, ExceptionFrame};
-use defmt_semihosting as _; // the defmt global logger: frames go to semihosting stdout
 
 /// Exits QEMU with success (semihosting `SYS_EXIT`, status 0).
 pub fn exit_success() -> ! {
@@ -38,14 +42,62 @@ pub fn exit_failure() -> ! {
     loop {}
 }
 
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
+/// What the [`report_panics!`] handler does: logs the panic's location and exits with failure.
+pub fn report_panic(info: &core::panic::PanicInfo) -> ! {
     // Only the location: formatting the message would pull in core::fmt (tens of KB).
     match info.location() {
         Some(l) => defmt::error!("panic at {=str}:{=u32}", l.file(), l.line()),
         None => defmt::error!("panic"),
     }
     exit_failure()
+}
+
+/// Defines the binary's panic handler as [`report_panic`]: a panic logs its location and exits
+/// QEMU with failure. For binaries that may panic (the `fail_panic` example) or that have not
+/// been made panic-free.
+#[macro_export]
+macro_rules! report_panics {
+    () => {
+        #[panic_handler]
+        fn panic(info: &::core::panic::PanicInfo) -> ! {
+            $crate::report_panic(info)
+        }
+    };
+}
+
+/// Defines the binary's panic handler so that a panic path is a link error (the technique of
+/// the `panic-never` crate).
+///
+/// The handler calls a function that no object file defines. `core`'s panic entry points call
+/// the handler, so the linker keeps it, and fails on the undefined symbol, exactly when some
+/// panic path (a bounds check, an `unwrap`, an overflow check, an `assert!`) is still reachable
+/// after optimisation and LTO have removed every branch they can prove dead. A release build
+/// that links is therefore a proof that the binary contains no panic. The error names the
+/// check; to find the panicking branch, build with the feature `report-panics` (which turns
+/// this macro into [`report_panics!`]) and look for the callers of `core::panicking::*` in the
+/// disassembly (`firmware/README.md`).
+///
+/// Only optimised builds can be panic-free: with `debug_assertions` (the dev profile) every
+/// arithmetic operation carries an overflow check, so there the macro also falls back to
+/// [`report_panics!`]. `cargo xtask firmware` builds in release and so enforces the check.
+#[macro_export]
+macro_rules! panic_never {
+    () => {
+        #[cfg(any(debug_assertions, feature = "report-panics"))]
+        $crate::report_panics!();
+
+        #[cfg(not(any(debug_assertions, feature = "report-panics")))]
+        #[panic_handler]
+        fn panic(_: &::core::panic::PanicInfo) -> ! {
+            extern "Rust" {
+                #[link_name = "\n\nerror(panic-never): this binary declares `panic_never!()` but contains a panicking branch; build it with `--features report-panics` and look for the callers of core::panicking (firmware/README.md)\n"]
+                fn panic_path_left_in_a_panic_never_binary() -> !;
+            }
+            // SAFETY: never executed: the symbol is undefined, so a binary in which this call
+            // is reachable does not link.
+            unsafe { panic_path_left_in_a_panic_never_binary() }
+        }
+    };
 }
 
 #[exception]

@@ -108,20 +108,27 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
     x: &mut SVector<T, N>,
 ) -> Result<(), StepError> {
     let floor = pivot_floor(N, diag_scale(band));
-    // l[j][d] = A[j + d, j]: column j of the band.
+    // l[j][d] = A[j + d, j]: column j of the band. The offsets into a band column (`i − k`) and
+    // into `v` (`k − lo(i)`) are below `W` for every row, but the optimizer cannot see it
+    // through `lo`: they go through `at` and `get_mut`, whose out-of-range case (zero, no
+    // write) never happens. The column indices are loop counters below `N`.
     let l = &mut band.data.0;
     let mut v = [T::zero(); W];
     for i in 0..N {
         let lo_i = lo(i, W);
         let mut di = l[i][0];
         for k in lo_i..i {
-            let mut s = l[k][i - k];
+            let mut s = at(&l[k], i - k);
             for p in lo_i..k {
-                s -= v[p - lo_i] * l[p][k - p];
+                s -= at(&v, p - lo_i) * at(&l[p], k - p);
             }
-            v[k - lo_i] = s;
+            if let Some(e) = v.get_mut(k - lo_i) {
+                *e = s;
+            }
             let lik = s / l[k][0];
-            l[k][i - k] = lik;
+            if let Some(e) = l[k].get_mut(i - k) {
+                *e = lik;
+            }
             di -= s * lik;
         }
         if di.abs() <= floor || !di.finite() {
@@ -133,7 +140,7 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
     for i in 0..N {
         let mut s = y[i];
         for k in lo(i, W)..i {
-            s -= l[k][i - k] * y[k];
+            s -= at(&l[k], i - k) * y[k];
         }
         y[i] = s;
     }
@@ -143,11 +150,17 @@ fn band_ldlt_in_place<T: Real, const W: usize, const N: usize>(
     for i in (0..N).rev() {
         let mut s = y[i];
         for k in (i + 1)..N.min(i + W) {
-            s -= l[i][k - i] * y[k];
+            s -= at(&l[i], k - i) * y[k];
         }
         y[i] = s;
     }
     Ok(())
+}
+
+/// `c[d]`, or zero for `d` out of range (see `band_ldlt_in_place`).
+#[inline(always)]
+fn at<T: Real, const W: usize>(c: &[T; W], d: usize) -> T {
+    c.get(d).copied().unwrap_or(T::zero())
 }
 
 /// A mutable view of a symmetric `n × n` band matrix with `width` stored diagonals, in the lower

@@ -168,41 +168,59 @@ pub(crate) fn lu_solve_in_place<T: Real, const N: usize>(
     x: &mut SVector<T, N>,
     floor: T,
 ) -> Result<(), StepError> {
+    // Column-major storage, m[j][i] = A[i, j]: fixed-size arrays indexed by the loop counters,
+    // so every access is provably in range; the pivot row `p` (a data-dependent index) is only
+    // used through `swap_entries`.
+    let m = &mut a.data.0;
+    let y = &mut x.data.0[0];
     for k in 0..N {
         let mut p = k;
+        let mut best = m[k][k].abs();
         for i in (k + 1)..N {
-            if a[(i, k)].abs() > a[(p, k)].abs() {
+            let v = m[k][i].abs();
+            if v > best {
                 p = i;
+                best = v;
             }
         }
-        if a[(p, k)].abs() <= floor || !a[(p, k)].finite() {
+        if best <= floor || !best.finite() {
             return Err(StepError::Singular);
         }
         if p != k {
-            a.swap_rows(p, k);
-            x.swap_rows(p, k);
+            for column in m.iter_mut() {
+                swap_entries(column, p, k);
+            }
+            swap_entries(y, p, k);
         }
-        let piv = a[(k, k)];
+        let piv = m[k][k];
         for i in (k + 1)..N {
-            let m = a[(i, k)] / piv;
-            if m != T::zero() {
+            let f = m[k][i] / piv;
+            if f != T::zero() {
                 for j in (k + 1)..N {
-                    let akj = a[(k, j)];
-                    a[(i, j)] -= m * akj;
+                    let akj = m[j][k];
+                    m[j][i] -= f * akj;
                 }
-                let xk = x[k];
-                x[i] -= m * xk;
+                let yk = y[k];
+                y[i] -= f * yk;
             }
         }
     }
     for i in (0..N).rev() {
-        let mut s = x[i];
+        let mut s = y[i];
         for j in (i + 1)..N {
-            s -= a[(i, j)] * x[j];
+            s -= m[j][i] * y[j];
         }
-        x[i] = s / a[(i, i)];
+        y[i] = s / m[i][i];
     }
     Ok(())
+}
+
+/// Swaps entries `i` and `j`; nothing if either is out of range (a pivot row never is).
+#[inline]
+fn swap_entries<T>(v: &mut [T], i: usize, j: usize) {
+    if i < v.len() && j < v.len() {
+        v.swap(i, j);
+    }
 }
 
 /// The dense strategy: forms `M + c·Hess V(q)` (`N×N`) and calls [`solve_symmetric`].

@@ -18,7 +18,11 @@
 //! - `Hess gₖ = 2 [[I, −I], [−I, I]]` on the `(a, b)` blocks (`2I` on `(a, a)` for an anchor);
 //! - `a·gₖ‴·a = 0`.
 //!
-//! Every index is validated when the constraint set is built, so evaluation cannot panic.
+//! Every index is validated when the constraint set is built, and evaluation reaches the
+//! coordinates of a node only through checked access (`get`, a fixed-size chunk of the slice):
+//! an index out of range would read zeros and skip its writes instead of panicking. For the
+//! validated links that case cannot occur, so results are exact; what the checked access buys is
+//! that no branch to a panic is left in the step (the firmware proves it at link time).
 
 use crate::linalg::BandMut;
 use crate::model::Constraint;
@@ -164,23 +168,41 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         &self.length2
     }
 
-    /// The position of node `i` (validated indices only; the caller guarantees `i < N / DIM`).
+    /// The position of node `i` (zeros for `i ≥ N / DIM`, which no validated link holds).
     #[inline]
     fn node(q: &SVector<T, N>, i: usize) -> [T; DIM] {
-        let mut p = [T::zero(); DIM];
-        for (j, pj) in p.iter_mut().enumerate() {
-            *pj = q[DIM * i + j];
+        match q
+            .as_slice()
+            .get(DIM * i..)
+            .and_then(|s| s.first_chunk::<DIM>())
+        {
+            Some(p) => *p,
+            None => [T::zero(); DIM],
         }
-        p
+    }
+
+    /// The coordinates of node `i` in `out` (`None` for `i ≥ N / DIM`).
+    #[inline]
+    fn node_mut(out: &mut SVector<T, N>, i: usize) -> Option<&mut [T; DIM]> {
+        out.as_mut_slice()
+            .get_mut(DIM * i..)
+            .and_then(|s| s.first_chunk_mut::<DIM>())
     }
 
     /// Adds `v` to node `a` of link `l` and subtracts it from node `b` (nothing for an anchor).
     #[inline]
     fn scatter(&self, out: &mut SVector<T, N>, l: &Link<T, DIM>, v: &[T; DIM]) {
-        for c in 0..DIM {
-            out[DIM * l.node + c] += v[c];
-            if let Endpoint::Node(b) = l.to {
-                out[DIM * b + c] -= v[c];
+        // The two nodes of a link are distinct, so the order of the updates does not matter.
+        if let Some(pa) = Self::node_mut(out, l.node) {
+            for c in 0..DIM {
+                pa[c] += v[c];
+            }
+        }
+        if let Endpoint::Node(b) = l.to {
+            if let Some(pb) = Self::node_mut(out, b) {
+                for c in 0..DIM {
+                    pb[c] -= v[c];
+                }
             }
         }
     }
@@ -216,6 +238,32 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
             }
         }
         d
+    }
+}
+
+/// `m[(i, j)] += x`; nothing for an entry outside `m` (no validated link produces one).
+#[inline(always)]
+fn add_at<T: Real, const R: usize, const C: usize>(
+    m: &mut SMatrix<T, R, C>,
+    i: usize,
+    j: usize,
+    x: T,
+) {
+    if let Some(e) = m.get_mut((i, j)) {
+        *e += x;
+    }
+}
+
+/// `m[(i, j)] -= x`; nothing for an entry outside `m` (no validated link produces one).
+#[inline(always)]
+fn sub_at<T: Real, const R: usize, const C: usize>(
+    m: &mut SMatrix<T, R, C>,
+    i: usize,
+    j: usize,
+    x: T,
+) {
+    if let Some(e) = m.get_mut((i, j)) {
+        *e -= x;
     }
 }
 
@@ -261,10 +309,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
-            for c in 0..DIM {
-                j[(k, DIM * l.node + c)] += d[c] * two;
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut j, k, DIM * l.node + c, dc * two);
                 if let Endpoint::Node(b) = l.to {
-                    j[(k, DIM * b + c)] -= d[c] * two;
+                    sub_at(&mut j, k, DIM * b + c, dc * two);
                 }
             }
         }
@@ -277,12 +325,12 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
             let w2 = w[k] + w[k];
             let a = DIM * l.node;
             for c in 0..DIM {
-                h[(a + c, a + c)] += w2;
+                add_at(&mut h, a + c, a + c, w2);
                 if let Endpoint::Node(b) = l.to {
                     let b = DIM * b;
-                    h[(b + c, b + c)] += w2;
-                    h[(a + c, b + c)] -= w2;
-                    h[(b + c, a + c)] -= w2;
+                    add_at(&mut h, b + c, b + c, w2);
+                    sub_at(&mut h, a + c, b + c, w2);
+                    sub_at(&mut h, b + c, a + c, w2);
                 }
             }
         }
@@ -295,10 +343,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let two = T::one() + T::one();
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::relative(a, l);
-            for c in 0..DIM {
-                m[(k, DIM * l.node + c)] += d[c] * two;
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut m, k, DIM * l.node + c, dc * two);
                 if let Endpoint::Node(b) = l.to {
-                    m[(k, DIM * b + c)] -= d[c] * two;
+                    sub_at(&mut m, k, DIM * b + c, dc * two);
                 }
             }
         }
@@ -392,12 +440,12 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
                         b += g2;
                     }
                     let b = b * ws;
-                    out[(ia + r, ia + c)] += b;
+                    add_at(out, ia + r, ia + c, b);
                     if let Endpoint::Node(nb) = l.to {
                         let ib = DIM * nb;
-                        out[(ib + r, ib + c)] += b;
-                        out[(ia + r, ib + c)] -= b;
-                        out[(ib + r, ia + c)] -= b;
+                        add_at(out, ib + r, ib + c, b);
+                        sub_at(out, ia + r, ib + c, b);
+                        sub_at(out, ib + r, ia + c, b);
                     }
                 }
             }

@@ -89,27 +89,39 @@ impl<T: Real, const N: usize> FpuSoft<T, N> {
         (idx, plus, n)
     }
 
+    /// `dⱼ = cⱼ·x = [x_{j+1} − x_{m+j+1}]_{j<m} − [x_j + x_{m+j}]_{j≥1}` (1-based as in the type
+    /// docs; 0-based below). Reads `x` as its two halves `x[..m]` and `x[m..]`, each at `j` and
+    /// `j − 1`: the halves have the constant length `m`, so `get` there is just the `j < m` and
+    /// `j ≥ 1` cases of the formula and no bounds-check panic is left.
     #[inline]
-    fn dot(x: &SVector<T, N>, idx: &[usize; 4], plus: &[bool; 4], n: usize) -> T {
+    fn dot(x: &SVector<T, N>, j: usize) -> T {
+        let (xa, xb) = x.as_slice().split_at(N / 2);
         let mut d = T::zero();
-        for k in 0..n {
-            if plus[k] {
-                d += x[idx[k]];
-            } else {
-                d -= x[idx[k]];
+        if let (Some(&a), Some(&b)) = (xa.get(j), xb.get(j)) {
+            d += a;
+            d -= b;
+        }
+        if let Some(i) = j.checked_sub(1) {
+            if let (Some(&a), Some(&b)) = (xa.get(i), xb.get(i)) {
+                d -= a;
+                d -= b;
             }
         }
         d
     }
 
-    /// Adds `s · cⱼ` to `out`.
+    /// Adds `s · cⱼ` to `out` (the coordinates of [`Self::dot`]).
     #[inline]
-    fn axpy(out: &mut SVector<T, N>, s: T, idx: &[usize; 4], plus: &[bool; 4], n: usize) {
-        for k in 0..n {
-            if plus[k] {
-                out[idx[k]] += s;
-            } else {
-                out[idx[k]] -= s;
+    fn axpy(out: &mut SVector<T, N>, s: T, j: usize) {
+        let (ga, gb) = out.as_mut_slice().split_at_mut(N / 2);
+        if let (Some(a), Some(b)) = (ga.get_mut(j), gb.get_mut(j)) {
+            *a += s;
+            *b -= s;
+        }
+        if let Some(i) = j.checked_sub(1) {
+            if let (Some(a), Some(b)) = (ga.get_mut(i), gb.get_mut(i)) {
+                *a -= s;
+                *b -= s;
             }
         }
     }
@@ -120,8 +132,7 @@ impl<T: Real, const N: usize> Potential<T, N> for FpuSoft<T, N> {
     fn energy(&self, x: &SVector<T, N>) -> T {
         let mut v = T::zero();
         for j in 0..=N / 2 {
-            let (idx, plus, n) = Self::bond(j);
-            let d2 = Self::dot(x, &idx, &plus, n).powi(2);
+            let d2 = Self::dot(x, j).powi(2);
             v += d2 * d2;
         }
         v * self.quarter
@@ -129,9 +140,8 @@ impl<T: Real, const N: usize> Potential<T, N> for FpuSoft<T, N> {
     fn gradient(&self, x: &SVector<T, N>) -> SVector<T, N> {
         let mut g = SVector::zeros();
         for j in 0..=N / 2 {
-            let (idx, plus, n) = Self::bond(j);
-            let d = Self::dot(x, &idx, &plus, n);
-            Self::axpy(&mut g, d * d * d, &idx, &plus, n);
+            let d = Self::dot(x, j);
+            Self::axpy(&mut g, d * d * d, j);
         }
         g
     }
@@ -139,15 +149,18 @@ impl<T: Real, const N: usize> Potential<T, N> for FpuSoft<T, N> {
 
 impl<T: Real, const N: usize> Hessian<T, N> for FpuSoft<T, N> {
     fn hessian(&self, x: &SVector<T, N>) -> SMatrix<T, N, N> {
-        let mut h = SMatrix::zeros();
+        let mut h = SMatrix::<T, N, N>::zeros();
         for j in 0..=N / 2 {
             let (idx, plus, n) = Self::bond(j);
-            let d = Self::dot(x, &idx, &plus, n);
+            let d = Self::dot(x, j);
             let w = self.three * d * d;
             for r in 0..n {
                 for c in 0..n {
                     let s = if plus[r] == plus[c] { w } else { -w };
-                    h[(idx[r], idx[c])] += s;
+                    // The bond's coordinates are below `N` (see `bond`).
+                    if let Some(e) = h.get_mut((idx[r], idx[c])) {
+                        *e += s;
+                    }
                 }
             }
         }
@@ -156,10 +169,9 @@ impl<T: Real, const N: usize> Hessian<T, N> for FpuSoft<T, N> {
     fn hessian_vector(&self, x: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         let mut out = SVector::zeros();
         for j in 0..=N / 2 {
-            let (idx, plus, n) = Self::bond(j);
-            let d = Self::dot(x, &idx, &plus, n);
-            let ca = Self::dot(a, &idx, &plus, n);
-            Self::axpy(&mut out, self.three * d * d * ca, &idx, &plus, n);
+            let d = Self::dot(x, j);
+            let ca = Self::dot(a, j);
+            Self::axpy(&mut out, self.three * d * d * ca, j);
         }
         out
     }
@@ -169,10 +181,9 @@ impl<T: Real, const N: usize> ThirdDerivative<T, N> for FpuSoft<T, N> {
     fn third_contraction(&self, x: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         let mut out = SVector::zeros();
         for j in 0..=N / 2 {
-            let (idx, plus, n) = Self::bond(j);
-            let d = Self::dot(x, &idx, &plus, n);
-            let ca = Self::dot(a, &idx, &plus, n);
-            Self::axpy(&mut out, self.six * d * ca * ca, &idx, &plus, n);
+            let d = Self::dot(x, j);
+            let ca = Self::dot(a, j);
+            Self::axpy(&mut out, self.six * d * ca * ca, j);
         }
         out
     }

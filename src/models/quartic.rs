@@ -57,20 +57,26 @@ impl<T: Real, const N: usize> QuarticBond<T, N> {
         (self.i, self.j)
     }
 
+    /// `qᵢ − qⱼ` (`qᵢ` alone for a bond to the origin). The ends were validated (`< N`); they
+    /// are read with `get` (zero out of range) so the step holds no panic branch.
     #[inline]
     fn diff(&self, q: &SVector<T, N>) -> T {
+        let at = |k: usize| q.get(k).copied().unwrap_or(T::zero());
         match self.j {
-            Some(j) => q[self.i] - q[j],
-            None => q[self.i],
+            Some(j) => at(self.i) - at(j),
+            None => at(self.i),
         }
     }
 
+    /// `s` at `i` and `−s` at `j` (written with `get_mut`, as [`Self::diff`] reads).
     #[inline]
     fn spread(&self, s: T) -> SVector<T, N> {
-        let mut out = SVector::zeros();
-        out[self.i] = s;
-        if let Some(j) = self.j {
-            out[j] = -s;
+        let mut out = SVector::<T, N>::zeros();
+        if let Some(e) = out.get_mut(self.i) {
+            *e = s;
+        }
+        if let Some(e) = self.j.and_then(|j| out.get_mut(j)) {
+            *e = -s;
         }
         out
     }
@@ -92,12 +98,18 @@ impl<T: Real, const N: usize> Hessian<T, N> for QuarticBond<T, N> {
     fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
         let d = self.diff(q);
         let w = self.twelve * self.kappa * d * d;
-        let mut h = SMatrix::zeros();
-        h[(self.i, self.i)] = w;
+        let mut h = SMatrix::<T, N, N>::zeros();
+        // The ends are below `N` (validated); `get_mut` keeps the panic branch out.
+        let mut set = |r: usize, c: usize, x: T| {
+            if let Some(e) = h.get_mut((r, c)) {
+                *e = x;
+            }
+        };
+        set(self.i, self.i, w);
         if let Some(j) = self.j {
-            h[(j, j)] = w;
-            h[(self.i, j)] = -w;
-            h[(j, self.i)] = -w;
+            set(j, j, w);
+            set(self.i, j, -w);
+            set(j, self.i, -w);
         }
         h
     }

@@ -5,6 +5,10 @@
 //! 2. Discovers the binaries (`firmware/src/bin/*.rs`) and examples (`firmware/examples/*.rs`),
 //!    checks formatting and clippy (the firmware is outside the root workspace, so `.ci/run`'s
 //!    own checks do not see it) and builds them in release mode (opt-level "s", LTO).
+//!    **Panic-free by link:** every scenario binary must declare `panic_never!()` (checked
+//!    here in its source; examples may choose `report_panics!()`, as `fail_panic` must). That
+//!    handler calls an undefined symbol, so a binary in which any panic path survives
+//!    optimisation does not link and this build step fails (see `firmware/README.md`).
 //! 3. Runs each with `cargo run` (the runner of `firmware/.cargo/config.toml`: QEMU
 //!    `mps2-an386`, `-icount shift=6`, under `timeout`), decodes its defmt output with
 //!    `defmt-print`, and diffs it against `firmware/expected/<name>.out`. Every program must
@@ -49,6 +53,7 @@ pub fn firmware(args: &[String]) -> Result {
     if programs.is_empty() {
         return Err("firmware: no binary in firmware/src/bin".into());
     }
+    check_panic_never(&dir, &programs)?;
     run(
         "firmware: rustfmt check",
         firmware_cargo(&dir).args(["fmt", "--all", "--", "--check"]),
@@ -121,6 +126,42 @@ impl Program {
         } else {
             base.join(&self.name)
         }
+    }
+}
+
+/// What a scenario binary declares to be built with the panic-never handler.
+const PANIC_NEVER: &str = "panic_never!();";
+
+/// Every scenario binary (`src/bin`) declares [`PANIC_NEVER`], so the release build proves it
+/// panic-free; examples are listed with their choice.
+fn check_panic_never(dir: &Path, programs: &[Program]) -> Result {
+    let mut missing = Vec::new();
+    for p in programs {
+        let sub = if p.example { "examples" } else { "src/bin" };
+        let path = dir.join(sub).join(format!("{}.rs", p.name));
+        let src = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let never = src
+            .lines()
+            .map(str::trim)
+            .any(|l| !l.starts_with("//") && l.ends_with(PANIC_NEVER));
+        if !never && !p.example {
+            missing.push(p.name.clone());
+        }
+        let how = if never {
+            "panic_never (a panic path is a link error)"
+        } else {
+            "report_panics"
+        };
+        eprintln!("xtask: firmware {}: panic handler {how}", p.name);
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "firmware: scenario binaries without `{PANIC_NEVER}` (every scenario must be proven \
+             panic-free at link time): {}",
+            missing.join(", ")
+        ))
     }
 }
 
