@@ -9,6 +9,8 @@ use nalgebra::SVector;
 /// momentum `p = M v` is one call away ([`crate::model::Mass::mul`]). The caller owns the state;
 /// an integrator's `step` updates it in place, or leaves it bit-identical when it fails.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct State<T: Real, const N: usize> {
     /// Time.
     pub t: T,

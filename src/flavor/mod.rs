@@ -200,6 +200,7 @@ pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adj
 /// FLAVOR step sizes: the meso-step `δ` and the micro-step `τ`, with `0 < τ < δ`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Params<T> {
     /// The meso-step `δ` (the FLAVOR step size).
     pub delta: T,
