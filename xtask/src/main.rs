@@ -11,6 +11,8 @@
 //! - `probe`: only the no_std checks: the core crate built for Cortex-M4F with no feature, with
 //!   `defmt` and with `serde`, the no_std link probe, and a feature check that `std`/`alloc`
 //!   never reach the embedded build.
+//! - `package`: only the packaging checks: rustdoc of every feature with warnings as errors and
+//!   the packaged file list.
 //! - `firmware [--bless]`: only the firmware stage (see `firmware.rs`).
 
 mod firmware;
@@ -26,9 +28,10 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(&args[1..]),
         Some("probe") => nostd_checks(),
+        Some("package") => package_checks(),
         Some("firmware") => firmware::firmware(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|firmware [--bless]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]>");
             return ExitCode::from(2);
         }
     };
@@ -128,13 +131,7 @@ fn test(args: &[String]) -> Result {
             "serde",
         ]),
     )?;
-    run(
-        "rustdoc of the core crate, every feature (warnings are errors: broken intra-doc links)",
-        cargo()
-            .args(["doc", "--no-deps", "-p", "macrostep", "--all-features"])
-            .env("RUSTDOCFLAGS", "-D warnings"),
-    )?;
-    package_list()?;
+    package_checks()?;
     run(
         "criterion benches in test mode",
         cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
@@ -166,6 +163,18 @@ fn test(args: &[String]) -> Result {
     Ok(())
 }
 
+/// What docs.rs and the registry will see: rustdoc of every feature (warnings are errors, so a
+/// broken intra-doc link fails) and the packaged file list.
+fn package_checks() -> Result {
+    run(
+        "rustdoc of the core crate, every feature (warnings are errors: broken intra-doc links)",
+        cargo()
+            .args(["doc", "--no-deps", "-p", "macrostep", "--all-features"])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
+    package_list()
+}
+
 /// Whether `program --version` runs and succeeds.
 fn runs(program: impl AsRef<std::ffi::OsStr>) -> bool {
     Command::new(program)
@@ -192,9 +201,9 @@ fn prerequisites(firmware_stage: bool) -> Result {
             let root_user = output(Command::new("id").arg("-u")).is_ok_and(|s| s.trim() == "0");
             let via = if root_user { "" } else { "sudo " };
             missing.push(format!(
-                "qemu-system-arm (firmware stage): will run `{via}apt-get install qemu-system-arm`"
+                "qemu-system-arm (firmware stage): will run `{via}apt-get update` and `{via}apt-get install qemu-system-arm`"
             ));
-            if !runs_apt() {
+            if !runs("apt-get") {
                 blockers.push("qemu-system-arm: no apt-get on this machine; install QEMU's ARM system emulator with your package manager");
             } else if !root_user
                 && !Command::new("sudo")
@@ -229,10 +238,6 @@ fn prerequisites(firmware_stage: bool) -> Result {
         ));
     }
     Ok(())
-}
-
-fn runs_apt() -> bool {
-    runs("apt-get")
 }
 
 /// Cargo's home directory (`$CARGO_HOME`, else `~/.cargo`).
