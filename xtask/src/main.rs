@@ -127,7 +127,7 @@ fn test(args: &[String]) -> Result {
             "macrostep",
             "--features",
             "serde",
-            "--test",
+            "--lib",
             "serde",
         ]),
     )?;
@@ -164,7 +164,7 @@ fn test(args: &[String]) -> Result {
 }
 
 /// What docs.rs and the registry will see: rustdoc of every feature (warnings are errors, so a
-/// broken intra-doc link fails) and the packaged file list.
+/// broken intra-doc link fails), the packaged file list, and `cargo package` without warnings.
 fn package_checks() -> Result {
     run(
         "rustdoc of the core crate, every feature (warnings are errors: broken intra-doc links)",
@@ -322,6 +322,22 @@ fn package_list() -> Result {
         "xtask: <== package holds {} files, all allowed",
         files.len()
     );
+    // `--list` does not report the manifest problems `cargo package` warns about (a declared or
+    // discovered target whose file is not packaged, missing metadata): build the archive and
+    // read them.
+    eprintln!("xtask: ==> cargo package --no-verify (warnings are errors)");
+    let out = cargo()
+        .args(["package", "-p", "macrostep", "--no-verify", "--allow-dirty"])
+        .output()
+        .map_err(|e| format!("cannot start cargo package: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warned = stderr
+        .lines()
+        .any(|l| l.trim_start().starts_with("warning"));
+    if !out.status.success() || warned {
+        return Err(format!("cargo package: {}\n{stderr}", out.status));
+    }
+    eprintln!("xtask: <== cargo package: no warnings");
     Ok(())
 }
 
