@@ -39,6 +39,12 @@ pub enum ConfigError {
         /// The rule that is violated, e.g. `"tau < delta"`.
         name: &'static str,
     },
+    /// A quantity derived from valid-looking parameters overflows or underflows the scalar type
+    /// (e.g. `1/m` for a subnormal mass, `ω²` for `ω = 1e200`); `name` says which.
+    Overflow {
+        /// The derived quantity, e.g. `"1/m"`, `"omega^2"`.
+        name: &'static str,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -52,6 +58,12 @@ impl fmt::Display for ConfigError {
                 write!(f, "matrix `{name}` is not positive definite")
             }
             Self::Inconsistent { name } => write!(f, "parameters violate `{name}`"),
+            Self::Overflow { name } => {
+                write!(
+                    f,
+                    "derived quantity `{name}` overflows or underflows the scalar type"
+                )
+            }
         }
     }
 }
@@ -77,10 +89,22 @@ pub enum StepError {
     NotConverged,
     /// The state violates a precondition of the method (e.g. it is off the constraint manifold).
     Precondition,
+    /// The result is finite but violates a step guard (see [`crate::guard`]): the run is
+    /// diverging or has left the accuracy regime the guard describes.
+    Diverged {
+        /// The guard that was violated.
+        guard: crate::guard::Guard,
+    },
+    /// The clock cannot advance by the step: `t + h` is not representable within `h/2` (the
+    /// scalar type has run out of resolution at this `t`).
+    ClockStalled,
 }
 
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Self::Diverged { guard } = self {
+            return write!(f, "step violates the `{}` guard", guard.name());
+        }
         f.write_str(match self {
             Self::StepSize => "step size is zero or not finite",
             Self::NonFiniteState => "input state is not finite",
@@ -89,6 +113,8 @@ impl fmt::Display for StepError {
             Self::NotPositiveDefinite => "linear system is not positive definite",
             Self::NotConverged => "nonlinear iteration did not converge",
             Self::Precondition => "state violates the method's precondition",
+            Self::Diverged { .. } => "step violates a guard",
+            Self::ClockStalled => "the clock cannot advance by the step",
         })
     }
 }
@@ -116,5 +142,19 @@ pub fn check_finite<T: crate::Real>(x: T, name: &'static str) -> Result<T, Confi
         Ok(x)
     } else {
         Err(ConfigError::NonFinite { name })
+    }
+}
+
+/// Checks a quantity derived at construction (an inverse, a square, a product of parameters):
+/// finite and, when non-zero, with a finite reciprocal (a subnormal that would overflow when
+/// divided by is refused).
+///
+/// # Errors
+/// [`ConfigError::Overflow`] naming the quantity.
+pub fn check_derived<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
+    if x.finite() && (x == T::zero() || (T::one() / x).finite()) {
+        Ok(x)
+    } else {
+        Err(ConfigError::Overflow { name })
     }
 }

@@ -1,6 +1,7 @@
 //! The one-step method vocabulary shared by every family.
 
-use crate::{Real, State, StepError};
+use crate::guard::{Guards, Watch};
+use crate::{ConfigError, Real, State, StepError};
 
 /// A deterministic one-step method for a system with `N` degrees of freedom.
 ///
@@ -9,9 +10,13 @@ use crate::{Real, State, StepError};
 /// (compositions use fractional steps, reversibility tests use `−h`).
 ///
 /// # Contract
-/// - On `Ok(())` the state is advanced by `h`, including `state.t`.
+/// - On `Ok(())` the state is advanced by `h`, including `state.t` (by the compensated clock of
+///   [`crate::guard`]), it is finite, and it satisfies every step guard that is on.
 /// - On `Err(_)` the state is bit-identical to what it was before the call.
 /// - A step never panics.
+///
+/// Integrators of mechanical systems carry [`Guards`] (on by default, see [`crate::guard`]):
+/// read them with [`Integrator::guards`], replace them with [`Integrator::set_guards`].
 ///
 /// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
 /// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
@@ -41,6 +46,46 @@ pub trait Integrator<T: Real, const N: usize> {
     fn step(&mut self, state: &mut State<T, N>) -> Result<(), StepError> {
         let h = self.step_size();
         self.step_by(state, h)
+    }
+
+    /// The integrator's guard memory, when it has one (the default: none).
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        None
+    }
+
+    /// Mutable access to the guard memory, when the integrator has one.
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        None
+    }
+
+    /// The step guards in force; `None` when the integrator has no guards.
+    fn guards(&self) -> Option<Guards<T>> {
+        self.watch().map(|w| *w.guards())
+    }
+
+    /// Replaces the step guards (validated) and starts a new run.
+    ///
+    /// # Errors
+    /// As [`Guards::validate`]; [`ConfigError::Inconsistent`] `{ name: "guards" }` when the
+    /// integrator has no guards and `guards` is not [`Guards::off`].
+    fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
+        match self.watch_mut() {
+            Some(w) => w.set_guards(guards),
+            None if guards == Guards::off() => Ok(()),
+            None => Err(ConfigError::Inconsistent { name: "guards" }),
+        }
+    }
+
+    /// The integrator with the given step guards (see [`Integrator::set_guards`]).
+    ///
+    /// # Errors
+    /// As [`Integrator::set_guards`].
+    fn with_guards(mut self, guards: Guards<T>) -> Result<Self, ConfigError>
+    where
+        Self: Sized,
+    {
+        self.set_guards(guards)?;
+        Ok(self)
     }
 
     /// Takes `n` steps of the configured size, stopping at the first error (the state then holds

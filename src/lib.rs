@@ -10,6 +10,7 @@ pub mod compose;
 pub mod constrained;
 pub mod error;
 pub mod flavor;
+pub mod guard;
 pub mod integrator;
 pub mod langevin;
 pub mod linalg;
@@ -22,6 +23,7 @@ mod state;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};
+pub use guard::{Guard, Guards};
 pub use integrator::Integrator;
 pub use scalar::Real;
 pub use state::State;

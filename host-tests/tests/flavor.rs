@@ -2,8 +2,8 @@
 //! clock, and bad input (issue 7, items 1, 2, 9).
 
 use host_tests::experiments::flavor::{
-    coords_2100, coords_293, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100,
-    system_293, threshold, SeMap,
+    coords_2100, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100, system_293,
+    threshold, SeMap,
 };
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
@@ -170,6 +170,9 @@ fn theorem_2_5_1_thresholds() {
 
     let run = |delta: f64| {
         let mut f = nonintrusive_se(system_293::<f64>(omega), delta, tau);
+        // The raw map at its stability limit: symplectic Euler's energy swings there exceed the
+        // default guards (each switched sub-step starts a new guarded run).
+        f.set_guards(macrostep::Guards::off()).unwrap();
         let mut s = State::new(0.0, vector![0.8, 0.8 + 1.1 / omega], vector![0.0, 0.0]);
         for _ in 0..2000 {
             if f.step(&mut s).is_err() {
@@ -247,15 +250,14 @@ fn bad_input_is_rejected() {
             name: "tau < delta"
         }
     );
-    assert!(Artificial::new(
-        system_293::<f64>(100.0),
-        coords_293(),
-        Params {
-            delta: 0.01,
-            tau: 0.02
+    // τ ≥ δ cannot reach a FLAVOR constructor: `Params` has private fields (a struct literal is
+    // a compile error, the `compile_fail` doctest on `Params`) and `Params::new` refuses it.
+    assert_eq!(
+        Params::new(0.01, 0.02).unwrap_err(),
+        ConfigError::Inconsistent {
+            name: "tau < delta"
         }
-    )
-    .is_err());
+    );
     // A legacy map without an adjoint asked for the symmetric form: symplectic Euler wrapped
     // as a generic integrator (not symmetric, no adjoint given), and forward Euler.
     let generic = Switched::new(se(), 1e4, |i, a| i.system_mut().potential.alpha = a).unwrap();
@@ -316,7 +318,11 @@ fn failed_steps_leave_the_state_untouched() {
     let mut g = nonintrusive_se(system_293::<f64>(1e4), 0.5, 1e-3);
     let mut s = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
     let before = s;
-    assert_eq!(g.macro_step(&mut s, 1000), Err(StepError::NonFiniteResult));
+    // The blow-up ends in a typed error: the energy guard of the legacy map, or overflow.
+    assert!(matches!(
+        g.macro_step(&mut s, 1000),
+        Err(StepError::NonFiniteResult | StepError::Diverged { .. })
+    ));
     assert_eq!(s, before);
     let mut sym = Symmetric::new(
         Switched::symplectic_euler(
@@ -333,7 +339,10 @@ fn failed_steps_leave_the_state_untouched() {
         match sym.step(&mut s) {
             Ok(()) => ok += 1,
             Err(e) => {
-                assert_eq!(e, StepError::NonFiniteResult);
+                assert!(matches!(
+                    e,
+                    StepError::NonFiniteResult | StepError::Diverged { .. }
+                ));
                 assert_eq!(s, before);
                 break;
             }

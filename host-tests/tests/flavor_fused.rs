@@ -134,7 +134,7 @@ fn langevin_stiff_over_fused_map_is_conformally_symplectic() {
         &to_phase(&s0::<f64>(), &mass),
         1e-6,
     );
-    let expect = (-alpha * c.sum() * p.tau).exp();
+    let expect = (-alpha * c.sum() * p.tau()).exp();
     // Central differences (step 1e-6) of an affine-in-the-stiff-part map: roundoff
     // ~1e-16/1e-6·|DΦ|² with |DΦ| ~ 10 gives ~1e-8 per entry; measured 3e-10, bound 1e-7 as in
     // flavor_langevin.rs. The expected value, e^{−0.09} ≈ 0.914, is far from the symplectic 1.

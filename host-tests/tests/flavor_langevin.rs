@@ -57,7 +57,7 @@ fn langevin_flavors_are_conformally_symplectic() {
     let c: SVector<f64, 2> = vector![0.7, 0.2];
     let sigma: SVector<f64, 2> = vector![0.5, 0.4];
     let mass = Mass::identity();
-    let expect_soft = (-(c[0] + c[1]) * p.delta).exp();
+    let expect_soft = (-(c[0] + c[1]) * p.delta()).exp();
     let mut soft = LangevinSoft::new(se_map(), p, &mass, c, sigma).unwrap();
     let d = det_of(&mut soft);
     assert!((d - expect_soft).abs() < DET_TOL, "{d} vs {expect_soft}");
@@ -66,7 +66,7 @@ fn langevin_flavors_are_conformally_symplectic() {
     assert!((d - expect_soft).abs() < DET_TOL, "{d} vs {expect_soft}");
 
     let alpha = 100.0;
-    let expect_stiff = (-alpha * (c[0] + c[1]) * p.tau).exp();
+    let expect_stiff = (-alpha * (c[0] + c[1]) * p.tau()).exp();
     let mut stiff = LangevinStiff::new(se_map(), p, &mass, c, sigma, alpha).unwrap();
     let d = det_of(&mut stiff);
     assert!((d - expect_stiff).abs() < DET_TOL, "{d} vs {expect_stiff}");

@@ -1,6 +1,7 @@
 //! Symplectic (variational) Euler, 004 eqs 2.49 and 2.50.
 
-use crate::integrator::{check_step_input, commit};
+use crate::guard::Watch;
+use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 
@@ -47,6 +48,7 @@ pub struct SymplecticEuler<T: Real, P, const N: usize> {
     system: System<T, P, N>,
     h: T,
     ordering: Ordering,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
@@ -59,6 +61,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
             system,
             h: check_step(h)?,
             ordering,
+            watch: Watch::default(),
         })
     }
 
@@ -76,6 +79,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
             system: self.system.clone(),
             h: self.h,
             ordering: self.ordering.adjoint(),
+            watch: Watch::new(*self.watch.guards()),
         }
     }
 
@@ -86,6 +90,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
 
     /// Mutable access to the system (e.g. to switch a [`Split`](crate::model::Split)'s `alpha`).
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
+        self.watch.restart();
         &mut self.system
     }
 }
@@ -97,6 +102,14 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for Symplecti
 
     fn step_size(&self) -> T {
         self.h
+    }
+
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
@@ -111,13 +124,15 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for Symplecti
                 (q, state.v + self.system.acceleration(&q) * h)
             }
         };
-        commit(
+        self.watch.commit(
             state,
-            State {
+            &State {
                 t: state.t + h,
                 q,
                 v,
             },
+            h,
+            &self.system,
         )
     }
 }

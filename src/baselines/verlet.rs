@@ -1,6 +1,7 @@
 //! Velocity Verlet (Störmer–Verlet in velocity form).
 
-use crate::integrator::{check_step_input, commit};
+use crate::guard::Watch;
+use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
@@ -26,6 +27,7 @@ pub struct VelocityVerlet<T: Real, P, const N: usize> {
     system: System<T, P, N>,
     h: T,
     cache: Option<(SVector<T, N>, SVector<T, N>)>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
@@ -38,6 +40,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
             system,
             h: check_step(h)?,
             cache: None,
+            watch: Watch::default(),
         })
     }
 
@@ -49,6 +52,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
         self.cache = None;
+        self.watch.restart();
         &mut self.system
     }
 
@@ -69,6 +73,14 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityV
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let half = h * T::lit(0.5);
@@ -77,13 +89,15 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityV
         let q = state.q + vh * h;
         let a1 = self.system.acceleration(&q);
         let v = vh + a1 * half;
-        commit(
+        self.watch.commit(
             state,
-            State {
+            &State {
                 t: state.t + h,
                 q,
                 v,
             },
+            h,
+            &self.system,
         )?;
         self.cache = Some((q, a1));
         Ok(())

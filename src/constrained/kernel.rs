@@ -140,6 +140,29 @@ impl<T: Real> Kernel<T> {
 
     /// The start of a step: the state itself when on the manifold; otherwise rejected or
     /// projected per [`NewtonParams::off_manifold`].
+    /// Refuses a step whose velocity change is out of proportion with the start's velocity and
+    /// the forces: `‖v₁ − v₀‖∞ ≤ 10 (‖v₀‖∞ + |h|(‖a₀‖∞ + ‖a₁‖∞)) + √ε (1 + ‖v₀‖∞)` (see
+    /// [`MAX_CORRECTION`](super::MAX_CORRECTION)). A start whose residual `r` is within the
+    /// manifold tolerance is closed by the step's Newton solve at the price of a velocity jump
+    /// `≈ r/h`; for a tiny `h` that jump is garbage, and this is where it is caught.
+    pub(crate) fn check_jump<const N: usize>(
+        v0: &SVector<T, N>,
+        v1: &SVector<T, N>,
+        a0: &SVector<T, N>,
+        a1: &SVector<T, N>,
+        h: T,
+    ) -> Result<(), StepError> {
+        let k = T::lit(super::MAX_CORRECTION);
+        let nv = v0.amax();
+        let bound = k * (nv + h.abs() * (a0.amax() + a1.amax()))
+            + T::default_epsilon().sqrt() * (T::one() + nv);
+        if (v1 - v0).amax() <= bound {
+            Ok(())
+        } else {
+            Err(StepError::Precondition)
+        }
+    }
+
     pub(crate) fn start<G, const N: usize, const D: usize>(
         &self,
         g: &G,

@@ -67,6 +67,16 @@ pub use shake::Shake;
 use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
+/// The factor `K` of the velocity-jump bound every constrained step checks:
+/// `‖v₁ − v₀‖∞ ≤ K (‖v₀‖∞ + |h|(‖a₀‖∞ + ‖a₁‖∞)) + √ε (1 + ‖v₀‖∞)`, with `a₀`, `a₁` the
+/// accelerations of the potential at both ends. A larger jump can only come from closing a
+/// start residual `r` over a step so small that `r/h` dominates (e.g. `step_by(1e-100)` from a
+/// start within the manifold tolerance), and is refused with
+/// [`StepError::Precondition`](crate::StepError::Precondition); an ordinary constraint impulse,
+/// `h·v²/L` for a rod of length `L`, is below it while the step moves the body less than `K`
+/// rod lengths.
+pub const MAX_CORRECTION: f64 = 10.0;
+
 /// What a step does with a start off the constraint manifold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -2,7 +2,8 @@
 
 use super::kernel::Kernel;
 use super::{Multipliers, NewtonParams};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{Watch, WithResidual};
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
@@ -52,6 +53,7 @@ pub struct Rattle<T: Real, P, G, const N: usize, const D: usize> {
     constraint: G,
     h: T,
     kernel: Kernel<T>,
+    watch: Watch<T, N>,
     last: Multipliers<T, D>,
 }
 
@@ -76,6 +78,7 @@ where
             constraint,
             h: check_step(h)?,
             kernel: Kernel::new(params)?,
+            watch: Watch::default(),
             last: Multipliers::default(),
         })
     }
@@ -124,13 +127,16 @@ where
         let g = &self.constraint;
         let mass = &self.system.mass;
         let half = h * self.kernel.half;
-        let w = s.v + self.system.acceleration(&s.q) * half;
+        let a0 = self.system.acceleration(&s.q);
+        let w = s.v + a0 * half;
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
         let (q, lr) = self
             .kernel
             .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
-        let u = w + b0 * (lr * half) + self.system.acceleration(&q) * half;
+        let a1 = self.system.acceleration(&q);
+        let u = w + b0 * (lr * half) + a1 * half;
         let (v, mu) = self.kernel.velocity_project(g, mass, &q, &u)?;
+        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
         let lv = mu / half;
         Ok((
             State { t: s.t + h, q, v },
@@ -153,6 +159,14 @@ where
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let s = self
@@ -167,7 +181,15 @@ where
         if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        commit(state, next)?;
+        self.watch.commit(
+            state,
+            &next,
+            h,
+            &WithResidual {
+                energy: &self.system,
+                residual: |q: &SVector<T, N>| self.constraint.residual(q),
+            },
+        )?;
         self.last = lam;
         Ok(())
     }

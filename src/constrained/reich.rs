@@ -2,7 +2,8 @@
 
 use super::kernel::Kernel;
 use super::NewtonParams;
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{Watch, WithResidual};
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
@@ -73,6 +74,7 @@ pub struct Reich4<T: Real, P, G, const N: usize, const D: usize> {
     h: T,
     stage: Stage,
     kernel: Kernel<T>,
+    watch: Watch<T, N>,
     c: [T; 3],
 }
 
@@ -107,6 +109,7 @@ where
             h: check_step(h)?,
             stage,
             kernel: Kernel::new(params)?,
+            watch: Watch::default(),
             c: yoshida(),
         })
     }
@@ -142,12 +145,15 @@ where
     fn stage_step(&self, s: &State<T, N>, h: T) -> Result<State<T, N>, StepError> {
         let g = &self.constraint;
         let half = h * self.kernel.half;
-        let w = s.v + self.system.acceleration(&s.q) * half;
+        let a0 = self.system.acceleration(&s.q);
+        let w = s.v + a0 * half;
         let b0 = Kernel::minv_jt(&self.system.mass, &g.jacobian(&s.q));
         let (q, lam) =
             self.kernel
                 .position_solve(g, &(s.q + w * h), &b0, half * h, SVector::zeros())?;
-        let v = w + b0 * (lam * half) + self.system.acceleration(&q) * half;
+        let a1 = self.system.acceleration(&q);
+        let v = w + b0 * (lam * half) + a1 * half;
+        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
         Ok(State { t: s.t + h, q, v })
     }
 }
@@ -166,6 +172,14 @@ where
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let g = &self.constraint;
@@ -181,6 +195,14 @@ where
             s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
         }
         s.t = state.t + h;
-        commit(state, s)
+        self.watch.commit(
+            state,
+            &s,
+            h,
+            &WithResidual {
+                energy: &self.system,
+                residual: |q: &SVector<T, N>| self.constraint.residual(q),
+            },
+        )
     }
 }

@@ -2,7 +2,8 @@
 
 use super::kernel::Kernel;
 use super::{Multipliers, NewtonParams};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{Watch, WithResidual};
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
@@ -53,6 +54,7 @@ pub struct Shake<T: Real, P, G, const N: usize, const D: usize> {
     constraint: G,
     h: T,
     kernel: Kernel<T>,
+    watch: Watch<T, N>,
     last: Multipliers<T, D>,
 }
 
@@ -77,6 +79,7 @@ where
             constraint,
             h: check_step(h)?,
             kernel: Kernel::new(params)?,
+            watch: Watch::default(),
             last: Multipliers::default(),
         })
     }
@@ -125,6 +128,14 @@ where
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let g = &self.constraint;
@@ -137,7 +148,8 @@ where
             SVector::zeros()
         };
         // (16), (15), (17): λₙ.
-        let w = s.v + self.system.acceleration(&s.q) * half;
+        let a0 = self.system.acceleration(&s.q);
+        let w = s.v + a0 * half;
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
         let (q, l0) = self
             .kernel
@@ -153,7 +165,16 @@ where
         if l0.iter().chain(l1.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        commit(state, State { t: s.t + h, q, v })?;
+        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
+        self.watch.commit(
+            state,
+            &State { t: s.t + h, q, v },
+            h,
+            &WithResidual {
+                energy: &self.system,
+                residual: |q: &SVector<T, N>| self.constraint.residual(q),
+            },
+        )?;
         self.last = Multipliers { start: l0, end: l1 };
         Ok(())
     }

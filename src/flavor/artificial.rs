@@ -1,7 +1,8 @@
 //! The artificial FLAVOR for linear stiff coordinates, 004 eqs 2.51–2.53.
 
 use super::{check_h, Params};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::model::{Mass, Potential, Split, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Cholesky, SMatrix};
@@ -57,6 +58,7 @@ pub struct Artificial<T: Real, V, U, const N: usize> {
     alpha: T,
     proj: SMatrix<T, N, N>,
     params: Params<T>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial<T, V, U, N> {
@@ -93,6 +95,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
         let proj = SMatrix::<T, N, N>::identity() - minv_gt * chol.solve(&coords);
         let Split { soft, stiff, alpha } = system.potential;
         Ok(Self {
+            watch: Watch::default(),
             mass: system.mass,
             soft,
             stiff,
@@ -132,6 +135,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator
         let q = state.q + v * tau;
         let v = v - self.mass.solve(&self.stiff.gradient(&q)) * (tau * self.alpha);
         let q = q + self.proj * v * (h - tau);
-        commit(state, State::new(state.t + h, q, v))
+        self.watch
+            .commit(state, &State::new(state.t + h, q, v), h, &NoProbe)
     }
 }

@@ -1,7 +1,8 @@
 //! Langevin FLAVOR with soft friction and noise, 004 eqs 2.88 (and symmetric 2.90).
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
 use crate::{ConfigError, Real, State, StepError};
@@ -52,6 +53,7 @@ pub struct LangevinSoft<T: Real, L, const N: usize> {
     symmetric: bool,
     first: DiagonalOu<T, N>,
     second: DiagonalOu<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft<T, L, N> {
@@ -68,6 +70,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft
     ) -> Result<Self, ConfigError> {
         params.validate()?;
         Ok(Self {
+            watch: Watch::default(),
             legacy,
             params,
             symmetric: false,
@@ -101,6 +104,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft
             params.delta * T::lit(0.5),
         )?;
         Ok(Self {
+            watch: Watch::default(),
             legacy,
             params,
             symmetric: true,
@@ -142,6 +146,6 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
             x.v = self.second.sample(&x.v, rng);
             self.legacy.advance(&mut x, delta - tau, Stiffness::Off)?;
         }
-        commit(state, x)
+        self.watch.commit(state, &x, delta, &NoProbe)
     }
 }

@@ -1,7 +1,8 @@
 //! Langevin FLAVOR with stiff friction and noise, 004 eqs 2.89 (and symmetric 2.91).
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, NEEDS_ADJOINT};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
 use crate::{ConfigError, Real, State, StepError};
@@ -46,6 +47,7 @@ pub struct LangevinStiff<T: Real, L, const N: usize> {
     params: Params<T>,
     symmetric: bool,
     ou: DiagonalOu<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStiff<T, L, N> {
@@ -63,6 +65,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStif
     ) -> Result<Self, ConfigError> {
         params.validate()?;
         Ok(Self {
+            watch: Watch::default(),
             legacy,
             params,
             symmetric: false,
@@ -89,6 +92,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStif
             });
         }
         Ok(Self {
+            watch: Watch::default(),
             legacy,
             params,
             symmetric: true,
@@ -127,6 +131,6 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
         } else {
             self.legacy.flavor_step(&mut x, delta, tau, clock)?;
         }
-        commit(state, x)
+        self.watch.commit(state, &x, delta, &NoProbe)
     }
 }

@@ -1,7 +1,8 @@
 //! The Metropolis-adjusted FLAVOR, 004 §2.4.6.
 
 use super::{velocity_ou, LegacyMap, Symmetric};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, Normal, StochasticIntegrator};
 use crate::model::{Potential, Split, System};
 use crate::{ConfigError, Real, State, StepError};
@@ -61,6 +62,7 @@ pub struct Metropolis<T: Real, L, V, U, const N: usize> {
     ou: DiagonalOu<T, N>,
     proposed: u64,
     accepted: u64,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, L, V, U, const N: usize> Metropolis<T, L, V, U, N>
@@ -105,6 +107,7 @@ where
         let mut effective = system;
         effective.potential.alpha *= p.tau / p.delta;
         Ok(Self {
+            watch: Watch::default(),
             flavor,
             effective,
             beta,
@@ -173,6 +176,6 @@ where
             x.t = state.t + delta;
         }
         x.v = self.ou.sample(&x.v, rng);
-        commit(state, x)
+        self.watch.commit(state, &x, delta, &NoProbe)
     }
 }

@@ -154,6 +154,20 @@ pub trait LegacyMap<T: Real> {
         false
     }
 
+    /// Replaces the step guards of the map's inner integrator, if it has one (see
+    /// [`Integrator::set_guards`](crate::Integrator::set_guards)); the default accepts only
+    /// [`Guards::off`](crate::Guards::off).
+    ///
+    /// # Errors
+    /// As [`Integrator::set_guards`](crate::Integrator::set_guards).
+    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), crate::ConfigError> {
+        if guards == crate::Guards::off() {
+            Ok(())
+        } else {
+            Err(crate::ConfigError::Inconsistent { name: "guards" })
+        }
+    }
+
     /// One step of the adjoint map `Φ_h^{α,*}`.
     ///
     /// # Errors
@@ -198,17 +212,34 @@ pub trait LegacyMap<T: Real> {
 pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adjoint";
 
 /// FLAVOR step sizes: the meso-step `δ` and the micro-step `τ`, with `0 < τ < δ`.
+///
+/// The fields are private so that a `Params` exists only validated ([`Params::new`]); every
+/// FLAVOR constructor can then rely on `0 < τ < δ`. A struct literal does not compile:
+///
+/// ```compile_fail
+/// let p = macrostep::flavor::Params { delta: 0.01, tau: 0.5 };
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Params<T> {
-    /// The meso-step `δ` (the FLAVOR step size).
-    pub delta: T,
-    /// The micro-step `τ` during which the stiffness is on.
-    pub tau: T,
+    delta: T,
+    tau: T,
 }
 
 impl<T: Real> Params<T> {
+    /// The meso-step `δ` (the FLAVOR step size).
+    #[inline]
+    pub fn delta(&self) -> T {
+        self.delta
+    }
+
+    /// The micro-step `τ` during which the stiffness is on.
+    #[inline]
+    pub fn tau(&self) -> T {
+        self.tau
+    }
+
     /// Validated parameters.
     ///
     /// # Errors

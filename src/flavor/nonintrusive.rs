@@ -54,9 +54,10 @@ pub struct Nonintrusive<T: Real, L> {
 }
 
 impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
-    /// The FLAVOR of `legacy` with steps `params` (validated again here).
+    /// The FLAVOR of `legacy` with steps `params`.
     ///
-    /// Infallible given a valid [`Params`]; use [`Nonintrusive::try_new`] to validate raw values.
+    /// Infallible: a [`Params`] can only be built validated. Use [`Nonintrusive::try_new`] to
+    /// validate raw values.
     pub fn new(legacy: L, params: Params<T>) -> Self {
         Self { legacy, params }
     }
@@ -128,6 +129,11 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
 
     fn step_size(&self) -> T {
         self.params.delta
+    }
+
+    /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
+    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
+        self.legacy.set_guards(guards)
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {

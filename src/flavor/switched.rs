@@ -184,6 +184,10 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         !matches!(self.adjoint, Adjoint::None)
     }
 
+    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), crate::ConfigError> {
+        self.inner.set_guards(guards)
+    }
+
     fn advance_adjoint(
         &mut self,
         state: &mut State<T, N>,

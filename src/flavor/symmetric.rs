@@ -109,6 +109,11 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
         self.params.delta
     }
 
+    /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
+    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
+        self.legacy.set_guards(guards)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         self.advance_by(state, h)
     }

@@ -1,7 +1,8 @@
 //! The Geometric Langevin Algorithm (GLA), 004 eq 6.3.
 
 use super::{ou::check_nonneg, ou::check_positive, Normal, StochasticIntegrator};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
 use crate::{error::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -44,6 +45,7 @@ pub struct Gla<T: Real, P, const N: usize> {
     sd: T,
     /// `L⁻ᵀ` with `M = L Lᵀ` (velocity noise factor).
     lt_inv: SMatrix<T, N, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
@@ -62,6 +64,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
             .solve_upper_triangular(&SMatrix::identity())
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
         Ok(Self {
+            watch: Watch::default(),
             system,
             h,
             decay,
@@ -108,13 +111,15 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
         let vh = state.v * self.decay + self.lt_inv * xi * self.sd;
         let q = state.q + vh * h;
         let v = vh + self.system.acceleration(&q) * h;
-        commit(
+        self.watch.commit(
             state,
-            State {
+            &State {
                 t: state.t + h,
                 q,
                 v,
             },
+            h,
+            &NoProbe,
         )
     }
 }

@@ -26,6 +26,22 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         a: &SVector<T, N>,
     ) -> SVector<T, N>;
 
+    /// A dimensionless measure of the violation at `q`, what the step guards bound
+    /// ([`crate::guard::Guards::residual`]). The default is `max |gᵢ(q)|` (absolute, in the
+    /// constraint's own units); distance constraints override it with the relative
+    /// `max |‖d‖² − L²| / L²`. NaN when `g` is not finite.
+    fn residual(&self, q: &SVector<T, N>) -> T {
+        let g = self.value(q);
+        let mut r = T::zero();
+        for &x in g.iter() {
+            let a = x.abs();
+            if a > r || !a.finite() {
+                r = a;
+            }
+        }
+        r
+    }
+
     /// `J(q)ᵀ w`. The default forms the `D × N` Jacobian; local constraints override it so a
     /// penalty gradient costs `O(D)` instead of `O(N D)`.
     fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
@@ -113,7 +129,8 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
     /// One penalty frequency `ω` for every constraint.
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] (`ω ≤ 0`) for `"omega"`.
+    /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] (`ω ≤ 0`) for `"omega"`;
+    /// [`ConfigError::Overflow`] for `"omega^2"` when `ω²` overflows the scalar type.
     pub fn new(base: V, constraint: G, omega: T) -> Result<Self, ConfigError> {
         Self::per_constraint(base, constraint, SVector::repeat(omega))
     }
@@ -135,10 +152,14 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
                 return Err(ConfigError::OutOfRange { name: "omega" });
             }
         }
+        let omega2 = omega.component_mul(&omega);
+        for &w2 in omega2.iter() {
+            crate::error::check_derived(w2, "omega^2")?;
+        }
         Ok(Self {
             base,
             constraint,
-            omega2: omega.component_mul(&omega),
+            omega2,
         })
     }
 
@@ -157,6 +178,10 @@ where
     fn energy(&self, q: &SVector<T, N>) -> T {
         let g = self.constraint.value(q);
         self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
+    }
+    #[inline]
+    fn constraint_residual(&self, q: &SVector<T, N>) -> Option<T> {
+        Some(self.constraint.residual(q))
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
         // In place: a by-value vector sum is a `memcpy` call on small targets at opt-level "s".

@@ -56,8 +56,9 @@ impl<T: Real, const N: usize> Mass<T, N> {
     /// A diagonal mass matrix.
     ///
     /// # Errors
-    /// [`ConfigError::NotPositiveDefinite`] when an entry is not positive, or
-    /// [`ConfigError::NonFinite`] when one is not finite.
+    /// [`ConfigError::NotPositiveDefinite`] when an entry is not positive,
+    /// [`ConfigError::NonFinite`] when one is not finite, [`ConfigError::Overflow`] (`"1/mass"`)
+    /// when its inverse overflows (a subnormal mass).
     pub fn diagonal(m: SVector<T, N>) -> Result<Self, ConfigError> {
         for &x in m.iter() {
             if !x.finite() {
@@ -66,6 +67,7 @@ impl<T: Real, const N: usize> Mass<T, N> {
             if x <= T::zero() {
                 return Err(ConfigError::NotPositiveDefinite { name: "mass" });
             }
+            crate::error::check_derived(T::one() / x, "1/mass")?;
         }
         Ok(Self {
             kind: Kind::Diagonal {
@@ -87,7 +89,8 @@ impl<T: Real, const N: usize> Mass<T, N> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`] (relative asymmetry above
-    /// `√ε`), or [`ConfigError::NotPositiveDefinite`] (Cholesky fails).
+    /// `√ε`), [`ConfigError::NotPositiveDefinite`] (Cholesky fails), or [`ConfigError::Overflow`]
+    /// (`"1/mass"`) when the inverse overflows.
     pub fn full(m: SMatrix<T, N, N>) -> Result<Self, ConfigError> {
         if !m.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "mass" });
@@ -99,12 +102,19 @@ impl<T: Real, const N: usize> Mass<T, N> {
         }
         let sym = (m + m.transpose()) * T::lit(0.5);
         match Cholesky::new(sym) {
-            Some(chol) => Ok(Self {
-                kind: Kind::Full {
-                    diag: sym.diagonal(),
-                    chol,
-                },
-            }),
+            Some(chol) => {
+                // M⁻¹ = L⁻ᵀL⁻¹: its diagonal scale is 1/Lᵢᵢ².
+                let l = chol.l_dirty();
+                for i in 0..N {
+                    crate::error::check_derived(T::one() / (l[(i, i)] * l[(i, i)]), "1/mass")?;
+                }
+                Ok(Self {
+                    kind: Kind::Full {
+                        diag: sym.diagonal(),
+                        chol,
+                    },
+                })
+            }
             None => Err(ConfigError::NotPositiveDefinite { name: "mass" }),
         }
     }

@@ -14,6 +14,25 @@ pub trait Potential<T: Real, const N: usize> {
     fn energy(&self, q: &SVector<T, N>) -> T;
     /// `∇V(q)`.
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N>;
+
+    /// The residual of the constraints this potential penalises
+    /// ([`Constraint::residual`](super::Constraint::residual)), `None` when it penalises none
+    /// (the default). The step guards bound it ([`crate::guard::Guards::residual`]).
+    #[inline]
+    fn constraint_residual(&self, q: &SVector<T, N>) -> Option<T> {
+        let _ = q;
+        None
+    }
+}
+
+/// The larger of two optional residuals.
+#[inline]
+pub(crate) fn max_residual<T: Real>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if x > y { x } else { y }),
+        (x, None) => x,
+        (None, y) => y,
+    }
 }
 
 /// A potential with its Hessian (linearly implicit methods need it).
@@ -177,6 +196,12 @@ impl<T: Real, const N: usize, V: Potential<T, N>, U: Potential<T, N>> Potential<
             s + self.stiff.gradient(q) * self.alpha
         }
     }
+    fn constraint_residual(&self, q: &SVector<T, N>) -> Option<T> {
+        max_residual(
+            self.soft.constraint_residual(q),
+            self.stiff.constraint_residual(q),
+        )
+    }
 }
 impl<T: Real, const N: usize, V: Hessian<T, N>, U: Hessian<T, N>> Hessian<T, N> for Split<T, V, U> {
     fn hessian(&self, q: &SVector<T, N>) -> SMatrix<T, N, N> {
@@ -220,6 +245,9 @@ impl<T: Real, const N: usize, P: Potential<T, N> + ?Sized> Potential<T, N> for &
     }
     fn gradient(&self, q: &SVector<T, N>) -> SVector<T, N> {
         (**self).gradient(q)
+    }
+    fn constraint_residual(&self, q: &SVector<T, N>) -> Option<T> {
+        (**self).constraint_residual(q)
     }
 }
 impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {

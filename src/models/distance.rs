@@ -125,6 +125,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
             if l.length <= T::zero() {
                 return Err(ConfigError::OutOfRange { name: "length" });
             }
+            crate::error::check_derived(l.length * l.length, "length^2")?;
         }
         Ok(Self::from_valid(links))
     }
@@ -232,6 +233,19 @@ fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
     for Distances<T, DIM, N, D>
 {
+    /// `max |gₖ| / Lₖ²`: the relative violation of the squared lengths.
+    fn residual(&self, q: &SVector<T, N>) -> T {
+        let mut r = T::zero();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let a = ((dot(&d, &d) - self.length2[k]) / self.length2[k]).abs();
+            if a > r || !a.finite() {
+                r = a;
+            }
+        }
+        r
+    }
+
     /// `gₖ = |p_a − p_b|² − Lₖ²`.
     fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
         let mut g = SVector::<T, D>::zeros();

@@ -16,7 +16,8 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
     /// Frequencies `ωᵢ`.
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`ωᵢ ≤ 0`).
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`ωᵢ ≤ 0`);
+    /// [`ConfigError::Overflow`] for `"omega^2"`.
     pub fn new(omega: SVector<T, N>) -> Result<Self, ConfigError> {
         for &w in omega.iter() {
             if !w.finite() {
@@ -25,6 +26,7 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
             if w <= T::zero() {
                 return Err(ConfigError::OutOfRange { name: "omega" });
             }
+            crate::error::check_derived(w * w, "omega^2")?;
         }
         Ok(Self { omega })
     }

@@ -1,7 +1,8 @@
 //! First-order SIM (Lie–Trotter), 004 Integrators 4.2.1/4.2.2, Remark 4.2.1, and eq 4.8.
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
@@ -62,6 +63,7 @@ pub struct Sim1<T: Real, F, const N: usize> {
     h: T,
     order: Sim1Order,
     mollified: bool,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Sim1<T, Conservative<P>, N> {
@@ -94,6 +96,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
         let lin = StiffLinear::new(mass, &fast)?;
         let flow = FastFlow::new(&lin, h)?;
         Ok(Self {
+            watch: Watch::default(),
             lin,
             flow,
             force,
@@ -181,7 +184,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     ) -> Result<(), StepError> {
         check_step_input(state, self.h)?;
         let next = self.advance(state, self.h, self.flow.maps(), Some(r));
-        commit(state, next)
+        self.watch.commit(state, &next, self.h, &NoProbe)
     }
 }
 
@@ -194,6 +197,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N>
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         if self.lin.is_noisy() {
@@ -204,7 +215,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N>
         } else {
             self.advance(state, h, &self.lin.mode_maps(h), None)
         };
-        commit(state, next)
+        self.watch.commit(state, &next, h, &NoProbe)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Second-order SIM (Strang), 004 Integrator 4.2.3; the impulse / r-RESPA method when c = σ = 0.
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
@@ -42,6 +43,7 @@ pub struct Sim2<T: Real, F, const N: usize> {
     h: T,
     cache: Option<(SVector<T, N>, SVector<T, N>)>,
     half: T,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Sim2<T, Conservative<P>, N> {
@@ -74,6 +76,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
         let lin = StiffLinear::new(mass, &fast)?;
         let flow = FastFlow::new(&lin, h)?;
         Ok(Self {
+            watch: Watch::default(),
             lin,
             flow,
             force,
@@ -140,7 +143,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
     ) -> Result<(), StepError> {
         check_step_input(state, self.h)?;
         let (next, a1) = self.advance(state, self.h, self.flow.maps(), Some(r));
-        commit(state, next)?;
+        self.watch.commit(state, &next, self.h, &NoProbe)?;
         self.cache = Some((next.q, a1));
         Ok(())
     }
@@ -155,6 +158,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N>
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         if self.lin.is_noisy() {
@@ -165,7 +176,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N>
         } else {
             self.advance(state, h, &self.lin.mode_maps(h), None)
         };
-        commit(state, next)?;
+        self.watch.commit(state, &next, h, &NoProbe)?;
         self.cache = Some((next.q, a1));
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Fourth-order SIM by triple-jump composition, 004 Remark 4.2.4.
 
 use super::{Conservative, FastFlow, FastParams, Force, StiffLinear};
-use crate::integrator::{check_step_input, commit};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
 use crate::model::{Mass, Potential};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
@@ -42,6 +43,7 @@ pub struct Sim4<T: Real, F, const N: usize> {
     h: T,
     c: T,
     half: T,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Sim4<T, Conservative<P>, N> {
@@ -81,6 +83,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         let outer = FastFlow::new(&lin, c * h)?;
         let inner = FastFlow::new(&lin, (T::one() - c - c) * h)?;
         Ok(Self {
+            watch: Watch::default(),
             lin,
             outer,
             inner,
@@ -131,6 +134,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N>
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let next = if h == self.h {
@@ -141,6 +152,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N>
             let inner = self.lin.mode_maps((T::one() - c - c) * h);
             self.advance(state, h, &outer, &inner)
         };
-        commit(state, next)
+        self.watch.commit(state, &next, h, &NoProbe)
     }
 }

@@ -49,6 +49,7 @@ pub use stiff_sylipn::StiffSylipn;
 pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
+use crate::guard::{Probe, Watch};
 use crate::integrator::check_step_input;
 use crate::linalg::all_finite;
 use crate::{ConfigError, Real, State, StepError};
@@ -211,6 +212,8 @@ pub(crate) fn two_stage_step<T: Real, const N: usize>(
     state: &mut State<T, N>,
     h: T,
     cache: &mut Fsal<T, N>,
+    watch: &mut Watch<T, N>,
+    probe: &impl Probe<T, N>,
     mut force: impl FnMut(&SVector<T, N>, T, &mut SVector<T, N>) -> Result<(), StepError>,
 ) -> Result<(), StepError> {
     check_step_input(state, h)?;
@@ -233,17 +236,12 @@ pub(crate) fn two_stage_step<T: Real, const N: usize>(
     }
     let q = &cache.q;
     force(q, h2, &mut cache.f[i1])?;
-    let t = state.t + h;
-    let mut v = SVector::<T, N>::zeros();
+    let mut next = State::at_rest(cache.q);
+    next.t = state.t + h;
     for i in 0..N {
-        v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
+        next.v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
     }
-    if !(t.finite() && all_finite(v.as_slice())) {
-        return Err(StepError::NonFiniteResult);
-    }
-    state.t = t;
-    state.q = cache.q;
-    state.v = v;
+    watch.commit(state, &next, h, probe)?;
     cache.h2 = h2;
     cache.cur = i1;
     cache.valid = true;

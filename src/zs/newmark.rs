@@ -2,7 +2,8 @@
 
 use super::{Fsal, NewtonParams, ZsParams};
 use crate::error::check_step;
-use crate::integrator::{check_step_input, commit};
+use crate::guard::Watch;
+use crate::integrator::check_step_input;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -45,6 +46,7 @@ pub struct Newmark<T: Real, P, const N: usize, S = Dense> {
     newton: NewtonParams<T>,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
     iterations: u32,
 }
 
@@ -87,6 +89,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
             newton,
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
             iterations: 0,
         })
     }
@@ -99,6 +102,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
         self.cache.clear();
+        self.watch.restart();
         &mut self.system
     }
 
@@ -116,6 +120,7 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     system: &System<T, P, N>,
     solver: &mut S,
     cache: &mut Fsal<T, N>,
+    watch: &mut Watch<T, N>,
     beta: T,
     newton: &NewtonParams<T>,
     check: bool,
@@ -153,13 +158,15 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     }
     let a1 = system.acceleration(&x);
     let v = state.v + (a0 + a1) * (h * half);
-    commit(
+    watch.commit(
         state,
-        State {
+        &State {
             t: state.t + h,
             q: x,
             v,
         },
+        h,
+        system,
     )?;
     cache.store(x, T::zero(), a1);
     Ok(it)
@@ -176,11 +183,20 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         self.iterations = newmark_step(
             &self.system,
             &mut self.solver,
             &mut self.cache,
+            &mut self.watch,
             self.beta,
             &self.newton,
             true,

@@ -3,6 +3,7 @@
 use super::newmark::newmark_step;
 use super::{Fsal, NewtonParams, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -44,6 +45,7 @@ pub struct NewmarkOneIteration<T: Real, P, const N: usize, S = Dense> {
     beta: T,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> NewmarkOneIteration<T, P, N, Dense> {
@@ -78,6 +80,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             beta,
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
         })
     }
 
@@ -98,6 +101,14 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let one = NewtonParams {
             tol: T::one(),
@@ -107,6 +118,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             &self.system,
             &mut self.solver,
             &mut self.cache,
+            &mut self.watch,
             self.beta,
             &one,
             false,

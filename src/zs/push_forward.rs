@@ -2,6 +2,7 @@
 
 use super::{two_stage_step, Fsal, NewtonParams, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -42,6 +43,7 @@ pub struct PushForwardNewmark<T: Real, P, const N: usize, S = Dense> {
     newton: NewtonParams<T>,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> PushForwardNewmark<T, P, N, Dense> {
@@ -84,6 +86,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             newton,
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
         })
     }
 
@@ -95,6 +98,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
         self.cache.clear();
+        self.watch.restart();
         &mut self.system
     }
 }
@@ -110,6 +114,14 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
             system,
@@ -117,22 +129,30 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             newton,
             solver,
             cache,
+            watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
-            let c = *beta * h2;
-            let mut a = SVector::<T, N>::zeros();
-            for _ in 0..newton.max_iter {
-                let y = x + a * c;
-                let r = system.mass.mul(&a) + system.potential.gradient(&y);
-                let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
-                a += da;
-                if newton.converged(&da, &a) {
-                    *out = a;
-                    return Ok(());
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let c = *beta * h2;
+                let mut a = SVector::<T, N>::zeros();
+                for _ in 0..newton.max_iter {
+                    let y = x + a * c;
+                    let r = system.mass.mul(&a) + system.potential.gradient(&y);
+                    let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
+                    a += da;
+                    if newton.converged(&da, &a) {
+                        *out = a;
+                        return Ok(());
+                    }
                 }
-            }
-            Err(StepError::NotConverged)
-        })
+                Err(StepError::NotConverged)
+            },
+        )
     }
 }

@@ -2,6 +2,7 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -43,6 +44,7 @@ pub struct StiffSylipn<T: Real, V, U, const N: usize, S = Dense> {
     beta: T,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> StiffSylipn<T, V, U, N, Dense> {
@@ -83,6 +85,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
             beta,
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
         })
     }
 
@@ -94,6 +97,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     /// Mutable access to the system (e.g. to change `alpha`); clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, Split<T, V, U>, N> {
         self.cache.clear();
+        self.watch.restart();
         &mut self.system
     }
 }
@@ -109,22 +113,38 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
             system,
             beta,
             solver,
             cache,
+            watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
-            let split = &system.potential;
-            let g = split.gradient(x);
-            let c = *beta * h2 * split.alpha;
-            for i in 0..N {
-                out[i] = -g[i];
-            }
-            solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
-        })
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let split = &system.potential;
+                let g = split.gradient(x);
+                let c = *beta * h2 * split.alpha;
+                for i in 0..N {
+                    out[i] = -g[i];
+                }
+                solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
+            },
+        )
     }
 }

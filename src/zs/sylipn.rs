@@ -2,6 +2,7 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -43,6 +44,7 @@ pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
     beta: T,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
@@ -76,6 +78,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
             beta,
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
         })
     }
 
@@ -87,6 +90,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     /// Mutable access to the system; clears the cached acceleration.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
         self.cache.clear();
+        self.watch.restart();
         &mut self.system
     }
 }
@@ -102,20 +106,36 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
             system,
             beta,
             solver,
             cache,
+            watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x: &SVector<T, N>, h2, out| {
-            let g = system.potential.gradient(x);
-            for i in 0..N {
-                out[i] = -g[i];
-            }
-            solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
-        })
+        two_stage_step(
+            state,
+            h,
+            cache,
+            watch,
+            &*system,
+            |x: &SVector<T, N>, h2, out| {
+                let g = system.potential.gradient(x);
+                for i in 0..N {
+                    out[i] = -g[i];
+                }
+                solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
+            },
+        )
     }
 }

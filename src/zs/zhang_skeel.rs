@@ -2,6 +2,7 @@
 
 use super::{two_stage_step, Fsal, ZsParams};
 use crate::error::check_step;
+use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -46,6 +47,7 @@ pub struct ZhangSkeel<T: Real, P, const N: usize, S = Dense> {
     half_beta2: T,
     solver: S,
     cache: Fsal<T, N>,
+    watch: Watch<T, N>,
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {
@@ -83,6 +85,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             half_beta2: beta * beta * T::lit(0.5),
             solver,
             cache: Fsal::empty(),
+            watch: Watch::default(),
         })
     }
 
@@ -94,6 +97,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     /// Mutable access to the system; clears the cached `f`.
     pub fn system_mut(&mut self) -> &mut System<T, P, N> {
         self.cache.clear();
+        self.watch.restart();
         &mut self.system
     }
 
@@ -156,6 +160,14 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
         self.h
     }
 
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        Some(&self.watch)
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        Some(&mut self.watch)
+    }
+
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
             system,
@@ -163,9 +175,10 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
             half_beta2,
             solver,
             cache,
+            watch,
             ..
         } = self;
-        two_stage_step(state, h, cache, |x, h2, out| {
+        two_stage_step(state, h, cache, watch, &*system, |x, h2, out| {
             force(system, solver, *beta, *half_beta2, x, h2, out)
         })
     }

@@ -1,0 +1,407 @@
+//! Step guards and the step clock: what every `Ok` from a step promises beyond finiteness.
+//!
+//! A step that returns `Ok` with finite nonsense is worse, inside a control loop, than one that
+//! returns an error: the controller acts on it. Each integrator therefore checks its result
+//! against a small, `Copy` set of bounds, [`Guards`], before it commits it, and refuses the step
+//! with [`StepError::Diverged`] (naming the [`Guard`]) when one is violated; the state is then
+//! bit-identical to what it was before the call.
+//!
+//! | guard | what is bounded | default |
+//! |---|---|---|
+//! | [`Guards::residual`] | the constraint violation after the step, as measured by [`Constraint::residual`](crate::model::Constraint::residual) (dimensionless for distance constraints: `max |‖d‖² − L²| / L²`); penalty potentials and exact-constraint methods | `0.1` |
+//! | [`Guards::energy_run`] | `E − E_ref ≤ r·S`: the energy gained since the start of the run, relative to the run's energy scale `S` | `0.25` |
+//! | [`Guards::energy_step`] | `|E_{k+1} − E_k| ≤ r·S`: the energy change of one step | off |
+//! | [`Guards::velocity_step`] | `‖v_{k+1} − v_k‖∞`, in the state's velocity units | off |
+//!
+//! **The run.** A run starts at the first step after construction, after the model was changed
+//! (`system_mut`), after [`Guards`] were replaced, and whenever the state handed to `step` is not
+//! bit-identical to the state the integrator returned last (the caller edited it, or started
+//! over). At the start, `E_ref = E(state)` and `S₀ = K + |V|` (kinetic plus absolute potential
+//! energy); thereafter `S = max(S₀, K_max)` with `K_max` the largest kinetic energy the run has
+//! reached, so a start at rest at `V = 0` still has a scale once it moves. The energy guards
+//! apply to conservative systems (Hamiltonian `½vᵀMv + V`); integrators of non-conservative or
+//! stochastic dynamics do not evaluate them.
+//!
+//! **Why the run guard is one-sided.** Every divergence gains energy. A linearly implicit method
+//! stepping over a stiff mode it cannot resolve (`hω ≫ 1`, what Z&S is for) keeps that mode's
+//! amplitude but slows it to `ω/√(1 + βh²ω²)`, so the true energy of the mode falls below its
+//! start between turning points: a loss of energy is the method working, a gain is not. A
+//! two-sided bound per step is [`Guards::energy_step`].
+//!
+//! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
+//! its energy and stretches its rods long before any value overflows (a Z&S run of the double
+//! pendulum at `h = 0.1` from a start far from rest returned 33 `Ok` steps with `|g|` up to
+//! `7.6e160`). A gain of a quarter of the run's energy scale, or a rod stretched by 10 % of its squared
+//! length, is far outside any accurate run and is reached early in every divergence we have
+//! seen. Measurements that need a method's raw behaviour past these bounds (stability limits)
+//! switch guards off with [`Guards::off`]. Cost: one potential-energy evaluation per step (and one
+//! more at the start of a run) plus one residual evaluation; nothing when a guard is off.
+//!
+//! **The clock.** `t` is advanced by compensated (Kahan) summation carried across the steps of a
+//! run, so after `n` steps of `h` the clock is `t₀ + n·h` to within one rounding of `t`, in `f32`
+//! as in `f64` (plain `t += h` in `f32` reaches 1,087,937 instead of 1,000,000 after 10⁷ steps of
+//! 0.1). A step whose time increment cannot be represented within half of `h` (for `f32` with
+//! `h = 0.1`, from `t ≈ 2²⁰`) fails with [`StepError::ClockStalled`] instead of returning `Ok`
+//! with `t` unchanged.
+
+use crate::model::{Potential, System};
+use crate::{ConfigError, Real, State, StepError};
+use nalgebra::SVector;
+
+/// A guard a step can violate (carried by [`StepError::Diverged`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Guard {
+    /// The constraint residual exceeds [`Guards::residual`].
+    Residual,
+    /// The energy drift since the start of the run exceeds [`Guards::energy_run`].
+    EnergyRun,
+    /// The energy change of the step exceeds [`Guards::energy_step`].
+    EnergyStep,
+    /// The velocity change of the step exceeds [`Guards::velocity_step`].
+    VelocityStep,
+}
+
+impl Guard {
+    /// The guard's name, as the field of [`Guards`].
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Residual => "residual",
+            Self::EnergyRun => "energy_run",
+            Self::EnergyStep => "energy_step",
+            Self::VelocityStep => "velocity_step",
+        }
+    }
+}
+
+/// Bounds every result of a step must satisfy (see the [module docs](self)); `None` switches a
+/// guard off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guards<T> {
+    /// Bound on the constraint residual after the step ([`Constraint::residual`](crate::model::Constraint::residual)).
+    /// Default `0.1`.
+    pub residual: Option<T>,
+    /// Bound on the energy gained since the start of the run, `(E − E_ref) / S`. Default `0.25`.
+    pub energy_run: Option<T>,
+    /// Bound on `|E_{k+1} − E_k| / S` over one step. Default off.
+    pub energy_step: Option<T>,
+    /// Bound on `‖v_{k+1} − v_k‖∞` over one step. Default off.
+    pub velocity_step: Option<T>,
+}
+
+impl<T: Real> Default for Guards<T> {
+    fn default() -> Self {
+        Self {
+            residual: Some(T::lit(0.1)),
+            energy_run: Some(T::lit(0.25)),
+            energy_step: None,
+            velocity_step: None,
+        }
+    }
+}
+
+impl<T: Real> Guards<T> {
+    /// Every guard off: only finiteness and the clock are checked (what a stability-limit
+    /// measurement needs).
+    pub fn off() -> Self {
+        Self {
+            residual: None,
+            energy_run: None,
+            energy_step: None,
+            velocity_step: None,
+        }
+    }
+
+    /// Checks every bound that is on: finite and `> 0`.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] naming the guard
+    /// (`"guards.residual"`, …).
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        let check = |b: Option<T>, name: &'static str| match b {
+            Some(x) if !x.finite() => Err(ConfigError::NonFinite { name }),
+            Some(x) if x <= T::zero() => Err(ConfigError::OutOfRange { name }),
+            _ => Ok(()),
+        };
+        check(self.residual, "guards.residual")?;
+        check(self.energy_run, "guards.energy_run")?;
+        check(self.energy_step, "guards.energy_step")?;
+        check(self.velocity_step, "guards.velocity_step")?;
+        Ok(*self)
+    }
+
+    fn energy_on(&self) -> bool {
+        self.energy_run.is_some() || self.energy_step.is_some()
+    }
+}
+
+/// What the guards measure on a model: its energy split `(K, V)` and its constraint residual.
+///
+/// Implemented for [`System`] (energy of a conservative system, the residual of a penalty
+/// potential); integrators of models without an energy use [`NoProbe`].
+pub trait Probe<T: Real, const N: usize> {
+    /// Kinetic and potential energy `(K, V)` of `s`, when the dynamics conserve `K + V`.
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)>;
+    /// The constraint residual at `q`, when the model has constraints.
+    fn residual(&self, q: &SVector<T, N>) -> Option<T>;
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize> Probe<T, N> for System<T, P, N> {
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        Some((self.mass.kinetic(&s.v), self.potential.energy(&s.q)))
+    }
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        self.potential.constraint_residual(q)
+    }
+}
+
+/// A model the guards cannot measure: only finiteness and the clock are checked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProbe;
+
+impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
+    #[inline]
+    fn energy(&self, _: &State<T, N>) -> Option<(T, T)> {
+        None
+    }
+    #[inline]
+    fn residual(&self, _: &SVector<T, N>) -> Option<T> {
+        None
+    }
+}
+
+/// A probe with the energy of `system` and the residual of a separate check (exact-constraint
+/// methods: the potential penalises nothing, the constraint is `residual`).
+#[derive(Clone, Copy, Debug)]
+pub struct WithResidual<'a, P, F> {
+    /// The probe giving the energy.
+    pub energy: &'a P,
+    /// The residual function.
+    pub residual: F,
+}
+
+impl<T: Real, const N: usize, P: Probe<T, N>, F: Fn(&SVector<T, N>) -> T> Probe<T, N>
+    for WithResidual<'_, P, F>
+{
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        self.energy.energy(s)
+    }
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        Some((self.residual)(q))
+    }
+}
+
+/// The guards of one integrator and what they remember of the run: the last committed state,
+/// the clock's compensation, the reference energy and scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch<T: Real, const N: usize> {
+    guards: Guards<T>,
+    last: State<T, N>,
+    running: bool,
+    clock_c: T,
+    e_last: T,
+    e_ref: T,
+    scale: T,
+}
+
+impl<T: Real, const N: usize> Default for Watch<T, N> {
+    fn default() -> Self {
+        Self::new(Guards::default())
+    }
+}
+
+impl<T: Real, const N: usize> Watch<T, N> {
+    /// A watch with validated `guards` (see [`Guards::validate`]).
+    pub fn new(guards: Guards<T>) -> Self {
+        Self {
+            guards,
+            last: State::at_rest(SVector::zeros()),
+            running: false,
+            clock_c: T::zero(),
+            e_last: T::zero(),
+            e_ref: T::zero(),
+            scale: T::zero(),
+        }
+    }
+
+    /// The guards.
+    pub fn guards(&self) -> &Guards<T> {
+        &self.guards
+    }
+
+    /// Replaces the guards (validated) and starts a new run.
+    ///
+    /// # Errors
+    /// As [`Guards::validate`]; the guards are unchanged on error.
+    pub fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
+        self.guards = guards.validate()?;
+        self.restart();
+        Ok(())
+    }
+
+    /// Starts a new run at the next step (the model changed).
+    #[inline]
+    pub fn restart(&mut self) {
+        self.running = false;
+    }
+
+    /// Whether `state` continues the run (it is the state this watch committed last).
+    #[inline]
+    fn continues(&self, state: &State<T, N>) -> bool {
+        let mut same = self.running && self.last.t == state.t;
+        for i in 0..N {
+            same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+        }
+        same
+    }
+
+    /// Commits `next` (the step's result from `state` with signed step `h`) into `state` when it
+    /// is finite, the clock advances and every guard holds; `next.t` is replaced by the
+    /// compensated clock. Otherwise `state` and the watch are unchanged.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
+    #[inline]
+    pub fn commit<P: Probe<T, N>>(
+        &mut self,
+        state: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        if !next.is_finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        let cont = self.continues(state);
+        // Kahan summation of the clock, compensation carried over the run.
+        let y = h - if cont { self.clock_c } else { T::zero() };
+        let t = state.t + y;
+        let dt = t - state.t;
+        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
+            return Err(StepError::ClockStalled);
+        }
+        let c = dt - y;
+        let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
+        if self.guards.energy_on() {
+            if let Some((k1, v1)) = probe.energy(next) {
+                let e0 = if cont {
+                    self.e_last
+                } else if let Some((k0, v0)) = probe.energy(state) {
+                    e_ref = k0 + v0;
+                    scale = k0 + v0.abs();
+                    e_ref
+                } else {
+                    return Err(StepError::NonFiniteResult);
+                };
+                e1 = k1 + v1;
+                if k1 > scale {
+                    scale = k1;
+                }
+                if !e1.finite() {
+                    return Err(StepError::NonFiniteResult);
+                }
+                if let Some(r) = self.guards.energy_run {
+                    if e1 - e_ref > r * scale {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyRun,
+                        });
+                    }
+                }
+                if let Some(r) = self.guards.energy_step {
+                    if (e1 - e0).abs() > r * scale {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyStep,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(bound) = self.guards.residual {
+            if let Some(r) = probe.residual(&next.q) {
+                // A NaN residual is refused too.
+                if r > bound || !r.finite() {
+                    return Err(StepError::Diverged {
+                        guard: Guard::Residual,
+                    });
+                }
+            }
+        }
+        if let Some(bound) = self.guards.velocity_step {
+            for i in 0..N {
+                let dv = (next.v[i] - state.v[i]).abs();
+                if dv > bound || !dv.finite() {
+                    return Err(StepError::Diverged {
+                        guard: Guard::VelocityStep,
+                    });
+                }
+            }
+        }
+        state.t = t;
+        state.q = next.q;
+        state.v = next.v;
+        self.last = *state;
+        self.running = true;
+        self.clock_c = c;
+        self.e_last = e1;
+        self.e_ref = e_ref;
+        self.scale = scale;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::vector;
+
+    #[test]
+    fn guards_validate() {
+        assert!(Guards::<f64>::default().validate().is_ok());
+        assert!(Guards::<f32>::off().validate().is_ok());
+        let mut g = Guards::<f64> {
+            residual: Some(0.0),
+            ..Default::default()
+        };
+        assert_eq!(
+            g.validate(),
+            Err(ConfigError::OutOfRange {
+                name: "guards.residual"
+            })
+        );
+        g.residual = Some(f64::NAN);
+        assert_eq!(
+            g.validate(),
+            Err(ConfigError::NonFinite {
+                name: "guards.residual"
+            })
+        );
+        let mut g = Guards::<f64>::off();
+        g.velocity_step = Some(-1.0);
+        assert!(g.validate().is_err());
+    }
+
+    #[test]
+    fn clock_is_compensated_and_refuses_to_stall() {
+        let mut w = Watch::<f32, 1>::new(Guards::off());
+        let mut s = State::new(0.0f32, vector![0.0], vector![0.0]);
+        for _ in 0..1_000_000 {
+            let next = s;
+            w.commit(&mut s, &next, 0.1, &NoProbe).unwrap();
+        }
+        assert!((s.t - 100_000.0).abs() <= 100_000.0 * 1e-6, "t = {}", s.t);
+        // At 2²² the spacing of f32 is 0.5: a step of 0.1 cannot advance the clock.
+        let mut s = State::new(4_194_304.0f32, vector![0.0], vector![0.0]);
+        let before = s;
+        let next = s;
+        assert_eq!(
+            w.commit(&mut s, &next, 0.1, &NoProbe),
+            Err(StepError::ClockStalled)
+        );
+        assert_eq!(s, before);
+    }
+}
