@@ -220,7 +220,7 @@ enum VerletAtH {
 impl std::fmt::Display for VerletAtH {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Failed { t, error } => write!(f, "step failed at t = {t:.1}: {error}"),
+            Self::Failed { t, error } => write!(f, "the step from t = {t:.1} failed: {error}"),
             Self::Ran { max_energy_err } => write!(f, "max |dH| = {max_energy_err:.3e}"),
         }
     }
@@ -268,7 +268,7 @@ fn conclusion(rows: &[Row], verlet_big: &VerletAtH) -> String {
         }
     };
     let verlet_at_h = match verlet_big {
-        VerletAtH::Failed { t, .. } => format!("fails at t = {t:.1}"),
+        VerletAtH::Failed { t, .. } => format!("fails in the step from t = {t:.1}"),
         VerletAtH::Ran { max_energy_err } => {
             format!("runs with max |dH| = {max_energy_err:.1e}")
         }
