@@ -1,4 +1,4 @@
-#![doc = include_str!("../README.md")]
+#![doc = include_str!("lib.md")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -16,6 +16,7 @@ pub mod langevin;
 pub mod linalg;
 pub mod model;
 pub mod models;
+pub mod prelude;
 pub mod recover;
 mod scalar;
 pub mod sim;
@@ -30,3 +31,8 @@ pub use state::State;
 
 /// Re-export of the nalgebra version the API is written in.
 pub use nalgebra;
+
+/// The repository README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

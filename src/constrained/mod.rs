@@ -80,6 +80,7 @@ pub const MAX_CORRECTION: f64 = 10.0;
 /// What a step does with a start off the constraint manifold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum OffManifold {
     /// Return [`StepError::Precondition`](crate::StepError::Precondition), state untouched.
     #[default]
@@ -92,6 +93,7 @@ pub enum OffManifold {
 ///
 /// Plain public fields with [`Default`]; validated by each method's `new`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NewtonParams<T> {
     /// Newton stops when `‖g(q_{n+1})‖∞ ≤ tol` (absolute, in the units of `g`). Default
     /// `1000 ε` (`2.2e-13` for `f64`, `1.2e-4` for `f32`). Scale it with `g` for large

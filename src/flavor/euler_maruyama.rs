@@ -35,16 +35,7 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// ```
 /// use macrostep::flavor::{EulerMaruyama, LegacyMap, OdeState, Stiffness, StiffSde};
 /// use nalgebra::{vector, SMatrix, SVector};
-/// # struct Lcg(u64);
-/// # impl rand_core::TryRng for Lcg {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// struct Ou; // du = −α u dt + √(2α) dW
 /// impl StiffSde<f64, 1> for Ou {
 ///     fn soft_drift(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![0.0] }
@@ -54,7 +45,7 @@ pub trait StiffSde<T: Real, const D: usize> {
 ///         SMatrix::from_element(2f64.sqrt())
 ///     }
 /// }
-/// let mut em = EulerMaruyama::new(Ou, 100.0, Lcg(9)).unwrap();
+/// let mut em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9)).unwrap();
 /// let mut s = OdeState::new(0.0, vector![1.0]);
 /// em.advance(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
 /// assert_eq!(s.u[0], 1.0);

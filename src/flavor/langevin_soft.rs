@@ -36,22 +36,13 @@ use rand_core::Rng;
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
 ///                 langevin::StochasticIntegrator, models::TwoSpring};
 /// use nalgebra::vector;
-/// # struct Lcg(u64);
-/// # impl rand_core::TryRng for Lcg {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
 /// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
 /// let mut f = LangevinSoft::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap(),
 ///                               &model.system().mass, vector![0.1, 0.1], vector![0.5, 0.5]).unwrap();
 /// let mut s = model.initial_state();
-/// let mut rng = Lcg(1);
+/// let mut rng = Pcg32::seed_from_u64(1);
 /// f.integrate_with(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12 && s.is_finite());
 /// ```

@@ -31,23 +31,14 @@ use rand_core::Rng;
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinStiff, Params, Switched},
 ///                 langevin::StochasticIntegrator, models::TwoSpring};
 /// use nalgebra::vector;
-/// # struct Lcg(u64);
-/// # impl rand_core::TryRng for Lcg {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
 /// let se = SymplecticEuler::new(model.system(), 1e-4, Ordering::KickDrift).unwrap();
 /// // Friction 1e4·0.1 and noise 100·1 on the first mass only (degenerate noise, §2.6.9).
 /// let mut f = LangevinStiff::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-4).unwrap(),
 ///                                &model.system().mass, vector![0.1, 0.0], vector![1.0, 0.0], 1e4).unwrap();
 /// let mut s = model.initial_state();
-/// f.integrate_with(&mut s, 100, &mut Lcg(3)).unwrap();
+/// f.integrate_with(&mut s, 100, &mut Pcg32::seed_from_u64(3)).unwrap();
 /// assert!(s.is_finite());
 /// ```
 #[derive(Clone, Copy, Debug)]

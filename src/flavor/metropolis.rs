@@ -45,22 +45,13 @@ use rand_core::Rng;
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Metropolis, Params, Switched, Symmetric},
 ///                 langevin::StochasticIntegrator, models::TwoSpring};
 /// use nalgebra::vector;
-/// # struct Lcg(u64);
-/// # impl rand_core::TryRng for Lcg {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
 /// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
 /// let flavor = Symmetric::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap()).unwrap();
 /// let mut mh = Metropolis::new(flavor, model.system(), vector![1.0, 1.0], 1.0).unwrap();
 /// let mut s = model.initial_state();
-/// mh.integrate_with(&mut s, 200, &mut Lcg(5)).unwrap();
+/// mh.integrate_with(&mut s, 200, &mut Pcg32::seed_from_u64(5)).unwrap();
 /// assert!(mh.acceptance_rate() > 0.5);
 /// ```
 #[derive(Clone, Copy, Debug)]

@@ -221,6 +221,7 @@ pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adj
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Params<T> {
     delta: T,
     tau: T,

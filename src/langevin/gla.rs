@@ -29,19 +29,10 @@ use rand_core::Rng;
 ///
 /// ```
 /// use macrostep::{langevin::{Gla, StochasticIntegrator}, models::HarmonicOscillator};
-/// # struct Lcg(u64);
-/// # impl rand_core::TryRng for Lcg {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok((self.try_next_u64()? >> 32) as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0).unwrap();
 /// let mut gla = Gla::new(osc.system(), 0.5, 10.0, 0.01).unwrap(); // c, β, h
-/// let mut rng = Lcg(1); // e.g. rand_pcg::Pcg32::seed_from_u64(1)
+/// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
 /// gla.integrate_with(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12);

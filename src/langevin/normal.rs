@@ -25,17 +25,8 @@ use rand_core::Rng;
 ///
 /// ```
 /// use macrostep::langevin::Normal;
-/// # struct Counter(u64);
-/// # impl rand_core::TryRng for Counter {
-/// #     type Error = core::convert::Infallible;
-/// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok(self.try_next_u64()? as u32) }
-/// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-/// #         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-/// #         Ok(self.0)
-/// #     }
-/// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> { d.fill(0); Ok(()) }
-/// # }
-/// let mut rng = Counter(7); // any rand_core::Rng, e.g. rand_pcg::Pcg32
+/// use rand_pcg::{rand_core::SeedableRng, Pcg32};
+/// let mut rng = Pcg32::seed_from_u64(7); // any rand_core::Rng
 /// let (a, b): (f64, f64) = Normal::pair(&mut rng);
 /// assert!(a.is_finite() && b.is_finite());
 /// ```

@@ -4,7 +4,7 @@ use super::{check_nonnegative, check_positive, GravityPenalty, LinearPotential, 
 use super::{distance::chain_links, Link};
 use crate::model::{Mass, Penalty, System};
 use crate::{ConfigError, Real, State};
-use nalgebra::{vector, SVector};
+use nalgebra::SVector;
 
 /// Two point masses on massless rods: mass 1 hangs from the origin on a rod `L₁`, mass 2 from
 /// mass 1 on a rod `L₂` (Tao & Owhadi, 000 §4.1).
@@ -58,7 +58,7 @@ impl<T: Real> DoublePendulum<T> {
         for &l in &lengths {
             check_positive(l, "length")?;
         }
-        let mass = Mass::diagonal(vector![masses[0], masses[0], masses[1], masses[1]])?;
+        let mass = Mass::diagonal(SVector::from([masses[0], masses[0], masses[1], masses[1]]))?;
         Ok(Self::build(masses, g, lengths, mass))
     }
 
@@ -69,8 +69,9 @@ impl<T: Real> DoublePendulum<T> {
     }
 
     fn build(masses: [T; 2], g: T, lengths: [T; 2], mass: Mass<T, 4>) -> Self {
-        let b = vector![T::zero(), g * masses[0], T::zero(), g * masses[1]];
-        let links: [Link<T, 2>; 2] = chain_links(SVector::zeros(), vector![lengths[0], lengths[1]]);
+        let b = SVector::from([T::zero(), g * masses[0], T::zero(), g * masses[1]]);
+        let links: [Link<T, 2>; 2] =
+            chain_links(SVector::zeros(), SVector::from([lengths[0], lengths[1]]));
         Self {
             masses,
             g,
@@ -138,7 +139,7 @@ impl<T: Real> DoublePendulum<T> {
         let (st, ct) = theta.sin_cos();
         let (sp, cp) = phi.sin_cos();
         let (x1, y1) = (l1 * st, -l1 * ct);
-        vector![x1, y1, x1 + l2 * sp, y1 - l2 * cp]
+        SVector::from([x1, y1, x1 + l2 * sp, y1 - l2 * cp])
     }
 
     /// The generalised coordinates `(θ, φ)` of a configuration (inverse of
@@ -155,6 +156,6 @@ impl<T: Real> DoublePendulum<T> {
     pub fn initial_state(&self) -> State<T, 4> {
         let [l1, l2] = self.lengths;
         let d = l2 / T::lit(2.0).sqrt();
-        State::at_rest(vector![T::zero(), -l1, d, -l1 - d])
+        State::at_rest(SVector::from([T::zero(), -l1, d, -l1 - d]))
     }
 }

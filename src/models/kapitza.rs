@@ -26,7 +26,7 @@
 use super::{check_nonnegative, check_positive};
 use crate::model::{Hessian, Mass, Potential, Split, System, ThirdDerivative};
 use crate::{ConfigError, Real, State};
-use nalgebra::{vector, SMatrix, SVector};
+use nalgebra::{SMatrix, SVector};
 
 /// `V(θ) = A cos θ` on one degree of freedom: the Kapitza potential frozen at one time.
 ///
@@ -43,7 +43,7 @@ impl<T: Real> Potential<T, 1> for CosinePotential<T> {
         self.amplitude * q[0].cos()
     }
     fn gradient(&self, q: &SVector<T, 1>) -> SVector<T, 1> {
-        vector![-self.amplitude * q[0].sin()]
+        SVector::from([-self.amplitude * q[0].sin()])
     }
 }
 
@@ -55,7 +55,7 @@ impl<T: Real> Hessian<T, 1> for CosinePotential<T> {
 
 impl<T: Real> ThirdDerivative<T, 1> for CosinePotential<T> {
     fn third_contraction(&self, q: &SVector<T, 1>, a: &SVector<T, 1>) -> SVector<T, 1> {
-        vector![self.amplitude * q[0].sin() * a[0] * a[0]]
+        SVector::from([self.amplitude * q[0].sin() * a[0] * a[0]])
     }
 }
 
@@ -103,7 +103,7 @@ impl<T: Real> Kapitza<T> {
         let l = T::lit(9.0);
         // `Mass::diagonal` only fails for a non-positive or non-finite entry; 9 is neither, so the
         // fallback is dead code kept to avoid a panic path.
-        let mass = Mass::diagonal(vector![l]).unwrap_or_else(|_| Mass::identity());
+        let mass = Mass::diagonal(SVector::from([l])).unwrap_or_else(|_| Mass::identity());
         Self::build(T::lit(9.8), T::lit(1000.0), mass, l)
     }
 
@@ -188,6 +188,6 @@ impl<T: Real> Kapitza<T> {
 
     /// `θ(0) = 0.2`, `θ̇(0) = 0` (004 Fig. 2.17).
     pub fn initial_state(&self) -> State<T, 1> {
-        State::at_rest(vector![T::lit(0.2)])
+        State::at_rest(SVector::from([T::lit(0.2)]))
     }
 }

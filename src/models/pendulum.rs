@@ -5,7 +5,7 @@ use super::{
 };
 use crate::model::{Mass, Penalty, System};
 use crate::{ConfigError, Real, State};
-use nalgebra::{vector, SVector};
+use nalgebra::SVector;
 
 /// A point mass `m` on a massless rod of length `L` pivoting at the origin, under gravity `g`
 /// pointing to `−y` (Reich, 002 §5, eqs 35–36).
@@ -67,7 +67,7 @@ impl<T: Real> Pendulum<T> {
             g,
             length,
             mass,
-            gravity: LinearPotential::from_valid(vector![T::zero(), m * g]),
+            gravity: LinearPotential::from_valid(SVector::from([T::zero(), m * g])),
             constraint: PlanarDistances::from_valid([Link::anchored(0, SVector::zeros(), length)]),
         }
     }
@@ -112,7 +112,7 @@ impl<T: Real> Pendulum<T> {
 
     /// The start `q = (L, 0)`, `v = 0` (002 §5).
     pub fn initial_state(&self) -> State<T, 2> {
-        State::at_rest(vector![self.length, T::zero()])
+        State::at_rest(SVector::from([self.length, T::zero()]))
     }
 
     /// The exact period of the pendulum released from rest at angle `φ₀` from the downward

@@ -4,7 +4,7 @@
 use super::check_positive;
 use crate::model::{Mass, Potential, Split, System};
 use crate::{ConfigError, Real, State};
-use nalgebra::{vector, SVector, Vector2};
+use nalgebra::{SVector, Vector2};
 
 /// Atom `i` (0, 1, 2) of `q = (x₁, y₁, x₂, y₂, x₃, y₃)`.
 #[inline]
@@ -217,7 +217,7 @@ impl<T: Real> Propane<T> {
         let [a, b, c] = self.masses;
         // `Mass::diagonal` fails only for non-positive or non-finite entries, which `new` and
         // `paper` rule out; the identity fallback is dead code that keeps this panic-free.
-        Mass::diagonal(vector![a, a, b, b, c, c]).unwrap_or_else(|_| Mass::identity())
+        Mass::diagonal(SVector::from([a, a, b, b, c, c])).unwrap_or_else(|_| Mass::identity())
     }
 
     /// Soft: the angle term; stiff: the bonds; `α = K_r`.
@@ -265,8 +265,8 @@ impl<T: Real> Propane<T> {
     /// The start of 004 Fig 2.16: positions `(0, 0, 1.533, 0, 2.6136, 1.0826)`, momenta
     /// `(−0.4326, −1.6656, 0.1253, 0.2877, −1.1465, 1.1909)` (velocities `pᵢ/mᵢ`).
     pub fn initial_state(&self) -> State<T, 6> {
-        let q = vector![0.0, 0.0, 1.533, 0.0, 2.6136, 1.0826].map(T::lit);
-        let p = vector![-0.4326, -1.6656, 0.1253, 0.2877, -1.1465, 1.1909].map(T::lit);
+        let q = SVector::from([0.0, 0.0, 1.533, 0.0, 2.6136, 1.0826]).map(T::lit);
+        let p = SVector::from([-0.4326, -1.6656, 0.1253, 0.2877, -1.1465, 1.1909]).map(T::lit);
         State::new(T::zero(), q, self.mass().solve(&p))
     }
 }

@@ -3,7 +3,7 @@
 use super::{check_positive, QuarticBond};
 use crate::model::{Mass, Quadratic, Split, System};
 use crate::{ConfigError, Real, State};
-use nalgebra::{matrix, vector};
+use nalgebra::{Matrix3, SVector};
 
 /// Three unit masses `q = (x, y, z)` with a soft quartic well on `x` and two stiff springs
 /// (004 eq 2.100):
@@ -78,7 +78,7 @@ impl<T: Real> SpringTrimer<T> {
     pub fn split(&self) -> Split<T, QuarticBond<T, 3>, Quadratic<T, 3>> {
         let [w1, w2] = self.omega;
         let z = T::zero();
-        let k = matrix![w1, -w1, z; -w1, w1 + w2, -w2; z, -w2, w2];
+        let k = Matrix3::new(w1, -w1, z, -w1, w1 + w2, -w2, z, -w2, w2);
         Split::new(
             QuarticBond::from_valid(0, None, T::one()),
             Quadratic::new(k),
@@ -94,6 +94,6 @@ impl<T: Real> SpringTrimer<T> {
     /// `(x, y, z) = (0.8, 0.811, 0.721)`, zero momenta (004 Fig. 2.4).
     pub fn initial_state(&self) -> State<T, 3> {
         let [x, y, z] = self.start;
-        State::at_rest(vector![x, y, z])
+        State::at_rest(SVector::from([x, y, z]))
     }
 }

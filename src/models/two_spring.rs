@@ -4,7 +4,7 @@
 use super::{check_nonnegative, check_positive, QuarticBond};
 use crate::model::{Mass, Quadratic, Split, System};
 use crate::{ConfigError, Real, State};
-use nalgebra::{matrix, vector};
+use nalgebra::{Matrix2, SVector};
 
 /// Friction and noise of a Langevin system `dp = −∇V dt − c p dt + σ dW` (isotropic: the same
 /// `c` and `σ` on every degree of freedom), as plain data for the stochastic integrators.
@@ -110,7 +110,7 @@ impl<T: Real> TwoSpring<T> {
     /// Soft `¼ (y − x)⁴`, stiff `½ ω² x²`, `α = 1`.
     pub fn split(&self) -> Split<T, QuarticBond<T, 2>, Quadratic<T, 2>> {
         let z = T::zero();
-        let k = matrix![self.omega * self.omega, z; z, z];
+        let k = Matrix2::new(self.omega * self.omega, z, z, z);
         Split::new(
             QuarticBond::from_valid(1, Some(0), T::lit(0.25)),
             Quadratic::new(k),
@@ -126,6 +126,6 @@ impl<T: Real> TwoSpring<T> {
     /// `x(0) = 0.8/ω`, `y(0) = 1.1 + x(0)`, zero momenta (004 Fig. 4.2).
     pub fn initial_state(&self) -> State<T, 2> {
         let x = T::lit(0.8) / self.omega;
-        State::at_rest(vector![x, T::lit(1.1) + x])
+        State::at_rest(SVector::from([x, T::lit(1.1) + x]))
     }
 }

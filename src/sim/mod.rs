@@ -52,6 +52,7 @@ use nalgebra::{SMatrix, SVector};
 
 /// Friction of the fast flow.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Friction<T: Real, const N: usize> {
     /// `c I` (isotropic; always commutes with `K`). Must be `≥ 0`.
     Scalar(T),
@@ -61,6 +62,7 @@ pub enum Friction<T: Real, const N: usize> {
 
 /// Noise of the fast flow: the matrix `σ` in `σ dW`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Noise<T: Real, const N: usize> {
     /// `σ I`. Must be `≥ 0`.
     Scalar(T),
@@ -75,6 +77,7 @@ pub enum Noise<T: Real, const N: usize> {
 
 /// Parameters of the fast flow: `M dq = p dt`, `dp = −Kq dt − c p dt + σ dW`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FastParams<T: Real, const N: usize> {
     /// The stiff matrix `K` (including `ε⁻¹`), symmetric positive semi-definite.
     pub stiffness: SMatrix<T, N, N>,

@@ -61,6 +61,7 @@ use nalgebra::SVector;
 /// stability experiments need it) and is stable only for `hω < 2/√(1 − 4β)`. `β = 0` reduces
 /// every method of the family to velocity Verlet.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ZsParams<T> {
     /// `β ≥ 0`, finite. Default `0.4` (the value of 000 §4.1–4.2).
     pub beta: T,
@@ -96,6 +97,7 @@ impl<T: Real> ZsParams<T> {
 /// The iteration stops after the first update with `‖Δ‖∞ ≤ tol·(1 + ‖x‖∞)`; reaching
 /// `max_iter` updates without that is [`StepError::NotConverged`], never a silent result.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NewtonParams<T> {
     /// Relative tolerance on the Newton update, `> 0`. Default `√ε` of the scalar (Newton
     /// converges quadratically, so the solution is then accurate to about `ε`).

@@ -1,10 +1,19 @@
 //! Project automation: `cargo xtask <command>`.
 //!
-//! - `test`: runs every test on a fresh machine, installing what is missing (the
-//!   `thumbv7em-none-eabihf` target). Host tests (unit, integration, doc), the criterion benches
-//!   in test mode, the main example, the core crate built for Cortex-M4F with and without `defmt`,
-//!   the no_std link probe, and a feature check that `std`/`alloc` never reach the embedded build.
-//! - `probe`: only the no_std checks.
+//! - `test [--no-firmware]`: runs every test on a fresh machine. It first checks the
+//!   prerequisites (the `thumbv7em-none-eabihf` target, `qemu-system-arm`, `defmt-print`) and
+//!   prints what is missing and how it will be installed, failing at once when it cannot be.
+//!   Then: host tests (unit, integration, doc; the `serde` round trip), rustdoc of every feature
+//!   with warnings as errors, the packaged file list against [`PACKAGE_ALLOW`], the criterion
+//!   benches in test mode, the main example, the no_std checks of `probe`, and the firmware
+//!   stage (QEMU). `--no-firmware`, or `MACROSTEP_SKIP_FIRMWARE=1` in the environment, skips the
+//!   firmware stage and its prerequisites.
+//! - `probe`: only the no_std checks: the core crate built for Cortex-M4F with no feature, with
+//!   `defmt` and with `serde`, the no_std link probe, and a feature check that `std`/`alloc`
+//!   never reach the embedded build.
+//! - `package`: only the packaging checks: rustdoc of every feature with warnings as errors and
+//!   the packaged file list.
+//! - `firmware [--bless]`: only the firmware stage (see `firmware.rs`).
 
 mod firmware;
 
@@ -17,11 +26,12 @@ const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("test") => test(),
+        Some("test") => test(&args[1..]),
         Some("probe") => nostd_checks(),
+        Some("package") => package_checks(),
         Some("firmware") => firmware::firmware(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test|probe|firmware [--bless]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]>");
             return ExitCode::from(2);
         }
     };
@@ -88,18 +98,40 @@ fn ensure_target() -> Result {
     )
 }
 
-fn test() -> Result {
+/// Environment variable that skips the firmware stage of `cargo xtask test` when set to `1`.
+const SKIP_FIRMWARE_ENV: &str = "MACROSTEP_SKIP_FIRMWARE";
+
+fn test(args: &[String]) -> Result {
+    let mut firmware_stage = std::env::var(SKIP_FIRMWARE_ENV).map_or(true, |v| v != "1");
+    for a in args {
+        match a.as_str() {
+            "--no-firmware" => firmware_stage = false,
+            _ => {
+                return Err(format!(
+                    "test: unknown argument {a:?} (usage: cargo xtask test [--no-firmware])"
+                ))
+            }
+        }
+    }
+    prerequisites(firmware_stage)?;
     ensure_target()?;
     run(
         "host tests (unit, integration, doc)",
         cargo().args(["test", "--workspace"]),
     )?;
     run(
-        "rustdoc of the core crate (warnings are errors: broken intra-doc links)",
-        cargo()
-            .args(["doc", "--no-deps", "-p", "macrostep"])
-            .env("RUSTDOCFLAGS", "-D warnings"),
+        "serde round trip (feature `serde`)",
+        cargo().args([
+            "test",
+            "-p",
+            "macrostep",
+            "--features",
+            "serde",
+            "--lib",
+            "serde",
+        ]),
     )?;
+    package_checks()?;
     run(
         "criterion benches in test mode",
         cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
@@ -122,8 +154,190 @@ fn test() -> Result {
         ]),
     )?;
     nostd_checks()?;
-    firmware::firmware(&[])?;
+    if firmware_stage {
+        firmware::firmware(&[])?;
+    } else {
+        eprintln!("xtask: firmware stage skipped (--no-firmware or {SKIP_FIRMWARE_ENV}=1)");
+    }
     eprintln!("xtask: all tests passed");
+    Ok(())
+}
+
+/// What docs.rs and the registry will see: rustdoc of every feature (warnings are errors, so a
+/// broken intra-doc link fails), the packaged file list, and `cargo package` without warnings.
+fn package_checks() -> Result {
+    run(
+        "rustdoc of the core crate, every feature (warnings are errors: broken intra-doc links)",
+        cargo()
+            .args(["doc", "--no-deps", "-p", "macrostep", "--all-features"])
+            .env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
+    package_list()
+}
+
+/// Whether `program --version` runs and succeeds.
+fn runs(program: impl AsRef<std::ffi::OsStr>) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Checks, before anything slow runs, what `test` needs; prints what is missing and how it will
+/// be installed, and fails at once when it cannot be installed here. The installs themselves
+/// happen where the tools are first used (`ensure_target`, the firmware stage).
+fn prerequisites(firmware_stage: bool) -> Result {
+    let mut missing = Vec::new();
+    let mut blockers = Vec::new();
+    let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))
+        .map_err(|e| format!("prerequisites: rustup is needed to add {EMBEDDED_TARGET}: {e}"))?;
+    if !installed.lines().any(|l| l.trim() == EMBEDDED_TARGET) {
+        missing.push(format!(
+            "Rust target {EMBEDDED_TARGET}: will run `rustup target add {EMBEDDED_TARGET}`"
+        ));
+    }
+    if firmware_stage {
+        if !runs("qemu-system-arm") {
+            let root_user = output(Command::new("id").arg("-u")).is_ok_and(|s| s.trim() == "0");
+            let via = if root_user { "" } else { "sudo " };
+            missing.push(format!(
+                "qemu-system-arm (firmware stage): will run `{via}apt-get update` and `{via}apt-get install qemu-system-arm`"
+            ));
+            if !runs("apt-get") {
+                blockers.push("qemu-system-arm: no apt-get on this machine; install QEMU's ARM system emulator with your package manager");
+            } else if !root_user
+                && !Command::new("sudo")
+                    .arg("-V")
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            {
+                blockers
+                    .push("qemu-system-arm: not root and no sudo; install qemu-system-arm as root");
+            }
+        }
+        let in_cargo_home = cargo_home().map(|h| h.join("bin").join("defmt-print"));
+        if !runs("defmt-print") && !in_cargo_home.is_some_and(runs) {
+            missing.push(
+                "defmt-print (firmware stage): will run `cargo install --locked defmt-print`"
+                    .into(),
+            );
+        }
+    }
+    if missing.is_empty() {
+        eprintln!("xtask: prerequisites present");
+    } else {
+        eprintln!("xtask: missing prerequisites:");
+        for m in &missing {
+            eprintln!("xtask:   - {m}");
+        }
+    }
+    if !blockers.is_empty() {
+        return Err(format!(
+            "cannot install what the firmware stage needs:\n  {}\nInstall it, or skip the stage with `cargo xtask test --no-firmware` ({SKIP_FIRMWARE_ENV}=1).",
+            blockers.join("\n  ")
+        ));
+    }
+    Ok(())
+}
+
+/// Cargo's home directory (`$CARGO_HOME`, else `~/.cargo`).
+fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+}
+
+/// What the published package may hold: exact paths, or `prefix*suffix` patterns (`*` spans
+/// directories). Anything else in `cargo package --list` fails `cargo xtask test`: a new
+/// top-level file must be added here on purpose, and repository-only directories (host-tests,
+/// firmware, probe, xtask, .cargo, .ci) must never appear.
+const PACKAGE_ALLOW: &[&str] = &[
+    ".cargo_vcs_info.json",
+    "Cargo.lock",
+    "Cargo.toml",
+    "Cargo.toml.orig",
+    "README.md",
+    "CHANGELOG.md",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
+    "src/*.rs",
+    "src/*.md",
+    "benches/*.rs",
+    "examples/double_pendulum.rs",
+];
+
+/// Files the package must hold (the crate docs, the licenses named by `license`).
+const PACKAGE_REQUIRED: &[&str] = &[
+    "Cargo.toml",
+    "README.md",
+    "CHANGELOG.md",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
+    "src/lib.rs",
+    "src/lib.md",
+];
+
+fn allowed(path: &str, pattern: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((prefix, suffix)) => {
+            path.len() >= prefix.len() + suffix.len()
+                && path.starts_with(prefix)
+                && path.ends_with(suffix)
+        }
+        None => path == pattern,
+    }
+}
+
+fn package_list() -> Result {
+    eprintln!("xtask: ==> packaged file list against the allow-list");
+    let list = output(cargo().args([
+        "package",
+        "-p",
+        "macrostep",
+        "--no-verify",
+        "--list",
+        "--allow-dirty",
+    ]))?;
+    let files: Vec<&str> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let unexpected: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|f| !PACKAGE_ALLOW.iter().any(|p| allowed(f, p)))
+        .collect();
+    let absent: Vec<&str> = PACKAGE_REQUIRED
+        .iter()
+        .copied()
+        .filter(|r| !files.contains(r))
+        .collect();
+    if !unexpected.is_empty() || !absent.is_empty() {
+        return Err(format!(
+            "package file list: unexpected {unexpected:?}, missing {absent:?} (see `include` in Cargo.toml and PACKAGE_ALLOW in xtask)"
+        ));
+    }
+    eprintln!(
+        "xtask: <== package holds {} files, all allowed",
+        files.len()
+    );
+    // `--list` does not report the manifest problems `cargo package` warns about (a declared or
+    // discovered target whose file is not packaged, missing metadata): build the archive and
+    // read them.
+    eprintln!("xtask: ==> cargo package --no-verify (warnings are errors)");
+    let out = cargo()
+        .args(["package", "-p", "macrostep", "--no-verify", "--allow-dirty"])
+        .output()
+        .map_err(|e| format!("cannot start cargo package: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warned = stderr
+        .lines()
+        .any(|l| l.trim_start().starts_with("warning"));
+    if !out.status.success() || warned {
+        return Err(format!("cargo package: {}\n{stderr}", out.status));
+    }
+    eprintln!("xtask: <== cargo package: no warnings");
     Ok(())
 }
 
@@ -143,6 +357,18 @@ fn nostd_checks() -> Result {
             EMBEDDED_TARGET,
             "--features",
             "defmt",
+        ]),
+    )?;
+    run(
+        "core crate for thumbv7em-none-eabihf with serde",
+        cargo().args([
+            "build",
+            "-p",
+            "macrostep",
+            "--target",
+            EMBEDDED_TARGET,
+            "--features",
+            "serde",
         ]),
     )?;
     run(
@@ -166,7 +392,7 @@ fn nostd_checks() -> Result {
         "--target",
         EMBEDDED_TARGET,
         "--features",
-        "defmt",
+        "defmt,serde",
     ]))?;
     let offending: Vec<&str> = tree
         .lines()
