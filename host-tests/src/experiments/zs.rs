@@ -66,7 +66,7 @@ pub fn stability() {
     }
     let crit = 0.5 * (lo + hi);
     let analytic = 2.0 / (1.0f64 - 4.0 * 0.2).sqrt();
-    println!(
+    crate::say!(
         "beta = 0.2: critical h*omega {crit:.6} (analytic 2/sqrt(1-4beta) = {analytic:.6}, rel. diff {:.2e})",
         (crit - analytic).abs() / analytic
     );
@@ -187,7 +187,7 @@ pub fn symplectic() {
         10,
         1e-5,
     );
-    println!("Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}");
+    crate::say!("Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}");
     figure("zs-symplectic.zss.oscillator_1d", d);
     let s0 = hh_start();
     let zs = integrator_defect(
@@ -204,7 +204,7 @@ pub fn symplectic() {
         10,
         1e-5,
     );
-    println!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
+    crate::say!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
     figure("zs-symplectic.zs.henon_heiles", zs);
     figure("zs-symplectic.zss.henon_heiles", zss);
     symplectic_dp();
@@ -401,7 +401,7 @@ pub fn double_pendulum() {
     let e32 = (0..4)
         .map(|i| (f64::from(s32.q[i]) - r10[i]).abs())
         .fold(0.0, f64::max);
-    println!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
+    crate::say!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
     figure("double-pendulum.zs_f32.err_t10", e32);
     for (name, r) in &runs {
         figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
@@ -616,12 +616,12 @@ fn dna_inner() {
     let r = dna_run(zs, 2.0, t_end, seed);
     let zs_time = start.elapsed().as_secs_f64();
     let tr = transitions(&r.mean_angle);
-    println!(
+    crate::say!(
         "Z&S beta = 0.3, h = 2, T = {t_end}: stable {}, max |H - H0| {:.3e}, {} mean-angle transitions, {:.2} s",
         r.stable, r.max_energy_err, tr, zs_time
     );
     for (k, m) in r.mean_angle.iter().enumerate().step_by(50) {
-        println!("  t = {:>6.0}  mean angle {:.4}", (k + 1) as f64 * 2.0, m);
+        crate::say!("  t = {:>6.0}  mean angle {:.4}", (k + 1) as f64 * 2.0, m);
     }
     // Largest stable Verlet step: bisection on "bounded over T" (same criterion as Z&S).
     let (mut lo, mut hi) = (0.05, 1.0);
@@ -638,7 +638,7 @@ fn dna_inner() {
     let start = Instant::now();
     let rv = dna_run(vv, 0.2, t_end, seed);
     let vv_time = start.elapsed().as_secs_f64();
-    println!(
+    crate::say!(
         "Verlet h = 0.2: stable {}, max |H - H0| {:.3e}, {} transitions, {:.2} s; largest stable h {:.4}",
         rv.stable,
         rv.max_energy_err,
@@ -681,7 +681,7 @@ pub fn symplectic_dp() {
         }
     }
     let (zs, zss) = dp_defects(1, 1e-4, true);
-    println!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
+    crate::say!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
     figure("zs-symplectic.zs.double_pendulum", zs);
     figure("zs-symplectic.zss.double_pendulum", zss);
 }
@@ -814,7 +814,7 @@ pub fn chain_cost() {
                 .expect("regular"));
         });
         let pieces = grad + third + solve;
-        println!(
+        crate::say!(
             "double pendulum: Z&S step {step:.0} ns; gradient {grad:.0} + contraction {third:.0} + Hessian, factor and solve {solve:.0} = {pieces:.0} ns; ratio {:.2}",
             step / pieces
         );
