@@ -32,7 +32,13 @@ fn trimer(c: &mut Criterion) {
     bench_span(&mut group, id, &mut se, s0, ratio);
 
     let mut fused = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(), params);
-    bench_span(&mut group, "flavor::nonintrusive_fused/f64", &mut fused, s0, 1);
+    bench_span(
+        &mut group,
+        "flavor::nonintrusive_fused/f64",
+        &mut fused,
+        s0,
+        1,
+    );
 
     let se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
     let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(), params);

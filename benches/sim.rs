@@ -33,7 +33,13 @@ fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
     let mut sim4 = Sim4::new(Mass::identity(), fast, split.soft, h_sim).expect("sim4");
     let mut vv = VelocityVerlet::new(fpu.system(), T::lit(h_vv)).expect("verlet");
     let mut g = c.benchmark_group("integrate-T1/fpu-w1000/n6");
-    bench_span(&mut g, format!("baselines::verlet/{label}"), &mut vv, s0, n_vv);
+    bench_span(
+        &mut g,
+        format!("baselines::verlet/{label}"),
+        &mut vv,
+        s0,
+        n_vv,
+    );
     bench_span(&mut g, format!("sim::sim1/{label}"), &mut sim1, s0, n_sim);
     bench_span(&mut g, format!("sim::sim2/{label}"), &mut sim2, s0, n_sim);
     bench_span(&mut g, format!("sim::sim4/{label}"), &mut sim4, s0, n_sim);
