@@ -17,7 +17,7 @@ pub struct Column<'a> {
 /// The CSV text of `columns` (shorter columns padded with empty cells).
 pub fn to_string(columns: &[Column<'_>]) -> String {
     let mut out = String::new();
-    let header: Vec<&str> = columns.iter().map(|c| c.name).collect();
+    let header: Vec<String> = columns.iter().map(|c| quote(c.name)).collect();
     out.push_str(&header.join(","));
     out.push('\n');
     let rows = columns.iter().map(|c| c.values.len()).max().unwrap_or(0);
@@ -33,6 +33,15 @@ pub fn to_string(columns: &[Column<'_>]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A header cell, quoted (RFC 4180) when it holds a comma, quote or newline.
+fn quote(cell: &str) -> String {
+    if cell.contains([',', '"', '\n']) {
+        format!("\"{}\"", cell.replace('"', "\"\""))
+    } else {
+        cell.to_string()
+    }
 }
 
 /// Writes `columns` to `dir/file`, creating `dir` if needed.
@@ -55,11 +64,11 @@ mod tests {
                 values: &a,
             },
             Column {
-                name: "err",
+                name: "err, abs",
                 values: &b,
             },
         ]);
-        assert_eq!(text, "t,err\n1e0,1e-12\n5e-1,\n");
+        assert_eq!(text, "t,\"err, abs\"\n1e0,1e-12\n5e-1,\n");
         let parsed: f64 = "1e-12".parse().unwrap();
         assert_eq!(parsed, 1e-12);
     }

@@ -123,6 +123,17 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     }
 }
 
+/// Colours told apart in print and by most colour-blind readers (ColorBrewer Set1, with black).
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(228, 26, 28),
+    RGBColor(55, 126, 184),
+    RGBColor(77, 175, 74),
+    RGBColor(152, 78, 163),
+    RGBColor(255, 127, 0),
+    RGBColor(0, 0, 0),
+    RGBColor(166, 86, 40),
+];
+
 /// A tick label: plain decimals for moderate magnitudes, scientific notation otherwise.
 fn tick(v: f64) -> String {
     let a = v.abs();
@@ -150,6 +161,12 @@ pub fn write_png(dir: &Path, chart: &Chart) -> Result<(), Box<dyn std::error::Er
     };
     let (x0, x1) = range(pts().map(|p| p.0), chart.log_x);
     let (y0, y1) = range(pts().map(|p| p.1), chart.log_y);
+    // Headroom above the data for the legend box.
+    let y1 = if chart.log_y {
+        y1 * (y1 / y0).powf(0.3)
+    } else {
+        y1 + 0.3 * (y1 - y0)
+    };
     match (chart.log_x, chart.log_y) {
         (false, false) => draw(&path, chart, x0..x1, y0..y1),
         (false, true) => draw(&path, chart, x0..x1, (y0..y1).log_scale()),
@@ -182,7 +199,7 @@ where
         .x_label_formatter(&|v| tick(*v))
         .draw()?;
     for (i, s) in chart.series.iter().enumerate() {
-        let color = Palette99::pick(i).mix(0.9);
+        let color = PALETTE[i % PALETTE.len()];
         let points: Vec<(f64, f64)> = s
             .points
             .iter()
@@ -199,7 +216,7 @@ where
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 15))
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     root.present()?;
     Ok(())

@@ -248,7 +248,7 @@ pub fn dp_reference(times: &[f64]) -> Vec<[f64; 4]> {
 }
 
 /// Per-method results of the double-pendulum run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct DpRun {
     /// Step size.
     pub h: f64,
@@ -262,6 +262,9 @@ pub struct DpRun {
     pub max_g: f64,
     /// Wall-clock nanoseconds per step (a separate, unmeasured run).
     pub ns_per_step: f64,
+    /// About 1000 samples `[t, |H − H₀|, ‖g(q)‖∞, position error]` over [0, T] (the curves of
+    /// 000 Fig 1–2).
+    pub series: Vec<[f64; 4]>,
 }
 
 fn dp_run<I: Integrator<f64, 4>>(
@@ -278,6 +281,8 @@ fn dp_run<I: Integrator<f64, 4>>(
     let mut s = dp_start();
     let e0 = sys.energy(&s);
     let (mut err_t10, mut err_max, mut de, mut g) = (f64::NAN, 0.0f64, 0.0f64, 0.0f64);
+    let stride = (n / 1000).max(1);
+    let mut series = Vec::with_capacity(n / stride + 1);
     for (k, rq) in refq.iter().enumerate() {
         if k > 0 && integ.step(&mut s).is_err() {
             return DpRun {
@@ -287,6 +292,7 @@ fn dp_run<I: Integrator<f64, 4>>(
                 max_energy_err: f64::INFINITY,
                 max_g: f64::INFINITY,
                 ns_per_step: f64::NAN,
+                series,
             };
         }
         let e = (0..4).map(|i| (s.q[i] - rq[i]).abs()).fold(0.0, f64::max);
@@ -294,8 +300,15 @@ fn dp_run<I: Integrator<f64, 4>>(
             err_t10 = e;
         }
         err_max = err_max.max(e);
-        de = de.max((sys.energy(&s) - e0).abs());
-        g = g.max(sys.potential.constraint.value(&s.q).amax());
+        let (de_k, g_k) = (
+            (sys.energy(&s) - e0).abs(),
+            sys.potential.constraint.value(&s.q).amax(),
+        );
+        de = de.max(de_k);
+        g = g.max(g_k);
+        if k % stride == 0 {
+            series.push([s.t, de_k, g_k, e]);
+        }
     }
     let mut integ = make();
     let mut s = dp_start();
@@ -310,6 +323,7 @@ fn dp_run<I: Integrator<f64, 4>>(
         max_energy_err: de,
         max_g: g,
         ns_per_step: ns,
+        series,
     }
 }
 
@@ -402,6 +416,7 @@ pub fn double_pendulum() {
         .map(|i| (f64::from(s32.q[i]) - r10[i]).abs())
         .fold(0.0, f64::max);
     crate::say!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
+    dp_charts(&runs);
     figure("double-pendulum.zs_f32.err_t10", e32);
     for (name, r) in &runs {
         figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
@@ -415,6 +430,63 @@ pub fn double_pendulum() {
             &format!("double-pendulum.{name}.ns_per_step"),
             r.ns_per_step,
         );
+    }
+}
+
+/// The method's label in the charts.
+fn dp_label(name: &str, h: f64) -> String {
+    let method = match name {
+        "zs" => "Z&S",
+        "zss" => "Z&Ss (SyLiPN)",
+        "newmark" => "Newmark (converged)",
+        "newmark1" => "Newmark, one iteration",
+        "verlet" => "velocity Verlet",
+        other => other,
+    };
+    format!("{method}, h = {h}")
+}
+
+/// 000 Fig 1–2 as curves: energy error, constraint drift and position error over time, one
+/// curve per method (`--plot`, `--csv`).
+fn dp_charts(runs: &[(&'static str, DpRun)]) {
+    let what = [
+        (
+            1,
+            "energy",
+            "energy error",
+            "|H(t) − H(0)| of the penalised H",
+        ),
+        (
+            2,
+            "constraint",
+            "constraint drift",
+            "max_i |g_i(q(t))|, g = |rod|² − 1",
+        ),
+        (
+            3,
+            "position_error",
+            "error vs rigid reference",
+            "max_i |q_i(t) − q_i,ref(t)|",
+        ),
+    ];
+    for (col, stem, title, y) in what {
+        let series = runs
+            .iter()
+            .map(|(name, r)| crate::plot::Series {
+                label: dp_label(name, r.h),
+                // t = 0 is exact by construction (zero or roundoff): left out of the log plot.
+                points: r.series.iter().skip(1).map(|p| (p[0], p[col])).collect(),
+            })
+            .collect();
+        crate::plot::emit(&crate::plot::Chart {
+            stem: format!("double-pendulum.{stem}"),
+            title: format!("000 §4.1 double pendulum (ω = 20, β = 0.4): {title}"),
+            x_label: "time t".into(),
+            y_label: format!("{y} (log scale)"),
+            log_x: false,
+            log_y: true,
+            series,
+        });
     }
 }
 
