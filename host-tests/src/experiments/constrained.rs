@@ -371,7 +371,18 @@ pub fn chain() {
     figure("chain.n20.rattle_h0.025_vs_h0.0125_agree_until", chaos2);
     figure("chain.n20.rattle_ns_per_step", ns05);
     figure("chain.n20.rattle_h0.025_ns_per_step", ns025);
-    chain_sylipn(&r05, &r025, t_end);
+    // The converged reference: RATTLE at h = 1e-3 and 5e-4 (same samples every 0.1).
+    let (r1e3, _, _) = rattle_chain::<40, 20>(1e-3, t_end, 100);
+    let (r5e4, _, _) = rattle_chain::<40, 20>(5e-4, t_end, 200);
+    let converged = agree_until(&r1e3, &r5e4, 0.05, t_end);
+    let coarse = agree_until(&r0125, &r5e4, 0.05, t_end);
+    crate::say!(
+        "RATTLE h = 1e-3 vs h = 5e-4 agree until t = {converged} (the converged reference)"
+    );
+    crate::say!("RATTLE h = 0.0125 vs h = 5e-4 agree until t = {coarse}");
+    figure("chain.n20.rattle_h0.001_vs_h0.0005_agree_until", converged);
+    figure("chain.n20.rattle_h0.0125_vs_h0.0005_agree_until", coarse);
+    chain_sylipn(&r05, &r025, &r5e4, t_end);
 }
 
 /// SyLiPN (004 Integrator 5.2.3, banded solver) on the penalised chain of `n = N/2` pendula from
@@ -403,7 +414,12 @@ fn sylipn_chain<const N: usize, const D: usize>(
 }
 
 /// The SyLiPN half of `reproduce chain`: agreement with RATTLE, cost per step, cost slope in n.
-fn chain_sylipn(r05: &[(f64, [f64; 4])], r025: &[(f64, [f64; 4])], t_end: f64) {
+fn chain_sylipn(
+    r05: &[(f64, [f64; 4])],
+    r025: &[(f64, [f64; 4])],
+    converged: &[(f64, [f64; 4])],
+    t_end: f64,
+) {
     let (zs, ns) = sylipn_chain::<40, 20>(0.1, 100.0, t_end, 1);
     // RATTLE h = 0.05 stops at its failure; the comparison covers its samples only.
     let end05 = r05.last().map_or(0.0, |x| x.0);
@@ -418,6 +434,14 @@ fn chain_sylipn(r05: &[(f64, [f64; 4])], r025: &[(f64, [f64; 4])], t_end: f64) {
     figure("chain.n20.agree_until", a05);
     figure("chain.n20.sylipn_h0.0125_agree_until", a_fine);
     figure("chain.n20.agree_until_rattle_h0.025", a025);
+    let a_conv = agree_until(&zs, converged, 0.05, t_end);
+    let a_fine_conv = agree_until(&zs_fine, converged, 0.05, t_end);
+    crate::say!("against RATTLE h = 5e-4: SyLiPN h = 0.1 agrees until t = {a_conv}, SyLiPN h = 0.0125 until t = {a_fine_conv}");
+    figure("chain.n20.agree_until_rattle_h0.0005", a_conv);
+    figure(
+        "chain.n20.sylipn_h0.0125_agree_until_rattle_h0.0005",
+        a_fine_conv,
+    );
     figure("chain.n20.zss_ns_per_step", ns);
     // Cost per step against n (T = 2: the cost per step does not depend on the state).
     let reps = 5;

@@ -476,6 +476,17 @@ fn slow_err(flavor: &[State<f64, 3>], reference: &[State<f64, 3>], dt_ref: f64) 
         .fold(0.0, f64::max)
 }
 
+/// [`slow_err`] over the FLAVOR samples at integer times only, the thesis's sampling (004
+/// §2.6.2 plots the slow variable at t = 1, 2, …).
+fn slow_err_integer_t(flavor: &[State<f64, 3>], reference: &[State<f64, 3>], dt_ref: f64) -> f64 {
+    let at_integer: Vec<State<f64, 3>> = flavor
+        .iter()
+        .filter(|s| (s.t - s.t.round()).abs() < 1e-9)
+        .copied()
+        .collect();
+    slow_err(&at_integer, reference, dt_ref)
+}
+
 /// `reproduce flavor-3dof`: system 2.100 (Fig 2.4, 2.5).
 pub fn run_3dof() {
     let (w1, w2, t_end) = (1.1, 0.97, 50.0);
@@ -492,7 +503,13 @@ pub fn run_3dof() {
     let delta = 0.01;
     let steps = (t_end / delta).round() as usize;
     crate::say!("\nslow variable (x+y+z)/3, delta = 0.01, eps = 1e-6, T = 50: choice of tau");
-    let table = Table::new(&["tau", "d*t*w^2", "slow_err_max", "fast_rel_err"]);
+    let table = Table::new(&[
+        "tau",
+        "d*t*w^2",
+        "slow_err_max",
+        "slow_err_int_t",
+        "fast_rel_err",
+    ]);
     let lmax = sys.potential.stiff.k.symmetric_eigenvalues().max();
     let windows = [10.0, 20.0, 30.0, 40.0, 50.0];
     let width = 5.0;
@@ -510,27 +527,35 @@ pub fn run_3dof() {
         }
         worst
     };
-    let mut best = (f64::INFINITY, 0.0, 0.0);
+    // Chosen by the error over every mesostep; the error at integer t is reported beside it.
+    let mut best = (f64::INFINITY, 0.0, 0.0, 0.0);
     for &tau in &[1e-5, 2e-5, 5e-5, 1e-4] {
         let mut f = nonintrusive_se(system_2100::<f64>(eps, w1, w2), delta, tau);
         let traj = trajectory(&mut f, &s0, steps);
         let e = slow_err(&traj, &reference, dt_ref);
+        let e_int = slow_err_integer_t(&traj, &reference, dt_ref);
         let fe = fast_err(&traj);
         table.row(&[
             sci(tau),
             format!("{:.3}", delta * tau * lmax / eps),
             sci(e),
+            sci(e_int),
             sci(fe),
         ]);
         if e < best.0 {
-            best = (e, fe, tau);
+            best = (e, fe, tau, e_int);
         }
     }
-    let (slow_best, fast_best, tau) = best;
+    let (slow_best, fast_best, tau, slow_int) = best;
+    crate::say!(
+        "slow_err_max is the max over every mesostep (t = k·delta); slow_err_int_t over integer \
+         t only, as the thesis samples"
+    );
     crate::say!("chosen tau = {tau:e} (smallest slow error)");
     figure("flavor-3dof.tau", tau);
     figure("flavor-3dof.delta", delta);
     figure("flavor-3dof.slow_err_max", slow_best);
+    figure("flavor-3dof.slow_err_max_integer_t", slow_int);
     figure("flavor-3dof.fast_window_rel_err", fast_best);
 
     // Fig 2.5a: error of the window average over H = 1 at T, against δ = H/M (τ fixed).
