@@ -3,57 +3,20 @@
 //! chains of n = 5, 10, 20, 40 pendula (004 §5.4.3, ω = 100, banded solver), with velocity
 //! Verlet on the penalised model as the baseline in every group.
 //!
-//! Groups `step/<model>/n<bodies>`, ids `<family>::<method>/f64`. Short mode for CI:
+//! Groups `step/double_pendulum_constrained/n2` and `step/chain_w100/n<bodies>` (distinct from
+//! the Z&S bench's `step/double_pendulum/n2` and `step/chain/n<bodies>`, which use other
+//! methods and, for the chain, another model), ids `<family>::<method>/f64`. Short mode for CI:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench constrained`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+mod common;
+
+use common::{bench_steps, config};
+use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{NewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::linalg::Banded;
 use macrostep::models::{Chain, DoublePendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{Integrator, Real, State};
-use std::hint::black_box;
-use std::time::Duration;
-
-/// Steps between resets to the initial state (a long benchmark stays in its regime).
-const RESET: usize = 64;
-
-fn short() -> bool {
-    std::env::var_os("MACROSTEP_BENCH_SHORT").is_some()
-}
-
-fn configure(c: &mut Criterion) -> Criterion {
-    let base = std::mem::take(c);
-    if short() {
-        base.sample_size(10)
-            .warm_up_time(Duration::from_millis(100))
-            .measurement_time(Duration::from_millis(300))
-    } else {
-        base.sample_size(30)
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
-    }
-}
-
-fn bench_steps<T: Real, I: Integrator<T, N>, const N: usize>(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    id: &str,
-    mut integ: I,
-    s0: State<T, N>,
-) {
-    let mut s = s0;
-    let mut k = 0usize;
-    g.bench_function(BenchmarkId::from_parameter(id), |b| {
-        b.iter(|| {
-            if k.is_multiple_of(RESET) {
-                s = s0;
-            }
-            k += 1;
-            integ.step(black_box(&mut s)).expect("stable");
-        })
-    });
-}
 
 fn params() -> NewtonParams<f64> {
     // Chains reach |q| ~ n: the default absolute tolerance 1000 ε is below the roundoff of
@@ -66,12 +29,11 @@ fn params() -> NewtonParams<f64> {
 }
 
 fn double_pendulum(c: &mut Criterion) {
-    let mut c = configure(c);
     let dp = DoublePendulum::<f64>::paper();
     let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
     let h = 0.1;
     let omega = 20.0;
-    let mut group = c.benchmark_group("step/double_pendulum/n2");
+    let mut group = c.benchmark_group("step/double_pendulum_constrained/n2");
     bench_steps(
         &mut group,
         "baselines::verlet/f64",
@@ -126,12 +88,11 @@ fn double_pendulum(c: &mut Criterion) {
 }
 
 fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
-    let mut c = configure(c);
     let chain = Chain::<f64, N, D>::horizontal();
     let (sys, g, s0) = (chain.system(), chain.constraint(), chain.initial_state());
     let h = 0.05;
     let omega = 100.0;
-    let name = format!("step/chain/n{D}");
+    let name = format!("step/chain_w100/n{D}");
     let mut group = c.benchmark_group(&name);
     bench_steps(
         &mut group,
@@ -175,5 +136,9 @@ fn chains(c: &mut Criterion) {
     chain_group::<80, 40>(c);
 }
 
-criterion_group!(benches, double_pendulum, chains);
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = double_pendulum, chains
+}
 criterion_main!(benches);

@@ -8,29 +8,16 @@
 //! - `flavor::nonintrusive`: over [`Switched::symplectic_euler`] (kick–drift for both): two
 //!   soft gradients and one stiff, expect `δ/τ · c_full/(c_full + c_soft)`.
 //!
-//! Short mode for CI: `cargo bench --bench flavor -- --warm-up-time 1 --measurement-time 3`.
+//! Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench flavor`.
 
+mod common;
+
+use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
 use macrostep::models::SpringTrimer;
-use macrostep::{Integrator, State};
-use std::hint::black_box;
-
-fn run<I: Integrator<f64, 3>>(
-    b: &mut criterion::Bencher<'_>,
-    integ: &mut I,
-    s0: State<f64, 3>,
-    n: usize,
-) {
-    let mut s = s0;
-    b.iter(|| {
-        integ.integrate(black_box(&mut s), n).unwrap();
-        if s.t > 1e3 {
-            s = s0;
-        }
-    })
-}
+use macrostep::State;
 
 fn trimer(c: &mut Criterion) {
     let model = SpringTrimer::<f64>::paper();
@@ -41,20 +28,27 @@ fn trimer(c: &mut Criterion) {
     let params = Params::new(delta, tau).unwrap();
 
     let mut se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
-    group.bench_function(format!("baselines::symplectic_euler_x{ratio}/f64"), |b| {
-        run(b, &mut se, s0, ratio)
-    });
+    let id = format!("baselines::symplectic_euler_x{ratio}/f64");
+    bench_span(&mut group, id, &mut se, s0, ratio);
 
     let mut fused = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(), params);
-    group.bench_function("flavor::nonintrusive_fused/f64", |b| {
-        run(b, &mut fused, s0, 1)
-    });
+    bench_span(
+        &mut group,
+        "flavor::nonintrusive_fused/f64",
+        &mut fused,
+        s0,
+        1,
+    );
 
     let se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
     let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(), params);
-    group.bench_function("flavor::nonintrusive/f64", |b| run(b, &mut flavor, s0, 1));
+    bench_span(&mut group, "flavor::nonintrusive/f64", &mut flavor, s0, 1);
     group.finish();
 }
 
-criterion_group!(benches, trimer);
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = trimer
+}
 criterion_main!(benches);

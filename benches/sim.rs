@@ -4,25 +4,20 @@
 //! of time. SIM steps are macroscopic (`H = 0.01`, `ωH = 10`; the error in `q` is uniform in ω,
 //! Theorem 4.2.2); Verlet must take `h = 1.8/ω` (90 % of its stability limit `2/ω`). The ratio of
 //! the times is the speedup per simulated time at *stability*, not at equal accuracy.
-//! `cargo bench --bench sim -- --quick` is the short mode.
+//! Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench sim`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+mod common;
+
+use common::{bench_span, config};
+use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
-use macrostep::{Integrator, Real, State};
-use std::hint::black_box;
+use macrostep::Real;
 
 const OMEGA: f64 = 1000.0;
 const H_SIM: f64 = 0.01;
-
-fn run<T: Real, I: Integrator<T, 6>>(integ: &mut I, s0: &State<T, 6>, steps: usize) -> State<T, 6> {
-    let mut s = *s0;
-    // A failed step would show up as a much faster bench; the FPU start is stable for all four.
-    let _ = integ.integrate(&mut s, steps);
-    s
-}
 
 fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
     let fpu = Fpu::<T, 6>::new(T::lit(OMEGA)).expect("fpu");
@@ -38,18 +33,16 @@ fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
     let mut sim4 = Sim4::new(Mass::identity(), fast, split.soft, h_sim).expect("sim4");
     let mut vv = VelocityVerlet::new(fpu.system(), T::lit(h_vv)).expect("verlet");
     let mut g = c.benchmark_group("integrate-T1/fpu-w1000/n6");
-    g.bench_function(BenchmarkId::new("baselines::verlet", label), |b| {
-        b.iter(|| run(&mut vv, black_box(&s0), n_vv))
-    });
-    g.bench_function(BenchmarkId::new("sim::sim1", label), |b| {
-        b.iter(|| run(&mut sim1, black_box(&s0), n_sim))
-    });
-    g.bench_function(BenchmarkId::new("sim::sim2", label), |b| {
-        b.iter(|| run(&mut sim2, black_box(&s0), n_sim))
-    });
-    g.bench_function(BenchmarkId::new("sim::sim4", label), |b| {
-        b.iter(|| run(&mut sim4, black_box(&s0), n_sim))
-    });
+    bench_span(
+        &mut g,
+        format!("baselines::verlet/{label}"),
+        &mut vv,
+        s0,
+        n_vv,
+    );
+    bench_span(&mut g, format!("sim::sim1/{label}"), &mut sim1, s0, n_sim);
+    bench_span(&mut g, format!("sim::sim2/{label}"), &mut sim2, s0, n_sim);
+    bench_span(&mut g, format!("sim::sim4/{label}"), &mut sim4, s0, n_sim);
     g.finish();
 }
 
@@ -58,5 +51,9 @@ fn benches(c: &mut Criterion) {
     bench_scalar::<f32>(c, "f32");
 }
 
-criterion_group!(sim, benches);
+criterion_group! {
+    name = sim;
+    config = config();
+    targets = benches
+}
 criterion_main!(sim);

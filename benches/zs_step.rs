@@ -5,56 +5,18 @@
 //! `pieces/<model>/n<bodies>` (gradient, Hessian or band, contraction, factor + solve, and the
 //! whole step). Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench zs_step`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+mod common;
+
+use common::{bench_steps, config};
+use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
 use macrostep::models::{Chain, DoublePendulum};
 use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{Integrator, State};
+use macrostep::Integrator;
 use nalgebra::{SMatrix, SVector};
 use std::hint::black_box;
-use std::time::Duration;
-
-const RESET: usize = 64;
-
-fn short() -> bool {
-    std::env::var_os("MACROSTEP_BENCH_SHORT").is_some()
-}
-
-fn configure(c: &mut Criterion) -> Criterion {
-    let base = std::mem::take(c);
-    if short() {
-        base.sample_size(10)
-            .warm_up_time(Duration::from_millis(100))
-            .measurement_time(Duration::from_millis(300))
-    } else {
-        base.sample_size(30)
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
-    }
-}
-
-/// Steps `integ` from `s0`, resetting every `RESET` steps (so a long benchmark never leaves the
-/// regime it started in; one FSAL miss per reset).
-fn bench_steps<T: macrostep::Real, I: Integrator<T, N>, const N: usize>(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    id: &str,
-    mut integ: I,
-    s0: State<T, N>,
-) {
-    let mut s = s0;
-    let mut k = 0usize;
-    g.bench_function(BenchmarkId::from_parameter(id), |b| {
-        b.iter(|| {
-            if k.is_multiple_of(RESET) {
-                s = s0;
-            }
-            k += 1;
-            integ.step(black_box(&mut s)).expect("stable");
-        })
-    });
-}
 
 fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
     let chain = Chain::<f64, N, D>::slanted();
@@ -252,13 +214,16 @@ fn double_pendulum(c: &mut Criterion) {
 }
 
 fn all(c: &mut Criterion) {
-    let mut c = configure(c);
-    double_pendulum(&mut c);
-    chain_group::<10, 5>(&mut c);
-    chain_group::<20, 10>(&mut c);
-    chain_group::<40, 20>(&mut c);
-    chain_group::<80, 40>(&mut c);
+    double_pendulum(c);
+    chain_group::<10, 5>(c);
+    chain_group::<20, 10>(c);
+    chain_group::<40, 20>(c);
+    chain_group::<80, 40>(c);
 }
 
-criterion_group!(benches, all);
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = all
+}
 criterion_main!(benches);

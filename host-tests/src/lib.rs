@@ -12,12 +12,17 @@
 //!   reversibility, energy-drift slope).
 //! - [`toy`]: hand-written nonlinear potentials (pendulum, Morse, Hénon–Heiles) generic over the
 //!   scalar, each with its own `f64` right-hand side for the reference solver.
-//! - [`report`]: `figure` lines and tables; [`experiments`]: `reproduce <name>`.
+//! - [`report`]: `figure` lines, tables and progress; [`experiments`]: `reproduce <name>`;
+//!   [`options`]: the command-line options of `reproduce`; [`plot`] and [`csv`]: its `--plot`
+//!   and `--csv` outputs.
 //! - [`for_scalars!`] and [`Tolerance`]: run a generic test for `f32` and `f64`.
 
+pub mod csv;
 pub mod experiments;
 pub mod manifold;
 pub mod measure;
+pub mod options;
+pub mod plot;
 pub mod reference;
 pub mod report;
 pub mod rigid;

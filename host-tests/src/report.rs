@@ -1,4 +1,25 @@
-//! The output format of `reproduce`: a human table and `figure <experiment>.<name> <value>` lines.
+//! The output format of `reproduce`: a human table and `figure <experiment>.<name> <value>` lines,
+//! and the progress display on stderr.
+//!
+//! Human text goes through [`say!`](crate::say), which `--figures-only` silences; `figure`
+//! lines are always printed, in the same format.
+
+use indicatif::{MultiProgress, ProgressBar, ProgressFinish, ProgressStyle};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+/// Every bar of the process, so an experiment's spinner and its loops' bars share stderr.
+static BARS: LazyLock<MultiProgress> = LazyLock::new(MultiProgress::new);
+
+/// `println!` for the human part of an experiment's output (silenced by `--figures-only`).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if !$crate::options::get().figures_only {
+            println!($($arg)*);
+        }
+    };
+}
 
 /// Prints a machine-readable figure line: `figure <name> <value>`.
 pub fn figure(name: &str, value: f64) {
@@ -24,8 +45,8 @@ impl Table {
             .zip(&widths)
             .map(|(h, w)| format!("{h:>w$}"))
             .collect();
-        println!("{}", row.join("  "));
-        println!(
+        crate::say!("{}", row.join("  "));
+        crate::say!(
             "{}",
             widths
                 .iter()
@@ -43,11 +64,37 @@ impl Table {
             .zip(&self.widths)
             .map(|(c, w)| format!("{c:>w$}"))
             .collect();
-        println!("{}", row.join("  "));
+        crate::say!("{}", row.join("  "));
     }
 }
 
 /// Formats a float compactly for tables.
 pub fn sci(x: f64) -> String {
     format!("{x:.3e}")
+}
+
+/// A spinner with the elapsed time on stderr, for a whole experiment (hidden when stderr is not
+/// a terminal).
+pub fn spinner(what: &str) -> ProgressBar {
+    let bar = BARS.add(ProgressBar::new_spinner().with_message(what.to_string()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// A progress bar of `len` units (paths, steps) on stderr, cleared when its iterator ends and
+/// hidden when stderr is not a terminal. Use with `indicatif::ProgressIterator::progress_with`.
+pub fn progress(len: usize, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64)
+        .with_message(what.to_string())
+        .with_finish(ProgressFinish::AndClear);
+    let bar = BARS.add(bar);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed} (eta {eta})")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
 }

@@ -29,7 +29,13 @@ fn double_pendulum_symplecticity() {
 #[test]
 fn double_pendulum_short() {
     let runs = dp_runs(50.0);
-    let get = |n: &str| runs.iter().find(|(m, _)| *m == n).expect("method").1;
+    let get = |n: &str| {
+        runs.iter()
+            .find(|(m, _)| *m == n)
+            .expect("method")
+            .1
+            .clone()
+    };
     let (zs, nm, one, vv) = (get("zs"), get("newmark"), get("newmark1"), get("verlet"));
     // Z&S at h = 0.1: second-order error ~ 1e-2 at t = 10 (Verlet at h = 0.005 shows the
     // O(ω⁻²) = 2.5e-3 modelling error floor).

@@ -1,40 +1,102 @@
-//! `reproduce <experiment>`: paper reproductions. `reproduce list` names them; `reproduce all`
-//! runs every one.
+//! `reproduce`: the paper reproductions. Each experiment prints a human table and
+//! `figure <experiment>.<name> <value>` lines; `reproduce list` names them.
 
-use host_tests::experiments::{find, EXPERIMENTS};
+use clap::{CommandFactory, FromArgMatches, Parser};
+use host_tests::experiments::{find, Experiment, EXPERIMENTS};
+use host_tests::options::{self, Options};
+use host_tests::report::spinner;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Reproduces the experiments of the seed papers with macrostep's integrators.
+#[derive(Parser, Debug)]
+#[command(name = "reproduce", version)]
+struct Cli {
+    /// An experiment name, `list` (name, seed reference, expected run time) or `all`.
+    experiment: String,
+    /// Run the reduced setup of experiments that have one (the others run as usual).
+    #[arg(long)]
+    quick: bool,
+    /// Print only the `figure <experiment>.<name> <value>` lines.
+    #[arg(long)]
+    figures_only: bool,
+    /// Monte Carlo paths for `sim-langevin` and `flavor-langevin` (default: the paper's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    paths: Option<u64>,
+    /// Write the curves behind each plotted figure as CSV files into DIR.
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+    /// Draw the paper figures an experiment reproduces as PNG files into DIR.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
+}
+
+/// The experiment table appended to `--help`.
+fn experiment_help() -> String {
+    let mut s = String::from("Experiments (`reproduce list` adds the expected run times):\n");
+    for e in EXPERIMENTS {
+        s.push_str(&format!("  {:<20} {}\n", e.name, e.seed));
+    }
+    s
+}
+
+fn list() {
+    println!(
+        "{:<20} {:<28} {:>9}  about",
+        "name", "seed reference", "time"
+    );
+    for e in EXPERIMENTS {
+        println!(
+            "{:<20} {:<28} {:>9}  {}",
+            e.name,
+            e.seed,
+            e.expected_time(),
+            e.about
+        );
+    }
+}
+
+fn run(e: &Experiment) {
+    if !options::get().figures_only {
+        println!("== {}: {}", e.name, e.about);
+    }
+    let bar = (e.seconds >= 2.0).then(|| spinner(e.name));
+    (e.run)();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(name) = args.first() else {
-        eprintln!("usage: reproduce <experiment>|list|all");
-        return ExitCode::from(2);
+    let command = Cli::command().after_help(experiment_help());
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
     };
-    match name.as_str() {
-        "list" => {
-            for e in EXPERIMENTS {
-                println!("{:<20} {}", e.name, e.about);
-            }
-            ExitCode::SUCCESS
-        }
+    options::set(Options {
+        quick: cli.quick,
+        figures_only: cli.figures_only,
+        paths: cli.paths.map(|n| n as usize),
+        csv: cli.csv,
+        plot: cli.plot,
+    });
+    match cli.experiment.as_str() {
+        "list" => list(),
         "all" => {
             for e in EXPERIMENTS {
-                println!("== {}: {}", e.name, e.about);
-                (e.run)();
-                println!();
+                run(e);
+                if !options::get().figures_only {
+                    println!();
+                }
             }
-            ExitCode::SUCCESS
         }
-        other => match find(other) {
-            Some(e) => {
-                println!("== {}: {}", e.name, e.about);
-                (e.run)();
-                ExitCode::SUCCESS
-            }
+        name => match find(name) {
+            Some(e) => run(e),
             None => {
-                eprintln!("unknown experiment `{other}`; `reproduce list` names them");
-                ExitCode::from(2)
+                eprintln!("unknown experiment `{name}`; `reproduce list` names them");
+                return ExitCode::from(2);
             }
         },
     }
+    ExitCode::SUCCESS
 }

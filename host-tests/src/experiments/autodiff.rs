@@ -468,14 +468,14 @@ fn cost<const N: usize>() -> [f64; 5] {
 
 /// Prints the f64 and f32 tables and `figure autodiff.max_rel_err` (f64).
 pub fn run() {
-    println!("Forward-mode AD vs hand-derived closed forms: max normwise relative error\n");
-    println!("f64:");
+    crate::say!("Forward-mode AD vs hand-derived closed forms: max normwise relative error\n");
+    crate::say!("f64:");
     let e64 = closed_form_errors::<f64>();
     print_table(&e64);
-    println!("\nf32:");
+    crate::say!("\nf32:");
     let e32 = closed_form_errors::<f32>();
     print_table(&e32);
-    println!();
+    crate::say!();
     figure(
         "autodiff.max_rel_err",
         e64.iter().map(CaseError::max).fold(0.0, nan_max),
@@ -485,7 +485,9 @@ pub fn run() {
         e32.iter().map(CaseError::max).fold(0.0, nan_max),
     );
 
-    println!("\nCost relative to one plain energy evaluation (FPU-like chain, f64, this machine):");
+    crate::say!(
+        "\nCost relative to one plain energy evaluation (FPU-like chain, f64, this machine):"
+    );
     let table = Table::new(&[
         "N",
         "energy ns",

@@ -261,7 +261,7 @@ pub fn run() {
             slopes.push((method, sysname, slope));
         }
     }
-    println!();
+    crate::say!();
     let table = Table::new(&["method", "defect", "reversibility"]);
     let mut props = Vec::new();
     for method in Baseline::ALL {
@@ -271,9 +271,9 @@ pub fn run() {
         props.push((method, d, r));
     }
     let (drift, max_de) = verlet_energy_drift(0.05, 200_000, 100);
-    println!();
-    println!("Verlet on Henon-Heiles, h = 0.05, t = 10^4: energy-drift slope {drift:.3e}, max |ΔH| {max_de:.3e}");
-    println!();
+    crate::say!();
+    crate::say!("Verlet on Henon-Heiles, h = 0.05, t = 10^4: energy-drift slope {drift:.3e}, max |ΔH| {max_de:.3e}");
+    crate::say!();
     let slope = |m: Baseline, s: &str| {
         slopes
             .iter()

@@ -48,9 +48,9 @@ pub fn reich() {
     let p = Pendulum::<f64>::paper();
     let period = 7.416298709;
     let sys = p.system();
-    println!("Reich 002 §5: pendulum m = g = L = 1 from q = (1, 0) at rest, T = {period}");
-    println!("Yoshida = Reich eq 27 (three constrained Verlet stages, c1 = 1/(2−2^(1/3)), one");
-    println!(
+    crate::say!("Reich 002 §5: pendulum m = g = L = 1 from q = (1, 0) at rest, T = {period}");
+    crate::say!("Yoshida = Reich eq 27 (three constrained Verlet stages, c1 = 1/(2−2^(1/3)), one");
+    crate::say!(
         "velocity projection); RATTLE = scheme 24 with Verlet. Energy error sampled every step."
     );
     let table = Table::new(&[
@@ -106,10 +106,10 @@ pub fn reich() {
         figure(&format!("reich.rattle.h{label}.max_dH"), dr);
         measured.push(dh);
     }
-    println!();
-    println!("ratio measured / published (Yoshida row):");
+    crate::say!();
+    crate::say!("ratio measured / published (Yoshida row):");
     for ((name, paper), m) in REICH_YOSHIDA.iter().zip(&measured) {
-        println!("  {name:>16}: {:.4}", m / paper);
+        crate::say!("  {name:>16}: {:.4}", m / paper);
         figure(&format!("reich.yoshida.{name}.ratio"), m / paper);
     }
 }
@@ -132,10 +132,10 @@ pub fn vs_vr() {
     let (mut dq, mut res_vr, mut res_vs) = (0.0_f64, 0.0_f64, 0.0_f64);
     let (mut vs_first, mut vs_second) = (0.0_f64, 0.0_f64);
     let (mut de_vr, mut de_vs) = (0.0_f64, 0.0_f64);
-    println!(
+    crate::say!(
         "001 §7 spring chain: 6 nodes, 5 rods, κ = 1, zigzag start rotating (see SpringChain)"
     );
-    println!("VS = SHAKE (eqs 15–18), VR = RATTLE (eqs 24–28), h = {h}, t ∈ [0, 10], Newton tol = 1000 ε");
+    crate::say!("VS = SHAKE (eqs 15–18), VR = RATTLE (eqs 24–28), h = {h}, t ∈ [0, 10], Newton tol = 1000 ε");
     let table = Table::new(&["t", "|q_VS − q_VR|", "|g'v| VR", "|g'v| VS"]);
     for k in 1..=n {
         vr.step(&mut a).expect("VR step");
@@ -247,12 +247,16 @@ pub fn multiplier() {
     use macrostep::models::DoublePendulum;
     let dp = DoublePendulum::<f64>::paper();
     let (t_w, t_end) = (0.2, 5.0);
-    println!("000 Thm 1.3 / Fig 2b: double pendulum (L₁ = 1, L₂ = √2, start (0,−1,1,−2) at rest),");
-    println!("λ ≈ −⟨ω² g⟩ (same sign as RATTLE's λ: force +g'ᵀλ; g = squared distances in both)");
+    crate::say!(
+        "000 Thm 1.3 / Fig 2b: double pendulum (L₁ = 1, L₂ = √2, start (0,−1,1,−2) at rest),"
+    );
+    crate::say!(
+        "λ ≈ −⟨ω² g⟩ (same sign as RATTLE's λ: force +g'ᵀλ; g = squared distances in both)"
+    );
     for (h, prefix) in [(PENALTY_H, "multiplier"), (0.01, "multiplier.h0.01")] {
         let w = (t_w / h).round() as usize;
-        println!();
-        println!("penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
+        crate::say!();
+        crate::say!("penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
         let table = Table::new(&["ω", "hω", "window err", "pointwise err", "vs exact λ"]);
         for omega in [20.0, 50.0, 100.0] {
             let sys = dp.penalised(omega).expect("penalty");
@@ -330,7 +334,7 @@ fn rattle_chain<const N: usize, const D: usize>(
     let mut done = 0usize;
     for k in 1..=n {
         if let Err(e) = ra.step(&mut s) {
-            println!("RATTLE h = {h}: step from t = {:.3} failed: {e:?}", s.t);
+            crate::say!("RATTLE h = {h}: step from t = {:.3} failed: {e:?}", s.t);
             failed = Some(s.t);
             break;
         }
@@ -346,7 +350,7 @@ fn rattle_chain<const N: usize, const D: usize>(
 /// `reproduce chain`: 004 §5.4.3, chain of 20 pendula (x_i(0) = i, y_i(0) = 0, L_i = 1, T = 20).
 pub fn chain() {
     let t_end = 20.0;
-    println!("004 §5.4.3: chain of 20 pendula, horizontal at rest, L = 1, g = 1, T = {t_end}");
+    crate::say!("004 §5.4.3: chain of 20 pendula, horizontal at rest, L = 1, g = 1, T = {t_end}");
     // Samples every 0.1.
     let (r05, ns05, fail05) = rattle_chain::<40, 20>(0.05, t_end, 2);
     let (r025, ns025, fail025) = rattle_chain::<40, 20>(0.025, t_end, 4);
@@ -355,10 +359,10 @@ pub fn chain() {
     let end05 = fail05.unwrap_or(t_end);
     let chaos = agree_until(&r05, &r025, 0.05, end05);
     let chaos2 = agree_until(&r025, &r0125, 0.05, fail025.unwrap_or(t_end));
-    println!(
+    crate::say!(
         "RATTLE h = 0.05 vs h = 0.025 agree (|Δ| ≤ 0.05 in x₁, y₁, x₂₀, y₂₀) until t = {chaos}"
     );
-    println!("RATTLE h = 0.025 vs h = 0.0125 agree until t = {chaos2}");
+    crate::say!("RATTLE h = 0.025 vs h = 0.0125 agree until t = {chaos2}");
     figure(
         "chain.n20.rattle_h0.05_failed_at",
         fail05.unwrap_or(f64::NAN),
@@ -367,7 +371,18 @@ pub fn chain() {
     figure("chain.n20.rattle_h0.025_vs_h0.0125_agree_until", chaos2);
     figure("chain.n20.rattle_ns_per_step", ns05);
     figure("chain.n20.rattle_h0.025_ns_per_step", ns025);
-    chain_sylipn(&r05, &r025, t_end);
+    // The converged reference: RATTLE at h = 1e-3 and 5e-4 (same samples every 0.1).
+    let (r1e3, _, _) = rattle_chain::<40, 20>(1e-3, t_end, 100);
+    let (r5e4, _, _) = rattle_chain::<40, 20>(5e-4, t_end, 200);
+    let converged = agree_until(&r1e3, &r5e4, 0.05, t_end);
+    let coarse = agree_until(&r0125, &r5e4, 0.05, t_end);
+    crate::say!(
+        "RATTLE h = 1e-3 vs h = 5e-4 agree until t = {converged} (the converged reference)"
+    );
+    crate::say!("RATTLE h = 0.0125 vs h = 5e-4 agree until t = {coarse}");
+    figure("chain.n20.rattle_h0.001_vs_h0.0005_agree_until", converged);
+    figure("chain.n20.rattle_h0.0125_vs_h0.0005_agree_until", coarse);
+    chain_sylipn(&r05, &r025, &r5e4, t_end);
 }
 
 /// SyLiPN (004 Integrator 5.2.3, banded solver) on the penalised chain of `n = N/2` pendula from
@@ -399,21 +414,34 @@ fn sylipn_chain<const N: usize, const D: usize>(
 }
 
 /// The SyLiPN half of `reproduce chain`: agreement with RATTLE, cost per step, cost slope in n.
-fn chain_sylipn(r05: &[(f64, [f64; 4])], r025: &[(f64, [f64; 4])], t_end: f64) {
+fn chain_sylipn(
+    r05: &[(f64, [f64; 4])],
+    r025: &[(f64, [f64; 4])],
+    converged: &[(f64, [f64; 4])],
+    t_end: f64,
+) {
     let (zs, ns) = sylipn_chain::<40, 20>(0.1, 100.0, t_end, 1);
     // RATTLE h = 0.05 stops at its failure; the comparison covers its samples only.
     let end05 = r05.last().map_or(0.0, |x| x.0);
     let a05 = agree_until(&zs, r05, 0.05, end05);
     let a025 = agree_until(&zs, r025, 0.05, t_end);
-    println!("SyLiPN (h = 0.1, β = 0.4, ω = 100, banded) vs RATTLE h = 0.05: agree until t = {a05} (RATTLE ran to {end05:.2})");
-    println!("SyLiPN vs RATTLE h = 0.025: agree until t = {a025}");
+    crate::say!("SyLiPN (h = 0.1, β = 0.4, ω = 100, banded) vs RATTLE h = 0.05: agree until t = {a05} (RATTLE ran to {end05:.2})");
+    crate::say!("SyLiPN vs RATTLE h = 0.025: agree until t = {a025}");
     // Is the early departure SyLiPN's step or the finite-ω penalty model? Refine SyLiPN's step.
     let (zs_fine, _) = sylipn_chain::<40, 20>(0.0125, 100.0, t_end, 8);
     let a_fine = agree_until(&zs_fine, r025, 0.05, t_end);
-    println!("SyLiPN h = 0.0125 (ω = 100) vs RATTLE h = 0.025: agree until t = {a_fine} — the penalty model (finite ω), not the step, limits the agreement");
+    crate::say!("SyLiPN h = 0.0125 (ω = 100) vs RATTLE h = 0.025: agree until t = {a_fine} — the penalty model (finite ω), not the step, limits the agreement");
     figure("chain.n20.agree_until", a05);
     figure("chain.n20.sylipn_h0.0125_agree_until", a_fine);
     figure("chain.n20.agree_until_rattle_h0.025", a025);
+    let a_conv = agree_until(&zs, converged, 0.05, t_end);
+    let a_fine_conv = agree_until(&zs_fine, converged, 0.05, t_end);
+    crate::say!("against RATTLE h = 5e-4: SyLiPN h = 0.1 agrees until t = {a_conv}, SyLiPN h = 0.0125 until t = {a_fine_conv}");
+    figure("chain.n20.agree_until_rattle_h0.0005", a_conv);
+    figure(
+        "chain.n20.sylipn_h0.0125_agree_until_rattle_h0.0005",
+        a_fine_conv,
+    );
     figure("chain.n20.zss_ns_per_step", ns);
     // Cost per step against n (T = 2: the cost per step does not depend on the state).
     let reps = 5;

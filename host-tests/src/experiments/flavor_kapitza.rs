@@ -277,11 +277,11 @@ pub fn run_kapitza() {
     let theta_ref = setup.slowed_theta(1.0);
     let win_ref = setup.windows(&theta_ref, setup.dt_ref);
     let max_ref = max_abs(&theta_ref);
-    println!("reference (DOP853): max |theta| = {max_ref:.4}");
+    crate::say!("reference (DOP853): max |theta| = {max_ref:.4}");
     figure("kapitza.ref_max_abs_theta", max_ref);
 
     // 1. The averaging error alone: the slowed pendulum (δ → 0 at fixed R = δ/τ) vs the true one.
-    println!(
+    crate::say!(
         "\n1. averaging error: the slowed pendulum l th'' = [g + (w^2/R) sin(2 pi w t/R)] sin th \
          (the FLAVOR's delta -> 0 limit at R = delta/tau) against the true one (R = 1); \
          Mathieu q = R/(2 pi^2 l)"
@@ -306,7 +306,7 @@ pub fn run_kapitza() {
 
     // 1b. Does a faster forcing allow a larger R? The pivot amplitude 1/(4π²) does not depend
     // on ω, so q = R/(2π²l) does not either, while the slow frequency grows like ω.
-    println!("\n1b. averaging error (slowed vs true pendulum) at larger omega, same T = 10");
+    crate::say!("\n1b. averaging error (slowed vs true pendulum) at larger omega, same T = 10");
     let table = Table::new(&["omega", "R=5", "R=10", "R=20"]);
     for &w in &[1000.0, 2000.0, 4000.0] {
         let mut alt = setup;
@@ -326,7 +326,7 @@ pub fn run_kapitza() {
     }
 
     // 2. The legacy error alone: variational Euler (2.114) at τ.
-    println!(
+    crate::say!(
         "\n2. legacy error: variational Euler at step tau (h0 = 0.2/(omega sqrt l) = {h0:.4e})"
     );
     let table = Table::new(&["tau/h0", "tau", "window_err"]);
@@ -343,11 +343,11 @@ pub fn run_kapitza() {
         &legacy.iter().map(|x| x.0).collect::<Vec<_>>(),
         &legacy.iter().map(|x| x.1).collect::<Vec<_>>(),
     );
-    println!("log-log slope of the legacy window error in tau: {slope:.2}");
+    crate::say!("log-log slope of the legacy window error in tau: {slope:.2}");
     figure("kapitza.legacy.window_err_slope", slope);
 
     // 3. The FLAVOR on the (τ, R) grid, both forms.
-    println!(
+    crate::say!(
         "\n3. FLAVOR window error on the (tau, R = delta/tau) grid (nonintrusive / symmetric; \
          'blow' = left the upright position or failed; '-' = delta does not divide the window)"
     );
@@ -404,7 +404,7 @@ pub fn run_kapitza() {
 
     // δ = 0.002 (the issue's and thesis's mesostep), nonintrusive as eq 2.115: every τ of the
     // study, and the figures at the best of them.
-    println!("\n4. delta = 0.002 (eq 2.115, nonintrusive):");
+    crate::say!("\n4. delta = 0.002 (eq 2.115, nonintrusive):");
     let table = Table::new(&["tau/h0", "R", "max|theta|", "window_err", "speedup"]);
     let mut best_thesis: Option<(Row, f64)> = None;
     for row in &thesis {
@@ -426,7 +426,7 @@ pub fn run_kapitza() {
         }
     }
     if let Some((row, speed)) = best_thesis {
-        println!(
+        crate::say!(
             "best at delta = 0.002: tau = {:.3e} (R = {}): max|theta| {:.4}, window err {:.3e} — \
              fails: at R = 40 the averaging error alone is {:.3e} (table 1), and smaller tau \
              means larger R",
@@ -450,7 +450,7 @@ pub fn run_kapitza() {
         let delta = best.ratio * best.tau;
         let speed = setup.legacy_seconds(best.tau, 15)
             / setup.flavor_seconds(best.tau, delta, best.symmetric, 15);
-        println!(
+        crate::say!(
             "most accurate of the sweep: {} tau = {:.3e}, delta = {:.3e}: window err {:.3e}, \
              speed-up {speed:.1}",
             form(best.symmetric),
@@ -487,7 +487,7 @@ pub fn run_kapitza() {
             if (p.tau - tau).abs() < 1e-15
                 && (p.ratio * p.tau - delta).abs() < 1e-15
                 && p.symmetric == symmetric => {}
-        other => println!("WARNING: the sweep's pick {other:?} differs from RECOMMENDED"),
+        other => crate::say!("WARNING: the sweep's pick {other:?} differs from RECOMMENDED"),
     }
     let (th, _) = setup
         .flavor_theta(tau, delta, symmetric)
@@ -502,7 +502,7 @@ pub fn run_kapitza() {
     let tau_same = equal_error_step(&legacy, err);
     let speed_same =
         setup.legacy_seconds(tau_same, 15) / setup.flavor_seconds(tau, delta, symmetric, 15);
-    println!(
+    crate::say!(
         "\nrecommended (largest delta with window err <= {TARGET:e}): {} FLAVOR, tau = \
          {tau:.3e} (= {:.4} h0, the convergence-study step), delta = {delta:.3e} (R = {}): \
          max|theta| {:.4}, window err {err:.3e} (legacy at tau: {legacy_err:.3e}); speed-up \
@@ -520,7 +520,7 @@ pub fn run_kapitza() {
     figure("kapitza.recommended.legacy_window_err_max", legacy_err);
     figure("kapitza.recommended.speedup", speed);
     figure("kapitza.recommended.speedup_equal_error", speed_same);
-    println!(
+    crate::say!(
         "\nwhy delta = 0.002 fails: the FLAVOR shows the forcing at 2 pi omega/R (R = delta/tau) \
          with R times the pivot amplitude; the error is averaging(R) + legacy(tau) (table 3 \
          columns tend to table 1 as tau -> 0, rows to table 2 as R -> 1). Averaging costs \

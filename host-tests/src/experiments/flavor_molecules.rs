@@ -175,7 +175,7 @@ pub fn run_propane() {
     let w = 10.0;
     let clock = std::time::Instant::now();
     let reference = reference_samples(&m.system(), &s0, t_end, dt_ref);
-    println!(
+    crate::say!(
         "reference: DOP853 rtol = atol = 1e-11, every {dt_ref} ({:.1} s)",
         clock.elapsed().as_secs_f64()
     );
@@ -184,9 +184,11 @@ pub fn run_propane() {
     let fine = reference_samples(&m.system(), &s0, t_end, dt_ref / 2.0);
     let halved: Vec<State<f64, 6>> = fine.iter().step_by(2).copied().collect();
     let ref_err = errors(&m, &halved, dt_ref, &reference, dt_ref, w);
-    println!(
+    crate::say!(
         "reference check (output grid halved): theta {:.1e}, phi {:.1e}, r windows {:.1e}",
-        ref_err.theta, ref_err.phi, ref_err.bond_window
+        ref_err.theta,
+        ref_err.phi,
+        ref_err.bond_window
     );
     figure("propane.ref_theta_err", ref_err.theta);
     let obs: Vec<Observables> = reference.iter().map(|s| observe(&m, s)).collect();
@@ -197,7 +199,7 @@ pub fn run_propane() {
         });
     let swing = hi - lo;
     let e_mean = obs.iter().map(|o| o.bond_energy).sum::<f64>() / obs.len() as f64;
-    println!(
+    crate::say!(
         "bond angle between {:.1} and {:.1} deg; mean bond energy {e_mean:.4}; bond frequency \
          bound {:.1} (period >= {:.3})",
         lo.to_degrees(),
@@ -206,7 +208,7 @@ pub fn run_propane() {
         2.0 * std::f64::consts::PI / m.bond_frequency_bound()
     );
 
-    println!(
+    crate::say!(
         "\nerrors over T = {t_end}: theta and phi pointwise (rad), bond lengths and bond energy in \
          window means over {w}"
     );
@@ -302,7 +304,7 @@ pub fn run_propane() {
         t_fused = t_fused.min(c.elapsed().as_secs_f64());
         std::hint::black_box(s);
     }
-    println!(
+    crate::say!(
         "\nthesis setting tau = {tau}, delta = {delta}: bond angle within {:.2e} rad ({:.2} % of \
          its {:.1} deg swing; symplectic Euler at tau: {:.2e}), orientation within {:.2e} rad, \
          bond-length window means within {:.1e}; the bond energy's window means are off by up to \
@@ -328,7 +330,7 @@ pub fn run_propane() {
     figure("propane.legacy_theta_err_max", l.theta);
     figure("propane.step_ratio", delta / tau);
     figure("propane.speedup", t_se / t_f);
-    println!(
+    crate::say!(
         "fused FLAVOR (FusedEuler, one legacy step's gradients per FLAVOR step): bond angle \
          within {fused_theta:.2e} rad, {t_fused:.5} s over 10 T"
     );

@@ -13,6 +13,8 @@ use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsPa
 use macrostep::{Guards, Integrator, State};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
+use crate::report::{figure, figure_int};
+use crate::say;
 
 /// What to run.
 pub struct Setup {
@@ -210,48 +212,42 @@ fn f32_clock(n: u64) -> (f64, f64) {
 
 /// Prints the table and the figures.
 pub fn report(r: &Results) {
-    println!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
-    println!(
+    say!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
+    say!(
         "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
         "method", "clean", "errors", "silent garbage", "garbage w/o guards", "recovered"
     );
     for m in &r.methods {
-        println!(
+        say!(
             "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
             m.name, m.clean, m.errors, m.silent_garbage, m.silent_garbage_unguarded, m.recovered
         );
     }
-    let total: usize = r.methods.iter().map(|m| m.silent_garbage).sum();
-    let unguarded: usize = r.methods.iter().map(|m| m.silent_garbage_unguarded).sum();
-    let recovered: usize = r.methods.iter().map(|m| m.recovered).sum();
-    println!(
+    let count = |f: fn(&MethodCounts) -> usize| r.methods.iter().map(f).sum::<usize>() as i64;
+    say!(
         "f32 clock after the steps: guarded rel err {:.2e}, plain t += h {:.2e}",
         r.f32_clock_rel_err, r.f32_naive_rel_err
     );
-    println!("figure guards.dp_random_starts.silent_garbage {total}");
-    println!("figure guards.dp_random_starts.silent_garbage_unguarded {unguarded}");
-    println!("figure guards.dp_random_starts.recovered {recovered}");
+    figure_int("guards.dp_random_starts.silent_garbage", count(|m| m.silent_garbage));
+    figure_int(
+        "guards.dp_random_starts.silent_garbage_unguarded",
+        count(|m| m.silent_garbage_unguarded),
+    );
+    figure_int("guards.dp_random_starts.recovered", count(|m| m.recovered));
     for m in &r.methods {
-        println!(
-            "figure guards.dp_random_starts.{}.errors {}",
-            m.name, m.errors
-        );
-        println!(
-            "figure guards.dp_random_starts.{}.recovered {}",
-            m.name, m.recovered
-        );
+        figure_int(&format!("guards.dp_random_starts.{}.errors", m.name), m.errors as i64);
+        figure_int(&format!("guards.dp_random_starts.{}.recovered", m.name), m.recovered as i64);
     }
-    println!(
-        "figure guards.f32_clock_rel_err {:.3e}",
-        r.f32_clock_rel_err
-    );
-    println!(
-        "figure guards.f32_naive_clock_rel_err {:.3e}",
-        r.f32_naive_rel_err
-    );
+    figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
+    figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);
 }
 
-/// `reproduce guards`.
+/// `reproduce guards` (`--quick`: the reduced setup).
 pub fn run_paper() {
-    report(&compute(&Setup::paper()));
+    let setup = if crate::options::get().quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    };
+    report(&compute(&setup));
 }

@@ -136,8 +136,8 @@ pub fn run() {
             )),
         ]);
     }
-    println!();
-    println!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
+    crate::say!();
+    crate::say!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
     figure("reference.harmonic.error", harmonic_error(2.0, 20.0, rtol));
     figure("reference.kepler.error", kepler_error(0.5, rtol).1);
     figure("reference.pendulum.period", measured);

@@ -4,7 +4,9 @@
 //! The measurement functions are public so `tests/sim_experiments.rs` runs cheaper versions.
 
 use crate::reference;
+use crate::report::progress;
 use crate::report::{figure, sci, Table};
+use indicatif::ProgressIterator;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::models::Fpu;
@@ -116,7 +118,7 @@ pub fn run_fpu() {
     let omega = fpu.omega();
     let t_end = 5.0 * omega;
     let every = 10.0;
-    println!("FPU m = 3, ω = {omega}, T = 5ω = {t_end}; outputs every {every}");
+    crate::say!("FPU m = 3, ω = {omega}, T = 5ω = {t_end}; outputs every {every}");
     // Reference: velocity Verlet h = 1e-4, checked by h/2 and h/4.
     let h_ref = 1e-4;
     let mut vv = VelocityVerlet::new(fpu.system(), h_ref).expect("verlet");
@@ -209,14 +211,14 @@ pub fn run_fpu() {
                 .fold(0.0, f64::max)
         })
         .fold(0.0, f64::max);
-    println!(
+    crate::say!(
         "Verlet–Richardson reference vs DOP853 (1e-12) on t ≤ {t_trusted}: max |ΔI_j| = {}. \
          Beyond ≈ 300 neither reference converges (the stiff-energy exchange is sensitive: \
          DOP853 at rtol 1e-11/1e-12/1e-13 gives I₁(500) = 0.088/0.075/0.093), so I_j errors are \
          measured on the trusted window only; ΣI (an adiabatic invariant) on the whole run.",
         sci(vs_dop)
     );
-    println!(
+    crate::say!(
         "reference: Verlet h = {h_ref:e} (CPU {cpu_ref:.2} s), Richardson with h/2, h/4; \
          |I(h) − I(h/2)| max {}; estimated reference error max {} ; trusted to t = {t_trusted}",
         sci(h_check.iter().copied().fold(0.0, f64::max)),
@@ -240,7 +242,7 @@ pub fn run_fpu() {
             sci(est_err[k]),
         ]);
     }
-    println!();
+    crate::say!();
     let tab = Table::new(&[
         "method",
         "H",
@@ -340,7 +342,7 @@ pub fn fpu_reference(omega: f64, t_end: f64) -> State<f64, 6> {
 pub fn run_uniform() {
     let t_end = 1.0;
     let h = 0.01;
-    println!("FPU chain (m = 3, smooth quartic soft springs), T = {t_end}, fixed H = {h}");
+    crate::say!("FPU chain (m = 3, smooth quartic soft springs), T = {t_end}, fixed H = {h}");
     let tab = Table::new(&[
         "ω",
         "ωH",
@@ -369,7 +371,7 @@ pub fn run_uniform() {
     // Orders in the regime H ≪ 1/ω.
     let omega = 50.0;
     let r = fpu_reference(omega, t_end);
-    println!("\norders at ω = {omega}, H ≪ 1/ω:");
+    crate::say!("\norders at ω = {omega}, H ≪ 1/ω:");
     let tab = Table::new(&["method", "H values", "errors", "slope"]);
     for (which, hs) in [
         (Which::Sim1, [1.0 / 400.0, 1.0 / 800.0, 1.0 / 1600.0]),
@@ -740,7 +742,7 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
         }
     })
     .collect();
-    for path in 0..setup.paths {
+    for path in (0..setup.paths).progress_with(progress(setup.paths, "GLA + SIM1 paths")) {
         // ---- GLA on one Brownian path at three levels.
         let mut rng = Pcg32::seed_from_u64(path as u64);
         let s0 = setup.initial_state();
@@ -937,7 +939,7 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
     let mut worst_old: f64 = 0.0;
     let mut ref_check: f64 = 0.0;
     for (label, st) in LANGEVIN_LABELS.iter().zip(stats) {
-        println!("\nSIM1 H = {:.5} ({label})", st.h);
+        crate::say!("\nSIM1 H = {:.5} ({label})", st.h);
         let tab = Table::new(&[
             "t",
             "moment",
@@ -1067,7 +1069,7 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
                 err / scale,
             );
         } else {
-            println!(
+            crate::say!(
                 "(non-resonant: the prediction is the stationary slow-force compliance \
                  κ = {kappa:.3} only; it ignores the kick-excited oscillation from F(0), \
                  max |measured − predicted| / max |measured| = {:.2})",
@@ -1086,7 +1088,7 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
         worst_old,
     );
     figure(&format!("{prefix}.gla_ref_check.max_bias_se"), ref_check);
-    println!(
+    crate::say!(
         "\nReading: GLA at h = 0.1/ω is itself biased (gla_h z), hence the Richardson reference \
          (gla_ref_check: the coarser Richardson pair (h/2, h/4) differs from it by at most that \
          many SE, so its own error is a fraction of an SE). The two-spring system is not linear \
@@ -1278,7 +1280,7 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         macrostep::model::Quadratic::new(sys.stiff() + sys.soft()),
     );
     let fast = FastParams::langevin(sys.stiff(), sys.c, sys.sigma);
-    for path in 0..paths {
+    for path in (0..paths).progress_with(progress(paths, "linear variant paths")) {
         let mut rng = Pcg32::seed_from_u64(3_000_000_019 + path as u64);
         let mut gla = GlaLevels::new(system, sys.c, sys.sigma, h, s0);
         for n in 1..=steps {
@@ -1325,7 +1327,7 @@ pub fn report_linear(stats: &[LinearStats]) -> f64 {
     let mut worst: f64 = 0.0;
     let (mut ref_z, mut gla_z): (f64, f64) = (0.0, 0.0);
     for (label, st) in ["resonant", "nonresonant"].iter().zip(stats) {
-        println!("\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
+        crate::say!("\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
         let tab = Table::new(&[
             "t", "moment", "exact", "SIM law", "bias", "SIM MC", "±SE", "z own", "GLA ref", "±SE",
             "z",
@@ -1441,17 +1443,17 @@ pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
 /// `reproduce sim-langevin`.
 pub fn run_langevin() {
     let setup = LangevinSetup {
-        paths: 5000,
+        paths: crate::options::paths_or(5000),
         steps: 10_000,
         stiff_start: true,
     };
     let (h, h_res, h_nr) = langevin_steps(100.0);
-    println!(
+    crate::say!(
         "two-spring Langevin (004 §4.2.5): ω = 100, c = 0.1, β = 10; {} paths, T = {:.3}",
         setup.paths,
         setup.steps as f64 * h
     );
-    println!(
+    crate::say!(
         "GLA grid h = {h:.6e} (≈ 0.1/ω), levels h, h/2, h/4, h/8 on one Brownian path; reference \
          (4E[h/8] − E[h/4])/3. SIM1 at H = {h_res:.5} (ωH = 6π, resonant) and H = {h_nr:.5} \
          (ωH = {:.2}), soft bias extrapolated out by 2E[H/2] − E[H] (resonant family: \
@@ -1462,31 +1464,31 @@ pub fn run_langevin() {
     );
     let t0 = Instant::now();
     let stats = langevin_study(setup);
-    println!("(study CPU {:.1} s)", t0.elapsed().as_secs_f64());
+    crate::say!("(study CPU {:.1} s)", t0.elapsed().as_secs_f64());
     report_langevin(&setup, &stats, "sim-langevin");
     let control = LangevinSetup {
         stiff_start: false,
         ..setup
     };
-    println!(
+    crate::say!(
         "\n== control: the same study from x(0) = 0, y(0) = 1.1 (no coherent stiff oscillation)"
     );
     let stats = langevin_study(control);
     report_langevin(&control, &stats, "sim-langevin.control_x0_zero");
-    println!(
+    crate::say!(
         "\n== linear variant (soft spring ½k(y − x)², k = 1): exact law and SIM1's law in closed \
          form (Van Loan), SIM1 and GLA by Monte Carlo ({} paths)",
         setup.paths
     );
     let lin = linear_law_study(setup.paths, setup.steps);
     report_linear(&lin);
-    println!(
+    crate::say!(
         "(linear: sim_vs_own_law tests the implementation's B(H), Σ(H), sampling and seeding \
          against SIM1's law computed independently; max_abs_z is |(SIM − exact bias) − GLA \
          ref| / combined SE; gla_ref_vs_exact checks the Richardson reference pipeline.)"
     );
     let (g, s) = langevin_speed(200, 10.0, h_res);
-    println!(
+    crate::say!(
         "\nCPU per trajectory to T = 10: GLA h = 0.1/ω {g:.3e} s, SIM1 H = {h_res:.4} {s:.3e} s"
     );
     figure("sim-langevin.speedup", g / s);
@@ -1546,7 +1548,7 @@ pub fn stiff_friction_reference(c: f64, t_end: f64) -> Vector2<f64> {
 /// `reproduce sim-stiff-friction`.
 pub fn run_stiff_friction() {
     let t_end = 2.0;
-    println!(
+    crate::say!(
         "Remark 4.2.5: two-spring system ω = 100 with stiff friction c = O(ω) (ε^(-1/2)), σ = 0; \
          error in q at T = {t_end} vs DOP853"
     );

@@ -69,7 +69,7 @@ pub fn stability() {
     }
     let crit = 0.5 * (lo + hi);
     let analytic = 2.0 / (1.0f64 - 4.0 * 0.2).sqrt();
-    println!(
+    crate::say!(
         "beta = 0.2: critical h*omega {crit:.6} (analytic 2/sqrt(1-4beta) = {analytic:.6}, rel. diff {:.2e})",
         (crit - analytic).abs() / analytic
     );
@@ -190,7 +190,7 @@ pub fn symplectic() {
         10,
         1e-5,
     );
-    println!("Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}");
+    crate::say!("Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}");
     figure("zs-symplectic.zss.oscillator_1d", d);
     let s0 = hh_start();
     let zs = integrator_defect(
@@ -207,7 +207,7 @@ pub fn symplectic() {
         10,
         1e-5,
     );
-    println!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
+    crate::say!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
     figure("zs-symplectic.zs.henon_heiles", zs);
     figure("zs-symplectic.zss.henon_heiles", zss);
     symplectic_dp();
@@ -251,7 +251,7 @@ pub fn dp_reference(times: &[f64]) -> Vec<[f64; 4]> {
 }
 
 /// Per-method results of the double-pendulum run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct DpRun {
     /// Step size.
     pub h: f64,
@@ -265,6 +265,9 @@ pub struct DpRun {
     pub max_g: f64,
     /// Wall-clock nanoseconds per step (a separate, unmeasured run).
     pub ns_per_step: f64,
+    /// About 1000 samples `[t, |H − H₀|, ‖g(q)‖∞, position error]` over [0, T] (the curves of
+    /// 000 Fig 1–2).
+    pub series: Vec<[f64; 4]>,
 }
 
 fn dp_run<I: Integrator<f64, 4>>(
@@ -281,6 +284,8 @@ fn dp_run<I: Integrator<f64, 4>>(
     let mut s = dp_start();
     let e0 = sys.energy(&s);
     let (mut err_t10, mut err_max, mut de, mut g) = (f64::NAN, 0.0f64, 0.0f64, 0.0f64);
+    let stride = (n / 1000).max(1);
+    let mut series = Vec::with_capacity(n / stride + 1);
     for (k, rq) in refq.iter().enumerate() {
         if k > 0 && integ.step(&mut s).is_err() {
             return DpRun {
@@ -290,6 +295,7 @@ fn dp_run<I: Integrator<f64, 4>>(
                 max_energy_err: f64::INFINITY,
                 max_g: f64::INFINITY,
                 ns_per_step: f64::NAN,
+                series,
             };
         }
         let e = (0..4).map(|i| (s.q[i] - rq[i]).abs()).fold(0.0, f64::max);
@@ -297,8 +303,15 @@ fn dp_run<I: Integrator<f64, 4>>(
             err_t10 = e;
         }
         err_max = err_max.max(e);
-        de = de.max((sys.energy(&s) - e0).abs());
-        g = g.max(sys.potential.constraint.value(&s.q).amax());
+        let (de_k, g_k) = (
+            (sys.energy(&s) - e0).abs(),
+            sys.potential.constraint.value(&s.q).amax(),
+        );
+        de = de.max(de_k);
+        g = g.max(g_k);
+        if k % stride == 0 {
+            series.push([s.t, de_k, g_k, e]);
+        }
     }
     let mut integ = make();
     let mut s = dp_start();
@@ -313,6 +326,7 @@ fn dp_run<I: Integrator<f64, 4>>(
         max_energy_err: de,
         max_g: g,
         ns_per_step: ns,
+        series,
     }
 }
 
@@ -404,7 +418,8 @@ pub fn double_pendulum() {
     let e32 = (0..4)
         .map(|i| (f64::from(s32.q[i]) - r10[i]).abs())
         .fold(0.0, f64::max);
-    println!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
+    crate::say!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
+    dp_charts(&runs);
     figure("double-pendulum.zs_f32.err_t10", e32);
     for (name, r) in &runs {
         figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
@@ -418,6 +433,63 @@ pub fn double_pendulum() {
             &format!("double-pendulum.{name}.ns_per_step"),
             r.ns_per_step,
         );
+    }
+}
+
+/// The method's label in the charts.
+fn dp_label(name: &str, h: f64) -> String {
+    let method = match name {
+        "zs" => "Z&S",
+        "zss" => "Z&Ss (SyLiPN)",
+        "newmark" => "Newmark (converged)",
+        "newmark1" => "Newmark, one iteration",
+        "verlet" => "velocity Verlet",
+        other => other,
+    };
+    format!("{method}, h = {h}")
+}
+
+/// 000 Fig 1–2 as curves: energy error, constraint drift and position error over time, one
+/// curve per method (`--plot`, `--csv`).
+fn dp_charts(runs: &[(&'static str, DpRun)]) {
+    let what = [
+        (
+            1,
+            "energy",
+            "energy error",
+            "|H(t) − H(0)| of the penalised H",
+        ),
+        (
+            2,
+            "constraint",
+            "constraint drift",
+            "max_i |g_i(q(t))|, g = |rod|² − 1",
+        ),
+        (
+            3,
+            "position_error",
+            "error vs rigid reference",
+            "max_i |q_i(t) − q_i,ref(t)|",
+        ),
+    ];
+    for (col, stem, title, y) in what {
+        let series = runs
+            .iter()
+            .map(|(name, r)| crate::plot::Series {
+                label: dp_label(name, r.h),
+                // t = 0 is exact by construction (zero or roundoff): left out of the log plot.
+                points: r.series.iter().skip(1).map(|p| (p[0], p[col])).collect(),
+            })
+            .collect();
+        crate::plot::emit(&crate::plot::Chart {
+            stem: format!("double-pendulum.{stem}"),
+            title: format!("000 §4.1 double pendulum (ω = 20, β = 0.4): {title}"),
+            x_label: "time t".into(),
+            y_label: format!("{y} (log scale)"),
+            log_x: false,
+            log_y: true,
+            series,
+        });
     }
 }
 
@@ -624,12 +696,12 @@ fn dna_inner() {
     let r = dna_run(zs, 2.0, t_end, seed);
     let zs_time = start.elapsed().as_secs_f64();
     let tr = transitions(&r.mean_angle);
-    println!(
+    crate::say!(
         "Z&S beta = 0.3, h = 2, T = {t_end}: stable {}, max |H - H0| {:.3e}, {} mean-angle transitions, {:.2} s",
         r.stable, r.max_energy_err, tr, zs_time
     );
     for (k, m) in r.mean_angle.iter().enumerate().step_by(50) {
-        println!("  t = {:>6.0}  mean angle {:.4}", (k + 1) as f64 * 2.0, m);
+        crate::say!("  t = {:>6.0}  mean angle {:.4}", (k + 1) as f64 * 2.0, m);
     }
     // Largest stable Verlet step: bisection on "bounded over T" (same criterion as Z&S).
     let (mut lo, mut hi) = (0.05, 1.0);
@@ -646,7 +718,7 @@ fn dna_inner() {
     let start = Instant::now();
     let rv = dna_run(vv, 0.2, t_end, seed);
     let vv_time = start.elapsed().as_secs_f64();
-    println!(
+    crate::say!(
         "Verlet h = 0.2: stable {}, max |H - H0| {:.3e}, {} transitions, {:.2} s; largest stable h {:.4}",
         rv.stable,
         rv.max_energy_err,
@@ -689,7 +761,7 @@ pub fn symplectic_dp() {
         }
     }
     let (zs, zss) = dp_defects(1, 1e-4, true);
-    println!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
+    crate::say!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
     figure("zs-symplectic.zs.double_pendulum", zs);
     figure("zs-symplectic.zss.double_pendulum", zss);
 }
@@ -822,7 +894,7 @@ pub fn chain_cost() {
                 .expect("regular"));
         });
         let pieces = grad + third + solve;
-        println!(
+        crate::say!(
             "double pendulum: Z&S step {step:.0} ns; gradient {grad:.0} + contraction {third:.0} + Hessian, factor and solve {solve:.0} = {pieces:.0} ns; ratio {:.2}",
             step / pieces
         );
