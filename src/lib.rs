@@ -12,6 +12,7 @@ pub mod error;
 pub mod flavor;
 pub mod integrator;
 pub mod langevin;
+pub mod lie;
 pub mod linalg;
 pub mod model;
 pub mod models;
