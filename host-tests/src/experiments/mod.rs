@@ -11,6 +11,7 @@ pub mod flavor_kapitza;
 pub mod flavor_molecules;
 pub mod reference;
 pub mod sim;
+pub mod so3;
 pub mod zs;
 
 /// An experiment: its name, a one-line description, and the function that runs it.
@@ -157,6 +158,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
         run: autodiff::run,
     },
+    Experiment { name: "so3", about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
 ];
 
 /// Looks an experiment up by name.
