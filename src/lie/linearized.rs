@@ -20,7 +20,7 @@ use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 /// ```text
 /// a_k W + 2ω²c (a_k R_kᵀR_k + R_k a_kᵀ R_k + R_k R_kᵀ a_k − a_k)
 ///                     = −Bμ e₃e₃ᵀ − 2ω²(R_k R_kᵀR_k − R_k)        one 9×9 symmetric solve (4.15)
-/// f_k = a_k − 2ω²c² (a_k a_kᵀ R_k + a_k R_kᵀ a_k + R_k a_kᵀ a_k) + ½ R_k û   (u: body torque)
+/// f_k = a_k W − 2ω²c² (a_k a_kᵀ R_k + a_k R_kᵀ a_k + R_k a_kᵀ a_k) + ½ R_k û   (u: body torque)
 ///
 /// first order:  p_{k+1} = p_k + h f_k,        R_{k+1} = R_k + h p_{k+1} J_d⁻¹
 /// trapezoidal:  p_{k+½} = p_k + ½h f_k,       R_{k+1} = R_k + h p_{k+½} J_d⁻¹,
@@ -181,7 +181,14 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         let am = matrix_of(&x);
         let amt = am.transpose();
         let corr = am * (amt * r) + am * (rt * am) + r * (amt * am);
-        Ok(am - corr * (cp * c))
+        let mut f = corr * -(cp * c);
+        for l in 0..3 {
+            let w = self.weight[l];
+            for k in 0..3 {
+                f[(k, l)] += am[(k, l)] * w;
+            }
+        }
+        Ok(f)
     }
 
     /// `(f + ½ R û) J_d⁻¹`, the velocity increment per unit time.

@@ -34,10 +34,13 @@
 //!
 //! ```text
 //! a_k W + 2ω² c (a_k RᵀR + R a_kᵀ R + R Rᵀ a_k − a_k) = −B μ e₃e₃ᵀ − 2ω² (R RᵀR − R)   (4.15)
-//! f_k = a_k − 2ω² c² (a_k a_kᵀ R + a_k Rᵀ a_k + R a_kᵀ a_k)                      (R = R_k)
+//! f_k = a_k W − 2ω² c² (a_k a_kᵀ R + a_k Rᵀ a_k + R a_kᵀ a_k)                    (R = R_k)
 //! ```
 //!
-//! (`W = 2 J_d`, the identity for the paper's `J = I`.) The first-order form is
+//! (`W = 2 J_d`, the identity for the paper's `J = I`, where this is eq 4.15 verbatim.) With
+//! this weight the method is the crate's generic Z&S on the nine coordinates with the mass `J_d`
+//! and `β/2` for every inertia (`a_k` is half its acceleration-like `a`), so the paper's
+//! scaling and Z&S's stability theory carry over to general bodies. The first-order form is
 //! `p_{k+1} = p_k + h f_k`, `R_{k+1} = R_k + h p_{k+1} J_d⁻¹`; the trapezoidal form is
 //! `p_{k+½} = p_k + ½h f_k`, `R_{k+1} = R_k + h p_{k+½} J_d⁻¹`, `p_{k+1} = p_{k+½} + ½h f_{k+1}`
 //! (for `J = I`, `J_d⁻¹ = 2`: the paper's `R_{k+1} = R_k + 2h p`). Nothing projects `R` back
@@ -53,6 +56,9 @@
 //!   symplectic; the host tests measure the defect and compare with the crate's generic
 //!   [`ZhangSkeel`](crate::zs::ZhangSkeel) run on the nine coordinates (it is the same method
 //!   with `β/2`, since the paper weights `a_k` by `½tr(aᵀa)` while the mass is `½I`).
+//! - **General inertia.** Eq 4.15 has no inertia in it; weighting `a_k` by `W = 2J_d` (and
+//!   `f_k` by `a_k W`) is the generalisation that stays Z&S with `β/2` and mass `J_d`; a bare
+//!   identity weight would make the stability threshold depend on the smallest `J_d`.
 //! - **Trapezoidal form.** The paper prints `R_{k+1} = R_k + 2h p_{k+1}` and
 //!   `p_{k+1} = p_k + ½h f_{k+1}` under `p_{k+½} = p_k + ½h f_k`; the only consistent reading
 //!   (velocity Verlet on the effective potential) uses `p_{k+½}` in both places.
@@ -62,9 +68,9 @@
 //! - **Constants.** The paper gives no value for `Bμ`; [`RigidBody::paper`] uses `Bμ = 1` with
 //!   the printed sign (`R = I` is then the *maximum* of `V`: the body tumbles away from it).
 //! - **Stability.** The relaxed linearised method is Z&S with `β/2` (see above), so its linear
-//!   stability is unconditional for `β ≥ ½` only; for the paper's `β = 0.4` the penalty modes
-//!   (frequency `2√2 ω` for `J = I`) need `h²·8ω²(1 − 2β) < 4`, i.e. `h < 0.158` at `ω = 10`
-//!   (the paper's `h = 0.1` is inside).
+//!   stability is unconditional for `β ≥ ½` only (000 Thm 2.5 with `β/2 ≥ ¼`); for the paper's
+//!   `β = 0.4` the penalty modes (frequency `2√2 ω` for `J = I`) need `h²·8ω²(1 − 2β) < 4`,
+//!   i.e. `h < 0.158` at `ω = 10` (the paper's `h = 0.1` is inside).
 //! - **Benchmark equations.** Eq 4.12 is written for `J = I`; its general-inertia form is the
 //!   discrete Euler–Poincaré equation of the Cayley map (Bou-Rabee & Marsden 2009):
 //!   `(I + ½hΩ̂_{k+1} + ¼h²Ω_{k+1}Ω_{k+1}ᵀ) JΩ_{k+1} = (I − ½hΩ̂_k + ¼h²Ω_kΩ_kᵀ) JΩ_k + h τ(R_k)`,
@@ -339,15 +345,30 @@ impl<T: Real> BodyState<T> {
         }
     }
 
-    /// The nearest rotation to `R` (nalgebra's iterative `Rotation3::from_matrix_eps`, at most
-    /// 20 iterations; for an orthogonal `R` it is `R`).
+    /// The nearest rotation to `R`: the orthogonal polar factor by Newton's iteration
+    /// `X ← ½(X + X⁻ᵀ)` (quadratic convergence, at most 20 iterations; for an orthogonal `R` it
+    /// is `R`). A singular `R` falls back to nalgebra's `Rotation3::from_matrix_eps` from the
+    /// identity.
     pub fn rotation(&self) -> Rotation3<T> {
-        Rotation3::from_matrix_eps(
-            &self.rotation,
-            T::default_epsilon(),
-            20,
-            Rotation3::from_matrix_unchecked(self.rotation),
-        )
+        let half = T::lit(0.5);
+        let mut x = self.rotation;
+        for _ in 0..20 {
+            let Some(inv) = x.try_inverse() else {
+                return Rotation3::from_matrix_eps(
+                    &self.rotation,
+                    T::default_epsilon(),
+                    100,
+                    Rotation3::identity(),
+                );
+            };
+            let next = (x + inv.transpose()) * half;
+            let change = (next - x).amax();
+            x = next;
+            if change <= T::default_epsilon() * T::lit(4.0) {
+                break;
+            }
+        }
+        Rotation3::from_matrix_unchecked(x)
     }
 
     /// The attitude as a unit quaternion (of [`Self::rotation`]).
