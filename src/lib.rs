@@ -13,6 +13,7 @@ pub mod flavor;
 pub mod guard;
 pub mod integrator;
 pub mod langevin;
+pub mod lie;
 pub mod linalg;
 pub mod model;
 pub mod models;

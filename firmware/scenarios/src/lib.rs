@@ -17,6 +17,7 @@ use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 mod flavor_trimer;
 mod sim_fpu;
+mod so3_attitude;
 mod sylipn_chain;
 mod verlet_double_pendulum;
 mod verlet_oscillator;
@@ -24,6 +25,7 @@ mod zs_double_pendulum;
 
 pub use flavor_trimer::flavor_trimer;
 pub use sim_fpu::sim_fpu;
+pub use so3_attitude::so3_attitude;
 pub use sylipn_chain::sylipn_chain;
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
@@ -33,6 +35,7 @@ pub use zs_double_pendulum::zs_double_pendulum;
 pub const NAMES: &[&str] = &[
     "flavor_trimer",
     "sim_fpu",
+    "so3_attitude",
     "sylipn_chain",
     "verlet_double_pendulum",
     "verlet_oscillator",
@@ -47,6 +50,7 @@ pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), S
     Some(match name {
         "flavor_trimer" => flavor_trimer(sink),
         "sim_fpu" => sim_fpu(sink),
+        "so3_attitude" => so3_attitude(sink),
         "sylipn_chain" => sylipn_chain(sink),
         "verlet_double_pendulum" => verlet_double_pendulum(sink),
         "verlet_oscillator" => verlet_oscillator(sink),

@@ -13,6 +13,7 @@ pub mod flavor_molecules;
 pub mod guards;
 pub mod reference;
 pub mod sim;
+pub mod so3;
 pub mod zs;
 
 /// An experiment: its name, the seed passage it reproduces, its expected run time, a one-line
@@ -224,6 +225,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
         run: autodiff::run,
     },
+    Experiment { name: "so3", about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
 ];
 
 impl Experiment {

@@ -1,0 +1,497 @@
+//! Rigid bodies on the Lie group SO(3) (000 §4.5): the variational linearised Z&S on the relaxed
+//! configuration `R ∈ ℝ³ˣ³` with an orthogonality penalty, and the Cayley-map variational
+//! benchmark it is compared with.
+//!
+//! | method | paper | solve per step | symplectic | symmetric | order |
+//! |---|---|---|---|---|---|
+//! | [`LinearizedZs1`] | 000 eqs 4.14–4.15, first-order update | one 9×9 linear | yes (ℝ¹⁸) | no | 1 |
+//! | [`LinearizedZs2`] | 000 trapezoidal update after eq 4.15 | one 9×9 linear | yes (ℝ¹⁸) | yes | 2 |
+//! | [`CayleyVariational`] | 000 eqs 4.12–4.13 (Bou-Rabee & Marsden 2009) | 3×3 Newton, capped | yes (on T*SO(3)) | no | 1 |
+//!
+//! # The model: a magnetised rigid body
+//! Configuration `R ∈ SO(3)` (body to world), body angular velocity `Ω` with `Ṙ = R Ω̂`
+//! ([`hat`]), kinetic energy `½ Ωᵀ J Ω` and the potential of 000 §4.5,
+//!
+//! ```text
+//! V(R) = B μ e₃ᵀ R⁻¹ e₃ = B μ R₃₃,
+//! ```
+//!
+//! whose body-frame torque is `τ_V = B μ (Rᵀe₃) × e₃` (000 eq 4.13). [`RigidBody`] holds the
+//! principal moments `J = diag(J₁, J₂, J₃)` and `Bμ`; [`BodyState`] holds `(t, R, Ω)`.
+//!
+//! # The linearised Z&S (000 eqs 4.14–4.15)
+//! `R` is relaxed to `ℝ³ˣ³` and orthogonality is enforced by the penalty
+//! `½ ω² ‖RᵀR − I‖²_F`. The kinetic energy `½ΩᵀJΩ` equals `½ tr(Ṙ J_d Ṙᵀ)` with the "matrix
+//! inertia" `J_d = ½ tr(J) I − J` (for `J = I`: `¼ tr(ṘᵀṘ)`, the paper's), so the relaxed system
+//! is Newtonian in the nine entries of `R` with the mass "right-multiplication by `J_d`", the
+//! momentum `p = Ṙ J_d` and the potential
+//!
+//! ```text
+//! U(R) = B μ R₃₃ + ½ ω² ‖RᵀR − I‖²_F,     ∇U = B μ e₃e₃ᵀ + 2ω² (R RᵀR − R).
+//! ```
+//!
+//! With `c = βh²`, one step solves the linear equation 4.15 for `a_k` and forms `f_k`:
+//!
+//! ```text
+//! a_k W + 2ω² c (a_k RᵀR + R a_kᵀ R + R Rᵀ a_k − a_k) = −B μ e₃e₃ᵀ − 2ω² (R RᵀR − R)   (4.15)
+//! f_k = a_k W − 2ω² c² (a_k a_kᵀ R + a_k Rᵀ a_k + R a_kᵀ a_k)                    (R = R_k)
+//! ```
+//!
+//! (`W = 2 J_d`, the identity for the paper's `J = I`, where this is eq 4.15 verbatim.) With
+//! this weight the method is the crate's generic Z&S on the nine coordinates with the mass `J_d`
+//! and `β/2` for every inertia (`a_k` is half its acceleration-like `a`), so the paper's
+//! scaling and Z&S's stability theory carry over to general bodies. The first-order form is
+//! `p_{k+1} = p_k + h f_k`, `R_{k+1} = R_k + h p_{k+1} J_d⁻¹`; the trapezoidal form is
+//! `p_{k+½} = p_k + ½h f_k`, `R_{k+1} = R_k + h p_{k+½} J_d⁻¹`, `p_{k+1} = p_{k+½} + ½h f_{k+1}`
+//! (for `J = I`, `J_d⁻¹ = 2`: the paper's `R_{k+1} = R_k + 2h p`). Nothing projects `R` back
+//! to SO(3); [`orthogonality_error`] reports `‖RᵀR − I‖_F`.
+//!
+//! # Decisions where the paper's text is garbled or silent
+//! - **Sign and transposes of `f_k`.** The paper prints
+//!   `f_k = a_k + 2ω²β²h⁴(a_kᵀa_kR_kᵀ + a_kᵀR_ka_kᵀ + R_kᵀa_ka_kᵀ)`. Varying the truncated action
+//!   (the paper's `L̃_d`, checked term by term against its eq 4.15) gives
+//!   `p_{k+1} = p_k − h(∇U + c Hess U[a] + ½c² U‴[a, a])` and, with 4.15 and
+//!   `U‴[a, a] = 4ω²(aaᵀR + aRᵀa + Raᵀa)`, the `f_k` above: a **minus** sign and no transposes.
+//!   Only this form makes `f` the gradient of the discrete effective potential, i.e. the map
+//!   symplectic; the host tests measure the defect and compare with the crate's generic
+//!   [`ZhangSkeel`](crate::zs::ZhangSkeel) run on the nine coordinates (it is the same method
+//!   with `β/2`, since the paper weights `a_k` by `½tr(aᵀa)` while the mass is `½I`).
+//! - **General inertia.** Eq 4.15 has no inertia in it; weighting `a_k` by `W = 2J_d` (and
+//!   `f_k` by `a_k W`) is the generalisation that stays Z&S with `β/2` and mass `J_d`; a bare
+//!   identity weight would make the stability threshold depend on the smallest `J_d`.
+//! - **Trapezoidal form.** The paper prints `R_{k+1} = R_k + 2h p_{k+1}` and
+//!   `p_{k+1} = p_k + ½h f_{k+1}` under `p_{k+½} = p_k + ½h f_k`; the only consistent reading
+//!   (velocity Verlet on the effective potential) uses `p_{k+½}` in both places.
+//! - **`Bμ` in eq 4.14** is printed `βμ`; it is `Bμ` (eq 4.15 and the potential agree).
+//! - **Sign of the penalty in the continuous action** is printed `+`; a penalty is a potential,
+//!   so it enters the Lagrangian with `−` (as in eq 4.14).
+//! - **Constants.** The paper gives no value for `Bμ`; [`RigidBody::paper`] uses `Bμ = 1` with
+//!   the printed sign (`R = I` is then the *maximum* of `V`: the body tumbles away from it).
+//! - **Stability.** The relaxed linearised method is Z&S with `β/2` (see above), so its linear
+//!   stability is unconditional for `β ≥ ½` only (000 Thm 2.5 with `β/2 ≥ ¼`); for the paper's
+//!   `β = 0.4` the penalty modes (frequency `2√2 ω` for `J = I`) need `h²·8ω²(1 − 2β) < 4`,
+//!   i.e. `h < 0.158` at `ω = 10` (the paper's `h = 0.1` is inside).
+//! - **Benchmark equations.** Eq 4.12 is written for `J = I`; its general-inertia form is the
+//!   discrete Euler–Poincaré equation of the Cayley map (Bou-Rabee & Marsden 2009):
+//!   `(I + ½hΩ̂_{k+1} + ¼h²Ω_{k+1}Ω_{k+1}ᵀ) JΩ_{k+1} = (I − ½hΩ̂_k + ¼h²Ω_kΩ_kᵀ) JΩ_k + h τ(R_k)`,
+//!   which for `J = I` is the printed `Ω_{k+1} + ¼h²|Ω_{k+1}|²Ω_{k+1} = Ω_k + ¼h²|Ω_k|²Ω_k + hτ`
+//!   (`Ω̂ᵀΩ̂Ω̂ᵀ = −|Ω|²Ω̂`).
+//!
+//! # Beyond the paper
+//! - a general diagonal inertia `J` (the paper has `J = I`) through `J_d` above;
+//! - a body-frame torque `u`, constant over a step, set by the caller (`set_torque`): it enters
+//!   the benchmark as `h u` next to `h τ_V`, and the relaxed method as the generalised force
+//!   `½ R û` (its virtual work on `δR = Rη̂` is `u·η`), added to `f` at each kick (discrete
+//!   Lagrange–d'Alembert; the cached `f` never holds it, so a changed torque acts at once);
+//! - views of the state as [`nalgebra::Rotation3`] / [`nalgebra::UnitQuaternion`]
+//!   ([`BodyState::rotation`], [`BodyState::quaternion`]; for a relaxed `R` the nearest rotation)
+//!   and conversions between [`BodyState`] and the relaxed [`State<T, 9>`] (`q = vec R`
+//!   column-major, `v = vec Ṙ`).
+//!
+//! # Why two state types
+//! The relaxed method is an ordinary one-step map of `(q, v) ∈ ℝ⁹ × ℝ⁹` with the mass `J_d`, so
+//! it implements [`Integrator<T, 9>`](crate::Integrator) on [`State<T, 9>`] and every measurement
+//! of the crate (order, symplecticity in `(q, M v)`, reversibility) applies unchanged. The
+//! benchmark lives on `SO(3) × ℝ³`: storing it as `(vec R, vec RΩ̂)` would re-extract `Ω` from
+//! `RᵀṘ` every step (rounding noise in the benchmark) and its symplectic form is not the
+//! canonical one of ℝ¹⁸, so it steps a [`BodyState`] with the same `Result` contract instead.
+
+mod cayley;
+mod linearized;
+
+pub use cayley::CayleyVariational;
+pub use linearized::{LinearizedZs, LinearizedZs1, LinearizedZs2};
+
+use crate::{ConfigError, Real, State, StepError};
+use nalgebra::{Matrix3, Rotation3, SVector, UnitQuaternion, Vector3};
+
+/// The map `ℝ³ → so(3)`, `Ω ↦ Ω̂` with `Ω̂ x = Ω × x` (000 §4.5).
+#[inline]
+pub fn hat<T: Real>(w: &Vector3<T>) -> Matrix3<T> {
+    let z = T::zero();
+    Matrix3::new(z, -w[2], w[1], w[2], z, -w[0], -w[1], w[0], z)
+}
+
+/// The inverse of [`hat`] on the skew-symmetric part: `vee(A) = ½ (A − Aᵀ)^∨`.
+#[inline]
+pub fn vee<T: Real>(a: &Matrix3<T>) -> Vector3<T> {
+    let half = T::lit(0.5);
+    Vector3::new(
+        half * (a[(2, 1)] - a[(1, 2)]),
+        half * (a[(0, 2)] - a[(2, 0)]),
+        half * (a[(1, 0)] - a[(0, 1)]),
+    )
+}
+
+/// `‖RᵀR − I‖_F`, the orthogonality defect the paper reports (Fig 10).
+#[inline]
+pub fn orthogonality_error<T: Real>(r: &Matrix3<T>) -> T {
+    (r.transpose() * r - Matrix3::identity()).norm()
+}
+
+/// The relaxed configuration matrix `R` of a state in `ℝ⁹` (`q = vec R`, column-major).
+#[inline]
+pub fn matrix_of<T: Real>(q: &SVector<T, 9>) -> Matrix3<T> {
+    Matrix3::from_column_slice(q.as_slice())
+}
+
+/// `vec R` (column-major), the inverse of [`matrix_of`].
+#[inline]
+pub fn vec_of<T: Real>(r: &Matrix3<T>) -> SVector<T, 9> {
+    SVector::from_column_slice(r.as_slice())
+}
+
+/// A magnetised rigid body (000 §4.5): principal moments of inertia and the field–dipole
+/// product `Bμ` of the potential `V(R) = Bμ e₃ᵀR⁻¹e₃`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidBody<T> {
+    /// Principal moments `J = diag(J₁, J₂, J₃)`, each finite and `> 0`. Default `(1, 1, 1)`
+    /// (the paper's identity inertia).
+    pub inertia: Vector3<T>,
+    /// `Bμ`, finite (any sign; `0` is the free body). Default `1`.
+    pub b_mu: T,
+}
+
+impl<T: Real> Default for RigidBody<T> {
+    fn default() -> Self {
+        Self::paper()
+    }
+}
+
+impl<T: Real> RigidBody<T> {
+    /// The body of 000 §4.5: `J = I`, `Bμ = 1` (the paper gives no value; see the module docs).
+    pub fn paper() -> Self {
+        Self {
+            inertia: Vector3::repeat(T::one()),
+            b_mu: T::one(),
+        }
+    }
+
+    /// Checks the parameters (moments finite and positive, `Bμ` finite).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"inertia"` or `"b_mu"`.
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        for i in 0..3 {
+            crate::error::check_finite(self.inertia[i], "inertia")?;
+            if self.inertia[i] <= T::zero() {
+                return Err(ConfigError::OutOfRange { name: "inertia" });
+            }
+        }
+        crate::error::check_finite(self.b_mu, "b_mu")?;
+        Ok(*self)
+    }
+
+    /// The diagonal of the matrix inertia `J_d = ½ tr(J) I − J` (`½tr(ṘJ_dṘᵀ) = ½ΩᵀJΩ`).
+    pub fn matrix_inertia(&self) -> Vector3<T> {
+        let half_tr = T::lit(0.5) * (self.inertia[0] + self.inertia[1] + self.inertia[2]);
+        Vector3::new(
+            half_tr - self.inertia[0],
+            half_tr - self.inertia[1],
+            half_tr - self.inertia[2],
+        )
+    }
+
+    /// `V(R) = Bμ R₃₃`.
+    #[inline]
+    pub fn potential(&self, r: &Matrix3<T>) -> T {
+        self.b_mu * r[(2, 2)]
+    }
+
+    /// The body-frame torque of the potential, `τ_V = Bμ (Rᵀe₃) × e₃` (000 eq 4.13).
+    #[inline]
+    pub fn torque(&self, r: &Matrix3<T>) -> Vector3<T> {
+        // (Rᵀe₃) × e₃ = (r₃₂, −r₃₁, 0) with Rᵀe₃ = third row of R.
+        Vector3::new(self.b_mu * r[(2, 1)], -self.b_mu * r[(2, 0)], T::zero())
+    }
+
+    /// Energy `½ΩᵀJΩ + V(R)` of a body state.
+    pub fn energy(&self, s: &BodyState<T>) -> T {
+        let w = &s.omega;
+        let two = T::lit(2.0);
+        (self.inertia[0] * w[0] * w[0]
+            + self.inertia[1] * w[1] * w[1]
+            + self.inertia[2] * w[2] * w[2])
+            / two
+            + self.potential(&s.rotation)
+    }
+
+    /// Energy of a relaxed state with penalty stiffness `omega`:
+    /// `½tr(ṘJ_dṘᵀ) + Bμ R₃₃ + ½ω²‖RᵀR − I‖²_F` (conserved by the relaxed dynamics).
+    pub fn relaxed_energy(&self, s: &State<T, 9>, omega: T) -> T {
+        let r = matrix_of(&s.q);
+        let rd = matrix_of(&s.v);
+        let jd = self.matrix_inertia();
+        let mut kin = T::zero();
+        for j in 0..3 {
+            kin += jd[j] * rd.column(j).norm_squared();
+        }
+        let defect = orthogonality_error(&r);
+        let half = T::lit(0.5);
+        half * kin + self.potential(&r) + half * omega * omega * defect * defect
+    }
+
+    /// Physical energy of a relaxed state, `½tr(ṘJ_dṘᵀ) + Bμ R₃₃` (no penalty term).
+    pub fn physical_energy(&self, s: &State<T, 9>) -> T {
+        self.relaxed_energy(s, T::zero())
+    }
+}
+
+/// Parameters of the linearised Z&S on SO(3): penalty frequency `ω` and Z&S's `β`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct So3ZsParams<T> {
+    /// Penalty frequency `ω > 0`, finite. Default `10` (000 §4.5).
+    pub omega: T,
+    /// `β ≥ 0`, finite. Default `0.4` (000 §4.5). Unconditional linear stability needs
+    /// `β ≥ ½` (module docs).
+    pub beta: T,
+}
+
+impl<T: Real> Default for So3ZsParams<T> {
+    fn default() -> Self {
+        Self {
+            omega: T::lit(10.0),
+            beta: T::lit(0.4),
+        }
+    }
+}
+
+impl<T: Real> So3ZsParams<T> {
+    /// Checks the parameters.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`≤ 0`) or
+    /// `"beta"` (`< 0`).
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        crate::error::check_finite(self.omega, "omega")?;
+        if self.omega <= T::zero() {
+            return Err(ConfigError::OutOfRange { name: "omega" });
+        }
+        crate::error::check_finite(self.beta, "beta")?;
+        if self.beta < T::zero() {
+            return Err(ConfigError::OutOfRange { name: "beta" });
+        }
+        Ok(*self)
+    }
+}
+
+/// The state of a rigid body: time, attitude `R` (body to world) and body angular velocity `Ω`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState<T: Real> {
+    /// Time.
+    pub t: T,
+    /// Attitude `R ∈ SO(3)`.
+    pub rotation: Matrix3<T>,
+    /// Body angular velocity `Ω` (`Ṙ = RΩ̂`).
+    pub omega: Vector3<T>,
+}
+
+impl<T: Real> BodyState<T> {
+    /// A state at time `0`; `rotation` must be orthogonal to within [`Self::tolerance`].
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] for `"rotation"` / `"omega"`; [`ConfigError::OutOfRange`] for
+    /// `"rotation"` when `‖RᵀR − I‖_F` exceeds the tolerance or `det R < 0`.
+    pub fn new(rotation: Matrix3<T>, omega: Vector3<T>) -> Result<Self, ConfigError> {
+        if !crate::linalg::all_finite(rotation.as_slice()) {
+            return Err(ConfigError::NonFinite { name: "rotation" });
+        }
+        if !crate::linalg::all_finite(omega.as_slice()) {
+            return Err(ConfigError::NonFinite { name: "omega" });
+        }
+        if orthogonality_error(&rotation) > Self::tolerance() || rotation.determinant() < T::zero()
+        {
+            return Err(ConfigError::OutOfRange { name: "rotation" });
+        }
+        Ok(Self {
+            t: T::zero(),
+            rotation,
+            omega,
+        })
+    }
+
+    /// The paper's initial condition: `R(0) = I`, `Ω(0) = (1, 0.2, 0.1)` (000 §4.5).
+    pub fn paper() -> Self {
+        Self {
+            t: T::zero(),
+            rotation: Matrix3::identity(),
+            omega: Vector3::new(T::one(), T::lit(0.2), T::lit(0.1)),
+        }
+    }
+
+    /// The largest accepted `‖RᵀR − I‖_F`: `√ε` of the scalar (`3.5e-4` in `f32`, `1.5e-8` in
+    /// `f64`), room for a rotation computed in the same precision, far below a wrong input.
+    pub fn tolerance() -> T {
+        T::default_epsilon().sqrt()
+    }
+
+    /// The relaxed state in `ℝ⁹ × ℝ⁹`: `q = vec R`, `v = vec(RΩ̂)` (column-major).
+    pub fn to_relaxed(&self) -> State<T, 9> {
+        State::new(
+            self.t,
+            vec_of(&self.rotation),
+            vec_of(&(self.rotation * hat(&self.omega))),
+        )
+    }
+
+    /// A body state from a relaxed one: `R` as is (not projected) and `Ω = vee(RᵀṘ)` (the
+    /// skew part; exact when `R` is orthogonal).
+    pub fn from_relaxed(s: &State<T, 9>) -> Self {
+        let r = matrix_of(&s.q);
+        Self {
+            t: s.t,
+            rotation: r,
+            omega: vee(&(r.transpose() * matrix_of(&s.v))),
+        }
+    }
+
+    /// The nearest rotation to `R`: the orthogonal polar factor by Newton's iteration
+    /// `X ← ½(X + X⁻ᵀ)` (quadratic convergence, at most 20 iterations; for an orthogonal `R` it
+    /// is `R`). A singular `R` falls back to nalgebra's `Rotation3::from_matrix_eps` from the
+    /// identity.
+    pub fn rotation(&self) -> Rotation3<T> {
+        let half = T::lit(0.5);
+        let mut x = self.rotation;
+        for _ in 0..20 {
+            let Some(inv) = x.try_inverse() else {
+                return Rotation3::from_matrix_eps(
+                    &self.rotation,
+                    T::default_epsilon(),
+                    100,
+                    Rotation3::identity(),
+                );
+            };
+            let next = (x + inv.transpose()) * half;
+            let change = (next - x).amax();
+            x = next;
+            if change <= T::default_epsilon() * T::lit(4.0) {
+                break;
+            }
+        }
+        Rotation3::from_matrix_unchecked(x)
+    }
+
+    /// The attitude as a unit quaternion (of [`Self::rotation`]).
+    pub fn quaternion(&self) -> UnitQuaternion<T> {
+        UnitQuaternion::from_rotation_matrix(&self.rotation())
+    }
+
+    /// Whether every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.t.finite()
+            && crate::linalg::all_finite(self.rotation.as_slice())
+            && crate::linalg::all_finite(self.omega.as_slice())
+    }
+}
+
+/// Checks a torque set by the caller.
+pub(crate) fn check_torque<T: Real>(u: &Vector3<T>) -> Result<Vector3<T>, ConfigError> {
+    if crate::linalg::all_finite(u.as_slice()) {
+        Ok(*u)
+    } else {
+        Err(ConfigError::NonFinite { name: "torque" })
+    }
+}
+
+/// The step-level check that a benchmark state is usable.
+pub(crate) fn check_body_input<T: Real>(s: &BodyState<T>, h: T) -> Result<(), StepError> {
+    if !(h.finite() && h != T::zero()) {
+        return Err(StepError::StepSize);
+    }
+    if !s.is_finite() {
+        return Err(StepError::NonFiniteState);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hat_is_the_cross_product_and_vee_inverts_it() {
+        let w = Vector3::new(0.3, -1.2, 2.0);
+        let x = Vector3::new(-0.7, 0.4, 1.1);
+        assert!((hat(&w) * x - w.cross(&x)).amax() < 1e-15);
+        assert!((vee(&hat(&w)) - w).amax() < 1e-15);
+    }
+
+    #[test]
+    fn potential_torque_is_minus_the_body_derivative() {
+        // dV/dε of V(R exp(ε η̂)) at ε = 0 equals −τ·η, by central differences.
+        let body = RigidBody {
+            inertia: Vector3::new(1.0f64, 2.0, 2.5),
+            b_mu: 1.7,
+        };
+        let r = *Rotation3::from_scaled_axis(Vector3::new(0.4, -0.9, 0.3)).matrix();
+        let tau = body.torque(&r);
+        for k in 0..3 {
+            let mut eta = Vector3::zeros();
+            eta[k] = 1.0;
+            let e = 1e-6;
+            let rp = r * Rotation3::from_scaled_axis(eta * e).matrix();
+            let rm = r * Rotation3::from_scaled_axis(-eta * e).matrix();
+            let d = (body.potential(&rp) - body.potential(&rm)) / (2.0 * e);
+            assert!(
+                (d + tau[k]).abs() < 1e-9,
+                "component {k}: {d} vs {}",
+                -tau[k]
+            );
+        }
+    }
+
+    #[test]
+    fn matrix_inertia_gives_the_kinetic_energy() {
+        let body = RigidBody {
+            inertia: Vector3::new(1.0f64, 2.0, 2.5),
+            b_mu: 0.0,
+        };
+        let r = *Rotation3::from_scaled_axis(Vector3::new(0.1, 0.2, -0.3)).matrix();
+        let s = BodyState {
+            t: 0.0,
+            rotation: r,
+            omega: Vector3::new(0.5, -1.0, 2.0),
+        };
+        let relaxed = body.relaxed_energy(&s.to_relaxed(), 10.0);
+        assert!((relaxed - body.energy(&s)).abs() < 1e-12);
+        let back = BodyState::from_relaxed(&s.to_relaxed());
+        assert!((back.omega - s.omega).amax() < 1e-14);
+    }
+
+    #[test]
+    fn bad_inputs_are_rejected() {
+        let skewed = Matrix3::new(1.0, 1e-3, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
+        assert_eq!(
+            BodyState::new(skewed, Vector3::zeros()),
+            Err(ConfigError::OutOfRange { name: "rotation" })
+        );
+        let reflection = Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, -1.0f32));
+        assert!(BodyState::new(reflection, Vector3::zeros()).is_err());
+        assert!(
+            BodyState::new(Matrix3::<f32>::identity(), Vector3::new(f32::NAN, 0.0, 0.0)).is_err()
+        );
+        let mut body = RigidBody::<f64>::paper();
+        body.inertia[1] = 0.0;
+        assert_eq!(
+            body.validate(),
+            Err(ConfigError::OutOfRange { name: "inertia" })
+        );
+        body.inertia[1] = f64::INFINITY;
+        assert_eq!(
+            body.validate(),
+            Err(ConfigError::NonFinite { name: "inertia" })
+        );
+        assert!(So3ZsParams {
+            omega: 0.0,
+            beta: 0.4
+        }
+        .validate()
+        .is_err());
+        assert!(So3ZsParams {
+            omega: 10.0,
+            beta: -0.1
+        }
+        .validate()
+        .is_err());
+    }
+}
