@@ -27,6 +27,8 @@ const FAST: &[&str] = &[
     "sim-uniform",
     "sim-langevin",
     "sim-stiff-friction",
+    "guards",
+    "so3",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -6,6 +6,8 @@
 //! somewhere on the way (the bug the guards fix: before them, Z&S and SyLiPN returned hundreds
 //! of such steps). With the default guards the count must be 0.
 
+use crate::report::{figure, figure_int};
+use crate::say;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty};
 use macrostep::recover::Recovering;
@@ -13,8 +15,6 @@ use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsPa
 use macrostep::{Guards, Integrator, State};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use crate::report::{figure, figure_int};
-use crate::say;
 
 /// What to run.
 pub struct Setup {
@@ -58,6 +58,8 @@ pub struct MethodCounts {
     pub silent_garbage: usize,
     /// The same count with guards off (what the guards prevent).
     pub silent_garbage_unguarded: usize,
+    /// Runs the guards stopped although the unguarded run ends clean (all `Ok`, within bounds).
+    pub false_alarms: usize,
     /// Of the runs that errored, how many the recovery wrapper (depth 6) carried through cleanly.
     pub recovered: usize,
 }
@@ -116,6 +118,10 @@ fn count<I: Integrator<f64, 4> + Clone>(
         .expect("guards off");
     for &s0 in starts {
         let r = run(integ.clone(), dp, sys, s0, steps);
+        let raw = run(off.clone(), dp, sys, s0, steps);
+        if r.is_none() && raw.is_some() && !garbage(raw) {
+            c.false_alarms += 1;
+        }
         match r {
             None => {
                 c.errors += 1;
@@ -128,7 +134,7 @@ fn count<I: Integrator<f64, 4> + Clone>(
             Some(_) if garbage(r) => c.silent_garbage += 1,
             Some(_) => c.clean += 1,
         }
-        if garbage(run(off.clone(), dp, sys, s0, steps)) {
+        if garbage(raw) {
             c.silent_garbage_unguarded += 1;
         }
     }
@@ -214,29 +220,55 @@ fn f32_clock(n: u64) -> (f64, f64) {
 pub fn report(r: &Results) {
     say!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
     say!(
-        "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
-        "method", "clean", "errors", "silent garbage", "garbage w/o guards", "recovered"
+        "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
+        "method",
+        "clean",
+        "errors",
+        "silent garbage",
+        "garbage w/o guards",
+        "recovered",
+        "false alarms"
     );
     for m in &r.methods {
         say!(
-            "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10}",
-            m.name, m.clean, m.errors, m.silent_garbage, m.silent_garbage_unguarded, m.recovered
+            "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
+            m.name,
+            m.clean,
+            m.errors,
+            m.silent_garbage,
+            m.silent_garbage_unguarded,
+            m.recovered,
+            m.false_alarms
         );
     }
     let count = |f: fn(&MethodCounts) -> usize| r.methods.iter().map(f).sum::<usize>() as i64;
     say!(
         "f32 clock after the steps: guarded rel err {:.2e}, plain t += h {:.2e}",
-        r.f32_clock_rel_err, r.f32_naive_rel_err
+        r.f32_clock_rel_err,
+        r.f32_naive_rel_err
     );
-    figure_int("guards.dp_random_starts.silent_garbage", count(|m| m.silent_garbage));
+    figure_int(
+        "guards.dp_random_starts.silent_garbage",
+        count(|m| m.silent_garbage),
+    );
     figure_int(
         "guards.dp_random_starts.silent_garbage_unguarded",
         count(|m| m.silent_garbage_unguarded),
     );
     figure_int("guards.dp_random_starts.recovered", count(|m| m.recovered));
+    figure_int(
+        "guards.dp_random_starts.false_alarms",
+        count(|m| m.false_alarms),
+    );
     for m in &r.methods {
-        figure_int(&format!("guards.dp_random_starts.{}.errors", m.name), m.errors as i64);
-        figure_int(&format!("guards.dp_random_starts.{}.recovered", m.name), m.recovered as i64);
+        figure_int(
+            &format!("guards.dp_random_starts.{}.errors", m.name),
+            m.errors as i64,
+        );
+        figure_int(
+            &format!("guards.dp_random_starts.{}.recovered", m.name),
+            m.recovered as i64,
+        );
     }
     figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
     figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);

@@ -36,8 +36,8 @@ pub struct Experiment {
 pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "guards",
-        seed: "issue 12 (finding 1: 000 §4.1 setting)",
-        seconds: 60.0,
+        seed: "000 §4.1 (issue 12)",
+        seconds: 2.0,
         about: "step guards on the finding-1 double pendulum (silent garbage, recovery) and the f32 clock",
         run: guards::run_paper,
     },
@@ -225,7 +225,11 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)",
         run: autodiff::run,
     },
-    Experiment { name: "so3", about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
+    Experiment {
+        name: "so3",
+        seed: "000 §4.5 Figs 9–10",
+        seconds: 20.0,
+        about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
 ];
 
 impl Experiment {

@@ -21,6 +21,7 @@
 
 use crate::measure::{integrator_defect, loglog_slope};
 use crate::report::{figure, sci, Table};
+use crate::say;
 use macrostep::lie::{
     hat, matrix_of, orthogonality_error, vec_of, BodyState, CayleyVariational, LinearizedZs,
     RigidBody, So3ZsParams,
@@ -514,23 +515,25 @@ pub fn report(r: &Results) {
             sci(e.max_orth_err),
         ]);
     }
-    println!();
-    println!(
+    say!();
+    say!(
         "orders: Z&S first-order {:.3}, trapezoidal {:.3}, benchmark {:.3}",
-        r.order_zs1, r.order_zs2, r.order_cayley
+        r.order_zs1,
+        r.order_zs2,
+        r.order_cayley
     );
-    println!(
+    say!(
         "symplecticity defect (10 steps, R^18 canonical): trapezoidal {}, first order {}",
         sci(r.defect_zs2),
         sci(r.defect_zs1)
     );
-    println!(
+    say!(
         "{} steps of h = 0.1: max|dE| {}, max|RtR-I| {}",
         r.long_steps,
         sci(r.long_energy_err),
         sci(r.long_orth_err)
     );
-    println!(
+    say!(
         "equal error {} (Z&S at h = 0.1): benchmark h = {} (interpolated); seconds per unit time: benchmark {}, Z&S {}, benchmark at h = 0.1 {}",
         sci(r.err_equal),
         sci(r.h_equal),
@@ -539,11 +542,11 @@ pub fn report(r: &Results) {
         sci(r.cost_cayley_same_h)
     );
     for (h, e) in &r.grid {
-        println!("benchmark h = {} max|R-Rref| = {}", sci(*h), sci(*e));
+        say!("benchmark h = {} max|R-Rref| = {}", sci(*h), sci(*e));
     }
     let ratio = r.cost_cayley / r.cost_zs;
     let comparable = r.zs.max_err_r <= 3.0 * r.cayley.max_err_r;
-    println!(
+    say!(
         "paper's claim (Z&S at h = 0.1 comparable in accuracy to the benchmark at h = 0.1, at a fraction of its cost): accuracy {} (Z&S/benchmark error {:.2}), cost ratio at equal error {:.1}, at equal step {:.1} -> {}",
         if comparable { "comparable" } else { "not comparable" },
         r.zs.max_err_r / r.cayley.max_err_r,
@@ -578,7 +581,12 @@ pub fn report(r: &Results) {
     );
 }
 
-/// `reproduce so3` with the paper's setting.
+/// `reproduce so3` (`--quick`: the reduced setup).
 pub fn run() {
-    report(&compute(&Setup::paper()));
+    let setup = if crate::options::get().quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    };
+    report(&compute(&setup));
 }
