@@ -6,6 +6,7 @@
 //! somewhere on the way (the bug the guards fix: before them, Z&S and SyLiPN returned hundreds
 //! of such steps). With the default guards the count must be 0.
 
+use super::guards_overhead::Overhead;
 use crate::report::{figure, figure_int};
 use crate::say;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
@@ -24,6 +25,8 @@ pub struct Setup {
     pub steps: usize,
     /// Steps of the `f32` clock check.
     pub clock_steps: u64,
+    /// Steps per timed run and interleaved repeats of the overhead measurement.
+    pub overhead: (usize, usize),
 }
 
 impl Setup {
@@ -33,6 +36,7 @@ impl Setup {
             starts: 1000,
             steps: 1000,
             clock_steps: 10_000_000,
+            overhead: (20_000, 21),
         }
     }
     /// A CI-sized setting.
@@ -41,6 +45,7 @@ impl Setup {
             starts: 40,
             steps: 1000,
             clock_steps: 1_000_000,
+            overhead: (2_000, 5),
         }
     }
 }
@@ -72,6 +77,8 @@ pub struct Results {
     pub f32_clock_rel_err: f64,
     /// The same for plain `t += h` in f32.
     pub f32_naive_rel_err: f64,
+    /// Guarded ÷ unguarded step time per method.
+    pub overhead: Vec<Overhead>,
 }
 
 type Sys = System<f64, GravityPenalty<f64, 4, 2>, 4>;
@@ -196,6 +203,7 @@ pub fn compute(setup: &Setup) -> Results {
         methods,
         f32_clock_rel_err: clock,
         f32_naive_rel_err: naive,
+        overhead: super::guards_overhead::compute(setup.overhead.0, setup.overhead.1),
     }
 }
 
@@ -272,6 +280,38 @@ pub fn report(r: &Results) {
     }
     figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
     figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);
+    report_overhead(&r.overhead);
+}
+
+/// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
+fn report_overhead(o: &[Overhead]) {
+    say!("guard overhead (median of interleaved repeats, double pendulum, same trajectory):");
+    say!(
+        "{:<8} {:>14} {:>16} {:>22}",
+        "method",
+        "ns/step (off)",
+        "default ÷ off",
+        "residual only ÷ off"
+    );
+    for m in o {
+        say!(
+            "{:<8} {:>14.1} {:>16.3} {:>22.3}",
+            m.name,
+            m.ns_unguarded,
+            m.ratio,
+            m.ratio_residual_only
+        );
+    }
+    if let Some(zs) = o.iter().find(|m| m.name == "zs") {
+        figure("guards.overhead", zs.ratio);
+    }
+    for m in o {
+        figure(&format!("guards.overhead.{}", m.name), m.ratio);
+        figure(
+            &format!("guards.overhead.{}.residual_only", m.name),
+            m.ratio_residual_only,
+        );
+    }
 }
 
 /// `reproduce guards` (`--quick`: the reduced setup).

@@ -11,6 +11,7 @@ pub mod flavor;
 pub mod flavor_kapitza;
 pub mod flavor_molecules;
 pub mod guards;
+pub mod guards_overhead;
 pub mod reference;
 pub mod sim;
 pub mod so3;
