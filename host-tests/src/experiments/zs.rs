@@ -939,3 +939,17 @@ pub fn chain_cost() {
     figure("zs-chain-cost.dense.slope", loglog_slope(&ns, &col(1)));
     figure("zs-chain-cost.verlet.slope", loglog_slope(&ns, &col(0)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::largest_passing;
+
+    #[test]
+    fn bracket_widens_past_its_first_upper_end_and_bisects() {
+        let inside = largest_passing(0.05, 1.0, |h| h < 0.3);
+        assert!((inside - 0.3).abs() < 1e-4 && inside < 0.3, "{inside}");
+        // The old bracket [0.05, 1] returned ~0.98 here: its upper end was never seen to fail.
+        let beyond = largest_passing(0.05, 1.0, |h| h < 3.0);
+        assert!((beyond - 3.0).abs() < 1e-3 && beyond < 3.0, "{beyond}");
+    }
+}
