@@ -29,6 +29,8 @@ const FAST: &[&str] = &[
     "sim-stiff-friction",
     "guards",
     "so3",
+    "bdf2",
+    "lj",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -22,6 +22,8 @@
 //! - [`Reich4`] — Reich's constrained composition (002 §3.2 eq 27): three constrained Verlet
 //!   stages with Yoshida's coefficients and one projection onto the hidden constraint; order 4,
 //!   symplectic on the solution manifold.
+//! - [`Bdf2`] — the second-order backward differentiation formula (001 eqs 35–37), implicit in
+//!   both `∇V` and `g`: the nonsymplectic, dissipative baseline of 001 §7.
 //! - [`MultiplierWindow`] — online recovery of `λ(t)` from a penalty simulation (000 eq 1.8),
 //!   a fixed-capacity sliding window usable on a device.
 //!
@@ -53,12 +55,14 @@
 //! [`Reich4`] does not report multipliers: its stage multipliers absorb the neighbouring stages'
 //! end kicks (Reich's cancellation argument) and are not approximations of `λ(t)`.
 
+mod bdf2;
 mod kernel;
 mod multiplier;
 mod rattle;
 mod reich;
 mod shake;
 
+pub use bdf2::Bdf2;
 pub use multiplier::MultiplierWindow;
 pub use rattle::Rattle;
 pub use reich::{Reich4, Stage};

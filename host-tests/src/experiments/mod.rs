@@ -6,12 +6,14 @@
 
 pub mod autodiff;
 pub mod baselines;
+pub mod bdf2;
 pub mod constrained;
 pub mod flavor;
 pub mod flavor_kapitza;
 pub mod flavor_molecules;
 pub mod guards;
 pub mod guards_overhead;
+pub mod lj;
 pub mod reference;
 pub mod sim;
 pub mod so3;
@@ -69,6 +71,20 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.0,
         about: "001 §3–4, Fig 2: SHAKE (VS) vs RATTLE (VR) on the 6-node spring chain",
         run: constrained::vs_vr,
+    },
+    Experiment {
+        name: "bdf2",
+        seed: "001 §7.3 Figs 3–5",
+        seconds: 1.0,
+        about: "001 §7.3 Figs 3–5: RATTLE vs the BDF2 baseline on the spring chain (error, energy error, energy over time)",
+        run: bdf2::run_experiment,
+    },
+    Experiment {
+        name: "lj",
+        seed: "001 §7.4 Figs 6–7",
+        seconds: 5.0,
+        about: "001 §7.4 Figs 6–7: RATTLE vs BDF2 on the 7-atom Lennard-Jones chain (vibration, energy, largest converging step)",
+        run: lj::run_experiment,
     },
     Experiment {
         name: "multiplier",
