@@ -6,7 +6,8 @@
 //!   with [`AdScalar`]) so a model is written once;
 //! - the methods of a first comparison: [`ZhangSkeel`] and [`Sylipn`] with [`ZsParams`],
 //!   [`Rattle`] for rigid constraints, [`VelocityVerlet`] as the explicit baseline;
-//! - the errors [`ConfigError`] and [`StepError`];
+//! - the errors [`ConfigError`] and [`StepError`], the step [`Guards`] and the [`Recovering`]
+//!   wrapper;
 //! - nalgebra's fixed-size types [`SVector`], [`SMatrix`], [`Vector2`], [`Vector3`],
 //!   [`Vector4`]. nalgebra's `vector!`/`matrix!` macros are not re-exported: they need nalgebra's
 //!   `macros` feature (a proc macro), which this crate does not enable so that embedded builds
@@ -38,8 +39,10 @@ pub use crate::autodiff::{AdScalar, AutoDiff, ConstraintFn, Energy};
 pub use crate::baselines::VelocityVerlet;
 pub use crate::constrained::Rattle;
 pub use crate::error::{ConfigError, StepError};
+pub use crate::guard::Guards;
 pub use crate::integrator::Integrator;
 pub use crate::model::{Constraint, Hessian, Mass, Potential, System, ThirdDerivative};
+pub use crate::recover::Recovering;
 pub use crate::zs::{Sylipn, ZhangSkeel, ZsParams};
 pub use crate::{Real, State};
 pub use nalgebra::{SMatrix, SVector, Vector2, Vector3, Vector4};
