@@ -1,0 +1,222 @@
+//! The double pendulum at penalty ω = 100 (seed 000 §4.1 start, β = 0.4): penalty methods
+//! (Z&S, SyLiPN, velocity Verlet on the penalised model), the constrained methods (RATTLE,
+//! SHAKE) and the peer DOP853 in angle coordinates, all against the rigid reference; and the
+//! Z&S stability cap of issue 14 item 3.
+
+use super::run_fixed;
+use super::search::{Method, Outcome, Problem};
+use crate::reference;
+use crate::rigid::DoublePendulum as RigidDp;
+use macrostep::baselines::VelocityVerlet;
+use macrostep::constrained::{NewtonParams, Rattle, Shake};
+use macrostep::model::{Hessian, System};
+use macrostep::models::{DoublePendulum, GravityPenalty};
+use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
+use macrostep::{Guards, Integrator, State};
+
+/// The penalised double pendulum.
+type Pen = System<f64, GravityPenalty<f64, 4, 2>, 4>;
+
+/// Output times `1, 2, …, span`.
+fn outputs(span: f64) -> Vec<f64> {
+    (1..=span.round() as usize).map(|k| k as f64).collect()
+}
+
+/// Max |q − q_ref| over outputs and coordinates (both flattened, 4 per output).
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    if a.len() != b.len() {
+        return f64::INFINITY;
+    }
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// The rigid reference positions at `1, …, span` (angle coordinates, DOP853 at 1e-13),
+/// flattened.
+pub fn rigid_reference(span: f64) -> Vec<f64> {
+    let (q0, v0) = RigidDp::seed_initial();
+    RigidDp::seed()
+        .solve(&q0, &v0, &outputs(span), 1e-13, 1e-13)
+        .into_iter()
+        .flat_map(|s| s.q)
+        .collect()
+}
+
+/// The exact penalised solution's distance from the rigid one (the penalty model error, the
+/// floor of every penalty method): DOP853 at 1e-12 on the Cartesian penalised system.
+pub fn model_error(omega: f64, span: f64, rigid: &[f64]) -> f64 {
+    let dp = DoublePendulum::<f64>::paper();
+    let sys = dp.penalised(omega).expect("valid");
+    let out = reference::solve_system(&sys, &dp.initial_state(), &outputs(span), 1e-12, 1e-12);
+    let flat: Vec<f64> = out.iter().flat_map(|s| s.q.iter().copied()).collect();
+    max_diff(&flat, rigid)
+}
+
+/// The peer: DOP853 (`differential-equations`, one solve with dense output through
+/// [`reference::try_solve_dense`]) in angle coordinates at `rtol = atol = tol`, positions
+/// mapped to Cartesian.
+fn dop853_angles(tol: f64, span: f64) -> Outcome {
+    let dp = RigidDp::seed();
+    let (q0, v0) = RigidDp::seed_initial();
+    let y0 = dp.from_cartesian(&q0, &v0);
+    let ys = reference::try_solve_dense(dp.rhs(), 0.0, &y0, tol, tol, &outputs(span))?;
+    Ok(ys.iter().flat_map(|y| dp.cartesian(y).0).collect())
+}
+
+fn newton() -> NewtonParams<f64> {
+    NewtonParams::default()
+}
+
+/// The `dp_w<ω>` problem over `[0, span]`, error against `rigid` (from [`rigid_reference`]).
+pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
+    let dp = DoublePendulum::<f64>::paper();
+    let pen: Pen = dp.penalised(omega).expect("valid");
+    let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
+    let n_out = span.round() as usize;
+    let obs = |s: &State<f64, 4>, out: &mut Vec<f64>| out.extend(s.q.iter());
+    let p = ZsParams::with_beta(0.4);
+    let fixed = |key, label, p_max, p_min, run: Box<dyn Fn(f64) -> Outcome + 'a>| Method {
+        key,
+        label,
+        param_name: "h",
+        p_max,
+        p_min,
+        snap: Some(1.0),
+        run,
+    };
+    let methods = vec![
+        fixed(
+            "zs",
+            "Z&S (β = 0.4)",
+            0.25,
+            1e-4,
+            Box::new(move |h| run_fixed(ZhangSkeel::new(pen, h, p), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
+            "sylipn",
+            "SyLiPN / Z&Ss (β = 0.4)",
+            0.25,
+            1e-4,
+            Box::new(move |h| run_fixed(Sylipn::new(pen, h, p), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
+            "verlet",
+            "velocity Verlet (penalty)",
+            0.05,
+            1e-5,
+            Box::new(move |h| run_fixed(VelocityVerlet::new(pen, h), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
+            "rattle",
+            "RATTLE",
+            0.5,
+            1e-4,
+            Box::new(move |h| run_fixed(Rattle::new(sys, g, h, newton()), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
+            "shake",
+            "SHAKE",
+            0.5,
+            1e-4,
+            Box::new(move |h| run_fixed(Shake::new(sys, g, h, newton()), s0, 1.0, n_out, obs)),
+        ),
+        Method {
+            key: "dop853_angles",
+            label: "DOP853 in angles (peer)",
+            param_name: "tol",
+            // DOP853 reaches 2e-5 already at tol 1e-2 here: start the sweep loose.
+            p_max: 1.0,
+            p_min: 1e-13,
+            snap: None,
+            run: Box::new(move |tol| dop853_angles(tol, span)),
+        },
+    ];
+    Problem {
+        key: super::leak(format!("dp_w{omega}")),
+        title: format!("double pendulum, penalty ω = {omega}, T = {span}: error vs rigid"),
+        error_label: "max |q − q_rigid| over t = 1..T",
+        span,
+        error: Box::new(move |obs| max_diff(obs, rigid)),
+        methods,
+        targets: vec![1e-2, 1e-3],
+        ratios: vec![
+            ("verlet", "zs"),
+            ("rattle", "zs"),
+            ("dop853_angles", "zs"),
+            ("rattle", "sylipn"),
+        ],
+    }
+}
+
+/// The Z&S stability cap at one β: the largest step on a grid (ratio `2^(1/8)` from 0.01 up)
+/// below which every grid step completes `[0, span]`, and what the first failing step says.
+#[derive(Clone, Debug)]
+pub struct Cap {
+    /// β.
+    pub beta: f64,
+    /// Whether the default guards were on.
+    pub guards: bool,
+    /// Largest completing step (every smaller grid step completes too).
+    pub h_max: f64,
+    /// The first failing grid step.
+    pub h_fail: f64,
+    /// Its error and the time it happened.
+    pub failure: String,
+    /// min over the failing run's steps of the smallest eigenvalue of `M + βh²∇²V(q)`
+    /// (before the failure): negative means the linear system went indefinite.
+    pub min_eig: f64,
+}
+
+/// Measures [`Cap`] for Z&S on the penalised double pendulum at `omega`.
+pub fn zs_cap(omega: f64, beta: f64, guards: bool, span: f64) -> Cap {
+    let dp = DoublePendulum::<f64>::paper();
+    let pen: Pen = dp.penalised(omega).expect("valid");
+    let try_h = |h: f64| -> (Option<String>, f64) {
+        let n = (span / h).round() as usize;
+        let mut zs = ZhangSkeel::new(pen, h, ZsParams::with_beta(beta)).expect("valid");
+        if !guards {
+            zs.set_guards(Guards::off()).expect("off");
+        }
+        let mut s = dp.initial_state();
+        let mut min_eig = f64::INFINITY;
+        for _ in 0..n {
+            let a = nalgebra::Matrix4::identity() + pen.potential.hessian(&s.q) * (beta * h * h);
+            min_eig = min_eig.min(a.symmetric_eigenvalues().min());
+            if let Err(e) = zs.step(&mut s) {
+                return (Some(format!("{e:?} at t = {:.3}", s.t)), min_eig);
+            }
+        }
+        (None, min_eig)
+    };
+    let mut h = 0.01;
+    let mut h_max = f64::NAN;
+    loop {
+        let (fail, eig) = try_h(h);
+        match fail {
+            None => h_max = h,
+            Some(failure) => {
+                return Cap {
+                    beta,
+                    guards,
+                    h_max,
+                    h_fail: h,
+                    failure,
+                    min_eig: eig,
+                }
+            }
+        }
+        h *= 2f64.powf(0.125);
+        if h > 2.0 {
+            return Cap {
+                beta,
+                guards,
+                h_max,
+                h_fail: f64::NAN,
+                failure: "none up to h = 2".into(),
+                min_eig: f64::NAN,
+            };
+        }
+    }
+}
