@@ -9,9 +9,9 @@ use crate::reference;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{NewtonParams, Rattle, Shake};
-use macrostep::model::{Hessian, System};
-use macrostep::models::{DoublePendulum, GravityPenalty};
-use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
+use macrostep::model::{Hessian, Penalty, Split, System, Zero};
+use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 
 /// The penalised double pendulum.
@@ -102,6 +102,21 @@ pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
             Box::new(move |h| run_fixed(Sylipn::new(pen, h, p), s0, 1.0, n_out, obs)),
         ),
         fixed(
+            "stiff_sylipn",
+            "stiff Z&Ss, eq 2.8 (β = 0.4)",
+            0.25,
+            1e-4,
+            Box::new(move |h| {
+                run_fixed(
+                    StiffSylipn::new(stiff_split(omega), h, p),
+                    s0,
+                    1.0,
+                    n_out,
+                    obs,
+                )
+            }),
+        ),
+        fixed(
             "verlet",
             "velocity Verlet (penalty)",
             0.05,
@@ -146,14 +161,19 @@ pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
             ("rattle", "zs"),
             ("dop853_angles", "zs"),
             ("rattle", "sylipn"),
+            ("zs", "stiff_sylipn"),
         ],
     }
 }
 
-/// The Z&S stability cap at one β: the largest step on a grid (ratio `2^(1/8)` from 0.01 up)
-/// below which every grid step completes `[0, span]`, and what the first failing step says.
+/// The stability cap of a linearly implicit method at one β: the largest step on a grid
+/// (ratio `2^(1/8)` from 0.01 up) below which every grid step completes `[0, span]`, and what
+/// the first failing step says.
 #[derive(Clone, Debug)]
 pub struct Cap {
+    /// `zs` or `stiff_sylipn` (000 eq 2.8, the penalty alone in the matrix: one of item 3's
+    /// remedies that the core already offers).
+    pub method: &'static str,
     /// β.
     pub beta: f64,
     /// Whether the default guards were on.
@@ -164,59 +184,89 @@ pub struct Cap {
     pub h_fail: f64,
     /// Its error and the time it happened.
     pub failure: String,
-    /// min over the failing run's steps of the smallest eigenvalue of `M + βh²∇²V(q)`
-    /// (before the failure): negative means the linear system went indefinite.
+    /// min over the failing run's steps (before the failure) of the smallest eigenvalue of
+    /// `M + βh²∇²V(q)` (`M = I` for the seed's unit masses; gravity is linear, so this is also
+    /// the stiff Z&Ss matrix): negative means the linear system went indefinite.
     pub min_eig: f64,
 }
 
-/// Measures [`Cap`] for Z&S on the penalised double pendulum at `omega`.
-pub fn zs_cap(omega: f64, beta: f64, guards: bool, span: f64) -> Cap {
+/// One run of `integ` over `[0, span]`: the failure (if any) and the smallest eigenvalue of
+/// `I + βh²∇²V` met on the way.
+fn cap_run<I: Integrator<f64, 4>>(
+    mut integ: I,
+    pen: &Pen,
+    beta: f64,
+    span: f64,
+) -> (Option<String>, f64) {
+    let h = integ.step_size();
+    let n = (span / h).round() as usize;
+    let mut s = DoublePendulum::<f64>::paper().initial_state();
+    let mut min_eig = f64::INFINITY;
+    for _ in 0..n {
+        let a = nalgebra::Matrix4::identity() + pen.potential.hessian(&s.q) * (beta * h * h);
+        min_eig = min_eig.min(a.symmetric_eigenvalues().min());
+        if let Err(e) = integ.step(&mut s) {
+            return (Some(format!("{e:?} at t = {:.3}", s.t)), min_eig);
+        }
+    }
+    (None, min_eig)
+}
+
+/// Gravity soft, the penalty alone stiff: the split of stiff Z&Ss (000 eq 2.8), whose matrix
+/// holds the penalty's Hessian only.
+fn stiff_split(omega: f64) -> System<f64, Split<f64, LinearPotential<f64, 4>, StiffPenalty>, 4> {
+    let dp = DoublePendulum::<f64>::paper();
+    let penalty = Penalty::new(Zero, dp.constraint(), omega).expect("valid");
+    System::new(
+        dp.system().mass,
+        Split::new(dp.system().potential, penalty, 1.0),
+    )
+}
+
+/// The penalty alone.
+type StiffPenalty = Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>;
+
+/// Measures [`Cap`] on the penalised double pendulum at `omega`; `stiff` selects stiff Z&Ss
+/// instead of Z&S.
+pub fn cap(omega: f64, beta: f64, guards: bool, stiff: bool, span: f64) -> Cap {
     let dp = DoublePendulum::<f64>::paper();
     let pen: Pen = dp.penalised(omega).expect("valid");
-    let try_h = |h: f64| -> (Option<String>, f64) {
-        let n = (span / h).round() as usize;
-        let mut zs = ZhangSkeel::new(pen, h, ZsParams::with_beta(beta)).expect("valid");
-        if !guards {
-            zs.set_guards(Guards::off()).expect("off");
+    let g = if guards {
+        Guards::default()
+    } else {
+        Guards::off()
+    };
+    let p = ZsParams::with_beta(beta);
+    let try_h = |h: f64| {
+        if stiff {
+            let m = StiffSylipn::new(stiff_split(omega), h, p).and_then(|m| m.with_guards(g));
+            cap_run(m.expect("valid"), &pen, beta, span)
+        } else {
+            let m = ZhangSkeel::new(pen, h, p).and_then(|m| m.with_guards(g));
+            cap_run(m.expect("valid"), &pen, beta, span)
         }
-        let mut s = dp.initial_state();
-        let mut min_eig = f64::INFINITY;
-        for _ in 0..n {
-            let a = nalgebra::Matrix4::identity() + pen.potential.hessian(&s.q) * (beta * h * h);
-            min_eig = min_eig.min(a.symmetric_eigenvalues().min());
-            if let Err(e) = zs.step(&mut s) {
-                return (Some(format!("{e:?} at t = {:.3}", s.t)), min_eig);
-            }
-        }
-        (None, min_eig)
+    };
+    let mut out = Cap {
+        method: if stiff { "stiff_sylipn" } else { "zs" },
+        beta,
+        guards,
+        h_max: f64::NAN,
+        h_fail: f64::NAN,
+        failure: "none up to h = 2".into(),
+        min_eig: f64::NAN,
     };
     let mut h = 0.01;
-    let mut h_max = f64::NAN;
-    loop {
-        let (fail, eig) = try_h(h);
-        match fail {
-            None => h_max = h,
-            Some(failure) => {
-                return Cap {
-                    beta,
-                    guards,
-                    h_max,
-                    h_fail: h,
-                    failure,
-                    min_eig: eig,
-                }
+    while h <= 2.0 {
+        match try_h(h) {
+            (None, _) => out.h_max = h,
+            (Some(failure), eig) => {
+                out.h_fail = h;
+                out.failure = failure;
+                out.min_eig = eig;
+                return out;
             }
         }
         h *= 2f64.powf(0.125);
-        if h > 2.0 {
-            return Cap {
-                beta,
-                guards,
-                h_max,
-                h_fail: f64::NAN,
-                failure: "none up to h = 2".into(),
-                min_eig: f64::NAN,
-            };
-        }
     }
+    out
 }

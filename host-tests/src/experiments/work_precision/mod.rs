@@ -119,7 +119,7 @@ pub struct Results {
     pub studies: Vec<Study>,
     /// The penalty model error of the double pendulum at ω = 100 (exact penalised vs rigid).
     pub dp_model_err: f64,
-    /// The Z&S cap per β, guards on then off.
+    /// The caps per β: Z&S with guards on, off; stiff Z&Ss with guards on.
     pub caps: Vec<dp::Cap>,
     /// The FPU reference's own error estimate: DOP853 at 1e-12 vs 1e-13, max over `I_j`.
     pub fpu_reference_err: f64,
@@ -156,8 +156,9 @@ pub fn compute(setup: &Setup) -> Results {
     studies.push(search::study(&p, search));
     let mut caps = Vec::new();
     for &beta in &setup.cap_betas {
-        caps.push(dp::zs_cap(100.0, beta, true, setup.cap_span));
-        caps.push(dp::zs_cap(100.0, beta, false, setup.cap_span));
+        caps.push(dp::cap(100.0, beta, true, false, setup.cap_span));
+        caps.push(dp::cap(100.0, beta, false, false, setup.cap_span));
+        caps.push(dp::cap(100.0, beta, true, true, setup.cap_span));
     }
     Results {
         studies,
@@ -283,7 +284,9 @@ fn trimer_per_delta_over_tau(s: &Study) {
 
 /// The Z&S ω = 100 stability cap (issue 14 item 3).
 fn report_caps(caps: &[dp::Cap]) {
-    say!("\n== Z&S stability cap, double pendulum ω = 100, T = 10 (grid ratio 2^(1/8) from h = 0.01) ==");
+    say!(
+        "\n== stability cap, double pendulum ω = 100, T = 10 (grid ratio 2^(1/8) from h = 0.01) =="
+    );
     let t = Table::new(&[
         "beta",
         "guards",
@@ -295,6 +298,7 @@ fn report_caps(caps: &[dp::Cap]) {
     ]);
     for c in caps {
         t.row(&[
+            c.method.into(),
             format!("{}", c.beta),
             if c.guards { "on" } else { "off" }.into(),
             sci(c.h_max),
