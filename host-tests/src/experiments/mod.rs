@@ -234,7 +234,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "work-precision",
         seed: "issue 14 (000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100)",
-        seconds: 120.0,
+        seconds: 25.0,
         about: "work–precision at equal accuracy: dp ω = 100, chain of 20, FPU SIM vs Verlet, FLAVOR trimer; Z&S cap",
         run: work_precision::run,
     },

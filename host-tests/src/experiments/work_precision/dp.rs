@@ -69,8 +69,8 @@ fn newton() -> NewtonParams<f64> {
     NewtonParams::default()
 }
 
-/// The `dp_w<ω>` problem over `[0, span]`, error against `rigid` (from [`rigid_reference`]).
-pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
+/// The methods of the `dp_w<ω>` problem over `[0, span]`.
+fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
     let dp = DoublePendulum::<f64>::paper();
     let pen: Pen = dp.penalised(omega).expect("valid");
     let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
@@ -86,7 +86,7 @@ pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
         snap: Some(1.0),
         run,
     };
-    let methods = vec![
+    vec![
         fixed(
             "zs",
             "Z&S (β = 0.4)",
@@ -147,7 +147,12 @@ pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
             snap: None,
             run: Box::new(move |tol| dop853_angles(tol, span)),
         },
-    ];
+    ]
+}
+
+/// The `dp_w<ω>` problem over `[0, span]`, error against `rigid` (from [`rigid_reference`]).
+pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
+    let methods = methods(omega, span);
     Problem {
         key: super::leak(format!("dp_w{omega}")),
         title: format!("double pendulum, penalty ω = {omega}, T = {span}: error vs rigid"),
