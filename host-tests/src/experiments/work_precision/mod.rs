@@ -311,11 +311,11 @@ fn report_caps(caps: &[dp::Cap]) {
     for c in caps {
         let g = if c.guards { "" } else { "_unguarded" };
         figure(
-            &format!("work_precision.zs_cap.beta{}.h_max{g}", c.beta),
+            &format!("work_precision.{}_cap.beta{}.h_max{g}", c.method, c.beta),
             c.h_max,
         );
         figure(
-            &format!("work_precision.zs_cap.beta{}.min_eig{g}", c.beta),
+            &format!("work_precision.{}_cap.beta{}.min_eig{g}", c.method, c.beta),
             c.min_eig,
         );
     }
