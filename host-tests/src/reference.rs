@@ -152,6 +152,43 @@ fn segment(
     }
 }
 
+/// One DOP853 solve over `[t0, max(output_times)]` with the outputs taken from the crate's
+/// dense output (`t_eval`): what a user timing the peer solver would run. Its outputs are only
+/// ~1e-8 accurate at tight tolerances (see the module docs), so this is for peer comparisons at
+/// target errors far above that, never for references.
+///
+/// # Errors
+/// The solver's failure, or a missing output.
+pub fn try_solve_dense(
+    f: impl Fn(f64, &[f64], &mut [f64]),
+    t0: f64,
+    y0: &[f64],
+    rtol: f64,
+    atol: f64,
+    output_times: &[f64],
+) -> Result<Vec<Vec<f64>>, String> {
+    let t1 = output_times.iter().copied().fold(t0, f64::max);
+    let rhs = |t: f64, y: &Vec<f64>, dy: &mut Vec<f64>| f(t, y, dy);
+    let method = ExplicitRungeKutta::dop853()
+        .rtol(rtol)
+        .atol(atol)
+        .max_steps(MAX_STEPS);
+    let sol = IVP::ode_from_fn(rhs, t0, t1, y0.to_vec())
+        .method(method)
+        .t_eval(output_times)
+        .solve()
+        .map_err(|e| format!("{e:?}"))?;
+    if sol.y.len() != output_times.len() {
+        return Err(format!(
+            "{} outputs for {} times (status {:?})",
+            sol.y.len(),
+            output_times.len(),
+            sol.status
+        ));
+    }
+    Ok(sol.y)
+}
+
 /// Integrates and returns only the final state `y(t_end)`.
 ///
 /// # Panics

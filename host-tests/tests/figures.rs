@@ -31,6 +31,7 @@ const FAST: &[&str] = &[
     "so3",
     "bdf2",
     "lj",
+    "work-precision",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -17,6 +17,7 @@ pub mod lj;
 pub mod reference;
 pub mod sim;
 pub mod so3;
+pub mod work_precision;
 pub mod zs;
 
 /// An experiment: its name, the seed passage it reproduces, its expected run time, a one-line
@@ -247,6 +248,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "000 §4.5 Figs 9–10",
         seconds: 20.0,
         about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
+    Experiment {
+        name: "work-precision",
+        seed: "issue 14 (000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100)",
+        seconds: 25.0,
+        about: "work–precision at equal accuracy: dp ω = 100, chain of 20, FPU SIM vs Verlet, FLAVOR trimer; Z&S cap",
+        run: work_precision::run,
+    },
 ];
 
 impl Experiment {

@@ -1,0 +1,334 @@
+//! `reproduce work-precision` (issue 14): which method wins where, **at equal accuracy**.
+//!
+//! For each problem and method the harness ([`search`]) sweeps the step (a peer's tolerance)
+//! over a log grid, finds the coarsest setting that reaches each target error (every finer grid
+//! step must reach it too; bisection inside the bracket), and times every method at its found
+//! setting in interleaved rounds (median). Costs are wall-clock seconds per unit of simulated
+//! time on one core; ratios `a_over_b` are `cost_a / cost_b` at the same target error, so a
+//! ratio > 1 means b is cheaper. Step guards are on (the defaults users run with): a guard
+//! error at a large step is a failed sweep point, and the search moves to smaller steps.
+//!
+//! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
+//! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, vs a rigid angle-coordinate
+//! reference), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
+
+pub mod chain;
+pub mod dp;
+pub mod search;
+pub mod slow;
+
+use crate::report::{figure, sci, Table};
+use crate::say;
+use macrostep::{ConfigError, Integrator, State};
+use search::{Outcome, Search, Study};
+
+/// A `'static` copy of a figure key built at run time (a handful per run).
+pub(crate) fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// Runs a fixed-step integrator from `s0` for `n_out` output intervals of length `dt` (the
+/// step must divide `dt`: see [`search::Method::snap`]) and records `obs` at each output.
+pub fn run_fixed<I: Integrator<f64, N>, const N: usize>(
+    integ: Result<I, ConfigError>,
+    s0: State<f64, N>,
+    dt: f64,
+    n_out: usize,
+    obs: impl Fn(&State<f64, N>, &mut Vec<f64>),
+) -> Outcome {
+    let mut integ = integ.map_err(|e| format!("config: {e}"))?;
+    let per = (dt / integ.step_size()).round() as usize;
+    let mut s = s0;
+    let mut out = Vec::new();
+    for _ in 0..n_out {
+        if let Err(e) = integ.integrate(&mut s, per) {
+            return Err(format!("{e:?} at t = {:.4}", s.t));
+        }
+        obs(&s, &mut out);
+    }
+    Ok(out)
+}
+
+/// What to run.
+pub struct Setup {
+    /// Double pendulum span (outputs at t = 1, 2, …).
+    pub dp_span: f64,
+    /// Chain span and number of outputs.
+    pub chain_span: f64,
+    /// Outputs of the chain runs over the span.
+    pub chain_outputs: usize,
+    /// Chain penalty frequencies.
+    pub chain_omegas: Vec<f64>,
+    /// FPU span (outputs every 1).
+    pub fpu_span: f64,
+    /// Trimer span (outputs every 1).
+    pub trimer_span: f64,
+    /// Z&S cap study: span and the β values.
+    pub cap_span: f64,
+    /// β values of the cap study.
+    pub cap_betas: Vec<f64>,
+    /// Search and timing effort.
+    pub search: Search,
+}
+
+impl Setup {
+    /// The issue's setting: dp T = 10, chain T = 3, FPU T = 100, trimer T = 10.
+    pub fn paper() -> Self {
+        Self {
+            dp_span: 10.0,
+            chain_span: 3.0,
+            chain_outputs: 6,
+            chain_omegas: vec![100.0, 300.0],
+            fpu_span: 100.0,
+            trimer_span: 10.0,
+            cap_span: 10.0,
+            cap_betas: vec![0.25, 0.3, 0.4, 0.5],
+            search: Search {
+                grid_ratio: 2f64.sqrt(),
+                bisect: 4,
+                curve_reps: 3,
+                reps: 11,
+            },
+        }
+    }
+    /// CI-sized: the same problems and figure names over shorter spans, coarser grid, fewer
+    /// repeats.
+    pub fn quick() -> Self {
+        Self {
+            dp_span: 10.0,
+            chain_span: 1.0,
+            chain_outputs: 2,
+            chain_omegas: vec![100.0, 300.0],
+            fpu_span: 20.0,
+            trimer_span: 2.0,
+            cap_span: 10.0,
+            cap_betas: vec![0.25, 0.3, 0.4, 0.5],
+            search: Search {
+                grid_ratio: 2.0,
+                bisect: 2,
+                curve_reps: 1,
+                reps: 3,
+            },
+        }
+    }
+}
+
+/// What the study measured.
+pub struct Results {
+    /// One per problem, in report order.
+    pub studies: Vec<Study>,
+    /// The penalty model error of the double pendulum at ω = 100 (exact penalised vs rigid).
+    pub dp_model_err: f64,
+    /// The caps per β: Z&S with guards on, off; stiff Z&Ss with guards on.
+    pub caps: Vec<dp::Cap>,
+    /// The FPU reference's own error estimate: DOP853 at 1e-12 vs 1e-13, max over `I_j`.
+    pub fpu_reference_err: f64,
+}
+
+/// Runs every problem.
+pub fn compute(setup: &Setup) -> Results {
+    let search = &setup.search;
+    let mut studies = Vec::new();
+    let rigid = dp::rigid_reference(setup.dp_span);
+    studies.push(search::study(
+        &dp::problem(100.0, setup.dp_span, &rigid),
+        search,
+    ));
+    let dp_model_err = dp::model_error(100.0, setup.dp_span, &rigid);
+    let chain_ref = chain::reference(setup.chain_span, setup.chain_outputs);
+    for &w in &setup.chain_omegas {
+        let p = chain::problem(w, setup.chain_span, setup.chain_outputs, &chain_ref);
+        studies.push(search::study(&p, search));
+    }
+    let fpu_ref = slow::fpu_reference(setup.fpu_span, 1e-12);
+    let fpu_ref2 = slow::fpu_reference(setup.fpu_span, 1e-13);
+    let fpu_reference_err = fpu_ref
+        .iter()
+        .zip(&fpu_ref2)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    for which in [slow::FpuError::Sum, slow::FpuError::Each] {
+        let p = slow::fpu_problem(which, setup.fpu_span, &fpu_ref);
+        studies.push(search::study(&p, search));
+    }
+    let trimer_ref = slow::trimer_reference(setup.trimer_span);
+    let p = slow::trimer_problem(setup.trimer_span, &trimer_ref);
+    studies.push(search::study(&p, search));
+    let mut caps = Vec::new();
+    for &beta in &setup.cap_betas {
+        caps.push(dp::cap(100.0, beta, true, false, setup.cap_span));
+        caps.push(dp::cap(100.0, beta, false, false, setup.cap_span));
+        caps.push(dp::cap(100.0, beta, true, true, setup.cap_span));
+    }
+    Results {
+        studies,
+        dp_model_err,
+        caps,
+        fpu_reference_err,
+    }
+}
+
+/// A target error as a figure-name tag: `1e-2`.
+pub fn tag(e: f64) -> String {
+    format!("{e:e}")
+}
+
+/// The table, the plot and the figures of one study.
+fn report_study(s: &Study) {
+    say!("\n== {} ==", s.title);
+    let t = Table::new(&[
+        "method",
+        "target",
+        "param",
+        "error",
+        "miss above",
+        "s per unit t",
+    ]);
+    for c in &s.curves {
+        for (k, f) in c.found.iter().enumerate() {
+            let row = match f {
+                Some(f) => [
+                    sci(f.p),
+                    sci(f.err),
+                    match f.p_miss {
+                        Some(p) if f.capped => format!("{} (fails)", sci(p)),
+                        Some(p) => sci(p),
+                        None => "grid edge".into(),
+                    },
+                    sci(f.cost),
+                ],
+                None => ["not reached".into(), "-".into(), "-".into(), "-".into()],
+            };
+            let [a, b, c2, d] = row;
+            t.row(&[c.key.into(), sci(s.targets[k]), a, b, c2, d]);
+        }
+    }
+    for c in &s.curves {
+        for (k, f) in c.found.iter().enumerate() {
+            let e = tag(s.targets[k]);
+            let (p, cost) = f.as_ref().map_or((f64::NAN, f64::NAN), |f| (f.p, f.cost));
+            figure(
+                &format!("work_precision.{}.{}.{}_at_{e}", s.key, c.key, c.param_name),
+                p,
+            );
+            figure(
+                &format!("work_precision.{}.{}.cost_at_{e}", s.key, c.key),
+                cost,
+            );
+        }
+    }
+    for (a, b, r) in &s.ratios {
+        for (k, v) in r.iter().enumerate() {
+            let e = tag(s.targets[k]);
+            say!("{a} / {b} cost at error {e}: {v:.3}");
+            figure(&format!("work_precision.{}.{a}_over_{b}_at_{e}", s.key), *v);
+        }
+    }
+    charts::emit(s);
+}
+
+/// Prints the tables and the figures; writes CSV and PNG when asked.
+pub fn report(r: &Results) {
+    say!("work–precision at equal accuracy; cost = median wall-clock seconds per unit simulated time (one core)");
+    for s in &r.studies {
+        report_study(s);
+        if s.key == "dp_w100" {
+            say!(
+                "penalty model error at ω = 100 (exact penalised vs rigid): {}",
+                sci(r.dp_model_err)
+            );
+            figure("work_precision.dp_w100.model_err", r.dp_model_err);
+        }
+        if s.key == "fpu_sum" {
+            say!(
+                "FPU reference check: DOP853 1e-12 vs 1e-13, max |ΔI_j| = {}",
+                sci(r.fpu_reference_err)
+            );
+            figure("work_precision.fpu.reference_err", r.fpu_reference_err);
+        }
+        if s.key == "trimer" {
+            trimer_per_delta_over_tau(s);
+        }
+    }
+    report_caps(&r.caps);
+}
+
+/// The trimer's equal-accuracy speed-up in units of the fused FLAVOR's δ/τ (issue 14 quotes
+/// 1.05–1.10·δ/τ against the legacy map *at τ*; here the legacy map runs at its own
+/// equal-accuracy step).
+fn trimer_per_delta_over_tau(s: &Study) {
+    let fused = s.curves.iter().find(|c| c.key == "fused");
+    let ratio = s.ratios.iter().find(|r| r.0 == "legacy" && r.1 == "fused");
+    for (k, &e) in s.targets.iter().enumerate() {
+        let d = fused
+            .and_then(|c| c.found[k].as_ref())
+            .map_or(f64::NAN, |f| f.p / slow::TAU);
+        let r = ratio.map_or(f64::NAN, |r| r.2[k]);
+        say!(
+            "trimer at {e:e}: fused δ/τ = {d:.0}; legacy / fused = {:.3}·δ/τ",
+            r / d
+        );
+        figure(
+            &format!("work_precision.trimer.fused.delta_over_tau_at_{}", tag(e)),
+            d,
+        );
+        figure(
+            &format!(
+                "work_precision.trimer.legacy_over_fused_per_delta_over_tau_at_{}",
+                tag(e)
+            ),
+            r / d,
+        );
+    }
+}
+
+/// The Z&S ω = 100 stability cap (issue 14 item 3).
+fn report_caps(caps: &[dp::Cap]) {
+    say!(
+        "\n== stability cap, double pendulum ω = 100, T = 10 (grid ratio 2^(1/8) from h = 0.01) =="
+    );
+    let t = Table::new(&[
+        "beta",
+        "guards",
+        "h_max",
+        "h_fail",
+        "omega*h_fail",
+        "min eig M+bh²H",
+        "failure",
+    ]);
+    for c in caps {
+        t.row(&[
+            c.method.into(),
+            format!("{}", c.beta),
+            if c.guards { "on" } else { "off" }.into(),
+            sci(c.h_max),
+            sci(c.h_fail),
+            format!("{:.2}", 100.0 * c.h_fail),
+            sci(c.min_eig),
+            c.failure.clone(),
+        ]);
+    }
+    for c in caps {
+        let g = if c.guards { "" } else { "_unguarded" };
+        figure(
+            &format!("work_precision.{}_cap.beta{}.h_max{g}", c.method, c.beta),
+            c.h_max,
+        );
+        figure(
+            &format!("work_precision.{}_cap.beta{}.min_eig{g}", c.method, c.beta),
+            c.min_eig,
+        );
+    }
+}
+
+mod charts;
+
+/// `reproduce work-precision` (`--quick`: the reduced setup).
+pub fn run() {
+    let setup = if crate::options::get().quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    };
+    report(&compute(&setup));
+}
