@@ -19,8 +19,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 
 /// Cases per entry point and test run: 55 entry points × 4096 cases take about half a second
-/// in the test profile (`PROPTEST_CASES` overrides it)
-/// in the test profile.
+/// in the test profile (`PROPTEST_CASES` overrides it).
 const CASES: u32 = 4096;
 
 fn config() -> Config {
