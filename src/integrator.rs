@@ -116,16 +116,23 @@ pub fn check_step_input<T: Real, const N: usize>(
     Ok(())
 }
 
-/// Commits `next` into `state` if it is finite; otherwise leaves `state` untouched.
+/// Commits `next` into `state` if it is finite and its clock moved (`next.t = state.t + h`
+/// with `h ≠ 0` rounds back to `state.t` once `|h|` is below half the spacing of `t`);
+/// otherwise leaves `state` untouched.
+///
+/// # Errors
+/// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`].
 #[inline]
 pub fn commit<T: Real, const N: usize>(
     state: &mut State<T, N>,
     next: State<T, N>,
 ) -> Result<(), StepError> {
-    if next.is_finite() {
+    if !next.is_finite() {
+        Err(StepError::NonFiniteResult)
+    } else if next.t == state.t {
+        Err(StepError::ClockStalled)
+    } else {
         *state = next;
         Ok(())
-    } else {
-        Err(StepError::NonFiniteResult)
     }
 }

@@ -17,6 +17,7 @@
 //!   and `--csv` outputs.
 //! - [`for_scalars!`] and [`Tolerance`]: run a generic test for `f32` and `f64`.
 
+pub mod contract;
 pub mod csv;
 pub mod experiments;
 pub mod manifold;

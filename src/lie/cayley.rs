@@ -28,7 +28,8 @@ use nalgebra::{Matrix3, Vector3};
 /// `step` returns [`StepError::StepSize`] / [`StepError::NonFiniteState`] for bad input,
 /// [`StepError::NotConverged`] when Newton misses its tolerance within `max_iter` updates,
 /// [`StepError::Singular`] when a Newton Jacobian is singular, [`StepError::NonFiniteResult`]
-/// when the result overflows. The state is then unchanged.
+/// when the result overflows, [`StepError::ClockStalled`] when `t + h` rounds back to `t`. The
+/// state is then unchanged.
 ///
 /// ```
 /// use macrostep::lie::{BodyState, CayleyVariational, RigidBody, orthogonality_error};
@@ -153,6 +154,9 @@ impl<T: Real> CayleyVariational<T> {
         };
         if !next.is_finite() {
             return Err(StepError::NonFiniteResult);
+        }
+        if next.t == state.t {
+            return Err(StepError::ClockStalled);
         }
         *state = next;
         Ok(())

@@ -291,7 +291,8 @@ impl<T: Real> BodyState<T> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] for `"rotation"` / `"omega"`; [`ConfigError::OutOfRange`] for
-    /// `"rotation"` when `‖RᵀR − I‖_F` exceeds the tolerance or `det R < 0`.
+    /// `"rotation"` when `‖RᵀR − I‖_F` exceeds the tolerance or `det R < 0`;
+    /// [`ConfigError::Overflow`] for `"omega"` when the relaxed velocity `RΩ̂` overflows.
     pub fn new(rotation: Matrix3<T>, omega: Vector3<T>) -> Result<Self, ConfigError> {
         if !crate::linalg::all_finite(rotation.as_slice()) {
             return Err(ConfigError::NonFinite { name: "rotation" });
@@ -303,11 +304,16 @@ impl<T: Real> BodyState<T> {
         {
             return Err(ConfigError::OutOfRange { name: "rotation" });
         }
-        Ok(Self {
+        let s = Self {
             t: T::zero(),
             rotation,
             omega,
-        })
+        };
+        // The relaxed velocity `RΩ̂` must be representable (`Ω` near MAX overflows it).
+        if !s.to_relaxed().is_finite() {
+            return Err(ConfigError::Overflow { name: "omega" });
+        }
+        Ok(s)
     }
 
     /// The paper's initial condition: `R(0) = I`, `Ω(0) = (1, 0.2, 0.1)` (000 §4.5).

@@ -130,7 +130,7 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] (`ω ≤ 0`) for `"omega"`;
-    /// [`ConfigError::Overflow`] for `"omega^2"` when `ω²` overflows the scalar type.
+    /// [`ConfigError::Overflow`] for `"omega^2"` when `ω²` overflows or underflows the scalar type.
     pub fn new(base: V, constraint: G, omega: T) -> Result<Self, ConfigError> {
         Self::per_constraint(base, constraint, SVector::repeat(omega))
     }
@@ -154,7 +154,10 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
         }
         let omega2 = omega.component_mul(&omega);
         for &w2 in omega2.iter() {
-            crate::error::check_derived(w2, "omega^2")?;
+            // `ω > 0` whose square underflows to 0 would switch the penalty off silently.
+            if crate::error::check_derived(w2, "omega^2")? == T::zero() {
+                return Err(ConfigError::Overflow { name: "omega^2" });
+            }
         }
         Ok(Self {
             base,

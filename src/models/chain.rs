@@ -62,7 +62,8 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
     /// - [`ConfigError::Inconsistent`] `"N = 2D"` when the sizes disagree,
     ///   [`ConfigError::OutOfRange`] `"D"` when `D = 0`;
     /// - [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"length"` (`Lᵢ ≤ 0`) and
-    ///   `"g"` (`g < 0`).
+    ///   `"g"` (`g < 0`);
+    /// - [`ConfigError::Overflow`] for `"length^2"` or `"sum of lengths"` when not representable.
     pub fn new(lengths: SVector<T, D>, g: T) -> Result<Self, ConfigError> {
         if D == 0 {
             return Err(ConfigError::OutOfRange { name: "D" });
@@ -77,9 +78,12 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
         let mut start = SVector::zeros();
         let mut x = T::zero();
         for i in 0..D {
+            crate::error::check_derived(lengths[i] * lengths[i], "length^2")?;
             x += lengths[i];
             start[2 * i] = x;
         }
+        // The start lays the rods end to end: their sum must be finite.
+        crate::error::check_derived(x, "sum of lengths")?;
         Ok(Self::build(lengths, g, start))
     }
 

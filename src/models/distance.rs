@@ -129,7 +129,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
             if l.length <= T::zero() {
                 return Err(ConfigError::OutOfRange { name: "length" });
             }
-            crate::error::check_derived(l.length * l.length, "length^2")?;
+            // `L > 0` whose square underflows to 0 would make the residual `|d|²/L²` infinite.
+            if crate::error::check_derived(l.length * l.length, "length^2")? == T::zero() {
+                return Err(ConfigError::Overflow { name: "length^2" });
+            }
         }
         Ok(Self::from_valid(links))
     }

@@ -49,7 +49,8 @@ impl<T: Real> DoublePendulum<T> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"m"` (`mᵢ ≤ 0`), `"g"`
-    /// (`g < 0`), `"length"` (`Lᵢ ≤ 0`).
+    /// (`g < 0`), `"length"` (`Lᵢ ≤ 0`); [`ConfigError::Overflow`] for `"g * m"`, `"length^2"`,
+    /// `"L1 + L2"` when not representable.
     pub fn new(masses: [T; 2], g: T, lengths: [T; 2]) -> Result<Self, ConfigError> {
         for &m in &masses {
             check_positive(m, "m")?;
@@ -59,6 +60,15 @@ impl<T: Real> DoublePendulum<T> {
             check_positive(l, "length")?;
         }
         let mass = Mass::diagonal(SVector::from([masses[0], masses[0], masses[1], masses[1]]))?;
+        // Derived quantities: the weights `g mᵢ`, the squared lengths, and the initial state's
+        // depth `L₁ + L₂/√2`.
+        for &m in &masses {
+            crate::error::check_derived(g * m, "g * m")?;
+        }
+        for &l in &lengths {
+            crate::error::check_derived(l * l, "length^2")?;
+        }
+        crate::error::check_derived(lengths[0] + lengths[1], "L1 + L2")?;
         Ok(Self::build(masses, g, lengths, mass))
     }
 

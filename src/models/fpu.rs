@@ -239,10 +239,13 @@ impl<T: Real, const N: usize> Fpu<T, N> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`ω ≤ 0`); as
-    /// [`FpuSoft::new`] for odd or zero `N`.
+    /// [`FpuSoft::new`] for odd or zero `N`; [`ConfigError::Overflow`] for `"omega^2"`, `"1/omega"`.
     pub fn new(omega: T) -> Result<Self, ConfigError> {
         FpuSoft::<T, N>::new()?;
         check_positive(omega, "omega")?;
+        // `ω²` (the stiff springs) and `1/ω` (the initial state) must be representable.
+        crate::error::check_derived(omega * omega, "omega^2")?;
+        crate::error::check_derived(T::one() / omega, "1/omega")?;
         Ok(Self::build(omega))
     }
 

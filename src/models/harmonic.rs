@@ -26,7 +26,10 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
             if w <= T::zero() {
                 return Err(ConfigError::OutOfRange { name: "omega" });
             }
-            crate::error::check_derived(w * w, "omega^2")?;
+            // `ω > 0` whose square underflows to 0 is a free particle, not an oscillator.
+            if crate::error::check_derived(w * w, "omega^2")? == T::zero() {
+                return Err(ConfigError::Overflow { name: "omega^2" });
+            }
         }
         Ok(Self { omega })
     }

@@ -76,9 +76,12 @@ impl<T: Real> TwoSpring<T> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`ω ≤ 0`), and as
-    /// [`LangevinParams::from_beta`].
+    /// [`LangevinParams::from_beta`]; [`ConfigError::Overflow`] for `"omega^2"`, `"0.8/omega"`.
     pub fn new(omega: T, c: T, beta: T) -> Result<Self, ConfigError> {
         check_positive(omega, "omega")?;
+        // `ω²` (the stiff spring) and `0.8/ω` (the initial state) must be representable.
+        crate::error::check_derived(omega * omega, "omega^2")?;
+        crate::error::check_derived(T::lit(0.8) / omega, "0.8/omega")?;
         Ok(Self {
             omega,
             langevin: LangevinParams::from_beta(c, beta)?,

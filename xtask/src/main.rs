@@ -14,8 +14,10 @@
 //! - `package`: only the packaging checks: rustdoc of every feature with warnings as errors and
 //!   the packaged file list.
 //! - `firmware [--bless]`: only the firmware stage (see `firmware.rs`).
+//! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
 
 mod firmware;
+mod fuzz;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -30,8 +32,9 @@ fn main() -> ExitCode {
         Some("probe") => nostd_checks(),
         Some("package") => package_checks(),
         Some("firmware") => firmware::firmware(&args[1..]),
+        Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|fuzz [--cases N]>");
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,147 @@
+//! Hostile-input runs of every contract entry point (`cargo xtask fuzz`, issue 12).
+//!
+//! ```text
+//! fuzz [--cases N] [--seed S] [--jobs J] [--filter SUBSTRING] [--replay NAME CASE_SEED]
+//! ```
+//!
+//! Runs `N` (default 10⁶) seeded cases per entry point of `host_tests::contract`, catching
+//! panics per case with a silent panic hook, and prints one row per entry point: cases, `Ok`,
+//! typed errors by kind (`ConfigError` and `StepError` variant names), panics, contract
+//! violations, and the seeds of the first failing cases. Exits non-zero when any case panicked
+//! or broke the contract. Build it in the `fuzz` profile (release with overflow checks and
+//! debug assertions), as `cargo xtask fuzz` does.
+
+use host_tests::contract::tally::{kinds, replay, tally, Tally};
+use host_tests::contract::{entries, Entry};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Options {
+    cases: u64,
+    seed: u64,
+    jobs: usize,
+    filter: Option<String>,
+    replay: Option<(String, u64)>,
+}
+
+fn parse() -> Result<Options, String> {
+    let mut o = Options {
+        cases: 1_000_000,
+        seed: 12,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        filter: None,
+        replay: None,
+    };
+    let mut args = std::env::args().skip(1);
+    let num = |v: Option<String>, what: &str| -> Result<u64, String> {
+        v.and_then(|s| s.replace('_', "").parse().ok())
+            .ok_or(format!("{what} needs a number"))
+    };
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--cases" => o.cases = num(args.next(), "--cases")?,
+            "--seed" => o.seed = num(args.next(), "--seed")?,
+            "--jobs" => o.jobs = num(args.next(), "--jobs")?.max(1) as usize,
+            "--filter" => o.filter = args.next(),
+            "--replay" => {
+                let name = args.next().ok_or("--replay needs NAME CASE_SEED")?;
+                o.replay = Some((name, num(args.next(), "--replay")?));
+            }
+            _ => return Err(format!("unknown argument {a:?}")),
+        }
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let o = match parse() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("fuzz: {e}\nusage: fuzz [--cases N] [--seed S] [--jobs J] [--filter SUBSTRING] [--replay NAME CASE_SEED]");
+            return ExitCode::from(2);
+        }
+    };
+    let all: Vec<Entry> = entries()
+        .into_iter()
+        .filter(|e| {
+            o.filter
+                .as_ref()
+                .is_none_or(|f| e.name.contains(f.as_str()))
+        })
+        .collect();
+    if let Some((name, cs)) = &o.replay {
+        // One case, panics not caught: the backtrace is the point.
+        let Some(e) = all.iter().find(|e| e.name == name) else {
+            eprintln!("fuzz: no entry point named {name:?}");
+            return ExitCode::from(2);
+        };
+        println!("{:?}", replay(e, *cs));
+        return ExitCode::SUCCESS;
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    let start = Instant::now();
+    let results = run_all(&all, &o);
+    let _ = std::panic::take_hook();
+    print_table(&all, &results);
+    let bad: u64 = results.iter().map(|t| t.panics + t.violations).sum();
+    let total: u64 = results.iter().map(|t| t.cases).sum();
+    println!(
+        "fuzz: {} entry points, {total} cases, seed {}, {} jobs, {:.1} s; panics + violations: {bad}",
+        all.len(),
+        o.seed,
+        o.jobs,
+        start.elapsed().as_secs_f64()
+    );
+    if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Runs every entry point, `o.jobs` at a time (an entry point is one unit of work).
+fn run_all(all: &[Entry], o: &Options) -> Vec<Tally> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<Tally>>> = Mutex::new(vec![None; all.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..o.jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(e) = all.get(i) else { break };
+                let t0 = Instant::now();
+                let t = tally(e, o.seed, o.cases);
+                eprintln!("fuzz: {} ({:.1} s)", e.name, t0.elapsed().as_secs_f64());
+                out.lock().expect("no poisoning: panics are caught")[i] = Some(t);
+            });
+        }
+    });
+    out.into_inner()
+        .expect("no poisoning")
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
+}
+
+fn print_table(all: &[Entry], results: &[Tally]) {
+    println!(
+        "{:<58} {:>9} {:>9} {:>6} {:>6}  typed errors by kind",
+        "entry point", "cases", "Ok", "panic", "viol"
+    );
+    for (e, t) in all.iter().zip(results) {
+        println!(
+            "{:<58} {:>9} {:>9} {:>6} {:>6}  config[{}] step[{}]",
+            e.name,
+            t.cases,
+            t.ok,
+            t.panics,
+            t.violations,
+            kinds(&t.config),
+            kinds(&t.step)
+        );
+        for (seed, msg) in &t.examples {
+            println!("    case seed {seed}: {msg}");
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The step and constructor contract of issue 12, as checks that random cases can break.
+//!
+//! One *entry point* is a function `fn(&mut Pcg64) -> Outcome` that draws one case from the
+//! generator (valid or hostile parameters, a valid or hostile state, a few steps with valid or
+//! hostile step sizes), builds the integrator or model, runs it, and checks:
+//!
+//! - a constructor returns `Ok` or a typed [`ConfigError`];
+//! - a step that returns `Err` leaves the state bit-identical (NaN payloads included);
+//! - a step that returns `Ok` leaves a finite state, advances `t` in the direction of `h`
+//!   (by `h` to within `|h|/2` where the integrator runs the guarded clock), and satisfies the
+//!   default guards the integrator evaluates: the residual guard (stateless, checked with the
+//!   model's own [`Constraint::residual`](macrostep::model::Constraint::residual)) and, for
+//!   integrators that step the system directly, the energy run guard, replayed from outside
+//!   with the same arithmetic as `macrostep::guard` (reference energy and scale from the run's
+//!   start, scale raised by every committed kinetic energy). Composite integrators (FLAVOR,
+//!   compositions, the recovery wrapper) judge energy on their inner sub-steps, whose kinetic
+//!   energies are not visible from outside; their energy guard is not checked here.
+//!
+//! Panics are not caught here: the proptest tests (`tests/contract.rs`) let proptest report
+//! them, the fuzz runner (`src/bin/fuzz.rs`) catches them per case. Both draw the cases from
+//! these functions, seeded, so a failing case is replayed from its seed.
+
+pub mod baselines;
+pub mod cases;
+pub mod constrained;
+pub mod flavor;
+pub mod gen;
+pub mod lie;
+pub mod models;
+pub mod sim;
+pub mod tally;
+pub mod zs;
+
+pub use gen::Gen;
+
+use macrostep::nalgebra::SVector;
+use macrostep::{ConfigError, Real, State, StepError};
+use rand_pcg::Pcg64;
+
+/// What one case ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The constructor and every step returned `Ok`, and every check held.
+    Ok,
+    /// The constructor refused the configuration (the variant name, e.g. `"NonFinite"`).
+    Config(String),
+    /// A step returned this error (variant name; `Diverged/Residual` for a guard) and the
+    /// state was bit-identical; the case stops at the first error.
+    Step(String),
+    /// A contract violation, described.
+    Violation(String),
+}
+
+/// An entry point of the contract checks.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    /// The name printed in the fuzz table, `family::method/model`.
+    pub name: &'static str,
+    /// Draws and checks one case.
+    pub run: fn(&mut Pcg64) -> Outcome,
+}
+
+/// Every entry point, family by family.
+pub fn entries() -> Vec<Entry> {
+    [
+        models::ENTRIES,
+        baselines::ENTRIES,
+        zs::ENTRIES,
+        constrained::ENTRIES,
+        sim::ENTRIES,
+        flavor::ENTRIES,
+        lie::ENTRIES,
+    ]
+    .concat()
+}
+
+/// The variant name of a configuration error (its `Debug` form up to the fields).
+pub fn config_kind(e: &ConfigError) -> String {
+    variant(&format!("{e:?}"))
+}
+
+/// The variant name of a step error; `Diverged/<guard>` for a guard.
+pub fn step_kind(e: &StepError) -> String {
+    match e {
+        StepError::Diverged { guard } => format!("Diverged/{guard:?}"),
+        e => variant(&format!("{e:?}")),
+    }
+}
+
+fn variant(debug: &str) -> String {
+    debug
+        .split([' ', '{', '('])
+        .next()
+        .unwrap_or(debug)
+        .to_string()
+}
+
+/// Turns a constructor result into the value or the `Config` outcome.
+pub fn built<X>(r: Result<X, ConfigError>) -> Result<X, Outcome> {
+    r.map_err(|e| Outcome::Config(config_kind(&e)))
+}
+
+/// Runs `f` and flattens its early-return `Outcome` (a refused constructor) into the result.
+pub fn case(f: impl FnOnce() -> Result<Outcome, Outcome>) -> Outcome {
+    f().unwrap_or_else(|o| o)
+}
+
+/// A scalar whose bit pattern can be compared (`f32`, `f64`).
+pub trait Bits: Real {
+    /// The IEEE bit pattern, widened.
+    fn bits(self) -> u64;
+}
+
+impl Bits for f32 {
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+
+impl Bits for f64 {
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+/// Whether two states are bit-identical (a NaN equals only the same NaN).
+pub fn same_bits<T: Bits, const N: usize>(a: &State<T, N>, b: &State<T, N>) -> bool {
+    a.t.bits() == b.t.bits()
+        && a.q
+            .iter()
+            .zip(b.q.iter())
+            .all(|(x, y)| x.bits() == y.bits())
+        && a.v
+            .iter()
+            .zip(b.v.iter())
+            .all(|(x, y)| x.bits() == y.bits())
+}
+
+/// `(K, V)` of a state.
+pub type EnergyFn<'a, T, const N: usize> = &'a dyn Fn(&State<T, N>) -> (T, T);
+/// The constraint residual at `q`.
+pub type ResidualFn<'a, T, const N: usize> = &'a dyn Fn(&SVector<T, N>) -> T;
+
+/// Which guards of the integrator under test can be checked from outside (see the module
+/// docs), and how its clock advances.
+pub struct Expect<'a, T: Real, const N: usize> {
+    /// `(K, V)` of a state when the integrator evaluates the default energy run guard on the
+    /// system it steps directly; `None` for stochastic, non-conservative or composite methods.
+    pub energy: Option<EnergyFn<'a, T, N>>,
+    /// The residual the default residual guard bounds, when the integrator evaluates it.
+    pub residual: Option<ResidualFn<'a, T, N>>,
+    /// Whether the integrator commits through the guarded clock (`|Δt − h| ≤ |h|/2`); otherwise
+    /// only the direction of the clock is checked.
+    pub clock: bool,
+}
+
+impl<T: Real, const N: usize> Expect<'_, T, N> {
+    /// Only finiteness and the direction of the clock.
+    pub fn bare() -> Self {
+        Self {
+            energy: None,
+            residual: None,
+            clock: false,
+        }
+    }
+}
+
+/// The default bounds of `macrostep::Guards::default()`, restated so that a change of the
+/// defaults is seen here (the test `defaults_match` in `tests/contract.rs` compares them).
+pub const RESIDUAL_BOUND: f64 = 0.1;
+/// See [`RESIDUAL_BOUND`].
+pub const ENERGY_RUN_BOUND: f64 = 0.2;
+
+/// Runs the steps `steps[k]` (the signed step each call takes, for the clock check) from `s0`
+/// through `step`, checking the contract after each; stops at the first error.
+pub fn run<T: Bits, const N: usize>(
+    s0: State<T, N>,
+    steps: &[T],
+    exp: &Expect<'_, T, N>,
+    mut step: impl FnMut(&mut State<T, N>, T) -> Result<(), StepError>,
+) -> Outcome {
+    let mut s = s0;
+    // The energy run replayed: reference energy and scale of the run's start.
+    let mut e_ref = T::zero();
+    let mut scale = T::zero();
+    if let Some(energy) = exp.energy {
+        let (k0, v0) = energy(&s0);
+        e_ref = k0 + v0;
+        scale = k0 + v0.abs();
+    }
+    for (k, &h) in steps.iter().enumerate() {
+        let before = s;
+        match step(&mut s, h) {
+            Err(e) => {
+                return if same_bits(&s, &before) {
+                    Outcome::Step(step_kind(&e))
+                } else {
+                    Outcome::Violation(format!(
+                        "step {k}: Err({e:?}) changed the state {before:?} -> {s:?}"
+                    ))
+                };
+            }
+            Ok(()) => {
+                if let Some(v) = check_ok(&before, &s, h, exp, e_ref, &mut scale) {
+                    return Outcome::Violation(format!("step {k} (h = {h:?}): {v}"));
+                }
+            }
+        }
+    }
+    Outcome::Ok
+}
+
+/// The checks of one `Ok` step from `before` to `after`; `Some(description)` on a violation.
+fn check_ok<T: Bits, const N: usize>(
+    before: &State<T, N>,
+    after: &State<T, N>,
+    h: T,
+    exp: &Expect<'_, T, N>,
+    e_ref: T,
+    scale: &mut T,
+) -> Option<String> {
+    if !after.is_finite() {
+        return Some(format!("Ok with a non-finite state {after:?}"));
+    }
+    let dt = after.t - before.t;
+    let forward = if h > T::zero() {
+        dt > T::zero()
+    } else {
+        dt < T::zero()
+    };
+    if !forward {
+        return Some(format!(
+            "Ok but t did not advance: {:?} -> {:?}",
+            before.t, after.t
+        ));
+    }
+    if exp.clock && (dt - h).abs() > h.abs() * T::lit(0.5) {
+        return Some(format!("Ok but Δt = {dt:?} is not h to within h/2"));
+    }
+    if let Some(residual) = exp.residual {
+        let r = residual(&after.q);
+        // Written as the guard's promise, `r ≤ bound`: a NaN residual is a violation.
+        if r.partial_cmp(&T::lit(RESIDUAL_BOUND))
+            .is_none_or(|o| o.is_gt())
+        {
+            return Some(format!("Ok with residual {r:?} > {RESIDUAL_BOUND}"));
+        }
+    }
+    if let Some(energy) = exp.energy {
+        let (k1, v1) = energy(after);
+        if k1 > *scale {
+            *scale = k1;
+        }
+        let drift = (k1 + v1 - e_ref).abs();
+        // The guard's promise `|E − E_ref| ≤ r·S`, NaN included (a non-finite reference
+        // energy makes the promise unverifiable, and that is reported too).
+        let bound = T::lit(ENERGY_RUN_BOUND) * *scale;
+        if drift.partial_cmp(&bound).is_none_or(|o| o.is_gt()) {
+            return Some(format!(
+                "Ok with energy drift {drift:?} > {ENERGY_RUN_BOUND}·{:?} (E_ref = {e_ref:?})",
+                *scale
+            ));
+        }
+    }
+    None
+}
+
+/// The step sizes of a case: mostly the configured `h` (what `step` takes), sometimes a
+/// hostile one for `step_by`.
+pub fn step_sizes<T: gen::Special>(g: &mut Gen<'_>, h: T, max: usize) -> Vec<T> {
+    let n = g.rng_range(1..max + 1);
+    (0..n).map(|_| g.step_size(h)).collect()
+}
