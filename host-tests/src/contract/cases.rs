@@ -143,6 +143,27 @@ where
     steps(g, integ, s0, &exp)
 }
 
+/// [`constrained`] for a dissipative method, whose energy run guard is off by default
+/// ([`macrostep::constrained::Bdf2`]): finiteness, the clock and the residual guard.
+pub fn constrained_dissipative<T, const N: usize, const D: usize, I>(
+    g: &mut Gen<'_>,
+    integ: &mut I,
+    constraint: &PlanarDistances<T, N, D>,
+    s0: State<T, N>,
+) -> Outcome
+where
+    T: Special,
+    I: Integrator<T, N>,
+{
+    let residual = |q: &SVector<T, N>| constraint.residual(q);
+    let exp = Expect {
+        residual: Some(&residual),
+        clock: true,
+        ..Expect::bare()
+    };
+    steps(g, integ, s0, &exp)
+}
+
 /// [`steps`] checking finiteness and the guarded clock only (stochastic or non-conservative
 /// methods, whose watch has no energy or residual to measure).
 pub fn clock_only<T: Special, const N: usize, I: Integrator<T, N>>(

@@ -1,14 +1,14 @@
-//! The exact-constraint methods: SHAKE, RATTLE and Reich's 4th-order composition (both stage
-//! variants), on the rigid pendulum and double pendulum, with random or hostile Newton
+//! The exact-constraint methods: SHAKE, RATTLE, Reich's 4th-order composition (both stage
+//! variants) and BDF2, on the rigid pendulum and double pendulum, with random or hostile Newton
 //! controls (tolerances and iteration caps of 0, `manifold_tol < tol`, projection or
 //! rejection of starts off the manifold, warm starts) and starts on, near or far off the
 //! manifold.
 
-use super::cases::{constrained, dp_model, pendulum, step};
+use super::cases::{constrained, constrained_dissipative, dp_model, pendulum, step};
 use super::gen::Special;
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::constrained::{NewtonParams, OffManifold, Rattle, Reich4, Shake, Stage};
-use macrostep::model::{Constraint, Potential, System};
+use macrostep::constrained::{Bdf2, NewtonParams, OffManifold, Rattle, Reich4, Shake, Stage};
+use macrostep::model::{Constraint, Hessian, System};
 use macrostep::models::PlanarDistances;
 use macrostep::{ConfigError, State};
 use rand_pcg::Pcg64;
@@ -43,6 +43,18 @@ pub const ENTRIES: &[Entry] = &[
         name: "constrained::Reich4/dp",
         run: |r| double::<f64>(r, Kind::Reich),
     },
+    Entry {
+        name: "constrained::Bdf2/pendulum",
+        run: |r| pend(r, Kind::Bdf2),
+    },
+    Entry {
+        name: "constrained::Bdf2/dp",
+        run: |r| double::<f64>(r, Kind::Bdf2),
+    },
+    Entry {
+        name: "constrained::Bdf2/dp/f32",
+        run: |r| double::<f32>(r, Kind::Bdf2),
+    },
 ];
 
 #[derive(Clone, Copy)]
@@ -50,6 +62,7 @@ enum Kind {
     Shake,
     Rattle,
     Reich,
+    Bdf2,
 }
 
 fn newton<T: Special>(g: &mut Gen<'_>) -> NewtonParams<T> {
@@ -81,8 +94,8 @@ fn newton<T: Special>(g: &mut Gen<'_>) -> NewtonParams<T> {
     }
 }
 
-/// Builds and runs one of the three methods on `sys` under `c`.
-fn go<T: Special, P: Potential<T, N> + Copy, const N: usize, const D: usize>(
+/// Builds and runs one of the methods on `sys` under `c`.
+fn go<T: Special, P: Hessian<T, N> + Copy, const N: usize, const D: usize>(
     g: &mut Gen<'_>,
     kind: Kind,
     sys: System<T, P, N>,
@@ -119,6 +132,12 @@ where
                 Reich4::new(sys, c, h, stage, p);
             constrained(g, &mut built(r)?, &sys, &c, s)
         }
+        Kind::Bdf2 => constrained_dissipative(
+            g,
+            &mut built::<Bdf2<T, P, PlanarDistances<T, N, D>, N, D>>(Bdf2::new(sys, c, h, p))?,
+            &c,
+            s,
+        ),
     })
 }
 
