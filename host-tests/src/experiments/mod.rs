@@ -10,6 +10,8 @@ pub mod constrained;
 pub mod flavor;
 pub mod flavor_kapitza;
 pub mod flavor_molecules;
+pub mod forcing;
+pub mod forcing_methods;
 pub mod guards;
 pub mod reference;
 pub mod sim;
@@ -230,6 +232,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "000 §4.5 Figs 9–10",
         seconds: 20.0,
         about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
+    Experiment {
+        name: "forcing",
+        seed: "issue 13 (Marsden & West 2001 §3.2; 000 eq 1.8)",
+        seconds: 10.0,
+        about: "external forces (order, energy balance, forced symplecticity), damping, reaction forces",
+        run: forcing::run,
+    },
 ];
 
 impl Experiment {
