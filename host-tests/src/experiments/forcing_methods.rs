@@ -154,7 +154,7 @@ fn symplectic_of<I: Integrator<f64, 4>>(_: &I) -> bool {
 /// Newton controls tight enough that the fully implicit methods' maps are exact to roundoff.
 pub fn newton() -> NewtonParams<f64> {
     NewtonParams {
-        tol: 1e-12,
+        tol: 1e-11,
         max_iter: 30,
     }
 }
