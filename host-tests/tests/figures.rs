@@ -29,6 +29,7 @@ const FAST: &[&str] = &[
     "sim-stiff-friction",
     "guards",
     "so3",
+    "forcing",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {
