@@ -214,5 +214,5 @@ where
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    crate::forcing::actuate_impl!(self, ());
+    crate::forcing::actuate_impl!(self);
 }

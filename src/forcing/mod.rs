@@ -128,8 +128,17 @@ pub(crate) fn set_held<T: Real, P, const N: usize>(
 }
 
 /// Implements [`Actuate`] for an integrator with fields `system` (potential `Actuated`) and
-/// `watch`; `$clear` clears its cache.
+/// `watch`; `$clear` (optional) clears its cache.
 macro_rules! actuate_impl {
+    ($self:ident) => {
+        fn force(&self) -> &nalgebra::SVector<T, N> {
+            self.system.potential.force()
+        }
+        fn set_force(&mut $self, u: &nalgebra::SVector<T, N>) -> Result<(), crate::StepError> {
+            crate::forcing::set_held(&mut $self.system.potential, &mut $self.watch, u)?;
+            Ok(())
+        }
+    };
     ($self:ident, $clear:expr) => {
         fn force(&self) -> &nalgebra::SVector<T, N> {
             self.system.potential.force()
