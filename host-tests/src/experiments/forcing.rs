@@ -40,7 +40,7 @@ impl Setup {
     pub fn paper() -> Self {
         Self {
             order_steps: vec![0.0025, 0.00125, 0.000625],
-            order_t: 2.0,
+            order_t: 1.0,
             balance_h: 0.01,
             balance_t: 50.0,
             damping_steps: 10_000,
