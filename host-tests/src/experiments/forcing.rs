@@ -11,12 +11,12 @@ use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
 use crate::report::{figure, figure_int, sci, Table};
 use crate::say;
 use macrostep::constrained::{MultiplierWindow, Rattle};
-use macrostep::forcing::{reaction, Actuate, Actuated, Damped, Driven};
-use macrostep::model::{Mass, System, Zero};
+use macrostep::forcing::reaction;
+use macrostep::model::Mass;
 use macrostep::models::DoublePendulum;
 use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, Integrator, State, StepError};
+use macrostep::{Integrator, State};
 
 /// What to run.
 pub struct Setup {
@@ -300,84 +300,6 @@ fn reactions(setup: &Setup) -> (f64, f64) {
     (diff_w / max_t, diff_p / max_t)
 }
 
-/// Bad input (Show 8): each case must give its typed error and leave state (and force) as they
-/// were. Returns (cases passed, cases).
-fn bad_input() -> (usize, usize) {
-    let (pen, rigid, g) = fm::systems();
-    let mut ok = Vec::new();
-    // 1. A NaN force on Z&S: refused, force unchanged, the next step as if never tried.
-    let mut zs = ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h");
-    let mut twin = zs;
-    let u = vector![0.1, 0.0, 0.0, 0.0];
-    zs.set_force(&u).expect("finite");
-    twin.set_force(&u).expect("finite");
-    let bad = vector![f64::NAN, 0.0, 0.0, 0.0];
-    ok.push(zs.set_force(&bad) == Err(StepError::NonFiniteForce) && *zs.force() == u);
-    let (mut a, mut b) = (start(), start());
-    zs.step(&mut a).expect("step");
-    twin.step(&mut b).expect("step");
-    ok.push(a == b);
-    // 2. An infinite force on RATTLE.
-    let mut ra = Rattle::new(rigid, g, 0.01, fm::rattle_newton()).expect("h");
-    let inf = vector![0.0, f64::INFINITY, 0.0, 0.0];
-    ok.push(ra.set_force(&inf) == Err(StepError::NonFiniteForce) && ra.force().amax() == 0.0);
-    // 3. A force function that returns NaN after t = 0.05: the step is refused, state bit-identical.
-    let f = |t: f64, _q: &SVector<f64, 4>| {
-        if t > 0.05 {
-            vector![f64::NAN, 0.0, 0.0, 0.0]
-        } else {
-            SVector::<f64, 4>::zeros()
-        }
-    };
-    let mut d = Driven::new(
-        ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h"),
-        f,
-    );
-    let mut s = start();
-    let mut res = Ok(());
-    for _ in 0..10 {
-        let before = s;
-        res = d.step(&mut s);
-        if res.is_err() {
-            ok.push(s == before);
-            break;
-        }
-    }
-    ok.push(res == Err(StepError::NonFiniteForce));
-    // 4. Damping matrices: asymmetric, indefinite, NaN.
-    let zs0 = ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h");
-    let m = pen.mass;
-    let mut asym = SMatrix::<f64, 4, 4>::identity();
-    asym[(0, 1)] = 0.5;
-    ok.push(matches!(
-        Damped::new(zs0, m, asym),
-        Err(ConfigError::NotSymmetric { .. })
-    ));
-    let neg = -SMatrix::<f64, 4, 4>::identity();
-    ok.push(matches!(
-        Damped::new(zs0, m, neg),
-        Err(ConfigError::NotPositiveDefinite { .. })
-    ));
-    let nan = SMatrix::<f64, 4, 4>::identity() * f64::NAN;
-    ok.push(matches!(
-        Damped::new(zs0, m, nan),
-        Err(ConfigError::NonFinite { .. })
-    ));
-    // 5. A non-finite force at construction.
-    ok.push(matches!(
-        Actuated::with_force(Zero, vector![f64::NAN]),
-        Err(ConfigError::NonFinite { name: "u" })
-    ));
-    // 6. The sign convention: +u pushes the coordinate up (free unit mass, u = +1 for 1 s).
-    let free = System::new(Mass::<f64, 1>::identity(), Actuated::new(Zero));
-    let mut zf = ZhangSkeel::new(free, 0.01, ZsParams::default()).expect("h");
-    zf.set_force(&vector![1.0]).expect("finite");
-    let mut s1 = State::at_rest(vector![0.0]);
-    zf.integrate(&mut s1, 100).expect("steps");
-    ok.push(s1.q[0] > 0.49 && s1.v[0] > 0.99);
-    (ok.iter().filter(|&&b| b).count(), ok.len())
-}
-
 /// Runs every measurement.
 pub fn compute(setup: &Setup) -> Results {
     let slopes = orders(setup);
@@ -398,7 +320,7 @@ pub fn compute(setup: &Setup) -> Results {
         });
     }
     let (reaction_window, reaction_pointwise) = reactions(setup);
-    let (bad_ok, bad_cases) = bad_input();
+    let (bad_ok, bad_cases) = fm::bad_input();
     Results {
         forced,
         damped: damping(setup, DASHPOTS[0]),

@@ -6,12 +6,13 @@ use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{NewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::guard::Watch;
-use macrostep::model::{Constraint, Penalty, Potential, Split, System, Zero};
+use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::zs::{Newmark, NewtonParams, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel};
 use macrostep::zs::{NewmarkOneIteration, ZsParams};
-use macrostep::{Integrator, State, StepError};
+use macrostep::{ConfigError, Integrator, State, StepError};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -345,4 +346,85 @@ fn to_state(s0: &State<f64, 4>, t_end: f64, f: impl Fn(f64, &[f64], &mut [f64]))
         SVector::from_column_slice(&y[..4]),
         SVector::from_column_slice(&y[4..]),
     )
+}
+
+/// Bad input (Show 8): each case must give its typed error and leave state (and force) as they
+/// were. Returns (cases passed, cases).
+pub fn bad_input() -> (usize, usize) {
+    let (pen, rigid, g) = systems();
+    let mut ok = Vec::new();
+    // 1. A NaN force on Z&S: refused, force unchanged, the next step as if never tried.
+    let mut zs = ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h");
+    let mut twin = zs;
+    let u = vector![0.1, 0.0, 0.0, 0.0];
+    zs.set_force(&u).expect("finite");
+    twin.set_force(&u).expect("finite");
+    let bad = vector![f64::NAN, 0.0, 0.0, 0.0];
+    ok.push(zs.set_force(&bad) == Err(StepError::NonFiniteForce) && *zs.force() == u);
+    let (mut a, mut b) = (
+        DoublePendulum::<f64>::paper().initial_state(),
+        DoublePendulum::<f64>::paper().initial_state(),
+    );
+    zs.step(&mut a).expect("step");
+    twin.step(&mut b).expect("step");
+    ok.push(a == b);
+    // 2. An infinite force on RATTLE.
+    let mut ra = Rattle::new(rigid, g, 0.01, rattle_newton()).expect("h");
+    let inf = vector![0.0, f64::INFINITY, 0.0, 0.0];
+    ok.push(ra.set_force(&inf) == Err(StepError::NonFiniteForce) && ra.force().amax() == 0.0);
+    // 3. A force function that returns NaN after t = 0.05: the step is refused, state bit-identical.
+    let f = |t: f64, _q: &SVector<f64, 4>| {
+        if t > 0.05 {
+            vector![f64::NAN, 0.0, 0.0, 0.0]
+        } else {
+            SVector::<f64, 4>::zeros()
+        }
+    };
+    let mut d = Driven::new(
+        ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h"),
+        f,
+    );
+    let mut s = DoublePendulum::<f64>::paper().initial_state();
+    let mut res = Ok(());
+    for _ in 0..10 {
+        let before = s;
+        res = d.step(&mut s);
+        if res.is_err() {
+            ok.push(s == before);
+            break;
+        }
+    }
+    ok.push(res == Err(StepError::NonFiniteForce));
+    // 4. Damping matrices: asymmetric, indefinite, NaN.
+    let zs0 = ZhangSkeel::new(pen, 0.01, ZsParams::default()).expect("h");
+    let m = pen.mass;
+    let mut asym = SMatrix::<f64, 4, 4>::identity();
+    asym[(0, 1)] = 0.5;
+    ok.push(matches!(
+        Damped::new(zs0, m, asym),
+        Err(ConfigError::NotSymmetric { .. })
+    ));
+    let neg = -SMatrix::<f64, 4, 4>::identity();
+    ok.push(matches!(
+        Damped::new(zs0, m, neg),
+        Err(ConfigError::NotPositiveDefinite { .. })
+    ));
+    let nan = SMatrix::<f64, 4, 4>::identity() * f64::NAN;
+    ok.push(matches!(
+        Damped::new(zs0, m, nan),
+        Err(ConfigError::NonFinite { .. })
+    ));
+    // 5. A non-finite force at construction.
+    ok.push(matches!(
+        Actuated::with_force(Zero, vector![f64::NAN]),
+        Err(ConfigError::NonFinite { name: "u" })
+    ));
+    // 6. The sign convention: +u pushes the coordinate up (free unit mass, u = +1 for 1 s).
+    let free = System::new(Mass::<f64, 1>::identity(), Actuated::new(Zero));
+    let mut zf = ZhangSkeel::new(free, 0.01, ZsParams::default()).expect("h");
+    zf.set_force(&vector![1.0]).expect("finite");
+    let mut s1 = State::at_rest(vector![0.0]);
+    zf.integrate(&mut s1, 100).expect("steps");
+    ok.push(s1.q[0] > 0.49 && s1.v[0] > 0.99);
+    (ok.iter().filter(|&&b| b).count(), ok.len())
 }
