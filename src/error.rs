@@ -98,6 +98,9 @@ pub enum StepError {
     /// The clock cannot advance by the step: `t + h` is not representable within `h/2` (the
     /// scalar type has run out of resolution at this `t`).
     ClockStalled,
+    /// A force handed to the integrator (a held actuator force, or the value of a force
+    /// function, see [`crate::forcing`]) is NaN or infinite.
+    NonFiniteForce,
 }
 
 impl fmt::Display for StepError {
@@ -115,6 +118,7 @@ impl fmt::Display for StepError {
             Self::Precondition => "state violates the method's precondition",
             Self::Diverged { .. } => "step violates a guard",
             Self::ClockStalled => "the clock cannot advance by the step",
+            Self::NonFiniteForce => "the applied force is not finite",
         })
     }
 }

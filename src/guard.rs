@@ -258,6 +258,25 @@ impl<T: Real, const N: usize> Watch<T, N> {
         self.running = false;
     }
 
+    /// Continues the run across a change the integrator accounts for (see [`crate::forcing`]):
+    /// when a run is going, `change` may move the last committed state (a damping kick) and
+    /// returns the energy `ΔE` the change added at that state (`−Δuᵀq` for a new held force
+    /// `u`, `ΔK` for a kick); the reference and last energies move by `ΔE`, so the run guard
+    /// bounds `E − E_ref − W + D` (work `W` done by the forces, energy `D` taken by damping). A
+    /// non-finite `ΔE` starts a new run instead. Nothing happens when no run is going.
+    #[inline]
+    pub fn account(&mut self, change: impl FnOnce(&mut State<T, N>) -> T) {
+        if self.running {
+            let de = change(&mut self.last);
+            if de.finite() {
+                self.e_ref += de;
+                self.e_last += de;
+            } else {
+                self.running = false;
+            }
+        }
+    }
+
     /// Whether `state` continues the run (it is the state this watch committed last).
     #[inline]
     fn continues(&self, state: &State<T, N>) -> bool {

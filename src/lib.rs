@@ -10,6 +10,7 @@ pub mod compose;
 pub mod constrained;
 pub mod error;
 pub mod flavor;
+pub mod forcing;
 pub mod guard;
 pub mod integrator;
 pub mod langevin;

@@ -136,3 +136,9 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for Symplecti
         )
     }
 }
+
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for SymplecticEuler<T, crate::forcing::Actuated<T, P, N>, N>
+{
+    crate::forcing::actuate_impl!(self);
+}

@@ -103,3 +103,9 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityV
         Ok(())
     }
 }
+
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for VelocityVerlet<T, crate::forcing::Actuated<T, P, N>, N>
+{
+    crate::forcing::actuate_impl!(self, self.cache = None);
+}

@@ -124,3 +124,15 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Symmetri
         commit(state, s)
     }
 }
+
+/// The held force of the base method (one `u` over the whole composed step).
+impl<T: Real, I: crate::forcing::Actuate<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for SymmetricComposition<T, I>
+{
+    fn force(&self) -> &nalgebra::SVector<T, N> {
+        self.inner.force()
+    }
+    fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
+        self.inner.set_force(u)
+    }
+}

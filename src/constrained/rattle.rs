@@ -98,6 +98,13 @@ where
         &self.kernel.params
     }
 
+    /// The generalised force each constraint exerts at `q` (the state the last step returned),
+    /// from the multiplier acting at the end of the last step (`λ⁽ᵛ⁾ₙ₊₁`, first order in `h`): column `i` is
+    /// `λᵢ∇gᵢ(q)` (units and sign: [`crate::forcing::reaction`]).
+    pub fn reactions(&self, q: &SVector<T, N>) -> nalgebra::SMatrix<T, N, D> {
+        crate::forcing::reaction::forces(&self.constraint, q, &self.last.end)
+    }
+
     /// The multipliers `λ⁽ʳ⁾ₙ` (start) and `λ⁽ᵛ⁾ₙ₊₁` (end) of the last successful step.
     pub fn multipliers(&self) -> &Multipliers<T, D> {
         &self.last
@@ -193,4 +200,14 @@ where
         self.last = lam;
         Ok(())
     }
+}
+
+impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
+    for Rattle<T, crate::forcing::Actuated<T, P, N>, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    crate::forcing::actuate_impl!(self);
 }

@@ -206,3 +206,13 @@ where
         )
     }
 }
+
+impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
+    for Reich4<T, crate::forcing::Actuated<T, P, N>, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    crate::forcing::actuate_impl!(self);
+}

@@ -94,6 +94,13 @@ where
         &self.constraint
     }
 
+    /// The generalised force each constraint exerts at `q` (the state the last step returned),
+    /// from the multiplier acting at the end of the last step (`λₙ₊₁`, second order in `h`): column `i` is
+    /// `λᵢ∇gᵢ(q)` (units and sign: [`crate::forcing::reaction`]).
+    pub fn reactions(&self, q: &SVector<T, N>) -> nalgebra::SMatrix<T, N, D> {
+        crate::forcing::reaction::forces(&self.constraint, q, &self.last.end)
+    }
+
     /// The multipliers `λₙ` (start) and `λₙ₊₁` (end, the look-ahead) of the last successful step.
     pub fn multipliers(&self) -> &Multipliers<T, D> {
         &self.last
@@ -178,4 +185,14 @@ where
         self.last = Multipliers { start: l0, end: l1 };
         Ok(())
     }
+}
+
+impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
+    for Shake<T, crate::forcing::Actuated<T, P, N>, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    crate::forcing::actuate_impl!(self);
 }

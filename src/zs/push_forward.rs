@@ -156,3 +156,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
         )
     }
 }
+
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::forcing::Actuate<T, N>
+    for PushForwardNewmark<T, crate::forcing::Actuated<T, P, N>, N, S>
+{
+    crate::forcing::actuate_impl!(self, self.cache.clear());
+}

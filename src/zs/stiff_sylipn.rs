@@ -154,3 +154,18 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
         )
     }
 }
+
+/// The held force lives in the soft part: `Split<Actuated<V>, U>`.
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    crate::forcing::Actuate<T, N> for StiffSylipn<T, crate::forcing::Actuated<T, V, N>, U, N, S>
+{
+    fn force(&self) -> &SVector<T, N> {
+        self.system.potential.soft.force()
+    }
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        if crate::forcing::set_held(&mut self.system.potential.soft, &mut self.watch, u)? {
+            self.cache.clear();
+        }
+        Ok(())
+    }
+}

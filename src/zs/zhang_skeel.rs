@@ -183,3 +183,9 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
         })
     }
 }
+
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    crate::forcing::Actuate<T, N> for ZhangSkeel<T, crate::forcing::Actuated<T, P, N>, N, S>
+{
+    crate::forcing::actuate_impl!(self, self.cache.clear());
+}

@@ -11,6 +11,8 @@ pub mod constrained;
 pub mod flavor;
 pub mod flavor_kapitza;
 pub mod flavor_molecules;
+pub mod forcing;
+pub mod forcing_methods;
 pub mod guards;
 pub mod guards_overhead;
 pub mod lj;
@@ -254,6 +256,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 25.0,
         about: "work–precision at equal accuracy: dp ω = 100, chain of 20, FPU SIM vs Verlet, FLAVOR trimer; Z&S cap",
         run: work_precision::run,
+    },
+    Experiment {
+        name: "forcing",
+        seed: "issue 13 (Marsden & West 2001 §3.2; 000 eq 1.8)",
+        seconds: 10.0,
+        about: "external forces (order, energy balance, forced symplecticity), damping, reaction forces",
+        run: forcing::run,
     },
 ];
 
