@@ -35,7 +35,7 @@
 //! Changing the potential through an integrator's `system_mut()` clears its caches and starts a
 //! new guard run (the energy reference is re-taken), which would make the energy guard useless
 //! in a control loop. [`Actuate::set_force`] instead (a) refuses a non-finite `u` with
-//! [`StepError::NonFiniteForce`](crate::StepError::NonFiniteForce), leaving everything as it
+//! [`StepError::NonFiniteForce`], leaving everything as it
 //! was; (b) clears the method's first-same-as-last cache only when `u` actually changed (the
 //! cached `f` was computed with the old `u`: one extra force evaluation — one gradient for
 //! Verlet, one linear solve for Z&S — on every tick where `u` changes); and (c) tells the guard
