@@ -98,7 +98,7 @@ impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
         }
         let h = check_step(p.h)?;
         let inv_eps = check_finite(p.inv_eps, "inv_eps")?;
-        if !(inv_eps > T::zero()) {
+        if inv_eps <= T::zero() {
             return Err(ConfigError::OutOfRange { name: "inv_eps" });
         }
         check_derived(inv_eps * h * h, "inv_eps*h^2")?;

@@ -115,7 +115,7 @@ pub(crate) fn symplectic_flow<
     y: &SVector<T, F>,
     big_h: T,
     squarings: u32,
-) -> (SVector<T, F>, SVector<T, F>, SVector<T, S>) {
+) -> FlowOut<T, S, F> {
     let h = big_h / T::lit(libm::ldexp(1.0, squarings as i32));
     let k_eps = model.stiffness(q_slow) * inv_eps;
     let (mut a, mut c) = verlet_blocks(&k_eps, h);
@@ -154,6 +154,10 @@ fn half_minus<T: Real>(omega: T, big_h: T) -> T {
     }
 }
 
+/// The result of a stiff flow: new `q_fast`, new `p_fast`, and the `p_slow` drift.
+pub(crate) type FlowOut<T, const S: usize, const F: usize> =
+    (SVector<T, F>, SVector<T, F>, SVector<T, S>);
+
 /// The exact flow of eqs 4.24/4.25 for a diagonal `K` with positive entries, mode by mode
 /// (`ω_j = √(ε⁻¹ K_jj)`), over the signed step `big_h`.
 ///
@@ -166,7 +170,7 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
     x: &SVector<T, F>,
     y: &SVector<T, F>,
     big_h: T,
-) -> Result<(SVector<T, F>, SVector<T, F>, SVector<T, S>), StepError> {
+) -> Result<FlowOut<T, S, F>, StepError> {
     let k = model.stiffness(q_slow);
     if !is_diagonal(&k) {
         return Err(StepError::Precondition);
@@ -176,7 +180,7 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
     // ∫₀ᴴ q_j(s)² ds for each mode (the quadratic of trigonometric functions of §4.3.3).
     let mut int = SVector::<T, F>::zeros();
     for j in 0..F {
-        if !(k[(j, j)] > T::zero()) {
+        if k[(j, j)] <= T::zero() || !k[(j, j)].finite() {
             return Err(StepError::Precondition);
         }
         let w = (inv_eps * k[(j, j)]).sqrt();
