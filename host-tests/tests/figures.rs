@@ -32,6 +32,7 @@ const FAST: &[&str] = &[
     "bdf2",
     "lj",
     "work-precision",
+    "quasi-quadratic",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

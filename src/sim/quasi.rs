@@ -59,6 +59,7 @@ use nalgebra::SVector;
 
 /// How the stiff flow φ³ is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum QuasiExp {
     /// Exact flow for a diagonal `K` (004 eqs 4.24/4.25).

@@ -162,7 +162,8 @@ pub(crate) type FlowOut<T, const S: usize, const F: usize> =
 /// (`ω_j = √(ε⁻¹ K_jj)`), over the signed step `big_h`.
 ///
 /// # Errors
-/// [`StepError::Precondition`] when `K` or some `∂_i K` is not diagonal, or a `K_jj ≤ 0`.
+/// [`StepError::Precondition`] when `K` or some `∂_i K` is not diagonal, or a `K_jj ≤ 0`;
+/// [`StepError::NonFiniteResult`] when a `K_jj` is not finite.
 pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize, const F: usize>(
     model: &K,
     inv_eps: T,
@@ -180,7 +181,12 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
     // ∫₀ᴴ q_j(s)² ds for each mode (the quadratic of trigonometric functions of §4.3.3).
     let mut int = SVector::<T, F>::zeros();
     for j in 0..F {
-        if k[(j, j)] <= T::zero() || !k[(j, j)].finite() {
+        // An overflowed K (the step ran away) is a non-finite result, a non-positive one a
+        // violated precondition of the exact oscillator flow.
+        if !k[(j, j)].finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        if k[(j, j)] <= T::zero() {
             return Err(StepError::Precondition);
         }
         let w = (inv_eps * k[(j, j)]).sqrt();

@@ -14,6 +14,7 @@ pub mod flavor_molecules;
 pub mod guards;
 pub mod guards_overhead;
 pub mod lj;
+pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
 pub mod so3;
@@ -254,6 +255,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 25.0,
         about: "work–precision at equal accuracy: dp ω = 100, chain of 20, FPU SIM vs Verlet, FLAVOR trimer; Z&S cap",
         run: work_precision::run,
+    },
+    Experiment {
+        name: "quasi-quadratic",
+        seed: "004 §4.3.8",
+        seconds: 0.2,
+        about: "004 §4.3.8–4.3.9: quasi-quadratic stiff potentials, error uniform in ω, symplecticity, speed-up vs Verlet",
+        run: quasi_quadratic::run,
     },
 ];
 
