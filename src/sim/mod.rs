@@ -37,11 +37,15 @@
 //! `ωH ∈ πℤ` (§4.2.4); the mollified kick of eq 4.8 narrows them further.
 
 mod fast_flow;
+mod quasi;
+mod quasi_flow;
 mod sim1;
 mod sim2;
 mod sim4;
 
 pub use fast_flow::{mode_map, FastFlow, Increment, StiffLinear};
+pub use quasi::{Quasi1, Quasi2, QuasiExp, QuasiParams};
+pub use quasi_flow::QuasiStiffness;
 pub use sim1::{Sim1, Sim1Order};
 pub use sim2::Sim2;
 pub use sim4::{Sim4, SIM4_C};

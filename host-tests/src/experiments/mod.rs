@@ -16,6 +16,7 @@ pub mod forcing_methods;
 pub mod guards;
 pub mod guards_overhead;
 pub mod lj;
+pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
 pub mod so3;
@@ -263,6 +264,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 10.0,
         about: "external forces (order, energy balance, forced symplecticity), damping, reaction forces",
         run: forcing::run,
+    },
+    Experiment {
+        name: "quasi-quadratic",
+        seed: "004 §4.3.8",
+        seconds: 0.2,
+        about: "004 §4.3.8–4.3.9: quasi-quadratic stiff potentials, error uniform in ω, symplecticity, speed-up vs Verlet",
+        run: quasi_quadratic::run,
     },
 ];
 
