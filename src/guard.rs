@@ -321,6 +321,14 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
                     scale = k0 + v0.abs();
+                    // A start whose energy overflowed cannot be bounded: refused here rather
+                    // than passed by comparisons with infinity or NaN (a running run's
+                    // reference and scale stay finite: every committed energy is).
+                    if !(e_ref.finite() && scale.finite()) {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyRun,
+                        });
+                    }
                     e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);
@@ -410,6 +418,31 @@ mod tests {
         let mut g = Guards::<f64>::off();
         g.velocity_step = Some(-1.0);
         assert!(g.validate().is_err());
+    }
+
+    /// Energies `(K, V)`: the start's potential overflowed, the result's is finite.
+    struct Overflowed;
+    impl Probe<f64, 1> for Overflowed {
+        fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+            Some((0.0, if s.t == 0.0 { f64::INFINITY } else { 1.0 }))
+        }
+        fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_start_with_overflowed_energy_is_refused_not_passed() {
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        let next = State::new(0.1, vector![1.0], vector![0.0]);
+        assert_eq!(
+            w.commit(&mut s, &next, 0.1, &Overflowed),
+            Err(StepError::Diverged {
+                guard: Guard::EnergyRun
+            })
+        );
+        assert_eq!(s.t, 0.0);
     }
 
     #[test]
