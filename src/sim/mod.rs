@@ -37,7 +37,7 @@
 //! `ωH ∈ πℤ` (§4.2.4); the mollified kick of eq 4.8 narrows them further.
 
 mod fast_flow;
-mod quasi;
+pub mod quasi;
 mod quasi_flow;
 mod sim1;
 mod sim2;
