@@ -12,6 +12,7 @@
 //!   reversibility, energy-drift slope).
 //! - [`toy`]: hand-written nonlinear potentials (pendulum, Morse, Hénon–Heiles) generic over the
 //!   scalar, each with its own `f64` right-hand side for the reference solver.
+//! - [`fixtures`]: the small models that tests and experiments share (004's example systems).
 //! - [`report`]: `figure` lines, tables and progress; [`experiments`]: `reproduce <name>`;
 //!   [`options`]: the command-line options of `reproduce`; [`plot`] and [`csv`]: its `--plot`
 //!   and `--csv` outputs.
@@ -19,6 +20,7 @@
 
 pub mod csv;
 pub mod experiments;
+pub mod fixtures;
 pub mod manifold;
 pub mod measure;
 pub mod options;

@@ -1,10 +1,9 @@
 //! FLAVOR: structure (symplecticity, reversibility), linear stability (Theorem 2.5.1), the τ
 //! clock, and bad input (issue 7, items 1, 2, 9).
 
-use host_tests::experiments::flavor::{
-    coords_2100, nonintrusive_se, rho_artificial, rho_nonintrusive, system_2100, system_293,
-    threshold, SeMap,
-};
+use host_tests::experiments::flavor::stability::{rho_artificial, rho_nonintrusive, threshold};
+use host_tests::experiments::flavor::{nonintrusive_se, SeMap};
+use host_tests::fixtures::{coords_2100, system_2100, system_293};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
@@ -408,7 +407,8 @@ fn three_dof_slow_variable_matches_reference() {
 /// weaker scale separation gives 5.8 %).
 #[test]
 fn hidden_vdp_period() {
-    use host_tests::experiments::flavor::{crossings, mean_period, HiddenVdp};
+    use host_tests::experiments::flavor::vdp::{crossings, mean_period};
+    use host_tests::fixtures::HiddenVdp;
     let eps = 1e-3;
     let t_end = 3.5 / eps;
     let mut f = Nonintrusive::try_new(

@@ -2,10 +2,10 @@
 //! model (derivatives, validation) and cheap versions of `reproduce flavor-propane` and
 //! `reproduce flavor-molecule`.
 
-use host_tests::experiments::flavor::{
-    molecule_window_err, nonintrusive_se, reference_samples, trajectory, AngleWell, Bond,
-};
-use host_tests::experiments::flavor_molecules::{errors, PAPER};
+use host_tests::experiments::flavor::molecule::molecule_window_err;
+use host_tests::experiments::flavor::propane::{errors, PAPER};
+use host_tests::experiments::flavor::{nonintrusive_se, reference_samples, trajectory};
+use host_tests::fixtures::{AngleWell, Bond};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
 use macrostep::baselines::{Ordering, SymplecticEuler};

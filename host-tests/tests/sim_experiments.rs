@@ -1,10 +1,14 @@
 //! Cheap versions of the SIM reproductions (`reproduce fpu-sim`, `sim-uniform`, `sim-langevin`,
 //! `sim-stiff-friction` run the full ones).
 
-use host_tests::experiments::sim::{
-    fpu_errors, fpu_reference, fpu_run, fpu_sim1, langevin_study, linear_law_study, max_abs_z,
-    stiff_friction_error, stiff_friction_reference, uniform_error, LangevinSetup, Which,
+use host_tests::experiments::sim::fpu::{fpu_errors, fpu_run, fpu_sim1};
+use host_tests::experiments::sim::langevin::{
+    langevin_study, linear_law_study, max_abs_z, LangevinSetup, SimStats,
 };
+use host_tests::experiments::sim::stiff_friction::{
+    stiff_friction_error, stiff_friction_reference,
+};
+use host_tests::experiments::sim::uniform::{fpu_reference, uniform_error, Which};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::models::Fpu;
 
@@ -45,7 +49,7 @@ fn fpu_sim1_tracks_verlet_on_a_short_window() {
     assert!(e_sum < 1e-2 && e_j < 2e-2, "ΣI {e_sum:e}, I_j {e_j:e}");
 }
 
-fn cheap_langevin() -> Vec<host_tests::experiments::sim::SimStats> {
+fn cheap_langevin() -> Vec<SimStats> {
     // 300 paths to T ≈ 1.9 (1880 GLA steps: two resonant outputs, one non-resonant).
     langevin_study(LangevinSetup {
         paths: 300,

@@ -8,8 +8,6 @@ pub mod autodiff;
 pub mod baselines;
 pub mod constrained;
 pub mod flavor;
-pub mod flavor_kapitza;
-pub mod flavor_molecules;
 pub mod guards;
 pub mod guards_overhead;
 pub mod reference;
@@ -89,7 +87,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "004 Thm 2.5.1, Fig 2.2",
         seconds: 0.0,
         about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
-        run: flavor::run_stability,
+        run: flavor::stability::run,
     },
     Experiment {
         name: "flavor-3dof",
@@ -97,49 +95,49 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 15.0,
         about:
             "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up",
-        run: flavor::run_3dof,
+        run: flavor::three_dof::run,
     },
     Experiment {
         name: "vdp",
         seed: "004 §2.6.1",
         seconds: 43.0,
         about: "nonintrusive FLAVOR on the hidden Van der Pol oscillator 2.101 (004 §2.6.1)",
-        run: flavor::run_vdp,
+        run: flavor::vdp::run,
     },
     Experiment {
         name: "kapitza",
         seed: "004 §2.6.6",
         seconds: 128.0,
         about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
-        run: flavor::run_kapitza,
+        run: flavor::kapitza::run_kapitza,
     },
     Experiment {
         name: "flavor-langevin",
         seed: "004 §2.6.8–2.6.9, §2.4.6",
         seconds: 330.0,
         about: "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR",
-        run: flavor::run_langevin,
+        run: flavor::langevin::run,
     },
     Experiment {
         name: "flavor-fpu",
         seed: "004 §2.6.3",
         seconds: 6.4,
         about: "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)",
-        run: flavor::run_fpu,
+        run: flavor::fpu::run,
     },
     Experiment {
         name: "flavor-molecule",
         seed: "004 §2.6.4",
         seconds: 16.0,
         about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
-        run: flavor::run_molecule,
+        run: flavor::molecule::run,
     },
     Experiment {
         name: "flavor-propane",
         seed: "004 §2.6.5",
         seconds: 3.6,
         about: "nonintrusive FLAVOR on the united-atom propane clip 2.109–2.112 (004 §2.6.5)",
-        run: flavor_molecules::run_propane,
+        run: flavor::propane::run_propane,
     },
     Experiment {
         name: "zs-stability",
@@ -195,7 +193,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "004 §4.2.6 Fig 4.3",
         seconds: 27.0,
         about: "004 §4.2.6 Fig 4.3: SIM1/SIM2 on FPU (ω = 200, T = 5ω) vs a Verlet reference",
-        run: sim::run_fpu,
+        run: sim::fpu::run,
     },
     Experiment {
         name: "sim-uniform",
@@ -203,21 +201,21 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.1,
         about:
             "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4",
-        run: sim::run_uniform,
+        run: sim::uniform::run,
     },
     Experiment {
         name: "sim-langevin",
         seed: "004 §4.2.5 Fig 4.2",
         seconds: 147.0,
         about: "004 §4.2.5 Fig 4.2: SIM1 moments at macroscopic H vs a Richardson GLA reference",
-        run: sim::run_langevin,
+        run: sim::langevin::run,
     },
     Experiment {
         name: "sim-stiff-friction",
         seed: "004 Rem 4.2.5",
         seconds: 0.1,
         about: "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not",
-        run: sim::run_stiff_friction,
+        run: sim::stiff_friction::run,
     },
     Experiment {
         name: "autodiff",

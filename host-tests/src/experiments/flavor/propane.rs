@@ -2,9 +2,9 @@
 //! propane in the plane, stiff bonds and a soft bond angle, in Cartesian coordinates.
 //!
 //! (The 2-D primitive molecule of §2.6.4 is `reproduce flavor-molecule`, in
-//! [`super::flavor`].)
+//! [`super::molecule`].)
 
-use super::flavor::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
+use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::models::Propane;
