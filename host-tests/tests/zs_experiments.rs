@@ -1,8 +1,10 @@
 //! Cheaper versions of the `reproduce` experiments of the Zhang–Skeel family.
 
-use host_tests::experiments::zs::{
-    dna_run, dp_defects, dp_runs, omega2_max_g, transitions, zs_amplification,
-};
+use host_tests::experiments::zs::dna::{dna_run, transitions};
+use host_tests::experiments::zs::double_pendulum::dp_runs;
+use host_tests::experiments::zs::penalty_scaling::omega2_max_g;
+use host_tests::experiments::zs::stability::zs_amplification;
+use host_tests::experiments::zs::symplectic::dp_defects;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::models::Dna;
 use macrostep::zs::{ZhangSkeel, ZsParams};
