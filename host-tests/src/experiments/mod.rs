@@ -109,7 +109,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "004 §2.6.6",
         seconds: 128.0,
         about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
-        run: flavor::kapitza::run_kapitza,
+        run: flavor::kapitza::run,
     },
     Experiment {
         name: "flavor-langevin",
@@ -137,7 +137,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "004 §2.6.5",
         seconds: 3.6,
         about: "nonintrusive FLAVOR on the united-atom propane clip 2.109–2.112 (004 §2.6.5)",
-        run: flavor::propane::run_propane,
+        run: flavor::propane::run,
     },
     Experiment {
         name: "zs-stability",

@@ -261,168 +261,330 @@ fn equal_error_step(table: &[(f64, f64)], err: f64) -> f64 {
 
 /// One measured FLAVOR setting.
 #[derive(Clone, Copy, Debug)]
-struct Row {
-    tau: f64,
-    ratio: f64,
-    symmetric: bool,
-    max: f64,
-    err: f64,
+pub struct Row {
+    /// `τ`.
+    pub tau: f64,
+    /// `R = δ/τ`.
+    pub ratio: f64,
+    /// The symmetric form (2.47) rather than the nonintrusive one.
+    pub symmetric: bool,
+    /// Max |θ| (∞ if it blew up).
+    pub max: f64,
+    /// Max window error against the reference (∞ if it blew up).
+    pub err: f64,
 }
 
-/// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
-pub fn run_kapitza() {
-    let setup = Setup::paper();
+/// One row of the (τ, R) grid: `τ/h₀` and a cell per R.
+pub type GridRow = (f64, Vec<GridCell>);
+
+/// One cell of the (τ, R) grid: `None` where δ does not divide the window, else the
+/// (nonintrusive, symmetric) window errors, `None` for a blow-up.
+pub type GridCell = Option<[Option<f64>; 2]>;
+
+/// The recommended setting's accuracy and speed.
+#[derive(Clone, Copy, Debug)]
+pub struct Recommended {
+    /// The sweep's pick (largest δ with window error ≤ [`TARGET`]).
+    pub pick: Option<Row>,
+    /// Max |θ| of [`RECOMMENDED`].
+    pub max: f64,
+    /// Its window error.
+    pub err: f64,
+    /// The legacy integrator's window error at its τ.
+    pub legacy_err: f64,
+    /// Speed-up over the legacy integrator at τ.
+    pub speedup: f64,
+    /// The legacy step with the same window error, and the speed-up over it.
+    pub equal_error: (f64, f64),
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// The model.
+    pub model: Kapitza<f64>,
+    /// `h₀`.
+    pub h0: f64,
+    /// Max |θ| of the reference.
+    pub max_ref: f64,
+    /// 1. The slowed pendulum against the true one: `(R, max|θ|, window error)`.
+    pub averaging: Vec<(f64, f64, f64)>,
+    /// 1b. The same at larger ω: `(ω, [(R, window error)])`.
+    pub averaging_omega: Vec<(f64, Vec<(f64, f64)>)>,
+    /// 2. The legacy integrator: `(τ/h₀, τ, window error)`.
+    pub legacy: Vec<(f64, f64, f64)>,
+    /// Log-log slope of the legacy window error in τ.
+    pub legacy_slope: f64,
+    /// 3. The FLAVOR on the (τ, R) grid: `(τ/h₀, cells per R)`.
+    pub grid: Vec<GridRow>,
+    /// Every FLAVOR run that stayed upright.
+    pub rows: Vec<Row>,
+    /// 4. δ = 0.002, nonintrusive: every τ of the study with its speed-up.
+    pub thesis: Vec<(Row, f64)>,
+    /// The most accurate run of the sweep, with its speed-up.
+    pub best: Option<(Row, f64)>,
+    /// The recommended setting.
+    pub recommended: Recommended,
+}
+
+/// The thesis's (and the issue's) mesostep.
+const DELTA_THESIS: f64 = 0.002;
+/// The ratios R of tables 1 and 3.
+const RATIOS: [f64; 8] = [2.0, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 240.0];
+/// The steps τ/h₀ of tables 2 and 3.
+const FRACTIONS: [f64; 5] = [0.75, 0.375, 0.1875, 0.09375, 0.046875];
+
+/// Legacy over FLAVOR wall clock at `(τ, δ)`, best of 15 each.
+fn speedup(setup: &Setup, tau: f64, delta: f64, symmetric: bool) -> f64 {
+    setup.legacy_seconds(tau, 15) / setup.flavor_seconds(tau, delta, symmetric, 15)
+}
+
+/// Table 1b: does a faster forcing allow a larger R? The pivot amplitude 1/(4π²) does not depend on
+/// ω, so q = R/(2π²l) does not either, while the slow frequency grows like ω.
+fn averaging_omega(setup: &Setup) -> Vec<(f64, Vec<(f64, f64)>)> {
+    [1000.0, 2000.0, 4000.0]
+        .iter()
+        .map(|&w| {
+            let mut alt = *setup;
+            alt.model = Kapitza::new(9.8, 9.0, w).expect("valid Kapitza");
+            let truth = alt.windows(&alt.slowed_theta(1.0), alt.dt_ref);
+            let errs = [5.0, 10.0, 20.0]
+                .iter()
+                .map(|&r| {
+                    let th = alt.slowed_theta(r);
+                    (r, window_err(&alt.windows(&th, alt.dt_ref), &truth))
+                })
+                .collect();
+            (w, errs)
+        })
+        .collect()
+}
+
+/// Table 3, the FLAVOR on the (τ, R) grid, both forms: the table cells, every upright run, and the
+/// nonintrusive runs at δ = 0.002 (blow-ups included, with infinite errors).
+fn flavor_grid(setup: &Setup, win_ref: &[f64]) -> (Vec<GridRow>, Vec<Row>, Vec<Row>) {
+    let (mut grid, mut rows, mut thesis) = (vec![], vec![], vec![]);
+    for &k in &FRACTIONS {
+        let tau = setup.h0() * k;
+        let mut cells = vec![];
+        for &r in &RATIOS {
+            let delta = r * tau;
+            if !setup.samples_fit(delta) {
+                cells.push(None);
+                continue;
+            }
+            let mut cell = [None; 2];
+            for (c, symmetric) in cell.iter_mut().zip([false, true]) {
+                let mut row = Row {
+                    tau,
+                    ratio: r,
+                    symmetric,
+                    max: f64::INFINITY,
+                    err: f64::INFINITY,
+                };
+                if let Some((th, _)) = setup.flavor_theta(tau, delta, symmetric) {
+                    if max_abs(&th) < 1.5 {
+                        row.max = max_abs(&th);
+                        row.err = window_err(&setup.windows(&th, delta), win_ref);
+                        rows.push(row);
+                        *c = Some(row.err);
+                    }
+                }
+                if (delta - DELTA_THESIS).abs() < 1e-12 && !symmetric {
+                    thesis.push(row);
+                }
+            }
+            cells.push(Some(cell));
+        }
+        grid.push((k, cells));
+    }
+    (grid, rows, thesis)
+}
+
+/// The recommended setting: the largest δ (fewest steps) whose window error is at most TARGET;
+/// ties go to the nonintrusive form (two legacy calls per step instead of four).
+fn recommended(setup: &Setup, rows: &[Row], legacy: &[(f64, f64)], win_ref: &[f64]) -> Recommended {
+    let pick = rows
+        .iter()
+        .filter(|r| r.err <= TARGET)
+        .max_by(|a, b| {
+            (a.ratio * a.tau)
+                .total_cmp(&(b.ratio * b.tau))
+                .then(b.symmetric.cmp(&a.symmetric))
+                .then(b.err.total_cmp(&a.err))
+        })
+        .copied();
+    let (tau, delta, symmetric) = RECOMMENDED;
+    let (th, _) = setup
+        .flavor_theta(tau, delta, symmetric)
+        .expect("recommended setting runs");
+    let err = window_err(&setup.windows(&th, delta), win_ref);
+    let legacy_err = window_err(
+        &setup.windows(&setup.legacy_theta(tau), setup.dt_ref),
+        win_ref,
+    );
+    let speed = speedup(setup, tau, delta, symmetric);
+    // The legacy step with the same window error, interpolated log-log in the legacy table.
+    let tau_same = equal_error_step(legacy, err);
+    let speed_same =
+        setup.legacy_seconds(tau_same, 15) / setup.flavor_seconds(tau, delta, symmetric, 15);
+    Recommended {
+        pick,
+        max: max_abs(&th),
+        err,
+        legacy_err,
+        speedup: speed,
+        equal_error: (tau_same, speed_same),
+    }
+}
+
+/// Runs the experiment.
+pub fn compute(setup: &Setup) -> Results {
     let h0 = setup.h0();
-    let delta_thesis = 0.002;
     let theta_ref = setup.slowed_theta(1.0);
     let win_ref = setup.windows(&theta_ref, setup.dt_ref);
-    let max_ref = max_abs(&theta_ref);
-    crate::say!("reference (DOP853): max |theta| = {max_ref:.4}");
-    figure("kapitza.ref_max_abs_theta", max_ref);
+    let averaging = RATIOS
+        .iter()
+        .map(|&r| {
+            let th = setup.slowed_theta(r);
+            let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
+            (r, max_abs(&th), e)
+        })
+        .collect();
+    let legacy: Vec<(f64, f64, f64)> = FRACTIONS
+        .iter()
+        .map(|&k| {
+            let tau = h0 * k;
+            let th = setup.legacy_theta(tau);
+            (
+                k,
+                tau,
+                window_err(&setup.windows(&th, setup.dt_ref), &win_ref),
+            )
+        })
+        .collect();
+    let legacy_table: Vec<(f64, f64)> = legacy.iter().map(|x| (x.1, x.2)).collect();
+    let legacy_slope = crate::measure::loglog_slope(
+        &legacy_table.iter().map(|x| x.0).collect::<Vec<_>>(),
+        &legacy_table.iter().map(|x| x.1).collect::<Vec<_>>(),
+    );
+    let (grid, rows, thesis_rows) = flavor_grid(setup, &win_ref);
+    let thesis: Vec<(Row, f64)> = thesis_rows
+        .into_iter()
+        .map(|row| {
+            let speed = if row.err.is_finite() {
+                speedup(setup, row.tau, DELTA_THESIS, false)
+            } else {
+                f64::NAN
+            };
+            (row, speed)
+        })
+        .collect();
+    let best = rows
+        .iter()
+        .min_by(|a, b| a.err.total_cmp(&b.err))
+        .map(|b| (*b, speedup(setup, b.tau, b.ratio * b.tau, b.symmetric)));
+    Results {
+        model: setup.model,
+        h0,
+        max_ref: max_abs(&theta_ref),
+        averaging,
+        averaging_omega: averaging_omega(setup),
+        legacy,
+        legacy_slope,
+        grid,
+        recommended: recommended(setup, &rows, &legacy_table, &win_ref),
+        rows,
+        thesis,
+        best,
+    }
+}
 
-    // 1. The averaging error alone: the slowed pendulum (δ → 0 at fixed R = δ/τ) vs the true one.
+/// Tables 1, 1b and 2: the averaging error and the legacy error apart.
+fn report_parts(r: &Results) {
+    crate::say!("reference (DOP853): max |theta| = {:.4}", r.max_ref);
+    figure("kapitza.ref_max_abs_theta", r.max_ref);
     crate::say!(
         "\n1. averaging error: the slowed pendulum l th'' = [g + (w^2/R) sin(2 pi w t/R)] sin th \
          (the FLAVOR's delta -> 0 limit at R = delta/tau) against the true one (R = 1); \
          Mathieu q = R/(2 pi^2 l)"
     );
     let table = Table::new(&["R", "q", "fast period", "max|theta|", "window_err"]);
-    let ratios = [2.0, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 240.0];
-    let mut avg_err = vec![];
-    for &r in &ratios {
-        let th = setup.slowed_theta(r);
-        let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
-        let q = r / (2.0 * std::f64::consts::PI.powi(2) * setup.model.l());
+    for &(ratio, max, e) in &r.averaging {
+        let q = ratio / (2.0 * std::f64::consts::PI.powi(2) * r.model.l());
         table.row(&[
-            format!("{r}"),
+            format!("{ratio}"),
             format!("{q:.3}"),
-            sci(r / setup.model.omega()),
-            format!("{:.4}", max_abs(&th)),
+            sci(ratio / r.model.omega()),
+            format!("{max:.4}"),
             sci(e),
         ]);
-        avg_err.push((r, e));
-        figure(&format!("kapitza.slowed.r{r}.window_err_max"), e);
+        figure(&format!("kapitza.slowed.r{ratio}.window_err_max"), e);
     }
-
-    // 1b. Does a faster forcing allow a larger R? The pivot amplitude 1/(4π²) does not depend
-    // on ω, so q = R/(2π²l) does not either, while the slow frequency grows like ω.
     crate::say!("\n1b. averaging error (slowed vs true pendulum) at larger omega, same T = 10");
     let table = Table::new(&["omega", "R=5", "R=10", "R=20"]);
-    for &w in &[1000.0, 2000.0, 4000.0] {
-        let mut alt = setup;
-        alt.model = Kapitza::new(9.8, 9.0, w).expect("valid Kapitza");
-        let truth = alt.windows(&alt.slowed_theta(1.0), alt.dt_ref);
-        let cells: Vec<String> = [5.0, 10.0, 20.0]
-            .iter()
-            .map(|&r| {
-                let e = window_err(&alt.windows(&alt.slowed_theta(r), alt.dt_ref), &truth);
-                figure(&format!("kapitza.slowed.omega{w}.r{r}.window_err_max"), e);
-                sci(e)
-            })
-            .collect();
+    for (w, errs) in &r.averaging_omega {
         let mut row = vec![format!("{w}")];
-        row.extend(cells);
+        for &(ratio, e) in errs {
+            figure(
+                &format!("kapitza.slowed.omega{w}.r{ratio}.window_err_max"),
+                e,
+            );
+            row.push(sci(e));
+        }
         table.row(&row);
     }
-
-    // 2. The legacy error alone: variational Euler (2.114) at τ.
     crate::say!(
-        "\n2. legacy error: variational Euler at step tau (h0 = 0.2/(omega sqrt l) = {h0:.4e})"
+        "\n2. legacy error: variational Euler at step tau (h0 = 0.2/(omega sqrt l) = {:.4e})",
+        r.h0
     );
     let table = Table::new(&["tau/h0", "tau", "window_err"]);
-    let fractions = [0.75, 0.375, 0.1875, 0.09375, 0.046875];
-    let mut legacy = vec![];
-    for &k in &fractions {
-        let tau = h0 * k;
-        let th = setup.legacy_theta(tau);
-        let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
+    for &(k, tau, e) in &r.legacy {
         table.row(&[format!("{k}"), sci(tau), sci(e)]);
-        legacy.push((tau, e));
     }
-    let slope = crate::measure::loglog_slope(
-        &legacy.iter().map(|x| x.0).collect::<Vec<_>>(),
-        &legacy.iter().map(|x| x.1).collect::<Vec<_>>(),
+    crate::say!(
+        "log-log slope of the legacy window error in tau: {:.2}",
+        r.legacy_slope
     );
-    crate::say!("log-log slope of the legacy window error in tau: {slope:.2}");
-    figure("kapitza.legacy.window_err_slope", slope);
+    figure("kapitza.legacy.window_err_slope", r.legacy_slope);
+}
 
-    // 3. The FLAVOR on the (τ, R) grid, both forms.
+/// Tables 3 and 4: the FLAVOR grid and δ = 0.002.
+fn report_flavor(r: &Results) {
     crate::say!(
         "\n3. FLAVOR window error on the (tau, R = delta/tau) grid (nonintrusive / symmetric; \
          'blow' = left the upright position or failed; '-' = delta does not divide the window)"
     );
     let mut headers = vec!["tau/h0".to_string()];
-    headers.extend(ratios.iter().map(|r| format!("R={r}")));
+    headers.extend(RATIOS.iter().map(|r| format!("R={r}")));
     let table = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut rows: Vec<Row> = vec![];
-    let mut thesis: Vec<Row> = vec![];
-    for &k in &fractions {
-        let tau = h0 * k;
-        let mut cells = vec![format!("{k}")];
-        for &r in &ratios {
-            let delta = r * tau;
-            if !setup.samples_fit(delta) {
-                cells.push("-".into());
-                continue;
+    for (k, cells) in &r.grid {
+        let mut row = vec![format!("{k}")];
+        row.extend(cells.iter().map(|cell| {
+            match cell {
+                None => "-".into(),
+                Some(pair) => pair
+                    .iter()
+                    .map(|e| e.map_or("blow".into(), |e| format!("{e:.2e}")))
+                    .collect::<Vec<String>>()
+                    .join("/"),
             }
-            let mut cell = vec![];
-            for symmetric in [false, true] {
-                match setup.flavor_theta(tau, delta, symmetric) {
-                    Some((th, _)) if max_abs(&th) < 1.5 => {
-                        let err = window_err(&setup.windows(&th, delta), &win_ref);
-                        let row = Row {
-                            tau,
-                            ratio: r,
-                            symmetric,
-                            max: max_abs(&th),
-                            err,
-                        };
-                        rows.push(row);
-                        if (delta - delta_thesis).abs() < 1e-12 && !symmetric {
-                            thesis.push(row);
-                        }
-                        cell.push(format!("{err:.2e}"));
-                    }
-                    _ => {
-                        if (delta - delta_thesis).abs() < 1e-12 && !symmetric {
-                            thesis.push(Row {
-                                tau,
-                                ratio: r,
-                                symmetric,
-                                max: f64::INFINITY,
-                                err: f64::INFINITY,
-                            });
-                        }
-                        cell.push("blow".into());
-                    }
-                }
-            }
-            cells.push(cell.join("/"));
-        }
-        table.row(&cells);
+        }));
+        table.row(&row);
     }
-
-    // δ = 0.002 (the issue's and thesis's mesostep), nonintrusive as eq 2.115: every τ of the
-    // study, and the figures at the best of them.
+    // δ = 0.002, nonintrusive as eq 2.115: every τ of the study, and the figures at the best.
     crate::say!("\n4. delta = 0.002 (eq 2.115, nonintrusive):");
     let table = Table::new(&["tau/h0", "R", "max|theta|", "window_err", "speedup"]);
     let mut best_thesis: Option<(Row, f64)> = None;
-    for row in &thesis {
-        let speed = if row.err.is_finite() {
-            setup.legacy_seconds(row.tau, 15)
-                / setup.flavor_seconds(row.tau, delta_thesis, false, 15)
-        } else {
-            f64::NAN
-        };
+    for &(row, speed) in &r.thesis {
         table.row(&[
-            format!("{}", row.tau / h0),
+            format!("{}", row.tau / r.h0),
             format!("{}", row.ratio),
             format!("{:.4}", row.max),
             sci(row.err),
             format!("{speed:.1}"),
         ]);
         if row.err.is_finite() && best_thesis.is_none_or(|(b, _)| row.err < b.err) {
-            best_thesis = Some((*row, speed));
+            best_thesis = Some((row, speed));
         }
     }
     if let Some((row, speed)) = best_thesis {
@@ -434,22 +596,22 @@ pub fn run_kapitza() {
             row.ratio,
             row.max,
             row.err,
-            avg_err
+            r.averaging
                 .iter()
-                .find(|(r, _)| *r == row.ratio)
-                .map_or(f64::NAN, |x| x.1)
+                .find(|(ratio, _, _)| *ratio == row.ratio)
+                .map_or(f64::NAN, |x| x.2)
         );
         figure("kapitza.tau", row.tau);
         figure("kapitza.max_abs_theta", row.max);
         figure("kapitza.window_err_max", row.err);
         figure("kapitza.speedup", speed);
     }
+}
 
-    // The best accuracy of the sweep (any form), as before.
-    if let Some(best) = rows.iter().min_by(|a, b| a.err.total_cmp(&b.err)) {
+/// The most accurate run of the sweep and the recommended setting.
+fn report_settings(r: &Results) {
+    if let Some((best, speed)) = r.best {
         let delta = best.ratio * best.tau;
-        let speed = setup.legacy_seconds(best.tau, 15)
-            / setup.flavor_seconds(best.tau, delta, best.symmetric, 15);
         crate::say!(
             "most accurate of the sweep: {} tau = {:.3e}, delta = {:.3e}: window err {:.3e}, \
              speed-up {speed:.1}",
@@ -468,40 +630,17 @@ pub fn run_kapitza() {
         figure("kapitza.best.window_err_max", best.err);
         figure("kapitza.best.speedup", speed);
     }
-
-    // The recommended setting: the largest δ (fewest steps) whose window error is at most
-    // TARGET; ties go to the nonintrusive form (two legacy calls per step instead of four).
-    let pick = rows
-        .iter()
-        .filter(|r| r.err <= TARGET)
-        .max_by(|a, b| {
-            (a.ratio * a.tau)
-                .total_cmp(&(b.ratio * b.tau))
-                .then(b.symmetric.cmp(&a.symmetric))
-                .then(b.err.total_cmp(&a.err))
-        })
-        .copied();
+    let rec = r.recommended;
     let (tau, delta, symmetric) = RECOMMENDED;
-    match pick {
+    match rec.pick {
         Some(p)
             if (p.tau - tau).abs() < 1e-15
                 && (p.ratio * p.tau - delta).abs() < 1e-15
                 && p.symmetric == symmetric => {}
         other => crate::say!("WARNING: the sweep's pick {other:?} differs from RECOMMENDED"),
     }
-    let (th, _) = setup
-        .flavor_theta(tau, delta, symmetric)
-        .expect("recommended setting runs");
-    let err = window_err(&setup.windows(&th, delta), &win_ref);
-    let legacy_err = window_err(
-        &setup.windows(&setup.legacy_theta(tau), setup.dt_ref),
-        &win_ref,
-    );
-    let speed = setup.legacy_seconds(tau, 15) / setup.flavor_seconds(tau, delta, symmetric, 15);
-    // The legacy step with the same window error, interpolated log-log in the legacy table.
-    let tau_same = equal_error_step(&legacy, err);
-    let speed_same =
-        setup.legacy_seconds(tau_same, 15) / setup.flavor_seconds(tau, delta, symmetric, 15);
+    let (err, legacy_err, speed) = (rec.err, rec.legacy_err, rec.speedup);
+    let (tau_same, speed_same) = rec.equal_error;
     crate::say!(
         "\nrecommended (largest delta with window err <= {TARGET:e}): {} FLAVOR, tau = \
          {tau:.3e} (= {:.4} h0, the convergence-study step), delta = {delta:.3e} (R = {}): \
@@ -509,17 +648,24 @@ pub fn run_kapitza() {
          over the legacy at tau {speed:.1}, over the legacy at the step with the same error \
          (tau = {tau_same:.3e}) {speed_same:.1}",
         form(symmetric),
-        tau / h0,
+        tau / r.h0,
         delta / tau,
-        max_abs(&th)
+        rec.max
     );
     figure("kapitza.recommended.tau", tau);
     figure("kapitza.recommended.delta", delta);
-    figure("kapitza.recommended.max_abs_theta", max_abs(&th));
+    figure("kapitza.recommended.max_abs_theta", rec.max);
     figure("kapitza.recommended.window_err_max", err);
     figure("kapitza.recommended.legacy_window_err_max", legacy_err);
     figure("kapitza.recommended.speedup", speed);
     figure("kapitza.recommended.speedup_equal_error", speed_same);
+}
+
+/// Prints the tables and the `figure` lines.
+pub fn report(r: &Results) {
+    report_parts(r);
+    report_flavor(r);
+    report_settings(r);
     crate::say!(
         "\nwhy delta = 0.002 fails: the FLAVOR shows the forcing at 2 pi omega/R (R = delta/tau) \
          with R times the pivot amplitude; the error is averaging(R) + legacy(tau) (table 3 \
@@ -528,6 +674,11 @@ pub fn run_kapitza() {
          R = 160; the legacy costs ~7.6e7 tau^2 (tau <~ h0/8 for 5e-3). delta = 0.002 means \
          R = 30 at the thesis's tau = h0 (legacy error ~0.3) and R >= 240 at an accurate tau."
     );
+}
+
+/// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
+pub fn run() {
+    report(&compute(&Setup::paper()));
 }
 
 fn form(symmetric: bool) -> &'static str {
