@@ -16,8 +16,8 @@ pub mod penalty_scaling;
 pub mod stability;
 pub mod symplectic;
 
+use crate::fixtures::HenonHeiles;
 use crate::rigid::DoublePendulum as RigidDp;
-use crate::zs_support::HenonHeiles;
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::models::DoublePendulum;
 use macrostep::State;

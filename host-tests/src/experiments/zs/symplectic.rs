@@ -2,9 +2,9 @@
 //! Z&Ss on a 1-DOF pendulum, Hénon–Heiles and the penalised double pendulum.
 
 use super::{dp_penalised, dp_start, hh, hh_start};
+use crate::fixtures::PendulumPotential;
 use crate::measure::integrator_defect;
 use crate::report::{figure, sci, Table};
-use crate::zs_support::Pendulum1;
 use macrostep::model::{Mass, System};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
@@ -83,7 +83,7 @@ pub struct Results {
 /// Runs the experiment (no parameters: the paper's setting).
 pub fn compute() -> Results {
     let p = ZsParams::with_beta(0.4);
-    let pend = System::new(Mass::identity(), Pendulum1);
+    let pend = System::new(Mass::identity(), PendulumPotential::new(1.0));
     let s1 = State::new(0.0, vector![1.0], vector![0.3]);
     let mut zss_pend = Sylipn::new(pend, 0.1, p).expect("valid");
     let zss_pendulum = integrator_defect(&mut zss_pend, &Mass::identity(), &s1, 10, 1e-5);
