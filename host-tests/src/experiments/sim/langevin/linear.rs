@@ -128,46 +128,9 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
     let sys = LinearTwoSpring::paper_like();
     let (h, h_res, h_nr) = langevin_steps(sys.omega);
     let s0 = sys.initial_state();
-    let z0 = V4::new(s0.q[0], s0.q[1], s0.v[0], s0.v[1]);
     let mut out: Vec<(LinearStats, usize)> = [(h_res, 940usize), (h_nr, 1000usize)]
         .iter()
-        .map(|&(hh, every)| {
-            let n_out = steps / every;
-            let t: Vec<f64> = (1..=n_out).map(|k| (k * every) as f64 * h).collect();
-            // Exact law at the outputs.
-            let (e, pd) = sys.exact_map(every as f64 * h);
-            let (mut m, mut p) = (z0, M4::zeros());
-            let mut exact = Vec::new();
-            for _ in 0..n_out {
-                m = e * m;
-                p = e * p * e.transpose() + pd;
-                exact.push(law_moments(&m, &p));
-            }
-            // SIM1 law.
-            let per = (every as f64 * h / hh).round() as usize;
-            let (a, q) = sys.sim1_map(hh);
-            let (mut m, mut p) = (z0, M4::zeros());
-            let mut sim_law = Vec::new();
-            for _ in 0..n_out {
-                for _ in 0..per {
-                    m = a * m;
-                    p = a * p * a.transpose() + q;
-                }
-                sim_law.push(law_moments(&m, &p));
-            }
-            (
-                LinearStats {
-                    h: hh,
-                    t,
-                    exact,
-                    sim_law,
-                    sim_mc: vec![[Acc::default(); 4]; n_out],
-                    gla_h: vec![[Acc::default(); 4]; n_out],
-                    gla_ref: vec![[Acc::default(); 4]; n_out],
-                },
-                every,
-            )
-        })
+        .map(|&(hh, every)| (law_stats(&sys, hh, every, steps, h), every))
         .collect();
     let system = macrostep::model::System::new(
         Mass::identity(),
@@ -193,13 +156,8 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         }
         for (st, every) in out.iter_mut() {
             let mut rng = Pcg32::seed_from_u64(4_000_000_007 + path as u64);
-            let mut sim = Sim1::new(
-                Mass::identity(),
-                fast,
-                macrostep::model::Quadratic::new(sys.soft()),
-                st.h,
-            )
-            .expect("sim1");
+            let soft = macrostep::model::Quadratic::new(sys.soft());
+            let mut sim = Sim1::new(Mass::identity(), fast, soft, st.h).expect("sim1");
             let per = (*every as f64 * h / st.h).round() as usize;
             let mut s = s0;
             for acc in st.sim_mc.iter_mut() {
@@ -211,6 +169,36 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         }
     }
     out.into_iter().map(|(st, _)| st).collect()
+}
+
+/// The exact and SIM1 laws at the outputs (every `every` GLA steps of `h`) for SIM step `hh`,
+/// with empty Monte-Carlo sums.
+fn law_stats(sys: &LinearTwoSpring, hh: f64, every: usize, steps: usize, h: f64) -> LinearStats {
+    let s0 = sys.initial_state();
+    let z0 = V4::new(s0.q[0], s0.q[1], s0.v[0], s0.v[1]);
+    let n_out = steps / every;
+    // Propagates the Gaussian law (m, P) by `(A, Q)` `per` times between outputs.
+    let propagate = |(a, q): (M4, M4), per: usize| {
+        let (mut m, mut p) = (z0, M4::zeros());
+        let mut out = Vec::with_capacity(n_out);
+        for _ in 0..n_out {
+            for _ in 0..per {
+                m = a * m;
+                p = a * p * a.transpose() + q;
+            }
+            out.push(law_moments(&m, &p));
+        }
+        out
+    };
+    LinearStats {
+        h: hh,
+        t: (1..=n_out).map(|k| (k * every) as f64 * h).collect(),
+        exact: propagate(sys.exact_map(every as f64 * h), 1),
+        sim_law: propagate(sys.sim1_map(hh), (every as f64 * h / hh).round() as usize),
+        sim_mc: vec![[Acc::default(); 4]; n_out],
+        gla_h: vec![[Acc::default(); 4]; n_out],
+        gla_ref: vec![[Acc::default(); 4]; n_out],
+    }
 }
 
 /// Figures of the linear-variant study; returns `max |z|` of (SIM − exact bias) vs the GLA
