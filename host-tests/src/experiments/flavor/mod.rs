@@ -15,6 +15,9 @@ pub mod stability;
 pub mod three_dof;
 pub mod vdp;
 
+/// System 2.100, which other experiments (work–precision) build FLAVORs on.
+pub use crate::fixtures::system_2100;
+
 use crate::fixtures::SplitSystem;
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};

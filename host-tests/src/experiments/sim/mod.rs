@@ -6,3 +6,6 @@ pub mod fpu;
 pub mod langevin;
 pub mod stiff_friction;
 pub mod uniform;
+
+/// SIM1 and SIM2 on the FPU chain, which other experiments (work–precision) time.
+pub use fpu::{fpu_sim1, fpu_sim2};
