@@ -418,10 +418,5 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-langevin` (`--quick`: 50 paths; `--paths N` sets the paths).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
-    report(&compute(&setup));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }

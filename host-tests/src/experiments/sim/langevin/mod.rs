@@ -137,12 +137,7 @@ pub fn report(r: &Results) {
 
 /// `reproduce sim-langevin` (`--quick`: 500 paths; `--paths N` sets the paths).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
-    report(&compute(&setup));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }
 
 /// CPU seconds per trajectory of GLA at `h = 0.1/ω` and of SIM1 at `H` over `T`.
