@@ -10,8 +10,10 @@
 //!   velocities, accelerations, energies and the constraint multipliers λ of `M q̈ = −∇V + Jᵀλ`.
 //! - [`measure`]: property measurements (log–log order slope, symplecticity defect in `(q, M v)`,
 //!   reversibility, energy-drift slope).
-//! - [`toy`]: hand-written nonlinear potentials (pendulum, Morse, Hénon–Heiles) generic over the
-//!   scalar, each with its own `f64` right-hand side for the reference solver.
+//! - [`fixtures`]: the small models that tests and experiments share: hand-written nonlinear
+//!   potentials (pendulum, Morse, Hénon–Heiles) generic over the scalar, each with its own `f64`
+//!   right-hand side for the reference solver, and 004's FLAVOR example systems ([`toy`] is the
+//!   same potentials under a second path).
 //! - [`report`]: `figure` lines, tables and progress; [`experiments`]: `reproduce <name>`;
 //!   [`options`]: the command-line options of `reproduce`; [`plot`] and [`csv`]: its `--plot`
 //!   and `--csv` outputs.
@@ -20,6 +22,7 @@
 pub mod contract;
 pub mod csv;
 pub mod experiments;
+pub mod fixtures;
 pub mod manifold;
 pub mod measure;
 pub mod options;

@@ -36,3 +36,12 @@ pub fn get() -> &'static Options {
 pub fn paths_or(default: usize) -> usize {
     get().paths.unwrap_or(default)
 }
+
+/// The setup an experiment runs: `quick()` under `--quick`, else `paper()`.
+pub fn setup<S>(paper: impl FnOnce() -> S, quick: impl FnOnce() -> S) -> S {
+    if get().quick {
+        quick()
+    } else {
+        paper()
+    }
+}

@@ -307,11 +307,11 @@ mod tests {
     #[test]
     fn solve_system_matches_hand_written_rhs() {
         use macrostep::nalgebra::vector;
-        let sys = System::new(crate::toy::hh_mass(), crate::toy::HenonHeiles);
+        let sys = System::new(crate::fixtures::hh_mass(), crate::fixtures::HenonHeiles);
         let s0 = State::new(0.0, vector![0.3, -0.2], vector![0.1, 0.25]);
         let out = solve_system(&sys, &s0, &[0.5, 3.0], 1e-13, 1e-13);
         let y = solve(
-            crate::toy::HenonHeiles::rhs([2.0, 0.5]),
+            crate::fixtures::HenonHeiles::rhs([2.0, 0.5]),
             0.0,
             &[0.3, -0.2, 0.1, 0.25],
             3.0,

@@ -1,8 +1,7 @@
 //! Test problems and an independent dynamic-size reimplementation for the Zhang–Skeel family.
 //!
-//! - [`HenonHeiles`]: `V = ½(x² + y²) + x²y − y³/3`, a 2-DOF nonlinear potential whose Hessian is
-//!   not diagonalised by a constant matrix, so Z&Ss is not symplectic on it (000 Rem 2.14).
-//! - [`Pendulum1`]: `V = −cos q`, one degree of freedom (Z&Ss is symplectic there).
+//! - [`HenonHeiles`]: the model of [`crate::fixtures`], with the derivatives below written again
+//!   for the dynamic-size reimplementation.
 //! - [`FpuChain`]: `V = Σ ½dᵢ² + ¼ dᵢ⁴`, `dᵢ = qᵢ₊₁ − qᵢ` with fixed ends — a tridiagonal Hessian
 //!   that implements `hessian_band`, for the banded solver.
 //! - [`dyn_zs`]: Z&S / Z&Ss written again with `DVector`/`DMatrix` and closures for the
@@ -13,36 +12,7 @@ use macrostep::model::{Hessian, Potential, ThirdDerivative};
 use macrostep::Real;
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 
-/// Hénon–Heiles potential.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HenonHeiles;
-
-impl<T: Real> Potential<T, 2> for HenonHeiles {
-    fn energy(&self, q: &SVector<T, 2>) -> T {
-        let (x, y) = (q[0], q[1]);
-        let half = T::lit(0.5);
-        let third = T::lit(1.0 / 3.0);
-        half * (x * x + y * y) + x * x * y - third * y * y * y
-    }
-    fn gradient(&self, q: &SVector<T, 2>) -> SVector<T, 2> {
-        let (x, y) = (q[0], q[1]);
-        let two = T::lit(2.0);
-        SVector::<T, 2>::new(x + two * x * y, y + x * x - y * y)
-    }
-}
-impl<T: Real> Hessian<T, 2> for HenonHeiles {
-    fn hessian(&self, q: &SVector<T, 2>) -> SMatrix<T, 2, 2> {
-        let (x, y) = (q[0], q[1]);
-        let two = T::lit(2.0);
-        SMatrix::<T, 2, 2>::new(T::one() + two * y, two * x, two * x, T::one() - two * y)
-    }
-}
-impl<T: Real> ThirdDerivative<T, 2> for HenonHeiles {
-    fn third_contraction(&self, _: &SVector<T, 2>, a: &SVector<T, 2>) -> SVector<T, 2> {
-        let two = T::lit(2.0);
-        SVector::<T, 2>::new(two * two * a[0] * a[1], two * (a[0] * a[0] - a[1] * a[1]))
-    }
-}
+pub use crate::fixtures::HenonHeiles;
 
 /// Dynamic Hénon–Heiles derivatives: (gradient, Hessian, contraction).
 pub fn hh_grad(q: &DVector<f64>) -> DVector<f64> {
@@ -62,29 +32,6 @@ pub fn hh_hess(q: &DVector<f64>) -> DMatrix<f64> {
 /// Dynamic Hénon–Heiles third-derivative contraction.
 pub fn hh_third(_: &DVector<f64>, a: &DVector<f64>) -> DVector<f64> {
     DVector::from_vec(vec![4.0 * a[0] * a[1], 2.0 * (a[0] * a[0] - a[1] * a[1])])
-}
-
-/// The simple pendulum `V = −cos q` (one degree of freedom).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pendulum1;
-
-impl<T: Real> Potential<T, 1> for Pendulum1 {
-    fn energy(&self, q: &SVector<T, 1>) -> T {
-        -q[0].cos()
-    }
-    fn gradient(&self, q: &SVector<T, 1>) -> SVector<T, 1> {
-        SVector::<T, 1>::new(q[0].sin())
-    }
-}
-impl<T: Real> Hessian<T, 1> for Pendulum1 {
-    fn hessian(&self, q: &SVector<T, 1>) -> SMatrix<T, 1, 1> {
-        SMatrix::<T, 1, 1>::new(q[0].cos())
-    }
-}
-impl<T: Real> ThirdDerivative<T, 1> for Pendulum1 {
-    fn third_contraction(&self, q: &SVector<T, 1>, a: &SVector<T, 1>) -> SVector<T, 1> {
-        SVector::<T, 1>::new(-q[0].sin() * a[0] * a[0])
-    }
 }
 
 /// A Fermi–Pasta–Ulam-type chain with fixed ends: `V = Σᵢ₌₀ᴺ ½ k dᵢ² + ¼ dᵢ⁴`,

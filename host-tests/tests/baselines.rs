@@ -6,8 +6,8 @@ use host_tests::experiments::baselines::{
     defect_henon_heiles, global_errors, harmonic, harmonic_exact, henon_heiles, order_harmonic,
     order_henon_heiles, reversibility_henon_heiles, state_error, verlet_energy_drift, Baseline,
 };
+use host_tests::fixtures::{Morse, PendulumPotential};
 use host_tests::measure::{loglog_slope, symplecticity_defect};
-use host_tests::toy::{Morse, PendulumPotential};
 use host_tests::{for_scalars, reference, Tolerance};
 use macrostep::baselines::{HarmonicFlow, Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::model::{Mass, Potential, Quadratic, Split, System};
@@ -41,7 +41,7 @@ for_scalars!(order_on_harmonic);
 fn order_on_henon_heiles_with_mass<T: Real + Tolerance>() {
     for m in Baseline::ALL {
         let (e, slope) = order_henon_heiles::<T>(m, &HS_F32_SAFE);
-        let claimed = m.claimed_order::<T, host_tests::toy::HenonHeiles, 2>() as f64;
+        let claimed = m.claimed_order::<T, host_tests::fixtures::HenonHeiles, 2>() as f64;
         assert!(
             (slope - claimed).abs() < SLOPE_TOL,
             "{}: slope {slope} vs ORDER {claimed}, errors {e:?}",
@@ -94,7 +94,7 @@ for_scalars!(order_on_pendulum_and_morse);
 /// below 1e-12 iff `SYMMETRIC`.
 #[test]
 fn associated_constants_match_measurements() {
-    type P = host_tests::toy::HenonHeiles;
+    type P = host_tests::fixtures::HenonHeiles;
     let hs = [0.04, 0.02, 0.01, 0.005];
     let claims: [(Baseline, u32, bool, bool); 3] = [
         (

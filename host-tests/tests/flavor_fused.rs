@@ -3,7 +3,7 @@
 //! equal to the unfused composition to rounding, built independently from the baselines'
 //! symplectic Euler; symplectic; and the symmetric FLAVOR over it reversible (issue 7, items 2, 8).
 
-use host_tests::experiments::flavor::system_2100;
+use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::baselines::{Ordering, SymplecticEuler};

@@ -1,8 +1,8 @@
 //! Kapitza's inverted pendulum under FLAVOR (issue #7 item 5, 004 §2.6.6): the recommended
 //! setting is accurate, the thesis's δ = 0.002 is not, and the reason is the ratio `R = δ/τ`
-//! (cheap versions of `reproduce kapitza`; see `experiments::flavor_kapitza` for the analysis).
+//! (cheap versions of `reproduce kapitza`; see `experiments::flavor::kapitza` for the analysis).
 
-use host_tests::experiments::flavor_kapitza::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
+use host_tests::experiments::flavor::kapitza::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 use macrostep::flavor::{advice, Params};
 
 /// The recommended setting (nonintrusive FLAVOR 2.115, τ = 6.25e-6, δ = 3.125e-5) keeps the

@@ -2,17 +2,15 @@
 //! model (derivatives, validation) and cheap versions of `reproduce flavor-propane` and
 //! `reproduce flavor-molecule`.
 
-use host_tests::experiments::flavor::{
-    molecule_window_err, nonintrusive_se, reference_samples, trajectory, AngleWell, Bond,
-};
-use host_tests::experiments::flavor_molecules::{errors, PAPER};
+use host_tests::experiments::flavor::propane::PAPER;
+use host_tests::experiments::flavor::{molecule, propane};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
 use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::model::{Mass, Potential, Split, System};
+use macrostep::model::Potential;
 use macrostep::models::Propane;
 use macrostep::nalgebra::{vector, SVector};
-use macrostep::{ConfigError, Integrator, Real, State};
+use macrostep::{ConfigError, Integrator, Real};
 
 /// Central differences of `V` at `q` (step `h`).
 fn fd_gradient<P: Potential<f64, 6>>(v: &P, q: &SVector<f64, 6>, h: f64) -> SVector<f64, 6> {
@@ -130,15 +128,14 @@ fn propane_rejects_bad_parameters() {
 /// cannot do this: it blows up.
 #[test]
 fn propane_slow_dynamics_captured() {
-    let m = Propane::<f64>::paper();
-    let s0 = m.initial_state();
-    let (tau, delta) = PAPER;
-    let t_end = 30.0;
-    let dt_ref = 0.01;
-    let reference = reference_samples(&m.system(), &s0, t_end, dt_ref);
-    let mut f = nonintrusive_se(m.system(), delta, tau);
-    let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-    let e = errors(&m, &traj, delta, &reference, dt_ref, 10.0);
+    let r = propane::compute(&propane::Setup {
+        t_end: 30.0,
+        dt_ref: 0.01,
+        window: 10.0,
+        sweep: vec![PAPER],
+        legacy: vec![],
+    });
+    let e = r.flavor[0].2;
     assert!(e.theta < 1.5e-2, "theta error {:e}", e.theta);
     assert!(e.phi < 1e-2, "orientation error {:e}", e.phi);
     // The bond lengths in window means over one angle period (F-convergence): the experiment
@@ -148,29 +145,26 @@ fn propane_slow_dynamics_captured() {
         "bond window error {:e}",
         e.bond_window
     );
-    let mut se = SymplecticEuler::new(m.system(), delta, Ordering::KickDrift).unwrap();
-    let mut s = s0;
+    let m = Propane::<f64>::paper();
+    let mut se = SymplecticEuler::new(m.system(), PAPER.1, Ordering::KickDrift).unwrap();
+    let mut s = m.initial_state();
     let blew = se.integrate(&mut s, 300).is_err() || (Propane::angle(&s.q) - 1.9).abs() > 1.0;
     assert!(blew, "symplectic Euler at delta should fail");
 }
 
-/// The molecule of eq 2.108 with rest length `r0` (ω = 500, start (1.1, 0.8) at rest): the
-/// largest error of the slow angle's window means (width 1) over `T = 20` of the nonintrusive
-/// FLAVOR over symplectic Euler at each `(δ, τ)`, against DOP853.
-fn molecule_window_errors<const K: usize>(r0: f64, steps: [(f64, f64); K]) -> [f64; K] {
-    let omega: f64 = 500.0;
-    let system = System::new(
-        Mass::identity(),
-        Split::new(AngleWell, Bond { r0 }, omega * omega),
-    );
-    let s0 = State::new(0.0, SVector::from([1.1, 0.8]), SVector::zeros());
-    let t_end = 20.0;
-    let reference = reference_samples(&system, &s0, t_end, 1e-3);
-    steps.map(|(delta, tau)| {
-        let mut f = nonintrusive_se(system, delta, tau);
-        let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-        molecule_window_err(&traj, &reference, t_end)
-    })
+/// `reproduce flavor-molecule` over T = 20 at one rest length `r0` (ω = 500, start (1.1, 0.8)
+/// at rest): the largest error of the slow angle's window means (width 1) against DOP853 of the
+/// nonintrusive FLAVOR over symplectic Euler at the thesis's (δ, τ) = (0.01, 2·10⁻⁴), and at
+/// τ = `small_tau` with δ/τ = 50 if given.
+fn molecule_t20(r0: f64, small_tau: Option<f64>) -> molecule::R0Results {
+    let r = molecule::compute(&molecule::Setup {
+        r0s: vec![r0],
+        flavor: (0.01, 2e-4, 20.0),
+        study_taus: small_tau.into_iter().collect(),
+        study_ratios: vec![50.0],
+        ..molecule::Setup::paper()
+    });
+    r.runs.into_iter().next().expect("one rest length")
 }
 
 /// Item 6, the 2-D primitive molecule (§2.6.4, eq 2.108; cheap `reproduce flavor-molecule`):
@@ -180,7 +174,7 @@ fn molecule_window_errors<const K: usize>(r0: f64, steps: [(f64, f64); K]) -> [f
 /// experiment shows the FLAVOR losing the angle, 0.59).
 #[test]
 fn molecule_2_6_4_slow_angle_captured() {
-    let [worst] = molecule_window_errors(1.3, [(0.01, 2e-4)]);
+    let worst = molecule_t20(1.3, None).window_err;
     assert!(worst < 1e-2, "window error {worst:e}");
 }
 
@@ -191,7 +185,8 @@ fn molecule_2_6_4_slow_angle_captured() {
 /// and τ = 5·10⁻⁵, δ = 2.5·10⁻³ tracks the angle (4.6e-3 by T = 20, 1.6e-2 over T = 100).
 #[test]
 fn molecule_large_stretch_needs_the_smaller_tau() {
-    let [thesis, small] = molecule_window_errors(1.0, [(0.01, 2e-4), (2.5e-3, 5e-5)]);
+    let r = molecule_t20(1.0, Some(5e-5));
+    let (thesis, small) = (r.window_err, r.study[0].flavor[0].1);
     println!("r0 = 1, T = 20: window error tau = 2e-4: {thesis:.3e}; tau = 5e-5: {small:.3e}");
     // Bounds at half (resp. twice) the measured values: deterministic runs, the margin is for
     // a change of legacy map or reference tolerance, not for noise.

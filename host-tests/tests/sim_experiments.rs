@@ -1,27 +1,34 @@
 //! Cheap versions of the SIM reproductions (`reproduce fpu-sim`, `sim-uniform`, `sim-langevin`,
 //! `sim-stiff-friction` run the full ones).
 
-use host_tests::experiments::sim::{
-    fpu_errors, fpu_reference, fpu_run, fpu_sim1, langevin_study, linear_law_study, max_abs_z,
-    stiff_friction_error, stiff_friction_reference, uniform_error, LangevinSetup, Which,
+use host_tests::experiments::sim::langevin::{
+    langevin_study, linear_law_study, max_abs_z, LangevinSetup, SimStats,
 };
-use macrostep::baselines::VelocityVerlet;
-use macrostep::models::Fpu;
+use host_tests::experiments::sim::{fpu, stiff_friction, uniform};
 
 #[test]
 fn sim_error_in_q_is_uniform_in_omega_while_verlet_blows_up() {
     // Theorem 4.2.2 at fixed H = 0.01, T = 0.5.
-    let (h, t) = (0.01, 0.5);
-    let errs: Vec<f64> = [50.0, 100.0, 200.0, 400.0]
+    let r = uniform::compute(&uniform::Setup {
+        t_end: 0.5,
+        ..uniform::Setup::paper()
+    });
+    let sim1 = uniform::METHODS
         .iter()
-        .map(|&w| uniform_error(w, Which::Sim1, h, t, &fpu_reference(w, t)))
-        .collect();
+        .position(|&m| m == uniform::Which::Sim1);
+    let verlet = uniform::METHODS
+        .iter()
+        .position(|&m| m == uniform::Which::Verlet);
+    let (sim1, verlet) = (sim1.expect("SIM1"), verlet.expect("Verlet"));
+    let errs: Vec<f64> = r.uniform.iter().map(|(_, e)| e[sim1]).collect();
     let (lo, hi) = errs
         .iter()
         .fold((f64::INFINITY, 0.0f64), |(a, b), &e| (a.min(e), b.max(e)));
     // Uniform: an 8-fold range of ω changes the error by less than 50 % (measured: ~1 %).
     assert!(hi < 1.5 * lo && hi < 1e-2, "{errs:?}");
-    let vv = uniform_error(400.0, Which::Verlet, h, t, &fpu_reference(400.0, t));
+    let (w_max, e_max) = r.uniform.last().expect("rows");
+    let vv = e_max[verlet];
+    assert_eq!(*w_max, 400.0);
     assert!(
         vv.is_infinite() || vv > 1.0,
         "Verlet at ωH = 4 must blow up: {vv}"
@@ -29,23 +36,30 @@ fn sim_error_in_q_is_uniform_in_omega_while_verlet_blows_up() {
 }
 
 #[test]
-fn fpu_sim1_tracks_verlet_on_a_short_window() {
-    // T = 50 (reference trustworthy): stiff energies I_j with SIM1 H = 0.01 vs Verlet h = 1e-4.
-    let fpu = Fpu::<f64, 6>::paper();
-    let (r, _) = fpu_run(
-        &fpu,
-        &mut VelocityVerlet::new(fpu.system(), 1e-4).unwrap(),
-        50.0,
-        10.0,
+fn fpu_sim1_tracks_the_reference_on_a_short_window() {
+    // T = 50 (the reference trustworthy throughout): stiff energies I_j with SIM1 H = 0.01
+    // against the Verlet–Richardson reference, itself checked against DOP853.
+    let r = fpu::compute(&fpu::Setup {
+        t_over_omega: 0.25,
+        sims: vec![("sim1", 0.01)],
+        timing_reps: 1,
+        ..fpu::Setup::paper()
+    });
+    assert_eq!(r.t_end, 50.0);
+    assert_eq!(
+        r.trusted,
+        r.richardson.t.len(),
+        "trusted to t = {}",
+        r.t_trusted
     );
-    let (s, _) = fpu_run(&fpu, &mut fpu_sim1(&fpu, 0.01), 50.0, 10.0);
-    let (e_sum, e_j) = fpu_errors(&s, &r, usize::MAX);
+    assert!(r.vs_dop < 1e-3, "reference vs DOP853: {:e}", r.vs_dop);
+    let (e_sum, e_j) = (r.runs[0].err_sum, r.runs[0].err_j);
     // Measured by `reproduce fpu-sim` over t ≤ 220: 4e-2; on t ≤ 50 the exchange has barely
     // started and both errors are ~1e-2 or below.
     assert!(e_sum < 1e-2 && e_j < 2e-2, "ΣI {e_sum:e}, I_j {e_j:e}");
 }
 
-fn cheap_langevin() -> Vec<host_tests::experiments::sim::SimStats> {
+fn cheap_langevin() -> Vec<SimStats> {
     // 300 paths to T ≈ 1.9 (1880 GLA steps: two resonant outputs, one non-resonant).
     langevin_study(LangevinSetup {
         paths: 300,
@@ -168,11 +182,14 @@ fn sim_langevin_full_mollified_kick_agrees_with_richardson_gla() {
 #[test]
 fn stiff_friction_sim_accurate_where_gla_is_not() {
     // Remark 4.2.5: c = ω = 100, H = 0.05 (ωH = 5).
-    let c = 100.0;
-    let r = stiff_friction_reference(c, 1.0);
-    let sim = stiff_friction_error(c, true, 0.05, 1.0, &r);
-    let gla = stiff_friction_error(c, false, 0.05, 1.0, &r);
-    let gla_fine = stiff_friction_error(c, false, 5e-4, 1.0, &r);
+    let r = stiff_friction::compute(&stiff_friction::Setup {
+        t_end: 1.0,
+        cs: vec![100.0],
+        runs: vec![(true, 0.05), (false, 0.05), (false, 5e-4)],
+    });
+    let [(_, _, _, sim), (_, _, _, gla), (_, _, _, gla_fine)] = r.errors[..] else {
+        panic!("three runs")
+    };
     assert!(sim < 2e-3, "sim {sim:e}");
     assert!(gla > 10.0 * sim, "gla {gla:e} vs sim {sim:e}");
     // GLA needs a step ~100× smaller to reach SIM's accuracy.

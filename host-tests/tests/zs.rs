@@ -1,9 +1,8 @@
 //! The Zhang–Skeel family: order, symmetry, symplecticity, stability, cost, bad input, cross-checks.
 
+use host_tests::fixtures::{HenonHeiles, PendulumPotential};
 use host_tests::measure::{integrator_defect, loglog_slope, reversibility_error};
-use host_tests::zs_support::{
-    dyn_zs, hh_grad, hh_hess, hh_third, DynPotential, FpuChain, HenonHeiles, Pendulum1,
-};
+use host_tests::zs_support::{dyn_zs, hh_grad, hh_hess, hh_third, DynPotential, FpuChain};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::linalg::{BandMut, Banded};
@@ -273,7 +272,7 @@ fn symplecticity_defects() {
     );
     assert!(one > 1e-6, "one-iteration Newmark defect {one}");
     // One degree of freedom: the commutation condition holds and Z&Ss is symplectic.
-    let pend = System::new(Mass::identity(), Pendulum1);
+    let pend = System::new(Mass::identity(), PendulumPotential::new(1.0));
     let s1 = State::new(0.0, vector![1.0], vector![0.3]);
     let d = integrator_defect(
         &mut Sylipn::new(pend, 0.1, p(0.4)).unwrap(),

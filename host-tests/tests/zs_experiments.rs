@@ -1,8 +1,7 @@
 //! Cheaper versions of the `reproduce` experiments of the Zhang–Skeel family.
 
-use host_tests::experiments::zs::{
-    dna_run, dp_defects, dp_runs, omega2_max_g, transitions, zs_amplification,
-};
+use host_tests::experiments::zs::dna::{dna_run, transitions};
+use host_tests::experiments::zs::{double_pendulum, penalty_scaling, stability, symplectic};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::models::Dna;
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -10,25 +9,42 @@ use macrostep::zs::{ZhangSkeel, ZsParams};
 /// Theorem 2.5 at the two ends: β = ¼ bounded at hω = 10⁴, β = 0.2 critical at 2/√(1−4β).
 #[test]
 fn stability_figures() {
-    assert!(zs_amplification(0.25, 1e4, 1000) <= 10.0);
+    let r = stability::compute(&stability::Setup {
+        steps: 1000,
+        grid: vec![1e4],
+    });
+    assert!(r.max_beta025 <= 10.0, "{}", r.max_beta025);
     let crit = 2.0 / 0.2f64.sqrt();
-    assert!(zs_amplification(0.2, 0.99 * crit, 1000) <= 10.0);
-    assert!(zs_amplification(0.2, 1.01 * crit, 1000) > 10.0);
+    let found = r.critical_beta020;
+    assert!((found / crit - 1.0).abs() < 0.01, "{found} vs {crit}");
 }
 
-/// Theorem 2.12 vs Remark 2.14 on the penalised double pendulum (ω = 20, h = 0.1, β = 0.4).
+/// Theorem 2.12 vs Remark 2.14 on the penalised double pendulum (ω = 20, h = 0.1, β = 0.4) and
+/// on Hénon–Heiles; Theorem 2.4: Z&Ss is symplectic with one degree of freedom.
 #[test]
 fn double_pendulum_symplecticity() {
-    let (zs, zss) = dp_defects(1, 1e-4, true);
+    let r = symplectic::compute();
+    let &(_, _, _, zs, zss) = r
+        .double_pendulum
+        .iter()
+        .find(|row| row.0 == 1 && row.1 == 1e-4 && row.2)
+        .expect("one step, eps = 1e-4, Richardson");
     assert!(zs <= 1e-9, "Z&S defect {zs}");
     assert!(zss > 1e3 * zs.max(1e-12), "Z&Ss defect {zss} vs Z&S {zs}");
+    let (zs_hh, zss_hh) = r.henon_heiles;
+    assert!(zs_hh <= 1e-9, "Z&S defect on Hénon–Heiles {zs_hh}");
+    assert!(
+        zss_hh > 1e3 * zs_hh.max(1e-12),
+        "Z&Ss {zss_hh} vs Z&S {zs_hh}"
+    );
+    assert!(r.zss_pendulum <= 1e-9, "Z&Ss, 1 dof: {}", r.zss_pendulum);
 }
 
 /// Fig 1 (T = 50, about a second): Z&S and fully solved Newmark close to each other and to the rigid
 /// reference; the one-iteration Newmark worse in energy.
 #[test]
 fn double_pendulum_short() {
-    let runs = dp_runs(50.0);
+    let runs = double_pendulum::compute(&double_pendulum::Setup::paper()).runs;
     let get = |n: &str| {
         runs.iter()
             .find(|(m, _)| *m == n)
@@ -53,8 +69,13 @@ fn double_pendulum_short() {
 /// Remark A.3: ω² max|g| bounded independently of ω (two values, T = 10).
 #[test]
 fn penalty_scaling_short() {
-    let a = omega2_max_g(10.0, 10.0);
-    let b = omega2_max_g(40.0, 10.0);
+    let r = penalty_scaling::compute(&penalty_scaling::Setup {
+        omegas: vec![10.0, 40.0],
+        t_end: 10.0,
+    });
+    let [(_, a), (_, b)] = r.rows[..] else {
+        panic!("two rows")
+    };
     assert!(a < 10.0 && b < 10.0, "{a} {b}");
     assert!((a / b - 1.0).abs() < 0.5, "{a} vs {b}");
 }

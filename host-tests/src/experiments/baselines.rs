@@ -8,10 +8,10 @@
 //! Systems: the harmonic oscillator `q̈ = −q` (closed form written here) and Hénon–Heiles with
 //! mass `diag(2, 0.5)` ([`crate::toy`], reference by [`crate::reference`] at tight tolerance).
 
+use crate::fixtures::{hh_mass, HenonHeiles};
 use crate::measure::{energy_drift_slope, integrator_defect, loglog_slope, reversibility_error};
 use crate::reference;
 use crate::report::{figure, sci, Table};
-use crate::toy::{hh_mass, HenonHeiles};
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::model::{Mass, Potential, Quadratic, System};
 use macrostep::nalgebra::{matrix, vector};

@@ -9,8 +9,6 @@ pub mod baselines;
 pub mod bdf2;
 pub mod constrained;
 pub mod flavor;
-pub mod flavor_kapitza;
-pub mod flavor_molecules;
 pub mod forcing;
 pub mod forcing_methods;
 pub mod guards;
@@ -109,7 +107,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "004 Thm 2.5.1, Fig 2.2",
         seconds: 0.0,
         about: "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)",
-        run: flavor::run_stability,
+        run: flavor::stability::run,
     },
     Experiment {
         name: "flavor-3dof",
@@ -117,105 +115,105 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 15.0,
         about:
             "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up",
-        run: flavor::run_3dof,
+        run: flavor::three_dof::run,
     },
     Experiment {
         name: "vdp",
         seed: "004 §2.6.1",
         seconds: 43.0,
         about: "nonintrusive FLAVOR on the hidden Van der Pol oscillator 2.101 (004 §2.6.1)",
-        run: flavor::run_vdp,
+        run: flavor::vdp::run,
     },
     Experiment {
         name: "kapitza",
         seed: "004 §2.6.6",
         seconds: 128.0,
         about: "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)",
-        run: flavor::run_kapitza,
+        run: flavor::kapitza::run,
     },
     Experiment {
         name: "flavor-langevin",
         seed: "004 §2.6.8–2.6.9, §2.4.6",
         seconds: 330.0,
         about: "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR",
-        run: flavor::run_langevin,
+        run: flavor::langevin::run,
     },
     Experiment {
         name: "flavor-fpu",
         seed: "004 §2.6.3",
         seconds: 6.4,
         about: "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)",
-        run: flavor::run_fpu,
+        run: flavor::fpu::run,
     },
     Experiment {
         name: "flavor-molecule",
         seed: "004 §2.6.4",
         seconds: 16.0,
         about: "nonintrusive FLAVOR on the 2-D primitive molecule 2.108 (004 §2.6.4)",
-        run: flavor::run_molecule,
+        run: flavor::molecule::run,
     },
     Experiment {
         name: "flavor-propane",
         seed: "004 §2.6.5",
         seconds: 3.6,
         about: "nonintrusive FLAVOR on the united-atom propane clip 2.109–2.112 (004 §2.6.5)",
-        run: flavor_molecules::run_propane,
+        run: flavor::propane::run,
     },
     Experiment {
         name: "zs-stability",
         seed: "000 Thm 2.5",
         seconds: 0.1,
         about: "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2",
-        run: zs::stability,
+        run: zs::stability::run,
     },
     Experiment {
         name: "zs-order",
         seed: "000 Cor 2.8, Rem 2.11",
         seconds: 0.1,
         about: "000 Cor 2.8, Rem 2.11: order of Z&S, Z&Ss, stiff Z&Ss, composed Z&S",
-        run: zs::order,
+        run: zs::order::run,
     },
     Experiment {
         name: "zs-symplectic",
         seed: "000 Thm 2.12, 2.4, Rem 2.14",
         seconds: 0.0,
         about: "000 Thm 2.12, 2.4, Rem 2.14: symplecticity defects",
-        run: zs::symplectic,
+        run: zs::symplectic::run,
     },
     Experiment {
         name: "penalty-scaling",
         seed: "000 Thm 1.3, Fig 2a",
         seconds: 0.1,
         about: "000 Thm 1.3 / Rem A.3 / Fig 2a: omega^2 max|g| bounded for the penalised double pendulum",
-        run: zs::penalty_scaling,
+        run: zs::penalty_scaling::run,
     },
     Experiment {
         name: "double-pendulum",
         seed: "000 §4.1 Fig 1",
         seconds: 0.3,
         about: "000 §4.1 Fig 1: Z&S, Z&Ss, Newmark, one-iteration Newmark, Verlet vs rigid reference",
-        run: zs::double_pendulum,
+        run: zs::double_pendulum::run,
     },
     Experiment {
         name: "dna",
         seed: "000 §4.4",
         seconds: 6.8,
         about: "000 §4.4: DNA model, Z&S h = 2 vs Verlet stability limit, mean-angle transitions",
-        run: zs::dna,
+        run: zs::dna::run,
     },
     Experiment {
         name: "zs-chain-cost",
         seed: "000 §4.3, 004 §5.4.1",
         seconds: 1.5,
         about: "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded",
-        run: zs::chain_cost,
+        run: zs::chain_cost::run,
     },
     Experiment {
         name: "fpu-sim",
         seed: "004 §4.2.6 Fig 4.3",
         seconds: 27.0,
         about: "004 §4.2.6 Fig 4.3: SIM1/SIM2 on FPU (ω = 200, T = 5ω) vs a Verlet reference",
-        run: sim::run_fpu,
+        run: sim::fpu::run,
     },
     Experiment {
         name: "sim-uniform",
@@ -223,21 +221,21 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.1,
         about:
             "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4",
-        run: sim::run_uniform,
+        run: sim::uniform::run,
     },
     Experiment {
         name: "sim-langevin",
         seed: "004 §4.2.5 Fig 4.2",
         seconds: 147.0,
         about: "004 §4.2.5 Fig 4.2: SIM1 moments at macroscopic H vs a Richardson GLA reference",
-        run: sim::run_langevin,
+        run: sim::langevin::run,
     },
     Experiment {
         name: "sim-stiff-friction",
         seed: "004 Rem 4.2.5",
         seconds: 0.1,
         about: "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not",
-        run: sim::run_stiff_friction,
+        run: sim::stiff_friction::run,
     },
     Experiment {
         name: "autodiff",

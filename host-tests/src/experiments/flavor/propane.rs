@@ -2,9 +2,9 @@
 //! propane in the plane, stiff bonds and a soft bond angle, in Cartesian coordinates.
 //!
 //! (The 2-D primitive molecule of §2.6.4 is `reproduce flavor-molecule`, in
-//! [`super::flavor`].)
+//! [`super::molecule`].)
 
-use super::flavor::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
+use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::models::Propane;
@@ -160,130 +160,77 @@ pub fn errors(
 /// The thesis's FLAVOR parameters for the clip (Fig 2.16): `(τ, δ) = (0.01, 0.1)`.
 pub const PAPER: (f64, f64) = (0.01, 0.1);
 
-/// `reproduce flavor-propane`: the molecular clip of 004 §2.6.5 (Fig 2.16). Nonintrusive FLAVOR
+/// What to run for `reproduce flavor-propane`, the molecular clip of 004 §2.6.5 (Fig 2.16). Nonintrusive FLAVOR
 /// over symplectic Euler (2.45, 2.49) against a DOP853 reference over T = 100 (≈ 10 periods of
 /// the bond angle, which swings between 90° and 135°); symplectic Euler at step τ as in the
 /// thesis; a small (τ, δ) sweep (the slow error grows with δ/τ — 6.9e-3 … 1.2e-2 at δ/τ = 5,
 /// 10 and 1.3e-2 … 2.0e-2 at 20 — but is not monotone in τ at fixed δ/τ); speed-up over
 /// symplectic Euler at τ (two legacy steps per FLAVOR step, so about (δ/τ)/2).
-pub fn run_propane() {
-    let m = Propane::<f64>::paper();
-    let s0 = m.initial_state();
-    let t_end = 100.0;
-    let dt_ref = 0.0025;
-    // One slow period; ≈ 7 slowed bond periods of the FLAVOR at δ/τ = 10.
-    let w = 10.0;
-    let clock = std::time::Instant::now();
-    let reference = reference_samples(&m.system(), &s0, t_end, dt_ref);
-    crate::say!(
-        "reference: DOP853 rtol = atol = 1e-11, every {dt_ref} ({:.1} s)",
-        clock.elapsed().as_secs_f64()
-    );
-    // Check the reference by halving its output grid (every output time is a DOP853 step end,
-    // so at this sampling the grid, not the tolerance, sets DOP853's steps).
-    let fine = reference_samples(&m.system(), &s0, t_end, dt_ref / 2.0);
-    let halved: Vec<State<f64, 6>> = fine.iter().step_by(2).copied().collect();
-    let ref_err = errors(&m, &halved, dt_ref, &reference, dt_ref, w);
-    crate::say!(
-        "reference check (output grid halved): theta {:.1e}, phi {:.1e}, r windows {:.1e}",
-        ref_err.theta,
-        ref_err.phi,
-        ref_err.bond_window
-    );
-    figure("propane.ref_theta_err", ref_err.theta);
-    let obs: Vec<Observables> = reference.iter().map(|s| observe(&m, s)).collect();
-    let (lo, hi) = obs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), o| {
-            (l.min(o.theta), h.max(o.theta))
-        });
-    let swing = hi - lo;
-    let e_mean = obs.iter().map(|o| o.bond_energy).sum::<f64>() / obs.len() as f64;
-    crate::say!(
-        "bond angle between {:.1} and {:.1} deg; mean bond energy {e_mean:.4}; bond frequency \
-         bound {:.1} (period >= {:.3})",
-        lo.to_degrees(),
-        hi.to_degrees(),
-        m.bond_frequency_bound(),
-        2.0 * std::f64::consts::PI / m.bond_frequency_bound()
-    );
+pub struct Setup {
+    /// Final time.
+    pub t_end: f64,
+    /// Sampling of the reference.
+    pub dt_ref: f64,
+    /// Window of the fast observables (one slow period; ≈ 7 slowed bond periods of the FLAVOR
+    /// at δ/τ = 10).
+    pub window: f64,
+    /// The FLAVOR sweep `(τ, δ)`.
+    pub sweep: Vec<(f64, f64)>,
+    /// The symplectic Euler steps.
+    pub legacy: Vec<f64>,
+}
 
-    crate::say!(
-        "\nerrors over T = {t_end}: theta and phi pointwise (rad), bond lengths and bond energy in \
-         window means over {w}"
-    );
-    let table = Table::new(&[
-        "method",
-        "tau",
-        "delta",
-        "delta/tau",
-        "theta",
-        "phi",
-        "r_window",
-        "Eb_win_rel",
-    ]);
-    let mut paper = None;
-    for &(tau, delta) in &[
-        (0.01, 0.1),
-        (0.01, 0.05),
-        (0.005, 0.1),
-        (0.005, 0.05),
-        (0.0025, 0.05),
-        (0.0025, 0.025),
-    ] {
-        let mut f = nonintrusive_se(m.system(), delta, tau);
-        let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-        let e = errors(&m, &traj, delta, &reference, dt_ref, w);
-        table.row(&[
-            "FLAVOR".into(),
-            format!("{tau}"),
-            format!("{delta}"),
-            format!("{:.0}", delta / tau),
-            sci(e.theta),
-            sci(e.phi),
-            sci(e.bond_window),
-            sci(e.bond_energy_window),
-        ]);
-        if (tau, delta) == PAPER {
-            paper = Some(e);
+impl Setup {
+    /// T = 100, the thesis's (τ, δ) and five neighbours.
+    pub fn paper() -> Self {
+        Self {
+            t_end: 100.0,
+            dt_ref: 0.0025,
+            window: 10.0,
+            sweep: vec![
+                (0.01, 0.1),
+                (0.01, 0.05),
+                (0.005, 0.1),
+                (0.005, 0.05),
+                (0.0025, 0.05),
+                (0.0025, 0.025),
+            ],
+            legacy: vec![0.01, 0.005, 0.0025],
         }
     }
-    let mut legacy = None;
-    for &h in &[0.01, 0.005, 0.0025] {
-        let mut se = SymplecticEuler::new(m.system(), h, Ordering::KickDrift).unwrap();
-        let every = (dt_ref / h).round().max(1.0) as usize;
-        let traj = sampled(&mut se, &s0, (t_end / h).round() as usize, every);
-        let e = errors(&m, &traj, h * every as f64, &reference, dt_ref, w);
-        table.row(&[
-            "sympl. Euler".into(),
-            format!("{h}"),
-            "-".into(),
-            "-".into(),
-            sci(e.theta),
-            sci(e.phi),
-            sci(e.bond_window),
-            sci(e.bond_energy_window),
-        ]);
-        if h == PAPER.0 {
-            legacy = Some(e);
-        }
-    }
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// Final time and window.
+    pub t_end: f64,
+    /// Window of the fast observables.
+    pub window: f64,
+    /// Sampling of the reference and its seconds.
+    pub reference: (f64, f64),
+    /// The reference against itself on a halved output grid.
+    pub reference_check: Errors,
+    /// The bond angle's range over the reference (min, max) and the mean bond energy.
+    pub theta_range: (f64, f64),
+    /// The mean bond energy over the reference.
+    pub bond_energy_mean: f64,
+    /// The FLAVOR sweep: `(τ, δ, errors)`.
+    pub flavor: Vec<(f64, f64, Errors)>,
+    /// Symplectic Euler: `(h, errors)`.
+    pub legacy: Vec<(f64, Errors)>,
+    /// The fused FLAVOR's bond-angle error at [`PAPER`].
+    pub fused_theta: f64,
+    /// Seconds over 10 T at [`PAPER`]: symplectic Euler at τ, FLAVOR, fused FLAVOR.
+    pub seconds: (f64, f64, f64),
+}
+
+/// Wall clock over `span` at [`PAPER`], no recording, best of 5: symplectic Euler at τ, the
+/// FLAVOR, the fused FLAVOR.
+fn timings(m: &Propane<f64>, span: f64) -> (f64, f64, f64) {
     let (tau, delta) = PAPER;
-    let e = paper.expect("paper row");
-    let l = legacy.expect("legacy row");
-
-    // Speed-up: symplectic Euler at τ vs the FLAVOR, same span (10 T, so the runs last
-    // milliseconds), no recording, best of 5.
-    let span = 10.0 * t_end;
+    let s0 = m.initial_state();
     let steps = (span / delta).round() as usize;
     let (mut t_se, mut t_f, mut t_fused) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
-    let fused_theta = {
-        // The fused FLAVOR (`FusedEuler`: one soft and one stiff gradient per FLAVOR step) on
-        // the same setting, for its accuracy at the thesis's parameters.
-        let mut f = nonintrusive_fused(m.system(), delta, tau);
-        let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
-        errors(&m, &traj, delta, &reference, dt_ref, w).theta
-    };
     for _ in 0..5 {
         let mut se = SymplecticEuler::new(m.system(), tau, Ordering::KickDrift).unwrap();
         let mut s = s0;
@@ -304,6 +251,159 @@ pub fn run_propane() {
         t_fused = t_fused.min(c.elapsed().as_secs_f64());
         std::hint::black_box(s);
     }
+    (t_se, t_f, t_fused)
+}
+
+/// Runs the experiment.
+pub fn compute(setup: &Setup) -> Results {
+    let m = Propane::<f64>::paper();
+    let s0 = m.initial_state();
+    let (t_end, dt_ref, w) = (setup.t_end, setup.dt_ref, setup.window);
+    let clock = std::time::Instant::now();
+    let reference = reference_samples(&m.system(), &s0, t_end, dt_ref);
+    let ref_seconds = clock.elapsed().as_secs_f64();
+    // Check the reference by halving its output grid (every output time is a DOP853 step end,
+    // so at this sampling the grid, not the tolerance, sets DOP853's steps).
+    let fine = reference_samples(&m.system(), &s0, t_end, dt_ref / 2.0);
+    let halved: Vec<State<f64, 6>> = fine.iter().step_by(2).copied().collect();
+    let reference_check = errors(&m, &halved, dt_ref, &reference, dt_ref, w);
+    let obs: Vec<Observables> = reference.iter().map(|s| observe(&m, s)).collect();
+    let theta_range = obs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), o| {
+            (l.min(o.theta), h.max(o.theta))
+        });
+    let bond_energy_mean = obs.iter().map(|o| o.bond_energy).sum::<f64>() / obs.len() as f64;
+    let flavor = setup
+        .sweep
+        .iter()
+        .map(|&(tau, delta)| {
+            let mut f = nonintrusive_se(m.system(), delta, tau);
+            let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
+            (tau, delta, errors(&m, &traj, delta, &reference, dt_ref, w))
+        })
+        .collect();
+    let legacy = setup
+        .legacy
+        .iter()
+        .map(|&h| {
+            let mut se = SymplecticEuler::new(m.system(), h, Ordering::KickDrift).unwrap();
+            let every = (dt_ref / h).round().max(1.0) as usize;
+            let traj = sampled(&mut se, &s0, (t_end / h).round() as usize, every);
+            (
+                h,
+                errors(&m, &traj, h * every as f64, &reference, dt_ref, w),
+            )
+        })
+        .collect();
+    // The fused FLAVOR (`FusedEuler`: one soft and one stiff gradient per FLAVOR step) on the
+    // same setting, for its accuracy at the thesis's parameters.
+    let (tau, delta) = PAPER;
+    let mut f = nonintrusive_fused(m.system(), delta, tau);
+    let traj = trajectory(&mut f, &s0, (t_end / delta).round() as usize);
+    let fused_theta = errors(&m, &traj, delta, &reference, dt_ref, w).theta;
+    Results {
+        t_end,
+        window: w,
+        reference: (dt_ref, ref_seconds),
+        reference_check,
+        theta_range,
+        bond_energy_mean,
+        flavor,
+        legacy,
+        fused_theta,
+        // The same span 10 T, so the runs last milliseconds.
+        seconds: timings(&m, 10.0 * t_end),
+    }
+}
+
+/// The reference, its check and the error table.
+fn report_table(r: &Results) {
+    let m = Propane::<f64>::paper();
+    let (dt_ref, ref_seconds) = r.reference;
+    crate::say!("reference: DOP853 rtol = atol = 1e-11, every {dt_ref} ({ref_seconds:.1} s)");
+    let ref_err = r.reference_check;
+    crate::say!(
+        "reference check (output grid halved): theta {:.1e}, phi {:.1e}, r windows {:.1e}",
+        ref_err.theta,
+        ref_err.phi,
+        ref_err.bond_window
+    );
+    figure("propane.ref_theta_err", ref_err.theta);
+    let (lo, hi) = r.theta_range;
+    crate::say!(
+        "bond angle between {:.1} and {:.1} deg; mean bond energy {:.4}; bond frequency \
+         bound {:.1} (period >= {:.3})",
+        lo.to_degrees(),
+        hi.to_degrees(),
+        r.bond_energy_mean,
+        m.bond_frequency_bound(),
+        2.0 * std::f64::consts::PI / m.bond_frequency_bound()
+    );
+    crate::say!(
+        "\nerrors over T = {}: theta and phi pointwise (rad), bond lengths and bond energy in \
+         window means over {}",
+        r.t_end,
+        r.window
+    );
+    let table = Table::new(&[
+        "method",
+        "tau",
+        "delta",
+        "delta/tau",
+        "theta",
+        "phi",
+        "r_window",
+        "Eb_win_rel",
+    ]);
+    let errs = |e: &Errors| {
+        [
+            sci(e.theta),
+            sci(e.phi),
+            sci(e.bond_window),
+            sci(e.bond_energy_window),
+        ]
+    };
+    for (tau, delta, e) in &r.flavor {
+        let mut row = vec![
+            "FLAVOR".into(),
+            format!("{tau}"),
+            format!("{delta}"),
+            format!("{:.0}", delta / tau),
+        ];
+        row.extend(errs(e));
+        table.row(&row);
+    }
+    for (h, e) in &r.legacy {
+        let mut row = vec![
+            "sympl. Euler".into(),
+            format!("{h}"),
+            "-".into(),
+            "-".into(),
+        ];
+        row.extend(errs(e));
+        table.row(&row);
+    }
+}
+
+/// Prints the tables and the `figure` lines.
+pub fn report(r: &Results) {
+    report_table(r);
+    let (tau, delta) = PAPER;
+    let e = r
+        .flavor
+        .iter()
+        .find(|row| (row.0, row.1) == PAPER)
+        .expect("paper row")
+        .2;
+    let l = r
+        .legacy
+        .iter()
+        .rfind(|row| row.0 == PAPER.0)
+        .expect("legacy row")
+        .1;
+    let swing = r.theta_range.1 - r.theta_range.0;
+    let (t_se, t_f, t_fused) = r.seconds;
     crate::say!(
         "\nthesis setting tau = {tau}, delta = {delta}: bond angle within {:.2e} rad ({:.2} % of \
          its {:.1} deg swing; symplectic Euler at tau: {:.2e}), orientation within {:.2e} rad, \
@@ -332,8 +432,14 @@ pub fn run_propane() {
     figure("propane.speedup", t_se / t_f);
     crate::say!(
         "fused FLAVOR (FusedEuler, one legacy step's gradients per FLAVOR step): bond angle \
-         within {fused_theta:.2e} rad, {t_fused:.5} s over 10 T"
+         within {:.2e} rad, {t_fused:.5} s over 10 T",
+        r.fused_theta
     );
-    figure("propane.fused.theta_err_max", fused_theta);
+    figure("propane.fused.theta_err_max", r.fused_theta);
     figure("propane.fused.speedup", t_se / t_fused);
+}
+
+/// `reproduce flavor-propane`.
+pub fn run() {
+    report(&compute(&Setup::paper()));
 }

@@ -1,0 +1,203 @@
+//! `reproduce vdp`: the nonintrusive FLAVOR (2.105) on the hidden Van der Pol oscillator 2.101
+//! (004 §2.6.1, Fig 2.6): its relaxation period against forward Euler at the thesis's step and an
+//! accurate reference, and the speed-up.
+
+use crate::fixtures::HiddenVdp;
+use crate::report::{figure, sci, Table};
+use macrostep::flavor::{ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, Stiffness};
+use macrostep::nalgebra::SVector;
+
+/// Times of zero crossings (both directions) of `y(t)` on samples `(t, y)`, linearly
+/// interpolated.
+pub fn crossings(samples: &[(f64, f64)]) -> Vec<f64> {
+    samples
+        .windows(2)
+        .filter(|w| (w[0].1 < 0.0) != (w[1].1 < 0.0))
+        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
+        .collect()
+}
+
+/// Mean period of a symmetric oscillation (`y → −y`) from its zero crossings: twice the mean
+/// spacing, skipping the first (transient) half cycle.
+pub fn mean_period(crossings: &[f64]) -> f64 {
+    let c = &crossings[1.min(crossings.len())..];
+    assert!(c.len() >= 2, "need two crossings, got {crossings:?}");
+    2.0 * (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
+}
+
+/// What to run.
+pub struct Setup {
+    /// `ε`.
+    pub eps: f64,
+    /// The FLAVOR's `(δ, τ)`.
+    pub flavor: (f64, f64),
+    /// Final time in units of `1/ε`.
+    pub periods: f64,
+}
+
+impl Setup {
+    /// The thesis's setting: ε = 10⁻³, δ = 0.01, τ = 5·10⁻⁵, T = 5/ε.
+    pub fn paper() -> Self {
+        Self {
+            eps: 1e-3,
+            flavor: (0.01, 5e-5),
+            periods: 5.0,
+        }
+    }
+}
+
+/// A method's period estimate and cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// Steps over T.
+    pub steps: usize,
+    /// Mean period.
+    pub period: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// `ε`.
+    pub eps: f64,
+    /// DOP853 on the Cartesian form (2.102).
+    pub period_ref: f64,
+    /// Forward Euler at `h = 0.05 ε` (the thesis's benchmark).
+    pub euler: Run,
+    /// The FLAVOR.
+    pub flavor: Run,
+}
+
+fn y_of(u: &SVector<f64, 2>) -> f64 {
+    u[0] * u[1].cos()
+}
+
+/// Start (x, y) = (1, 1): r = √2, θ = π/4 (x = r sin θ, y = r cos θ).
+fn start() -> SVector<f64, 2> {
+    SVector::from([2f64.sqrt(), std::f64::consts::FRAC_PI_4])
+}
+
+fn flavor_run(eps: f64, delta: f64, tau: f64, t_end: f64) -> Run {
+    let mut flavor = Nonintrusive::new(
+        ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap(),
+        Params::new(delta, tau).unwrap(),
+    );
+    let steps = (t_end / delta).round() as usize;
+    let mut s = OdeState::new(0.0, start());
+    let mut samples = Vec::with_capacity(steps + 1);
+    let clock = std::time::Instant::now();
+    samples.push((0.0, y_of(&s.u)));
+    for _ in 0..steps {
+        flavor.advance(&mut s).expect("FLAVOR step");
+        samples.push((s.t, y_of(&s.u)));
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    Run {
+        steps,
+        period: mean_period(&crossings(&samples)),
+        seconds,
+    }
+}
+
+/// Forward Euler at h = 0.05 ε, the same legacy map with the stiffness on.
+fn euler_run(eps: f64, t_end: f64) -> Run {
+    let h = 0.05 * eps;
+    let mut fe = ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap();
+    let steps = (t_end / h).round() as usize;
+    let mut s = OdeState::new(0.0, start());
+    let mut samples = Vec::with_capacity(steps / 20 + 2);
+    let clock = std::time::Instant::now();
+    samples.push((0.0, y_of(&s.u)));
+    for k in 0..steps {
+        let clock = s.t;
+        fe.advance(&mut s, h, Stiffness::On { clock })
+            .expect("forward Euler step");
+        if (k + 1) % 20 == 0 {
+            samples.push((s.t, y_of(&s.u)));
+        }
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    Run {
+        steps,
+        period: mean_period(&crossings(&samples)),
+        seconds,
+    }
+}
+
+/// The period of an accurate reference on the Cartesian form (2.102).
+fn reference_period(eps: f64, t_end: f64) -> f64 {
+    let times = crate::reference::linspace(0.0, t_end, 500_000);
+    let y = crate::reference::solve(
+        |_t, u, du| {
+            du[0] = -eps * u[1];
+            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
+        },
+        0.0,
+        &[1.0, 1.0],
+        t_end,
+        1e-10,
+        1e-10,
+        &times,
+    );
+    let samples: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
+    mean_period(&crossings(&samples))
+}
+
+/// Runs the experiment.
+pub fn compute(setup: &Setup) -> Results {
+    let eps = setup.eps;
+    let t_end = setup.periods / eps;
+    let (delta, tau) = setup.flavor;
+    let flavor = flavor_run(eps, delta, tau, t_end);
+    let euler = euler_run(eps, t_end);
+    Results {
+        eps,
+        period_ref: reference_period(eps, t_end),
+        euler,
+        flavor,
+    }
+}
+
+/// Prints the table and the `figure` lines.
+pub fn report(r: &Results) {
+    let (p_ref, fe, fl) = (r.period_ref, r.euler, r.flavor);
+    let table = Table::new(&["method", "steps", "period", "rel_err_vs_ref", "seconds"]);
+    table.row(&[
+        "reference".into(),
+        "DOP853".into(),
+        format!("{p_ref:.3}"),
+        "0".into(),
+        "-".into(),
+    ]);
+    table.row(&[
+        "fwd Euler".into(),
+        fe.steps.to_string(),
+        format!("{:.3}", fe.period),
+        sci((fe.period - p_ref).abs() / p_ref),
+        format!("{:.3}", fe.seconds),
+    ]);
+    table.row(&[
+        "FLAVOR".into(),
+        fl.steps.to_string(),
+        format!("{:.3}", fl.period),
+        sci((fl.period - p_ref).abs() / p_ref),
+        format!("{:.4}", fl.seconds),
+    ]);
+    let asymptotic = (3.0 - 2.0 * 2f64.ln()) / r.eps;
+    crate::say!("asymptotic relaxation period (3 − 2 ln 2)/ε = {asymptotic:.1}");
+    figure("vdp.period_ref", p_ref);
+    figure("vdp.period_flavor", fl.period);
+    figure("vdp.period_rel_err", (fl.period - p_ref).abs() / p_ref);
+    figure(
+        "vdp.period_rel_err_vs_euler",
+        (fl.period - fe.period).abs() / fe.period,
+    );
+    figure("vdp.step_ratio", fe.steps as f64 / fl.steps as f64);
+    figure("vdp.speedup", fe.seconds / fl.seconds);
+}
+
+/// `reproduce vdp`.
+pub fn run() {
+    report(&compute(&Setup::paper()));
+}

@@ -1,0 +1,135 @@
+//! `reproduce zs-order` (000 Cor 2.8, Rem 2.11): second order of Z&S, Z&Ss and the stiff Z&Ss,
+//! fourth order of the triple-jump composition of Z&S, on Hénon–Heiles.
+
+use super::{hh, hh_split, hh_start};
+use crate::measure::loglog_slope;
+use crate::reference::solve_system;
+use crate::report::{figure, sci, Table};
+use macrostep::compose::{Scheme, SymmetricComposition};
+use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::{Integrator, State};
+
+/// Error at `t_end` of `make(h)` against `reference` (max norm over q and v), for each `h`.
+fn errors<I: Integrator<f64, 2>>(
+    make: impl Fn(f64) -> I,
+    s0: State<f64, 2>,
+    t_end: f64,
+    hs: &[f64],
+    reference: &State<f64, 2>,
+) -> Vec<f64> {
+    hs.iter()
+        .map(|&h| {
+            let mut integ = make(h);
+            let mut s = s0;
+            let n = (t_end / h).round() as usize;
+            integ.integrate(&mut s, n).expect("stable run");
+            (s.q - reference.q).amax().max((s.v - reference.v).amax())
+        })
+        .collect()
+}
+
+/// What to run.
+pub struct Setup {
+    /// Final time.
+    pub t_end: f64,
+    /// Steps of Z&S, Z&Ss and the composition.
+    pub hs: Vec<f64>,
+    /// Steps of the stiff Z&Ss (on the stiffer split system).
+    pub hs_stiff: Vec<f64>,
+}
+
+impl Setup {
+    /// T = 2, h = 0.2 … 0.0125 (stiff: 0.01 … 6.25·10⁻⁴).
+    pub fn paper() -> Self {
+        Self {
+            t_end: 2.0,
+            hs: vec![0.2, 0.1, 0.05, 0.025, 0.0125],
+            hs_stiff: vec![0.01, 0.005, 0.0025, 0.00125, 0.000625],
+        }
+    }
+}
+
+/// What the experiment measured: the errors per step of each method.
+pub struct Results {
+    /// The steps.
+    pub hs: Vec<f64>,
+    /// The steps of the stiff Z&Ss.
+    pub hs_stiff: Vec<f64>,
+    /// Z&S.
+    pub zs: Vec<f64>,
+    /// Z&Ss.
+    pub zss: Vec<f64>,
+    /// The stiff Z&Ss.
+    pub zss_stiff: Vec<f64>,
+    /// The triple-jump composition of Z&S.
+    pub zs4: Vec<f64>,
+}
+
+/// Runs the experiment.
+pub fn compute(setup: &Setup) -> Results {
+    let p = ZsParams::with_beta(0.4);
+    let (t_end, hs, hs_stiff) = (setup.t_end, &setup.hs, &setup.hs_stiff);
+    let s0 = hh_start();
+    let reference_hh = solve_system(&hh(), &s0, &[t_end], 1e-13, 1e-13)[0];
+    let reference_split = solve_system(&hh_split(), &s0, &[t_end], 1e-13, 1e-13)[0];
+    let zs4 = |h| {
+        SymmetricComposition::new(
+            ZhangSkeel::new(hh(), h, p).expect("valid"),
+            Scheme::TripleJump,
+        )
+        .expect("valid")
+    };
+    Results {
+        zs: errors(
+            |h| ZhangSkeel::new(hh(), h, p).expect("valid"),
+            s0,
+            t_end,
+            hs,
+            &reference_hh,
+        ),
+        zss: errors(
+            |h| Sylipn::new(hh(), h, p).expect("valid"),
+            s0,
+            t_end,
+            hs,
+            &reference_hh,
+        ),
+        zss_stiff: errors(
+            |h| StiffSylipn::new(hh_split(), h, p).expect("valid"),
+            s0,
+            t_end,
+            hs_stiff,
+            &reference_split,
+        ),
+        zs4: errors(zs4, s0, t_end, hs, &reference_hh),
+        hs: hs.clone(),
+        hs_stiff: hs_stiff.clone(),
+    }
+}
+
+/// Prints the table and the `figure` lines.
+pub fn report(r: &Results) {
+    let t = Table::new(&["h", "zs", "zss", "zs4 (3-jump)", "h_stiff", "zss_stiff"]);
+    for k in 0..r.hs.len() {
+        t.row(&[
+            sci(r.hs[k]),
+            sci(r.zs[k]),
+            sci(r.zss[k]),
+            sci(r.zs4[k]),
+            sci(r.hs_stiff[k]),
+            sci(r.zss_stiff[k]),
+        ]);
+    }
+    figure("zs-order.zs.slope", loglog_slope(&r.hs, &r.zs));
+    figure("zs-order.zss.slope", loglog_slope(&r.hs, &r.zss));
+    figure(
+        "zs-order.zss_stiff.slope",
+        loglog_slope(&r.hs_stiff, &r.zss_stiff),
+    );
+    figure("zs-order.zs4.slope", loglog_slope(&r.hs, &r.zs4));
+}
+
+/// `reproduce zs-order`.
+pub fn run() {
+    report(&compute(&Setup::paper()));
+}

@@ -1,0 +1,291 @@
+//! Small models that tests and experiments share and that a user of the core would not want
+//! from `macrostep::models`:
+//!
+//! - hand-written nonlinear potentials for verification, each with the matching right-hand side
+//!   for [`crate::reference::solve`] (computed in `f64`, independently of the core):
+//!   [`PendulumPotential`] `V(q) = −k cos q` (1 dof), [`Morse`] `V(q) = D (1 − e^{−a(q − r)})²`
+//!   (1 dof), [`HenonHeiles`] `V(x, y) = ½(x² + y²) + x²y − y³/3` (2 dof; its Hessian is not
+//!   diagonalised by a constant matrix, so Z&Ss is not symplectic on it, 000 Rem 2.14). They
+//!   implement [`Potential`] generically over [`Real`], so the same model runs in `f32` and
+//!   `f64`; the pendulum and Hénon–Heiles also give the Hessian and third derivative Z&S needs;
+//! - the thesis's FLAVOR example systems (004 eqs 2.93, 2.100, 2.101, 2.108, 2.120) and the
+//!   potentials behind them.
+
+use macrostep::flavor::StiffOde;
+use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
+use macrostep::models::{QuarticBond, SpringTrimer};
+use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
+use macrostep::Real;
+
+/// The split model of a system `½|v|² + V + α U`.
+pub type SplitSystem<T, V, U, const N: usize> = System<T, Split<T, V, U>, N>;
+
+/// System 2.93: `H = ½|p|² + ½x² + ½ω²(y − x)²`, `q = (x, y)`, unit masses; `α = ω²`.
+pub fn system_293<T: Real>(omega: f64) -> SplitSystem<T, Quadratic<T, 2>, Quadratic<T, 2>, 2> {
+    let one = T::one();
+    let soft = Quadratic::new(SMatrix::<T, 2, 2>::new(
+        one,
+        T::zero(),
+        T::zero(),
+        T::zero(),
+    ));
+    let stiff = Quadratic::new(SMatrix::<T, 2, 2>::new(one, -one, -one, one));
+    System::new(
+        Mass::identity(),
+        Split::new(soft, stiff, T::lit(omega * omega)),
+    )
+}
+
+/// The stiff-coordinate matrix `G` of system 2.93 (`y − x`).
+pub fn coords_293<T: Real>() -> SMatrix<T, 1, 2> {
+    SMatrix::<T, 1, 2>::new(-T::one(), T::one())
+}
+
+/// System 2.100 (the models' [`SpringTrimer`]): `H = ½|p|² + x⁴ + ε⁻¹[ω₁/2 (y − x)² +
+/// ω₂/2 (z − y)²]`, `q = (x, y, z)`; `α = 1/ε`.
+pub fn system_2100<T: Real>(
+    eps: f64,
+    w1: f64,
+    w2: f64,
+) -> SplitSystem<T, QuarticBond<T, 3>, Quadratic<T, 3>, 3> {
+    SpringTrimer::new(T::lit(eps), [T::lit(w1), T::lit(w2)])
+        .expect("valid trimer")
+        .system()
+}
+
+/// The stiff-coordinate matrix of system 2.100 (`y − x`, `z − y`).
+pub fn coords_2100<T: Real>() -> SMatrix<T, 2, 3> {
+    matrix![-1.0, 1.0, 0.0; 0.0, -1.0, 1.0].map(T::lit)
+}
+
+/// The hidden Van der Pol oscillator in polar coordinates (004 eq 2.101), `u = (r, θ)`, split as
+/// in eq 2.104: soft `−ε(r cos θ sin θ, cos² θ)`, stiff (times `α = 1/ε`)
+/// `((r cos θ + r sin θ − r³cos³θ/3) cos θ, −(cos θ + sin θ − r² cos³θ/3) sin θ)`.
+/// In `x = r sin θ`, `y = r cos θ` it is `ẋ = −εy`, `ẏ = (x + y − y³/3)/ε` (eq 2.102).
+#[derive(Clone, Copy, Debug)]
+pub struct HiddenVdp {
+    /// `ε`.
+    pub eps: f64,
+}
+
+impl StiffOde<f64, 2> for HiddenVdp {
+    fn soft(&self, _t: f64, u: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let (r, th) = (u[0], u[1]);
+        let (s, c) = th.sin_cos();
+        SVector::from([-self.eps * r * c * s, -self.eps * c * c])
+    }
+    fn stiff(&self, _clock: f64, u: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let (r, th) = (u[0], u[1]);
+        let (s, c) = th.sin_cos();
+        let c3 = c * c * c;
+        SVector::from([
+            (r * c + r * s - r * r * r * c3 / 3.0) * c,
+            -(c + s - r * r * c3 / 3.0) * s,
+        ])
+    }
+}
+
+/// `V = e^{q₀}(q₁ − q₀)²` (the soft potential of eq 2.120, `q = (y, x)`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExpCoupling;
+
+impl Potential<f64, 2> for ExpCoupling {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        q[0].exp() * (q[1] - q[0]).powi(2)
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let (y, x) = (q[0], q[1]);
+        let e = y.exp();
+        SVector::from([e * (x - y).powi(2) - 2.0 * e * (x - y), 2.0 * e * (x - y)])
+    }
+}
+
+/// `V = (s² − 1)²` with `s = (q₀ + q₁)/2`: a double well in the centre of mass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MeanDoubleWell;
+
+impl Potential<f64, 2> for MeanDoubleWell {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        let s = 0.5 * (q[0] + q[1]);
+        (s * s - 1.0).powi(2)
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let s = 0.5 * (q[0] + q[1]);
+        let d = 4.0 * s * (s * s - 1.0) * 0.5;
+        SVector::from([d, d])
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AngleWell;
+
+impl Potential<f64, 2> for AngleWell {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        q[0] * q[0] / q.norm_squared()
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let (x, y) = (q[0], q[1]);
+        let r4 = q.norm_squared().powi(2);
+        SVector::from([2.0 * x * y * y / r4, -2.0 * x * x * y / r4])
+    }
+}
+
+/// The stiff bond of eq 2.108 without `ω²`: `½(r − r₀)²`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bond {
+    /// Rest length `r₀`.
+    pub r0: f64,
+}
+
+impl Potential<f64, 2> for Bond {
+    fn energy(&self, q: &SVector<f64, 2>) -> f64 {
+        0.5 * (q.norm() - self.r0).powi(2)
+    }
+    fn gradient(&self, q: &SVector<f64, 2>) -> SVector<f64, 2> {
+        let r = q.norm();
+        q * ((r - self.r0) / r)
+    }
+}
+
+/// The pendulum potential `V(q) = −k cos q`.
+#[derive(Clone, Copy, Debug)]
+pub struct PendulumPotential<T: Real> {
+    k: T,
+    k64: f64,
+}
+
+impl<T: Real> PendulumPotential<T> {
+    /// `V = −k cos q`.
+    pub fn new(k: f64) -> Self {
+        Self {
+            k: T::lit(k),
+            k64: k,
+        }
+    }
+
+    /// `ẏ = (v, −(k/m) sin q)` for `y = (q, v)` and mass `m`.
+    pub fn rhs(&self, m: f64) -> impl Fn(f64, &[f64], &mut [f64]) {
+        let w2 = self.k64 / m;
+        move |_t, y, dy| {
+            dy[0] = y[1];
+            dy[1] = -w2 * y[0].sin();
+        }
+    }
+}
+
+impl<T: Real> Potential<T, 1> for PendulumPotential<T> {
+    fn energy(&self, q: &SVector<T, 1>) -> T {
+        -self.k * q[0].cos()
+    }
+    fn gradient(&self, q: &SVector<T, 1>) -> SVector<T, 1> {
+        vector![self.k * q[0].sin()]
+    }
+}
+
+impl<T: Real> Hessian<T, 1> for PendulumPotential<T> {
+    fn hessian(&self, q: &SVector<T, 1>) -> SMatrix<T, 1, 1> {
+        SMatrix::<T, 1, 1>::new(self.k * q[0].cos())
+    }
+}
+
+impl<T: Real> ThirdDerivative<T, 1> for PendulumPotential<T> {
+    fn third_contraction(&self, q: &SVector<T, 1>, a: &SVector<T, 1>) -> SVector<T, 1> {
+        SVector::<T, 1>::new(-self.k * q[0].sin() * a[0] * a[0])
+    }
+}
+
+/// The Morse potential `V(q) = D (1 − e^{−a(q − r)})²`.
+#[derive(Clone, Copy, Debug)]
+pub struct Morse<T: Real> {
+    d: T,
+    a: T,
+    r: T,
+    f: [f64; 3],
+}
+
+impl<T: Real> Morse<T> {
+    /// Well depth `d`, width `a`, equilibrium `r`.
+    pub fn new(d: f64, a: f64, r: f64) -> Self {
+        Self {
+            d: T::lit(d),
+            a: T::lit(a),
+            r: T::lit(r),
+            f: [d, a, r],
+        }
+    }
+
+    /// `ẏ = (v, −V′(q)/m)` for `y = (q, v)` and mass `m`.
+    pub fn rhs(&self, m: f64) -> impl Fn(f64, &[f64], &mut [f64]) {
+        let [d, a, r] = self.f;
+        move |_t, y, dy| {
+            let e = (-a * (y[0] - r)).exp();
+            dy[0] = y[1];
+            dy[1] = -2.0 * d * a * e * (1.0 - e) / m;
+        }
+    }
+}
+
+impl<T: Real> Potential<T, 1> for Morse<T> {
+    fn energy(&self, q: &SVector<T, 1>) -> T {
+        let e = (-self.a * (q[0] - self.r)).exp();
+        let u = T::one() - e;
+        self.d * u * u
+    }
+    fn gradient(&self, q: &SVector<T, 1>) -> SVector<T, 1> {
+        let e = (-self.a * (q[0] - self.r)).exp();
+        let two = T::one() + T::one();
+        vector![two * self.d * self.a * e * (T::one() - e)]
+    }
+}
+
+/// The Hénon–Heiles potential `V(x, y) = ½(x² + y²) + x²y − y³/3`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HenonHeiles;
+
+impl HenonHeiles {
+    /// `ẏ = (v, −M⁻¹∇V(q))` for `y = (x, y, vx, vy)` and diagonal masses `m`.
+    pub fn rhs(m: [f64; 2]) -> impl Fn(f64, &[f64], &mut [f64]) {
+        move |_t, y, dy| {
+            let (x, yy) = (y[0], y[1]);
+            dy[0] = y[2];
+            dy[1] = y[3];
+            dy[2] = -(x + 2.0 * x * yy) / m[0];
+            dy[3] = -(yy + x * x - yy * yy) / m[1];
+        }
+    }
+}
+
+impl<T: Real> Potential<T, 2> for HenonHeiles {
+    fn energy(&self, q: &SVector<T, 2>) -> T {
+        let (x, y) = (q[0], q[1]);
+        let half = T::lit(0.5);
+        let third = T::lit(1.0 / 3.0);
+        half * (x * x + y * y) + x * x * y - y * y * y * third
+    }
+    fn gradient(&self, q: &SVector<T, 2>) -> SVector<T, 2> {
+        let (x, y) = (q[0], q[1]);
+        let two = T::one() + T::one();
+        vector![x + two * x * y, y + x * x - y * y]
+    }
+}
+
+impl<T: Real> Hessian<T, 2> for HenonHeiles {
+    fn hessian(&self, q: &SVector<T, 2>) -> SMatrix<T, 2, 2> {
+        let (x, y) = (q[0], q[1]);
+        let two = T::lit(2.0);
+        SMatrix::<T, 2, 2>::new(T::one() + two * y, two * x, two * x, T::one() - two * y)
+    }
+}
+
+impl<T: Real> ThirdDerivative<T, 2> for HenonHeiles {
+    fn third_contraction(&self, _: &SVector<T, 2>, a: &SVector<T, 2>) -> SVector<T, 2> {
+        let two = T::lit(2.0);
+        SVector::<T, 2>::new(two * two * a[0] * a[1], two * (a[0] * a[0] - a[1] * a[1]))
+    }
+}
+
+/// The diagonal mass `diag(2, 0.5)` used with [`HenonHeiles`] to exercise a non-identity mass.
+pub fn hh_mass<T: Real>() -> Mass<T, 2> {
+    // Both entries positive and finite: the constructor cannot fail.
+    Mass::diagonal(vector![T::lit(2.0), T::lit(0.5)]).expect("valid mass")
+}
