@@ -7,6 +7,7 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
+pub mod cart_pole_builder;
 pub mod constrained;
 pub mod flavor;
 pub mod flavor_kapitza;
