@@ -33,6 +33,7 @@ const FAST: &[&str] = &[
     "lj",
     "work-precision",
     "forcing",
+    "cart-pole",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -198,3 +198,50 @@ fn dashpots_and_actuators_map_to_generalised_coordinates() {
         SVector::<f64, 3>::new(2.0, 1.0, 1.0)
     );
 }
+
+#[test]
+fn cart_pole_lqr_settles_from_a_0_2_rad_tilt() {
+    use host_tests::experiments::cart_pole::{compute, Setup};
+    let r = compute(&Setup::paper());
+    for (name, run) in [("Z&S", &r.zs), ("RATTLE", &r.rattle)] {
+        assert_eq!(run.error, None, "{name}: no step error");
+        // Settled (|θ| ≤ 4 mrad, |s| ≤ 2 cm for good) well inside the 10 s run.
+        assert!(
+            run.settle_time < 5.0,
+            "{name}: settle time {}",
+            run.settle_time
+        );
+        // The LQR loop converges exponentially: at 10 s the pole is upright to 1e-4 rad.
+        assert!(
+            run.final_error.0 < 1e-4,
+            "{name}: final angle {:?}",
+            run.final_error
+        );
+        // A 0.2 rad tilt needs ≈ K_θ·0.2 ≈ 14 N; a force far above would be a wrong gain sign.
+        assert!(run.max_force < 20.0, "{name}: max force {}", run.max_force);
+    }
+    // The penalty rod stretches by about the tip's load over the rod stiffness ω²(2L)² = ω²:
+    // m_p (g + centripetal) / ω² ≈ 4e-6 m; 2e-5 allows the load transients.
+    assert!(
+        r.zs.max_constraint_err < 2e-5,
+        "{}",
+        r.zs.max_constraint_err
+    );
+    // Energy balance E − E₀ − W of a forced variational step: O(h²) per unit time, measured
+    // 2e-6 J; 1e-4 J is a hundredth of the pole's initial potential-energy deficit (≈ 0.01 J).
+    assert!(r.zs.max_balance < 1e-4, "{}", r.zs.max_balance);
+    assert!(r.bit_identical);
+}
+
+#[test]
+fn stored_lqr_gains_are_the_riccati_solution() {
+    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    // The example stores the gains as literals: each must be the solver's value, printed.
+    let example = include_str!("../../examples/cart_pole.rs");
+    for g in k {
+        assert!(
+            example.contains(&format!("{g:?}")),
+            "examples/cart_pole.rs lacks {g:?}"
+        );
+    }
+}

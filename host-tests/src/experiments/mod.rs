@@ -7,6 +7,7 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
+pub mod cart_pole;
 pub mod cart_pole_builder;
 pub mod constrained;
 pub mod flavor;
@@ -264,6 +265,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 10.0,
         about: "external forces (order, energy balance, forced symplecticity), damping, reaction forces",
         run: forcing::run,
+    },
+    Experiment {
+        name: "cart-pole",
+        seed: "issue 13 (Show 6-7)",
+        seconds: 0.2,
+        about: "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity",
+        run: cart_pole::run,
     },
 ];
 
