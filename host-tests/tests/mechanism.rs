@@ -245,3 +245,14 @@ fn stored_lqr_gains_are_the_riccati_solution() {
         );
     }
 }
+
+#[test]
+fn firmware_lqr_gains_are_the_riccati_solution() {
+    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    // Same solver, same machine arithmetic: the stored literals are its printed values.
+    assert_eq!(macrostep_scenarios::CART_POLE_GAINS, k);
+    assert_eq!(
+        macrostep_scenarios::CART_POLE_H,
+        host_tests::experiments::cart_pole::H
+    );
+}
