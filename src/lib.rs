@@ -16,6 +16,7 @@ pub mod integrator;
 pub mod langevin;
 pub mod lie;
 pub mod linalg;
+pub mod mechanism;
 pub mod model;
 pub mod models;
 pub mod prelude;

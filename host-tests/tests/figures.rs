@@ -34,6 +34,7 @@ const FAST: &[&str] = &[
     "work-precision",
     "forcing",
     "quasi-quadratic",
+    "cart-pole",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -19,7 +19,8 @@
 //!    (`budget flash_bytes N`, `budget ram_bytes N`, `budget instructions_per_step N`; the
 //!    last is checked against the largest steady-state step of every case). A budget that is
 //!    known to be missed carries the mark `known-over`: it is reported on every run, not failed
-//!    (its measured value is pinned by the golden output anyway).
+//!    (its measured value is pinned by the golden output anyway). `budget stack_bytes N` checks
+//!    the stack high-water mark the program printed.
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
@@ -272,11 +273,18 @@ fn check(dir: &Path, p: &Program, bless: bool) -> Result {
     let size_text = sizes.render(&p.name, &budgets);
     compare_sizes_or_bless(&size_path, &size_text, bless)?;
 
+    // The stack high-water mark the program printed (0 when it printed none).
+    let stack_bytes = text
+        .lines()
+        .find_map(|l| l.strip_prefix("stack_bytes "))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(0);
     let mut over = Vec::new();
     for b in &budgets {
         let measured = match b.what.as_str() {
             "flash_bytes" => vec![(String::new(), sizes.flash())],
             "ram_bytes" => vec![(String::new(), sizes.ram())],
+            "stack_bytes" => vec![(String::new(), stack_bytes)],
             "instructions_per_step" => per_step.clone(),
             other => return Err(format!("{}: unknown budget {other:?}", size_path.display())),
         };

@@ -15,7 +15,10 @@
 
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
+mod cart_pole;
+mod control_cart_pole;
 mod flavor_trimer;
+mod rattle_cart_pole;
 mod sim_fpu;
 mod so3_attitude;
 mod sylipn_chain;
@@ -23,7 +26,10 @@ mod verlet_double_pendulum;
 mod verlet_oscillator;
 mod zs_double_pendulum;
 
+pub use cart_pole::{Controlled, CART_POLE_GAINS, CART_POLE_H};
+pub use control_cart_pole::control_cart_pole;
 pub use flavor_trimer::flavor_trimer;
+pub use rattle_cart_pole::rattle_cart_pole;
 pub use sim_fpu::sim_fpu;
 pub use so3_attitude::so3_attitude;
 pub use sylipn_chain::sylipn_chain;
@@ -33,6 +39,7 @@ pub use zs_double_pendulum::zs_double_pendulum;
 
 /// Every scenario, by the name of the firmware binary that runs it.
 pub const NAMES: &[&str] = &[
+    "control_cart_pole",
     "flavor_trimer",
     "sim_fpu",
     "so3_attitude",
@@ -40,6 +47,7 @@ pub const NAMES: &[&str] = &[
     "verlet_double_pendulum",
     "verlet_oscillator",
     "zs_double_pendulum",
+    "rattle_cart_pole",
 ];
 
 /// Runs the scenario called `name` (one of [`NAMES`]) into `sink`; `None` for an unknown name.
@@ -48,6 +56,8 @@ pub const NAMES: &[&str] = &[
 /// this is for the host.
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
+        "control_cart_pole" => control_cart_pole(sink),
+        "rattle_cart_pole" => rattle_cart_pole(sink),
         "flavor_trimer" => flavor_trimer(sink),
         "sim_fpu" => sim_fpu(sink),
         "so3_attitude" => so3_attitude(sink),

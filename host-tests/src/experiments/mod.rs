@@ -7,6 +7,8 @@
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
+pub mod cart_pole;
+pub mod cart_pole_builder;
 pub mod constrained;
 pub mod flavor;
 pub mod forcing;
@@ -269,6 +271,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.2,
         about: "004 §4.3.8–4.3.9: quasi-quadratic stiff potentials, error uniform in ω, symplecticity, speed-up vs Verlet",
         run: quasi_quadratic::run,
+    },
+    Experiment {
+        name: "cart-pole",
+        seed: "issue 13 (Show 6-7)",
+        seconds: 0.2,
+        about: "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity",
+        run: cart_pole::run,
     },
 ];
 

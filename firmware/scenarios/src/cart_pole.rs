@@ -1,0 +1,93 @@
+//! The cart-pole shared by `control_cart_pole` and `rattle_cart_pole`: the mechanism, the LQR
+//! gains and the closed loop as one [`Integrator`] (so the firmware's per-step instruction
+//! count is the whole tick: observe, control, actuation, `set_force`, one plant step).
+
+use macrostep::forcing::Actuate;
+use macrostep::mechanism::{Mechanism, MechanismBuilder};
+use macrostep::nalgebra::SVector;
+use macrostep::{ConfigError, Integrator, Real, State, StepError};
+
+/// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`
+/// (`host_tests::experiments::cart_pole::lqr_gains`, `Q = diag(10, 100, 1, 1)`, `R = 0.1`),
+/// stored as constants as a device would; `host-tests` checks them against its solution.
+pub const CART_POLE_GAINS: [f64; 4] = [
+    -9.911148201491004,
+    -71.665349390716,
+    -11.525064072046533,
+    -14.64154276982787,
+];
+
+/// Control period and plant step (s).
+pub const CART_POLE_H: f64 = 1e-3;
+
+/// Cart 1 kg on a horizontal rail through the origin (one coordinate `s`), tip 0.1 kg on a
+/// 0.5 m rod tilted 0.2 rad from upright, `g = 9.81`, a horizontal force actuator on the cart:
+/// `q = (s, x_tip, y_tip)`.
+///
+/// # Errors
+/// None expected (literal, valid parameters).
+pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
+    let (l, tilt) = (T::lit(0.5), T::lit(0.2));
+    let mut b = MechanismBuilder::<T, 2, 3, 1>::new()?;
+    let z = T::zero();
+    let cart = b.rail_node(T::one(), [z, z], [T::one(), z], z)?;
+    let tip = b.node(T::lit(0.1), [l * tilt.sin(), l * tilt.cos()])?;
+    b.rod(tip, cart)?;
+    b.gravity(T::lit(9.81))?;
+    b.force_actuator(cart, [T::one(), z])?;
+    b.build()
+}
+
+/// A plant integrator under LQR control: each step observes `(s, θ, ṡ, θ̇)`, sets the held
+/// force `F = −K x` on the cart, and takes one plant step.
+pub struct Controlled<T: Real, I> {
+    /// The plant.
+    pub plant: I,
+    mechanism: Mechanism<T, 2, 3, 1>,
+    gains: [T; 4],
+    u: SVector<T, 3>,
+}
+
+impl<T: Real, I> Controlled<T, I> {
+    /// The loop around `plant` with the gains [`CART_POLE_GAINS`].
+    pub fn new(plant: I, mechanism: Mechanism<T, 2, 3, 1>) -> Self {
+        Self {
+            plant,
+            mechanism,
+            gains: CART_POLE_GAINS.map(T::lit),
+            u: SVector::zeros(),
+        }
+    }
+
+    /// `F = −K x` at `s`.
+    #[inline]
+    fn control(&self, s: &State<T, 3>) -> T {
+        let (dx, dy) = (s.q[1] - s.q[0], s.q[2]);
+        let (dvx, dvy) = (s.v[1] - s.v[0], s.v[2]);
+        let theta = dx.atan2(dy);
+        let omega = (dvx * dy - dx * dvy) / (dx * dx + dy * dy);
+        let k = &self.gains;
+        -(k[0] * s.q[0] + k[1] * theta + k[2] * s.v[0] + k[3] * omega)
+    }
+}
+
+impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Integrator<T, 3> for Controlled<T, I> {
+    const ORDER: u32 = I::ORDER;
+    const SYMPLECTIC: bool = I::SYMPLECTIC;
+    const SYMMETRIC: bool = I::SYMMETRIC;
+
+    fn step_size(&self) -> T {
+        self.plant.step_size()
+    }
+
+    /// One tick. A non-finite force is [`StepError::NonFiniteForce`]; the state is unchanged on
+    /// any error.
+    fn step_by(&mut self, state: &mut State<T, 3>, h: T) -> Result<(), StepError> {
+        let f = self.control(state);
+        self.mechanism
+            .actuation(&[f], &state.q, &mut self.u)
+            .map_err(|_| StepError::NonFiniteForce)?;
+        self.plant.set_force(&self.u)?;
+        self.plant.step_by(state, h)
+    }
+}

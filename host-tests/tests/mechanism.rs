@@ -1,0 +1,258 @@
+//! The mechanism builder (issue 13): bit-identity with the built-in models, typed errors with
+//! the builder untouched, the rail linkage's derivatives, and the closed-loop cart-pole.
+
+use host_tests::experiments::cart_pole_builder as cpb;
+use macrostep::mechanism::MechanismBuilder;
+use macrostep::model::{Constraint, Hessian, Potential, ThirdDerivative};
+use macrostep::nalgebra::{SMatrix, SVector};
+use macrostep::ConfigError;
+
+#[test]
+fn builder_double_pendulum_and_chain_are_bit_identical_to_the_built_in_models() {
+    let r = cpb::bit_identity(1000).unwrap();
+    assert!(r.dp_zs, "double pendulum, Z&S");
+    assert!(r.dp_rattle, "double pendulum, RATTLE");
+    assert!(r.chain_zs, "chain, Z&S");
+    assert!(r.chain_rattle, "chain, RATTLE");
+}
+
+type B = MechanismBuilder<f64, 2, 3, 1>;
+
+/// A fresh cart-pole builder with the cart (node 0, on the x axis) and the tip (node 1) added.
+fn two_nodes() -> B {
+    let mut b = B::new().unwrap();
+    b.rail_node(1.0, [0.0, 0.0], [1.0, 0.0], 0.0).unwrap();
+    b.node(0.1, [0.0, 0.5]).unwrap();
+    b
+}
+
+/// `f` on a copy must fail with `want` and leave the builder bit-identical (its `Debug` form
+/// prints every field, floats exactly).
+fn refused<R: std::fmt::Debug>(
+    b: &B,
+    want: ConfigError,
+    f: impl FnOnce(&mut B) -> Result<R, ConfigError>,
+) {
+    let mut c = *b;
+    let before = format!("{c:?}");
+    let got = f(&mut c).map(|_| ());
+    assert_eq!(got, Err(want));
+    assert_eq!(
+        format!("{c:?}"),
+        before,
+        "builder changed by a refused call ({want:?})"
+    );
+}
+
+#[test]
+fn bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
+    let b = two_nodes();
+    let oor = |name| ConfigError::OutOfRange { name };
+    let inc = |name| ConfigError::Inconsistent { name };
+    refused(&b, oor("rod length"), |b| b.rod_length(0, 1, 0.0));
+    refused(&b, inc("rod ends distinct"), |b| b.rod(1, 1));
+    refused(&b, oor("node"), |b| b.rod(0, 2));
+    refused(&b, oor("node"), |b| b.pin(7, [0.0, 0.0]));
+    refused(&b, oor("node"), |b| b.force_actuator(2, [1.0, 0.0]));
+    refused(&b, oor("actuator axis"), |b| {
+        b.force_actuator(0, [0.0, 0.0])
+    });
+    refused(&b, oor("damping"), |b| b.dashpot(0, 1, -1.0));
+    refused(&b, oor("g"), |b| b.gravity(-9.81));
+    refused(&b, ConfigError::NonFinite { name: "rod length" }, |b| {
+        b.rod_length(0, 1, f64::NAN)
+    });
+    // Coincident ends: a pin at the tip's own start position has measured length zero.
+    refused(&b, inc("rod ends coincide"), |b| b.pin(1, [0.0, 0.5]));
+    // The two nodes use all N = 3 coordinates: one more does not fit.
+    refused(&b, inc("coordinates = N"), |b| b.node(1.0, [1.0, 1.0]));
+    // Counts: no rod yet (D = 1).
+    refused(&b, inc("rods = D"), |b| b.build());
+
+    let mut e = B::new().unwrap();
+    refused(&e, oor("mass"), |b| b.node(0.0, [0.0, 0.5]));
+    refused(&e, oor("mass"), |b| b.node(-1.0, [0.0, 0.5]));
+    refused(&e, oor("rail direction"), |b| {
+        b.rail_node(1.0, [0.0; 2], [0.0; 2], 0.0)
+    });
+    e.node(1.0, [0.0, 1.0]).unwrap();
+    refused(&e, inc("coordinates = N"), |b| b.build());
+
+    // Unsupported topology: the exact `Distances` form has no rails; a torque in 3-D.
+    let mut full = two_nodes();
+    full.rod(1, 0).unwrap();
+    let mech = full.build().unwrap();
+    assert_eq!(mech.distances().err(), Some(inc("topology")));
+    let mut b3 = MechanismBuilder::<f64, 3, 9, 2>::new().unwrap();
+    for i in 0..3 {
+        b3.node(1.0, [i as f64, 0.0, 0.0]).unwrap();
+    }
+    let before = format!("{b3:?}");
+    assert_eq!(b3.torque_actuator(1, 0, 2), Err(inc("topology")));
+    assert_eq!(format!("{b3:?}"), before);
+    assert_eq!(
+        MechanismBuilder::<f64, 4, 4, 1>::new().err(),
+        Some(inc("topology"))
+    );
+    // A command vector of the wrong length or non-finite: refused, `u` untouched.
+    let mut u = SVector::<f64, 3>::repeat(7.0);
+    let q = mech.initial_state().q;
+    assert_eq!(
+        mech.actuation(&[1.0], &q, &mut u),
+        Err(inc("commands = actuators"))
+    );
+    assert_eq!(u, SVector::<f64, 3>::repeat(7.0));
+}
+
+/// The cart-pole mechanism at a generic configuration, for derivative checks.
+fn cart_pole() -> macrostep::mechanism::Mechanism<f64, 2, 3, 1> {
+    let mut b = B::new().unwrap();
+    // A slanted rail, so the rail direction enters every derivative.
+    b.rail_node(1.0, [0.1, -0.2], [3.0, 1.0], 0.3).unwrap();
+    b.node(0.1, [0.4, 0.5]).unwrap();
+    b.rod(1, 0).unwrap();
+    b.gravity(9.81).unwrap();
+    b.build().unwrap()
+}
+
+#[test]
+fn rail_linkage_derivatives_match_central_differences() {
+    let pen = cart_pole().penalised(30.0).unwrap().potential;
+    let q = SVector::<f64, 3>::new(0.2, 0.45, 0.6);
+    let a = SVector::<f64, 3>::new(0.3, -0.2, 0.5);
+    let h = 1e-5;
+    let e = |i: usize| SVector::<f64, 3>::from_fn(|r, _| if r == i { h } else { 0.0 });
+    let grad = pen.gradient(&q);
+    let hess = pen.hessian(&q);
+    let mut added = SMatrix::<f64, 3, 3>::zeros();
+    pen.add_hessian(&q, 1.0, &mut added);
+    for i in 0..3 {
+        let fd = (pen.energy(&(q + e(i))) - pen.energy(&(q - e(i)))) / (2.0 * h);
+        // Central differences: error O(h²·V''') ≈ 1e-10·1e3, plus roundoff ε·V/h ≈ 1e-10.
+        assert!(
+            (fd - grad[i]).abs() < 1e-6 * (1.0 + grad[i].abs()),
+            "gradient {i}"
+        );
+        let fdh = (pen.gradient(&(q + e(i))) - pen.gradient(&(q - e(i)))) / (2.0 * h);
+        assert!(
+            (fdh - hess.column(i)).amax() < 1e-6 * (1.0 + hess.amax()),
+            "hessian {i}"
+        );
+    }
+    assert!((added - hess).amax() < 1e-12 * hess.amax(), "add_hessian");
+    // a·V'''·a = d²/dε² ∇V(q + εa) at 0.
+    let t = pen.third_contraction(&q, &a);
+    let fd3 = (pen.gradient(&(q + a * h)) - pen.gradient(&q) * 2.0 + pen.gradient(&(q - a * h)))
+        / (h * h);
+    assert!(
+        (fd3 - t).amax() < 1e-4 * (1.0 + t.amax()),
+        "third contraction"
+    );
+}
+
+#[test]
+fn linkage_without_rails_agrees_with_distances() {
+    let m = cpb::double_pendulum().unwrap();
+    let (l, d) = (m.constraint(), m.distances().unwrap());
+    let q = SVector::<f64, 4>::new(0.3, -0.9, 1.2, -1.7);
+    let a = SVector::<f64, 4>::new(0.1, 0.2, -0.3, 0.4);
+    let w = SVector::<f64, 2>::new(3.0, 5.0);
+    let tol = 1e-13; // both are the same few products summed in a different order
+    assert!((l.value(&q) - d.value(&q)).amax() < tol);
+    assert!((l.jacobian(&q) - d.jacobian(&q)).amax() < tol);
+    assert!((l.weighted_hessian(&q, &w) - d.weighted_hessian(&q, &w)).amax() < tol);
+    assert!((l.hessian_times(&q, &a) - d.hessian_times(&q, &a)).amax() < tol);
+    assert!((l.penalty_gradient(&q, &w) - d.penalty_gradient(&q, &w)).amax() < tol);
+    assert!(
+        (l.penalty_third_contraction(&q, &w, &a) - d.penalty_third_contraction(&q, &w, &a)).amax()
+            < tol
+    );
+    let (mut hl, mut hd) = (SMatrix::<f64, 4, 4>::zeros(), SMatrix::<f64, 4, 4>::zeros());
+    l.add_penalty_hessian(&q, &w, 2.0, &mut hl);
+    d.add_penalty_hessian(&q, &w, 2.0, &mut hd);
+    assert!((hl - hd).amax() < tol);
+    assert_eq!(l.residual(&q), d.residual(&q));
+}
+
+#[test]
+fn dashpots_and_actuators_map_to_generalised_coordinates() {
+    let mut b = B::new().unwrap();
+    b.rail_node(2.0, [0.0, 0.0], [0.0, 2.0], 0.0).unwrap(); // a vertical rail
+    b.node(1.0, [1.0, 0.0]).unwrap();
+    b.rod(1, 0).unwrap();
+    b.dashpot(0, 1, 3.0).unwrap();
+    b.dashpot_to_ground(1, 0.5).unwrap();
+    b.force_actuator(0, [0.0, -4.0]).unwrap(); // along −y: −1 along the rail
+    b.force_actuator(1, [3.0, 4.0]).unwrap();
+    let m = b.build().unwrap();
+    // B = (e_y ∂s − I ∂(x, y)): C = 3 [[1, 0, −1], [0, 1, 0], [−1, 0, 1]] + 0.5 diag(0, 1, 1).
+    let c = SMatrix::<f64, 3, 3>::new(3.0, 0.0, -3.0, 0.0, 3.5, 0.0, -3.0, 0.0, 3.5);
+    assert_eq!(m.damping(), c);
+    let mut u = SVector::zeros();
+    m.actuation(&[2.0, 5.0], &m.initial_state().q, &mut u)
+        .unwrap();
+    assert_eq!(u, SVector::<f64, 3>::new(-2.0, 3.0, 4.0));
+    // Gravity: none set; mass: the rail node's m on its one coordinate.
+    assert_eq!(
+        m.mass().matrix().diagonal(),
+        SVector::<f64, 3>::new(2.0, 1.0, 1.0)
+    );
+}
+
+#[test]
+fn cart_pole_lqr_settles_from_a_0_2_rad_tilt() {
+    use host_tests::experiments::cart_pole::{compute, Setup};
+    let r = compute(&Setup::paper());
+    for (name, run) in [("Z&S", &r.zs), ("RATTLE", &r.rattle)] {
+        assert_eq!(run.error, None, "{name}: no step error");
+        // Settled (|θ| ≤ 4 mrad, |s| ≤ 2 cm for good) well inside the 10 s run.
+        assert!(
+            run.settle_time < 5.0,
+            "{name}: settle time {}",
+            run.settle_time
+        );
+        // The LQR loop converges exponentially: at 10 s the pole is upright to 1e-4 rad.
+        assert!(
+            run.final_error.0 < 1e-4,
+            "{name}: final angle {:?}",
+            run.final_error
+        );
+        // A 0.2 rad tilt needs ≈ K_θ·0.2 ≈ 14 N; a force far above would be a wrong gain sign.
+        assert!(run.max_force < 20.0, "{name}: max force {}", run.max_force);
+    }
+    // The penalty rod stretches by about the tip's load over the rod stiffness ω²(2L)² = ω²:
+    // m_p (g + centripetal) / ω² ≈ 4e-6 m; 2e-5 allows the load transients.
+    assert!(
+        r.zs.max_constraint_err < 2e-5,
+        "{}",
+        r.zs.max_constraint_err
+    );
+    // Energy balance E − E₀ − W of a forced variational step: O(h²) per unit time, measured
+    // 2e-6 J; 1e-4 J is a hundredth of the pole's initial potential-energy deficit (≈ 0.01 J).
+    assert!(r.zs.max_balance < 1e-4, "{}", r.zs.max_balance);
+    assert!(r.bit_identical);
+}
+
+#[test]
+fn stored_lqr_gains_are_the_riccati_solution() {
+    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    // The example stores the gains as literals: each must be the solver's value, printed.
+    let example = include_str!("../../examples/cart_pole.rs");
+    for g in k {
+        assert!(
+            example.contains(&format!("{g:?}")),
+            "examples/cart_pole.rs lacks {g:?}"
+        );
+    }
+}
+
+#[test]
+fn firmware_lqr_gains_are_the_riccati_solution() {
+    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    // Same solver, same machine arithmetic: the stored literals are its printed values.
+    assert_eq!(macrostep_scenarios::CART_POLE_GAINS, k);
+    assert_eq!(
+        macrostep_scenarios::CART_POLE_H,
+        host_tests::experiments::cart_pole::H
+    );
+}

@@ -1,0 +1,398 @@
+//! [`MechanismBuilder`]: masses, rods, pins, rails, gravity, dashpots and actuators, validated
+//! one call at a time (a refused call leaves the builder unchanged).
+
+use super::linkage::Place;
+use super::{Actuator, Mechanism};
+use crate::models::{Endpoint, Link};
+use crate::{ConfigError, Real};
+use nalgebra::{SMatrix, SVector};
+
+/// Builds a [`Mechanism`] with `N` coordinates and `D` rods in `DIM ∈ {2, 3}` dimensions (see
+/// the [module docs](super) for the coordinates, the forms produced and the errors).
+#[derive(Clone, Copy, Debug)]
+pub struct MechanismBuilder<T: Real, const DIM: usize, const N: usize, const D: usize> {
+    pub(super) places: [Place<T, DIM>; N],
+    pub(super) node_mass: [T; N],
+    pub(super) nodes: usize,
+    pub(super) coords: usize,
+    pub(super) start: SVector<T, N>,
+    pub(super) links: [Link<T, DIM>; D],
+    pub(super) rods: usize,
+    pub(super) g: T,
+    pub(super) damping: SMatrix<T, N, N>,
+    pub(super) actuators: [Actuator<T, DIM>; N],
+    pub(super) n_act: usize,
+}
+
+/// `x` finite and `> 0`, else the named error.
+fn positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
+    crate::models::check_positive(x, name)
+}
+
+/// `|v|²` of a `DIM`-vector.
+fn norm2<T: Real, const DIM: usize>(v: &[T; DIM]) -> T {
+    v.iter().fold(T::zero(), |s, &x| s + x * x)
+}
+
+/// `v / |v|`, or `OutOfRange { name }` for a zero (or non-finite) `v`.
+fn unit<T: Real, const DIM: usize>(
+    v: [T; DIM],
+    name: &'static str,
+) -> Result<SVector<T, DIM>, ConfigError> {
+    if !v.iter().all(|x| x.finite()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let n = norm2(&v).sqrt();
+    if n <= T::zero() || !n.finite() {
+        return Err(ConfigError::OutOfRange { name });
+    }
+    Ok(SVector::from(v) / n)
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder<T, DIM, N, D> {
+    /// An empty mechanism, no gravity.
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"topology"` unless `DIM` is 2 or 3.
+    pub fn new() -> Result<Self, ConfigError> {
+        if DIM != 2 && DIM != 3 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        let ground = Link::anchored(0, SVector::zeros(), T::one());
+        Ok(Self {
+            places: [Place::Ground(SVector::zeros()); N],
+            node_mass: [T::zero(); N],
+            nodes: 0,
+            coords: 0,
+            start: SVector::zeros(),
+            links: [ground; D],
+            rods: 0,
+            g: T::zero(),
+            damping: SMatrix::zeros(),
+            actuators: [Actuator::None; N],
+            n_act: 0,
+        })
+    }
+
+    /// A free point mass `m` starting at `p`; returns its node index.
+    ///
+    /// # Errors
+    /// `"mass"` ([`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `m ≤ 0`),
+    /// [`ConfigError::NonFinite`] `"position"`, [`ConfigError::Inconsistent`]
+    /// `"coordinates = N"` when the node's `DIM` coordinates do not fit in `N`.
+    pub fn node(&mut self, m: T, p: [T; DIM]) -> Result<usize, ConfigError> {
+        positive(m, "mass")?;
+        if !p.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "position" });
+        }
+        let offset = self.reserve(DIM)?;
+        for (c, &x) in p.iter().enumerate() {
+            if let Some(e) = self.start.as_mut_slice().get_mut(offset + c) {
+                *e = x;
+            }
+        }
+        Ok(self.push_node(Place::Free { offset }, m, DIM))
+    }
+
+    /// A point mass `m` on a rail (a prismatic joint): the line through `origin` along
+    /// `direction`. Its one coordinate is the arc length `s` along the unit direction, starting
+    /// at `s`; returns its node index.
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::node`], plus [`ConfigError::OutOfRange`] `"rail direction"` for a
+    /// zero direction and [`ConfigError::NonFinite`] for `"rail origin"` / `"rail direction"` /
+    /// `"position"` (`s`).
+    pub fn rail_node(
+        &mut self,
+        m: T,
+        origin: [T; DIM],
+        direction: [T; DIM],
+        s: T,
+    ) -> Result<usize, ConfigError> {
+        positive(m, "mass")?;
+        if !origin.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite {
+                name: "rail origin",
+            });
+        }
+        let dir = unit(direction, "rail direction")?;
+        if !s.finite() {
+            return Err(ConfigError::NonFinite { name: "position" });
+        }
+        let offset = self.reserve(1)?;
+        if let Some(e) = self.start.as_mut_slice().get_mut(offset) {
+            *e = s;
+        }
+        let origin = SVector::from(origin);
+        Ok(self.push_node(
+            Place::Rail {
+                offset,
+                origin,
+                dir,
+            },
+            m,
+            1,
+        ))
+    }
+
+    /// The first coordinate of a new node of `k` coordinates, if it fits.
+    fn reserve(&self, k: usize) -> Result<usize, ConfigError> {
+        if self.nodes >= N || self.coords + k > N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        Ok(self.coords)
+    }
+
+    fn push_node(&mut self, place: Place<T, DIM>, m: T, k: usize) -> usize {
+        let i = self.nodes;
+        // `reserve` checked `nodes < N`: both slots exist.
+        if let (Some(p), Some(mm)) = (self.places.get_mut(i), self.node_mass.get_mut(i)) {
+            *p = place;
+            *mm = m;
+        }
+        self.nodes += 1;
+        self.coords += k;
+        i
+    }
+
+    /// Node `i`'s place, or [`ConfigError::OutOfRange`] `"node"`.
+    pub(super) fn place(&self, i: usize) -> Result<Place<T, DIM>, ConfigError> {
+        match self.places.get(i) {
+            Some(p) if i < self.nodes => Ok(*p),
+            _ => Err(ConfigError::OutOfRange { name: "node" }),
+        }
+    }
+
+    /// A rigid rod between nodes `a` and `b`, its length their distance at the start; returns
+    /// its index (constraint `k`, in the order added).
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] `"node"`, [`ConfigError::Inconsistent`] `"rod ends distinct"`
+    /// (`a = b`) or `"rod ends coincide"` (the two start positions are equal: a zero-length
+    /// rod), [`ConfigError::Inconsistent`] `"rods = D"` when `D` rods exist already.
+    pub fn rod(&mut self, a: usize, b: usize) -> Result<usize, ConfigError> {
+        let (pa, pb) = (
+            self.place(a)?.position(&self.start),
+            self.place(b)?.position(&self.start),
+        );
+        if a == b {
+            return Err(ConfigError::Inconsistent {
+                name: "rod ends distinct",
+            });
+        }
+        self.push_link(Link::between(a, b, (pa - pb).norm_squared().sqrt()), true)
+    }
+
+    /// A rigid rod of length `length` between nodes `a` and `b`.
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::rod`]; `"rod length"` ([`ConfigError::OutOfRange`] for
+    /// `length ≤ 0`, [`ConfigError::NonFinite`]) instead of `"rod ends coincide"`.
+    pub fn rod_length(&mut self, a: usize, b: usize, length: T) -> Result<usize, ConfigError> {
+        self.place(a)?;
+        self.place(b)?;
+        if a == b {
+            return Err(ConfigError::Inconsistent {
+                name: "rod ends distinct",
+            });
+        }
+        self.push_link(Link::between(a, b, length), false)
+    }
+
+    /// A rigid rod from node `a` to the ground pin `anchor`, its length their distance at the
+    /// start (a pendulum's pivot).
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::rod`]; [`ConfigError::NonFinite`] `"anchor"`.
+    pub fn pin(&mut self, a: usize, anchor: [T; DIM]) -> Result<usize, ConfigError> {
+        let pa = self.place(a)?.position(&self.start);
+        if !anchor.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "anchor" });
+        }
+        let c = SVector::from(anchor);
+        self.push_link(Link::anchored(a, c, (pa - c).norm_squared().sqrt()), true)
+    }
+
+    /// A rigid rod of length `length` from node `a` to the ground pin `anchor`.
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::rod_length`]; [`ConfigError::NonFinite`] `"anchor"`.
+    pub fn pin_length(
+        &mut self,
+        a: usize,
+        anchor: [T; DIM],
+        length: T,
+    ) -> Result<usize, ConfigError> {
+        self.place(a)?;
+        if !anchor.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "anchor" });
+        }
+        self.push_link(Link::anchored(a, SVector::from(anchor), length), false)
+    }
+
+    /// Adds a rod; `measured` when its length is the start distance of its ends.
+    fn push_link(&mut self, link: Link<T, DIM>, measured: bool) -> Result<usize, ConfigError> {
+        if !link.length.finite() {
+            return Err(ConfigError::NonFinite { name: "rod length" });
+        }
+        if link.length <= T::zero() {
+            return Err(if measured {
+                // The two ends start at the same point.
+                ConfigError::Inconsistent {
+                    name: "rod ends coincide",
+                }
+            } else {
+                ConfigError::OutOfRange { name: "rod length" }
+            });
+        }
+        if crate::error::check_derived(link.length * link.length, "length^2")? == T::zero() {
+            return Err(ConfigError::Overflow { name: "length^2" });
+        }
+        if self.rods >= D {
+            return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        if let Some(l) = self.links.get_mut(self.rods) {
+            *l = link;
+        }
+        self.rods += 1;
+        Ok(self.rods - 1)
+    }
+
+    /// Gravity `g ≥ 0` along the last axis, downwards (`−y` in the plane, `−z` in space):
+    /// `V = Σ mᵢ g hᵢ` with `hᵢ` the node's height.
+    ///
+    /// # Errors
+    /// `"g"`: [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `g < 0`.
+    pub fn gravity(&mut self, g: T) -> Result<(), ConfigError> {
+        self.g = crate::models::check_nonnegative(g, "g")?;
+        Ok(())
+    }
+
+    /// A linear dashpot `c ≥ 0` between nodes `a` and `b`, isotropic: the force on `a` is
+    /// `−c (v_a − v_b)` in every direction (not only along the line of centres), i.e.
+    /// `C += c Bᵀ B` with `B = ∂(p_a − p_b)/∂q` (`c (eₐ − e_b)(eₐ − e_b)ᵀ ⊗ I` for free nodes).
+    ///
+    /// # Errors
+    /// `"node"`, `"rod ends distinct"` (`a = b`) as for rods; `"damping"`:
+    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`.
+    pub fn dashpot(&mut self, a: usize, b: usize, c: T) -> Result<(), ConfigError> {
+        let (pa, pb) = (self.place(a)?, self.place(b)?);
+        if a == b {
+            return Err(ConfigError::Inconsistent {
+                name: "rod ends distinct",
+            });
+        }
+        let c = crate::models::check_nonnegative(c, "damping")?;
+        super::add_dashpot(&mut self.damping, &pa, &pb, c);
+        Ok(())
+    }
+
+    /// A linear dashpot `c ≥ 0` from node `a` to the ground: force `−c v_a`, `C += c B_aᵀB_a`.
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::dashpot`].
+    pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
+        let pa = self.place(a)?;
+        let c = crate::models::check_nonnegative(c, "damping")?;
+        super::add_dashpot(&mut self.damping, &pa, &Place::Ground(SVector::zeros()), c);
+        Ok(())
+    }
+
+    /// A force actuator on node `a` along `axis` (normalised): command `f` applies the force
+    /// `f · axis/|axis|` to the node (for a rail node, its component along the rail). Returns
+    /// the actuator's index in the command vector.
+    ///
+    /// # Errors
+    /// `"node"`; `"actuator axis"` ([`ConfigError::OutOfRange`] for a zero axis,
+    /// [`ConfigError::NonFinite`]); [`ConfigError::Inconsistent`] `"actuators <= N"`.
+    pub fn force_actuator(&mut self, a: usize, axis: [T; DIM]) -> Result<usize, ConfigError> {
+        let place = self.place(a)?;
+        let axis = unit(axis, "actuator axis")?;
+        self.push_actuator(Actuator::Force { place, axis })
+    }
+
+    /// A torque actuator between the rods `joint–a` and `joint–b` (planar only), as force pairs:
+    /// command `τ` turns rod `joint→a` by `+τ` (counter-clockwise) and rod `joint→b` by `−τ`,
+    /// applying `τ/|r|² · r⊥` at the far end of each rod `r` and the opposite at the joint
+    /// (net force zero, net torque zero).
+    ///
+    /// # Errors
+    /// `"node"`; `"rod ends distinct"` when two of the three nodes are equal;
+    /// [`ConfigError::Inconsistent`] `"topology"` in 3-D; `"actuators <= N"`.
+    pub fn torque_actuator(
+        &mut self,
+        joint: usize,
+        a: usize,
+        b: usize,
+    ) -> Result<usize, ConfigError> {
+        let (pj, pa, pb) = (self.place(joint)?, self.place(a)?, self.place(b)?);
+        if joint == a || joint == b || a == b {
+            return Err(ConfigError::Inconsistent {
+                name: "rod ends distinct",
+            });
+        }
+        if DIM != 2 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        self.push_actuator(Actuator::Torque {
+            joint: pj,
+            a: pa,
+            b: pb,
+        })
+    }
+
+    fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
+        if self.n_act >= N {
+            return Err(ConfigError::Inconsistent {
+                name: "actuators <= N",
+            });
+        }
+        if let Some(a) = self.actuators.get_mut(self.n_act) {
+            *a = act;
+        }
+        self.n_act += 1;
+        Ok(self.n_act - 1)
+    }
+
+    /// The validated mechanism.
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the nodes' coordinates do not add
+    /// up to `N`, `"rods = D"` when fewer than `D` rods were added; [`ConfigError::Overflow`]
+    /// `"g * m"` when a weight is not representable.
+    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D>, ConfigError> {
+        if self.coords != N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        if self.rods != D {
+            return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        for &m in self.node_mass.iter().take(self.nodes) {
+            crate::error::check_derived(self.g * m, "g * m")?;
+        }
+        Mechanism::from_builder(self)
+    }
+
+    /// Whether any rod end is a node on a rail.
+    pub(super) fn has_rails(&self) -> bool {
+        self.places
+            .iter()
+            .take(self.nodes)
+            .any(|p| matches!(p, Place::Rail { .. }))
+    }
+
+    /// The [`Place`] of a link end.
+    pub(super) fn end(&self, e: &Endpoint<T, DIM>) -> Place<T, DIM> {
+        match e {
+            Endpoint::Node(b) => match self.places.get(*b) {
+                Some(p) => *p,
+                None => Place::Ground(SVector::zeros()),
+            },
+            Endpoint::Anchor(c) => Place::Ground(*c),
+        }
+    }
+}

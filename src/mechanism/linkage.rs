@@ -1,0 +1,409 @@
+//! Rods between nodes that may sit on rails: the constraint type of a mechanism with rails.
+
+use crate::model::Constraint;
+use crate::Real;
+use nalgebra::{SMatrix, SVector};
+
+/// Where one end of a rod is, as an affine function of the coordinates `q`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place<T: Real, const DIM: usize> {
+    /// A free node: its position is `q[offset .. offset + DIM]`.
+    Free {
+        /// Index of its first coordinate.
+        offset: usize,
+    },
+    /// A node on a rail (prismatic joint): its position is `origin + q[offset] · dir`, `|dir| = 1`.
+    Rail {
+        /// Index of its one coordinate (the arc length along the rail).
+        offset: usize,
+        /// A point of the rail (where the coordinate is 0).
+        origin: SVector<T, DIM>,
+        /// The rail's unit direction.
+        dir: SVector<T, DIM>,
+    },
+    /// A fixed point (a ground pin).
+    Ground(SVector<T, DIM>),
+}
+
+/// One rod of a [`Linkage`]: `|p(a) − p(b)|² − L² = 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rod<T: Real, const DIM: usize> {
+    /// The first end (never [`Place::Ground`] for a rod the builder made).
+    pub a: Place<T, DIM>,
+    /// The second end.
+    pub b: Place<T, DIM>,
+    /// `L²`.
+    pub length2: T,
+}
+
+/// Up to `2·DIM` coordinates a rod touches, each with its column of `B = ∂(p_a − p_b)/∂q`.
+struct Columns<T: Real, const DIM: usize> {
+    idx: [usize; 8],
+    col: [[T; DIM]; 8],
+    len: usize,
+}
+
+impl<T: Real, const DIM: usize> Columns<T, DIM> {
+    fn of(rod: &Rod<T, DIM>) -> Self {
+        let mut c = Self {
+            idx: [0; 8],
+            col: [[T::zero(); DIM]; 8],
+            len: 0,
+        };
+        c.push(&rod.a, T::one());
+        c.push(&rod.b, -T::one());
+        c
+    }
+
+    fn push(&mut self, p: &Place<T, DIM>, sign: T) {
+        match p {
+            Place::Free { offset } => {
+                for k in 0..DIM {
+                    let mut v = [T::zero(); DIM];
+                    v[k] = sign;
+                    self.add(offset + k, v);
+                }
+            }
+            Place::Rail { offset, dir, .. } => {
+                let mut v = [T::zero(); DIM];
+                for k in 0..DIM {
+                    v[k] = dir[k] * sign;
+                }
+                self.add(*offset, v);
+            }
+            Place::Ground(_) => {}
+        }
+    }
+
+    fn add(&mut self, i: usize, v: [T; DIM]) {
+        if let (Some(slot), Some(col)) = (self.idx.get_mut(self.len), self.col.get_mut(self.len)) {
+            *slot = i;
+            *col = v;
+            self.len += 1;
+        }
+    }
+
+    /// The used `(index, column)` pairs.
+    fn iter(&self) -> impl Iterator<Item = (usize, &[T; DIM])> {
+        self.idx.iter().copied().zip(self.col.iter()).take(self.len)
+    }
+}
+
+/// `x·y` for small fixed-size arrays.
+#[inline]
+fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
+    let mut s = T::zero();
+    for c in 0..DIM {
+        s += x[c] * y[c];
+    }
+    s
+}
+
+/// `q[i]`, zero outside `q` (no validated place produces such an index).
+#[inline]
+fn at<T: Real, const N: usize>(q: &SVector<T, N>, i: usize) -> T {
+    q.as_slice().get(i).copied().unwrap_or_else(T::zero)
+}
+
+/// `m[(i, j)] += x`; nothing outside `m`.
+#[inline]
+fn add_at<T: Real, const R: usize, const C: usize>(
+    m: &mut SMatrix<T, R, C>,
+    i: usize,
+    j: usize,
+    x: T,
+) {
+    if let Some(e) = m.get_mut((i, j)) {
+        *e += x;
+    }
+}
+
+impl<T: Real, const DIM: usize> Place<T, DIM> {
+    /// The position at `q` (`with_origin`) or the displacement for a displacement `q`
+    /// (origin and ground dropped).
+    #[inline]
+    fn point<const N: usize>(&self, q: &SVector<T, N>, with_origin: bool) -> [T; DIM] {
+        let mut p = [T::zero(); DIM];
+        match self {
+            Place::Free { offset } => {
+                for (c, pc) in p.iter_mut().enumerate() {
+                    *pc = at(q, offset + c);
+                }
+            }
+            Place::Rail {
+                offset,
+                origin,
+                dir,
+            } => {
+                let s = at(q, *offset);
+                for (c, pc) in p.iter_mut().enumerate() {
+                    *pc = dir[c] * s;
+                    if with_origin {
+                        *pc += origin[c];
+                    }
+                }
+            }
+            Place::Ground(g) => {
+                if with_origin {
+                    for (c, pc) in p.iter_mut().enumerate() {
+                        *pc = g[c];
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    /// `out += sign · Bᵀ v` for this end: the generalised force of a Cartesian force `v` on it.
+    #[inline]
+    pub(crate) fn scatter<const N: usize>(&self, out: &mut SVector<T, N>, v: &[T; DIM]) {
+        match self {
+            Place::Free { offset } => {
+                for (c, vc) in v.iter().enumerate() {
+                    if let Some(o) = out.as_mut_slice().get_mut(offset + c) {
+                        *o += *vc;
+                    }
+                }
+            }
+            Place::Rail { offset, dir, .. } => {
+                let mut s = T::zero();
+                for (c, vc) in v.iter().enumerate() {
+                    s += dir[c] * *vc;
+                }
+                if let Some(o) = out.as_mut_slice().get_mut(*offset) {
+                    *o += s;
+                }
+            }
+            Place::Ground(_) => {}
+        }
+    }
+
+    /// `B a` for this place: the displacement of the point for a coordinate displacement `a`.
+    pub(crate) fn displacement<const N: usize>(&self, a: &SVector<T, N>) -> [T; DIM] {
+        self.point(a, false)
+    }
+
+    /// The position of this place at `q`.
+    pub fn position<const N: usize>(&self, q: &SVector<T, N>) -> SVector<T, DIM> {
+        SVector::from(self.point(q, true))
+    }
+}
+
+impl<T: Real, const DIM: usize> Rod<T, DIM> {
+    /// `d = p_a − p_b` at `q`.
+    #[inline]
+    fn difference<const N: usize>(&self, q: &SVector<T, N>) -> [T; DIM] {
+        self.delta(q, true)
+    }
+
+    #[inline]
+    fn delta<const N: usize>(&self, q: &SVector<T, N>, with_origin: bool) -> [T; DIM] {
+        let mut d = self.a.point(q, with_origin);
+        let pb = self.b.point(q, with_origin);
+        for c in 0..DIM {
+            d[c] -= pb[c];
+        }
+        d
+    }
+
+    /// `out += Bᵀ v` (the `+v` on end `a`, `−v` on end `b`).
+    #[inline]
+    fn scatter<const N: usize>(&self, out: &mut SVector<T, N>, v: &[T; DIM]) {
+        self.a.scatter(out, v);
+        let mut m = *v;
+        for x in m.iter_mut() {
+            *x = -*x;
+        }
+        self.b.scatter(out, &m);
+    }
+
+    /// `out += scale · Bᵀ P B` for a symmetric `DIM × DIM` block `P` given as `p(r, c)`.
+    #[inline]
+    fn add_block<const N: usize>(&self, out: &mut SMatrix<T, N, N>, p: impl Fn(usize, usize) -> T) {
+        let cols = Columns::of(self);
+        for (i, bi) in cols.iter() {
+            // `P bⱼ` is formed per column pair: `DIM ≤ 3`, so the cost is negligible.
+            for (j, bj) in cols.iter() {
+                let mut s = T::zero();
+                for (r, &br) in bi.iter().enumerate() {
+                    for (c, &bc) in bj.iter().enumerate() {
+                        s += br * p(r, c) * bc;
+                    }
+                }
+                add_at(out, i, j, s);
+            }
+        }
+    }
+}
+
+/// `D` rods whose ends are free nodes, nodes on rails or ground pins, in squared-distance form
+/// `gₖ = |p_a − p_b|² − Lₖ²` with positions affine in `q` (`p = A q + c`). With
+/// `B = A_a − A_b` and `d = p_a − p_b`: `∇gₖ = 2 Bᵀ d`, `Hess gₖ = 2 BᵀB` (constant), `g‴ = 0`.
+///
+/// Built by [`MechanismBuilder`](super::MechanismBuilder); for a mechanism without rails the
+/// builder also gives the crate's [`Distances`](crate::models::Distances), bit-identical to the
+/// built-in models.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linkage<T: Real, const DIM: usize, const N: usize, const D: usize> {
+    rods: [Rod<T, DIM>; D],
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Linkage<T, DIM, N, D> {
+    pub(crate) fn from_valid(rods: [Rod<T, DIM>; D]) -> Self {
+        Self { rods }
+    }
+
+    /// The rods.
+    pub fn rods(&self) -> &[Rod<T, DIM>; D] {
+        &self.rods
+    }
+
+    /// The Euclidean length `|p_a − p_b|` of rod `k` at `q` (`None` for `k ≥ D`).
+    pub fn length(&self, q: &SVector<T, N>, k: usize) -> Option<T> {
+        self.rods.get(k).map(|r| {
+            let d = r.difference(q);
+            dot(&d, &d).sqrt()
+        })
+    }
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
+    for Linkage<T, DIM, N, D>
+{
+    /// `max |gₖ| / Lₖ²`, as [`Distances`](crate::models::Distances).
+    fn residual(&self, q: &SVector<T, N>) -> T {
+        let mut r = T::zero();
+        for rod in self.rods.iter() {
+            let d = rod.difference(q);
+            let a = ((dot(&d, &d) - rod.length2) / rod.length2).abs();
+            if a > r || !a.finite() {
+                r = a;
+            }
+        }
+        r
+    }
+
+    fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
+        let mut g = SVector::<T, D>::zeros();
+        for (gk, rod) in g.iter_mut().zip(self.rods.iter()) {
+            let d = rod.difference(q);
+            *gk = dot(&d, &d) - rod.length2;
+        }
+        g
+    }
+
+    fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N> {
+        let mut j = SMatrix::<T, D, N>::zeros();
+        for (k, rod) in self.rods.iter().enumerate() {
+            let mut row = SVector::<T, N>::zeros();
+            let mut d = rod.difference(q);
+            for x in d.iter_mut() {
+                *x = *x + *x;
+            }
+            rod.scatter(&mut row, &d);
+            j.set_row(k, &row.transpose());
+        }
+        j
+    }
+
+    fn weighted_hessian(&self, _: &SVector<T, N>, w: &SVector<T, D>) -> SMatrix<T, N, N> {
+        let mut h = SMatrix::<T, N, N>::zeros();
+        for (k, rod) in self.rods.iter().enumerate() {
+            let w2 = w[k] + w[k];
+            rod.add_block(&mut h, |r, c| if r == c { w2 } else { T::zero() });
+        }
+        h
+    }
+
+    fn hessian_times(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SMatrix<T, D, N> {
+        let mut m = SMatrix::<T, D, N>::zeros();
+        for (k, rod) in self.rods.iter().enumerate() {
+            let mut row = SVector::<T, N>::zeros();
+            let mut d = rod.delta(a, false);
+            for x in d.iter_mut() {
+                *x = *x + *x;
+            }
+            rod.scatter(&mut row, &d);
+            m.set_row(k, &row.transpose());
+        }
+        m
+    }
+
+    fn weighted_third_contraction(
+        &self,
+        _: &SVector<T, N>,
+        _: &SVector<T, D>,
+        _: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        SVector::zeros()
+    }
+
+    fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        for (k, rod) in self.rods.iter().enumerate() {
+            let mut d = rod.difference(q);
+            let s = w[k] + w[k];
+            for x in d.iter_mut() {
+                *x *= s;
+            }
+            rod.scatter(&mut out, &d);
+        }
+        out
+    }
+
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, rod) in self.rods.iter().enumerate() {
+            let mut d = rod.difference(q);
+            let s = two * (w[k] * (dot(&d, &d) - rod.length2));
+            for x in d.iter_mut() {
+                *x *= s;
+            }
+            rod.scatter(&mut out, &d);
+        }
+        out
+    }
+
+    /// Rod `k` adds `Bᵀ wₖ (8 (d·δ) δ + 4 |δ|² d)` with `δ = B a` (as `Distances`).
+    fn penalty_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let (four, eight) = (T::lit(4.0), T::lit(8.0));
+        for (k, rod) in self.rods.iter().enumerate() {
+            let d = rod.difference(q);
+            let delta = rod.delta(a, false);
+            let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
+            let mut v = [T::zero(); DIM];
+            for c in 0..DIM {
+                v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
+            }
+            rod.scatter(&mut out, &v);
+        }
+        out
+    }
+
+    /// Rod `k` adds `scale · wₖ · Bᵀ (4 d dᵀ + 2 gₖ I) B`.
+    fn add_penalty_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let (two, four) = (T::lit(2.0), T::lit(4.0));
+        for (k, rod) in self.rods.iter().enumerate() {
+            let d = rod.difference(q);
+            let g2 = two * (dot(&d, &d) - rod.length2);
+            let ws = w[k] * scale;
+            rod.add_block(out, |r, c| {
+                let b = four * d[r] * d[c];
+                (if r == c { b + g2 } else { b }) * ws
+            });
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! A mechanism builder: point masses, rods, ground pins, rails, gravity, dashpots and
+//! actuators, turned into the objects every integrator family already consumes.
+//!
+//! ```
+//! use macrostep::mechanism::MechanismBuilder;
+//! use macrostep::zs::{ZhangSkeel, ZsParams};
+//! use macrostep::forcing::{Actuate, Actuated};
+//! use macrostep::model::System;
+//! use macrostep::nalgebra::SVector;
+//! use macrostep::Integrator;
+//!
+//! // A cart (1 kg) on a horizontal rail through the origin, a 0.1 kg tip 0.5 m above it on a
+//! // rod, gravity 9.81, a horizontal force actuator on the cart: q = (s, x_tip, y_tip).
+//! let mut b = MechanismBuilder::<f64, 2, 3, 1>::new()?;
+//! let cart = b.rail_node(1.0, [0.0, 0.0], [1.0, 0.0], 0.0)?;
+//! let tip = b.node(0.1, [0.0, 0.5])?;
+//! b.rod(tip, cart)?;
+//! b.gravity(9.81)?;
+//! let push = b.force_actuator(cart, [1.0, 0.0])?;
+//! let mech = b.build()?;
+//!
+//! // Penalty form for Z&S, the actuator's force held over each step.
+//! let pen = mech.penalised(1000.0)?;
+//! let sys = System::new(pen.mass, Actuated::new(pen.potential));
+//! let mut zs = ZhangSkeel::new(sys, 1e-3, ZsParams::default())?;
+//! let mut s = mech.initial_state();
+//! let mut u = SVector::zeros();
+//! let mut commands = [0.0];
+//! commands[push] = 2.0; // newtons
+//! mech.actuation(&commands, &s.q, &mut u)?;
+//! zs.set_force(&u).unwrap();
+//! zs.step(&mut s).unwrap();
+//! assert!(s.v[0] > 0.0); // the cart moves along +x
+//! # Ok::<(), macrostep::ConfigError>(())
+//! ```
+//!
+//! ## Coordinates
+//! Nodes are numbered in the order added. A **free node** ([`MechanismBuilder::node`]) owns
+//! `DIM` consecutive coordinates, its position. A **rail node** ([`MechanismBuilder::rail_node`],
+//! a prismatic joint) owns **one** coordinate, its arc length `s` along the rail's unit
+//! direction `e` from the rail's origin `o`: `p = o + s e`. Decision: a rail is a *coordinate
+//! choice*, not a constraint — the cart of a cart-pole has one degree of freedom and no stiff
+//! penalty across the rail, which keeps the Z&S system small (`N = 3`, one rod, for the planar
+//! cart-pole) and the rail exact for every method. `N` must equal the sum of the nodes'
+//! coordinates and `D` the number of rods ([`MechanismBuilder::build`] checks both).
+//!
+//! ## What it produces
+//! | item | what |
+//! |---|---|
+//! | [`Mechanism::mass`] | `Mass`: each node's `m` on its coordinates (`m |e|² = m` for a rail); `Mass::identity()` when every mass is 1 |
+//! | [`Mechanism::gravity`] | [`LinearPotential`] `V = Σ mᵢ g hᵢ` (`g mᵢ` on each free node's height, `g mᵢ e_h` on a rail coordinate; the rail origin's constant is dropped) |
+//! | [`Mechanism::constraint`] | [`Linkage`]: the rods in squared-distance form, rails allowed (exact form for SHAKE/RATTLE) |
+//! | [`Mechanism::distances`] | the crate's [`Distances`], for a mechanism without rails — bit-identical to [`DoublePendulum`](crate::models::DoublePendulum) and [`Chain`](crate::models::Chain) |
+//! | [`Mechanism::penalised`] / [`Mechanism::penalised_distances`] | `V + ½ Σ ωₖ² gₖ²` (000 eq 1.7) for Z&S and SyLiPN |
+//! | [`Mechanism::damping`] | the damping matrix `C` for [`Damped`](crate::forcing::Damped) |
+//! | [`Mechanism::actuation`] | actuator commands → the generalised force `u` for [`Actuate::set_force`](crate::forcing::Actuate::set_force) |
+//!
+//! Dashpots are **isotropic** (`C += c BᵀB`, `B = ∂(p_a − p_b)/∂q`: `c (eₐ − e_b)(eₐ − e_b)ᵀ ⊗ I`
+//! between free nodes, `c eₐeₐᵀ ⊗ I` to ground): constant, so `Damped` precomputes its exact
+//! flow once. A line-of-centres dashpot would depend on `q`.
+//!
+//! ## Errors
+//! Every builder call validates its input and leaves the builder unchanged on error:
+//! `OutOfRange "node"` (index out of range), `OutOfRange "mass"` (`m ≤ 0`), `OutOfRange "rod
+//! length"` (`L ≤ 0`), `Inconsistent "rod ends distinct"` (a rod from a node to itself),
+//! `Inconsistent "rod ends coincide"` (a measured rod whose ends start at one point),
+//! `OutOfRange "rail direction"` (zero direction), `Inconsistent "topology"` (`DIM ∉ {2, 3}`, a
+//! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
+//! N"` / `"rods = D"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
+//! input. All are [`ConfigError`]s.
+
+mod builder;
+mod linkage;
+
+pub use builder::MechanismBuilder;
+pub use linkage::{Linkage, Place, Rod};
+
+use crate::model::{Mass, Penalty, System};
+use crate::models::{Distances, Endpoint, LinearPotential, Link};
+use crate::{ConfigError, Real, State};
+use nalgebra::{SMatrix, SVector};
+
+/// The penalised potential of a mechanism: gravity plus `½ Σ ω² gₖ²` over its [`Linkage`].
+pub type LinkagePenalty<T, const DIM: usize, const N: usize, const D: usize> =
+    Penalty<T, LinearPotential<T, N>, Linkage<T, DIM, N, D>, D>;
+
+/// The penalised potential of a mechanism without rails over the crate's [`Distances`] (the
+/// built-in models' [`GravityPenalty`](crate::models::GravityPenalty) for `DIM = 2`).
+pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
+    Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
+
+/// One actuator (see [`MechanismBuilder::force_actuator`], [`MechanismBuilder::torque_actuator`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Actuator<T: Real, const DIM: usize> {
+    /// An unused slot.
+    None,
+    /// A force along the unit `axis` on a node.
+    Force {
+        /// The node.
+        place: Place<T, DIM>,
+        /// The unit axis.
+        axis: SVector<T, DIM>,
+    },
+    /// A torque between the rods `joint–a` and `joint–b` (planar).
+    Torque {
+        /// The common node.
+        joint: Place<T, DIM>,
+        /// The far end of the rod turned by `+τ`.
+        a: Place<T, DIM>,
+        /// The far end of the rod turned by `−τ`.
+        b: Place<T, DIM>,
+    },
+}
+
+/// `C += c BᵀB` for a dashpot between two places (`B = ∂(p_a − p_b)/∂q`).
+fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
+    out: &mut SMatrix<T, N, N>,
+    a: &Place<T, DIM>,
+    b: &Place<T, DIM>,
+    c: T,
+) {
+    // Column j of BᵀB·c is Bᵀ(c B e_j): scatter each unit coordinate's displacement back.
+    for j in 0..N {
+        let mut e = SVector::<T, N>::zeros();
+        e[j] = T::one();
+        let (da, db) = (a.displacement(&e), b.displacement(&e));
+        let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
+        let mut col = SVector::<T, N>::zeros();
+        a.scatter(&mut col, &v);
+        b.scatter(&mut col, &v.map(|x| -x));
+        for i in 0..N {
+            out[(i, j)] += col[i];
+        }
+    }
+}
+
+/// A validated mechanism: what [`MechanismBuilder::build`] returns.
+#[derive(Clone, Copy, Debug)]
+pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize> {
+    places: [Place<T, DIM>; N],
+    nodes: usize,
+    mass: Mass<T, N>,
+    gravity: LinearPotential<T, N>,
+    links: [Link<T, DIM>; D],
+    linkage: Linkage<T, DIM, N, D>,
+    rails: bool,
+    damping: SMatrix<T, N, N>,
+    actuators: [Actuator<T, DIM>; N],
+    n_act: usize,
+    start: SVector<T, N>,
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM, N, D> {
+    fn from_builder(b: &MechanismBuilder<T, DIM, N, D>) -> Result<Self, ConfigError> {
+        let up = DIM - 1;
+        let mut m = SVector::<T, N>::zeros();
+        let mut w = SVector::<T, N>::zeros();
+        for (place, &mi) in b.places.iter().zip(b.node_mass.iter()).take(b.nodes) {
+            // Checked writes: the builder validated every offset (`coordinates = N`).
+            let (ms, ws) = (m.as_mut_slice(), w.as_mut_slice());
+            match place {
+                Place::Free { offset } => {
+                    for c in 0..DIM {
+                        if let Some(x) = ms.get_mut(offset + c) {
+                            *x = mi;
+                        }
+                    }
+                    // The same product as the built-in models' `g * mᵢ`.
+                    if let Some(x) = ws.get_mut(offset + up) {
+                        *x = b.g * mi;
+                    }
+                }
+                Place::Rail { offset, dir, .. } => {
+                    if let (Some(x), Some(y)) = (ms.get_mut(*offset), ws.get_mut(*offset)) {
+                        *x = mi;
+                        *y = b.g * mi * dir[up];
+                    }
+                }
+                Place::Ground(_) => {}
+            }
+        }
+        let mass = if m.iter().all(|&x| x == T::one()) {
+            Mass::identity()
+        } else {
+            Mass::diagonal(m)?
+        };
+        let rods = b.links.map(|l| linkage::Rod {
+            a: b.end(&Endpoint::Node(l.node)),
+            b: b.end(&l.to),
+            length2: l.length * l.length,
+        });
+        Ok(Self {
+            places: b.places,
+            nodes: b.nodes,
+            mass,
+            gravity: LinearPotential::new(w)?,
+            links: b.links,
+            linkage: Linkage::from_valid(rods),
+            rails: b.has_rails(),
+            damping: b.damping,
+            actuators: b.actuators,
+            n_act: b.n_act,
+            start: b.start,
+        })
+    }
+
+    /// The mass matrix.
+    pub fn mass(&self) -> Mass<T, N> {
+        self.mass
+    }
+    /// Gravity as a linear potential.
+    pub fn gravity(&self) -> LinearPotential<T, N> {
+        self.gravity
+    }
+    /// The unconstrained system `M`, gravity (pair it with [`Mechanism::constraint`]).
+    pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
+        System::new(self.mass, self.gravity)
+    }
+    /// The rods as exact constraints (rails allowed).
+    pub fn constraint(&self) -> Linkage<T, DIM, N, D> {
+        self.linkage
+    }
+
+    /// The rods as the crate's [`Distances`] (the built-in models' constraint type).
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"topology"` when a node sits on a rail.
+    pub fn distances(&self) -> Result<Distances<T, DIM, N, D>, ConfigError> {
+        if self.rails {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        Ok(Distances::from_valid(self.links))
+    }
+
+    /// The penalised system `V + ½ ω² Σ gₖ²` on [`Mechanism::constraint`].
+    ///
+    /// # Errors
+    /// `"omega"` as [`Penalty::new`].
+    pub fn penalised(
+        &self,
+        omega: T,
+    ) -> Result<System<T, LinkagePenalty<T, DIM, N, D>, N>, ConfigError> {
+        Ok(System::new(
+            self.mass,
+            Penalty::new(self.gravity, self.linkage, omega)?,
+        ))
+    }
+
+    /// The penalised system on [`Mechanism::distances`] (the built-in models' type).
+    ///
+    /// # Errors
+    /// As [`Mechanism::distances`] and [`Mechanism::penalised`].
+    pub fn penalised_distances(
+        &self,
+        omega: T,
+    ) -> Result<System<T, DistancesPenalty<T, DIM, N, D>, N>, ConfigError> {
+        Ok(System::new(
+            self.mass,
+            Penalty::new(self.gravity, self.distances()?, omega)?,
+        ))
+    }
+
+    /// The damping matrix `C` (symmetric, `≥ 0`) of the dashpots, for
+    /// [`Damped`](crate::forcing::Damped).
+    pub fn damping(&self) -> SMatrix<T, N, N> {
+        self.damping
+    }
+
+    /// The start positions, at rest.
+    pub fn initial_state(&self) -> State<T, N> {
+        State::at_rest(self.start)
+    }
+
+    /// The position of node `i` at `q` (`None` for `i` out of range).
+    pub fn position(&self, i: usize, q: &SVector<T, N>) -> Option<SVector<T, DIM>> {
+        if i < self.nodes {
+            self.places.get(i).map(|p| p.position(q))
+        } else {
+            None
+        }
+    }
+
+    /// The number of actuators (the length of a command vector).
+    pub fn actuators(&self) -> usize {
+        self.n_act
+    }
+
+    /// Writes into `u` the generalised force of the actuator `commands` at `q` (command `k`
+    /// drives actuator `k`; newtons for a force, N·m for a torque), in the sign convention of
+    /// [`crate::forcing`]: `M q̈ = −∇V + u`. Force actuators give a constant map; a torque's
+    /// force pair depends on the rods' directions at `q`.
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"commands = actuators"` for a wrong length,
+    /// [`ConfigError::NonFinite`] `"command"`; `u` is then unchanged.
+    pub fn actuation(
+        &self,
+        commands: &[T],
+        q: &SVector<T, N>,
+        u: &mut SVector<T, N>,
+    ) -> Result<(), ConfigError> {
+        if commands.len() != self.n_act {
+            return Err(ConfigError::Inconsistent {
+                name: "commands = actuators",
+            });
+        }
+        if !commands.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "command" });
+        }
+        u.fill(T::zero());
+        for (act, &f) in self.actuators.iter().zip(commands.iter()) {
+            match act {
+                Actuator::Force { place, axis } => {
+                    let mut v = [T::zero(); DIM];
+                    for c in 0..DIM {
+                        v[c] = axis[c] * f;
+                    }
+                    place.scatter(u, &v);
+                }
+                Actuator::Torque { joint, a, b } => {
+                    torque_pair(u, q, joint, a, f);
+                    torque_pair(u, q, joint, b, -f);
+                }
+                Actuator::None => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Torque `tau` on the rod `joint → end` (planar): `tau/|r|² r⊥` on `end`, the opposite on `joint`.
+fn torque_pair<T: Real, const DIM: usize, const N: usize>(
+    u: &mut SVector<T, N>,
+    q: &SVector<T, N>,
+    joint: &Place<T, DIM>,
+    end: &Place<T, DIM>,
+    tau: T,
+) {
+    let r = end.position(q) - joint.position(q);
+    let r2 = r.norm_squared();
+    if DIM != 2 || r2 <= T::zero() || !r2.finite() {
+        return;
+    }
+    let s = tau / r2;
+    let mut v = [T::zero(); DIM];
+    v[0] = -r[1] * s;
+    v[1] = r[0] * s;
+    end.scatter(u, &v);
+    joint.scatter(u, &v.map(|x| -x));
+}
