@@ -14,7 +14,7 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
-use macrostep::Real;
+use macrostep::{Integrator, Real};
 
 const OMEGA: f64 = 1000.0;
 const H_SIM: f64 = 0.01;
@@ -31,7 +31,13 @@ fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
     let mut sim1 = Sim1::new(Mass::identity(), fast, split.soft, h_sim).expect("sim1");
     let mut sim2 = Sim2::new(Mass::identity(), fast, split.soft, h_sim).expect("sim2");
     let mut sim4 = Sim4::new(Mass::identity(), fast, split.soft, h_sim).expect("sim4");
-    let mut vv = VelocityVerlet::new(fpu.system(), T::lit(h_vv)).expect("verlet");
+    // At 90 % of its stability limit Verlet's energy error is a multiple of the stiff springs'
+    // energy, beyond the default run guard (0.2 of the run's scale): this group measures the raw
+    // method's cost at its stability limit, so the guards are off for it.
+    let mut vv = VelocityVerlet::new(fpu.system(), T::lit(h_vv))
+        .expect("verlet")
+        .with_guards(macrostep::Guards::off())
+        .expect("guards off");
     let mut g = c.benchmark_group("integrate-T1/fpu-w1000/n6");
     bench_span(
         &mut g,
