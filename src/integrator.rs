@@ -88,6 +88,46 @@ pub trait Integrator<T: Real, const N: usize> {
         Ok(self)
     }
 
+    /// Takes `n` steps of the configured size like [`Integrator::integrate`], calling `observe`
+    /// with the state after every successful step: a recorder without allocation, the closure
+    /// decides what to keep (a `heapless` ring buffer, a `defmt` log line, a host `Vec`).
+    ///
+    /// # Errors
+    /// The first step error; the state then holds the last successful (and observed) step.
+    ///
+    /// ```
+    /// use macrostep::prelude::*;
+    /// use macrostep::models::Pendulum;
+    ///
+    /// let p = Pendulum::<f64>::paper();
+    /// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
+    /// let mut s = p.initial_state();
+    /// // Keep every 10th height in a fixed-capacity buffer.
+    /// let mut heights = heapless::Vec::<f64, 16>::new();
+    /// let mut k = 0;
+    /// rattle.integrate_with(&mut s, 100, |s| {
+    ///     k += 1;
+    ///     if k % 10 == 0 {
+    ///         let _ = heights.push(s.q[1]);
+    ///     }
+    /// })?;
+    /// assert_eq!(heights.len(), 10);
+    /// assert!(heights.iter().all(|y| *y <= 1e-12)); // the bob never rises above the pivot
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    fn integrate_with<F: FnMut(&State<T, N>)>(
+        &mut self,
+        state: &mut State<T, N>,
+        n: usize,
+        mut observe: F,
+    ) -> Result<(), StepError> {
+        for _ in 0..n {
+            self.step(state)?;
+            observe(state);
+        }
+        Ok(())
+    }
+
     /// Takes `n` steps of the configured size, stopping at the first error (the state then holds
     /// the last successful step).
     ///

@@ -27,6 +27,7 @@ pub mod manifold;
 pub mod measure;
 pub mod options;
 pub mod plot;
+pub mod record;
 pub mod reference;
 pub mod report;
 pub mod rigid;
