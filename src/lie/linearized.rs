@@ -177,7 +177,8 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
                 a[(row, row)] += self.weight[l] - cp;
             }
         }
-        x = crate::linalg::solve_symmetric(a, &x)?;
+        // In place: a by-value 9×9 copy would cost 324 B of stack in f32 on the device.
+        crate::linalg::solve_symmetric_in_place(&mut a, &mut x)?;
         let am = matrix_of(&x);
         let amt = am.transpose();
         let corr = am * (amt * r) + am * (rt * am) + r * (amt * am);

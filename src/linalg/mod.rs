@@ -24,7 +24,7 @@ mod dense;
 mod jacobi;
 
 pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
-pub(crate) use dense::lu_solve_in_place;
+pub(crate) use dense::{lu_solve_in_place, solve_symmetric_in_place};
 pub use dense::{solve_symmetric, Dense};
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 
