@@ -127,6 +127,29 @@ pub(crate) fn set_held<T: Real, P, const N: usize>(
     Ok(true)
 }
 
+/// As [`set_held`], writing `δu = u − u_old` into `du` when `u` changed (nothing written
+/// otherwise): the linearly implicit methods refresh their cached force from it in place.
+#[inline]
+pub(crate) fn set_held_into<T: Real, P, const N: usize>(
+    act: &mut Actuated<T, P, N>,
+    watch: &mut Watch<T, N>,
+    u: &SVector<T, N>,
+    du: &mut SVector<T, N>,
+) -> Result<bool, StepError> {
+    if !crate::linalg::all_finite(u.as_slice()) {
+        return Err(StepError::NonFiniteForce);
+    }
+    if act.force() == u {
+        return Ok(false);
+    }
+    for i in 0..N {
+        du[i] = u[i] - act.u[i];
+    }
+    watch.account(|last| -du.dot(&last.q));
+    act.u = *u;
+    Ok(true)
+}
+
 /// Implements [`Actuate`] for an integrator with fields `system` (potential `Actuated`) and
 /// `watch`; `$clear` (optional) clears its cache.
 macro_rules! actuate_impl {

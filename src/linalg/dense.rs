@@ -41,8 +41,22 @@ pub(crate) fn solve_symmetric_in_place<T: Real, const N: usize>(
     a: &mut SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
 ) -> Result<(), StepError> {
-    match ldlt_in_place(a) {
-        Ok(()) => ldlt_solve(a, x)?,
+    solve_symmetric_kind(a, x).map(|_| ())
+}
+
+/// [`solve_symmetric_in_place`], returning `true` when `a` holds the `LDLᵀ` factors (positive
+/// definite path) and `false` when it went through the LU fallback (`a` then holds LU factors
+/// without the row permutation: not reusable).
+#[inline]
+pub(crate) fn solve_symmetric_kind<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<bool, StepError> {
+    let ldlt = match ldlt_in_place(a) {
+        Ok(()) => {
+            ldlt_solve(a, x)?;
+            true
+        }
         Err(diag) => {
             // Not positive definite: restore A from its strict upper triangle and diagonal.
             let m = &mut a.data.0;
@@ -54,10 +68,11 @@ pub(crate) fn solve_symmetric_in_place<T: Real, const N: usize>(
                 }
             }
             lu_solve(a, x)?;
+            false
         }
-    }
+    };
     if all_finite(x.as_slice()) {
-        Ok(())
+        Ok(ldlt)
     } else {
         Err(StepError::NonFiniteResult)
     }
@@ -102,7 +117,7 @@ fn ldlt_in_place<T: Real, const N: usize>(a: &mut SMatrix<T, N, N>) -> Result<()
 /// # Errors
 /// [`StepError::Singular`] when a pivot `Dⱼ ≤ N·ε·max D` (Cholesky's test on its squared pivots).
 #[inline]
-fn ldlt_solve<T: Real, const N: usize>(
+pub(super) fn ldlt_solve<T: Real, const N: usize>(
     a: &SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
 ) -> Result<(), StepError> {

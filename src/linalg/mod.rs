@@ -8,6 +8,10 @@
 //!   test are Cholesky's) and falls back to LU with partial pivoting when the matrix is
 //!   indefinite (a non-convex potential with a large `βh²`); a numerically singular matrix is a
 //!   typed error. Cost `O(N³)`.
+//! - [`DenseKept`]: the same solve, keeping the `LDLᵀ` factors and the solution, so that a
+//!   changed right-hand side (a controller's new held force, [`crate::forcing::Actuate`]) costs
+//!   two triangular solves (`O(N²)`) instead of a new assembly and factorisation. Stores `N² + N`
+//!   scalars in the integrator.
 //! - [`Banded`]: for local models (a chain of pendula, a polymer, the DNA model) whose Hessian is
 //!   banded with half-bandwidth `W − 1`, the model fills the band through
 //!   [`Hessian::hessian_band`] and the solver factorises it
@@ -21,11 +25,13 @@
 
 mod banded;
 mod dense;
+mod dense_kept;
 mod jacobi;
 
 pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
 pub(crate) use dense::{lu_solve_in_place, solve_symmetric_in_place};
 pub use dense::{solve_symmetric, Dense};
+pub use dense_kept::DenseKept;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 
 use crate::model::{Hessian, Mass};
@@ -73,6 +79,22 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
     ) -> Result<(), StepError> {
         *x = self.solve(mass, potential, q, c, x)?;
         Ok(())
+    }
+
+    /// Re-solves with the factors of the last successful solve kept, for a right-hand side
+    /// changed by `δb`: `x` holds `δb` on entry and `x_last + A⁻¹ δb` on `Ok(true)`, which
+    /// becomes the last solution. A change of a held force (`b = −∇V + u`) then costs two
+    /// triangular solves instead of assembling and factorising `M + c·Hess V` again. `Ok(false)`,
+    /// with `x` unchanged, when the strategy keeps no factors (the default) or the last solve
+    /// could not keep them; the caller then solves afresh.
+    ///
+    /// # Errors
+    /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] as a solve; the kept solution is
+    /// then unchanged and `x` unspecified.
+    #[inline]
+    fn resolve_changed(&mut self, x: &mut SVector<T, N>) -> Result<bool, StepError> {
+        let _ = x;
+        Ok(false)
     }
 }
 

@@ -190,6 +190,17 @@ impl<T: Real, const N: usize> Fsal<T, N> {
         }
     }
 
+    /// The cached position, `h²` and `f` (to refresh `f` in place after a change of the held
+    /// force), or `None` when the cache holds nothing.
+    #[inline]
+    pub(crate) fn slot(&mut self) -> Option<(&SVector<T, N>, T, &mut SVector<T, N>)> {
+        if self.valid {
+            Some((&self.q, self.h2, &mut self.f[self.cur & 1]))
+        } else {
+            None
+        }
+    }
+
     /// Caches `f` at `q` for `h2`.
     #[inline]
     pub(crate) fn store(&mut self, q: SVector<T, N>, h2: T, f: SVector<T, N>) {

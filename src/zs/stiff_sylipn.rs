@@ -163,8 +163,24 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
         self.system.potential.soft.force()
     }
     fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
-        if crate::forcing::set_held(&mut self.system.potential.soft, &mut self.watch, u)? {
-            self.cache.clear();
+        let Self {
+            system,
+            solver,
+            cache,
+            watch,
+            ..
+        } = self;
+        let Some((_, _, f)) = cache.slot() else {
+            let mut du = SVector::zeros();
+            crate::forcing::set_held_into(&mut system.potential.soft, watch, u, &mut du)?;
+            return Ok(());
+        };
+        // `f` receives δu, then `f + A⁻¹ δu` when the strategy kept its factors.
+        if !crate::forcing::set_held_into(&mut system.potential.soft, watch, u, f)? {
+            return Ok(());
+        }
+        if !matches!(solver.resolve_changed(f), Ok(true)) {
+            cache.clear();
         }
         Ok(())
     }

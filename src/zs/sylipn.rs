@@ -140,8 +140,36 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     }
 }
 
+/// A changed force refreshes the cached `f` at the last position by `f ← f + A⁻¹ δu` when the
+/// strategy keeps its factors ([`DenseKept`](crate::linalg::DenseKept)); otherwise the next step
+/// evaluates `f` afresh.
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::forcing::Actuate<T, N>
     for Sylipn<T, crate::forcing::Actuated<T, P, N>, N, S>
 {
-    crate::forcing::actuate_impl!(self, self.cache.clear());
+    fn force(&self) -> &SVector<T, N> {
+        self.system.potential.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        let Self {
+            system,
+            solver,
+            cache,
+            watch,
+            ..
+        } = self;
+        let Some((_, _, f)) = cache.slot() else {
+            let mut du = SVector::zeros();
+            crate::forcing::set_held_into(&mut system.potential, watch, u, &mut du)?;
+            return Ok(());
+        };
+        // `f` receives δu, then `f + A⁻¹ δu` when the strategy kept its factors.
+        if !crate::forcing::set_held_into(&mut system.potential, watch, u, f)? {
+            return Ok(());
+        }
+        if !matches!(solver.resolve_changed(f), Ok(true)) {
+            cache.clear();
+        }
+        Ok(())
+    }
 }

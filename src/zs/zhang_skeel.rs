@@ -111,6 +111,8 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     /// # Errors
     /// As the step's linear solve.
     pub fn force(&mut self, x: &SVector<T, N>, h2: T) -> Result<SVector<T, N>, StepError> {
+        // The solve replaces what the strategy keeps for the cached `f`.
+        self.cache.clear();
         let mut f = SVector::zeros();
         force(
             &self.system,
@@ -184,8 +186,50 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
     }
 }
 
+/// A changed force refreshes the cached `f` at the last position: with a strategy that keeps its
+/// factors ([`DenseKept`](crate::linalg::DenseKept)) by `a ← a + A⁻¹ δu` and the
+/// third-derivative term at the new `a` (no new assembly or factorisation); otherwise the next
+/// step evaluates `f` afresh.
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     crate::forcing::Actuate<T, N> for ZhangSkeel<T, crate::forcing::Actuated<T, P, N>, N, S>
 {
-    crate::forcing::actuate_impl!(self, self.cache.clear());
+    fn force(&self) -> &SVector<T, N> {
+        self.system.potential.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        let Self {
+            system,
+            half_beta2,
+            solver,
+            cache,
+            watch,
+            ..
+        } = self;
+        let Some((q, h2, f)) = cache.slot() else {
+            let mut du = SVector::zeros();
+            crate::forcing::set_held_into(&mut system.potential, watch, u, &mut du)?;
+            return Ok(());
+        };
+        // `f` receives δu, then `a + A⁻¹ δu`, then `a − ½β²h⁴ M⁻¹ V‴(q)[a, a]`.
+        if !crate::forcing::set_held_into(&mut system.potential, watch, u, f)? {
+            return Ok(());
+        }
+        let fresh = match solver.resolve_changed(f) {
+            Ok(true) => {
+                let c = system.potential.third_contraction(q, f);
+                let m = system.mass.solve(&c);
+                let k = *half_beta2 * h2 * h2;
+                for i in 0..N {
+                    f[i] -= m[i] * k;
+                }
+                crate::linalg::all_finite(f.as_slice())
+            }
+            _ => false,
+        };
+        if !fresh {
+            cache.clear();
+        }
+        Ok(())
+    }
 }
