@@ -19,10 +19,13 @@ pub enum ConfigError {
         /// The parameter's name, as in the parameter struct.
         name: &'static str,
     },
-    /// A parameter is outside its documented range; `name` says which.
+    /// A parameter is outside its documented range; `name` says which and `bound` what it must
+    /// satisfy.
     OutOfRange {
         /// The parameter's name, as in the parameter struct.
         name: &'static str,
+        /// The violated bound, completing "must be …": `"> 0"`, `">= 1"`, `"in 1..=40"`.
+        bound: &'static str,
     },
     /// A matrix that must be symmetric is not (`name` says which).
     NotSymmetric {
@@ -52,7 +55,9 @@ impl fmt::Display for ConfigError {
         match self {
             Self::StepSize => f.write_str("step size must be positive and finite"),
             Self::NonFinite { name } => write!(f, "parameter `{name}` is not finite"),
-            Self::OutOfRange { name } => write!(f, "parameter `{name}` is out of range"),
+            Self::OutOfRange { name, bound } => {
+                write!(f, "parameter `{name}` is out of range: must be {bound}")
+            }
             Self::NotSymmetric { name } => write!(f, "matrix `{name}` is not symmetric"),
             Self::NotPositiveDefinite { name } => {
                 write!(f, "matrix `{name}` is not positive definite")
@@ -160,5 +165,28 @@ pub fn check_derived<T: crate::Real>(x: T, name: &'static str) -> Result<T, Conf
         Ok(x)
     } else {
         Err(ConfigError::Overflow { name })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn display_names_the_violated_bound() {
+        let beta = crate::zs::ZsParams::with_beta(-0.1_f64)
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            beta.to_string(),
+            "parameter `beta` is out of range: must be >= 0"
+        );
+        let tau = crate::flavor::Params::new(0.01_f64, 0.0).unwrap_err();
+        assert_eq!(
+            tau.to_string(),
+            "parameter `tau` is out of range: must be > 0"
+        );
     }
 }

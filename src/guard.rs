@@ -129,7 +129,7 @@ impl<T: Real> Guards<T> {
     pub fn validate(&self) -> Result<Self, ConfigError> {
         let check = |b: Option<T>, name: &'static str| match b {
             Some(x) if !x.finite() => Err(ConfigError::NonFinite { name }),
-            Some(x) if x <= T::zero() => Err(ConfigError::OutOfRange { name }),
+            Some(x) if x <= T::zero() => Err(ConfigError::OutOfRange { name, bound: "> 0" }),
             _ => Ok(()),
         };
         check(self.residual, "guards.residual")?;
@@ -405,7 +405,8 @@ mod tests {
         assert_eq!(
             g.validate(),
             Err(ConfigError::OutOfRange {
-                name: "guards.residual"
+                name: "guards.residual",
+                bound: "> 0"
             })
         );
         g.residual = Some(f64::NAN);

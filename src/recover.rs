@@ -42,7 +42,10 @@ impl<I> Recovering<I> {
     /// [`ConfigError::OutOfRange`] `{ name: "max_depth" }` above [`Recovering::MAX_DEPTH`].
     pub fn new(inner: I, max_depth: u32) -> Result<Self, ConfigError> {
         if max_depth > Self::MAX_DEPTH {
-            return Err(ConfigError::OutOfRange { name: "max_depth" });
+            return Err(ConfigError::OutOfRange {
+                name: "max_depth",
+                bound: "<= MAX_DEPTH",
+            });
         }
         Ok(Self {
             inner,

@@ -380,7 +380,10 @@ fn harmonic_flow_rejects_bad_frequencies() {
     for w in [0.0, -1.0] {
         assert_eq!(
             HarmonicFlow::new(vector![1.0, w]).err(),
-            Some(ConfigError::OutOfRange { name: "omega" })
+            Some(ConfigError::OutOfRange {
+                name: "omega",
+                bound: "> 0"
+            })
         );
     }
     for w in [f64::NAN, f64::INFINITY] {

@@ -120,14 +120,20 @@ fn errors_are_typed_and_leave_state_and_history_untouched() {
             tol: 0.0,
             ..tight()
         }),
-        Some(ConfigError::OutOfRange { name: "tol" })
+        Some(ConfigError::OutOfRange {
+            name: "tol",
+            bound: "> 0"
+        })
     );
     assert_eq!(
         bad(NewtonParams {
             max_iter: 0,
             ..tight()
         }),
-        Some(ConfigError::OutOfRange { name: "max_iter" })
+        Some(ConfigError::OutOfRange {
+            name: "max_iter",
+            bound: ">= 1"
+        })
     );
     assert!(Bdf2::new(sys, g, f64::NAN, tight()).is_err());
 

@@ -505,12 +505,18 @@ fn config_errors() {
     let bad = NewtonParams { tol: -1.0, ..d };
     assert_eq!(
         Reich4::new(sys, g, 0.1, Stage::Reich, bad).err(),
-        Some(ConfigError::OutOfRange { name: "tol" })
+        Some(ConfigError::OutOfRange {
+            name: "tol",
+            bound: "> 0"
+        })
     );
     let bad = NewtonParams { max_iter: 0, ..d };
     assert_eq!(
         Shake::new(sys, g, 0.1, bad).err(),
-        Some(ConfigError::OutOfRange { name: "max_iter" })
+        Some(ConfigError::OutOfRange {
+            name: "max_iter",
+            bound: ">= 1"
+        })
     );
     let bad = NewtonParams {
         manifold_tol: 0.0,
@@ -519,7 +525,8 @@ fn config_errors() {
     assert_eq!(
         Rattle::new(sys, g, 0.1, bad).err(),
         Some(ConfigError::OutOfRange {
-            name: "manifold_tol"
+            name: "manifold_tol",
+            bound: "> 0"
         })
     );
     let bad = NewtonParams {
@@ -535,11 +542,17 @@ fn config_errors() {
     );
     assert_eq!(
         MultiplierWindow::<f64, 1, 4>::new(vector![1.0], 5).err(),
-        Some(ConfigError::OutOfRange { name: "len" })
+        Some(ConfigError::OutOfRange {
+            name: "len",
+            bound: "in 1..=CAP"
+        })
     );
     assert_eq!(
         MultiplierWindow::<f64, 1, 4>::new(vector![-1.0], 2).err(),
-        Some(ConfigError::OutOfRange { name: "omega2" })
+        Some(ConfigError::OutOfRange {
+            name: "omega2",
+            bound: "> 0"
+        })
     );
 }
 

@@ -253,11 +253,17 @@ fn bad_input_is_rejected() {
     );
     assert_eq!(
         Nonintrusive::try_new(map, 0.01, 0.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "tau" }
+        ConfigError::OutOfRange {
+            name: "tau",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Nonintrusive::try_new(map, 0.01, -1e-4).unwrap_err(),
-        ConfigError::OutOfRange { name: "tau" }
+        ConfigError::OutOfRange {
+            name: "tau",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Symmetric::try_new(map, 0.01, 0.01).unwrap_err(),

@@ -95,7 +95,10 @@ fn langevin_bad_input() {
     assert!(LangevinSoft::new(se_map(), p, &Mass::identity(), vector![-0.1, 0.1], c).is_err());
     assert_eq!(
         LangevinStiff::new(se_map(), p, &Mass::identity(), c, c, -1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "alpha" }
+        ConfigError::OutOfRange {
+            name: "alpha",
+            bound: ">= 0"
+        }
     );
     let generic = Switched::new(
         SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, Ordering::KickDrift).unwrap(),
@@ -118,7 +121,10 @@ fn langevin_bad_input() {
     let flavor = Symmetric::new(se_map(), p).unwrap();
     assert_eq!(
         Metropolis::new(flavor, system_293::<f64>(OMEGA), c, 0.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "beta" }
+        ConfigError::OutOfRange {
+            name: "beta",
+            bound: "> 0"
+        }
     );
     // A non-finite state is rejected and left untouched.
     let mut soft = LangevinSoft::new(se_map(), p, &Mass::identity(), c, c).unwrap();

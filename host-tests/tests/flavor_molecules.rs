@@ -94,7 +94,10 @@ fn propane_rejects_bad_parameters() {
     assert_eq!(ok([15.0, 14.0, 15.0], 1.53, 8370.0, theta0, 4.31), Ok(()));
     assert_eq!(
         ok([15.0, 0.0, 15.0], 1.53, 8370.0, theta0, 4.31),
-        Err(ConfigError::OutOfRange { name: "mass" })
+        Err(ConfigError::OutOfRange {
+            name: "mass",
+            bound: "> 0"
+        })
     );
     assert_eq!(
         ok([15.0, 14.0, 15.0], f64::NAN, 8370.0, theta0, 4.31),
@@ -102,15 +105,24 @@ fn propane_rejects_bad_parameters() {
     );
     assert_eq!(
         ok([15.0, 14.0, 15.0], 1.53, -1.0, theta0, 4.31),
-        Err(ConfigError::OutOfRange { name: "k_r" })
+        Err(ConfigError::OutOfRange {
+            name: "k_r",
+            bound: "> 0"
+        })
     );
     assert_eq!(
         ok([15.0, 14.0, 15.0], 1.53, 8370.0, 3.2, 4.31),
-        Err(ConfigError::OutOfRange { name: "theta0" })
+        Err(ConfigError::OutOfRange {
+            name: "theta0",
+            bound: "in (0, pi)"
+        })
     );
     assert_eq!(
         ok([15.0, 14.0, 15.0], 1.53, 8370.0, 0.0, 4.31),
-        Err(ConfigError::OutOfRange { name: "theta0" })
+        Err(ConfigError::OutOfRange {
+            name: "theta0",
+            bound: "in (0, pi)"
+        })
     );
     assert_eq!(
         ok([15.0, 14.0, 15.0], 1.53, 8370.0, theta0, f64::INFINITY),

@@ -47,18 +47,22 @@ fn refused<R: std::fmt::Debug>(
 #[test]
 fn bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
     let b = two_nodes();
-    let oor = |name| ConfigError::OutOfRange { name };
+    let oor = |name, bound| ConfigError::OutOfRange { name, bound };
     let inc = |name| ConfigError::Inconsistent { name };
-    refused(&b, oor("rod length"), |b| b.rod_length(0, 1, 0.0));
+    refused(&b, oor("rod length", "> 0"), |b| b.rod_length(0, 1, 0.0));
     refused(&b, inc("rod ends distinct"), |b| b.rod(1, 1));
-    refused(&b, oor("node"), |b| b.rod(0, 2));
-    refused(&b, oor("node"), |b| b.pin(7, [0.0, 0.0]));
-    refused(&b, oor("node"), |b| b.force_actuator(2, [1.0, 0.0]));
-    refused(&b, oor("actuator axis"), |b| {
-        b.force_actuator(0, [0.0, 0.0])
+    refused(&b, oor("node", "< nodes"), |b| b.rod(0, 2));
+    refused(&b, oor("node", "< nodes"), |b| b.pin(7, [0.0, 0.0]));
+    refused(&b, oor("node", "< nodes"), |b| {
+        b.force_actuator(2, [1.0, 0.0])
     });
-    refused(&b, oor("damping"), |b| b.dashpot(0, 1, -1.0));
-    refused(&b, oor("g"), |b| b.gravity(-9.81));
+    refused(
+        &b,
+        oor("actuator axis", "a non-zero vector of finite length"),
+        |b| b.force_actuator(0, [0.0, 0.0]),
+    );
+    refused(&b, oor("damping", ">= 0"), |b| b.dashpot(0, 1, -1.0));
+    refused(&b, oor("g", ">= 0"), |b| b.gravity(-9.81));
     refused(&b, ConfigError::NonFinite { name: "rod length" }, |b| {
         b.rod_length(0, 1, f64::NAN)
     });
@@ -70,11 +74,13 @@ fn bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
     refused(&b, inc("rods = D"), |b| b.build());
 
     let mut e = B::new().unwrap();
-    refused(&e, oor("mass"), |b| b.node(0.0, [0.0, 0.5]));
-    refused(&e, oor("mass"), |b| b.node(-1.0, [0.0, 0.5]));
-    refused(&e, oor("rail direction"), |b| {
-        b.rail_node(1.0, [0.0; 2], [0.0; 2], 0.0)
-    });
+    refused(&e, oor("mass", "> 0"), |b| b.node(0.0, [0.0, 0.5]));
+    refused(&e, oor("mass", "> 0"), |b| b.node(-1.0, [0.0, 0.5]));
+    refused(
+        &e,
+        oor("rail direction", "a non-zero vector of finite length"),
+        |b| b.rail_node(1.0, [0.0; 2], [0.0; 2], 0.0),
+    );
     e.node(1.0, [0.0, 1.0]).unwrap();
     refused(&e, inc("coordinates = N"), |b| b.build());
 

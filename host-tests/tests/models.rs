@@ -189,11 +189,17 @@ fn distances_reject_bad_links() {
     let origin = vector![0.0, 0.0];
     assert_eq!(
         G::new([Link::between(0, 2, 1.0)]).unwrap_err(),
-        ConfigError::OutOfRange { name: "node" }
+        ConfigError::OutOfRange {
+            name: "node",
+            bound: "< N / DIM"
+        }
     );
     assert_eq!(
         G::new([Link::anchored(2, origin, 1.0)]).unwrap_err(),
-        ConfigError::OutOfRange { name: "node" }
+        ConfigError::OutOfRange {
+            name: "node",
+            bound: "< N / DIM"
+        }
     );
     assert_eq!(
         G::new([Link::between(1, 1, 1.0)]).unwrap_err(),
@@ -203,7 +209,10 @@ fn distances_reject_bad_links() {
     );
     assert_eq!(
         G::new([Link::between(0, 1, 0.0)]).unwrap_err(),
-        ConfigError::OutOfRange { name: "length" }
+        ConfigError::OutOfRange {
+            name: "length",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         G::new([Link::between(0, 1, f64::NAN)]).unwrap_err(),
@@ -221,7 +230,10 @@ fn distances_reject_bad_links() {
     );
     assert_eq!(
         Distances::<f64, 0, 4, 1>::new([Link::anchored(0, vector![], 1.0)]).unwrap_err(),
-        ConfigError::OutOfRange { name: "DIM" }
+        ConfigError::OutOfRange {
+            name: "DIM",
+            bound: ">= 1"
+        }
     );
     assert_eq!(
         PlanarDistances::<f64, 6, 2>::chain(origin, vector![1.0, 1.0]).unwrap_err(),
@@ -292,15 +304,24 @@ fn pendulum_rejects_bad_parameters() {
     type P = Pendulum<f64>;
     assert_eq!(
         P::new(0.0, 1.0, 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "m" }
+        ConfigError::OutOfRange {
+            name: "m",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         P::new(1.0, -1.0, 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "g" }
+        ConfigError::OutOfRange {
+            name: "g",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         P::new(1.0, 1.0, -1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "length" }
+        ConfigError::OutOfRange {
+            name: "length",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         P::new(f64::NAN, 1.0, 1.0).unwrap_err(),
@@ -308,7 +329,10 @@ fn pendulum_rejects_bad_parameters() {
     );
     assert_eq!(
         P::paper().penalised(0.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "omega" }
+        ConfigError::OutOfRange {
+            name: "omega",
+            bound: "> 0"
+        }
     );
 }
 
@@ -359,7 +383,10 @@ fn double_pendulum_rejects_bad_parameters() {
     type P = DoublePendulum<f64>;
     assert_eq!(
         P::new([1.0, -1.0], 1.0, [1.0, 1.0]).unwrap_err(),
-        ConfigError::OutOfRange { name: "m" }
+        ConfigError::OutOfRange {
+            name: "m",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         P::new([1.0, 1.0], f64::INFINITY, [1.0, 1.0]).unwrap_err(),
@@ -367,7 +394,10 @@ fn double_pendulum_rejects_bad_parameters() {
     );
     assert_eq!(
         P::new([1.0, 1.0], 1.0, [1.0, 0.0]).unwrap_err(),
-        ConfigError::OutOfRange { name: "length" }
+        ConfigError::OutOfRange {
+            name: "length",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         P::paper()
@@ -454,11 +484,17 @@ fn chain_rejects_bad_parameters() {
     );
     assert_eq!(
         Chain::<f64, 0, 0>::new(vector![], 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "D" }
+        ConfigError::OutOfRange {
+            name: "D",
+            bound: ">= 1"
+        }
     );
     assert_eq!(
         Chain::<f64, 4, 2>::new(vector![1.0, -1.0], 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "length" }
+        ConfigError::OutOfRange {
+            name: "length",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Chain::<f64, 4, 2>::new(vector![1.0, 1.0], f64::NAN).unwrap_err(),
@@ -468,7 +504,10 @@ fn chain_rejects_bad_parameters() {
         Chain::<f64, 4, 2>::horizontal()
             .penalised(-1.0)
             .unwrap_err(),
-        ConfigError::OutOfRange { name: "omega" }
+        ConfigError::OutOfRange {
+            name: "omega",
+            bound: "> 0"
+        }
     );
 }
 
@@ -490,11 +529,17 @@ fn quartic_bond_rejects_bad_parameters() {
     type B = QuarticBond<f64, 2>;
     assert_eq!(
         B::new(2, None, 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "index" }
+        ConfigError::OutOfRange {
+            name: "index",
+            bound: "< N"
+        }
     );
     assert_eq!(
         B::new(0, Some(2), 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "index" }
+        ConfigError::OutOfRange {
+            name: "index",
+            bound: "< N"
+        }
     );
     assert_eq!(
         B::new(1, Some(1), 1.0).unwrap_err(),
@@ -594,11 +639,17 @@ fn fpu_rejects_bad_parameters() {
     );
     assert_eq!(
         Fpu::<f64, 0>::new(1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "N" }
+        ConfigError::OutOfRange {
+            name: "N",
+            bound: ">= 1"
+        }
     );
     assert_eq!(
         Fpu::<f64, 6>::new(0.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "omega" }
+        ConfigError::OutOfRange {
+            name: "omega",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Fpu::<f64, 6>::new(f64::NAN).unwrap_err(),
@@ -704,11 +755,17 @@ fn dna_initial_state_is_the_seeds() {
 fn dna_rejects_bad_parameters() {
     assert_eq!(
         Dna::<f64, 2>::new(7.0, 0.3, 0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "N" }
+        ConfigError::OutOfRange {
+            name: "N",
+            bound: ">= 3"
+        }
     );
     assert_eq!(
         Dna::<f64, 4>::new(0.0, 0.3, 0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "a" }
+        ConfigError::OutOfRange {
+            name: "a",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Dna::<f64, 4>::new(7.0, f64::NAN, 0.1).unwrap_err(),
@@ -716,7 +773,10 @@ fn dna_rejects_bad_parameters() {
     );
     assert_eq!(
         Dna::<f64, 4>::new(7.0, 0.3, -0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "eps" }
+        ConfigError::OutOfRange {
+            name: "eps",
+            bound: ">= 0"
+        }
     );
 }
 
@@ -754,7 +814,10 @@ host_tests::for_scalars!(trimer_paper_start);
 fn trimer_rejects_bad_parameters() {
     assert_eq!(
         SpringTrimer::<f64>::new(0.0, [1.0, 1.0]).unwrap_err(),
-        ConfigError::OutOfRange { name: "eps" }
+        ConfigError::OutOfRange {
+            name: "eps",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         SpringTrimer::<f64>::new(1e-6, [1.0, f64::INFINITY]).unwrap_err(),
@@ -802,15 +865,24 @@ host_tests::for_scalars!(two_spring_paper_start);
 fn two_spring_rejects_bad_parameters() {
     assert_eq!(
         TwoSpring::<f64>::new(-1.0, 0.1, 10.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "omega" }
+        ConfigError::OutOfRange {
+            name: "omega",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         TwoSpring::<f64>::new(1.0, -0.1, 10.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "c" }
+        ConfigError::OutOfRange {
+            name: "c",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         TwoSpring::<f64>::new(1.0, 0.1, 0.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "beta" }
+        ConfigError::OutOfRange {
+            name: "beta",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         LangevinParams::<f64>::from_beta(f64::NAN, 1.0).unwrap_err(),
@@ -867,11 +939,17 @@ host_tests::for_scalars!(kapitza_paper_start);
 fn kapitza_rejects_bad_parameters() {
     assert_eq!(
         Kapitza::<f64>::new(-1.0, 1.0, 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "g" }
+        ConfigError::OutOfRange {
+            name: "g",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         Kapitza::<f64>::new(1.0, 0.0, 1.0).unwrap_err(),
-        ConfigError::OutOfRange { name: "l" }
+        ConfigError::OutOfRange {
+            name: "l",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Kapitza::<f64>::new(1.0, 1.0, f64::NAN).unwrap_err(),

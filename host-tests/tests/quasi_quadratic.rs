@@ -153,7 +153,10 @@ fn bad_configuration_is_refused() {
     );
     assert_eq!(
         make(p(-1.0, 0.1, d)),
-        Some(ConfigError::OutOfRange { name: "inv_eps" })
+        Some(ConfigError::OutOfRange {
+            name: "inv_eps",
+            bound: "> 0"
+        })
     );
     assert_eq!(
         make(p(1e300, 1e10, d)),
@@ -164,11 +167,17 @@ fn bad_configuration_is_refused() {
     let sq = |n| QuasiExp::Symplectic { squarings: n };
     assert_eq!(
         make(p(1e4, 0.1, sq(0))),
-        Some(ConfigError::OutOfRange { name: "squarings" })
+        Some(ConfigError::OutOfRange {
+            name: "squarings",
+            bound: "in 1..=40"
+        })
     );
     assert_eq!(
         make(p(1e4, 0.1, sq(41))),
-        Some(ConfigError::OutOfRange { name: "squarings" })
+        Some(ConfigError::OutOfRange {
+            name: "squarings",
+            bound: "in 1..=40"
+        })
     );
     assert!(make(p(1e4, 0.1, sq(10))).is_none());
     // N ≠ S + F.

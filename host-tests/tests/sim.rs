@@ -617,15 +617,24 @@ fn bad_input_is_rejected_at_construction() {
     }
     assert_eq!(
         Sim1::new(m, FastParams::langevin(k, 0.1, -1.0), Zero, 0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "noise" }
+        ConfigError::OutOfRange {
+            name: "noise",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         Sim1::new(m, FastParams::langevin(k, -0.1, 1.0), Zero, 0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "friction" }
+        ConfigError::OutOfRange {
+            name: "friction",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         Sim1::new(m, FastParams::thermal(k, 0.1, 0.0), Zero, 0.1).unwrap_err(),
-        ConfigError::OutOfRange { name: "beta" }
+        ConfigError::OutOfRange {
+            name: "beta",
+            bound: "> 0"
+        }
     );
     assert_eq!(
         Sim1::new(

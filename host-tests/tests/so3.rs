@@ -302,7 +302,10 @@ fn bad_input_is_rejected_and_the_state_is_untouched() {
     skew[(0, 1)] = 1e-6;
     assert_eq!(
         BodyState::new(skew, Vector3::zeros()),
-        Err(ConfigError::OutOfRange { name: "rotation" })
+        Err(ConfigError::OutOfRange {
+            name: "rotation",
+            bound: "orthogonal with determinant +1"
+        })
     );
     // Non-positive inertia, a flat body (J_d singular), bad penalty, bad step.
     let mut body = RigidBody::<f64>::paper();

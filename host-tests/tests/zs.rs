@@ -418,7 +418,10 @@ fn bad_input_is_rejected_with_typed_errors() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
     assert_eq!(
         ZhangSkeel::new(osc.system(), 0.1, p(-0.1)).unwrap_err(),
-        ConfigError::OutOfRange { name: "beta" }
+        ConfigError::OutOfRange {
+            name: "beta",
+            bound: ">= 0"
+        }
     );
     assert_eq!(
         Sylipn::new(osc.system(), 0.1, p(f64::NAN)).unwrap_err(),

@@ -31,7 +31,10 @@ impl<T: Real, const N: usize> HarmonicFlow<T, N> {
                 return Err(ConfigError::NonFinite { name: "omega" });
             }
             if w <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "omega" });
+                return Err(ConfigError::OutOfRange {
+                    name: "omega",
+                    bound: "> 0",
+                });
             }
         }
         Ok(Self { omega })

@@ -144,11 +144,14 @@ impl<T: Real> NewtonParams<T> {
                 return Err(ConfigError::NonFinite { name });
             }
             if x <= T::zero() {
-                return Err(ConfigError::OutOfRange { name });
+                return Err(ConfigError::OutOfRange { name, bound: "> 0" });
             }
         }
         if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange { name: "max_iter" });
+            return Err(ConfigError::OutOfRange {
+                name: "max_iter",
+                bound: ">= 1",
+            });
         }
         // A step ends with ‖g‖∞ ≤ tol; the next step must accept that as on the manifold.
         if self.manifold_tol < self.tol {

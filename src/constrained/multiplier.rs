@@ -59,14 +59,20 @@ impl<T: Real, const D: usize, const CAP: usize> MultiplierWindow<T, D, CAP> {
     /// [`ConfigError::NonFinite`] for `"omega2"`.
     pub fn new(omega2: SVector<T, D>, len: usize) -> Result<Self, ConfigError> {
         if len == 0 || len > CAP {
-            return Err(ConfigError::OutOfRange { name: "len" });
+            return Err(ConfigError::OutOfRange {
+                name: "len",
+                bound: "in 1..=CAP",
+            });
         }
         for &w in omega2.iter() {
             if !w.finite() {
                 return Err(ConfigError::NonFinite { name: "omega2" });
             }
             if w <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "omega2" });
+                return Err(ConfigError::OutOfRange {
+                    name: "omega2",
+                    bound: "> 0",
+                });
             }
         }
         Ok(Self {

@@ -162,7 +162,10 @@ pub fn mechanical<T: Real>(
     positive(gamma, "gamma")?;
     positive(omega_fast, "omega")?;
     if !(omega_slow.finite() && omega_slow >= T::zero()) {
-        return Err(ConfigError::OutOfRange { name: "omega" });
+        return Err(ConfigError::OutOfRange {
+            name: "omega",
+            bound: ">= 0 (omega_slow)",
+        });
     }
     let se = epsilon.sqrt();
     let tau = gamma * se;
@@ -193,7 +196,7 @@ fn positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
     if x.finite() && x > T::zero() {
         Ok(x)
     } else {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange { name, bound: "> 0" })
     }
 }
 
@@ -246,11 +249,17 @@ mod tests {
         assert!((c.tau - 5e-5).abs() < 1e-18 && (c.delta - 2.5e-3).abs() < 1e-15);
         assert_eq!(
             mechanical(0.0_f64, 0.1, 1.0, 1.0).unwrap_err(),
-            ConfigError::OutOfRange { name: "epsilon" }
+            ConfigError::OutOfRange {
+                name: "epsilon",
+                bound: "> 0"
+            }
         );
         assert_eq!(
             first_order(1e-3_f64, f64::NAN).unwrap_err(),
-            ConfigError::OutOfRange { name: "gamma" }
+            ConfigError::OutOfRange {
+                name: "gamma",
+                bound: "> 0"
+            }
         );
     }
 }

@@ -68,7 +68,10 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> EulerMaruyama<T, F, R, 
     pub fn new(sde: F, alpha: T, rng: R) -> Result<Self, ConfigError> {
         check_finite(alpha, "alpha")?;
         if alpha < T::zero() {
-            return Err(ConfigError::OutOfRange { name: "alpha" });
+            return Err(ConfigError::OutOfRange {
+                name: "alpha",
+                bound: ">= 0",
+            });
         }
         Ok(Self {
             sde,

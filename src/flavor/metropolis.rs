@@ -83,7 +83,10 @@ where
         beta: T,
     ) -> Result<Self, ConfigError> {
         if !(beta.finite() && beta > T::zero()) {
-            return Err(ConfigError::OutOfRange { name: "beta" });
+            return Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: "> 0",
+            });
         }
         let p = *flavor.params();
         let m = system.mass.as_diagonal().ok_or(ConfigError::Inconsistent {
@@ -93,7 +96,10 @@ where
         let mut noise = SVector::zeros();
         for i in 0..N {
             if !(friction[i].finite() && friction[i] >= T::zero()) {
-                return Err(ConfigError::OutOfRange { name: "friction" });
+                return Err(ConfigError::OutOfRange {
+                    name: "friction",
+                    bound: ">= 0",
+                });
             }
             noise[i] = (T::lit(2.0) * friction[i] * m[i] / beta).sqrt();
         }

@@ -259,7 +259,10 @@ impl<T: Real> Params<T> {
     /// [`Params::new`] with `δ = H/M`.
     pub fn from_macro_step(h: T, samples: u32, tau: T) -> Result<Self, ConfigError> {
         if samples == 0 {
-            return Err(ConfigError::OutOfRange { name: "samples" });
+            return Err(ConfigError::OutOfRange {
+                name: "samples",
+                bound: ">= 1",
+            });
         }
         Self::new(h / T::lit(f64::from(samples)), tau)
     }
@@ -275,7 +278,10 @@ impl<T: Real> Params<T> {
             return Err(ConfigError::StepSize);
         }
         if self.tau <= T::zero() {
-            return Err(ConfigError::OutOfRange { name: "tau" });
+            return Err(ConfigError::OutOfRange {
+                name: "tau",
+                bound: "> 0",
+            });
         }
         if self.tau >= self.delta {
             return Err(ConfigError::Inconsistent {
@@ -345,7 +351,10 @@ pub(crate) fn velocity_ou<T: Real, const N: usize>(
 ) -> Result<crate::langevin::DiagonalOu<T, N>, ConfigError> {
     check_finite(alpha, "alpha")?;
     if alpha < T::zero() {
-        return Err(ConfigError::OutOfRange { name: "alpha" });
+        return Err(ConfigError::OutOfRange {
+            name: "alpha",
+            bound: ">= 0",
+        });
     }
     let m = mass.as_diagonal().ok_or(ConfigError::Inconsistent {
         name: "Langevin FLAVOR needs a diagonal mass",
@@ -380,11 +389,17 @@ mod tests {
         );
         assert_eq!(
             Params::new(0.01_f64, 0.0).unwrap_err(),
-            ConfigError::OutOfRange { name: "tau" }
+            ConfigError::OutOfRange {
+                name: "tau",
+                bound: "> 0"
+            }
         );
         assert_eq!(
             Params::new(0.01_f64, -1e-4).unwrap_err(),
-            ConfigError::OutOfRange { name: "tau" }
+            ConfigError::OutOfRange {
+                name: "tau",
+                bound: "> 0"
+            }
         );
         assert_eq!(
             Params::new(-0.01_f64, 1e-4).unwrap_err(),
@@ -400,7 +415,10 @@ mod tests {
         );
         assert_eq!(
             Params::from_macro_step(1.0_f64, 0, 1e-4).unwrap_err(),
-            ConfigError::OutOfRange { name: "samples" }
+            ConfigError::OutOfRange {
+                name: "samples",
+                bound: ">= 1"
+            }
         );
         let p = Params::from_macro_step(1.0_f64, 100, 1e-4).unwrap();
         assert_eq!(p.delta, 0.01);

@@ -165,15 +165,24 @@ mod tests {
         assert_eq!(Ou::<f64>::new(1.0, 1.0, 0.0), Err(ConfigError::StepSize));
         assert_eq!(
             Ou::<f64>::new(-1.0, 1.0, 0.1),
-            Err(ConfigError::OutOfRange { name: "friction" })
+            Err(ConfigError::OutOfRange {
+                name: "friction",
+                bound: ">= 0"
+            })
         );
         assert_eq!(
             Ou::<f64>::new(1.0, -1.0, 0.1),
-            Err(ConfigError::OutOfRange { name: "noise" })
+            Err(ConfigError::OutOfRange {
+                name: "noise",
+                bound: ">= 0"
+            })
         );
         assert_eq!(
             Ou::<f64>::thermal(1.0, 0.0, 1.0, 0.1),
-            Err(ConfigError::OutOfRange { name: "beta" })
+            Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: "> 0"
+            })
         );
         assert_eq!(
             Ou::<f64>::new(f64::NAN, 1.0, 0.1),

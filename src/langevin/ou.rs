@@ -168,7 +168,10 @@ impl<T: Real, const N: usize> DiagonalOu<T, N> {
 pub(crate) fn check_nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
     check_finite(x, name)?;
     if x < T::zero() {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange {
+            name,
+            bound: ">= 0",
+        })
     } else {
         Ok(x)
     }
@@ -179,6 +182,6 @@ pub(crate) fn check_positive<T: Real>(x: T, name: &'static str) -> Result<T, Con
     if x > T::zero() {
         Ok(x)
     } else {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange { name, bound: "> 0" })
     }
 }

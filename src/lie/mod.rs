@@ -175,7 +175,10 @@ impl<T: Real> RigidBody<T> {
         for i in 0..3 {
             crate::error::check_finite(self.inertia[i], "inertia")?;
             if self.inertia[i] <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "inertia" });
+                return Err(ConfigError::OutOfRange {
+                    name: "inertia",
+                    bound: "> 0",
+                });
             }
         }
         crate::error::check_finite(self.b_mu, "b_mu")?;
@@ -265,11 +268,17 @@ impl<T: Real> So3ZsParams<T> {
     pub fn validate(&self) -> Result<Self, ConfigError> {
         crate::error::check_finite(self.omega, "omega")?;
         if self.omega <= T::zero() {
-            return Err(ConfigError::OutOfRange { name: "omega" });
+            return Err(ConfigError::OutOfRange {
+                name: "omega",
+                bound: "> 0",
+            });
         }
         crate::error::check_finite(self.beta, "beta")?;
         if self.beta < T::zero() {
-            return Err(ConfigError::OutOfRange { name: "beta" });
+            return Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: ">= 0",
+            });
         }
         Ok(*self)
     }
@@ -302,7 +311,10 @@ impl<T: Real> BodyState<T> {
         }
         if orthogonality_error(&rotation) > Self::tolerance() || rotation.determinant() < T::zero()
         {
-            return Err(ConfigError::OutOfRange { name: "rotation" });
+            return Err(ConfigError::OutOfRange {
+                name: "rotation",
+                bound: "orthogonal with determinant +1",
+            });
         }
         let s = Self {
             t: T::zero(),
@@ -469,7 +481,10 @@ mod tests {
         let skewed = Matrix3::new(1.0, 1e-3, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
         assert_eq!(
             BodyState::new(skewed, Vector3::zeros()),
-            Err(ConfigError::OutOfRange { name: "rotation" })
+            Err(ConfigError::OutOfRange {
+                name: "rotation",
+                bound: "orthogonal with determinant +1"
+            })
         );
         let reflection = Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, -1.0f32));
         assert!(BodyState::new(reflection, Vector3::zeros()).is_err());
@@ -480,7 +495,10 @@ mod tests {
         body.inertia[1] = 0.0;
         assert_eq!(
             body.validate(),
-            Err(ConfigError::OutOfRange { name: "inertia" })
+            Err(ConfigError::OutOfRange {
+                name: "inertia",
+                bound: "> 0"
+            })
         );
         body.inertia[1] = f64::INFINITY;
         assert_eq!(

@@ -34,7 +34,7 @@ fn norm2<T: Real, const DIM: usize>(v: &[T; DIM]) -> T {
     v.iter().fold(T::zero(), |s, &x| s + x * x)
 }
 
-/// `v / |v|`, or `OutOfRange { name }` for a zero (or non-finite) `v`.
+/// `v / |v|`, or `OutOfRange { name, bound: "a non-zero vector of finite length" }` for a zero (or non-finite) `v`.
 fn unit<T: Real, const DIM: usize>(
     v: [T; DIM],
     name: &'static str,
@@ -44,7 +44,10 @@ fn unit<T: Real, const DIM: usize>(
     }
     let n = norm2(&v).sqrt();
     if n <= T::zero() || !n.finite() {
-        return Err(ConfigError::OutOfRange { name });
+        return Err(ConfigError::OutOfRange {
+            name,
+            bound: "a non-zero vector of finite length",
+        });
     }
     Ok(SVector::from(v) / n)
 }
@@ -161,7 +164,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     pub(super) fn place(&self, i: usize) -> Result<Place<T, DIM>, ConfigError> {
         match self.places.get(i) {
             Some(p) if i < self.nodes => Ok(*p),
-            _ => Err(ConfigError::OutOfRange { name: "node" }),
+            _ => Err(ConfigError::OutOfRange {
+                name: "node",
+                bound: "< nodes",
+            }),
         }
     }
 
@@ -244,7 +250,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
                     name: "rod ends coincide",
                 }
             } else {
-                ConfigError::OutOfRange { name: "rod length" }
+                ConfigError::OutOfRange {
+                    name: "rod length",
+                    bound: "> 0",
+                }
             });
         }
         if crate::error::check_derived(link.length * link.length, "length^2")? == T::zero() {

@@ -149,7 +149,10 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
                 return Err(ConfigError::NonFinite { name: "omega" });
             }
             if w <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "omega" });
+                return Err(ConfigError::OutOfRange {
+                    name: "omega",
+                    bound: "> 0",
+                });
             }
         }
         let omega2 = omega.component_mul(&omega);

@@ -66,7 +66,10 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
     /// - [`ConfigError::Overflow`] for `"length^2"` or `"sum of lengths"` when not representable.
     pub fn new(lengths: SVector<T, D>, g: T) -> Result<Self, ConfigError> {
         if D == 0 {
-            return Err(ConfigError::OutOfRange { name: "D" });
+            return Err(ConfigError::OutOfRange {
+                name: "D",
+                bound: ">= 1",
+            });
         }
         if N != 2 * D {
             return Err(ConfigError::Inconsistent { name: "N = 2D" });

@@ -94,7 +94,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     ///   `"length"` when a length is `≤ 0`.
     pub fn new(links: [Link<T, DIM>; D]) -> Result<Self, ConfigError> {
         if DIM == 0 {
-            return Err(ConfigError::OutOfRange { name: "DIM" });
+            return Err(ConfigError::OutOfRange {
+                name: "DIM",
+                bound: ">= 1",
+            });
         }
         if !N.is_multiple_of(DIM) {
             return Err(ConfigError::Inconsistent {
@@ -104,12 +107,18 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         let nodes = N / DIM;
         for l in links.iter() {
             if l.node >= nodes {
-                return Err(ConfigError::OutOfRange { name: "node" });
+                return Err(ConfigError::OutOfRange {
+                    name: "node",
+                    bound: "< N / DIM",
+                });
             }
             match l.to {
                 Endpoint::Node(b) => {
                     if b >= nodes {
-                        return Err(ConfigError::OutOfRange { name: "node" });
+                        return Err(ConfigError::OutOfRange {
+                            name: "node",
+                            bound: "< N / DIM",
+                        });
                     }
                     if b == l.node {
                         return Err(ConfigError::Inconsistent {
@@ -127,7 +136,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
                 return Err(ConfigError::NonFinite { name: "length" });
             }
             if l.length <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "length" });
+                return Err(ConfigError::OutOfRange {
+                    name: "length",
+                    bound: "> 0",
+                });
             }
             // `L > 0` whose square underflows to 0 would make the residual `|d|²/L²` infinite.
             if crate::error::check_derived(l.length * l.length, "length^2")? == T::zero() {
@@ -151,7 +163,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     /// node per link; otherwise as [`Distances::new`].
     pub fn chain(anchor: SVector<T, DIM>, lengths: SVector<T, D>) -> Result<Self, ConfigError> {
         if DIM == 0 {
-            return Err(ConfigError::OutOfRange { name: "DIM" });
+            return Err(ConfigError::OutOfRange {
+                name: "DIM",
+                bound: ">= 1",
+            });
         }
         if N != DIM * D {
             return Err(ConfigError::Inconsistent {

@@ -195,7 +195,10 @@ impl<T: Real, const N: usize> Dna<T, N> {
     /// [`ConfigError::OutOfRange`] for `"a"` (`a ≤ 0`), `"x0"`, `"eps"` (`ε < 0`).
     pub fn new(a: T, x0: T, eps: T) -> Result<Self, ConfigError> {
         if N < 3 {
-            return Err(ConfigError::OutOfRange { name: "N" });
+            return Err(ConfigError::OutOfRange {
+                name: "N",
+                bound: ">= 3",
+            });
         }
         check_positive(a, "a")?;
         crate::error::check_finite(x0, "x0")?;

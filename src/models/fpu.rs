@@ -51,7 +51,10 @@ impl<T: Real, const N: usize> FpuSoft<T, N> {
     /// for `N = 0`.
     pub fn new() -> Result<Self, ConfigError> {
         if N == 0 {
-            return Err(ConfigError::OutOfRange { name: "N" });
+            return Err(ConfigError::OutOfRange {
+                name: "N",
+                bound: ">= 1",
+            });
         }
         if !N.is_multiple_of(2) {
             return Err(ConfigError::Inconsistent { name: "N even" });

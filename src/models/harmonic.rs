@@ -24,7 +24,10 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
                 return Err(ConfigError::NonFinite { name: "omega" });
             }
             if w <= T::zero() {
-                return Err(ConfigError::OutOfRange { name: "omega" });
+                return Err(ConfigError::OutOfRange {
+                    name: "omega",
+                    bound: "> 0",
+                });
             }
             // `ω > 0` whose square underflows to 0 is a free particle, not an oscillator.
             if crate::error::check_derived(w * w, "omega^2")? == T::zero() {

@@ -68,7 +68,7 @@ pub(crate) fn check_positive<T: Real>(x: T, name: &'static str) -> Result<T, Con
     if !x.finite() {
         Err(ConfigError::NonFinite { name })
     } else if x <= T::zero() {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange { name, bound: "> 0" })
     } else {
         Ok(x)
     }
@@ -79,7 +79,10 @@ pub(crate) fn check_nonnegative<T: Real>(x: T, name: &'static str) -> Result<T, 
     if !x.finite() {
         Err(ConfigError::NonFinite { name })
     } else if x < T::zero() {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange {
+            name,
+            bound: ">= 0",
+        })
     } else {
         Ok(x)
     }

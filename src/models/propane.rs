@@ -164,9 +164,12 @@ impl<T: Real> Propane<T> {
         check_positive(r0, "r0")?;
         check_positive(k_r, "k_r")?;
         check_positive(k_theta, "k_theta")?;
-        check_positive(theta0, "theta0")?;
-        if theta0 >= T::pi() {
-            return Err(ConfigError::OutOfRange { name: "theta0" });
+        crate::error::check_finite(theta0, "theta0")?;
+        if !(theta0 > T::zero() && theta0 < T::pi()) {
+            return Err(ConfigError::OutOfRange {
+                name: "theta0",
+                bound: "in (0, pi)",
+            });
         }
         Ok(Self::build(masses, r0, k_r, theta0, k_theta))
     }

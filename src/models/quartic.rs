@@ -28,7 +28,10 @@ impl<T: Real, const N: usize> QuarticBond<T, N> {
     /// `"kappa"`.
     pub fn new(i: usize, j: Option<usize>, kappa: T) -> Result<Self, ConfigError> {
         if i >= N || j.is_some_and(|j| j >= N) {
-            return Err(ConfigError::OutOfRange { name: "index" });
+            return Err(ConfigError::OutOfRange {
+                name: "index",
+                bound: "< N",
+            });
         }
         if j == Some(i) {
             return Err(ConfigError::Inconsistent { name: "i != j" });

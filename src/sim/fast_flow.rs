@@ -69,7 +69,10 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             Friction::Scalar(c) => {
                 check_finite(c, "friction")?;
                 if c < T::zero() {
-                    return Err(ConfigError::OutOfRange { name: "friction" });
+                    return Err(ConfigError::OutOfRange {
+                        name: "friction",
+                        bound: ">= 0",
+                    });
                 }
                 (SMatrix::<T, N, N>::identity() * c, Some(c))
             }
@@ -116,7 +119,10 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
                 }
             }
             if gamma[i] < -c_scale * sqrt_eps {
-                return Err(ConfigError::OutOfRange { name: "friction" });
+                return Err(ConfigError::OutOfRange {
+                    name: "friction",
+                    bound: "positive semidefinite",
+                });
             }
         }
         let gamma = gamma.map(|g| g.max(T::zero()));
@@ -124,7 +130,10 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             Noise::Scalar(s) => {
                 check_finite(s, "noise")?;
                 if s < T::zero() {
-                    return Err(ConfigError::OutOfRange { name: "noise" });
+                    return Err(ConfigError::OutOfRange {
+                        name: "noise",
+                        bound: ">= 0",
+                    });
                 }
                 let g = qm.transpose() * l_inv * s;
                 g * g.transpose()
@@ -139,7 +148,10 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             Noise::Thermal { beta } => {
                 check_finite(beta, "beta")?;
                 if beta <= T::zero() {
-                    return Err(ConfigError::OutOfRange { name: "beta" });
+                    return Err(ConfigError::OutOfRange {
+                        name: "beta",
+                        bound: "> 0",
+                    });
                 }
                 let c = scalar_c.ok_or(ConfigError::Inconsistent {
                     name: "thermal noise needs scalar friction",

@@ -100,12 +100,18 @@ impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
         let h = check_step(p.h)?;
         let inv_eps = check_finite(p.inv_eps, "inv_eps")?;
         if inv_eps <= T::zero() {
-            return Err(ConfigError::OutOfRange { name: "inv_eps" });
+            return Err(ConfigError::OutOfRange {
+                name: "inv_eps",
+                bound: "> 0",
+            });
         }
         check_derived(inv_eps * h * h, "inv_eps*h^2")?;
         if let QuasiExp::Symplectic { squarings } = p.exp {
             if !(1..=40).contains(&squarings) {
-                return Err(ConfigError::OutOfRange { name: "squarings" });
+                return Err(ConfigError::OutOfRange {
+                    name: "squarings",
+                    bound: "in 1..=40",
+                });
             }
             let micro = h / T::lit(libm::ldexp(1.0, squarings as i32));
             if micro == T::zero() {

@@ -86,7 +86,10 @@ impl<T: Real> ZsParams<T> {
     pub fn validate(&self) -> Result<T, ConfigError> {
         let beta = crate::error::check_finite(self.beta, "beta")?;
         if beta < T::zero() {
-            return Err(ConfigError::OutOfRange { name: "beta" });
+            return Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: ">= 0",
+            });
         }
         Ok(beta)
     }
@@ -124,10 +127,16 @@ impl<T: Real> NewtonParams<T> {
     pub fn validate(&self) -> Result<Self, ConfigError> {
         let tol = crate::error::check_finite(self.tol, "tol")?;
         if tol <= T::zero() {
-            return Err(ConfigError::OutOfRange { name: "tol" });
+            return Err(ConfigError::OutOfRange {
+                name: "tol",
+                bound: "> 0",
+            });
         }
         if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange { name: "max_iter" });
+            return Err(ConfigError::OutOfRange {
+                name: "max_iter",
+                bound: ">= 1",
+            });
         }
         Ok(*self)
     }
@@ -268,7 +277,10 @@ mod tests {
         assert_eq!(ZsParams::<f64>::default().validate(), Ok(0.4));
         assert_eq!(
             ZsParams::with_beta(-0.1f64).validate(),
-            Err(ConfigError::OutOfRange { name: "beta" })
+            Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: ">= 0"
+            })
         );
         assert_eq!(
             ZsParams::with_beta(f64::NAN).validate(),
@@ -284,7 +296,13 @@ mod tests {
             tol: 0.0f64,
             max_iter: 3,
         };
-        assert_eq!(bad.validate(), Err(ConfigError::OutOfRange { name: "tol" }));
+        assert_eq!(
+            bad.validate(),
+            Err(ConfigError::OutOfRange {
+                name: "tol",
+                bound: "> 0"
+            })
+        );
         let bad = NewtonParams {
             tol: f64::NAN,
             max_iter: 3,
@@ -296,7 +314,10 @@ mod tests {
         };
         assert_eq!(
             bad.validate(),
-            Err(ConfigError::OutOfRange { name: "max_iter" })
+            Err(ConfigError::OutOfRange {
+                name: "max_iter",
+                bound: ">= 1"
+            })
         );
     }
 }
