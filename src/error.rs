@@ -171,7 +171,6 @@ pub fn check_derived<T: crate::Real>(x: T, name: &'static str) -> Result<T, Conf
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::*;
     use std::string::ToString;
 
     #[test]

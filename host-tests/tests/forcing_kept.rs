@@ -74,10 +74,13 @@ fn gap(a: &State<f64, 4>, b: &State<f64, 4>) -> f64 {
     (a.q - b.q).amax().max((a.v - b.v).amax())
 }
 
-fn dp_system<'a>(
-    count: &'a Cell<u32>,
+/// The counted, actuated penalised double pendulum.
+type CountedDp<'a, P> = System<f64, Actuated<f64, Counting<'a, P>, 4>, 4>;
+
+fn dp_system(
+    count: &Cell<u32>,
 ) -> (
-    System<f64, Actuated<f64, Counting<'a, impl ThirdDerivative<f64, 4> + Clone>, 4>, 4>,
+    CountedDp<'_, impl ThirdDerivative<f64, 4> + Clone>,
     State<f64, 4>,
 ) {
     let dp = DoublePendulum::<f64>::paper();
