@@ -199,3 +199,21 @@ impl<T: Real, F: Force<T, N>, const N: usize> StochasticIntegrator<T, N> for Sim
         self.step_with_increment(state, &r)
     }
 }
+
+/// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
+/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim2::new(mass,
+/// fast, Actuated::new(slow), h)`.
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for Sim2<T, Conservative<crate::forcing::Actuated<T, P, N>>, N>
+{
+    fn force(&self) -> &SVector<T, N> {
+        self.force.0.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        if crate::forcing::set_held(&mut self.force.0, &mut self.watch, u)? {
+            self.cache = None;
+        }
+        Ok(())
+    }
+}

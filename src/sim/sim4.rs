@@ -155,3 +155,19 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N>
         self.watch.commit(state, &next, h, &NoProbe)
     }
 }
+
+/// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
+/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim4::new(mass,
+/// fast, Actuated::new(slow), h)`.
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for Sim4<T, Conservative<crate::forcing::Actuated<T, P, N>>, N>
+{
+    fn force(&self) -> &SVector<T, N> {
+        self.force.0.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        crate::forcing::set_held(&mut self.force.0, &mut self.watch, u)?;
+        Ok(())
+    }
+}
