@@ -10,7 +10,6 @@ use nalgebra::SVector;
 /// an integrator's `step` updates it in place, or leaves it bit-identical when it fails.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct State<T: Real, const N: usize> {
     /// Time.
     pub t: T,
@@ -18,6 +17,21 @@ pub struct State<T: Real, const N: usize> {
     pub q: SVector<T, N>,
     /// Velocities `q̇`.
     pub v: SVector<T, N>,
+}
+
+/// Logged as `State { t: 0.01, q: [..], v: [..] }`: the vectors as plain slices (nalgebra's own
+/// `Format` would print its storage types).
+#[cfg(feature = "defmt")]
+impl<T: Real + defmt::Format, const N: usize> defmt::Format for State<T, N> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "State {{ t: {}, q: {}, v: {} }}",
+            self.t,
+            self.q.as_slice(),
+            self.v.as_slice()
+        );
+    }
 }
 
 impl<T: Real, const N: usize> State<T, N> {

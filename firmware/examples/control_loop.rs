@@ -73,13 +73,8 @@ where
         result?;
         stats.max_busy_us = stats.max_busy_us.max(busy_us);
         if k % 25 == 0 {
-            defmt::info!(
-                "k {=u32} t {=f32} q0 {=f32} busy_us {=u32}",
-                k,
-                state.t,
-                state.q[0],
-                busy_us
-            );
+            // The whole state through its `defmt::Format` (macrostep's `defmt` feature).
+            defmt::info!("k {=u32} busy_us {=u32} {}", k, busy_us, state);
         }
         // Deadline pacing: wait out what is left of the period after the step and the logging.
         let used_us = t0.until(count::now()).div_ceil(TICKS_PER_US);
