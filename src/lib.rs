@@ -5,6 +5,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod autodiff;
+pub mod circuit;
 pub mod baselines;
 pub mod compose;
 pub mod constrained;
