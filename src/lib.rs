@@ -5,8 +5,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod autodiff;
-pub mod circuit;
 pub mod baselines;
+pub mod circuit;
 pub mod compose;
 pub mod constrained;
 pub mod error;

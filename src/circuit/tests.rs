@@ -139,7 +139,11 @@ fn step_errors_leave_state_unchanged<T: Real>() {
     p.resistance[1] = T::one();
     let c = Circuit::new(p).unwrap();
     let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
-    let s0 = State::new(lit(0.5), Vector2::new(lit(0.3), lit(-0.2)), Vector2::new(lit(0.1), T::one()));
+    let s0 = State::new(
+        lit(0.5),
+        Vector2::new(lit(0.3), lit(-0.2)),
+        Vector2::new(lit(0.1), T::one()),
+    );
     let mut s = s0;
     assert_eq!(vi.step_by(&mut s, T::zero()), Err(StepError::StepSize));
     // 𝕃 + hD = (1 + h) I is singular for h = −1.
@@ -208,7 +212,10 @@ fn noise_kick_by_hand<T: Real>() {
     let tol = lit::<T>(1e-6);
     assert!((s.v[0] - lit(0.016)).abs() < tol && (s.v[1] - lit(-0.002)).abs() < tol);
     assert_eq!(s.q, Vector2::zeros());
-    assert_eq!(<NoisyCircuitVi<T, 4, 2> as StochasticIntegrator<T, 2>>::DETERMINISTIC_ORDER, 1);
+    assert_eq!(
+        <NoisyCircuitVi<T, 4, 2> as StochasticIntegrator<T, 2>>::DETERMINISTIC_ORDER,
+        1
+    );
 }
 
 fn set_source_validates<T: Real>() {
@@ -223,7 +230,10 @@ fn set_source_validates<T: Real>() {
     assert_eq!(vi.circuit().source_force(), &Vector2::zeros());
     vi.set_source(Vector4::new(T::one(), T::zero(), T::zero(), lit(2.0)))
         .unwrap();
-    assert_eq!(vi.circuit().source_force(), &Vector2::new(lit(3.0), T::zero()));
+    assert_eq!(
+        vi.circuit().source_force(),
+        &Vector2::new(lit(3.0), T::zero())
+    );
 }
 
 fn johnson_nyquist_values<T: Real>() {
