@@ -37,7 +37,11 @@ fn fig_7_2_ensemble_variances_match_the_exact_variances() {
     let r = quick();
     assert_eq!(r.times.len(), 300);
     assert!(r.max_z_scheme < Z_MAX, "MC vs scheme: {}", r.max_z_scheme);
-    assert!(r.max_rel_bias < 0.02, "scheme vs (7.24b): {}", r.max_rel_bias);
+    assert!(
+        r.max_rel_bias < 0.02,
+        "scheme vs (7.24b): {}",
+        r.max_rel_bias
+    );
     let last = r.var.last().unwrap();
     for s in last {
         let bias = (s.scheme - s.exact).abs();
@@ -66,10 +70,21 @@ fn gibbs_statistics_with_johnson_nyquist_noise() {
     let r = quick();
     let names = ["energy", "q3_var", "q4_var", "i1_var"];
     for (name, s) in names.iter().zip(&r.gibbs) {
-        let Stat { mc, se, exact, scheme } = *s;
-        assert!((mc - scheme).abs() < Z_MAX * se, "{name}: MC vs scheme {s:?}");
+        let Stat {
+            mc,
+            se,
+            exact,
+            scheme,
+        } = *s;
+        assert!(
+            (mc - scheme).abs() < Z_MAX * se,
+            "{name}: MC vs scheme {s:?}"
+        );
         assert!((scheme - exact).abs() < 0.02 * exact, "{name}: bias {s:?}");
-        assert!((mc - exact).abs() < Z_MAX * se + (scheme - exact).abs(), "{name}: {s:?}");
+        assert!(
+            (mc - exact).abs() < Z_MAX * se + (scheme - exact).abs(),
+            "{name}: {s:?}"
+        );
     }
     let order = slope(&r.gibbs_bias);
     assert!(order > 1.0 - ORDER_TOL, "stationary bias order {order}");
@@ -78,10 +93,24 @@ fn gibbs_statistics_with_johnson_nyquist_noise() {
 #[test]
 fn symplectic_not_symmetric_and_volume_contracting_as_claimed() {
     let r = quick();
-    assert!(<CircuitVi<f64, 4, 2> as Integrator<f64, 2>>::SYMPLECTIC);
-    assert!(r.symplectic_defect < 1e-8, "{}", r.symplectic_defect);
-    assert!(!<CircuitVi<f64, 4, 2> as Integrator<f64, 2>>::SYMMETRIC);
-    assert!(r.reversibility > 1e-3, "{}", r.reversibility);
+    type Vi = CircuitVi<f64, 4, 2>;
+    // The measurement decides each claim: defect at differencing level vs O(h).
+    let symplectic = r.symplectic_defect < 1e-8;
+    assert_eq!(
+        symplectic,
+        <Vi as Integrator<f64, 2>>::SYMPLECTIC,
+        "{}",
+        r.symplectic_defect
+    );
+    assert!(symplectic || r.symplectic_defect > 1e-3);
+    let symmetric = r.reversibility < 1e-8;
+    assert_eq!(
+        symmetric,
+        <Vi as Integrator<f64, 2>>::SYMMETRIC,
+        "{}",
+        r.reversibility
+    );
+    assert!(symmetric || r.reversibility > 1e-3, "{}", r.reversibility);
     assert!(r.volume_error < 1e-8, "{}", r.volume_error);
 }
 
@@ -103,14 +132,22 @@ fn exact_moments_of_a_circuit_without_capacitors_are_closed_form() {
     let mut p = CircuitParams::lc_paper(1.0, 0.3);
     p.inverse_capacitance = Vector4::zeros();
     let (a, gbar, _) = linear_sde(&p);
-    let q = (gbar * gbar.transpose()).fixed_view::<2, 2>(2, 2).into_owned();
+    let q = (gbar * gbar.transpose())
+        .fixed_view::<2, 2>(2, 2)
+        .into_owned();
     let t = 2.5;
     let (m, cov) = exact_moments(&a, &gbar, &Vector4::new(1.0, 0.0, 0.5, -1.0), t);
     assert!((m - Vector4::new(1.0 + 0.5 * t, -t, 0.5, -1.0)).amax() < 1e-12);
     let close = |x: Matrix2<f64>, y: Matrix2<f64>| (x - y).amax() < 1e-12 * (1.0 + y.amax());
     assert!(close(cov.fixed_view::<2, 2>(2, 2).into_owned(), q * t));
-    assert!(close(cov.fixed_view::<2, 2>(0, 2).into_owned(), q * t * t / 2.0));
-    assert!(close(cov.fixed_view::<2, 2>(0, 0).into_owned(), q * t * t * t / 3.0));
+    assert!(close(
+        cov.fixed_view::<2, 2>(0, 2).into_owned(),
+        q * t * t / 2.0
+    ));
+    assert!(close(
+        cov.fixed_view::<2, 2>(0, 0).into_owned(),
+        q * t * t * t / 3.0
+    ));
 }
 
 #[test]

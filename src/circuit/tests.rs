@@ -36,7 +36,8 @@ fn lit<T: Real>(x: f64) -> T {
 fn rejects_bad_parameters<T: Real>() {
     let nan = T::lit(f64::NAN);
     let neg = lit::<T>(-1.0);
-    let cases: [(fn(&mut CircuitParams<T, 4, 2>, T), ConfigError); 7] = [
+    type Edit<T> = fn(&mut CircuitParams<T, 4, 2>, T);
+    let cases: [(Edit<T>, ConfigError); 7] = [
         (
             |p, x| p.inductance[0] = x,
             ConfigError::OutOfRange { name: "inductance" },
