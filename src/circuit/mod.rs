@@ -246,6 +246,30 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
         Ok(())
     }
 
+    /// Replaces the inverse capacitance `1/C_i` of one branch (e.g. the FLAVOR stiffness switch
+    /// of 004 §7.1.7, where `1/C₂ = 1/ε` is turned off and on); `S` is re-formed.
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] `{ name: "branch" }` for `branch ≥ B`, and as
+    /// [`Circuit::new`] for the value (`"inverse_capacitance"`, `"elastance"`); the circuit is
+    /// unchanged on error.
+    pub fn set_inverse_capacitance(&mut self, branch: usize, value: T) -> Result<(), ConfigError> {
+        if branch >= B {
+            return Err(ConfigError::OutOfRange { name: "branch" });
+        }
+        nonneg(value, "inverse_capacitance")?;
+        let mut c = self.params.inverse_capacitance;
+        c[branch] = value;
+        let k2 = self.params.loops;
+        let s = k2.transpose() * SMatrix::from_diagonal(&c) * k2;
+        for x in s.iter() {
+            check_derived(*x, "elastance")?;
+        }
+        self.params.inverse_capacitance = c;
+        self.s = s;
+        Ok(())
+    }
+
     /// The mesh fluxes `p̃ = 𝕃ṽ` (eq 7.13c / 7.16).
     pub fn flux(&self, state: &State<T, M>) -> SVector<T, M> {
         self.l * state.v

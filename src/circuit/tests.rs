@@ -22,6 +22,7 @@ gen_tests!(
     degenerate_circuit_with_resistor_steps,
     noise_kick_by_hand,
     set_source_validates,
+    set_inverse_capacitance_validates,
     johnson_nyquist_values,
 );
 
@@ -255,4 +256,27 @@ fn johnson_nyquist_values<T: Real>() {
         johnson_nyquist(&r_bad, T::one()),
         Err(ConfigError::OutOfRange { name: "resistance" })
     );
+}
+
+fn set_inverse_capacitance_validates<T: Real>() {
+    let c = Circuit::new(paper::<T>()).unwrap();
+    let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
+    let before = *vi.circuit().elastance();
+    assert_eq!(
+        vi.set_inverse_capacitance(4, T::one()),
+        Err(ConfigError::OutOfRange { name: "branch" })
+    );
+    assert_eq!(
+        vi.set_inverse_capacitance(3, lit(-1.0)),
+        Err(ConfigError::OutOfRange {
+            name: "inverse_capacitance"
+        })
+    );
+    assert_eq!(vi.circuit().elastance(), &before);
+    // 1/C₂ off: S = [[1, −1], [−1, 1]] (only C₁ on mesh charges q̃₁ − q̃₂).
+    vi.set_inverse_capacitance(3, T::zero()).unwrap();
+    let s = vi.circuit().elastance();
+    assert_eq!(s[(0, 0)], T::one());
+    assert_eq!(s[(0, 1)], -T::one());
+    assert_eq!(vi.circuit().params().inverse_capacitance[3], T::zero());
 }

@@ -83,6 +83,15 @@ impl<T: Real, const B: usize, const M: usize> CircuitVi<T, B, M> {
         self.circuit.set_source(source)
     }
 
+    /// Replaces the inverse capacitance of one branch (see [`Circuit::set_inverse_capacitance`];
+    /// `𝕃 + hD` does not depend on it, so nothing is re-factorised).
+    ///
+    /// # Errors
+    /// As [`Circuit::set_inverse_capacitance`]; unchanged on error.
+    pub fn set_inverse_capacitance(&mut self, branch: usize, value: T) -> Result<(), ConfigError> {
+        self.circuit.set_inverse_capacitance(branch, value)
+    }
+
     /// One step of size `h` with the extra mesh impulse `kick` added to the flux update (the
     /// noise of [`super::NoisyCircuitVi`]); commits or leaves `state` unchanged.
     pub(super) fn advance(
