@@ -20,6 +20,7 @@
 //! Exact moments use the reduced SDE (7.20) built here from the parameters (not from
 //! [`macrostep::circuit::Circuit`]) and the Van Loan matrix exponential.
 
+pub mod flavor;
 mod model;
 mod print;
 mod studies;
@@ -52,6 +53,8 @@ pub struct Setup {
     pub gibbs_h: f64,
     /// RNG seed.
     pub seed: u64,
+    /// Horizon of the §7.1.7 FLAVOR comparison.
+    pub flavor_time: f64,
 }
 
 impl Setup {
@@ -68,6 +71,7 @@ impl Setup {
             gibbs_time: 2000.0,
             gibbs_h: 0.05,
             seed: 2011,
+            flavor_time: 10.0,
         }
     }
 
@@ -125,6 +129,8 @@ pub struct Results {
     pub volume_error: f64,
     /// `Φ₋ₕ∘Φₕ` error (not symmetric: order `h`).
     pub reversibility: f64,
+    /// The §7.1.7 FLAVOR comparisons: the seed's parameters, inside FLAVOR's regime.
+    pub flavor: [flavor::FlavorResults; 2],
 }
 
 /// Runs every part.
@@ -135,6 +141,10 @@ pub fn compute(setup: &Setup) -> Results {
     studies::strong_order(setup, &mut r);
     studies::gibbs(setup, &mut r);
     studies::structure(&mut r);
+    r.flavor = [
+        flavor::compute(&flavor::Case::seed(), setup.flavor_time),
+        flavor::compute(&flavor::Case::regime(), setup.flavor_time),
+    ];
     r
 }
 

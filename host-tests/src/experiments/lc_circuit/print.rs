@@ -125,7 +125,52 @@ pub fn report(setup: &Setup, r: &Results) {
     figure("lc-circuit.symplectic_defect", r.symplectic_defect);
     figure("lc-circuit.volume_factor_error", r.volume_error);
     figure("lc-circuit.reversibility", r.reversibility);
+    crate::say!(
+        "\n§7.1.7 FLAVOR vs small-step variational, t ≤ {}",
+        setup.flavor_time
+    );
+    let t = Table::new(&["case", "method", "slow error", "fast q1 error"]);
+    for (name, f) in ["seed", "regime"].iter().zip(&r.flavor) {
+        t.row(&[
+            name.to_string(),
+            "FLAVOR".into(),
+            sci(f.slow_error[0]),
+            sci(f.fast_error[0]),
+        ]);
+        t.row(&[
+            name.to_string(),
+            "variational".into(),
+            sci(f.slow_error[1]),
+            sci(f.fast_error[1]),
+        ]);
+        figure(
+            &format!("lc-circuit.flavor.{name}.slow_error"),
+            f.slow_error[0],
+        );
+        figure(
+            &format!("lc-circuit.flavor.{name}.bench_slow_error"),
+            f.slow_error[1],
+        );
+        figure(
+            &format!("lc-circuit.flavor.{name}.fast_error"),
+            f.fast_error[0],
+        );
+        figure(
+            &format!("lc-circuit.flavor.{name}.steps_ratio"),
+            f.steps_ratio,
+        );
+    }
     chart(r);
+    flavor_chart(
+        &r.flavor[0],
+        "fig73_seed",
+        "as printed: eps = 1e-3, delta = 1e-3, q0 = (1, 0)",
+    );
+    flavor_chart(
+        &r.flavor[1],
+        "fig73",
+        "in FLAVOR's regime: eps = 1e-6, tau = 1e-4, delta = 1e-2, q0 = (0, 1)",
+    );
 }
 
 fn chart(r: &Results) {
@@ -159,6 +204,39 @@ fn chart(r: &Results) {
         title: "004 Fig 7.2: flux variances of the noisy LC circuit, SVI h = 0.1".into(),
         x_label: "time t".into(),
         y_label: "variance (x 1e-3)".into(),
+        log_x: false,
+        log_y: false,
+        series,
+    });
+}
+
+fn flavor_chart(f: &super::flavor::FlavorResults, stem: &str, what: &str) {
+    let curve = |which: &[[f64; 3]], i: usize| -> Vec<(f64, f64)> {
+        f.times.iter().zip(which).map(|(t, y)| (*t, y[i])).collect()
+    };
+    let series = vec![
+        Series {
+            label: "mesh current v2, exact".into(),
+            points: curve(&f.exact, 1),
+        },
+        Series {
+            label: "v2, FLAVOR".into(),
+            points: curve(&f.flavor, 1),
+        },
+        Series {
+            label: "mesh charge q2, exact".into(),
+            points: curve(&f.exact, 0),
+        },
+        Series {
+            label: "q2, FLAVOR".into(),
+            points: curve(&f.flavor, 0),
+        },
+    ];
+    plot::emit(&Chart {
+        stem: format!("lc-circuit.{stem}"),
+        title: format!("004 Figs 7.3-7.4, FLAVOR {what}"),
+        x_label: "time t".into(),
+        y_label: "mesh charge q2 / mesh current v2".into(),
         log_x: false,
         log_y: false,
         series,
