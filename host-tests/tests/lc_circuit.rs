@@ -175,8 +175,16 @@ fn flavor_captures_the_slow_mode_inside_its_regime() {
     // and current within 2 % of their amplitude 1 (measured 0.53 %, O(δ) + O(√ε) effects), with
     // 500× fewer legacy steps than the benchmark, which is itself exact to 1e-5.
     let r = &quick().flavor[1];
-    assert!(r.slow_error[0] < 0.02, "FLAVOR slow error {}", r.slow_error[0]);
-    assert!(r.slow_error[1] < 1e-4, "benchmark slow error {}", r.slow_error[1]);
+    assert!(
+        r.slow_error[0] < 0.02,
+        "FLAVOR slow error {}",
+        r.slow_error[0]
+    );
+    assert!(
+        r.slow_error[1] < 1e-4,
+        "benchmark slow error {}",
+        r.slow_error[1]
+    );
     assert!((r.steps_ratio - 500.0).abs() < 1e-9);
     assert_eq!(r.times.len(), 1000);
 }

@@ -46,6 +46,11 @@
 //!   stationary (Gibbs) check we add resistors with Johnson–Nyquist noise `Σ_jj² = 2 k_B T R_j`
 //!   (fluctuation–dissipation): then `K₂ᵀΣΣᵀK₂ = 2 k_B T D` and the reduced SDE has the
 //!   invariant density `∝ exp(−H/k_BT)`, `H = ½ ṽᵀ𝕃ṽ + ½ q̃ᵀSq̃` ([`johnson_nyquist`]).
+//! - **Multiscale circuits (§7.1.7).** FLAVOR needs a stiffness switch; here it is
+//!   [`CircuitVi::set_inverse_capacitance`] on the stiff capacitor (`1/C₂ = 1/ε` on, 0 off),
+//!   used through [`crate::flavor::Switched::new`] and [`crate::flavor::Nonintrusive`] (the
+//!   `lc-circuit` reproduction does this; `𝕃 + hD` does not depend on `S`, so switching costs
+//!   one `M × M` product).
 //! - **Sizes.** `B` (branches) and `M` (meshes) are const generics; `K` is only used by the
 //!   optional check [`kirchhoff_consistent`] (its column count `m = B − M` is a third one).
 

@@ -14,6 +14,9 @@
 //!   equipartition (`⟨H⟩ = 2k_BT`, `⟨q_C²⟩ = k_BT·C`, `⟨i_L²⟩ = k_BT/L`), with standard errors
 //!   from independent paths; the bias of the scheme's exact stationary `⟨H⟩` against `h` gives
 //!   its order.
+//! - **FLAVOR (§7.1.7, Figs 7.3–7.4)**: the variational integrator FLAVORized by rule (2.8) with
+//!   the stiff capacitor `C₂ = ε` switched, with the seed's printed parameters and with ours
+//!   inside FLAVOR's regime (see [`flavor`]); slow/fast errors against the exact flow.
 //! - **Structure**: symplecticity defect (`R = 0`), phase-volume factor `det𝕃/det(𝕃 + hD)` with
 //!   resistors, and the reversibility error (the method is not symmetric).
 //!

@@ -8,6 +8,24 @@ use crate::report::{figure, sci, Table};
 
 /// Prints the tables, the figure lines and the Fig 7.2 chart.
 pub fn report(setup: &Setup, r: &Results) {
+    report_fig72(setup, r);
+    report_orders(setup, r);
+    report_gibbs(setup, r);
+    report_structure_and_flavor(setup, r);
+    chart(r);
+    flavor_chart(
+        &r.flavor[0],
+        "fig73_seed",
+        "as printed: eps = 1e-3, delta = 1e-3, q0 = (1, 0)",
+    );
+    flavor_chart(
+        &r.flavor[1],
+        "fig73",
+        "in FLAVOR's regime: eps = 1e-6, tau = 1e-4, delta = 1e-2, q0 = (0, 1)",
+    );
+}
+
+fn report_fig72(setup: &Setup, r: &Results) {
     crate::say!(
         "004 §7.1.6 Fig 7.2: Var p1, Var p2 (Σ = 0.01, h = {}, {} paths)",
         setup.h,
@@ -46,6 +64,9 @@ pub fn report(setup: &Setup, r: &Results) {
     figure("lc-circuit.fig72.max_z_scheme", r.max_z_scheme);
     figure("lc-circuit.fig72.max_rel_bias", r.max_rel_bias);
     figure("lc-circuit.fig72.max_rel_dev", r.max_rel_dev);
+}
+
+fn report_orders(setup: &Setup, r: &Results) {
     crate::say!(
         "\norders (deterministic/weak: T = 10, exact propagation; strong: T = 5, {} paths)",
         setup.strong_paths
@@ -78,6 +99,9 @@ pub fn report(setup: &Setup, r: &Results) {
         "lc-circuit.order.strong",
         loglog_slope(&setup.steps, &r.strong_err),
     );
+}
+
+fn report_gibbs(setup: &Setup, r: &Results) {
     crate::say!(
         "\nGibbs (R1 = R2 = {R_GIBBS}, Johnson–Nyquist noise, kT = {KT}, h = {}, {} paths × {})",
         setup.gibbs_h,
@@ -119,6 +143,9 @@ pub fn report(setup: &Setup, r: &Results) {
         "lc-circuit.gibbs.bias_order",
         loglog_slope(&setup.steps, &r.gibbs_bias),
     );
+}
+
+fn report_structure_and_flavor(setup: &Setup, r: &Results) {
     crate::say!(
         "\nstructure: symplecticity defect (R = 0), volume factor error (R > 0), reversibility"
     );
@@ -160,17 +187,6 @@ pub fn report(setup: &Setup, r: &Results) {
             f.steps_ratio,
         );
     }
-    chart(r);
-    flavor_chart(
-        &r.flavor[0],
-        "fig73_seed",
-        "as printed: eps = 1e-3, delta = 1e-3, q0 = (1, 0)",
-    );
-    flavor_chart(
-        &r.flavor[1],
-        "fig73",
-        "in FLAVOR's regime: eps = 1e-6, tau = 1e-4, delta = 1e-2, q0 = (0, 1)",
-    );
 }
 
 fn chart(r: &Results) {
