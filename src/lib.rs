@@ -6,6 +6,7 @@
 
 pub mod autodiff;
 pub mod baselines;
+pub mod circuit;
 pub mod compose;
 pub mod constrained;
 pub mod error;

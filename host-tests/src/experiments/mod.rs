@@ -15,6 +15,7 @@ pub mod forcing;
 pub mod forcing_methods;
 pub mod guards;
 pub mod guards_overhead;
+pub mod lc_circuit;
 pub mod lj;
 pub mod quasi_quadratic;
 pub mod reference;
@@ -271,6 +272,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.2,
         about: "004 §4.3.8–4.3.9: quasi-quadratic stiff potentials, error uniform in ω, symplecticity, speed-up vs Verlet",
         run: quasi_quadratic::run,
+    },
+    Experiment {
+        name: "lc-circuit",
+        seed: "004 §7.1.6 Fig 7.2",
+        seconds: 8.0,
+        about: "004 §7.1: noisy LC circuit, variational + stochastic variational integrator: Fig 7.2 variances, orders, Gibbs statistics",
+        run: lc_circuit::run,
     },
     Experiment {
         name: "cart-pole",

@@ -1,0 +1,130 @@
+//! The circuits of the experiment, the exact moments of the reduced SDE (7.20) (built from the
+//! parameters, independently of [`Circuit`]) and the scheme's linear maps.
+
+use macrostep::circuit::{johnson_nyquist, Circuit, CircuitParams, NoisyCircuitVi};
+use macrostep::langevin::Normal;
+use macrostep::nalgebra::{Matrix2, Matrix4, SMatrix, Vector2, Vector4};
+use macrostep::State;
+use rand_pcg::Pcg64;
+
+/// The parameters of the 4-branch, 2-mesh circuit.
+pub type Params = CircuitParams<f64, 4, 2>;
+/// The stochastic integrator of that circuit.
+pub type Vi = NoisyCircuitVi<f64, 4, 2>;
+
+/// Gibbs temperature `k_BT` and the added resistances.
+pub const KT: f64 = 0.5;
+/// Resistance added on each inductor branch for the Gibbs study.
+pub const R_GIBBS: f64 = 0.5;
+
+/// The §7.1.6 circuit with the seed's noise `Σ_jj = 0.01`.
+pub fn seed_params() -> Params {
+    CircuitParams::lc_paper(10.0, 0.01)
+}
+
+/// The §7.1.6 circuit with resistors on the inductor branches and Johnson–Nyquist noise.
+pub fn gibbs_params() -> Params {
+    let mut p = seed_params();
+    p.resistance = Vector4::new(R_GIBBS, R_GIBBS, 0.0, 0.0);
+    p.noise = johnson_nyquist(&p.resistance, KT).expect("valid");
+    p
+}
+
+/// The reduced linear SDE (7.20) `dx = A x dt + Ḡ dW` in `x = (q̃, p̃)`, built from the
+/// parameters here (independently of [`Circuit`]); also returns `S`.
+pub fn linear_sde(p: &Params) -> (Matrix4<f64>, Matrix4<f64>, Matrix2<f64>) {
+    let k2 = p.loops;
+    let diag = |v: &Vector4<f64>| Matrix4::from_diagonal(v);
+    let l = k2.transpose() * diag(&p.inductance) * k2;
+    let s = k2.transpose() * diag(&p.inverse_capacitance) * k2;
+    let d = k2.transpose() * diag(&p.resistance) * k2;
+    let g = k2.transpose() * diag(&p.noise);
+    let li = l.try_inverse().expect("regular mesh inductance");
+    let mut a = Matrix4::zeros();
+    a.fixed_view_mut::<2, 2>(0, 2).copy_from(&li);
+    a.fixed_view_mut::<2, 2>(2, 0).copy_from(&(-s));
+    a.fixed_view_mut::<2, 2>(2, 2).copy_from(&(-d * li));
+    let mut gbar = Matrix4::zeros();
+    gbar.fixed_view_mut::<2, 4>(2, 0).copy_from(&g);
+    (a, gbar, s)
+}
+
+/// Exact mean and covariance (7.24) at `t` from `x₀` (Van Loan: `exp([[−A, ḠḠᵀ], [0, Aᵀ]] t)`).
+pub fn exact_moments(
+    a: &Matrix4<f64>,
+    gbar: &Matrix4<f64>,
+    x0: &Vector4<f64>,
+    t: f64,
+) -> (Vector4<f64>, Matrix4<f64>) {
+    let mut c = SMatrix::<f64, 8, 8>::zeros();
+    c.fixed_view_mut::<4, 4>(0, 0).copy_from(&(-a));
+    c.fixed_view_mut::<4, 4>(0, 4)
+        .copy_from(&(gbar * gbar.transpose()));
+    c.fixed_view_mut::<4, 4>(4, 4).copy_from(&a.transpose());
+    let e = (c * t).exp();
+    let f12 = e.fixed_view::<4, 4>(0, 4).into_owned();
+    let f22 = e.fixed_view::<4, 4>(4, 4).into_owned();
+    ((a * t).exp() * x0, f22.transpose() * f12)
+}
+
+pub(super) fn phase(s: &State<f64, 2>) -> Vector4<f64> {
+    // 𝕃 = I in every circuit of this experiment: p̃ = ṽ.
+    Vector4::new(s.q[0], s.q[1], s.v[0], s.v[1])
+}
+
+pub(super) fn state(x: &Vector4<f64>) -> State<f64, 2> {
+    State::new(0.0, Vector2::new(x[0], x[1]), Vector2::new(x[2], x[3]))
+}
+
+/// The scheme's linear maps in `x = (q̃, p̃)`: `x' = Φ x + Γ ξ`, read off single steps.
+pub fn scheme_maps(vi: &Vi) -> (Matrix4<f64>, Matrix4<f64>) {
+    let (mut phi, mut gam) = (Matrix4::zeros(), Matrix4::zeros());
+    for j in 0..4 {
+        let mut v = *vi;
+        let mut s = state(&Vector4::ith(j, 1.0));
+        v.step_with_normals(&mut s, &Vector4::zeros())
+            .expect("step");
+        phi.set_column(j, &phase(&s));
+        let mut s = state(&Vector4::zeros());
+        v.step_with_normals(&mut s, &Vector4::ith(j, 1.0))
+            .expect("step");
+        gam.set_column(j, &phase(&s));
+    }
+    (phi, gam)
+}
+
+pub(super) fn noisy(p: &Params, h: f64) -> Vi {
+    NoisyCircuitVi::new(Circuit::new(*p).expect("valid circuit"), h).expect("valid step")
+}
+
+/// Stationary covariance of `x' = Φx + Γξ` by doubling (`P = Σ Φᵏ ΓΓᵀ Φᵏᵀ`).
+pub(super) fn stationary(phi: &Matrix4<f64>, gam: &Matrix4<f64>) -> Matrix4<f64> {
+    let (mut a, mut cov) = (*phi, gam * gam.transpose());
+    for _ in 0..60 {
+        cov += a * cov * a.transpose();
+        a = a * a;
+    }
+    cov
+}
+
+/// `⟨H⟩`, `⟨q₃²⟩`, `⟨q₄²⟩`, `⟨i₁²⟩` of a stationary covariance of `(q̃, p̃)` (𝕃 = I).
+pub(super) fn gibbs_stats(cov: &Matrix4<f64>, s: &Matrix2<f64>) -> [f64; 4] {
+    let pq = cov.fixed_view::<2, 2>(0, 0);
+    let energy = 0.5 * ((s * pq).trace() + cov[(2, 2)] + cov[(3, 3)]);
+    // q₃ = q̃₁ − q̃₂, q₄ = q̃₁, i₁ = ṽ₁ (rows of K₂).
+    let q3 = pq[(0, 0)] - 2.0 * pq[(0, 1)] + pq[(1, 1)];
+    [energy, q3, pq[(0, 0)], cov[(2, 2)]]
+}
+
+pub(super) trait RunRng {
+    fn integrate_with_rng(&mut self, s: &mut State<f64, 2>, n: usize, rng: &mut Pcg64);
+}
+
+impl RunRng for Vi {
+    fn integrate_with_rng(&mut self, s: &mut State<f64, 2>, n: usize, rng: &mut Pcg64) {
+        for _ in 0..n {
+            let xi = Normal::vector::<f64, _, 4>(rng);
+            self.step_with_normals(s, &xi).expect("step");
+        }
+    }
+}
