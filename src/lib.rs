@@ -8,6 +8,7 @@ pub mod autodiff;
 pub mod baselines;
 pub mod compose;
 pub mod constrained;
+pub mod convert;
 pub mod error;
 pub mod flavor;
 pub mod forcing;
