@@ -129,8 +129,8 @@ fn claims_are_the_sources_order_and_symplectic() {
         <Converted<f64, ExplicitRk<f64, P, Euler, 1>, 1> as Integrator<f64, 1>>::ORDER,
         1
     );
-    assert!(<Converted<f64, ExplicitRk<f64, P, Rk4, 1>, 1> as Integrator<f64, 1>>::SYMPLECTIC);
-    assert!(!<ExplicitRk<f64, P, Rk4, 1> as Integrator<f64, 1>>::SYMPLECTIC);
+    const { assert!(<Converted<f64, ExplicitRk<f64, P, Rk4, 1>, 1> as Integrator<f64, 1>>::SYMPLECTIC) };
+    const { assert!(!<ExplicitRk<f64, P, Rk4, 1> as Integrator<f64, 1>>::SYMPLECTIC) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,11 +180,7 @@ fn rk4_layer_segment_matches_its_step_and_differences() {
     let (q, v) = (vector![0.8, -0.61], vector![0.3, 0.4]);
     let seg = rk.segment(&q, &v, 0.05);
     let mut s = State::new(0.0, q, v);
-    rk.clone()
-        .with_guards(Guards::off())
-        .unwrap()
-        .step(&mut s)
-        .unwrap();
+    rk.with_guards(Guards::off()).unwrap().step(&mut s).unwrap();
     assert!((s.q - seg.q).amax() < 1e-15);
     let e = 1e-6;
     for k in 0..2 {

@@ -44,7 +44,7 @@ impl<T: Real> ConvertParams<T> {
                 name: "alpha_minus",
             });
         }
-        if !(check_finite(self.tol, "tol")? > T::zero()) {
+        if check_finite(self.tol, "tol")? <= T::zero() {
             return Err(ConfigError::OutOfRange { name: "tol" });
         }
         if self.max_iter == 0 {

@@ -211,7 +211,7 @@ fn trace<I: Integrator<f64, N>, P: macrostep::model::Potential<f64, N>, const N:
             Ok(()) => (system.energy(&s) - e0).abs(),
             Err(_) => f64::INFINITY,
         };
-        if !(err <= 10.0) {
+        if err.is_nan() || err > 10.0 {
             out.failed_at = Some(k as f64 * job.h);
             break;
         }
