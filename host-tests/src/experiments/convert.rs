@@ -423,13 +423,15 @@ fn failed(t: &EnergyTrace) -> String {
 /// Prints the tables, the figure lines and the energy charts.
 pub fn report(r: &Results) {
     let s = &r.setup;
-    println!(
+    crate::say!(
         "003: one-step methods converted to variational integrators (penalised pendula, ω = {})",
         s.omega
     );
-    println!(
+    crate::say!(
         "order: global error at t = {} vs DOP853, h = {:?}; defect: one step, h = {}",
-        s.order_t, s.order_hs, s.h
+        s.order_t,
+        s.order_hs,
+        s.h
     );
     let t = Table::new(&[
         "method",
@@ -449,9 +451,11 @@ pub fn report(r: &Results) {
             sci(m.defect),
         ]);
     }
-    println!(
+    crate::say!(
         "\nlong runs, h = {}: pendulum to t = {}, double pendulum to t = {}; max |H − H₀|",
-        s.h, s.pendulum_t, s.double_t
+        s.h,
+        s.pendulum_t,
+        s.double_t
     );
     let t = Table::new(&["model", "method", "src max", "src failed at", "conv max"]);
     for l in &r.long {
