@@ -29,7 +29,7 @@
 //!   003's symplectic layer `w₁ ↦ w₂` conjugated by the discrete Legendre transform
 //!   `w ↦ (∂⁻(w), p⁻(w))` (S0.1–S0.3 say exactly `(∂⁻(w₂), p⁻(w₂)) = (∂⁺(w₁), p⁺(w₁))`), so it
 //!   is the same integrator; in these coordinates it is symplectic for the *canonical* form in
-//!   `(q, M v)`, which is what [`Integrator::SYMPLECTIC`](crate::Integrator::SYMPLECTIC) claims
+//!   `(q, M v)`, which is what [`Integrator::SYMPLECTIC`] claims
 //!   and host tests measure (on `w` it preserves `ω_{L_h}` of 003 instead).
 //! - **The solve** is 003 §4.2–4.3's fixed-point iteration on the approximates (4.9),
 //!   `D∂⁻ ≈` its exact value and `Dp⁻/Dv ≈ M`: one linear solve with `D_q∂⁻` (the identity when
@@ -41,7 +41,7 @@
 //! - **Derivatives of the layer** (`D∂±`, `DL_h`, 003 §4.1) are exact: a Runge–Kutta layer
 //!   integrates the first-variation equations with the same tableau (Hairer–Lubich–Wanner
 //!   Lemma 4.1, as 003 §4.1 proposes); the Verlet-type layers differentiate their closed form.
-//!   The crate's [`Integrator`](crate::Integrator) cannot be differentiated (its scalar is `f32`
+//!   The crate's [`Integrator`] cannot be differentiated (its scalar is `f32`
 //!   or `f64`, no dual number implements `RealField`), so the construction is generic over
 //!   [`StandardLayer`], an `Integrator` that also supplies the action and the tangent map.
 //! - **Action of a partitioned layer.** Symplectic Euler and Störmer–Verlet integrate `Ṡ = L`
@@ -59,7 +59,7 @@ mod partitioned;
 mod rk;
 
 pub use converted::{ConvertParams, Converted};
-pub use rk::{Euler, ExplicitRk, Heun, Rk4, Tableau};
+pub use rk::{Euler, ExplicitRk, Heun, Rk4, Tableau, MAX_STAGES};
 
 use crate::model::{Potential, System};
 use crate::{Integrator, Real};
