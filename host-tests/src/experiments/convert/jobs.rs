@@ -163,6 +163,8 @@ pub struct EnergyTrace {
     pub max: f64,
     /// When the run failed (a step error or `|H − H₀| > 10`), if it did.
     pub failed_at: Option<f64>,
+    /// Mean and maximum fixed-point iterations per step (converted runs; zero for sources).
+    pub iterations: (f64, u32),
 }
 
 /// Long runs of source and converted.
@@ -181,6 +183,7 @@ fn trace<I: Integrator<f64, N>, P: macrostep::model::Potential<f64, N>, const N:
     integ: &mut I,
     system: &System<f64, P, N>,
     job: &LongJob<N>,
+    iterations: impl Fn(&I) -> u32,
 ) -> EnergyTrace {
     let e0 = system.energy(&job.s0);
     // Geometric sampling (log time axis): the unstable sources fail within a few periods.
@@ -200,6 +203,9 @@ fn trace<I: Integrator<f64, N>, P: macrostep::model::Potential<f64, N>, const N:
         }
         window = window.max(err);
         out.max = out.max.max(err);
+        let it = iterations(integ);
+        out.iterations.0 += (f64::from(it) - out.iterations.0) / k as f64;
+        out.iterations.1 = out.iterations.1.max(it);
         if k == next {
             out.points.push((k as f64 * job.h, window));
             window = 0.0;
@@ -217,9 +223,9 @@ impl<P: Hessian<f64, N> + Clone, const N: usize> Job<P, N> for LongJob<N> {
     ) -> Self::Out {
         let mut a = make(self.h).with_guards(Guards::off()).expect("guards off");
         let system: System<f64, P, N> = a.system().clone();
-        let src = trace(&mut a, &system, self);
+        let src = trace(&mut a, &system, self, |_| 0);
         let mut c = convert(make(self.h));
-        let conv = trace(&mut c, &system, self);
+        let conv = trace(&mut c, &system, self, |c| c.iterations());
         (src, conv)
     }
 }

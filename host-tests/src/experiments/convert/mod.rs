@@ -243,7 +243,14 @@ pub fn report(r: &Results) {
         s.pendulum_t,
         s.double_t
     );
-    let t = Table::new(&["model", "method", "src max", "src failed at", "conv max"]);
+    let t = Table::new(&[
+        "model",
+        "method",
+        "src max",
+        "src failed at",
+        "conv max",
+        "iter mean/max",
+    ]);
     for l in &r.long {
         t.row(&[
             l.model.into(),
@@ -251,6 +258,10 @@ pub fn report(r: &Results) {
             sci(l.source.max),
             failed(&l.source),
             sci(l.converted.max),
+            format!(
+                "{:.2}/{}",
+                l.converted.iterations.0, l.converted.iterations.1
+            ),
         ]);
     }
     for m in &r.methods {
@@ -272,6 +283,10 @@ pub fn report(r: &Results) {
         figure(
             &format!("convert.{model}.{n}.source_energy_error_max"),
             l.source.max,
+        );
+        figure(
+            &format!("convert.{model}.{n}.iterations_mean"),
+            l.converted.iterations.0,
         );
     }
     for model in ["pendulum", "double_pendulum"] {
