@@ -9,6 +9,7 @@ pub mod baselines;
 pub mod circuit;
 pub mod compose;
 pub mod constrained;
+pub mod convert;
 pub mod error;
 pub mod flavor;
 pub mod forcing;

@@ -35,6 +35,7 @@ const FAST: &[&str] = &[
     "forcing",
     "quasi-quadratic",
     "cart-pole",
+    "convert",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -10,6 +10,7 @@ pub mod bdf2;
 pub mod cart_pole;
 pub mod cart_pole_builder;
 pub mod constrained;
+pub mod convert;
 pub mod flavor;
 pub mod forcing;
 pub mod forcing_methods;
@@ -83,6 +84,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 1.0,
         about: "001 §7.3 Figs 3–5: RATTLE vs the BDF2 baseline on the spring chain (error, energy error, energy over time)",
         run: bdf2::run_experiment,
+    },
+    Experiment {
+        name: "convert",
+        seed: "003 §2–3 (S0, unconstrained)",
+        seconds: 10.0,
+        about: "003: explicit Euler/Heun/RK4, symplectic Euler, Verlet converted to variational integrators: order, symplecticity defect, long-run energy on the penalised pendulum and double pendulum",
+        run: convert::run,
     },
     Experiment {
         name: "lj",
