@@ -313,6 +313,7 @@ fn bad_parameters_are_refused() {
             },
             ConfigError::OutOfRange {
                 name: "alpha_minus",
+                bound: "in [-1, 0]",
             },
         ),
         (
@@ -322,6 +323,7 @@ fn bad_parameters_are_refused() {
             },
             ConfigError::OutOfRange {
                 name: "alpha_minus",
+                bound: "in [-1, 0]",
             },
         ),
         (
@@ -335,7 +337,10 @@ fn bad_parameters_are_refused() {
         ),
         (
             ConvertParams { tol: 0.0, ..d },
-            ConfigError::OutOfRange { name: "tol" },
+            ConfigError::OutOfRange {
+                name: "tol",
+                bound: "> 0",
+            },
         ),
         (
             ConvertParams {
@@ -346,7 +351,10 @@ fn bad_parameters_are_refused() {
         ),
         (
             ConvertParams { max_iter: 0, ..d },
-            ConfigError::OutOfRange { name: "max_iter" },
+            ConfigError::OutOfRange {
+                name: "max_iter",
+                bound: ">= 1",
+            },
         ),
     ];
     for (p, e) in cases {

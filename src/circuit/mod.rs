@@ -260,7 +260,10 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// unchanged on error.
     pub fn set_inverse_capacitance(&mut self, branch: usize, value: T) -> Result<(), ConfigError> {
         if branch >= B {
-            return Err(ConfigError::OutOfRange { name: "branch" });
+            return Err(ConfigError::OutOfRange {
+                name: "branch",
+                bound: "< B (the number of branches)",
+            });
         }
         nonneg(value, "inverse_capacitance")?;
         let mut c = self.params.inverse_capacitance;
@@ -310,7 +313,10 @@ fn nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
     if !x.finite() {
         Err(ConfigError::NonFinite { name })
     } else if x < T::zero() {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange {
+            name,
+            bound: ">= 0",
+        })
     } else {
         Ok(x)
     }

@@ -41,21 +41,31 @@ fn rejects_bad_parameters<T: Real>() {
     let cases: [(Edit<T>, ConfigError); 7] = [
         (
             |p, x| p.inductance[0] = x,
-            ConfigError::OutOfRange { name: "inductance" },
+            ConfigError::OutOfRange {
+                name: "inductance",
+                bound: ">= 0",
+            },
         ),
         (
             |p, x| p.inverse_capacitance[3] = x,
             ConfigError::OutOfRange {
                 name: "inverse_capacitance",
+                bound: ">= 0",
             },
         ),
         (
             |p, x| p.resistance[1] = x,
-            ConfigError::OutOfRange { name: "resistance" },
+            ConfigError::OutOfRange {
+                name: "resistance",
+                bound: ">= 0",
+            },
         ),
         (
             |p, x| p.noise[2] = x,
-            ConfigError::OutOfRange { name: "noise" },
+            ConfigError::OutOfRange {
+                name: "noise",
+                bound: ">= 0",
+            },
         ),
         (
             |p, _| p.loops[(1, 1)] = T::lit(f64::NAN),
@@ -247,14 +257,18 @@ fn johnson_nyquist_values<T: Real>() {
     assert_eq!(
         johnson_nyquist(&r, lit(-1.0)),
         Err(ConfigError::OutOfRange {
-            name: "temperature"
+            name: "temperature",
+            bound: ">= 0"
         })
     );
     let mut r_bad = r;
     r_bad[1] = lit(-1.0);
     assert_eq!(
         johnson_nyquist(&r_bad, T::one()),
-        Err(ConfigError::OutOfRange { name: "resistance" })
+        Err(ConfigError::OutOfRange {
+            name: "resistance",
+            bound: ">= 0"
+        })
     );
 }
 
@@ -264,12 +278,16 @@ fn set_inverse_capacitance_validates<T: Real>() {
     let before = *vi.circuit().elastance();
     assert_eq!(
         vi.set_inverse_capacitance(4, T::one()),
-        Err(ConfigError::OutOfRange { name: "branch" })
+        Err(ConfigError::OutOfRange {
+            name: "branch",
+            bound: "< B (the number of branches)"
+        })
     );
     assert_eq!(
         vi.set_inverse_capacitance(3, lit(-1.0)),
         Err(ConfigError::OutOfRange {
-            name: "inverse_capacitance"
+            name: "inverse_capacitance",
+            bound: ">= 0"
         })
     );
     assert_eq!(vi.circuit().elastance(), &before);

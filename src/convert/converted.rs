@@ -42,13 +42,20 @@ impl<T: Real> ConvertParams<T> {
         if !(a >= -T::one() && a <= T::zero()) {
             return Err(ConfigError::OutOfRange {
                 name: "alpha_minus",
+                bound: "in [-1, 0]",
             });
         }
         if check_finite(self.tol, "tol")? <= T::zero() {
-            return Err(ConfigError::OutOfRange { name: "tol" });
+            return Err(ConfigError::OutOfRange {
+                name: "tol",
+                bound: "> 0",
+            });
         }
         if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange { name: "max_iter" });
+            return Err(ConfigError::OutOfRange {
+                name: "max_iter",
+                bound: ">= 1",
+            });
         }
         Ok(*self)
     }
