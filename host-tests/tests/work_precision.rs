@@ -175,3 +175,30 @@ fn chain_angle_reference_matches_rattle() {
     assert!(fine < 1e-4, "{fine:e}");
     assert!(coarse > 10.0 * fine, "{coarse:e} vs {fine:e}");
 }
+
+/// The `omega` study's stability caps (`reproduce work-precision-omega`, T = 10, guards on,
+/// β = 0.4), checked by single runs on either side of each measured cap: `ωh_max` of Verlet
+/// stays ≈ 0.44 (the squared-distance penalty's fastest mode is ≈ 4.5ω), Z&S's grows slowly
+/// with ω (h_max ≈ 0.059 at ω = 100, 0.018 at 1000), SyLiPN's (= stiff Z&Ss here: gravity is
+/// linear) is 3.5–5× Z&S's.
+#[test]
+fn omega_study_caps_bracket_the_measured_values() {
+    use host_tests::experiments::work_precision::omega::cap_run;
+    // (method, ω, completes at h, fails at h): a margin of ≈ 10 % around the measured cap.
+    let cases = [
+        ("verlet", 100.0, 0.0040, 0.0050),
+        ("verlet", 1000.0, 0.00040, 0.00050),
+        ("zs", 100.0, 0.055, 0.066),
+        ("zs", 1000.0, 0.0165, 0.0205),
+        ("sylipn", 100.0, 0.20, 0.24),
+        ("stiff_sylipn", 1000.0, 0.085, 0.105),
+    ];
+    for (m, w, ok, fail) in cases {
+        // Each run takes round(10/h) steps, as the study's cap scan does.
+        assert_eq!(cap_run(m, w, ok, 10.0), None, "{m} at ω = {w}, h = {ok}");
+        assert!(
+            cap_run(m, w, fail, 10.0).is_some(),
+            "{m} at ω = {w} completes at h = {fail}"
+        );
+    }
+}

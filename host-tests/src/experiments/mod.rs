@@ -259,6 +259,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: work_precision::run,
     },
     Experiment {
+        name: "work-precision-omega",
+        seed: "issue 14 (000 §4.1, penalty ω = 20 … 2000)",
+        seconds: 60.0,
+        about: "double pendulum over penalty ω = 20 … 2000: largest stable steps, costs at equal error, Z&S ÷ Verlet",
+        run: work_precision::omega::run,
+    },
+    Experiment {
         name: "forcing",
         seed: "issue 13 (Marsden & West 2001 §3.2; 000 eq 1.8)",
         seconds: 10.0,

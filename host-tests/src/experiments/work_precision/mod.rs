@@ -10,10 +10,12 @@
 //!
 //! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
 //! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, vs a rigid angle-coordinate
-//! reference), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
+//! reference), [`omega`] (the double pendulum over ω = 20 … 2000: stability caps and costs,
+//! `reproduce work-precision-omega`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
 pub mod chain;
 pub mod dp;
+pub mod omega;
 pub mod search;
 pub mod slow;
 
@@ -173,9 +175,9 @@ pub fn tag(e: f64) -> String {
     format!("{e:e}")
 }
 
-/// The table, the plot and the figures of one study.
-fn report_study(s: &Study) {
-    say!("\n== {} ==", s.title);
+/// The table of one study: per method and target, the found parameter, its error, the bracket
+/// above it and the cost.
+fn table(s: &Study) {
     let t = Table::new(&[
         "method",
         "target",
@@ -203,6 +205,12 @@ fn report_study(s: &Study) {
             t.row(&[c.key.into(), sci(s.targets[k]), a, b, c2, d]);
         }
     }
+}
+
+/// The table, the plot and the figures of one study.
+fn report_study(s: &Study) {
+    say!("\n== {} ==", s.title);
+    table(s);
     for c in &s.curves {
         for (k, f) in c.found.iter().enumerate() {
             let e = tag(s.targets[k]);
