@@ -57,8 +57,8 @@ fn found_steps_reach_their_targets_within_the_bracket() {
             checked += 1;
         }
     }
-    // Seven methods × two targets, every one reached (Verlet by its stability-capped step).
-    assert_eq!(checked, 14);
+    // Ten methods × two targets, every one reached (Verlet by its stability-capped step).
+    assert_eq!(checked, 20);
 }
 
 /// Along every curve, the finest completed point is more accurate and (when it does ≥ 4× the
@@ -150,7 +150,7 @@ fn zs_runs_at_omega_h_8_on_the_double_pendulum() {
 /// Cartesian model at h = 1e-3: positions at t = 0.5 and 1 agree to RATTLE's O(h²) error.
 #[test]
 fn chain_angle_reference_matches_rattle() {
-    let refq = chain::reference(1.0, 2);
+    let refq = chain::reference(chain::NODES, 1.0, 2);
     let c = Chain::<f64, 40, 20>::horizontal();
     let params = NewtonParams {
         tol: 1e-11,
