@@ -202,3 +202,43 @@ fn omega_study_caps_bracket_the_measured_values() {
         );
     }
 }
+
+/// `reproduce work-precision-omega --quick`: the caps on its coarser grid (ratio `2^(1/4)`)
+/// bracket the ones `zs::advice` holds (paper grid `2^(1/8)`), Verlet's `ωh_max` stays in
+/// [0.35, 0.5] at every ω, SyLiPN's cap is above Z&S's from ω = 50 on, and at ω = 2000 — where
+/// Verlet takes ≈ 56× more steps than Z&S for 1e-2 — Verlet costs more.
+#[test]
+fn omega_study_quick_agrees_with_the_advice_table() {
+    use host_tests::experiments::work_precision::omega::{self, Setup};
+    use macrostep::zs::advice::{h_max, Method};
+    let setup = Setup::quick();
+    let r = omega::compute(&setup);
+    assert_eq!(r.rows.len(), 7);
+    for row in &r.rows {
+        let w = row.omega;
+        for c in &row.caps {
+            let m = match c.method {
+                "zs" => Method::ZhangSkeel,
+                "sylipn" => Method::Sylipn,
+                "stiff_sylipn" => Method::StiffSylipn,
+                _ => Method::VelocityVerlet,
+            };
+            let advised = h_max(m, w, 0.4).unwrap().unwrap();
+            // The true cap lies in [h_max, h_fail) of either grid.
+            assert!(
+                advised >= c.h_max / 2f64.powf(0.125) * 0.999 && advised < c.h_fail,
+                "{} at ω = {w}: advice {advised} vs quick [{}, {})",
+                c.method,
+                c.h_max,
+                c.h_fail
+            );
+        }
+        let cap = |m: &str| row.caps.iter().find(|c| c.method == m).unwrap().h_max;
+        assert!((0.35..0.5).contains(&(w * cap("verlet"))), "ω = {w}");
+        if w >= 50.0 {
+            assert!(cap("sylipn") > 2.0 * cap("zs"), "ω = {w}");
+        }
+    }
+    let last = r.rows.last().unwrap();
+    assert!(omega::ratio(last, "verlet", "zs", 0) > 1.0);
+}
