@@ -325,7 +325,11 @@ fn charts(r: &Results) {
         .iter()
         .enumerate()
         .map(|(k, &m)| Series {
-            label: m.to_string(),
+            // SyLiPN and stiff Z&Ss coincide here (gravity is linear): one line hides the other.
+            label: match m {
+                "sylipn" | "stiff_sylipn" => format!("{m} (sylipn = stiff_sylipn here)"),
+                _ => m.to_string(),
+            },
             points: r
                 .rows
                 .iter()
