@@ -7,7 +7,7 @@
 //! still reach 1e-2 (outputs at integer times). The peer DOP853 is not here: benches use the
 //! core crate's dev-dependencies only (its cost is in the `reproduce` figures).
 //!
-//! Groups `work-precision/double_pendulum_w100/err1e-2` (T = 10) and
+//! Groups `work-precision/double_pendulum_w100/err1e-2`, `…_w1000/err1e-2` (T = 10) and
 //! `work-precision/chain20_w100/err1e-2` (T = 3), ids `<family>::<method>/h=1/<k>`. Short mode:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench work_precision`.
 
@@ -29,14 +29,28 @@ const DP_K: [(&str, usize); 4] = [
     ("constrained::rattle", 9),
 ];
 
+/// The same at ω = 1000 (`reproduce work-precision-omega`, `*.h_at_1e-2.omega1000`): Z&S is
+/// at its stability cap there, Verlet at ωh ≈ 0.46.
+const DP1000_K: [(&str, usize); 4] = [
+    ("zs::zhang_skeel", 53),
+    ("zs::sylipn", 83),
+    ("baselines::verlet", 2168),
+    ("constrained::rattle", 9),
+];
+
 fn double_pendulum(c: &mut Criterion) {
+    double_pendulum_at(c, 100.0, &DP_K);
+    double_pendulum_at(c, 1000.0, &DP1000_K);
+}
+
+fn double_pendulum_at(c: &mut Criterion, omega: f64, table: &[(&str, usize)]) {
     let dp = DoublePendulum::<f64>::paper();
-    let pen = dp.penalised(100.0).expect("valid");
+    let pen = dp.penalised(omega).expect("valid");
     let s0 = dp.initial_state();
     let p = ZsParams::with_beta(0.4);
     let span = 10;
-    let mut g = c.benchmark_group("work-precision/double_pendulum_w100/err1e-2");
-    for (id, k) in DP_K {
+    let mut g = c.benchmark_group(format!("work-precision/double_pendulum_w{omega}/err1e-2"));
+    for &(id, k) in table {
         let h = 1.0 / k as f64;
         let name = format!("{id}/h=1/{k}");
         let steps = span * k;

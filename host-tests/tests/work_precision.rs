@@ -57,8 +57,8 @@ fn found_steps_reach_their_targets_within_the_bracket() {
             checked += 1;
         }
     }
-    // Seven methods × two targets, every one reached (Verlet by its stability-capped step).
-    assert_eq!(checked, 14);
+    // Ten methods × two targets, every one reached (Verlet by its stability-capped step).
+    assert_eq!(checked, 20);
 }
 
 /// Along every curve, the finest completed point is more accurate and (when it does ≥ 4× the
@@ -150,7 +150,7 @@ fn zs_runs_at_omega_h_8_on_the_double_pendulum() {
 /// Cartesian model at h = 1e-3: positions at t = 0.5 and 1 agree to RATTLE's O(h²) error.
 #[test]
 fn chain_angle_reference_matches_rattle() {
-    let refq = chain::reference(1.0, 2);
+    let refq = chain::reference(chain::NODES, 1.0, 2);
     let c = Chain::<f64, 40, 20>::horizontal();
     let params = NewtonParams {
         tol: 1e-11,
@@ -174,4 +174,71 @@ fn chain_angle_reference_matches_rattle() {
     // agreement to 1e-4 at the fine step means the two models are the same.
     assert!(fine < 1e-4, "{fine:e}");
     assert!(coarse > 10.0 * fine, "{coarse:e} vs {fine:e}");
+}
+
+/// The `omega` study's stability caps (`reproduce work-precision-omega`, T = 10, guards on,
+/// β = 0.4), checked by single runs on either side of each measured cap: `ωh_max` of Verlet
+/// stays ≈ 0.44 (the squared-distance penalty's fastest mode is ≈ 4.5ω), Z&S's grows slowly
+/// with ω (h_max ≈ 0.059 at ω = 100, 0.018 at 1000), SyLiPN's (= stiff Z&Ss here: gravity is
+/// linear) is 3.5–5× Z&S's.
+#[test]
+fn omega_study_caps_bracket_the_measured_values() {
+    use host_tests::experiments::work_precision::omega::cap_run;
+    // (method, ω, completes at h, fails at h): a margin of ≈ 10 % around the measured cap.
+    let cases = [
+        ("verlet", 100.0, 0.0040, 0.0050),
+        ("verlet", 1000.0, 0.00040, 0.00050),
+        ("zs", 100.0, 0.055, 0.066),
+        ("zs", 1000.0, 0.0165, 0.0205),
+        ("sylipn", 100.0, 0.20, 0.24),
+        ("stiff_sylipn", 1000.0, 0.085, 0.105),
+    ];
+    for (m, w, ok, fail) in cases {
+        // Each run takes round(10/h) steps, as the study's cap scan does.
+        assert_eq!(cap_run(m, w, ok, 10.0), None, "{m} at ω = {w}, h = {ok}");
+        assert!(
+            cap_run(m, w, fail, 10.0).is_some(),
+            "{m} at ω = {w} completes at h = {fail}"
+        );
+    }
+}
+
+/// `reproduce work-precision-omega --quick`: the caps on its coarser grid (ratio `2^(1/4)`)
+/// bracket the ones `zs::advice` holds (paper grid `2^(1/8)`), Verlet's `ωh_max` stays in
+/// [0.35, 0.5] at every ω, SyLiPN's cap is above Z&S's from ω = 50 on, and at ω = 2000 — where
+/// Verlet takes ≈ 56× more steps than Z&S for 1e-2 — Verlet costs more.
+#[test]
+fn omega_study_quick_agrees_with_the_advice_table() {
+    use host_tests::experiments::work_precision::omega::{self, Setup};
+    use macrostep::zs::advice::{h_max, Method};
+    let setup = Setup::quick();
+    let r = omega::compute(&setup);
+    assert_eq!(r.rows.len(), 7);
+    for row in &r.rows {
+        let w = row.omega;
+        for c in &row.caps {
+            let m = match c.method {
+                "zs" => Method::ZhangSkeel,
+                "sylipn" => Method::Sylipn,
+                "stiff_sylipn" => Method::StiffSylipn,
+                _ => Method::VelocityVerlet,
+            };
+            let advised = h_max(m, w, 0.4).unwrap().unwrap();
+            // The true cap lies in [h_max, h_fail) of either grid.
+            assert!(
+                advised >= c.h_max / 2f64.powf(0.125) * 0.999 && advised < c.h_fail,
+                "{} at ω = {w}: advice {advised} vs quick [{}, {})",
+                c.method,
+                c.h_max,
+                c.h_fail
+            );
+        }
+        let cap = |m: &str| row.caps.iter().find(|c| c.method == m).unwrap().h_max;
+        assert!((0.35..0.5).contains(&(w * cap("verlet"))), "ω = {w}");
+        if w >= 50.0 {
+            assert!(cap("sylipn") > 2.0 * cap("zs"), "ω = {w}");
+        }
+    }
+    let last = r.rows.last().unwrap();
+    assert!(omega::ratio(last, "verlet", "zs", 0) > 1.0);
 }

@@ -35,6 +35,7 @@
 //! [`Dense`](crate::linalg::Dense) by default, [`Banded`](crate::linalg::Banded) for local
 //! models (cost linear in the number of bodies).
 
+pub mod advice;
 mod newmark;
 mod newmark_one;
 mod push_forward;

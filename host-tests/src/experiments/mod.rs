@@ -263,9 +263,16 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "work-precision",
         seed: "issue 14 (000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100)",
-        seconds: 25.0,
-        about: "work–precision at equal accuracy: dp ω = 100, chain of 20, FPU SIM vs Verlet, FLAVOR trimer; Z&S cap",
+        seconds: 35.0,
+        about: "work–precision at equal accuracy: dp ω = 100 (10 methods + DOP853 peer), chains of 5–40, FPU SIM1/2/4 vs Verlet, FLAVOR trimer; Z&S cap",
         run: work_precision::run,
+    },
+    Experiment {
+        name: "work-precision-omega",
+        seed: "issue 14 (000 §4.1, penalty ω = 20 … 2000)",
+        seconds: 10.0,
+        about: "double pendulum over penalty ω = 20 … 2000: largest stable steps, costs at equal error, Z&S ÷ Verlet",
+        run: work_precision::omega::run,
     },
     Experiment {
         name: "forcing",

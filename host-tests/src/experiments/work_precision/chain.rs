@@ -1,6 +1,7 @@
-//! The chain of 20 pendula (004 §5.4.3: unit masses and rods, g = 1, horizontal at rest) at
-//! penalty ω: SyLiPN and Z&S (banded), RATTLE, and the peer DOP853 in angle coordinates, all
-//! against an independent rigid reference (the same angle-coordinate equations at 1e-12).
+//! The chain of n pendula (004 §5.4.3: unit masses and rods, g = 1, horizontal at rest; n = 20
+//! at ω = 100 and 300, and n = 5, 10, 40 at ω = 100) at penalty ω: SyLiPN and Z&S (banded),
+//! RATTLE, SHAKE, and the peer DOP853 in angle coordinates, all against an independent rigid
+//! reference (the same angle-coordinate equations at 1e-12).
 //!
 //! # Angle coordinates
 //! `θᵢ` is rod i's angle from the downward vertical, node `k = Σ_{i≤k} (sin θᵢ, −cos θᵢ)`. With
@@ -17,17 +18,15 @@
 use super::run_fixed;
 use super::search::{Method, Outcome, Problem};
 use crate::reference;
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{NewtonParams, Rattle, Shake};
 use macrostep::linalg::Banded;
 use macrostep::models::Chain;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::State;
 use nalgebra::{DMatrix, DVector};
 
-/// Nodes of the chain.
+/// Nodes of the chain of the original study (`chain20_w<ω>`).
 pub const NODES: usize = 20;
-/// Cartesian coordinates (`2n`).
-const COORDS: usize = 2 * NODES;
 
 /// The chain's right-hand side in angle coordinates, `y = (θ, θ̇)`, `n` nodes, `g = 1`.
 pub fn angles_rhs(n: usize) -> impl Fn(f64, &[f64], &mut [f64]) {
@@ -73,21 +72,31 @@ fn outputs(span: f64, n_out: usize) -> Vec<f64> {
         .collect()
 }
 
-/// The peer: DOP853 in angle coordinates at `rtol = atol = tol`, one solve with dense output
-/// ([`reference::try_solve_dense`]): positions at the outputs, flattened.
-pub fn dop853_angles(tol: f64, span: f64, n_out: usize) -> Outcome {
-    let y0: Vec<f64> = [vec![std::f64::consts::FRAC_PI_2; NODES], vec![0.0; NODES]].concat();
-    let ys =
-        reference::try_solve_dense(angles_rhs(NODES), 0.0, &y0, tol, tol, &outputs(span, n_out))?;
-    Ok(ys.iter().flat_map(|y| positions(&y[..NODES])).collect())
+/// The horizontal start at rest in angle coordinates, `n` nodes.
+fn angles_start(n: usize) -> Vec<f64> {
+    [vec![std::f64::consts::FRAC_PI_2; n], vec![0.0; n]].concat()
 }
 
-/// The reference: the angle equations by [`reference::solve`] at 1e-12 (outputs at step ends,
-/// not the dense output the peer uses).
-pub fn reference(span: f64, n_out: usize) -> Vec<f64> {
-    let y0: Vec<f64> = [vec![std::f64::consts::FRAC_PI_2; NODES], vec![0.0; NODES]].concat();
+/// The peer: DOP853 in angle coordinates at `rtol = atol = tol`, one solve with dense output
+/// ([`reference::try_solve_dense`]), `n` nodes: positions at the outputs, flattened.
+pub fn dop853_angles(n: usize, tol: f64, span: f64, n_out: usize) -> Outcome {
+    let ys = reference::try_solve_dense(
+        angles_rhs(n),
+        0.0,
+        &angles_start(n),
+        tol,
+        tol,
+        &outputs(span, n_out),
+    )?;
+    Ok(ys.iter().flat_map(|y| positions(&y[..n])).collect())
+}
+
+/// The reference of the chain of `n`: the angle equations by [`reference::solve`] at 1e-12
+/// (outputs at step ends, not the dense output the peer uses).
+pub fn reference(n: usize, span: f64, n_out: usize) -> Vec<f64> {
+    let y0 = angles_start(n);
     let ys = reference::solve(
-        angles_rhs(NODES),
+        angles_rhs(n),
         0.0,
         &y0,
         span,
@@ -95,7 +104,7 @@ pub fn reference(span: f64, n_out: usize) -> Vec<f64> {
         1e-12,
         &outputs(span, n_out),
     );
-    ys.iter().flat_map(|y| positions(&y[..NODES])).collect()
+    ys.iter().flat_map(|y| positions(&y[..n])).collect()
 }
 
 /// RATTLE's Newton tolerances for |q| ~ 20 (as in `benches/constrained.rs`: the default
@@ -118,13 +127,19 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// The `chain20_w<ω>` problem over `[0, span]` with `n_out` outputs, error against `refq`.
-pub fn problem<'a>(omega: f64, span: f64, n_out: usize, refq: &'a [f64]) -> Problem<'a> {
-    let chain = Chain::<f64, COORDS, NODES>::horizontal();
+/// The `chain<n>_w<ω>` problem (`n = D` nodes, `C = 2D` coordinates) over `[0, span]` with
+/// `n_out` outputs, error against `refq` (from [`reference`] with the same `n`).
+pub fn problem<'a, const C: usize, const D: usize>(
+    omega: f64,
+    span: f64,
+    n_out: usize,
+    refq: &'a [f64],
+) -> Problem<'a> {
+    let chain = Chain::<f64, C, D>::horizontal();
     let pen = chain.penalised(omega).expect("valid");
     let (sys, g, s0) = (chain.system(), chain.constraint(), chain.initial_state());
     let dt = span / n_out as f64;
-    let obs = |s: &State<f64, COORDS>, out: &mut Vec<f64>| out.extend(s.q.iter());
+    let obs = |s: &State<f64, C>, out: &mut Vec<f64>| out.extend(s.q.iter());
     let p = ZsParams::with_beta(0.4);
     let fixed = |key, label, p_max, run: Box<dyn Fn(f64) -> Outcome + 'a>| Method {
         key,
@@ -170,6 +185,12 @@ pub fn problem<'a>(omega: f64, span: f64, n_out: usize, refq: &'a [f64]) -> Prob
             0.5,
             Box::new(move |h| run_fixed(Rattle::new(sys, g, h, newton()), s0, dt, n_out, obs)),
         ),
+        fixed(
+            "shake",
+            "SHAKE",
+            0.5,
+            Box::new(move |h| run_fixed(Shake::new(sys, g, h, newton()), s0, dt, n_out, obs)),
+        ),
         Method {
             key: "dop853_angles",
             label: "DOP853 in angles (peer)",
@@ -177,12 +198,12 @@ pub fn problem<'a>(omega: f64, span: f64, n_out: usize, refq: &'a [f64]) -> Prob
             p_max: 1.0,
             p_min: 1e-12,
             snap: None,
-            run: Box::new(move |tol| dop853_angles(tol, span, n_out)),
+            run: Box::new(move |tol| dop853_angles(D, tol, span, n_out)),
         },
     ];
     Problem {
-        key: super::leak(format!("chain{NODES}_w{omega}")),
-        title: format!("chain of {NODES} pendula, penalty ω = {omega}, T = {span}: error vs rigid"),
+        key: super::leak(format!("chain{D}_w{omega}")),
+        title: format!("chain of {D} pendula, penalty ω = {omega}, T = {span}: error vs rigid"),
         error_label: "max |q − q_rigid| over the outputs",
         span,
         error: Box::new(move |obs| max_diff(obs, refq)),
@@ -192,6 +213,7 @@ pub fn problem<'a>(omega: f64, span: f64, n_out: usize, refq: &'a [f64]) -> Prob
             ("rattle", "sylipn"),
             ("dop853_angles", "sylipn"),
             ("zs", "sylipn"),
+            ("shake", "sylipn"),
         ],
     }
 }

@@ -1,6 +1,7 @@
 //! The double pendulum at penalty ω = 100 (seed 000 §4.1 start, β = 0.4): penalty methods
-//! (Z&S, SyLiPN, velocity Verlet on the penalised model), the constrained methods (RATTLE,
-//! SHAKE) and the peer DOP853 in angle coordinates, all against the rigid reference; and the
+//! (Z&S, SyLiPN, stiff Z&Ss, Z&S4 = triple jump over Z&S, Newmark, velocity Verlet on the
+//! penalised model), the constrained methods (RATTLE, SHAKE, Reich4) and the peer DOP853 in
+//! angle coordinates, all against the rigid reference; and the
 //! Z&S stability cap of issue 14 item 3.
 
 use super::run_fixed;
@@ -8,10 +9,11 @@ use super::search::{Method, Outcome, Problem};
 use crate::reference;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::baselines::VelocityVerlet;
-use macrostep::constrained::{NewtonParams, Rattle, Shake};
+use macrostep::compose::{Scheme, SymmetricComposition};
+use macrostep::constrained::{NewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::model::{Hessian, Penalty, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
-use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 
 /// The penalised double pendulum.
@@ -117,9 +119,36 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
             }),
         ),
         fixed(
+            "zs4",
+            "Z&S4, triple jump over Z&S (β = 0.4)",
+            0.25,
+            1e-4,
+            Box::new(move |h| {
+                let zs = ZhangSkeel::new(pen, h, p);
+                let m = zs.and_then(|z| SymmetricComposition::new(z, Scheme::TripleJump));
+                run_fixed(m, s0, 1.0, n_out, obs)
+            }),
+        ),
+        fixed(
+            "newmark",
+            "Newmark γ = ½ (β = 0.4, Newton)",
+            0.25,
+            1e-4,
+            Box::new(move |h| {
+                run_fixed(
+                    Newmark::new(pen, h, p, Default::default()),
+                    s0,
+                    1.0,
+                    n_out,
+                    obs,
+                )
+            }),
+        ),
+        fixed(
             "verlet",
             "velocity Verlet (penalty)",
-            0.05,
+            // Stable only for ωh < 2: start the sweep just above (0.05 at ω = 100).
+            (5.0 / omega).min(0.25),
             1e-5,
             Box::new(move |h| run_fixed(VelocityVerlet::new(pen, h), s0, 1.0, n_out, obs)),
         ),
@@ -136,6 +165,16 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(Shake::new(sys, g, h, newton()), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
+            "reich4",
+            "Reich4 (002 eq 27)",
+            0.5,
+            1e-4,
+            Box::new(move |h| {
+                let m = Reich4::new(sys, g, h, Stage::Reich, newton());
+                run_fixed(m, s0, 1.0, n_out, obs)
+            }),
         ),
         Method {
             key: "dop853_angles",
@@ -219,7 +258,9 @@ fn cap_run<I: Integrator<f64, 4>>(
 
 /// Gravity soft, the penalty alone stiff: the split of stiff Z&Ss (000 eq 2.8), whose matrix
 /// holds the penalty's Hessian only.
-fn stiff_split(omega: f64) -> System<f64, Split<f64, LinearPotential<f64, 4>, StiffPenalty>, 4> {
+pub fn stiff_split(
+    omega: f64,
+) -> System<f64, Split<f64, LinearPotential<f64, 4>, StiffPenalty>, 4> {
     let dp = DoublePendulum::<f64>::paper();
     let penalty = Penalty::new(Zero, dp.constraint(), omega).expect("valid");
     System::new(
@@ -229,7 +270,7 @@ fn stiff_split(omega: f64) -> System<f64, Split<f64, LinearPotential<f64, 4>, St
 }
 
 /// The penalty alone.
-type StiffPenalty = Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>;
+pub type StiffPenalty = Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>;
 
 /// Measures [`Cap`] on the penalised double pendulum at `omega`; `stiff` selects stiff Z&Ss
 /// instead of Z&S.

@@ -9,11 +9,13 @@
 //! error at a large step is a failed sweep point, and the search moves to smaller steps.
 //!
 //! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
-//! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, vs a rigid angle-coordinate
-//! reference), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
+//! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
+//! reference), [`omega`] (the double pendulum over ω = 20 … 2000: stability caps and costs,
+//! `reproduce work-precision-omega`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
 pub mod chain;
 pub mod dp;
+pub mod omega;
 pub mod search;
 pub mod slow;
 
@@ -57,8 +59,13 @@ pub struct Setup {
     pub chain_span: f64,
     /// Outputs of the chain runs over the span.
     pub chain_outputs: usize,
-    /// Chain penalty frequencies.
+    /// Chain penalty frequencies (chain of 20).
     pub chain_omegas: Vec<f64>,
+    /// Other chain sizes, at ω = 100 (each of 5, 10, 40).
+    pub chain_sizes: Vec<usize>,
+    /// Span of the other chain sizes (two outputs). At T = 3 the 40-chain's free end whips and
+    /// the DOP853 peer's sweep in angle coordinates had not finished after 5 minutes.
+    pub chain_sizes_span: f64,
     /// FPU span (outputs every 1).
     pub fpu_span: f64,
     /// Trimer span (outputs every 1).
@@ -79,6 +86,8 @@ impl Setup {
             chain_span: 3.0,
             chain_outputs: 6,
             chain_omegas: vec![100.0, 300.0],
+            chain_sizes: vec![5, 10, 40],
+            chain_sizes_span: 1.0,
             fpu_span: 100.0,
             trimer_span: 10.0,
             cap_span: 10.0,
@@ -99,6 +108,8 @@ impl Setup {
             chain_span: 1.0,
             chain_outputs: 2,
             chain_omegas: vec![100.0, 300.0],
+            chain_sizes: vec![5, 10, 40],
+            chain_sizes_span: 1.0,
             fpu_span: 20.0,
             trimer_span: 2.0,
             cap_span: 10.0,
@@ -135,9 +146,22 @@ pub fn compute(setup: &Setup) -> Results {
         search,
     ));
     let dp_model_err = dp::model_error(100.0, setup.dp_span, &rigid);
-    let chain_ref = chain::reference(setup.chain_span, setup.chain_outputs);
+    let (span, n_out) = (setup.chain_span, setup.chain_outputs);
+    let chain_ref = chain::reference(chain::NODES, span, n_out);
     for &w in &setup.chain_omegas {
-        let p = chain::problem(w, setup.chain_span, setup.chain_outputs, &chain_ref);
+        let p = chain::problem::<40, 20>(w, span, n_out, &chain_ref);
+        studies.push(search::study(&p, search));
+    }
+    // The other chain sizes at ω = 100.
+    let (span, n_out) = (setup.chain_sizes_span, 2);
+    for &n in &setup.chain_sizes {
+        let refq = chain::reference(n, span, n_out);
+        let p = match n {
+            5 => chain::problem::<10, 5>(100.0, span, n_out, &refq),
+            10 => chain::problem::<20, 10>(100.0, span, n_out, &refq),
+            40 => chain::problem::<80, 40>(100.0, span, n_out, &refq),
+            _ => panic!("chain size {n}: add its const-generic instance here"),
+        };
         studies.push(search::study(&p, search));
     }
     let fpu_ref = slow::fpu_reference(setup.fpu_span, 1e-12);
@@ -173,9 +197,9 @@ pub fn tag(e: f64) -> String {
     format!("{e:e}")
 }
 
-/// The table, the plot and the figures of one study.
-fn report_study(s: &Study) {
-    say!("\n== {} ==", s.title);
+/// The table of one study: per method and target, the found parameter, its error, the bracket
+/// above it and the cost.
+fn table(s: &Study) {
     let t = Table::new(&[
         "method",
         "target",
@@ -203,6 +227,12 @@ fn report_study(s: &Study) {
             t.row(&[c.key.into(), sci(s.targets[k]), a, b, c2, d]);
         }
     }
+}
+
+/// The table, the plot and the figures of one study.
+fn report_study(s: &Study) {
+    say!("\n== {} ==", s.title);
+    table(s);
     for c in &s.curves {
         for (k, f) in c.found.iter().enumerate() {
             let e = tag(s.targets[k]);

@@ -1,6 +1,6 @@
 //! Multiscale problems where only slow quantities are asked for:
 //!
-//! - FPU (004 §4.2.6, m = 3, ω = 200): SIM1 and SIM2 vs velocity Verlet, error in the stiff
+//! - FPU (004 §4.2.6, m = 3, ω = 200): SIM1, SIM2 and SIM4 vs velocity Verlet, error in the stiff
 //!   spring energies `I_j` (two problems: in `ΣI`, an adiabatic invariant, and in `max_j I_j`),
 //!   sampled every 1 over `[0, span]` against DOP853 at 1e-12;
 //! - the trimer (004 eq 2.100, ε = 1e-6, ω = (1.1, 0.97), start (0.8, 0.811, 0.721) at rest):
@@ -14,8 +14,10 @@ use crate::experiments::flavor::{nonintrusive_fused, nonintrusive_se, system_210
 use crate::experiments::sim::{fpu_sim1, fpu_sim2};
 use crate::reference;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::model::Mass;
 use macrostep::models::Fpu;
-use macrostep::State;
+use macrostep::sim::{FastParams, Sim4};
+use macrostep::{ConfigError, Integrator, State};
 use nalgebra::SVector;
 
 /// Output times `1, 2, …, span`.
@@ -72,6 +74,18 @@ fn fpu_error(which: FpuError, a: &[f64], b: &[f64]) -> f64 {
     }
 }
 
+/// SIM4 (004 §4.2, fourth order, noise-free) on the FPU chain with step `h`, as
+/// [`fpu_sim1`]/[`fpu_sim2`].
+fn fpu_sim4(fpu: &Fpu<f64, 6>, h: f64) -> Result<impl Integrator<f64, 6>, ConfigError> {
+    let split = fpu.split();
+    Sim4::new(
+        Mass::identity(),
+        FastParams::hamiltonian(split.stiff.k),
+        split.soft,
+        h,
+    )
+}
+
 /// The FPU problem (`fpu_sum` or `fpu_each`) over `[0, span]` against `refi`.
 pub fn fpu_problem<'a>(which: FpuError, span: f64, refi: &'a [f64]) -> Problem<'a> {
     let fpu = Fpu::<f64, 6>::paper();
@@ -103,6 +117,13 @@ pub fn fpu_problem<'a>(which: FpuError, span: f64, refi: &'a [f64]) -> Problem<'
             Box::new(move |h| run_fixed(Ok(fpu_sim2(&fpu, h)), s0, 1.0, n_out, obs)),
         ),
         fixed(
+            "sim4",
+            "SIM4",
+            0.5,
+            1e-4,
+            Box::new(move |h| run_fixed(fpu_sim4(&fpu, h), s0, 1.0, n_out, obs)),
+        ),
+        fixed(
             "verlet",
             "velocity Verlet",
             0.01,
@@ -122,7 +143,7 @@ pub fn fpu_problem<'a>(which: FpuError, span: f64, refi: &'a [f64]) -> Problem<'
         error: Box::new(move |obs| fpu_error(which, obs, refi)),
         methods,
         targets: vec![1e-2, 1e-3],
-        ratios: vec![("verlet", "sim1"), ("verlet", "sim2")],
+        ratios: vec![("verlet", "sim1"), ("verlet", "sim2"), ("verlet", "sim4")],
     }
 }
 

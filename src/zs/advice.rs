@@ -1,0 +1,236 @@
+//! Where the linearly implicit methods are stable on a penalised mechanism: the measured caps of
+//! the `omega` study of issue 14 (`reproduce work-precision-omega`).
+//!
+//! The methods are linearly unconditionally stable for `β ≥ ¼` (000 Thm 2.5), but on a
+//! *nonlinear* penalised mechanism they are not: on the seed's double pendulum (000 §4.1,
+//! `m₁ = m₂ = g = L₁ = 1`, `L₂ = √2`, the squared-distance penalty `V + ½ω² Σ gᵢ²` of 000
+//! eq 1.7, β = 0.4, default guards, `T = 10`) each method has a largest step `h_max(ω)` below
+//! which every step of the scan completes and above which the energy guard stops the run
+//! (`Diverged { guard: EnergyRun }`). The measured caps (grid ratio `2^(1/8)` from `ωh = 0.05`):
+//!
+//! | ω | Z&S (eq 1.3) | SyLiPN (eq 2.7) = stiff Z&Ss (eq 2.8) | velocity Verlet |
+//! |---|---|---|---|
+//! | 20 | 0.147 | 0.320 | 0.0218 |
+//! | 50 | 0.0905 | 0.279 | 0.00872 |
+//! | 100 | 0.0587 | 0.215 | 0.00436 |
+//! | 200 | 0.0415 | 0.166 | 0.00218 |
+//! | 500 | 0.0256 | 0.122 | 0.000872 |
+//! | 1000 | 0.0181 | 0.0939 | 0.000436 |
+//! | 2000 | 0.0128 | 0.0790 | 0.000218 |
+//!
+//! Read as scaling laws: Verlet's cap is `ωh ≈ 0.44` (the penalty's fastest mode is ≈ 4.5ω: the
+//! squared-distance constraint has gradient `2d`); Z&S's is `h ≈ 0.57/√ω` (`ωh` grows only like
+//! `√ω`: 2.9 at ω = 20, 5.9 at 100, 26 at 2000) and SyLiPN's `h ≈ 0.75·ω^(−0.3)`, 2.2× Z&S's at
+//! ω = 20 and 6× at ω = 2000. SyLiPN and stiff Z&Ss coincide here because gravity is linear
+//! (the stiff part's Hessian is the whole Hessian). So past `ωh ≈ 6` (ω ≥ 100 at moderate
+//! accuracy) prefer SyLiPN / stiff Z&Ss to Z&S.
+//!
+//! [`h_max`] interpolates the table log–log in ω; [`check`] compares a step with it. Outside the
+//! measured region (ω ∉ [20, 2000], β ≠ 0.4, another mechanism) the answer is
+//! [`Verdict::Unmeasured`]: the caps depend on the mechanism's geometry and on β, and nothing
+//! here extrapolates them. The caps are those of one initial state over `T = 10`; a longer run
+//! or a more energetic state may need a smaller step.
+
+use crate::error::check_finite;
+use crate::{ConfigError, Real};
+
+/// A method of the measured family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Method {
+    /// [`ZhangSkeel`](super::ZhangSkeel), 000 eq 1.3.
+    ZhangSkeel,
+    /// [`Sylipn`](super::Sylipn), 000 eq 2.7.
+    Sylipn,
+    /// [`StiffSylipn`](super::StiffSylipn) with the penalty alone in the matrix, 000 eq 2.8.
+    StiffSylipn,
+    /// [`VelocityVerlet`](crate::baselines::VelocityVerlet) on the penalised model (the
+    /// explicit comparison).
+    VelocityVerlet,
+}
+
+/// Whether a step is inside a method's measured stable region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Verdict {
+    /// `h ≤ h_max(ω)`: the measured runs completed.
+    Stable,
+    /// `h > h_max(ω)`: beyond the measured cap (the run at the next grid step failed).
+    BeyondCap,
+    /// ω or β outside the measured region: no claim.
+    Unmeasured,
+}
+
+/// The β of the measurements.
+pub const MEASURED_BETA: f64 = 0.4;
+
+/// The measured ω, and per ω the caps of Z&S, SyLiPN (= stiff Z&Ss) and Verlet (module docs;
+/// `work-precision-omega.<method>.h_max.omega<ω>`).
+const CAPS: [(f64, [f64; 3]); 7] = [
+    (20.0, [0.1467206, 0.3200000, 0.02181015]),
+    (50.0, [0.09050967, 0.2791700, 0.008724062]),
+    (100.0, [0.05868826, 0.2152695, 0.004362031]),
+    (200.0, [0.04149887, 0.1659955, 0.002181015]),
+    (500.0, [0.02560000, 0.1217748, 0.0008724062]),
+    (1000.0, [0.01810193, 0.09390121, 0.0004362031]),
+    (2000.0, [0.01280000, 0.07896119, 0.0002181015]),
+];
+
+/// The measured largest stable step of `method` on the seed's penalised double pendulum at
+/// penalty `omega` and parameter `beta` (ignored for Verlet), interpolated log–log between the
+/// measured ω; `None` outside the measured region (`20 ≤ ω ≤ 2000`, `β = 0.4` to within 1e-6).
+///
+/// # Errors
+/// [`ConfigError::NonFinite`] for a non-finite `"omega"` or `"beta"`.
+///
+/// ```
+/// use macrostep::zs::advice::{h_max, Method};
+/// let zs: f64 = h_max(Method::ZhangSkeel, 100.0, 0.4).unwrap().unwrap();
+/// let sy = h_max(Method::Sylipn, 100.0, 0.4).unwrap().unwrap();
+/// assert!((zs * 100.0 - 5.87).abs() < 0.01); // ωh ≈ 5.9
+/// assert!(sy > 3.0 * zs);
+/// assert_eq!(h_max(Method::ZhangSkeel, 5000.0, 0.4), Ok(None));
+/// ```
+pub fn h_max<T: Real>(method: Method, omega: T, beta: T) -> Result<Option<T>, ConfigError> {
+    let omega = check_finite(omega, "omega")?.to_f64();
+    let beta = check_finite(beta, "beta")?.to_f64();
+    let col = match method {
+        Method::ZhangSkeel => 0,
+        Method::Sylipn | Method::StiffSylipn => 1,
+        Method::VelocityVerlet => 2,
+    };
+    if col != 2 && (beta - MEASURED_BETA).abs() > 1e-6 {
+        return Ok(None);
+    }
+    for pair in CAPS.windows(2) {
+        let ((w0, c0), (w1, c1)) = (pair[0], pair[1]);
+        if (w0..=w1).contains(&omega) {
+            let s = libm::log(omega / w0) / libm::log(w1 / w0);
+            let h = libm::exp(libm::log(c0[col]) * (1.0 - s) + libm::log(c1[col]) * s);
+            return Ok(Some(T::lit(h)));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether the step `h` of `method` at penalty `omega` and parameter `beta` is inside the
+/// measured stable region of the seed's penalised double pendulum ([`h_max`]).
+///
+/// # Errors
+/// [`ConfigError::StepSize`] for `h ≤ 0` or non-finite; otherwise as [`h_max`].
+///
+/// ```
+/// use macrostep::zs::advice::{check, Method, Verdict};
+/// // ω = 100, h = 0.08 (ωh = 8): beyond Z&S's cap, inside SyLiPN's.
+/// assert_eq!(check(Method::ZhangSkeel, 100.0, 0.08, 0.4), Ok(Verdict::BeyondCap));
+/// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.4), Ok(Verdict::Stable));
+/// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.25), Ok(Verdict::Unmeasured));
+/// ```
+pub fn check<T: Real>(method: Method, omega: T, h: T, beta: T) -> Result<Verdict, ConfigError> {
+    let h = crate::error::check_step(h)?;
+    Ok(match h_max(method, omega, beta)? {
+        None => Verdict::Unmeasured,
+        Some(cap) if h <= cap => Verdict::Stable,
+        Some(_) => Verdict::BeyondCap,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::baselines::VelocityVerlet;
+    use crate::models::DoublePendulum;
+    use crate::zs::{Sylipn, ZhangSkeel, ZsParams};
+    use crate::Integrator;
+
+    /// Runs `method` on the seed's penalised double pendulum at ω over `T = 10` (guards on).
+    fn completes(method: Method, omega: f64, h: f64) -> bool {
+        let dp = DoublePendulum::<f64>::paper();
+        let pen = dp.penalised(omega).unwrap();
+        let p = ZsParams::with_beta(MEASURED_BETA);
+        let n = (10.0 / h).round() as usize;
+        let mut s = dp.initial_state();
+        match method {
+            Method::ZhangSkeel => ZhangSkeel::new(pen, h, p).unwrap().integrate(&mut s, n),
+            Method::Sylipn | Method::StiffSylipn => {
+                Sylipn::new(pen, h, p).unwrap().integrate(&mut s, n)
+            }
+            Method::VelocityVerlet => VelocityVerlet::new(pen, h).unwrap().integrate(&mut s, n),
+        }
+        .is_ok()
+    }
+
+    /// The advice against fresh runs: at measured and in-between ω, a step 3 % under the
+    /// advised cap completes `T = 10` and one 15 % over it (past the next grid step, 9 %) fails.
+    #[test]
+    fn advice_matches_runs_at_and_between_the_measured_omegas() {
+        let cases = [
+            (Method::ZhangSkeel, 20.0),
+            (Method::ZhangSkeel, 100.0),
+            (Method::ZhangSkeel, 300.0),
+            (Method::ZhangSkeel, 2000.0),
+            (Method::Sylipn, 50.0),
+            (Method::Sylipn, 1000.0),
+            (Method::Sylipn, 700.0),
+            (Method::VelocityVerlet, 100.0),
+            (Method::VelocityVerlet, 150.0),
+        ];
+        for (m, w) in cases {
+            let cap = h_max(m, w, MEASURED_BETA).unwrap().unwrap();
+            assert!(
+                completes(m, w, 0.97 * cap),
+                "{m:?} ω = {w}: fails at 0.97·{cap}"
+            );
+            assert!(
+                !completes(m, w, 1.15 * cap),
+                "{m:?} ω = {w}: runs at 1.15·{cap}"
+            );
+            assert_eq!(check(m, w, 0.97 * cap, MEASURED_BETA), Ok(Verdict::Stable));
+            assert_eq!(
+                check(m, w, 1.15 * cap, MEASURED_BETA),
+                Ok(Verdict::BeyondCap)
+            );
+        }
+    }
+
+    #[test]
+    fn outside_the_measured_region_is_unmeasured() {
+        for w in [10.0, 2500.0] {
+            assert_eq!(
+                check(Method::ZhangSkeel, w, 0.01, 0.4),
+                Ok(Verdict::Unmeasured)
+            );
+        }
+        assert_eq!(
+            check(Method::StiffSylipn, 100.0, 0.01, 0.5),
+            Ok(Verdict::Unmeasured)
+        );
+        // Verlet has no β: any β is measured.
+        assert_eq!(
+            check(Method::VelocityVerlet, 100.0, 0.001, 0.0),
+            Ok(Verdict::Stable)
+        );
+        // f32 gives the same verdicts.
+        assert_eq!(
+            check(Method::Sylipn, 100.0f32, 0.2, 0.4),
+            Ok(Verdict::Stable)
+        );
+    }
+
+    #[test]
+    fn invalid_inputs_are_typed_errors() {
+        let nf = |name| Err(ConfigError::NonFinite { name });
+        assert_eq!(check(Method::Sylipn, f64::NAN, 0.1, 0.4), nf("omega"));
+        assert_eq!(check(Method::Sylipn, 100.0, 0.1, f64::INFINITY), nf("beta"));
+        for h in [0.0, -0.1, f64::NAN] {
+            assert_eq!(
+                check(Method::Sylipn, 100.0, h, 0.4),
+                Err(ConfigError::StepSize)
+            );
+        }
+        assert_eq!(
+            h_max(Method::ZhangSkeel, f64::NAN, 0.4),
+            Err(ConfigError::NonFinite { name: "omega" })
+        );
+    }
+}
