@@ -64,7 +64,7 @@ pub enum Cooling<T> {
 /// ```
 /// use macrostep::langevin::{Cooling, Schedule};
 /// // eq 6.5 with T_i = 10 T_f: β interpolates linearly from 1/T_i to 1/T_f.
-/// let s = Schedule::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 100).unwrap();
+/// let s = Schedule::<f64>::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 100).unwrap();
 /// assert!((s.beta(100) - 10.0).abs() < 1e-12);
 /// assert!((s.beta(50) - 5.5).abs() < 1e-12);
 /// assert_eq!(s.temperature(1000), 0.1); // after N steps: stays at T_f
