@@ -76,9 +76,9 @@ impl<T: Real> Friction<T> {
 /// p' = p̂ − h ∇V(q')
 /// ```
 ///
-/// First order in the deterministic limit, conformally symplectic for fixed friction; samples
-/// Boltzmann–Gibbs at `T_f` up to GLA's `O(h)` bias once the schedule has ended (see the module
-/// docs). Draws `N` standard normals per step ([`Normal::vector`]), like [`super::Gla`].
+/// First order in the deterministic limit; with [`Friction::Fixed`] and [`Cooling::Constant`] it
+/// is [`super::Gla`] draw for draw. Samples Boltzmann–Gibbs at `T_f` up to GLA's `O(h)` bias once
+/// the schedule has ended (see the module docs). Draws `N` standard normals per step ([`Normal::vector`]), like [`super::Gla`].
 ///
 /// # Errors
 /// Construction: [`ConfigError::StepSize`]; `"friction"`, `"alpha"` (negative or non-finite),

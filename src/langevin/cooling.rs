@@ -11,9 +11,9 @@
 //! - **Shifted inverse log (6.34)** prints `T(n) = T_f + C/log(n + 1)` *and* "`T(N)` is set to be
 //!   `T_f`", which contradict each other. We subtract the offset at `N`:
 //!   `T(n) = T_f + C (1/ln(n + 1) − 1/ln(N + 1))`, so `T(N) = T_f` and `C` keeps its meaning.
-//! - **Exponential (6.35)** is `T(n) = T_f r^{N−n}` with the ratio `r > 1` *per step*. The
-//!   thesis's Fig 6.5 uses "`C = 1.5`", which per step would start at `1.5^{N−1}·T_f` (an
-//!   overflow for `N = 3000`); the reproduction reads it per unit time, `r = 1.5^h`.
+//! - **Exponential (6.35)** is `T(n) = T_f r^{N−n}` with the ratio `r > 1` *per step*, as printed
+//!   (the thesis's Fig 6.5 constant "`C = 1.5`" cannot be per step — `1.5^{N−1}` overflows for
+//!   `N = 3000`; the reproduction reads it as the overall ratio `T(0)/T_f`, `r = 1.5^{1/N}`).
 //! - **Shifted exponential (6.36)**, `T(n) = T_f + C̃ C^{−n}` with `C̃ = 10⁻⁴ T_f C^N`, is
 //!   parametrised by its first temperature `T(1)` as in Fig 6.5 ("`T(1) = 2T_f`"), which fixes
 //!   `C = (10⁴ (T(1) − T_f)/T_f)^{1/(N−1)}`; `C > 1` needs `T(1) > (1 + 10⁻⁴) T_f`. Its
@@ -166,9 +166,7 @@ impl<T: Real> Schedule<T> {
             Cooling::ShiftedInverseLog { c } => {
                 tf + c * (T::one() / (nf + T::one()).ln() - T::one() / self.k)
             }
-            Cooling::Exponential { .. } => {
-                tf * (self.k * T::lit((self.steps - n) as f64)).exp()
-            }
+            Cooling::Exponential { .. } => tf * (self.k * T::lit((self.steps - n) as f64)).exp(),
             Cooling::ShiftedExponential { initial } => {
                 tf + (initial - tf) * (-self.k * T::lit((n - 1) as f64)).exp()
             }
@@ -197,7 +195,9 @@ mod tests {
             Cooling::Constant,
             Cooling::InverseLog,
             Cooling::ShiftedInverseLog { c: 0.001 },
-            Cooling::Exponential { ratio: 1.5f64.powf(0.01) },
+            Cooling::Exponential {
+                ratio: 1.5f64.powf(0.01),
+            },
             Cooling::Linear { initial: 0.2 },
             Cooling::InverseLinear { initial: 1.0 },
         ] {
@@ -206,7 +206,10 @@ mod tests {
             assert!(s.temperature(1) >= tf, "{c:?}");
             // monotone non-increasing
             for k in 1..n {
-                assert!(s.temperature(k + 1) <= s.temperature(k) * (1.0 + 1e-14), "{c:?}");
+                assert!(
+                    s.temperature(k + 1) <= s.temperature(k) * (1.0 + 1e-14),
+                    "{c:?}"
+                );
             }
         }
         let s = Schedule::new(Cooling::ShiftedExponential { initial: 0.2 }, tf, n).unwrap();
