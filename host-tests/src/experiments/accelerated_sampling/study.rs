@@ -17,6 +17,8 @@ pub struct Setup {
     pub t_long: f64,
     /// Horizons `N h` of the annealed runs (Fig 6.5); must contain `t_total`.
     pub horizons: Vec<f64>,
+    /// Longer horizons, run for an annealed scheme only while its error is still above `tol`.
+    pub extra_horizons: Vec<f64>,
     /// GLA frictions of Fig 6.3, its paths and its fixed time.
     pub sweep: (Vec<f64>, usize, f64),
     /// Tolerance on the error of the mean position.
@@ -34,6 +36,7 @@ impl Setup {
             t_total: 30.0,
             t_long: 100.0,
             horizons: vec![2.5, 5.0, 7.5, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0],
+            extra_horizons: vec![75.0, 100.0],
             sweep: (
                 vec![
                     0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0,
@@ -51,6 +54,7 @@ impl Setup {
             paths: crate::options::paths_or(200),
             t_long: 30.0,
             horizons: vec![10.0, 30.0],
+            extra_horizons: vec![],
             sweep: (vec![0.1, 0.7, 5.0], 50, 30.0),
             ..Self::paper()
         }
@@ -65,8 +69,8 @@ pub struct Results {
     pub exact: Exact,
     /// Fixed-temperature schemes: one curve to `t_long`.
     pub fixed: Vec<(Scheme, Curve)>,
-    /// Annealed schemes: one curve per horizon.
-    pub annealed: Vec<(Scheme, Vec<Curve>)>,
+    /// Annealed schemes: `(horizon, curve)` per horizon run.
+    pub annealed: Vec<(Scheme, Vec<(f64, Curve)>)>,
     /// Fig 6.3: `(c, mean q(T), SE)`.
     pub sweep: Vec<(f64, f64, f64)>,
     /// CPU seconds of the whole study.
@@ -93,11 +97,16 @@ pub fn compute(setup: &Setup) -> Results {
     let (mut fixed, mut annealed) = (Vec::new(), Vec::new());
     for s in schemes {
         if s.annealed() {
-            let curves = setup
-                .horizons
-                .iter()
-                .map(|&t| ensemble(&s, BETA, Q0, p, steps(t), steps(t), every, b))
-                .collect();
+            let run = |t: f64| (t, ensemble(&s, BETA, Q0, p, steps(t), steps(t), every, b));
+            let mut curves: Vec<(f64, Curve)> = setup.horizons.iter().map(|&t| run(t)).collect();
+            for &t in &setup.extra_horizons {
+                if curves
+                    .last()
+                    .is_some_and(|(_, c)| c.last(ex.mean).0 > setup.tol)
+                {
+                    curves.push(run(t));
+                }
+            }
             annealed.push((s, curves));
         } else {
             let n = steps(setup.t_long);
@@ -140,16 +149,11 @@ impl Results {
                 right: c.right[..n].to_vec(),
             });
         }
-        let i = self.horizon_index(self.setup.t_total)?;
         let (_, cs) = self.annealed.iter().find(|(s, _)| s.label == label)?;
-        Some(cs[i].clone())
-    }
-
-    fn horizon_index(&self, t: f64) -> Option<usize> {
-        self.setup
-            .horizons
-            .iter()
-            .position(|&x| (x - t).abs() < 1e-9)
+        let t_total = self.setup.t_total;
+        cs.iter()
+            .find(|(t, _)| (t - t_total).abs() < 1e-9)
+            .map(|(_, c)| c.clone())
     }
 
     /// `(horizon, error, SE)` at every horizon of the grid for `label`.
@@ -160,6 +164,7 @@ impl Results {
                 .setup
                 .horizons
                 .iter()
+                .chain(&self.setup.extra_horizons)
                 .filter(|&&t| t <= self.setup.t_long + 1e-9)
                 .map(|&t| {
                     let k = steps(t) / self.setup.every;
@@ -172,31 +177,30 @@ impl Results {
             .iter()
             .find(|(s, _)| s.label == label)
             .expect("known scheme");
-        self.setup
-            .horizons
-            .iter()
-            .zip(cs)
-            .map(|(&t, c)| {
+        cs.iter()
+            .map(|(t, c)| {
                 let (e, se, _) = c.last(target);
-                (t, e, se)
+                (*t, e, se)
             })
             .collect()
     }
 
-    /// The time to reach the tolerance (see the module docs); `NaN` when it is not reached.
-    pub fn t_reach(&self, label: &str) -> f64 {
+    /// The time to reach the tolerance (see the module docs) when each error is shifted by
+    /// `z` standard errors (`z = 0`: the estimate; `z = ∓2`: an optimistic / pessimistic
+    /// bracket); `NaN` when it is not reached.
+    pub fn t_reach(&self, label: &str, z: f64) -> f64 {
         let (target, tol) = (self.exact.mean, self.setup.tol);
         let points: Vec<(f64, f64)> = match self.fixed.iter().find(|(s, _)| s.label == label) {
             Some((_, c)) => {
                 c.t.iter()
-                    .zip(&c.mean)
-                    .map(|(&t, &m)| (t, (m - target).abs()))
+                    .zip(c.mean.iter().zip(&c.se))
+                    .map(|(&t, (&m, &se))| (t, (m - target).abs() + z * se))
                     .collect()
             }
             None => self
                 .by_horizon(label)
                 .into_iter()
-                .map(|(t, e, _)| (t, e))
+                .map(|(t, e, se)| (t, e + z * se))
                 .collect(),
         };
         match points.iter().rposition(|&(_, e)| e > tol) {
@@ -243,32 +247,37 @@ pub fn report(r: &Results) {
     figure("accel.gla.error_long_se", se);
     report_sweep(r);
     crate::say!("\n== Fig 6.4 / time to reach tol (GLA = 1×)");
-    let t_gla = r.t_reach("gla");
+    let t_gla = r.t_reach("gla", 0.0);
     let tab = Table::new(&[
         "scheme",
         "err(t=30)",
         "SE",
         "P(right)",
         "t_reach",
+        "±2SE range",
         "speed-up",
     ]);
     let labels = r.fixed.iter().map(|(s, _)| s.label);
     for name in labels.chain(r.annealed.iter().map(|(s, _)| s.label)) {
         let c = r.curve(name).expect("curve");
         let (e, se, right) = c.last(ex.mean);
-        let tr = r.t_reach(name);
+        let tr = r.t_reach(name, 0.0);
+        let (lo, hi) = (r.t_reach(name, -2.0), r.t_reach(name, 2.0));
         tab.row(&[
             name.into(),
             sci(e),
             sci(se),
             format!("{right:.4}"),
             format!("{tr:.1}"),
+            format!("{lo:.1}–{hi:.1}"),
             format!("{:.2}", t_gla / tr),
         ]);
         figure(&format!("accel.{name}.error_t30"), e);
         figure(&format!("accel.{name}.error_t30_se"), se);
         figure(&format!("accel.{name}.right_t30"), right);
         figure(&format!("accel.{name}.t_reach"), tr);
+        figure(&format!("accel.{name}.t_reach_lo"), lo);
+        figure(&format!("accel.{name}.t_reach_hi"), hi);
         figure(&format!("accel.{name}.speedup"), t_gla / tr);
     }
     charts(r);
