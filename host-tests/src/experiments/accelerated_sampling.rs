@@ -17,8 +17,8 @@
 //!   below `tol`; for an annealed method (whose temperature reaches `T_f` only at the end of its
 //!   horizon) it is the shortest horizon `N h` of the grid whose final error is below `tol` (and
 //!   stays so for the longer horizons): Fig 6.5's measurement. The grid is 2.5 … 50, extended to
-//!   75 and 100 only for schemes still above `tol` at 50, so an annealed `t_reach` is resolved to
-//!   the grid spacing. Its uncertainty is bracketed by the same rule applied to error ∓ 2 SE
+//!   75 and 100 only while a scheme's error + 2 SE is above `tol`, so an annealed `t_reach` is
+//!   resolved to the grid spacing. Its uncertainty is bracketed by the same rule applied to error ∓ 2 SE
 //!   (`t_reach_lo`, `t_reach_hi`); `speedup` is `t_reach(GLA)/t_reach`.
 //! - "Escape rate": the fraction of paths past the barrier at `t = 30`, against its exact value.
 //! - Paths are fewer than the thesis's 10 000 (2 000, or `--paths`) to keep the run near a minute.

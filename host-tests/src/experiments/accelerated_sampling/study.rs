@@ -17,7 +17,7 @@ pub struct Setup {
     pub t_long: f64,
     /// Horizons `N h` of the annealed runs (Fig 6.5); must contain `t_total`.
     pub horizons: Vec<f64>,
-    /// Longer horizons, run for an annealed scheme only while its error is still above `tol`.
+    /// Longer horizons, run for an annealed scheme only while its error + 2 SE is above `tol`.
     pub extra_horizons: Vec<f64>,
     /// GLA frictions of Fig 6.3, its paths and its fixed time.
     pub sweep: (Vec<f64>, usize, f64),
@@ -100,10 +100,12 @@ pub fn compute(setup: &Setup) -> Results {
             let run = |t: f64| (t, ensemble(&s, BETA, Q0, p, steps(t), steps(t), every, b));
             let mut curves: Vec<(f64, Curve)> = setup.horizons.iter().map(|&t| run(t)).collect();
             for &t in &setup.extra_horizons {
-                if curves
-                    .last()
-                    .is_some_and(|(_, c)| c.last(ex.mean).0 > setup.tol)
-                {
+                // Until the pessimistic end of the bracket (error + 2 SE) is below tol.
+                let above = |c: &Curve| {
+                    let (e, se, _) = c.last(ex.mean);
+                    e + 2.0 * se > setup.tol
+                };
+                if curves.last().is_some_and(|(_, c)| above(c)) {
                     curves.push(run(t));
                 }
             }
