@@ -10,6 +10,8 @@
 //! - [`StochasticIntegrator`]: the one-step vocabulary for stochastic methods: a step takes the
 //!   RNG. SIM (with noise) and [`Gla`] implement it.
 //! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline.
+//! - [`AnnealTuneGla`]: GLA with friction tuned to the local curvature and an annealed
+//!   temperature (004 eq 6.6), for faster sampling; its cooling [`Schedule`]s (eqs 6.33–6.38).
 //!
 //! # Reproducible draws (host vs device)
 //! The draws are a function of the RNG's `next_u64` stream only. `rand_pcg::Pcg32` gives the same
@@ -20,10 +22,14 @@
 //! Friction `c ≥ 0`, inverse temperature `β > 0`; with mass `M` the fluctuation–dissipation
 //! relation is `σσᵀ = 2c M/β`, and the stationary momentum covariance is `M/β`.
 
+mod anneal_tune;
+mod cooling;
 mod gla;
 mod normal;
 mod ou;
 
+pub use anneal_tune::{constant_temperature, AnnealTuneGla, Friction};
+pub use cooling::{Cooling, Schedule};
 pub use gla::Gla;
 pub use normal::Normal;
 pub use ou::{DiagonalOu, Ou};

@@ -4,6 +4,7 @@
 //! [`EXPERIMENTS`] (the single registration table) and its figure names in
 //! `host-tests/figures.txt`. Names are stable once published: add, don't rename.
 
+pub mod accelerated_sampling;
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
@@ -301,6 +302,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.2,
         about: "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity",
         run: cart_pole::run,
+    },
+    Experiment {
+        name: "accelerated-sampling",
+        seed: "004 Ch 6 Figs 6.3–6.6",
+        seconds: 42.0,
+        about: "004 Ch 6: friction-tuned and annealed GLA (AnnealTuneGLA, eq 6.6) on the LJ double well: time to reach B-G vs GLA, cooling schedules",
+        run: accelerated_sampling::run,
     },
 ];
 
