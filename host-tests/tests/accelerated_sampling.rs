@@ -288,15 +288,15 @@ fn bad_configuration_is_rejected() {
     let sys = system::<f64>();
     let sched = constant_temperature(0.1).unwrap();
     let new = |f, h| AnnealTuneGla::new(sys, f, sched, h).err();
-    let oor = |name| Some(ConfigError::OutOfRange { name });
+    let oor = |name, bound| Some(ConfigError::OutOfRange { name, bound });
     assert_eq!(new(tuned(0.0), 0.0), Some(ConfigError::StepSize));
     assert_eq!(new(tuned(0.0), f64::NAN), Some(ConfigError::StepSize));
-    assert_eq!(new(Friction::Fixed(-1.0), 0.01), oor("friction"));
+    assert_eq!(new(Friction::Fixed(-1.0), 0.01), oor("friction", ">= 0"));
     assert_eq!(
         new(Friction::Fixed(f64::INFINITY), 0.01),
         Some(ConfigError::NonFinite { name: "friction" })
     );
-    assert_eq!(new(tuned(-0.1), 0.01), oor("alpha"));
+    assert_eq!(new(tuned(-0.1), 0.01), oor("alpha", ">= 0"));
     assert_eq!(
         new(tuned(f64::NAN), 0.01),
         Some(ConfigError::NonFinite { name: "alpha" })
@@ -305,7 +305,7 @@ fn bad_configuration_is_rejected() {
         alpha: 0.0,
         hessian_fraction: k,
     };
-    assert_eq!(new(kf(0.0), 0.01), oor("hessian_fraction"));
+    assert_eq!(new(kf(0.0), 0.01), oor("hessian_fraction", "> 0"));
     assert_eq!(
         new(kf(f64::NAN), 0.01),
         Some(ConfigError::NonFinite {
@@ -314,15 +314,15 @@ fn bad_configuration_is_rejected() {
     );
     assert_eq!(
         Schedule::new(Cooling::InverseLinear { initial: 0.05 }, 0.1, 10).err(),
-        oor("initial")
+        oor("initial", "> t_final")
     );
     assert_eq!(
         Schedule::<f64>::new(Cooling::Constant, -0.1, 10).err(),
-        oor("temperature")
+        oor("temperature", "> 0")
     );
     assert_eq!(
         Schedule::<f64>::new(Cooling::Constant, 0.1, 0).err(),
-        oor("steps")
+        oor("steps", ">= 1")
     );
 }
 

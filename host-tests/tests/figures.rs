@@ -13,6 +13,8 @@ use std::process::Command;
 /// Experiments cheap enough to run here (`--paths 20` keeps `sim-langevin` short).
 const FAST: &[&str] = &[
     "reference",
+    "lc-circuit",
+    "accelerated-sampling",
     "baselines",
     "reich",
     "vs-vr",

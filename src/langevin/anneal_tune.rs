@@ -122,7 +122,10 @@ fn check_nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
     if x >= T::zero() {
         Ok(x)
     } else {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange {
+            name,
+            bound: ">= 0",
+        })
     }
 }
 
@@ -149,6 +152,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
                 if k <= T::zero() {
                     return Err(ConfigError::OutOfRange {
                         name: "hessian_fraction",
+                        bound: "> 0",
                     });
                 }
                 T::zero()

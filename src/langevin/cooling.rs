@@ -81,12 +81,18 @@ pub struct Schedule<T: Real> {
 
 const SHIFTED_EXP_TAIL: f64 = 1e-4;
 
-fn greater<T: Real>(x: T, than: T, name: &'static str) -> Result<T, ConfigError> {
+/// `x > than`, else `OutOfRange { name, bound }` (`bound` states `than` in words).
+fn greater<T: Real>(
+    x: T,
+    than: T,
+    name: &'static str,
+    bound: &'static str,
+) -> Result<T, ConfigError> {
     let x = check_finite(x, name)?;
     if x > than {
         Ok(x)
     } else {
-        Err(ConfigError::OutOfRange { name })
+        Err(ConfigError::OutOfRange { name, bound })
     }
 }
 
@@ -99,28 +105,36 @@ impl<T: Real> Schedule<T> {
     /// `T(1) ≤ (1 + 10⁻⁴)T_f` for the shifted exponential); [`ConfigError::Overflow`] for
     /// `"temperature"` when the hottest temperature `T(1)` overflows the scalar type.
     pub fn new(cooling: Cooling<T>, t_final: T, steps: usize) -> Result<Self, ConfigError> {
-        let t_final = greater(t_final, T::zero(), "temperature")?;
+        let t_final = greater(t_final, T::zero(), "temperature", "> 0")?;
         if steps == 0 {
-            return Err(ConfigError::OutOfRange { name: "steps" });
+            return Err(ConfigError::OutOfRange {
+                name: "steps",
+                bound: ">= 1",
+            });
         }
         let n = T::lit(steps as f64);
         let k = match cooling {
             Cooling::Constant => T::zero(),
             Cooling::InverseLog => (n + T::one()).ln(),
             Cooling::ShiftedInverseLog { c } => {
-                greater(c, T::zero(), "c")?;
+                greater(c, T::zero(), "c", "> 0")?;
                 (n + T::one()).ln()
             }
-            Cooling::Exponential { ratio } => greater(ratio, T::one(), "ratio")?.ln(),
+            Cooling::Exponential { ratio } => greater(ratio, T::one(), "ratio", "> 1")?.ln(),
             Cooling::ShiftedExponential { initial } => {
                 let tail = T::lit(SHIFTED_EXP_TAIL);
-                let initial = greater(initial, t_final * (T::one() + tail), "initial")?;
+                let initial = greater(
+                    initial,
+                    t_final * (T::one() + tail),
+                    "initial",
+                    "> (1 + 1e-4) t_final",
+                )?;
                 // T(n) − T_f = (T(1) − T_f) e^{−k(n−1)}, e^{−k(N−1)} = 10⁻⁴ T_f/(T(1) − T_f).
                 let span = T::lit(steps.saturating_sub(1).max(1) as f64);
                 ((initial - t_final) / (tail * t_final)).ln() / span
             }
             Cooling::Linear { initial } | Cooling::InverseLinear { initial } => {
-                greater(initial, t_final, "initial")?;
+                greater(initial, t_final, "initial", "> t_final")?;
                 T::zero()
             }
         };
@@ -225,25 +239,34 @@ mod tests {
     #[test]
     fn rejects_bad_parameters() {
         let e = |c, tf, n| Schedule::<f64>::new(c, tf, n).err();
-        let oor = |name| Some(ConfigError::OutOfRange { name });
-        assert_eq!(e(Cooling::Constant, 0.0, 10), oor("temperature"));
+        let oor = |name, bound| Some(ConfigError::OutOfRange { name, bound });
+        assert_eq!(e(Cooling::Constant, 0.0, 10), oor("temperature", "> 0"));
         assert_eq!(
             e(Cooling::Constant, f64::NAN, 10),
             Some(ConfigError::NonFinite {
                 name: "temperature"
             })
         );
-        assert_eq!(e(Cooling::Constant, 1.0, 0), oor("steps"));
-        assert_eq!(e(Cooling::ShiftedInverseLog { c: 0.0 }, 1.0, 9), oor("c"));
-        assert_eq!(e(Cooling::Exponential { ratio: 1.0 }, 1.0, 9), oor("ratio"));
-        assert_eq!(e(Cooling::Linear { initial: 1.0 }, 1.0, 9), oor("initial"));
+        assert_eq!(e(Cooling::Constant, 1.0, 0), oor("steps", ">= 1"));
+        assert_eq!(
+            e(Cooling::ShiftedInverseLog { c: 0.0 }, 1.0, 9),
+            oor("c", "> 0")
+        );
+        assert_eq!(
+            e(Cooling::Exponential { ratio: 1.0 }, 1.0, 9),
+            oor("ratio", "> 1")
+        );
+        assert_eq!(
+            e(Cooling::Linear { initial: 1.0 }, 1.0, 9),
+            oor("initial", "> t_final")
+        );
         assert_eq!(
             e(Cooling::InverseLinear { initial: 0.5 }, 1.0, 9),
-            oor("initial")
+            oor("initial", "> t_final")
         );
         assert_eq!(
             e(Cooling::ShiftedExponential { initial: 1.00001 }, 1.0, 9),
-            oor("initial")
+            oor("initial", "> (1 + 1e-4) t_final")
         );
         assert_eq!(
             e(Cooling::Exponential { ratio: 2.0 }, 1.0, 5000),
