@@ -136,6 +136,44 @@ where
     }
 }
 
+impl<T: Real, V, U, const N: usize>
+    Switched<SymplecticEuler<T, crate::forcing::Actuated<T, Split<T, V, U>, N>, N>, T, N>
+where
+    V: Potential<T, N> + Clone,
+    U: Potential<T, N> + Clone,
+{
+    /// As [`Switched::symplectic_euler`], for a split under a held actuator force
+    /// ([`Actuated`](crate::forcing::Actuated)): the force is applied in both the stiff and the
+    /// soft sub-steps of a FLAVOR step, so it is held over the whole macro-step
+    /// ([`Actuate`](crate::forcing::Actuate) is forwarded through the FLAVORs).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
+    pub fn symplectic_euler_actuated(
+        se: SymplecticEuler<T, crate::forcing::Actuated<T, Split<T, V, U>, N>, N>,
+    ) -> Result<Self, ConfigError> {
+        let on = se.system().potential.potential.alpha;
+        Self::with_adjoint(
+            se,
+            on,
+            |i, a| i.system_mut().potential.potential.alpha = a,
+            |i, s, h| i.adjoint().step_by(s, h),
+        )
+    }
+}
+
+/// The wrapped integrator's held force (both switch positions see it).
+impl<I: crate::forcing::Actuate<T, N>, T: Real, const N: usize> crate::forcing::Actuate<T, N>
+    for Switched<I, T, N>
+{
+    fn force(&self) -> &nalgebra::SVector<T, N> {
+        self.inner.force()
+    }
+    fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
+        self.inner.set_force(u)
+    }
+}
+
 impl<T: Real, V, U, const N: usize> Switched<VelocityVerlet<T, Split<T, V, U>, N>, T, N>
 where
     V: Potential<T, N>,

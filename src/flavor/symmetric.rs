@@ -118,3 +118,15 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
         self.advance_by(state, h)
     }
 }
+
+/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps).
+impl<T: Real, L: LegacyMap<T> + crate::forcing::Actuate<T, N>, const N: usize>
+    crate::forcing::Actuate<T, N> for Symmetric<T, L>
+{
+    fn force(&self) -> &nalgebra::SVector<T, N> {
+        self.legacy.force()
+    }
+    fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
+        self.legacy.set_force(u)
+    }
+}

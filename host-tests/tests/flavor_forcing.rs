@@ -1,0 +1,122 @@
+//! Held actuator forces through FLAVOR (issue 13, "FLAVOR where meaningful"): the legacy map's
+//! `Actuate` is forwarded, so the force acts in the stiff and the soft sub-step alike and is held
+//! over the whole macro-step.
+//!
+//! The system: a slow unit oscillator on `q₀` (`V = ½q₀²`) and a stiff one on `q₁`
+//! (`U = ½q₁²`, `α = 1/ε = 10⁶`), uncoupled, so the slow answer under a constant force `F` on
+//! `q₀` from rest is known in closed form: `q₀(t) = F(1 − cos t)`. FLAVOR over symplectic Euler
+//! with `δ = 0.01` is first order in `δ`; the tolerance `0.02 = 4·F·δ` bounds its slow error at
+//! `T = 10` (measured 5.0e-3 before the bound was set).
+
+use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::flavor::{Nonintrusive, Params, Switched, Symmetric};
+use macrostep::forcing::{Actuate, Actuated};
+use macrostep::model::{Mass, Quadratic, Split, System};
+use macrostep::nalgebra::{matrix, vector, SVector};
+use macrostep::{Guards, Integrator, State, StepError};
+
+type Pot = Split<f64, Quadratic<f64, 2>, Quadratic<f64, 2>>;
+
+fn split() -> Pot {
+    Split::new(
+        Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
+        Quadratic::new(matrix![0.0, 0.0; 0.0, 1.0]),
+        1e6,
+    )
+}
+
+/// Guards off: from rest under a force, symplectic Euler's first-step energy error (`F²h²/2`)
+/// equals the kinetic energy that is the energy guard's whole scale at that moment, so the
+/// default `energy_run` bound (0.2 of the scale) refuses the first step — a first-order method's
+/// start-up transient, not a divergence (the ignored test at the end states the gap).
+fn map(ordering: Ordering) -> Switched<SymplecticEuler<f64, Actuated<f64, Pot, 2>, 2>, f64, 2> {
+    let sys = System::new(Mass::identity(), Actuated::new(split()));
+    let se = SymplecticEuler::new(sys, 1e-4, ordering)
+        .unwrap()
+        .with_guards(Guards::off())
+        .unwrap();
+    Switched::symplectic_euler_actuated(se).unwrap()
+}
+
+fn params() -> Params<f64> {
+    Params::new(0.01, 1e-4).unwrap()
+}
+
+fn rest() -> State<f64, 2> {
+    State::new(0.0, vector![0.0, 0.0], vector![0.0, 0.0])
+}
+
+#[test]
+fn a_constant_force_moves_the_slow_variable_as_the_closed_form() {
+    const F: f64 = 0.5;
+    let mut flavor = Nonintrusive::new(map(Ordering::KickDrift), params());
+    flavor.set_force(&vector![F, 0.0]).unwrap();
+    let mut s = rest();
+    flavor.integrate(&mut s, 1000).unwrap();
+    let exact = F * (1.0 - s.t.cos());
+    let err = (s.q[0] - exact).abs();
+    println!(
+        "figure flavor-forcing.slow_error {err:.3e} (q0 {:.6}, exact {exact:.6})",
+        s.q[0]
+    );
+    assert!(err < 0.02, "slow error {err:.3e}");
+    // The force has no component on the stiff coordinate, which stays at rest.
+    assert!(s.q[1].abs() < 1e-12 && s.v[1].abs() < 1e-12);
+}
+
+#[test]
+fn the_symmetric_flavor_forwards_the_force_too() {
+    let mut flavor = Symmetric::new(map(Ordering::KickDrift), params()).unwrap();
+    flavor.set_force(&vector![0.5, 0.0]).unwrap();
+    assert_eq!(flavor.force(), &vector![0.5, 0.0]);
+    let mut s = rest();
+    flavor.integrate(&mut s, 1000).unwrap();
+    let err = (s.q[0] - 0.5 * (1.0 - s.t.cos())).abs();
+    assert!(err < 0.02, "slow error {err:.3e}");
+}
+
+#[test]
+fn zero_force_is_bit_identical_to_the_unforced_flavor() {
+    let sys = System::new(Mass::identity(), split());
+    let se = SymplecticEuler::new(sys, 1e-4, Ordering::KickDrift)
+        .unwrap()
+        .with_guards(Guards::off())
+        .unwrap();
+    let mut plain = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(), params());
+    let mut held = Nonintrusive::new(map(Ordering::KickDrift), params());
+    let start = State::new(0.0, vector![1.0, 1e-3], vector![0.0, 0.0]);
+    let (mut a, mut b) = (start, start);
+    for _ in 0..500 {
+        plain.step(&mut a).unwrap();
+        held.set_force(&SVector::zeros()).unwrap();
+        held.step(&mut b).unwrap();
+    }
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_non_finite_force_is_refused_and_nothing_changes() {
+    let mut flavor = Nonintrusive::new(map(Ordering::DriftKick), params());
+    flavor.set_force(&vector![0.25, 0.0]).unwrap();
+    assert_eq!(
+        flavor.set_force(&vector![f64::INFINITY, 0.0]),
+        Err(StepError::NonFiniteForce)
+    );
+    assert_eq!(flavor.force(), &vector![0.25, 0.0]);
+}
+
+/// The guard gap named at [`map`]: plain symplectic Euler (no FLAVOR) started at rest under a
+/// held force is refused at its first step by the default `energy_run` guard.
+#[test]
+#[ignore = "known gap: the energy guards' scale is the energy seen so far, zero at rest; a first-order method's first-step energy error under a force (F²h²/2) equals it, so the default guards refuse step 0 (Diverged EnergyRun)"]
+fn symplectic_euler_from_rest_under_a_force_passes_the_default_guards() {
+    use macrostep::model::Quadratic;
+    let sys = System::new(
+        Mass::identity(),
+        Actuated::new(Quadratic::new(matrix![1.0_f64])),
+    );
+    let mut se = SymplecticEuler::new(sys, 1e-4, Ordering::KickDrift).unwrap();
+    se.set_force(&vector![0.5]).unwrap();
+    let mut s = State::new(0.0, vector![0.0], vector![0.0]);
+    se.integrate(&mut s, 10_000).unwrap();
+}
