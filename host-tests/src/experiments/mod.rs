@@ -22,6 +22,7 @@ pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
 pub mod so3;
+pub mod water;
 pub mod work_precision;
 pub mod zs;
 
@@ -301,6 +302,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 0.2,
         about: "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity",
         run: cart_pole::run,
+    },
+    Experiment {
+        name: "water",
+        seed: "000 §4.3 Fig 4",
+        seconds: 60.0,
+        about: "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost",
+        run: water::run,
     },
 ];
 
