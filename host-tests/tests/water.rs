@@ -3,6 +3,7 @@
 use host_tests::experiments::water::model::{
     cluster, constraints, mass, r_hh, Intermolecular, R_OH,
 };
+use host_tests::experiments::water::print::first_peak;
 use host_tests::experiments::water::{compute, Setup};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, Hessian, Penalty, Potential, System};
@@ -124,6 +125,9 @@ fn quick_run_is_clean() {
         );
         // a 7-molecule cluster: O–O distances between the H-bond length and a few Å
         assert!(s.oo_mean > 2.5 && s.oo_mean < 6.0, "{name}: {}", s.oo_mean);
+        // the hydrogen-bond peak of TIP3P water (dimer minimum 2.75 Å)
+        let peak = first_peak(&s.rdf);
+        assert!(peak > 2.6 && peak < 2.9, "{name}: first peak at {peak}");
         let mass: f64 = s.rdf.iter().sum();
         assert!((mass - 1.0).abs() < 1e-12, "{name}: histogram leaks {mass}");
     }

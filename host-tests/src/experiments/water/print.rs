@@ -13,6 +13,18 @@ fn rows(r: &Results) -> [(&'static str, &RunStats); 3] {
     ]
 }
 
+/// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.
+pub fn first_peak(rdf: &[f64]) -> f64 {
+    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
+    let mut best = 0;
+    for (i, p) in rdf.iter().enumerate() {
+        if *p > rdf[best] {
+            best = i;
+        }
+    }
+    RDF_MIN + (best as f64 + 0.5) * width
+}
+
 /// Prints the table and figures and emits the histogram chart.
 pub fn report(setup: &Setup, r: &Results) {
     println!(
@@ -81,6 +93,7 @@ pub fn report(setup: &Setup, r: &Results) {
         figure(&format!("water.{name}.oo_mean_se"), s.oo_se);
         figure(&format!("water.{name}.residual"), s.residual);
         figure(&format!("water.{name}.cost"), s.cost);
+        figure(&format!("water.{name}.first_peak"), first_peak(&s.rdf));
     }
     figure("water.zss.rdf_l1", l1(&r.zss.rdf, &r.reference.rdf));
     figure("water.shake.rdf_l1", l1(&r.shake.rdf, &r.reference.rdf));
