@@ -133,7 +133,7 @@ impl<const N: usize> Hessian<f64, N> for Intermolecular<N> {
 /// # Panics
 /// When `N ≠ 9W` or `D ≠ 3W` (a programming error in the experiment's const sizes).
 pub fn constraints<const N: usize, const D: usize>() -> Distances<f64, 3, N, D> {
-    assert!(N % 9 == 0 && D * 3 == N, "N = 9W, D = 3W");
+    assert!(N.is_multiple_of(9) && D * 3 == N, "N = 9W, D = 3W");
     let links = core::array::from_fn(|c| {
         let (a, kind) = (c / 3, c % 3);
         match kind {

@@ -138,7 +138,7 @@ where
             break;
         }
         out.steps += 1;
-        if k < n_burn || (k - n_burn) % every != 0 {
+        if k < n_burn || !(k - n_burn).is_multiple_of(every) {
             continue;
         }
         let vt = tangent(g, &s.q, &s.v);
