@@ -19,6 +19,9 @@
 //!   penalised system — not defined for SHAKE — and the `6W` momenta tangent to the rigid
 //!   geometry, for all methods), the mean constraint violation, and
 //!   the wall-clock cost per unit of simulated time, and the hydrogen-bond peak position.
+//! - **Finding**: Z&Ss + GLA at the seed's `h = 0.05` runs hot (kinetic temperature ~1.35/β;
+//!   the effect grows with `β_ZS` and is gone at `h = 0.025`; see `tests/water.rs`), while its
+//!   O–O histogram matches the reference's.
 //! - **Caveat**: at `β = 50` (≈ 10 K) the cluster stays in one basin for long stretches; the
 //!   histogram beyond the first (hydrogen-bond, ≈ 2.75 Å) peak reflects which basin a run found
 //!   from the common start, so the L1 distance is a basin comparison as much as a sampling
