@@ -306,7 +306,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "water",
         seed: "000 §4.3 Fig 4",
-        seconds: 60.0,
+        seconds: 25.0,
         about: "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost",
         run: water::run,
     },
