@@ -23,6 +23,7 @@ pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
 pub mod so3;
+pub mod water;
 pub mod work_precision;
 pub mod zs;
 
@@ -309,6 +310,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seconds: 42.0,
         about: "004 Ch 6: friction-tuned and annealed GLA (AnnealTuneGLA, eq 6.6) on the LJ double well: time to reach B-G vs GLA, cooling schedules",
         run: accelerated_sampling::run,
+    },
+    Experiment {
+        name: "water",
+        seed: "000 §4.3 Fig 4",
+        seconds: 25.0,
+        about: "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost",
+        run: water::run,
     },
 ];
 

@@ -1,0 +1,124 @@
+//! The table, the `figure` lines and the O–O histogram chart of `reproduce water`.
+
+use super::sim::{l1, RunStats, RDF_BINS, RDF_MAX, RDF_MIN};
+use super::{Results, Setup, W};
+use crate::plot::{emit, Chart, Series};
+use crate::report::{figure, sci, Table};
+
+fn rows(r: &Results) -> [(&'static str, &RunStats); 3] {
+    [
+        ("zss", &r.zss),
+        ("shake", &r.shake),
+        ("reference", &r.reference),
+    ]
+}
+
+/// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.
+pub fn first_peak(rdf: &[f64]) -> f64 {
+    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
+    let mut best = 0;
+    for (i, p) in rdf.iter().enumerate() {
+        if *p > rdf[best] {
+            best = i;
+        }
+    }
+    RDF_MIN + (best as f64 + 0.5) * width
+}
+
+/// Prints the table and figures and emits the histogram chart.
+pub fn report(setup: &Setup, r: &Results) {
+    println!(
+        "000 §4.3 Fig 4: TIP3P water, W = {W} molecules (seed: 7), T = {} (seed: 10000), burn-in {} at γ = {}",
+        setup.time, setup.burn_time, setup.burn_gamma
+    );
+    println!(
+        "ω = {}, h = {} (reference h = {}), γ = {}, β = {} (exact k_BT = {})",
+        setup.omega,
+        setup.h,
+        setup.h_ref,
+        setup.gamma,
+        setup.beta,
+        1.0 / setup.beta
+    );
+    let t = Table::new(&[
+        "method",
+        "k_BT",
+        "±",
+        "tangent k_BT",
+        "±",
+        "<r_OO>",
+        "±",
+        "rdf L1 vs ref",
+        "residual",
+        "s / time unit",
+        "error",
+    ]);
+    for (name, s) in rows(r) {
+        t.row(&[
+            name.into(),
+            sci(s.temperature),
+            sci(s.temperature_se),
+            sci(s.tangent_temperature),
+            sci(s.tangent_temperature_se),
+            format!("{:.4}", s.oo_mean),
+            sci(s.oo_se),
+            format!("{:.3}", l1(&s.rdf, &r.reference.rdf)),
+            sci(s.residual),
+            sci(s.cost),
+            s.error.clone().unwrap_or_default(),
+        ]);
+    }
+    let noise = l1(&r.reference.rdf_halves[0], &r.reference.rdf_halves[1]);
+    println!("reference first half vs second half: rdf L1 = {noise:.3} (sampling-noise scale)");
+    for (name, s) in rows(r) {
+        if name != "shake" {
+            figure(
+                &format!("water.{name}.temperature_ratio"),
+                s.temperature * setup.beta,
+            );
+            figure(
+                &format!("water.{name}.temperature_ratio_se"),
+                s.temperature_se * setup.beta,
+            );
+        }
+        figure(
+            &format!("water.{name}.tangent_temperature_ratio"),
+            s.tangent_temperature * setup.beta,
+        );
+        figure(
+            &format!("water.{name}.tangent_temperature_ratio_se"),
+            s.tangent_temperature_se * setup.beta,
+        );
+        figure(&format!("water.{name}.oo_mean"), s.oo_mean);
+        figure(&format!("water.{name}.oo_mean_se"), s.oo_se);
+        figure(&format!("water.{name}.residual"), s.residual);
+        figure(&format!("water.{name}.cost"), s.cost);
+        figure(&format!("water.{name}.first_peak"), first_peak(&s.rdf));
+    }
+    figure("water.zss.rdf_l1", l1(&r.zss.rdf, &r.reference.rdf));
+    figure("water.shake.rdf_l1", l1(&r.shake.rdf, &r.reference.rdf));
+    figure("water.reference.rdf_l1_halves", noise);
+    figure("water.speedup_zss_vs_shake", r.shake.cost / r.zss.cost);
+    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
+    let series = rows(r)
+        .iter()
+        .map(|(name, s)| Series {
+            label: (*name).into(),
+            points: s
+                .rdf
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (RDF_MIN + (i as f64 + 0.5) * width, p / width))
+                .collect(),
+        })
+        .collect();
+    emit(&Chart {
+        stem: "water.fig4_rdf".into(),
+        title: format!("000 Fig 4: O-O distance distribution, {W} TIP3P waters"),
+        x_label: "r_OO (Angstrom)".into(),
+        y_label: "density (1/Angstrom)".into(),
+        log_x: false,
+        log_y: false,
+        series,
+    });
+}
