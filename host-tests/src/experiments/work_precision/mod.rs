@@ -16,6 +16,7 @@
 pub mod chain;
 pub mod dp;
 pub mod omega;
+pub mod remedies;
 pub mod search;
 pub mod slow;
 
