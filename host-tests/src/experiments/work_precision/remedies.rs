@@ -6,169 +6,85 @@
 //! - **(a) β**: Z&S on the squared-distance penalty at β ∈ {0.25, 0.3, 0.4, 0.5, 1}
 //!   (`zs_beta<β>`).
 //! - **(b) the distance form** `g = |d| − L` of the constraint (002 §5) instead of
-//!   `|d|² − L²`: potential [`DistanceForm`], `V + ½ ω² Σ (|dᵢ| − Lᵢ)²`, derivatives by
-//!   [`AutoDiff`] (`zs_distance`, `sylipn_distance`). Same ω, different model: the rod stiffness is
-//!   `ω²` instead of `4ω²L²`, so its fast frequency is lower by `≈ 2L` (L = 1, √2).
+//!   `|d|² − L²`: potential [`DistanceForm`], `V + ½ Σ ωᵢ² (|dᵢ| − Lᵢ)²`, derivatives by
+//!   [`AutoDiff`](macrostep::autodiff::AutoDiff). At the same ω (`zs_distance`, `sylipn_distance`) it is a softer model: the
+//!   rod stiffness is `ω²` instead of `4ω²Lᵢ²`, its fast frequencies lower by `2Lᵢ` (2 and 2√2);
+//!   `zs_distance_matched` / `sylipn_distance_matched` use `ωᵢ = 2ωLᵢ`, the squared form's rod
+//!   stiffness — the fair comparison.
 //! - **(c) a Gauss–Newton matrix**: [`GaussNewton`] keeps the energy and the exact gradient of
 //!   the squared-distance penalty but its "Hessian" is `ω² JᵀJ` (gravity is linear: no base
-//!   Hessian), dropping the `ω² Σ gᵢ ∇²gᵢ` term that goes negative when a rod is compressed.
-//!   Its third-derivative contraction is the one of that matrix, `2ω² Aᵀ(J a)` with
-//!   `Aᵢ = (∇²gᵢ a)ᵀ`: then `f = −M⁻¹∇U` with `U = V − ½βh² ∇Vᵀ(M + βh²G)⁻¹∇V` for any
-//!   symmetric `G` (the derivation of 000 eq 1.2 does not use `G = ∇²V`), so Z&S stays
-//!   variational — symplectic and symmetric — and, `f = −M⁻¹∇V + O(h²)`, second order. The
-//!   experiment measures all three (`zs_gauss_newton`, `sylipn_gauss_newton`) against the exact
-//!   Z&S and against a GN matrix paired with the exact `V‴` (`zs_gauss_newton_exact_third`, not
-//!   variational: the control showing the defect measurement can tell).
+//!   Hessian), dropping the `ω² Σ gᵢ ∇²gᵢ` term that goes negative when a rod is compressed, so
+//!   `M + βh²G` is positive definite at every step. Its third-derivative contraction is the
+//!   derivative of that matrix, `2ω² Aᵀ(J a)` with `Aᵢ = (∇²gᵢ a)ᵀ` (`zs_gauss_newton`,
+//!   `sylipn_gauss_newton`); the control `zs_gauss_newton_exact_third` pairs it with the exact
+//!   `V‴`. The properties are measured against the exact Z&S (`zs`): order (log–log slope of the
+//!   error in q and v at t = 1, ω = 20), symplecticity defect (one step, ω = 100, h = 0.01) and
+//!   reversibility.
 //!
-//! The stiff Z&Ss of eq 2.8 is the fourth remedy of the issue; it is already in the `omega`
-//! study (`work-precision-omega.stiff_sylipn.h_max.omega<ω>`).
+//! The stiff Z&Ss of eq 2.8 is the fourth remedy of the issue; on this model (linear gravity)
+//! it is SyLiPN (`work-precision-omega.stiff_sylipn.h_max.omega<ω>`; `sylipn` here).
 //!
-//! **Result** (release, `reproduce work-precision-remedies`): see the paragraph "Which remedy
-//! works" in the crate-level docs of this module below, filled from the measured figures.
+//! # Which remedy works
+//!
+//! **None lifts the Z&S cap by more than ≈ 20 %** (release run, T = 10, grid ratio `2^(1/8)`, so
+//! one grid step is 9 %; every failure is the energy guard `Diverged { EnergyRun }`):
+//!
+//! | remedy | h_max ω = 100 | h_max ω = 1000 |
+//! |---|---|---|
+//! | Z&S, β = 0.4 (baseline) | 0.0587 | 0.0181 |
+//! | (a) β = 0.25 / 0.3 / 0.5 / 1 | 0.0415 / 0.0538 / 0.0587 / 0.0415 | 0.0099 / 0.0166 / 0.0181 / 0.0128 |
+//! | (b) distance form, same ω (softer model) | 0.117 | 0.0362 |
+//! | (b) distance form, matched stiffness | 0.0698 (+19 %) | 0.0215 (+19 %) |
+//! | (c) Gauss–Newton Z&S | 0.0640 (+9 %) | 0.0197 (+9 %) |
+//! | SyLiPN (= stiff Z&Ss here) | 0.215 | 0.0939 |
+//! | (c) Gauss–Newton SyLiPN | 0.0905 | 0.0304 |
+//! | (b) SyLiPN, distance form matched / same ω | 0.215 / 0.279 | 0.0939 / 0.133 |
+//!
+//! - (a) β = 0.4 (the seed's) and 0.5 are the best β; smaller β lose the margin of Thm 2.5,
+//!   larger β fail early (t < 0.3).
+//! - (b) the distance form's 2× at the same ω is the softer model, not a better method: at the
+//!   squared form's stiffness it gains 19 % for Z&S and nothing for SyLiPN.
+//! - (c) the Gauss–Newton matrix makes `M + βh²G` positive definite, yet Z&S's cap moves by one
+//!   grid step: **the indefinite matrix is not what caps Z&S** (the guard trips on the energy
+//!   first). It keeps second order (slope 1.89 like the exact Z&S's) and symmetry
+//!   (reversibility ≈ 1e-13) but **not symplecticity**: defect 1.5e-2 against 1.4e-10 for the
+//!   exact Z&S (`f = −M⁻¹∇U` needs the matrix to be the Hessian of `V`; with `G ≠ ∇²V`
+//!   the term `βh²(∇²V − G)a` remains, whatever the third-derivative term — the exact-`V‴`
+//!   control has the same 1.4e-2). It also cuts SyLiPN's step by 2.4–3×. Not kept.
+//!
+//! The only larger stable step on this problem is SyLiPN's (3.7× Z&S's at ω = 100, 5.2× at
+//! ω = 1000), which `zs::advice` already recommends.
+
+mod potentials;
+pub use potentials::{DistanceEnergy, DistanceForm, GaussNewton};
 
 use super::omega::Cap;
 use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
 use crate::report::{figure, sci, Table};
 use crate::say;
-use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
-use macrostep::model::{Constraint, Hessian, Potential, System, ThirdDerivative};
-use macrostep::models::{DoublePendulum, GravityPenalty, PlanarDistances};
+use macrostep::models::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Integrator, State};
-use nalgebra::{SMatrix, SVector};
 
 /// β of every method but the (a) scan (the seed's value, as in the `omega` study).
 pub const BETA: f64 = 0.4;
-
-/// `V = y₁ + y₂ + ½ ω² Σ (|dᵢ| − Lᵢ)²` (the seed's unit masses and g), generic for [`AutoDiff`].
-#[derive(Clone, Copy, Debug)]
-pub struct DistanceEnergy {
-    /// `ω²`.
-    pub omega2: f64,
-    /// `[L₁, L₂]`.
-    pub lengths: [f64; 2],
-}
-
-impl Energy<f64, 4> for DistanceEnergy {
-    fn energy<S: AdScalar<f64>>(&self, q: &[S; 4]) -> S {
-        let r1 = (q[0] * q[0] + q[1] * q[1]).sqrt();
-        let (dx, dy) = (q[2] - q[0], q[3] - q[1]);
-        let r2 = (dx * dx + dy * dy).sqrt();
-        let (g1, g2) = (r1 - self.lengths[0], r2 - self.lengths[1]);
-        q[1] + q[3] + (g1 * g1 + g2 * g2) * (0.5 * self.omega2)
-    }
-}
-
-/// The distance-form penalised double pendulum (remedy b): [`DistanceEnergy`] with its exact
-/// AD derivatives, and the rods' residual for the guards (the model's own measure).
-#[derive(Clone, Copy, Debug)]
-pub struct DistanceForm {
-    ad: AutoDiff<DistanceEnergy>,
-    rods: PlanarDistances<f64, 4, 2>,
-}
-
-impl DistanceForm {
-    /// The seed's double pendulum at penalty frequency ω.
-    pub fn paper(omega: f64) -> System<f64, Self, 4> {
-        let dp = DoublePendulum::<f64>::paper();
-        System::new(
-            dp.system().mass,
-            Self {
-                ad: AutoDiff(DistanceEnergy {
-                    omega2: omega * omega,
-                    lengths: dp.lengths(),
-                }),
-                rods: dp.constraint(),
-            },
-        )
-    }
-}
-
-impl Potential<f64, 4> for DistanceForm {
-    fn energy(&self, q: &SVector<f64, 4>) -> f64 {
-        Potential::energy(&self.ad, q)
-    }
-    fn gradient(&self, q: &SVector<f64, 4>) -> SVector<f64, 4> {
-        self.ad.gradient(q)
-    }
-    fn constraint_residual(&self, q: &SVector<f64, 4>) -> Option<f64> {
-        Some(self.rods.residual(q))
-    }
-}
-impl Hessian<f64, 4> for DistanceForm {
-    fn hessian(&self, q: &SVector<f64, 4>) -> SMatrix<f64, 4, 4> {
-        self.ad.hessian(q)
-    }
-}
-impl ThirdDerivative<f64, 4> for DistanceForm {
-    fn third_contraction(&self, q: &SVector<f64, 4>, a: &SVector<f64, 4>) -> SVector<f64, 4> {
-        self.ad.third_contraction(q, a)
-    }
-}
-
-/// The squared-distance penalty with a Gauss–Newton matrix (remedy c): energy, gradient and
-/// residual exact; `hessian = ω² JᵀJ`; `third_contraction` = the derivative of that matrix,
-/// `2ω² Aᵀ(J a)` (or the exact `V‴` when `exact_third`, the non-variational control).
-#[derive(Clone, Copy, Debug)]
-pub struct GaussNewton {
-    pen: GravityPenalty<f64, 4, 2>,
-    rods: PlanarDistances<f64, 4, 2>,
-    omega2: f64,
-    exact_third: bool,
-}
-
-impl GaussNewton {
-    /// The seed's double pendulum at penalty frequency ω.
-    pub fn paper(omega: f64, exact_third: bool) -> System<f64, Self, 4> {
-        let dp = DoublePendulum::<f64>::paper();
-        let pen = dp.penalised(omega).expect("valid omega");
-        System::new(
-            pen.mass,
-            Self {
-                pen: pen.potential,
-                rods: dp.constraint(),
-                omega2: omega * omega,
-                exact_third,
-            },
-        )
-    }
-}
-
-impl Potential<f64, 4> for GaussNewton {
-    fn energy(&self, q: &SVector<f64, 4>) -> f64 {
-        Potential::energy(&self.pen, q)
-    }
-    fn gradient(&self, q: &SVector<f64, 4>) -> SVector<f64, 4> {
-        self.pen.gradient(q)
-    }
-    fn constraint_residual(&self, q: &SVector<f64, 4>) -> Option<f64> {
-        self.pen.constraint_residual(q)
-    }
-}
-impl Hessian<f64, 4> for GaussNewton {
-    fn hessian(&self, q: &SVector<f64, 4>) -> SMatrix<f64, 4, 4> {
-        let j = self.rods.jacobian(q);
-        j.tr_mul(&j) * self.omega2
-    }
-}
-impl ThirdDerivative<f64, 4> for GaussNewton {
-    fn third_contraction(&self, q: &SVector<f64, 4>, a: &SVector<f64, 4>) -> SVector<f64, 4> {
-        if self.exact_third {
-            return self.pen.third_contraction(q, a);
-        }
-        let ja = self.rods.jacobian(q) * a;
-        self.rods.hessian_times(q, a).tr_mul(&ja) * (2.0 * self.omega2)
-    }
-}
 
 /// A remedy of the cap scan.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Remedy {
     /// (a) Z&S, squared distance, this β.
     Beta(f64),
-    /// (b) the distance form; `true`: SyLiPN instead of Z&S.
-    Distance(bool),
+    /// The baseline SyLiPN on the squared distance (β = 0.4).
+    Sylipn,
+    /// (b) the distance form; `sylipn`: SyLiPN instead of Z&S; `matched`: rod stiffness of the
+    /// squared form ([`DistanceForm::paper`]).
+    Distance {
+        /// SyLiPN instead of Z&S.
+        sylipn: bool,
+        /// `ωᵢ = 2ωLᵢ` instead of `ω`.
+        matched: bool,
+    },
     /// (c) the Gauss–Newton matrix; `true`: SyLiPN instead of Z&S.
     GaussNewton(bool),
 }
@@ -178,8 +94,12 @@ impl Remedy {
     pub fn key(self) -> String {
         match self {
             Remedy::Beta(b) => format!("zs_beta{b}"),
-            Remedy::Distance(false) => "zs_distance".into(),
-            Remedy::Distance(true) => "sylipn_distance".into(),
+            Remedy::Sylipn => "sylipn".into(),
+            Remedy::Distance { sylipn, matched } => format!(
+                "{}_distance{}",
+                if sylipn { "sylipn" } else { "zs" },
+                if matched { "_matched" } else { "" }
+            ),
             Remedy::GaussNewton(false) => "zs_gauss_newton".into(),
             Remedy::GaussNewton(true) => "sylipn_gauss_newton".into(),
         }
@@ -209,11 +129,22 @@ pub fn cap_run(remedy: Remedy, omega: f64, h: f64, span: f64) -> Option<String> 
             let pen = pen.expect("valid omega");
             completes(ZhangSkeel::new(pen, h, ZsParams::with_beta(b)), span)
         }
-        Remedy::Distance(false) => completes(ZhangSkeel::new(DistanceForm::paper(omega), h, p), span),
-        Remedy::Distance(true) => completes(Sylipn::new(DistanceForm::paper(omega), h, p), span),
-        Remedy::GaussNewton(false) => {
-            completes(ZhangSkeel::new(GaussNewton::paper(omega, false), h, p), span)
+        Remedy::Sylipn => {
+            let pen = DoublePendulum::<f64>::paper().penalised(omega);
+            completes(Sylipn::new(pen.expect("valid omega"), h, p), span)
         }
+        Remedy::Distance { sylipn, matched } => {
+            let sys = DistanceForm::paper(omega, matched);
+            if sylipn {
+                completes(Sylipn::new(sys, h, p), span)
+            } else {
+                completes(ZhangSkeel::new(sys, h, p), span)
+            }
+        }
+        Remedy::GaussNewton(false) => completes(
+            ZhangSkeel::new(GaussNewton::paper(omega, false), h, p),
+            span,
+        ),
         Remedy::GaussNewton(true) => {
             completes(Sylipn::new(GaussNewton::paper(omega, false), h, p), span)
         }
@@ -297,12 +228,13 @@ impl Setup {
 /// The remedies of the cap scan, in report order.
 pub fn remedies(setup: &Setup) -> Vec<Remedy> {
     let mut out: Vec<Remedy> = setup.betas.iter().map(|&b| Remedy::Beta(b)).collect();
-    out.extend([
-        Remedy::Distance(false),
-        Remedy::Distance(true),
-        Remedy::GaussNewton(false),
-        Remedy::GaussNewton(true),
-    ]);
+    out.push(Remedy::Sylipn);
+    for matched in [false, true] {
+        for sylipn in [false, true] {
+            out.push(Remedy::Distance { sylipn, matched });
+        }
+    }
+    out.extend([Remedy::GaussNewton(false), Remedy::GaussNewton(true)]);
     out
 }
 
@@ -393,12 +325,28 @@ pub fn compute(setup: &Setup) -> Results {
     let caps = setup
         .omegas
         .iter()
-        .map(|&w| (w, remedies(setup).into_iter().map(|r| cap(r, w, setup)).collect()))
+        .map(|&w| {
+            (
+                w,
+                remedies(setup)
+                    .into_iter()
+                    .map(|r| cap(r, w, setup))
+                    .collect(),
+            )
+        })
         .collect();
     let p = ZsParams::with_beta(BETA);
-    let pen = |w: f64| DoublePendulum::<f64>::paper().penalised(w).expect("valid omega");
+    let pen = |w: f64| {
+        DoublePendulum::<f64>::paper()
+            .penalised(w)
+            .expect("valid omega")
+    };
     let props = vec![
-        props("zs", |w, h| ZhangSkeel::new(pen(w), h, p).expect("valid"), setup),
+        props(
+            "zs",
+            |w, h| ZhangSkeel::new(pen(w), h, p).expect("valid"),
+            setup,
+        ),
         props(
             "zs_gauss_newton",
             |w, h| ZhangSkeel::new(GaussNewton::paper(w, false), h, p).expect("valid"),
@@ -445,8 +393,14 @@ pub fn report(r: &Results) {
             );
         }
     }
-    say!("\nproperties at ω = 100 (order: error at t = 1 vs DOP853; defect: one step h = 0.01 at t = 2)");
-    let t = Table::new(&["method", "errors", "order", "symplectic defect", "reversibility"]);
+    say!("\nproperties (order: ω = 20, error in q, v at t = 1 vs DOP853; defect, reversibility: ω = 100, h = 0.01, from t = 2)");
+    let t = Table::new(&[
+        "method",
+        "errors",
+        "order",
+        "symplectic defect",
+        "reversibility",
+    ]);
     for p in &r.props {
         let errs: Vec<String> = p.errors.iter().map(|&e| sci(e)).collect();
         t.row(&[
