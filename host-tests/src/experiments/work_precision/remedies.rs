@@ -40,8 +40,8 @@
 //! | (c) Gauss–Newton SyLiPN | 0.0905 | 0.0304 |
 //! | (b) SyLiPN, distance form matched / same ω | 0.215 / 0.279 | 0.0939 / 0.133 |
 //!
-//! - (a) β = 0.4 (the seed's) and 0.5 are the best β; smaller β lose the margin of Thm 2.5,
-//!   larger β fail early (t < 0.3).
+//! - (a) β = 0.4 (the seed's) is the best β, tied by 0.5; β = 0.3 loses 8 %, β = 1 29 %,
+//!   β = 0.25 (the edge of Thm 2.5's `β ≥ ¼`) 29–45 %.
 //! - (b) the distance form's 2× at the same ω is the softer model, not a better method: at the
 //!   squared form's stiffness it gains 19 % for Z&S and nothing for SyLiPN.
 //! - (c) the Gauss–Newton matrix makes `M + βh²G` positive definite, yet Z&S's cap moves by one
