@@ -278,7 +278,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "work-precision-remedies",
         seed: "issue 14 item 3 (000 §4.1, eq 1.2–1.3; 002 §5)",
-        seconds: 30.0,
+        seconds: 10.0,
         about: "Z&S stability-cap remedies on the penalised double pendulum: β, distance form, Gauss–Newton matrix (h_max at ω = 100, 1000; order, symplecticity, symmetry)",
         run: work_precision::remedies::run,
     },
