@@ -7,8 +7,9 @@
 //!   (`zs_beta<β>`).
 //! - **(b) the distance form** `g = |d| − L` of the constraint (002 §5) instead of
 //!   `|d|² − L²`: potential [`DistanceForm`], `V + ½ Σ ωᵢ² (|dᵢ| − Lᵢ)²`, derivatives by
-//!   [`AutoDiff`](macrostep::autodiff::AutoDiff). At the same ω (`zs_distance`, `sylipn_distance`) it is a softer model: the
-//!   rod stiffness is `ω²` instead of `4ω²Lᵢ²`, its fast frequencies lower by `2Lᵢ` (2 and 2√2);
+//!   [`AutoDiff`](macrostep::autodiff::AutoDiff). At the same ω (`zs_distance`,
+//!   `sylipn_distance`) it is a softer model: the rod stiffness is `ω²` instead of `4ω²Lᵢ²`,
+//!   its fast frequencies lower by `2Lᵢ` (2 and 2√2);
 //!   `zs_distance_matched` / `sylipn_distance_matched` use `ωᵢ = 2ωLᵢ`, the squared form's rod
 //!   stiffness — the fair comparison.
 //! - **(c) a Gauss–Newton matrix**: [`GaussNewton`] keeps the energy and the exact gradient of
