@@ -34,6 +34,7 @@ const FAST: &[&str] = &[
     "bdf2",
     "lj",
     "work-precision",
+    "work-precision-remedies",
     "forcing",
     "quasi-quadratic",
     "cart-pole",

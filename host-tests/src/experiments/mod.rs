@@ -277,6 +277,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         run: work_precision::omega::run,
     },
     Experiment {
+        name: "work-precision-remedies",
+        seed: "issue 14 item 3 (000 §4.1, eq 1.2–1.3; 002 §5)",
+        seconds: 10.0,
+        about: "Z&S stability-cap remedies on the penalised double pendulum: β, distance form, Gauss–Newton matrix (h_max at ω = 100, 1000; order, symplecticity, symmetry)",
+        run: work_precision::remedies::run,
+    },
+    Experiment {
         name: "forcing",
         seed: "issue 13 (Marsden & West 2001 §3.2; 000 eq 1.8)",
         seconds: 10.0,

@@ -11,11 +11,13 @@
 //! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
 //! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
 //! reference), [`omega`] (the double pendulum over ω = 20 … 2000: stability caps and costs,
-//! `reproduce work-precision-omega`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
+//! `reproduce work-precision-omega`), [`remedies`] (the Z&S cap remedies of item 3:
+//! β, distance form, Gauss–Newton matrix; `reproduce work-precision-remedies`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
 pub mod chain;
 pub mod dp;
 pub mod omega;
+pub mod remedies;
 pub mod search;
 pub mod slow;
 
