@@ -14,6 +14,7 @@ use std::process::Command;
 const FAST: &[&str] = &[
     "reference",
     "lc-circuit",
+    "water",
     "accelerated-sampling",
     "baselines",
     "reich",

@@ -27,11 +27,11 @@ pub fn first_peak(rdf: &[f64]) -> f64 {
 
 /// Prints the table and figures and emits the histogram chart.
 pub fn report(setup: &Setup, r: &Results) {
-    println!(
+    crate::say!(
         "000 §4.3 Fig 4: TIP3P water, W = {W} molecules (seed: 7), T = {} (seed: 10000), burn-in {} at γ = {}",
         setup.time, setup.burn_time, setup.burn_gamma
     );
-    println!(
+    crate::say!(
         "ω = {}, h = {} (reference h = {}), γ = {}, β = {} (exact k_BT = {})",
         setup.omega,
         setup.h,
@@ -69,7 +69,7 @@ pub fn report(setup: &Setup, r: &Results) {
         ]);
     }
     let noise = l1(&r.reference.rdf_halves[0], &r.reference.rdf_halves[1]);
-    println!("reference first half vs second half: rdf L1 = {noise:.3} (sampling-noise scale)");
+    crate::say!("reference first half vs second half: rdf L1 = {noise:.3} (sampling-noise scale)");
     for (name, s) in rows(r) {
         if name != "shake" {
             figure(
