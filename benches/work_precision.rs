@@ -8,7 +8,8 @@
 //! core crate's dev-dependencies only (its cost is in the `reproduce` figures).
 //!
 //! Groups `work-precision/double_pendulum_w100/err1e-2`, `…_w1000/err1e-2` (T = 10) and
-//! `work-precision/chain20_w100/err1e-2` (T = 3), ids `<family>::<method>/h=1/<k>`. Short mode:
+//! `work-precision/chain20_w100/err1e-2` (T = 3), `work-precision/fpu_w200/err1e-2` (T = 10,
+//! error in the sum of the slow energies ΣI), ids `<family>::<method>/h=1/<k>`. Short mode:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench work_precision`.
 
 mod common;
@@ -18,7 +19,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{NewtonParams, Rattle};
 use macrostep::linalg::Banded;
-use macrostep::models::{Chain, DoublePendulum};
+use macrostep::model::Mass;
+use macrostep::models::{Chain, DoublePendulum, Fpu};
+use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
 /// Steps per unit time at error 1e-2, double pendulum ω = 100 (h = 1/k).
@@ -127,9 +130,51 @@ fn chain(c: &mut Criterion) {
     g.finish();
 }
 
+/// Steps per unit time at error 1e-2 in ΣI, FPU m = 3, ω = 200 (`work_precision.fpu_sum.*.h_at_1e-2`).
+const FPU_K: [(&str, usize); 4] = [
+    ("sim::sim1", 68),
+    ("sim::sim2", 66),
+    ("sim::sim4", 66),
+    ("baselines::verlet", 4151),
+];
+
+fn fpu(c: &mut Criterion) {
+    let fpu = Fpu::<f64, 6>::paper();
+    let split = fpu.split();
+    let fast = FastParams::hamiltonian(split.stiff.k);
+    let s0 = fpu.initial_state();
+    let span = 10;
+    let mut g = c.benchmark_group("work-precision/fpu_w200/err1e-2");
+    for (id, k) in FPU_K {
+        let h = 1.0 / k as f64;
+        let name = format!("{id}/h=1/{k}");
+        let steps = span * k;
+        let m = Mass::identity();
+        match id {
+            "sim::sim1" => {
+                let mut i = Sim1::new(m, fast, split.soft, h).unwrap();
+                bench_span(&mut g, name, &mut i, s0, steps)
+            }
+            "sim::sim2" => {
+                let mut i = Sim2::new(m, fast, split.soft, h).unwrap();
+                bench_span(&mut g, name, &mut i, s0, steps)
+            }
+            "sim::sim4" => {
+                let mut i = Sim4::new(m, fast, split.soft, h).unwrap();
+                bench_span(&mut g, name, &mut i, s0, steps)
+            }
+            _ => {
+                let mut i = VelocityVerlet::new(fpu.system(), h).unwrap();
+                bench_span(&mut g, name, &mut i, s0, steps)
+            }
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = double_pendulum, chain
+    targets = double_pendulum, chain, fpu
 }
 criterion_main!(benches);
