@@ -189,6 +189,56 @@ pub fn try_solve_dense(
     Ok(sol.y)
 }
 
+/// The stiff peer: Radau IIA of order 5 (`differential-equations`' `radau5`, Newton with its
+/// finite-difference Jacobian, adaptive steps, dense output) on `M q̈ = −∇V(q)` in first-order
+/// form, at `rtol = atol = tol`; the states at `times` (ascending, after `s0.t`).
+///
+/// # Errors
+/// The solver's failure, or a missing output.
+pub fn try_solve_radau5_system<P: Potential<f64, N>, const N: usize, const M: usize>(
+    system: &System<f64, P, N>,
+    s0: &State<f64, N>,
+    times: &[f64],
+    tol: f64,
+) -> Result<Vec<State<f64, N>>, String> {
+    // The solver's state must have a fixed length (its `Vec` zero is empty): `[f64; 2N]`.
+    if M != 2 * N {
+        return Err(format!("state length {M} for {N} coordinates"));
+    }
+    let rhs = |_t: f64, y: &[f64; M], dy: &mut [f64; M]| {
+        let q = SVector::<f64, N>::from_column_slice(&y[..N]);
+        let a = system.acceleration(&q);
+        dy[..N].copy_from_slice(&y[N..]);
+        dy[N..].copy_from_slice(a.as_slice());
+    };
+    let mut y0 = [0.0; M];
+    y0[..N].copy_from_slice(s0.q.as_slice());
+    y0[N..].copy_from_slice(s0.v.as_slice());
+    let t1 = times.iter().copied().fold(s0.t, f64::max);
+    let method = ImplicitRungeKutta::radau5()
+        .rtol(tol)
+        .atol(tol)
+        .max_steps(MAX_STEPS);
+    let sol = IVP::ode_from_fn(rhs, s0.t, t1, y0)
+        .method(method)
+        .t_eval(times)
+        .solve()
+        .map_err(|e| format!("{e:?}"))?;
+    if sol.y.len() != times.len() {
+        return Err(format!("{} outputs for {} times", sol.y.len(), times.len()));
+    }
+    Ok(sol
+        .y
+        .iter()
+        .zip(times)
+        .map(|(y, &t)| State {
+            t,
+            q: SVector::from_column_slice(&y[..N]),
+            v: SVector::from_column_slice(&y[N..]),
+        })
+        .collect())
+}
+
 /// Integrates and returns only the final state `y(t_end)`.
 ///
 /// # Panics

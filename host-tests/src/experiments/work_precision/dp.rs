@@ -67,6 +67,13 @@ fn dop853_angles(tol: f64, span: f64) -> Outcome {
     Ok(ys.iter().flat_map(|y| dp.cartesian(y).0).collect())
 }
 
+/// The stiff peer: Radau5 (`differential-equations`) on the same penalised system the penalty
+/// methods integrate, at `rtol = atol = tol`.
+fn radau5_penalty(pen: &Pen, s0: &State<f64, 4>, tol: f64, span: f64) -> Outcome {
+    let states = reference::try_solve_radau5_system::<_, 4, 8>(pen, s0, &outputs(span), tol)?;
+    Ok(states.iter().flat_map(|s| s.q.iter().copied()).collect())
+}
+
 fn newton() -> NewtonParams<f64> {
     NewtonParams::default()
 }
@@ -186,6 +193,16 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
             snap: None,
             run: Box::new(move |tol| dop853_angles(tol, span)),
         },
+        Method {
+            key: "radau5_penalty",
+            label: "Radau5 on the penalty system (peer)",
+            param_name: "tol",
+            // Like DOP853, Radau5 is far more accurate than its tolerance here: start loose.
+            p_max: 1.0,
+            p_min: 1e-12,
+            snap: None,
+            run: Box::new(move |tol| radau5_penalty(&pen, &s0, tol, span)),
+        },
     ]
 }
 
@@ -204,6 +221,7 @@ pub fn problem<'a>(omega: f64, span: f64, rigid: &'a [f64]) -> Problem<'a> {
             ("verlet", "zs"),
             ("rattle", "zs"),
             ("dop853_angles", "zs"),
+            ("radau5_penalty", "zs"),
             ("rattle", "sylipn"),
             ("zs", "stiff_sylipn"),
         ],
