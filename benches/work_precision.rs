@@ -9,7 +9,10 @@
 //!
 //! Groups `work-precision/double_pendulum_w100/err1e-2`, `…_w1000/err1e-2` (T = 10) and
 //! `work-precision/chain20_w100/err1e-2` (T = 3), `work-precision/fpu_w200/err1e-2` (T = 10,
-//! error in the sum of the slow energies ΣI), ids `<family>::<method>/h=1/<k>`. Short mode:
+//! error in the sum of the slow energies ΣI), `work-precision/trimer/err1e-2` (T = 1, slow
+//! variable of 004 eq 2.100: the legacy symplectic Euler at its 1e-2 step, the fused and the
+//! switched FLAVOR at their 1e-2 macro-step δ = 0.025 with τ = 1e-5), ids
+//! `<family>::<method>/h=1/<k>`. Short mode:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench work_precision`.
 
 mod common;
@@ -17,10 +20,12 @@ mod common;
 use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
+use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
 use macrostep::linalg::Banded;
 use macrostep::model::Mass;
-use macrostep::models::{Chain, DoublePendulum, Fpu};
+use macrostep::models::{Chain, DoublePendulum, Fpu, SpringTrimer};
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
@@ -172,9 +177,48 @@ fn fpu(c: &mut Criterion) {
     g.finish();
 }
 
+/// Steps per unit time at slow-variable error 1e-2 on the trimer (`work_precision.trimer.*`):
+/// the legacy map at `h_at_1e-2` = 2.29e-4, the FLAVORs at `delta_at_1e-2` = 0.025.
+const TRIMER_K: [(&str, usize); 3] = [
+    ("baselines::symplectic_euler", 4363),
+    ("flavor::nonintrusive_fused", 40),
+    ("flavor::nonintrusive", 40),
+];
+
+/// The FLAVORs' micro-step (`work_precision::slow::TAU`).
+const TRIMER_TAU: f64 = 1e-5;
+
+fn trimer(c: &mut Criterion) {
+    let model = SpringTrimer::<f64>::paper();
+    let s0 = model.initial_state();
+    let mut g = c.benchmark_group("work-precision/trimer/err1e-2");
+    for (id, k) in TRIMER_K {
+        let h = 1.0 / k as f64;
+        let name = format!("{id}/h=1/{k}");
+        match id {
+            "baselines::symplectic_euler" => {
+                let mut i = SymplecticEuler::new(model.system(), h, Ordering::KickDrift).unwrap();
+                bench_span(&mut g, name, &mut i, s0, k)
+            }
+            "flavor::nonintrusive_fused" => {
+                let p = Params::new(h, TRIMER_TAU).unwrap();
+                let mut i = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(), p);
+                bench_span(&mut g, name, &mut i, s0, k)
+            }
+            _ => {
+                let p = Params::new(h, TRIMER_TAU).unwrap();
+                let se = SymplecticEuler::new(model.system(), TRIMER_TAU, Ordering::KickDrift);
+                let map = Switched::symplectic_euler(se.unwrap()).unwrap();
+                bench_span(&mut g, name, &mut Nonintrusive::new(map, p), s0, k)
+            }
+        }
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = double_pendulum, chain, fpu
+    targets = double_pendulum, chain, fpu, trimer
 }
 criterion_main!(benches);
