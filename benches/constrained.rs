@@ -13,18 +13,18 @@ mod common;
 use common::{bench_steps, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::constrained::{NewtonParams, Rattle, Reich4, Shake, Stage};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::linalg::Banded;
 use macrostep::models::{Chain, DoublePendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
-fn params() -> NewtonParams<f64> {
+fn params() -> ConstraintNewtonParams<f64> {
     // Chains reach |q| ~ n: the default absolute tolerance 1000 ε is below the roundoff of
     // |d|² − L² there, so scale it.
-    NewtonParams {
+    ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 
@@ -79,7 +79,7 @@ fn double_pendulum(c: &mut Criterion) {
             dp32.system(),
             dp32.constraint(),
             0.1_f32,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )
         .expect("valid"),
         dp32.initial_state(),

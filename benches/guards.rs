@@ -10,7 +10,7 @@ mod common;
 use common::{bench_steps, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::models::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
@@ -57,8 +57,13 @@ fn overhead(c: &mut Criterion) {
     );
     trio(c, "zs", ZhangSkeel::new(sys, 0.03, p).expect("valid"), s0);
     trio(c, "sylipn", Sylipn::new(sys, 0.03, p).expect("valid"), s0);
-    let rattle =
-        Rattle::new(dp.system(), dp.constraint(), 0.01, NewtonParams::default()).expect("valid");
+    let rattle = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        0.01,
+        ConstraintNewtonParams::default(),
+    )
+    .expect("valid");
     trio(c, "rattle", rattle, s0);
 }
 

@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use macrostep::lie::{BodyState, CayleyVariational, LinearizedZs, RigidBody, So3ZsParams};
-use macrostep::zs::NewtonParams;
+use macrostep::zs::ImplicitNewtonParams;
 use macrostep::{Integrator, Real};
 use std::hint::black_box;
 use std::time::Duration;
@@ -58,7 +58,7 @@ fn scalar<T: Real>(
     }
     zs::<T, false>(g, format!("lie::LinearizedZs1/{name}"), body, h, s0);
     zs::<T, true>(g, format!("lie::LinearizedZs2/{name}"), body, h, s0);
-    let mut cay = CayleyVariational::new(body, h, NewtonParams::default()).expect("valid");
+    let mut cay = CayleyVariational::new(body, h, ImplicitNewtonParams::default()).expect("valid");
     let mut s = s0;
     let mut k = 0usize;
     g.bench_function(

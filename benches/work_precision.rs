@@ -21,7 +21,7 @@ use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
 use macrostep::linalg::Banded;
 use macrostep::model::Mass;
@@ -85,7 +85,12 @@ fn double_pendulum_at(c: &mut Criterion, omega: f64, table: &[(&str, usize)]) {
                 steps,
             ),
             _ => {
-                let mut r = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default());
+                let mut r = Rattle::new(
+                    dp.system(),
+                    dp.constraint(),
+                    h,
+                    ConstraintNewtonParams::default(),
+                );
                 bench_span(&mut g, name, r.as_mut().unwrap(), s0, steps)
             }
         }
@@ -106,10 +111,10 @@ fn chain(c: &mut Criterion) {
     let s0 = chain.initial_state();
     let p = ZsParams::with_beta(0.4);
     // |q| ~ 20: scale RATTLE's absolute tolerance (as in `benches/constrained.rs`).
-    let newton = NewtonParams {
+    let newton = ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     let span = 3;
     let mut g = c.benchmark_group("work-precision/chain20_w100/err1e-2");

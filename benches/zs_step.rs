@@ -13,7 +13,7 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
 use macrostep::models::{Chain, DoublePendulum};
-use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::Integrator;
 use nalgebra::{SMatrix, SVector};
 use std::hint::black_box;
@@ -66,7 +66,7 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
         StiffSylipn::with_solver(split, h, p, Banded::<4>).expect("valid"),
         s0,
     );
-    let newton = NewtonParams {
+    let newton = ImplicitNewtonParams {
         tol: 1e-10,
         max_iter: 50,
     };
@@ -164,7 +164,7 @@ fn double_pendulum(c: &mut Criterion) {
         StiffSylipn::new(split, h, p).expect("valid"),
         s0,
     );
-    let newton = NewtonParams {
+    let newton = ImplicitNewtonParams {
         tol: 1e-10,
         max_iter: 50,
     };

@@ -21,7 +21,9 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{self, Rattle};
 use macrostep::model::{Constraint, Potential, System};
 use macrostep::models::DoublePendulum;
-use macrostep::zs::{Newmark, NewmarkOneIteration, NewtonParams, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
+};
 use macrostep::{Integrator, State};
 use std::time::Instant;
 
@@ -136,7 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sys = pendulum.penalised(OMEGA)?;
     let reference = rigid_reference();
     let p = ZsParams::with_beta(BETA);
-    let newton = NewtonParams {
+    let newton = ImplicitNewtonParams {
         tol: 1e-12,
         max_iter: 50,
     };
@@ -150,7 +152,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         pendulum.system(),
         pendulum.constraint(),
         H,
-        constrained::NewtonParams::default(),
+        constrained::ConstraintNewtonParams::default(),
     )?;
     let rows = [
         run(

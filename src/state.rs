@@ -159,9 +159,9 @@ mod serde_tests {
     fn parameters_round_trip() {
         let zs = ZsParams::with_beta(0.3f64);
         assert_eq!(round_trip(&zs), zs);
-        let newton = zs::NewtonParams::<f64>::default();
+        let newton = zs::ImplicitNewtonParams::<f64>::default();
         assert_eq!(round_trip(&newton), newton);
-        let rattle = constrained::NewtonParams::<f32> {
+        let rattle = constrained::ConstraintNewtonParams::<f32> {
             off_manifold: constrained::OffManifold::Project,
             ..Default::default()
         };

@@ -4,7 +4,7 @@
 
 use host_tests::experiments::{bdf2, lj};
 use host_tests::measure::{loglog_slope, reversibility_error};
-use macrostep::constrained::{Bdf2, NewtonParams, Rattle};
+use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
 use macrostep::models::{Pendulum, SpringChain};
 use macrostep::{ConfigError, Integrator, State, StepError};
@@ -18,11 +18,11 @@ fn pendulum_bdf2() -> impl Integrator<f64, 2> + Clone {
     Bdf2::new(p.system(), p.constraint(), 0.05, tight()).unwrap()
 }
 
-fn tight() -> NewtonParams<f64> {
-    NewtonParams {
+fn tight() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams {
         tol: 1e-13,
         manifold_tol: 1e-11,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 
@@ -114,9 +114,9 @@ fn history_is_used_only_for_a_continuing_run() {
 fn errors_are_typed_and_leave_state_and_history_untouched() {
     let p = Pendulum::<f64>::paper();
     let (sys, g) = (p.system(), p.constraint());
-    let bad = |params: NewtonParams<f64>| Bdf2::new(sys, g, 0.05, params).err();
+    let bad = |params: ConstraintNewtonParams<f64>| Bdf2::new(sys, g, 0.05, params).err();
     assert_eq!(
-        bad(NewtonParams {
+        bad(ConstraintNewtonParams {
             tol: 0.0,
             ..tight()
         }),
@@ -126,7 +126,7 @@ fn errors_are_typed_and_leave_state_and_history_untouched() {
         })
     );
     assert_eq!(
-        bad(NewtonParams {
+        bad(ConstraintNewtonParams {
             max_iter: 0,
             ..tight()
         }),
@@ -161,7 +161,7 @@ fn errors_are_typed_and_leave_state_and_history_untouched() {
         sys,
         g,
         0.05,
-        NewtonParams {
+        ConstraintNewtonParams {
             max_iter: 1,
             ..tight()
         },
@@ -180,10 +180,16 @@ fn errors_are_typed_and_leave_state_and_history_untouched() {
 #[test]
 fn runs_in_f32() {
     let p = Pendulum::<f32>::paper();
-    let mut bdf = Bdf2::new(p.system(), p.constraint(), 0.05, NewtonParams::default()).unwrap();
+    let mut bdf = Bdf2::new(
+        p.system(),
+        p.constraint(),
+        0.05,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let mut s: State<f32, 2> = p.initial_state();
     bdf.integrate(&mut s, 200).unwrap();
-    assert!(p.constraint().value(&s.q)[0].abs() <= NewtonParams::<f32>::default().tol);
+    assert!(p.constraint().value(&s.q)[0].abs() <= ConstraintNewtonParams::<f32>::default().tol);
     assert!((s.t - 10.0).abs() < 1e-5, "t = {}", s.t);
 }
 

@@ -5,7 +5,7 @@ use host_tests::measure::loglog_slope;
 use host_tests::rigid;
 use host_tests::{for_scalars, Tolerance};
 use macrostep::constrained::{
-    MultiplierWindow, NewtonParams, OffManifold, Rattle, Reich4, Shake, Stage,
+    ConstraintNewtonParams, MultiplierWindow, OffManifold, Rattle, Reich4, Shake, Stage,
 };
 use macrostep::model::Constraint;
 use macrostep::models::{DoublePendulum, Link, Pendulum, PlanarDistances};
@@ -71,8 +71,13 @@ fn rattle_and_shake_are_second_order_on_the_pendulum() {
         .map(|&h| {
             pendulum_error(
                 |h| {
-                    let mut r = Rattle::new(p.system(), p.constraint(), h, NewtonParams::default())
-                        .unwrap();
+                    let mut r = Rattle::new(
+                        p.system(),
+                        p.constraint(),
+                        h,
+                        ConstraintNewtonParams::default(),
+                    )
+                    .unwrap();
                     Box::new(move |s| r.step(s).unwrap())
                 },
                 h,
@@ -84,8 +89,13 @@ fn rattle_and_shake_are_second_order_on_the_pendulum() {
         .map(|&h| {
             pendulum_error(
                 |h| {
-                    let mut r =
-                        Shake::new(p.system(), p.constraint(), h, NewtonParams::default()).unwrap();
+                    let mut r = Shake::new(
+                        p.system(),
+                        p.constraint(),
+                        h,
+                        ConstraintNewtonParams::default(),
+                    )
+                    .unwrap();
                     Box::new(move |s| r.step(s).unwrap())
                 },
                 h,
@@ -113,7 +123,7 @@ fn reich_composition_is_fourth_order_on_the_pendulum() {
                         p.constraint(),
                         h,
                         Stage::Reich,
-                        NewtonParams::default(),
+                        ConstraintNewtonParams::default(),
                     )
                     .unwrap();
                     Box::new(move |s| r.step(s).unwrap())
@@ -146,7 +156,13 @@ fn rattle_and_reich_orders_on_the_double_pendulum() {
     for &h in &hs {
         let n = (t_end / h).round() as usize;
         let mut s = s0;
-        let mut ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+        let mut ra = Rattle::new(
+            dp.system(),
+            dp.constraint(),
+            h,
+            ConstraintNewtonParams::default(),
+        )
+        .unwrap();
         run(&mut ra, &mut s, n);
         e2.push(err(&s));
         let mut s = s0;
@@ -155,7 +171,7 @@ fn rattle_and_reich_orders_on_the_double_pendulum() {
             dp.constraint(),
             4.0 * h,
             Stage::Reich,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )
         .unwrap();
         run(&mut y4, &mut s, n / 4);
@@ -172,10 +188,10 @@ fn rattle_and_reich_orders_on_the_double_pendulum() {
 // Symplecticity on the manifold
 // ---------------------------------------------------------------------------------------------
 
-fn tight() -> NewtonParams<f64> {
-    NewtonParams {
+fn tight() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams {
         tol: 1e-15,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 
@@ -279,7 +295,7 @@ fn manifold_defect_detects_a_non_symplectic_map() {
 fn rattle_energy_does_not_drift_over_1e5_steps() {
     let p = Pendulum::<f64>::paper();
     let sys = p.system();
-    let mut ra = Rattle::new(sys, p.constraint(), 0.05, NewtonParams::default()).unwrap();
+    let mut ra = Rattle::new(sys, p.constraint(), 0.05, ConstraintNewtonParams::default()).unwrap();
     let mut s = p.initial_state();
     let e0 = sys.energy(&s);
     let n = 100_000;
@@ -308,7 +324,13 @@ fn rattle_energy_does_not_drift_over_1e5_steps() {
 fn rattle_shake_reich_are_reversible() {
     let dp = DoublePendulum::<f64>::paper();
     let s0 = moving_double_pendulum();
-    let mut ra = Rattle::new(dp.system(), dp.constraint(), 0.05, NewtonParams::default()).unwrap();
+    let mut ra = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        0.05,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let e = host_tests::measure::reversibility_error(&mut ra, &s0, 100);
     eprintln!("reversibility RATTLE {e:.3e}");
     assert!(e < 1e-10, "RATTLE reversibility {e}");
@@ -317,14 +339,20 @@ fn rattle_shake_reich_are_reversible() {
         dp.constraint(),
         0.05,
         Stage::Reich,
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )
     .unwrap();
     let e = host_tests::measure::reversibility_error(&mut y4, &s0, 100);
     eprintln!("reversibility Reich4 {e:.3e}");
     assert!(e < 1e-10, "Reich4 reversibility {e}");
     // VS is reversible on VS trajectories (the mesh velocity is a central difference).
-    let mut vs = Shake::new(dp.system(), dp.constraint(), 0.05, NewtonParams::default()).unwrap();
+    let mut vs = Shake::new(
+        dp.system(),
+        dp.constraint(),
+        0.05,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let mut s1 = s0;
     vs.integrate(&mut s1, 3).unwrap();
     let e = host_tests::measure::reversibility_error(&mut vs, &s1, 100);
@@ -340,8 +368,20 @@ fn shake_and_rattle_positions_agree() {
     let s0 = moving_double_pendulum();
     let mut hidden = vec![];
     for h in [0.02, 0.01] {
-        let mut ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
-        let mut vs = Shake::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+        let mut ra = Rattle::new(
+            dp.system(),
+            dp.constraint(),
+            h,
+            ConstraintNewtonParams::default(),
+        )
+        .unwrap();
+        let mut vs = Shake::new(
+            dp.system(),
+            dp.constraint(),
+            h,
+            ConstraintNewtonParams::default(),
+        )
+        .unwrap();
         let (mut a, mut b) = (s0, s0);
         let mut worst = 0.0_f64;
         let mut res = 0.0_f64;
@@ -374,7 +414,7 @@ fn reich_stage_variants_agree() {
             dp.constraint(),
             0.05,
             stage,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )
         .unwrap()
     };
@@ -394,7 +434,13 @@ fn rattle_multipliers_match_the_rigid_reference() {
     let r = rigid::DoublePendulum::seed();
     let h = 0.01;
     let n = 100;
-    let mut ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+    let mut ra = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let mut s = s0;
     run(&mut ra, &mut s, n - 1);
     let lv_prev = ra.multipliers().end;
@@ -424,13 +470,13 @@ fn rattle_keeps_the_constraints<T: Real + Tolerance>() {
         p.system(),
         p.constraint(),
         T::lit(0.05),
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )
     .unwrap();
     let mut s = p.initial_state();
     let e0 = p.system().energy(&s).to_f64();
     ra.integrate(&mut s, 2000).unwrap();
-    // Constraint residuals at the solver tolerance (1000 ε, see NewtonParams) and energy within
+    // Constraint residuals at the solver tolerance (1000 ε, see ConstraintNewtonParams) and energy within
     // the O(h²) oscillation of RATTLE (≈ 3e-3 at h = 0.05) plus f32 roundoff.
     let g = p.constraint().value(&s.q)[0].to_f64().abs();
     let f = (p.constraint().jacobian(&s.q) * s.v)[0].to_f64().abs();
@@ -448,13 +494,19 @@ fn shake_and_reich_track_rattle<T: Real + Tolerance>() {
     let dp = DoublePendulum::<T>::paper();
     let s0 = moving_double_pendulum().cast::<T>();
     let h = T::lit(0.02);
-    let mut vs = Shake::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+    let mut vs = Shake::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let mut y4 = Reich4::new(
         dp.system(),
         dp.constraint(),
         h,
         Stage::Reich,
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )
     .unwrap();
     let dp64 = DoublePendulum::<f64>::paper();
@@ -462,7 +514,7 @@ fn shake_and_reich_track_rattle<T: Real + Tolerance>() {
         dp64.system(),
         dp64.constraint(),
         0.02,
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )
     .unwrap();
     let (mut a, mut b, mut c) = (s0, s0, moving_double_pendulum());
@@ -488,7 +540,7 @@ for_scalars!(shake_and_reich_track_rattle);
 fn config_errors() {
     let p = Pendulum::<f64>::paper();
     let (sys, g) = (p.system(), p.constraint());
-    let d = NewtonParams::<f64>::default();
+    let d = ConstraintNewtonParams::<f64>::default();
     assert_eq!(
         Rattle::new(sys, g, 0.0, d).err(),
         Some(ConfigError::StepSize)
@@ -497,12 +549,12 @@ fn config_errors() {
         Shake::new(sys, g, f64::NAN, d).err(),
         Some(ConfigError::StepSize)
     );
-    let bad = NewtonParams { tol: f64::NAN, ..d };
+    let bad = ConstraintNewtonParams { tol: f64::NAN, ..d };
     assert_eq!(
         Rattle::new(sys, g, 0.1, bad).err(),
         Some(ConfigError::NonFinite { name: "tol" })
     );
-    let bad = NewtonParams { tol: -1.0, ..d };
+    let bad = ConstraintNewtonParams { tol: -1.0, ..d };
     assert_eq!(
         Reich4::new(sys, g, 0.1, Stage::Reich, bad).err(),
         Some(ConfigError::OutOfRange {
@@ -510,7 +562,7 @@ fn config_errors() {
             bound: "> 0"
         })
     );
-    let bad = NewtonParams { max_iter: 0, ..d };
+    let bad = ConstraintNewtonParams { max_iter: 0, ..d };
     assert_eq!(
         Shake::new(sys, g, 0.1, bad).err(),
         Some(ConfigError::OutOfRange {
@@ -518,7 +570,7 @@ fn config_errors() {
             bound: ">= 1"
         })
     );
-    let bad = NewtonParams {
+    let bad = ConstraintNewtonParams {
         manifold_tol: 0.0,
         ..d
     };
@@ -529,7 +581,7 @@ fn config_errors() {
             bound: "> 0"
         })
     );
-    let bad = NewtonParams {
+    let bad = ConstraintNewtonParams {
         tol: 1e-10,
         manifold_tol: 1e-12,
         ..d
@@ -572,7 +624,7 @@ fn rank_deficient_constraint_jacobian_is_singular() {
     let g = PlanarDistances::<f64, 2, 2>::new([link, link]).unwrap();
     let sys = Pendulum::<f64>::paper().system();
     let s = State::at_rest(vector![1.0, 0.0]);
-    let d = NewtonParams::default();
+    let d = ConstraintNewtonParams::default();
     expect_err(
         &mut Rattle::new(sys, g, 0.1, d).unwrap(),
         &s,
@@ -593,7 +645,7 @@ fn rank_deficient_constraint_jacobian_is_singular() {
 #[test]
 fn nan_positions_are_rejected() {
     let p = Pendulum::<f64>::paper();
-    let d = NewtonParams::default();
+    let d = ConstraintNewtonParams::default();
     let s = State::at_rest(vector![f64::NAN, 0.0]);
     expect_err(
         &mut Rattle::new(p.system(), p.constraint(), 0.1, d).unwrap(),
@@ -613,9 +665,9 @@ fn nan_positions_are_rejected() {
 #[test]
 fn newton_not_converging_is_reported() {
     let p = Pendulum::<f64>::paper();
-    let capped = NewtonParams {
+    let capped = ConstraintNewtonParams {
         max_iter: 1,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     // A fast pendulum and a big step: one Newton update cannot reach 2e-13.
     let s = State::new(0.0, vector![0.0, -1.0], vector![3.0, 0.0]);
@@ -636,10 +688,15 @@ fn newton_not_converging_is_reported() {
     );
     // The default cap converges from the same start.
     let mut ok = s;
-    Rattle::new(p.system(), p.constraint(), 0.3, NewtonParams::default())
-        .unwrap()
-        .step(&mut ok)
-        .unwrap();
+    Rattle::new(
+        p.system(),
+        p.constraint(),
+        0.3,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap()
+    .step(&mut ok)
+    .unwrap();
 }
 
 #[test]
@@ -649,7 +706,7 @@ fn off_manifold_start_is_rejected_or_projected_as_asked() {
     // Position off (|q| = 1.1) and velocity off (radial component).
     let off_q = State::at_rest(vector![1.1, 0.0]);
     let off_v = State::new(0.0, vector![1.0, 0.0], vector![0.2, 0.5]);
-    let reject = NewtonParams::default();
+    let reject = ConstraintNewtonParams::default();
     for s in [off_q, off_v] {
         expect_err(
             &mut Rattle::new(p.system(), g, 0.1, reject).unwrap(),
@@ -674,7 +731,7 @@ fn off_manifold_start_is_rejected_or_projected_as_asked() {
         .step(&mut t)
         .unwrap();
     // Project: the step starts from the projection.
-    let project = NewtonParams {
+    let project = ConstraintNewtonParams {
         off_manifold: OffManifold::Project,
         ..reject
     };
@@ -740,7 +797,7 @@ fn reich_tables_1_2_yoshida_row() {
             p.constraint(),
             h,
             Stage::Reich,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )
         .unwrap();
         let mut s = p.initial_state();
@@ -780,9 +837,9 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
     let (sys, g, mass) = (sc.system(), sc.constraint(), sc.system().mass);
     let s0 = sc.initial_state();
     // Coordinates up to 4: |d|² carries roundoff ~1e-15, so the tight tolerance is 1e-14 here.
-    let tight = NewtonParams {
+    let tight = ConstraintNewtonParams {
         tol: 1e-14,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     // (manifold_tol stays at its default 2.2e-12 ≥ tol.)
     let mut ra = Rattle::new(sys, g, 0.05, tight).unwrap();
@@ -810,8 +867,8 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
     );
 
     let h = 0.01;
-    let mut vr = Rattle::new(sys, g, h, NewtonParams::default()).unwrap();
-    let mut vs = Shake::new(sys, g, h, NewtonParams::default()).unwrap();
+    let mut vr = Rattle::new(sys, g, h, ConstraintNewtonParams::default()).unwrap();
+    let mut vs = Shake::new(sys, g, h, ConstraintNewtonParams::default()).unwrap();
     let (mut a, mut b) = (s0, s0);
     let (mut dq, mut rr, mut rs) = (0.0_f64, 0.0_f64, 0.0_f64);
     for _ in 0..300 {
@@ -862,10 +919,10 @@ fn recovered_multiplier_converges_in_window_average_only() {
 fn chain_whip_newton_failure_is_typed_and_keeps_the_state() {
     use macrostep::models::Chain;
     let chain = Chain::<f64, 40, 20>::horizontal();
-    let params = NewtonParams {
+    let params = ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     let mut ra = Rattle::new(chain.system(), chain.constraint(), 0.05, params).unwrap();
     let mut s = chain.initial_state();
@@ -921,10 +978,16 @@ fn reich4_equals_the_generic_triple_jump_of_rattle() {
         dp.constraint(),
         h,
         Stage::Reich,
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )
     .unwrap();
-    let ra = Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).unwrap();
+    let ra = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
     let mut tj = SymmetricComposition::new(ra, Scheme::TripleJump).unwrap();
     let (mut a, mut b) = (s0, s0);
     run(&mut y4, &mut a, 100);

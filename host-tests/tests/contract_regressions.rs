@@ -5,7 +5,7 @@ use macrostep::flavor::{FusedEuler, Nonintrusive, Params};
 use macrostep::lie::{BodyState, CayleyVariational, LinearizedZs2, RigidBody, So3ZsParams};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{matrix, vector};
-use macrostep::zs::NewtonParams;
+use macrostep::zs::ImplicitNewtonParams;
 use macrostep::{Integrator, State, StepError};
 
 /// `Ok` must advance `t`: at `t = 1e17` a step of `0.01` cannot (the spacing of `f64` there is
@@ -40,7 +40,8 @@ fn plain_commit_refuses_a_stalled_clock_linearized_zs() {
 /// As above for the Cayley benchmark, which commits its own `BodyState`.
 #[test]
 fn cayley_refuses_a_stalled_clock() {
-    let mut m = CayleyVariational::new(RigidBody::paper(), 0.01, NewtonParams::default()).unwrap();
+    let mut m =
+        CayleyVariational::new(RigidBody::paper(), 0.01, ImplicitNewtonParams::default()).unwrap();
     let mut s = BodyState::<f64>::paper();
     s.t = 1e17;
     let before = s;

@@ -2,7 +2,7 @@
 //! failed on the code before the step guards, the exact clock and the validation fixes.
 
 use host_tests::experiments::guards::{compute, Setup};
-use macrostep::constrained::{NewtonParams, Rattle, Shake};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::model::{Constraint, Mass};
 use macrostep::models::{DoublePendulum, HarmonicOscillator, Pendulum};
 use macrostep::recover::Recovering;
@@ -115,14 +115,14 @@ fn finding_3_tiny_step_velocity_jump_is_refused() {
     s.q *= 1.0 + 0.8e-12;
     let r = c.value(&s.q).amax();
     assert!(
-        r > 1e-12 && r <= NewtonParams::<f64>::default().manifold_tol,
+        r > 1e-12 && r <= ConstraintNewtonParams::<f64>::default().manifold_tol,
         "|g| = {r}"
     );
     let before = s;
-    let mut shake = Shake::new(p.system(), c, 0.05, NewtonParams::default()).unwrap();
+    let mut shake = Shake::new(p.system(), c, 0.05, ConstraintNewtonParams::default()).unwrap();
     assert_eq!(shake.step_by(&mut s, 1e-100), Err(StepError::Precondition));
     assert_eq!(s, before);
-    let mut rattle = Rattle::new(p.system(), c, 0.05, NewtonParams::default()).unwrap();
+    let mut rattle = Rattle::new(p.system(), c, 0.05, ConstraintNewtonParams::default()).unwrap();
     rattle.step_by(&mut s, 1e-100).unwrap();
     assert!(s.v.amax() <= 2e-100, "RATTLE |v| = {:e}", s.v.amax());
 
@@ -130,13 +130,13 @@ fn finding_3_tiny_step_velocity_jump_is_refused() {
     // within the manifold tolerance.
     let dp = DoublePendulum::<f64>::paper();
     let c = dp.constraint();
-    let mut rattle = Rattle::new(dp.system(), c, 0.05, NewtonParams::default()).unwrap();
-    let mut shake = Shake::new(dp.system(), c, 0.05, NewtonParams::default()).unwrap();
+    let mut rattle = Rattle::new(dp.system(), c, 0.05, ConstraintNewtonParams::default()).unwrap();
+    let mut shake = Shake::new(dp.system(), c, 0.05, ConstraintNewtonParams::default()).unwrap();
     let mut s = State::at_rest(dp.from_angles(0.7, -1.1));
     s.v = vector![0.3, -0.2, 1.1, 0.5];
     rattle.project(&mut s).unwrap();
     s.q[1] += 1e-12;
-    assert!(c.value(&s.q).amax() <= NewtonParams::<f64>::default().manifold_tol);
+    assert!(c.value(&s.q).amax() <= ConstraintNewtonParams::<f64>::default().manifold_tol);
     let before = s;
     assert_eq!(shake.step_by(&mut s, 1e-100), Err(StepError::Precondition));
     assert_eq!(s, before);

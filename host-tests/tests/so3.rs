@@ -13,7 +13,7 @@ use macrostep::lie::{
     LinearizedZs2, RigidBody, So3ZsParams,
 };
 use macrostep::model::System;
-use macrostep::zs::{NewtonParams, ZhangSkeel, ZsParams};
+use macrostep::zs::{ImplicitNewtonParams, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Integrator, Real, StepError};
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
@@ -204,7 +204,8 @@ fn f32_tracks_f64<T: Real + Tolerance>() {
 
 fn cayley_stays_on_so3<T: Real + Tolerance>() {
     let body = RigidBody::<T>::paper();
-    let mut cay = CayleyVariational::new(body, T::lit(0.1), NewtonParams::default()).unwrap();
+    let mut cay =
+        CayleyVariational::new(body, T::lit(0.1), ImplicitNewtonParams::default()).unwrap();
     let mut s = BodyState::<T>::paper();
     let e0 = body.energy(&s).to_f64();
     for _ in 0..10_000 {
@@ -260,7 +261,7 @@ fn torque_and_inertia_match_the_references() {
         let mut s = s0.to_relaxed();
         zs.integrate(&mut s, n).unwrap();
         errs_zs.push((s.q - rel[1].q).amax());
-        let mut cay = CayleyVariational::new(body, h, NewtonParams::default()).unwrap();
+        let mut cay = CayleyVariational::new(body, h, ImplicitNewtonParams::default()).unwrap();
         cay.set_torque(u).unwrap();
         let mut b = s0;
         cay.integrate(&mut b, n).unwrap();
@@ -311,7 +312,7 @@ fn bad_input_is_rejected_and_the_state_is_untouched() {
     let mut body = RigidBody::<f64>::paper();
     body.inertia[2] = -1.0;
     assert!(LinearizedZs2::new(body, 0.1, p).is_err());
-    assert!(CayleyVariational::new(body, 0.1, NewtonParams::default()).is_err());
+    assert!(CayleyVariational::new(body, 0.1, ImplicitNewtonParams::default()).is_err());
     body.inertia = Vector3::new(1.0, 1.0, 2.0);
     assert_eq!(
         LinearizedZs2::new(body, 0.1, p).err(),
@@ -328,7 +329,8 @@ fn bad_input_is_rejected_and_the_state_is_untouched() {
         Err(ConfigError::NonFinite { name: "torque" })
     );
     assert_eq!(zs.torque(), Vector3::new(0.1, 0.0, 0.0));
-    let mut cay = CayleyVariational::new(RigidBody::paper(), 0.1, NewtonParams::default()).unwrap();
+    let mut cay =
+        CayleyVariational::new(RigidBody::paper(), 0.1, ImplicitNewtonParams::default()).unwrap();
     assert!(cay
         .set_torque(Vector3::new(0.0, f64::INFINITY, 0.0))
         .is_err());
@@ -347,7 +349,7 @@ fn bad_input_is_rejected_and_the_state_is_untouched() {
     assert_eq!(cay.step(&mut b), Err(StepError::NonFiniteState));
     assert_eq!(b, before);
     // Newton capped at one update with a tight tolerance: NotConverged, state untouched.
-    let tight = NewtonParams {
+    let tight = ImplicitNewtonParams {
         tol: 1e-300,
         max_iter: 1,
     };

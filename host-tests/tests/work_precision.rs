@@ -4,7 +4,7 @@
 //! benchmarks, not tests); only the ordering of costs that differ by a factor ≥ 4 in work.
 
 use host_tests::experiments::work_precision::{chain, compute, dp, Results, Setup};
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::models::Chain;
 use macrostep::Integrator;
 use std::sync::OnceLock;
@@ -152,10 +152,10 @@ fn zs_runs_at_omega_h_8_on_the_double_pendulum() {
 fn chain_angle_reference_matches_rattle() {
     let refq = chain::reference(chain::NODES, 1.0, 2);
     let c = Chain::<f64, 40, 20>::horizontal();
-    let params = NewtonParams {
+    let params = ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     let err = |h: f64| {
         let mut r = Rattle::new(c.system(), c.constraint(), h, params).unwrap();

@@ -9,7 +9,7 @@ use macrostep::linalg::{BandMut, Banded};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::models::HarmonicOscillator;
 use macrostep::zs::{
-    Newmark, NewmarkOneIteration, NewtonParams, PushForwardNewmark, StiffSylipn, Sylipn,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
     ZhangSkeel, ZsParams,
 };
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
@@ -123,13 +123,13 @@ fn second_order_zs_zss_stiff_and_fourth_order_composition() {
 fn newmark_variants_are_second_order() {
     let hs = [0.2, 0.1, 0.05, 0.025, 0.0125];
     let nm = successive_difference_slope(
-        |h| Newmark::new(hh(), h, p(0.4), NewtonParams::default()).unwrap(),
+        |h| Newmark::new(hh(), h, p(0.4), ImplicitNewtonParams::default()).unwrap(),
         hh_start(),
         2.0,
         &hs,
     );
     let pf = successive_difference_slope(
-        |h| PushForwardNewmark::new(hh(), h, p(0.4), NewtonParams::default()).unwrap(),
+        |h| PushForwardNewmark::new(hh(), h, p(0.4), ImplicitNewtonParams::default()).unwrap(),
         hh_start(),
         2.0,
         &hs,
@@ -172,7 +172,7 @@ fn symmetric_methods_are_reversible() {
     }
     // Newton-solved methods are symmetric up to the Newton tolerance; with tol = 1e-14 the
     // iteration ends at roundoff.
-    let tight = NewtonParams {
+    let tight = ImplicitNewtonParams {
         tol: 1e-14,
         max_iter: 50,
     };
@@ -233,7 +233,7 @@ fn symplecticity_defects() {
         10,
         1e-5,
     );
-    let tight = NewtonParams {
+    let tight = ImplicitNewtonParams {
         tol: 1e-14,
         max_iter: 50,
     };
@@ -433,7 +433,7 @@ fn bad_input_is_rejected_with_typed_errors() {
             ConfigError::StepSize
         );
         assert_eq!(
-            Newmark::new(osc.system(), h, p(0.4), NewtonParams::default()).unwrap_err(),
+            Newmark::new(osc.system(), h, p(0.4), ImplicitNewtonParams::default()).unwrap_err(),
             ConfigError::StepSize
         );
     }
@@ -454,7 +454,7 @@ fn bad_input_is_rejected_with_typed_errors() {
     let neg = System::new(Mass::identity(), Quadratic::new(matrix![-4.0]));
     let mut s = State::new(0.0, vector![0.5], vector![0.1]);
     let copy = s;
-    let np = NewtonParams::default();
+    let np = ImplicitNewtonParams::default();
     let results = [
         ZhangSkeel::new(neg, 1.0, p(0.25)).unwrap().step(&mut s),
         Sylipn::new(neg, 1.0, p(0.25)).unwrap().step(&mut s),
@@ -483,7 +483,7 @@ fn bad_input_is_rejected_with_typed_errors() {
         .unwrap();
     assert!((s2.q[0] + 1.5).abs() < 1e-15, "{}", s2.q[0]);
     // Newton that cannot converge in its cap → NotConverged, state untouched.
-    let capped = NewtonParams {
+    let capped = ImplicitNewtonParams {
         tol: 1e-15,
         max_iter: 1,
     };
@@ -747,7 +747,7 @@ fn cross_check_newmark_push_forward_and_composition() {
         third: &hh_third,
     };
     let tol = 1e-13;
-    let np = NewtonParams { tol, max_iter: 100 };
+    let np = ImplicitNewtonParams { tol, max_iter: 100 };
     let tolerance = <f64 as Tolerance>::SAME_MATH;
 
     let (q, v) = dyn_newmark(

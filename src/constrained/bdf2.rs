@@ -2,7 +2,7 @@
 //! nonsymplectic, dissipative baseline of 001 §7.
 
 use super::kernel::Kernel;
-use super::NewtonParams;
+use super::ConstraintNewtonParams;
 use crate::guard::{Guards, Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::linalg::solve_symmetric;
@@ -32,7 +32,7 @@ use nalgebra::{SMatrix, SVector};
 /// symplectic nor symmetric; it damps motion it does not resolve (001 §7.4: the vibrations of
 /// the Lennard-Jones chain vanish at `h = 0.1`), so its energy decays. The velocity satisfies the
 /// hidden constraint `g'(q)v = 0` only to `O(h²)`; a start needs `g(q) = 0` (to
-/// [`NewtonParams::manifold_tol`]) but not `g'(q)v = 0`. The multipliers of the last step are
+/// [`ConstraintNewtonParams::manifold_tol`]) but not `g'(q)v = 0`. The multipliers of the last step are
 /// [`Bdf2::multiplier`].
 ///
 /// **Guards.** The energy loss is the method, not a failure, so the run-energy guard is off by
@@ -46,13 +46,13 @@ use nalgebra::{SMatrix, SVector};
 /// the kept previous step are unchanged on error.
 ///
 /// ```
-/// use macrostep::constrained::{Bdf2, NewtonParams};
+/// use macrostep::constrained::{Bdf2, ConstraintNewtonParams};
 /// use macrostep::model::Constraint;
 /// use macrostep::models::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();
-/// let mut bdf = Bdf2::new(p.system(), p.constraint(), 0.05, NewtonParams::default()).unwrap();
+/// let mut bdf = Bdf2::new(p.system(), p.constraint(), 0.05, ConstraintNewtonParams::default()).unwrap();
 /// let mut s = p.initial_state();
 /// let e0 = p.system().energy(&s);
 /// bdf.integrate(&mut s, 200).unwrap();
@@ -93,12 +93,12 @@ where
     /// `‖g‖∞` and, relative to `1 + ‖q‖∞`, the last Newton update).
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`NewtonParams::validate`].
+    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         constraint: G,
         h: T,
-        params: NewtonParams<T>,
+        params: ConstraintNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Ok(Self {
             system,

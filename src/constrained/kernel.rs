@@ -1,6 +1,6 @@
 //! The shared machinery of the constrained methods: the multiplier solves and the projections.
 
-use super::{NewtonParams, OffManifold};
+use super::{ConstraintNewtonParams, OffManifold};
 use crate::linalg::{all_finite, lu_solve_in_place};
 use crate::model::{Constraint, Mass};
 use crate::{ConfigError, Real, State, StepError};
@@ -9,7 +9,7 @@ use nalgebra::{SMatrix, SVector};
 /// Validated solver parameters and the constants a step needs (converted once).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Kernel<T: Real> {
-    pub(crate) params: NewtonParams<T>,
+    pub(crate) params: ConstraintNewtonParams<T>,
     /// Relative pivot threshold of the `D × D` eliminations.
     pivot_rel: T,
     /// `½`.
@@ -17,7 +17,7 @@ pub(crate) struct Kernel<T: Real> {
 }
 
 impl<T: Real> Kernel<T> {
-    pub(crate) fn new(params: NewtonParams<T>) -> Result<Self, ConfigError> {
+    pub(crate) fn new(params: ConstraintNewtonParams<T>) -> Result<Self, ConfigError> {
         params.validate()?;
         Ok(Self {
             params,
@@ -139,7 +139,7 @@ impl<T: Real> Kernel<T> {
     }
 
     /// The start of a step: the state itself when on the manifold; otherwise rejected or
-    /// projected per [`NewtonParams::off_manifold`].
+    /// projected per [`ConstraintNewtonParams::off_manifold`].
     /// Refuses a step whose velocity change is out of proportion with the start's velocity and
     /// the forces: `‖v₁ − v₀‖∞ ≤ 10 (‖v₀‖∞ + |h|(‖a₀‖∞ + ‖a₁‖∞)) + √ε (1 + ‖v₀‖∞)` (see
     /// [`MAX_CORRECTION`](super::MAX_CORRECTION)). A start whose residual `r` is within the
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn solve_pivots_and_detects_singularity() {
-        let k = Kernel::<f64>::new(NewtonParams::default()).unwrap();
+        let k = Kernel::<f64>::new(ConstraintNewtonParams::default()).unwrap();
         // Zero leading entry forces a row swap; exact solution (1, −2, 3).
         let a = matrix![0.0, 2.0, 1.0; 1.0, 1.0, 1.0; 2.0, 0.0, 5.0];
         let x = vector![1.0, -2.0, 3.0];

@@ -31,7 +31,7 @@
 //! The position constraint `g(q_{n+1}) = 0` is solved for the multipliers by Newton's method on
 //! the `D` unknowns, with the exact Jacobian `g'(q(λ)) · c M⁻¹ g'(q_n)ᵀ` (a fixed-size `D × D`
 //! system, solved by Gaussian elimination with partial pivoting and a relative pivot threshold).
-//! The velocity constraint is linear and solved exactly with `g' M⁻¹ g'ᵀ`. [`NewtonParams`] sets
+//! The velocity constraint is linear and solved exactly with `g' M⁻¹ g'ᵀ`. [`ConstraintNewtonParams`] sets
 //! the tolerance on `‖g‖∞`, the iteration cap and what to do with a start off the manifold. Newton
 //! always starts from `λ = 0`, so a step is a pure function of the state (reproducible,
 //! reversible to the tolerance, and usable in finite-difference measurements).
@@ -93,12 +93,20 @@ pub enum OffManifold {
     Project,
 }
 
+/// The former name of [`ConstraintNewtonParams`] (it was easy to confuse with
+/// [`ImplicitNewtonParams`](crate::zs::ImplicitNewtonParams)).
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `constrained::ConstraintNewtonParams`"
+)]
+pub type NewtonParams<T> = ConstraintNewtonParams<T>;
+
 /// Parameters of the multiplier solves, shared by [`Shake`], [`Rattle`] and [`Reich4`].
 ///
 /// Plain public fields with [`Default`]; validated by each method's `new`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct NewtonParams<T> {
+pub struct ConstraintNewtonParams<T> {
     /// Newton stops when `‖g(q_{n+1})‖∞ ≤ tol` (absolute, in the units of `g`). Default
     /// `1000 ε` (`2.2e-13` for `f64`, `1.2e-4` for `f32`). Scale it with `g` for large
     /// coordinates (a squared-distance constraint at `|q| ~ 20` has roundoff `~ 400 ε`).
@@ -117,7 +125,7 @@ pub struct NewtonParams<T> {
     pub warm_start: bool,
 }
 
-impl<T: Real> Default for NewtonParams<T> {
+impl<T: Real> Default for ConstraintNewtonParams<T> {
     fn default() -> Self {
         let eps = T::default_epsilon();
         Self {
@@ -130,7 +138,7 @@ impl<T: Real> Default for NewtonParams<T> {
     }
 }
 
-impl<T: Real> NewtonParams<T> {
+impl<T: Real> ConstraintNewtonParams<T> {
     /// Checks the parameters.
     ///
     /// # Errors

@@ -1,7 +1,7 @@
 //! RATTLE = VR (Leimkuhler & Skeel, 001 eqs 24–28).
 
 use super::kernel::Kernel;
-use super::{Multipliers, NewtonParams};
+use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
@@ -17,7 +17,7 @@ use nalgebra::SVector;
 ///           λ⁽ᵛ⁾ such that g'(q_{n+1}) v_{n+1} = 0                  (28)
 /// ```
 ///
-/// `λ⁽ʳ⁾` by Newton on `D` unknowns ([`NewtonParams`]), `λ⁽ᵛ⁾` by one linear `D × D` solve.
+/// `λ⁽ʳ⁾` by Newton on `D` unknowns ([`ConstraintNewtonParams`]), `λ⁽ᵛ⁾` by one linear `D × D` solve.
 ///
 /// Properties: order 2; maps the solution manifold `{g = 0, g'v = 0}` into itself; symplectic on
 /// it (the restriction of `dq ∧ dp` is preserved, 001 §4); symmetric (`Φ₋ₕ∘Φₕ = id` to the
@@ -31,13 +31,13 @@ use nalgebra::SVector;
 /// unchanged on error.
 ///
 /// ```
-/// use macrostep::constrained::{NewtonParams, Rattle};
+/// use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 /// use macrostep::model::{Constraint, Mass, System};
 /// use macrostep::models::Pendulum;
 /// use macrostep::{Integrator, State};
 ///
 /// let p = Pendulum::<f64>::paper();
-/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, NewtonParams::default()).unwrap();
+/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, ConstraintNewtonParams::default()).unwrap();
 /// let mut s = p.initial_state();
 /// let e0 = p.system().energy(&s);
 /// rattle.integrate(&mut s, 1000).unwrap();
@@ -66,12 +66,12 @@ where
     /// RATTLE with step `h` for `system` under `constraint`.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`NewtonParams::validate`].
+    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         constraint: G,
         h: T,
-        params: NewtonParams<T>,
+        params: ConstraintNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Ok(Self {
             system,
@@ -94,7 +94,7 @@ where
     }
 
     /// The solver parameters.
-    pub fn params(&self) -> &NewtonParams<T> {
+    pub fn params(&self) -> &ConstraintNewtonParams<T> {
         &self.kernel.params
     }
 

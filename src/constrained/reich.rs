@@ -1,7 +1,7 @@
 //! Reich's constrained composition to fourth order (002 §3.2, eq 27).
 
 use super::kernel::Kernel;
-use super::NewtonParams;
+use super::ConstraintNewtonParams;
 use crate::guard::{Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
@@ -54,14 +54,14 @@ pub enum Stage {
 /// As [`Rattle`](super::Rattle). The state is unchanged on error.
 ///
 /// ```
-/// use macrostep::constrained::{NewtonParams, Reich4, Stage};
+/// use macrostep::constrained::{ConstraintNewtonParams, Reich4, Stage};
 /// use macrostep::model::Constraint;
 /// use macrostep::models::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();
 /// let h = 0.04 * p.period(core::f64::consts::FRAC_PI_2);
-/// let mut y4 = Reich4::new(p.system(), p.constraint(), h, Stage::Reich, NewtonParams::default()).unwrap();
+/// let mut y4 = Reich4::new(p.system(), p.constraint(), h, Stage::Reich, ConstraintNewtonParams::default()).unwrap();
 /// let mut s = p.initial_state();
 /// y4.integrate(&mut s, 25).unwrap(); // one period
 /// assert!(p.constraint().value(&s.q)[0].abs() < 1e-12);
@@ -95,13 +95,13 @@ where
     /// The composed method with step `h` and the given stage.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`NewtonParams::validate`].
+    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         constraint: G,
         h: T,
         stage: Stage,
-        params: NewtonParams<T>,
+        params: ConstraintNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Ok(Self {
             system,

@@ -1,7 +1,7 @@
 //! SHAKE in velocity form = VS (Leimkuhler & Skeel, 001 eqs 15–18).
 
 use super::kernel::Kernel;
-use super::{Multipliers, NewtonParams};
+use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
@@ -34,13 +34,13 @@ use nalgebra::SVector;
 /// unchanged on error.
 ///
 /// ```
-/// use macrostep::constrained::{NewtonParams, Shake};
+/// use macrostep::constrained::{ConstraintNewtonParams, Shake};
 /// use macrostep::model::Constraint;
 /// use macrostep::models::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();
-/// let mut shake = Shake::new(p.system(), p.constraint(), 0.05, NewtonParams::default()).unwrap();
+/// let mut shake = Shake::new(p.system(), p.constraint(), 0.05, ConstraintNewtonParams::default()).unwrap();
 /// let mut s = p.initial_state();
 /// shake.integrate(&mut s, 1000).unwrap();
 /// assert!(p.constraint().value(&s.q)[0].abs() < 1e-12);
@@ -67,12 +67,12 @@ where
     /// SHAKE (VS) with step `h` for `system` under `constraint`.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`NewtonParams::validate`].
+    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         constraint: G,
         h: T,
-        params: NewtonParams<T>,
+        params: ConstraintNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Ok(Self {
             system,

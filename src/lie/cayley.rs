@@ -2,7 +2,7 @@
 
 use super::{check_body_input, check_torque, hat, BodyState, RigidBody};
 use crate::error::check_step;
-use crate::zs::NewtonParams;
+use crate::zs::ImplicitNewtonParams;
 use crate::{ConfigError, Real, StepError};
 use nalgebra::{Matrix3, Vector3};
 
@@ -33,9 +33,9 @@ use nalgebra::{Matrix3, Vector3};
 ///
 /// ```
 /// use macrostep::lie::{BodyState, CayleyVariational, RigidBody, orthogonality_error};
-/// use macrostep::zs::NewtonParams;
+/// use macrostep::zs::ImplicitNewtonParams;
 /// let body = RigidBody::<f64>::paper();
-/// let mut cay = CayleyVariational::new(body, 0.01, NewtonParams::default()).unwrap();
+/// let mut cay = CayleyVariational::new(body, 0.01, ImplicitNewtonParams::default()).unwrap();
 /// let mut s = BodyState::paper();
 /// let e0 = body.energy(&s);
 /// cay.integrate(&mut s, 1000).unwrap(); // t = 10
@@ -46,7 +46,7 @@ use nalgebra::{Matrix3, Vector3};
 pub struct CayleyVariational<T: Real> {
     body: RigidBody<T>,
     h: T,
-    newton: NewtonParams<T>,
+    newton: ImplicitNewtonParams<T>,
     torque: Vector3<T>,
 }
 
@@ -62,8 +62,12 @@ impl<T: Real> CayleyVariational<T> {
     ///
     /// # Errors
     /// [`ConfigError::StepSize`] for `h`; the errors of [`RigidBody::validate`] and
-    /// [`NewtonParams::validate`].
-    pub fn new(body: RigidBody<T>, h: T, newton: NewtonParams<T>) -> Result<Self, ConfigError> {
+    /// [`ImplicitNewtonParams::validate`].
+    pub fn new(
+        body: RigidBody<T>,
+        h: T,
+        newton: ImplicitNewtonParams<T>,
+    ) -> Result<Self, ConfigError> {
         Ok(Self {
             body: body.validate()?,
             h: check_step(h)?,

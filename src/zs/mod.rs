@@ -96,13 +96,18 @@ impl<T: Real> ZsParams<T> {
     }
 }
 
+/// The former name of [`ImplicitNewtonParams`] (it was easy to confuse with
+/// [`ConstraintNewtonParams`](crate::constrained::ConstraintNewtonParams)).
+#[deprecated(since = "0.2.0", note = "renamed `zs::ImplicitNewtonParams`")]
+pub type NewtonParams<T> = ImplicitNewtonParams<T>;
+
 /// Newton iteration controls for the fully implicit Newmark methods.
 ///
 /// The iteration stops after the first update with `‖Δ‖∞ ≤ tol·(1 + ‖x‖∞)`; reaching
 /// `max_iter` updates without that is [`StepError::NotConverged`], never a silent result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct NewtonParams<T> {
+pub struct ImplicitNewtonParams<T> {
     /// Relative tolerance on the Newton update, `> 0`. Default `√ε` of the scalar (Newton
     /// converges quadratically, so the solution is then accurate to about `ε`).
     pub tol: T,
@@ -110,7 +115,7 @@ pub struct NewtonParams<T> {
     pub max_iter: u32,
 }
 
-impl<T: Real> Default for NewtonParams<T> {
+impl<T: Real> Default for ImplicitNewtonParams<T> {
     fn default() -> Self {
         Self {
             tol: T::default_epsilon().sqrt(),
@@ -119,7 +124,7 @@ impl<T: Real> Default for NewtonParams<T> {
     }
 }
 
-impl<T: Real> NewtonParams<T> {
+impl<T: Real> ImplicitNewtonParams<T> {
     /// Checks the parameters.
     ///
     /// # Errors
@@ -291,9 +296,9 @@ mod tests {
             ZsParams::with_beta(f64::INFINITY).validate(),
             Err(ConfigError::NonFinite { name: "beta" })
         );
-        let n = NewtonParams::<f32>::default();
+        let n = ImplicitNewtonParams::<f32>::default();
         assert!(n.validate().is_ok());
-        let bad = NewtonParams {
+        let bad = ImplicitNewtonParams {
             tol: 0.0f64,
             max_iter: 3,
         };
@@ -304,12 +309,12 @@ mod tests {
                 bound: "> 0"
             })
         );
-        let bad = NewtonParams {
+        let bad = ImplicitNewtonParams {
             tol: f64::NAN,
             max_iter: 3,
         };
         assert_eq!(bad.validate(), Err(ConfigError::NonFinite { name: "tol" }));
-        let bad = NewtonParams {
+        let bad = ImplicitNewtonParams {
             tol: 1e-10f64,
             max_iter: 0,
         };

@@ -1,6 +1,6 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
-use super::{Fsal, NewtonParams, ZsParams};
+use super::{Fsal, ImplicitNewtonParams, ZsParams};
 use crate::error::check_step;
 use crate::guard::Watch;
 use crate::integrator::check_step_input;
@@ -31,9 +31,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// unchanged on error.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{Newmark, NewtonParams, ZsParams}, Integrator};
+/// use macrostep::{models::HarmonicOscillator, zs::{Newmark, ImplicitNewtonParams, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
-/// let mut nm = Newmark::new(osc.system(), 0.01, ZsParams::default(), NewtonParams::default()).unwrap();
+/// let mut nm = Newmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
 /// let mut s = osc.initial_state();
 /// nm.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
@@ -43,7 +43,7 @@ pub struct Newmark<T: Real, P, const N: usize, S = Dense> {
     system: System<T, P, N>,
     h: T,
     beta: T,
-    newton: NewtonParams<T>,
+    newton: ImplicitNewtonParams<T>,
     solver: S,
     cache: Fsal<T, N>,
     watch: Watch<T, N>,
@@ -55,12 +55,12 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Newmark<T, P, N, Dense> {
     ///
     /// # Errors
     /// [`ConfigError::StepSize`]; `"beta"`, `"tol"`, `"max_iter"` as in [`ZsParams::validate`]
-    /// and [`NewtonParams::validate`].
+    /// and [`ImplicitNewtonParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         h: T,
         params: ZsParams<T>,
-        newton: NewtonParams<T>,
+        newton: ImplicitNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Self::with_solver(system, h, params, newton, Dense)
     }
@@ -75,7 +75,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
         system: System<T, P, N>,
         h: T,
         params: ZsParams<T>,
-        newton: NewtonParams<T>,
+        newton: ImplicitNewtonParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
@@ -122,7 +122,7 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     cache: &mut Fsal<T, N>,
     watch: &mut Watch<T, N>,
     beta: T,
-    newton: &NewtonParams<T>,
+    newton: &ImplicitNewtonParams<T>,
     check: bool,
     state: &mut State<T, N>,
     h: T,

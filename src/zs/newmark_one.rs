@@ -1,7 +1,7 @@
 //! One-iteration ("linearly implicit") Newmark: the negative baseline of 000 §4.1 Fig 1 row 5.
 
 use super::newmark::newmark_step;
-use super::{Fsal, NewtonParams, ZsParams};
+use super::{Fsal, ImplicitNewtonParams, ZsParams};
 use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
@@ -110,7 +110,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let one = NewtonParams {
+        let one = ImplicitNewtonParams {
             tol: T::one(),
             max_iter: 1,
         };

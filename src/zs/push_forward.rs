@@ -1,6 +1,6 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
-use super::{two_stage_step, Fsal, NewtonParams, ZsParams};
+use super::{two_stage_step, Fsal, ImplicitNewtonParams, ZsParams};
 use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
@@ -28,9 +28,9 @@ use nalgebra::SVector;
 /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{NewtonParams, PushForwardNewmark, ZsParams}, Integrator};
+/// use macrostep::{models::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
-/// let mut pf = PushForwardNewmark::new(osc.system(), 0.01, ZsParams::default(), NewtonParams::default()).unwrap();
+/// let mut pf = PushForwardNewmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
 /// let mut s = osc.initial_state();
 /// pf.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
@@ -40,7 +40,7 @@ pub struct PushForwardNewmark<T: Real, P, const N: usize, S = Dense> {
     system: System<T, P, N>,
     h: T,
     beta: T,
-    newton: NewtonParams<T>,
+    newton: ImplicitNewtonParams<T>,
     solver: S,
     cache: Fsal<T, N>,
     watch: Watch<T, N>,
@@ -55,7 +55,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> PushForwardNewmark<T, P, N, Dens
         system: System<T, P, N>,
         h: T,
         params: ZsParams<T>,
-        newton: NewtonParams<T>,
+        newton: ImplicitNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
         Self::with_solver(system, h, params, newton, Dense)
     }
@@ -72,7 +72,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         system: System<T, P, N>,
         h: T,
         params: ZsParams<T>,
-        newton: NewtonParams<T>,
+        newton: ImplicitNewtonParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;

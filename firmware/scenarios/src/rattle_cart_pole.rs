@@ -3,7 +3,7 @@
 
 use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
 use crate::{drive, ScenarioError, Sink};
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::forcing::Actuated;
 use macrostep::model::System;
 use macrostep::Real;
@@ -22,7 +22,7 @@ pub fn rattle_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), Scenari
         sys,
         mech.constraint(),
         T::lit(CART_POLE_H),
-        NewtonParams::default(),
+        ConstraintNewtonParams::default(),
     )?;
     let mut tick = Controlled::new(rattle, mech);
     drive(sink, "main", &mut tick, mech.initial_state(), 5000, 500)?;

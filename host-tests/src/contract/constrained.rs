@@ -7,7 +7,9 @@
 use super::cases::{constrained, constrained_dissipative, dp_model, pendulum, step};
 use super::gen::Special;
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::constrained::{Bdf2, NewtonParams, OffManifold, Rattle, Reich4, Shake, Stage};
+use macrostep::constrained::{
+    Bdf2, ConstraintNewtonParams, OffManifold, Rattle, Reich4, Shake, Stage,
+};
 use macrostep::model::{Constraint, Hessian, System};
 use macrostep::models::PlanarDistances;
 use macrostep::{ConfigError, State};
@@ -65,8 +67,8 @@ enum Kind {
     Bdf2,
 }
 
-fn newton<T: Special>(g: &mut Gen<'_>) -> NewtonParams<T> {
-    let d = NewtonParams::<T>::default();
+fn newton<T: Special>(g: &mut Gen<'_>) -> ConstraintNewtonParams<T> {
+    let d = ConstraintNewtonParams::<T>::default();
     let max_iter = if g.is_hostile() && g.chance(0.1) {
         0
     } else {
@@ -77,7 +79,7 @@ fn newton<T: Special>(g: &mut Gen<'_>) -> NewtonParams<T> {
     } else {
         g.positive(1e-15, 1e-3)
     };
-    NewtonParams {
+    ConstraintNewtonParams {
         tol,
         max_iter,
         manifold_tol: if g.chance(0.5) {

@@ -13,7 +13,7 @@ use macrostep::lie::{
     BodyState, CayleyVariational, LinearizedZs1, LinearizedZs2, RigidBody, So3ZsParams,
 };
 use macrostep::nalgebra::{Matrix3, Rotation3, Vector3};
-use macrostep::zs::NewtonParams;
+use macrostep::zs::ImplicitNewtonParams;
 use macrostep::State;
 use rand_pcg::Pcg64;
 
@@ -123,7 +123,7 @@ fn cayley(rng: &mut Pcg64) -> Outcome {
         } else {
             g.rng_range(1..30) as u32
         };
-        let newton = NewtonParams {
+        let newton = ImplicitNewtonParams {
             tol: g.positive(1e-14, 1e-4),
             max_iter,
         };

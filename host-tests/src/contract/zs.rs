@@ -12,7 +12,7 @@ use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::model::{Hessian, System, ThirdDerivative};
 use macrostep::recover::Recovering;
 use macrostep::zs::{
-    Newmark, NewmarkOneIteration, NewtonParams, PushForwardNewmark, StiffSylipn, Sylipn,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
     ZhangSkeel, ZsParams,
 };
 use macrostep::{ConfigError, Integrator};
@@ -78,13 +78,13 @@ fn params<T: Special>(g: &mut Gen<'_>) -> ZsParams<T> {
     ZsParams::with_beta(g.uniform(0.0, 1.0))
 }
 
-fn newton<T: Special>(g: &mut Gen<'_>) -> NewtonParams<T> {
+fn newton<T: Special>(g: &mut Gen<'_>) -> ImplicitNewtonParams<T> {
     let max_iter = if g.is_hostile() && g.chance(0.1) {
         0
     } else {
         g.rng_range(1..30) as u32
     };
-    NewtonParams {
+    ImplicitNewtonParams {
         tol: g.positive(1e-14, 1e-4),
         max_iter,
     }

@@ -5,7 +5,7 @@
 use crate::plot::{emit, Chart, Series};
 use crate::report::{figure, sci, Table};
 use crate::say;
-use macrostep::constrained::{Bdf2, NewtonParams, Rattle};
+use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
 use macrostep::models::SpringChain;
 use macrostep::{Integrator, State};
@@ -67,11 +67,11 @@ pub struct Results {
     pub methods: Vec<MethodResults>,
 }
 
-fn params() -> NewtonParams<f64> {
-    NewtonParams {
+fn params() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams {
         tol: 1e-12,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 

@@ -14,7 +14,7 @@
 use super::cart_pole_builder;
 use crate::report::{figure, sci};
 use crate::say;
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::model::System;
@@ -255,7 +255,7 @@ pub fn compute(setup: &Setup) -> Results {
     let exact = mech.system();
     let sys = System::new(exact.mass, Actuated::new(exact.potential));
     let mut rattle =
-        Rattle::new(sys, mech.constraint(), H, NewtonParams::default()).expect("RATTLE");
+        Rattle::new(sys, mech.constraint(), H, ConstraintNewtonParams::default()).expect("RATTLE");
     let rattle_energy = |s: &State<f64, 3>| exact.energy(s);
     let rattle_run = closed_loop(setup, &mech, &mut rattle, rattle_energy, &gains);
 

@@ -1,7 +1,7 @@
 //! The built-in double pendulum and chain written with the mechanism builder, and the
 //! bit-identity check of `reproduce cart-pole` (`builder.bit_identical`, issue 13 Show 6).
 
-use macrostep::constrained::{NewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::models::{Chain, DoublePendulum};
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -88,14 +88,14 @@ pub fn bit_identity(steps: usize) -> Result<BitIdentity, ConfigError> {
             start,
             steps,
         );
-    let rattle = |sys, g| Rattle::new(sys, g, 0.05, NewtonParams::default());
+    let rattle = |sys, g| Rattle::new(sys, g, 0.05, ConstraintNewtonParams::default());
     let dp_rattle = same(
         rattle(dp.system(), dp.constraint())?,
         Rattle::new(
             bdp.system(),
             bdp.distances()?,
             0.05,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )?,
         start,
         steps,
@@ -114,12 +114,17 @@ pub fn bit_identity(steps: usize) -> Result<BitIdentity, ConfigError> {
             steps,
         );
     let chain_rattle = same(
-        Rattle::new(ch.system(), ch.constraint(), 0.01, NewtonParams::default())?,
+        Rattle::new(
+            ch.system(),
+            ch.constraint(),
+            0.01,
+            ConstraintNewtonParams::default(),
+        )?,
         Rattle::new(
             bch.system(),
             bch.distances()?,
             0.01,
-            NewtonParams::default(),
+            ConstraintNewtonParams::default(),
         )?,
         start,
         steps,

@@ -3,7 +3,7 @@
 //! (004 §5.4.3).
 
 use crate::report::{figure, sci, Table};
-use macrostep::constrained::{NewtonParams, Rattle, Reich4, Stage};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Stage};
 use macrostep::model::Potential;
 use macrostep::model::System;
 use macrostep::models::Pendulum;
@@ -65,7 +65,7 @@ pub fn reich() {
     let mut measured = Vec::new();
     for (label, k) in [("0.04T", 25usize), ("0.004T", 250)] {
         let h = period / k as f64;
-        let params = NewtonParams::default();
+        let params = ConstraintNewtonParams::default();
         let mut y4 = Reich4::new(sys, p.constraint(), h, Stage::Reich, params).expect("Reich4");
         let (py, dh) = pendulum_run(&mut y4, &sys, p.initial_state(), k);
         let mut ra = Rattle::new(sys, p.constraint(), h, params).expect("Rattle");
@@ -124,7 +124,7 @@ pub fn vs_vr() {
     let (sys, g) = (sc.system(), sc.constraint());
     let h = 0.01;
     let n = 1000;
-    let params = NewtonParams::default();
+    let params = ConstraintNewtonParams::default();
     let mut vr = Rattle::new(sys, g, h, params).expect("Rattle");
     let mut vs = Shake::new(sys, g, h, params).expect("Shake");
     let (mut a, mut b) = (sc.initial_state(), sc.initial_state());
@@ -188,8 +188,13 @@ pub fn multiplier_errors(
     let s0 = dp.initial_state();
     let n = (t_end / h).round() as usize;
     // RATTLE multipliers at t_1 … t_{n-1}.
-    let mut ra =
-        Rattle::new(dp.system(), dp.constraint(), h, NewtonParams::default()).expect("Rattle");
+    let mut ra = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .expect("Rattle");
     let mut s = s0;
     let mut lam_r = vec![[0.0; 2]; n + 1];
     let mut prev_end = None;
@@ -327,10 +332,10 @@ fn rattle_chain<const N: usize, const D: usize>(
 ) -> (Samples, f64, Option<f64>) {
     use macrostep::models::Chain;
     let chain = Chain::<f64, N, D>::horizontal();
-    let params = NewtonParams {
+    let params = ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     let mut ra = Rattle::new(chain.system(), chain.constraint(), h, params).expect("Rattle");
     let mut s = chain.initial_state();

@@ -3,14 +3,16 @@
 //! the DOP853 references of the forced systems.
 
 use macrostep::compose::{Scheme, SymmetricComposition};
-use macrostep::constrained::{NewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
+use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::guard::Watch;
 use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
-use macrostep::zs::{Newmark, NewtonParams, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel};
+use macrostep::zs::{
+    ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
+};
 use macrostep::zs::{NewmarkOneIteration, ZsParams};
 use macrostep::{ConfigError, Integrator, State, StepError};
 use std::cell::Cell;
@@ -153,8 +155,8 @@ fn symplectic_of<I: Integrator<f64, 4>>(_: &I) -> bool {
 }
 
 /// Newton controls tight enough that the fully implicit methods' maps are exact to roundoff.
-pub fn newton() -> NewtonParams<f64> {
-    NewtonParams {
+pub fn newton() -> ImplicitNewtonParams<f64> {
+    ImplicitNewtonParams {
         tol: 1e-11,
         max_iter: 30,
     }

@@ -12,7 +12,7 @@ use crate::say;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty};
 use macrostep::recover::Recovering;
-use macrostep::zs::{Newmark, NewtonParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -191,7 +191,7 @@ pub fn compute(setup: &Setup) -> Results {
         ),
         count(
             "newmark",
-            Newmark::new(sys, h, p, NewtonParams::default()).expect("valid"),
+            Newmark::new(sys, h, p, ImplicitNewtonParams::default()).expect("valid"),
             &dp,
             &sys,
             &starts,

@@ -4,7 +4,7 @@
 //! `guards/overhead` (`benches/guards.rs`) measures the same pairs.
 
 use macrostep::baselines::VelocityVerlet;
-use macrostep::constrained::{NewtonParams as RattleNewton, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams as RattleNewton, Rattle};
 use macrostep::models::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};

@@ -15,7 +15,7 @@ use crate::plot::{emit, Chart, Series};
 use crate::report::figure;
 use crate::say;
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
-use macrostep::constrained::{Bdf2, NewtonParams, Rattle};
+use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::{Mass, Potential, System};
 use macrostep::models::{Link, PlanarDistances};
 use macrostep::{Integrator, Real, State};
@@ -55,12 +55,12 @@ pub fn model() -> (Sys, PlanarDistances<f64, N, D>) {
     )
 }
 
-pub fn params() -> NewtonParams<f64> {
-    NewtonParams {
+pub fn params() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams {
         tol: 1e-6,
         manifold_tol: 1e-5,
         max_iter: 50,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 

@@ -26,7 +26,7 @@ use macrostep::lie::{
     matrix_of, orthogonality_error, BodyState, CayleyVariational, LinearizedZs, RigidBody,
     So3ZsParams,
 };
-use macrostep::zs::NewtonParams;
+use macrostep::zs::ImplicitNewtonParams;
 use macrostep::Integrator;
 use nalgebra::Matrix3;
 use std::time::Instant;
@@ -240,7 +240,8 @@ pub fn compute(setup: &Setup) -> Results {
     let n_equal = (setup.timing_t / h_equal).round() as usize;
     let n_time = (setup.timing_t / setup.h).round() as usize;
     let time_cayley = |hc: f64, steps: usize| {
-        let mut c = CayleyVariational::new(body, hc, NewtonParams::default()).expect("valid");
+        let mut c =
+            CayleyVariational::new(body, hc, ImplicitNewtonParams::default()).expect("valid");
         let mut s = s0;
         let clock = Instant::now();
         c.integrate(&mut s, steps).expect("timed benchmark failed");

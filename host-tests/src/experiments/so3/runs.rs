@@ -6,7 +6,7 @@ use macrostep::lie::{
     hat, matrix_of, orthogonality_error, vec_of, BodyState, CayleyVariational, LinearizedZs,
     RigidBody, So3ZsParams,
 };
-use macrostep::zs::NewtonParams;
+use macrostep::zs::ImplicitNewtonParams;
 use macrostep::{Integrator, Real, State};
 use nalgebra::{Matrix3, SVector, Vector3};
 
@@ -38,7 +38,8 @@ pub fn run_cayley<T: Real>(
     steps: usize,
     every: usize,
 ) -> Vec<BodyState<T>> {
-    let mut cay = CayleyVariational::new(body, h, NewtonParams::default()).expect("valid setup");
+    let mut cay =
+        CayleyVariational::new(body, h, ImplicitNewtonParams::default()).expect("valid setup");
     let mut s = *s0;
     let mut out = Vec::with_capacity(steps / every + 1);
     out.push(s);

@@ -34,7 +34,7 @@ pub mod model;
 pub mod print;
 pub mod sim;
 
-use macrostep::constrained::{NewtonParams, Shake};
+use macrostep::constrained::{ConstraintNewtonParams, Shake};
 use macrostep::linalg::Banded;
 use macrostep::model::{Penalty, Split, System, Zero};
 use macrostep::zs::{StiffSylipn, ZsParams};
@@ -137,11 +137,11 @@ pub fn compute(setup: &Setup) -> Results {
     // with half-bandwidth 8 solves it molecule by molecule, as the seed does (§4.3, last §).
     let zss = StiffSylipn::with_solver(System::new(mass(), split), setup.h, zs, Banded::<9>);
     let mut zss = guards_off(zss.expect("zss"));
-    let newton = NewtonParams {
+    let newton = ConstraintNewtonParams {
         tol: 1e-10,
         manifold_tol: 1e-8,
         warm_start: true,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     };
     let system = System::new(mass(), Intermolecular::<N>);
     let mut shake = guards_off(Shake::new(system, g, setup.h, newton).expect("shake"));

@@ -18,7 +18,7 @@
 use super::run_fixed;
 use super::search::{Method, Outcome, Problem};
 use crate::reference;
-use macrostep::constrained::{NewtonParams, Rattle, Shake};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::linalg::Banded;
 use macrostep::models::Chain;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
@@ -109,11 +109,11 @@ pub fn reference(n: usize, span: f64, n_out: usize) -> Vec<f64> {
 
 /// RATTLE's Newton tolerances for |q| ~ 20 (as in `benches/constrained.rs`: the default
 /// absolute 1000 ε is below the roundoff of |d|² − L² there).
-fn newton() -> NewtonParams<f64> {
-    NewtonParams {
+fn newton() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams {
         tol: 1e-11,
         manifold_tol: 1e-10,
-        ..NewtonParams::default()
+        ..ConstraintNewtonParams::default()
     }
 }
 

@@ -10,7 +10,7 @@ use crate::reference;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::compose::{Scheme, SymmetricComposition};
-use macrostep::constrained::{NewtonParams, Rattle, Reich4, Shake, Stage};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::model::{Hessian, Penalty, Split, System, Zero};
 use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
 use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
@@ -74,8 +74,8 @@ fn radau5_penalty(pen: &Pen, s0: &State<f64, 4>, tol: f64, span: f64) -> Outcome
     Ok(states.iter().flat_map(|s| s.q.iter().copied()).collect())
 }
 
-fn newton() -> NewtonParams<f64> {
-    NewtonParams::default()
+fn newton() -> ConstraintNewtonParams<f64> {
+    ConstraintNewtonParams::default()
 }
 
 /// The methods of the `dp_w<ω>` problem over `[0, span]`.

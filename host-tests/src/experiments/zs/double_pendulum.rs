@@ -7,7 +7,9 @@ use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, System};
 use macrostep::models::DoublePendulum;
-use macrostep::zs::{Newmark, NewmarkOneIteration, NewtonParams, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
+};
 use macrostep::Integrator;
 use std::time::Instant;
 
@@ -97,7 +99,7 @@ pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
     let sys = dp_penalised(omega);
     let p = ZsParams::with_beta(0.4);
     let h = 0.1;
-    let newton = NewtonParams {
+    let newton = ImplicitNewtonParams {
         tol: 1e-12,
         max_iter: 50,
     };
