@@ -122,7 +122,7 @@ pub struct Results {
 }
 
 /// Runs `integ` over `[0, span]` in `round(span/h)` steps: the failure, if any.
-fn completes<I: Integrator<f64, 4>>(
+pub(super) fn completes<I: Integrator<f64, 4>>(
     integ: Result<I, macrostep::ConfigError>,
     span: f64,
 ) -> Option<String> {

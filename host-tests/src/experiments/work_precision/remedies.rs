@@ -59,14 +59,14 @@
 mod potentials;
 pub use potentials::{DistanceEnergy, DistanceForm, GaussNewton};
 
-use super::omega::Cap;
+use super::omega::{completes, Cap};
 use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
 use crate::report::{figure, sci, Table};
 use crate::say;
 use macrostep::models::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, Integrator, State};
+use macrostep::{Integrator, State};
 
 /// β of every method but the (a) scan (the seed's value, as in the `omega` study).
 pub const BETA: f64 = 0.4;
@@ -105,20 +105,6 @@ impl Remedy {
             Remedy::GaussNewton(true) => "sylipn_gauss_newton".into(),
         }
     }
-}
-
-/// Runs `integ` (guards on, the default) over `[0, span]`: its failure, if any.
-fn completes<I: Integrator<f64, 4>>(integ: Result<I, ConfigError>, span: f64) -> Option<String> {
-    let mut integ = match integ {
-        Ok(i) => i,
-        Err(e) => return Some(format!("config: {e}")),
-    };
-    let n = (span / integ.step_size()).round() as usize;
-    let mut s = DoublePendulum::<f64>::paper().initial_state();
-    integ
-        .integrate(&mut s, n)
-        .err()
-        .map(|e| format!("{e:?} at t = {:.3}", s.t))
 }
 
 /// One run of a remedy at ω and h: its failure, if any.
