@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::linalg::Banded;
-use macrostep::models::{Chain, DoublePendulum};
+use macrostep::systems::{Chain, DoublePendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
 fn params() -> ConstraintNewtonParams<f64> {

@@ -16,7 +16,7 @@ use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
-use macrostep::models::SpringTrimer;
+use macrostep::systems::SpringTrimer;
 use macrostep::State;
 
 fn trimer(c: &mut Criterion) {

@@ -11,7 +11,7 @@ use common::{bench_steps, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 

@@ -12,8 +12,8 @@ use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::systems::Fpu;
 use macrostep::{Integrator, Real};
 
 const OMEGA: f64 = 1000.0;

@@ -25,8 +25,8 @@ use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
 use macrostep::linalg::Banded;
 use macrostep::model::Mass;
-use macrostep::models::{Chain, DoublePendulum, Fpu, SpringTrimer};
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::systems::{Chain, DoublePendulum, Fpu, SpringTrimer};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
 /// Steps per unit time at error 1e-2, double pendulum ω = 100 (h = 1/k).

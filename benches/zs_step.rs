@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
-use macrostep::models::{Chain, DoublePendulum};
+use macrostep::systems::{Chain, DoublePendulum};
 use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::Integrator;
 use nalgebra::{SMatrix, SVector};

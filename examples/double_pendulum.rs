@@ -20,7 +20,7 @@
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{self, Rattle};
 use macrostep::model::{Constraint, Potential, System};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
 };

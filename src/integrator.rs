@@ -97,7 +97,7 @@ pub trait Integrator<T: Real, const N: usize> {
     ///
     /// ```
     /// use macrostep::prelude::*;
-    /// use macrostep::models::Pendulum;
+    /// use macrostep::systems::Pendulum;
     ///
     /// let p = Pendulum::<f64>::paper();
     /// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;

@@ -20,12 +20,18 @@ pub mod lie;
 pub mod linalg;
 pub mod mechanism;
 pub mod model;
-pub mod models;
+/// Deprecated name of [`systems`], kept for one release (it differed from [`model`] by one
+/// letter).
+#[deprecated(since = "0.3.0", note = "renamed to `systems`")]
+pub mod models {
+    pub use crate::systems::*;
+}
 pub mod prelude;
 pub mod recover;
 mod scalar;
 pub mod sim;
 mod state;
+pub mod systems;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};

@@ -15,7 +15,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// [module docs](self)).
 ///
 /// ```
-/// use macrostep::{models::DoublePendulum, recover::Recovering, zs::{ZhangSkeel, ZsParams}};
+/// use macrostep::{systems::DoublePendulum, recover::Recovering, zs::{ZhangSkeel, ZsParams}};
 /// use macrostep::{Integrator, State};
 /// let dp = DoublePendulum::<f64>::paper();
 /// let zs = ZhangSkeel::new(dp.penalised(20.0).unwrap(), 0.1, ZsParams::default()).unwrap();

@@ -20,7 +20,7 @@
 use cortex_m_rt::entry;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{OutputPin, StatefulOutputPin};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State, StepError};
 use macrostep_firmware::board::{Led, SysTickDelay, TICKS_PER_US};

@@ -6,7 +6,7 @@
 
 use cortex_m_rt::entry;
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::HarmonicOscillator;
+use macrostep::systems::HarmonicOscillator;
 use macrostep_firmware as fw;
 use macrostep_scenarios::drive;
 

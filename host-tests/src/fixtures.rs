@@ -1,5 +1,5 @@
 //! Small models that tests and experiments share and that a user of the core would not want
-//! from `macrostep::models`:
+//! from `macrostep::systems`:
 //!
 //! - hand-written nonlinear potentials for verification, each with the matching right-hand side
 //!   for [`crate::reference::solve`] (computed in `f64`, independently of the core):
@@ -13,8 +13,8 @@
 
 use macrostep::flavor::StiffOde;
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
-use macrostep::models::{QuarticBond, SpringTrimer};
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
+use macrostep::systems::{QuarticBond, SpringTrimer};
 use macrostep::Real;
 
 /// The split model of a system `½|v|² + V + α U`.

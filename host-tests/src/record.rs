@@ -68,7 +68,7 @@ pub fn saveat<I: Integrator<f64, N>, const N: usize>(
 mod tests {
     use super::*;
     use macrostep::baselines::VelocityVerlet;
-    use macrostep::models::HarmonicOscillator;
+    use macrostep::systems::HarmonicOscillator;
 
     /// Interpolated states of the harmonic oscillator against the exact flow: third order in the
     /// positions (error ÷ 8 per halved step, within rounding of the method's own O(h²) error

@@ -265,7 +265,7 @@ pub fn solve_to(
 ///
 /// ```
 /// use host_tests::reference;
-/// use macrostep::models::HarmonicOscillator;
+/// use macrostep::systems::HarmonicOscillator;
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let out = reference::solve_system(&osc.system(), &osc.initial_state(), &[1.0], 1e-12, 1e-12);
 /// assert!((out[0].q[0] - 1.0_f64.cos()).abs() < 1e-10);

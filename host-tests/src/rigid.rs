@@ -16,7 +16,7 @@
 //! **Sign of gravity for the double pendulum.** The seed prints `V = −g y₁ − g y₂` next to these
 //! coordinates, i.e. gravity pulling toward `+y`, which puts its initial condition
 //! (`x₁=0, y₁=−1, x₂=1, y₂=−2` at rest) *above* the stable equilibrium, in a chaotic regime. The
-//! core model `macrostep::models::DoublePendulum` reads that sign as a typo and uses ordinary
+//! core model `macrostep::systems::DoublePendulum` reads that sign as a typo and uses ordinary
 //! downward gravity (`V = g Σ mᵢ yᵢ`, `g = 1`), and so does [`DoublePendulum::seed`]. Energies
 //! agree with the core model's `system().energy(..)` (checked by a test).
 //! [`DoublePendulum::seed_printed_sign`] keeps the printed sign (`g = −1` here) for comparison.
@@ -233,7 +233,7 @@ pub struct DoublePendulum {
 }
 
 impl DoublePendulum {
-    /// Seed 000 §4.1 as `macrostep::models::DoublePendulum::paper()`: `m₁ = m₂ = g = 1`,
+    /// Seed 000 §4.1 as `macrostep::systems::DoublePendulum::paper()`: `m₁ = m₂ = g = 1`,
     /// `L₁ = 1`, `L₂ = √2`, downward gravity `V = y₁ + y₂`.
     pub fn seed() -> Self {
         Self {
@@ -579,13 +579,13 @@ mod tests {
     }
 
     /// Same conventions as the core models: energies and constraint values agree with
-    /// `macrostep::models::{Pendulum, DoublePendulum}` on arbitrary states.
+    /// `macrostep::systems::{Pendulum, DoublePendulum}` on arbitrary states.
     #[test]
     fn conventions_match_core_models() {
         use macrostep::model::Constraint;
         use macrostep::nalgebra::vector;
         use macrostep::State;
-        let core = macrostep::models::DoublePendulum::<f64>::paper();
+        let core = macrostep::systems::DoublePendulum::<f64>::paper();
         let dp = DoublePendulum::seed();
         let (q0, _) = DoublePendulum::seed_initial();
         assert_eq!(core.initial_state().q.as_slice(), &q0);
@@ -612,7 +612,7 @@ mod tests {
                 }
             }
         }
-        let core_p = macrostep::models::Pendulum::<f64>::paper();
+        let core_p = macrostep::systems::Pendulum::<f64>::paper();
         let p = Pendulum::default();
         let y = [0.7, -0.4];
         let (q, v, _) = p.cartesian(&y);

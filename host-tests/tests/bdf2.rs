@@ -6,7 +6,7 @@ use host_tests::experiments::{bdf2, lj};
 use host_tests::measure::{loglog_slope, reversibility_error};
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
-use macrostep::models::{Pendulum, SpringChain};
+use macrostep::systems::{Pendulum, SpringChain};
 use macrostep::{ConfigError, Integrator, State, StepError};
 
 fn claims<I: Integrator<f64, N>, const N: usize>(_: &I) -> (u32, bool, bool) {

@@ -8,8 +8,8 @@ use macrostep::constrained::{
     ConstraintNewtonParams, MultiplierWindow, OffManifold, Rattle, Reich4, Shake, Stage,
 };
 use macrostep::model::Constraint;
-use macrostep::models::{DoublePendulum, Link, Pendulum, PlanarDistances};
 use macrostep::nalgebra::{vector, SVector};
+use macrostep::systems::{DoublePendulum, Link, Pendulum, PlanarDistances};
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 // ---------------------------------------------------------------------------------------------
@@ -832,7 +832,7 @@ fn reich_tables_1_2_yoshida_row() {
 /// `reproduce vs-vr`).
 #[test]
 fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
-    use macrostep::models::SpringChain;
+    use macrostep::systems::SpringChain;
     let sc = SpringChain::<f64>::paper();
     let (sys, g, mass) = (sc.system(), sc.constraint(), sc.system().mass);
     let s0 = sc.initial_state();
@@ -917,7 +917,7 @@ fn recovered_multiplier_converges_in_window_average_only() {
 /// |v| ≈ 11 (h = 0.025 gets through). The failure is a typed error with the state untouched.
 #[test]
 fn chain_whip_newton_failure_is_typed_and_keeps_the_state() {
-    use macrostep::models::Chain;
+    use macrostep::systems::Chain;
     let chain = Chain::<f64, 40, 20>::horizontal();
     let params = ConstraintNewtonParams {
         tol: 1e-11,

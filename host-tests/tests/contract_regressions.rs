@@ -55,7 +55,7 @@ fn cayley_refuses_a_stalled_clock() {
 #[test]
 fn squares_that_underflow_to_zero_are_refused() {
     use macrostep::model::Penalty;
-    use macrostep::models::{DoublePendulum, HarmonicOscillator, Link, PlanarDistances};
+    use macrostep::systems::{DoublePendulum, HarmonicOscillator, Link, PlanarDistances};
     use macrostep::ConfigError;
     let dp = DoublePendulum::<f64>::paper();
     let omega = vector![f64::MIN_POSITIVE, 1.0];
@@ -83,10 +83,10 @@ fn squares_that_underflow_to_zero_are_refused() {
 /// constructed, and their initial states held infinities).
 #[test]
 fn derived_quantities_of_models_are_checked() {
-    use macrostep::models::{Chain, Fpu, TwoSpring};
     use macrostep::nalgebra::{Matrix3, Rotation3};
+    use macrostep::systems::{Chain, Fpu, TwoSpring};
     assert!(Chain::<f64, 4, 2>::new(vector![1e308, 1e308], 1.0).is_err());
-    assert!(macrostep::models::DoublePendulum::new([1.0, 1.0], 1.0, [f64::MAX, 1.0]).is_err());
+    assert!(macrostep::systems::DoublePendulum::new([1.0, 1.0], 1.0, [f64::MAX, 1.0]).is_err());
     assert!(Fpu::<f64, 2>::new(f64::from_bits(1)).is_err());
     assert!(TwoSpring::new(f64::from_bits(1), 0.0, 1.0).is_err());
     let r: Matrix3<f64> = *Rotation3::new(vector![0.0, 0.0, core::f64::consts::FRAC_PI_4]).matrix();

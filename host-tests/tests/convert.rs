@@ -13,8 +13,8 @@ use macrostep::convert::{
 };
 use macrostep::guard::Watch;
 use macrostep::model::{Quadratic, System};
-use macrostep::models::{HarmonicOscillator, Pendulum};
 use macrostep::nalgebra::{vector, SMatrix, SVector};
+use macrostep::systems::{HarmonicOscillator, Pendulum};
 use macrostep::{ConfigError, Guards, Integrator, Real, State, StepError};
 use std::sync::OnceLock;
 

@@ -35,7 +35,7 @@ const TOLERANCES: &[(&str, f64)] = &[
         10.0 * <f32 as Tolerance>::SAME_MATH,
     ),
     // 500 Z&S steps on the penalised double pendulum (a regular, non-chaotic swing under the
-    // physical gravity sign, see macrostep::models::DoublePendulum): roundoff grows about
+    // physical gravity sign, see macrostep::systems::DoublePendulum): roundoff grows about
     // linearly, ≲ 500 × a few ε₃₂ — SAME_MATH. A chaotic start would need a shorter run.
     ("zs_double_pendulum", <f32 as Tolerance>::SAME_MATH),
     // 200 Z&Ss steps per chain (n = 5 and 10) with the banded solve: the penalty force

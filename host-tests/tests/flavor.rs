@@ -13,8 +13,8 @@ use macrostep::flavor::{
     Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::model::Quadratic;
-use macrostep::models::QuarticBond;
 use macrostep::nalgebra::{vector, SVector};
+use macrostep::systems::QuarticBond;
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 /// System 2.100 with a moderate ε so that a few FLAVOR steps move everything.

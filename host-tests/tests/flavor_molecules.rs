@@ -8,8 +8,8 @@ use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::model::Potential;
-use macrostep::models::Propane;
 use macrostep::nalgebra::{vector, SVector};
+use macrostep::systems::Propane;
 use macrostep::{ConfigError, Integrator, Real};
 
 /// Central differences of `V` at `q` (step `h`).

@@ -8,8 +8,8 @@ use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};
 use macrostep::flavor::{LegacyMap, Nonintrusive, Params, Stiffness, Switched, Symmetric};
 use macrostep::model::{Mass, Quadratic, Split, System};
-use macrostep::models::QuarticBond;
 use macrostep::nalgebra::{vector, SVector};
+use macrostep::systems::QuarticBond;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 

@@ -6,8 +6,8 @@
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::linalg::{BandMut, DenseKept};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
-use macrostep::models::DoublePendulum;
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 use std::cell::Cell;

@@ -4,8 +4,8 @@
 use host_tests::experiments::guards::{compute, Setup};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::model::{Constraint, Mass};
-use macrostep::models::{DoublePendulum, HarmonicOscillator, Pendulum};
 use macrostep::recover::Recovering;
+use macrostep::systems::{DoublePendulum, HarmonicOscillator, Pendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Guard, Guards, Integrator, State, StepError};
 use nalgebra::vector;

@@ -1,4 +1,4 @@
-//! The built-in models (`macrostep::models`): exact derivatives against central differences,
+//! The built-in models (`macrostep::systems`): exact derivatives against central differences,
 //! Hessian symmetry, initial states on the constraint manifold, parameter validation, and the
 //! seeds' published constants.
 //!
@@ -7,7 +7,7 @@
 //! `a·V‴·a` against central differences of `Hess V · a` along `a`.
 
 use macrostep::model::{Constraint, Hessian, Potential, ThirdDerivative};
-use macrostep::models::*;
+use macrostep::systems::*;
 use macrostep::{ConfigError, Real};
 use nalgebra::{vector, SMatrix, SVector};
 use rand::{RngExt, SeedableRng};
@@ -1088,4 +1088,14 @@ fn double_pendulum_angles_round_trip() {
         DoublePendulum::<f64>::paper().angles(&DoublePendulum::<f64>::paper().initial_state().q);
     assert_eq!(theta, 0.0);
     assert!((phi - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
+}
+
+/// `macrostep::models` is the deprecated name of `macrostep::systems`: the old path still names the
+/// same types for one release.
+#[test]
+#[allow(deprecated)]
+fn deprecated_models_path_names_the_same_types() {
+    let old: macrostep::models::DoublePendulum<f64> = macrostep::systems::DoublePendulum::paper();
+    let new = macrostep::systems::DoublePendulum::<f64>::paper();
+    assert_eq!(old.masses(), new.masses());
 }

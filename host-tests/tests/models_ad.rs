@@ -5,7 +5,7 @@
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::{AutoDiff, ConstraintFn, Energy};
 use macrostep::model::{Constraint, Hessian, Potential, ThirdDerivative};
-use macrostep::models::{
+use macrostep::systems::{
     Chain, Dna, DoublePendulum, Fpu, HarmonicOscillator, Kapitza, Pendulum, SpringTrimer, TwoSpring,
 };
 use macrostep::Real;

@@ -5,7 +5,7 @@
 
 use host_tests::experiments::work_precision::{chain, compute, dp, Results, Setup};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
-use macrostep::models::Chain;
+use macrostep::systems::Chain;
 use macrostep::Integrator;
 use std::sync::OnceLock;
 

@@ -5,7 +5,7 @@ use host_tests::experiments::work_precision::remedies::{
     compute, remedies, DistanceForm, GaussNewton, Results, Setup,
 };
 use macrostep::model::{Hessian, Potential, ThirdDerivative};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use nalgebra::{Matrix2, Matrix4, SVector, Vector4};
 use std::sync::OnceLock;
 

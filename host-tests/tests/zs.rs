@@ -7,7 +7,7 @@ use host_tests::{for_scalars, Tolerance};
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::linalg::{BandMut, Banded};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
-use macrostep::models::HarmonicOscillator;
+use macrostep::systems::HarmonicOscillator;
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
     ZhangSkeel, ZsParams,
@@ -649,7 +649,7 @@ for_scalars!(f32_tracks_f64);
 // --- chain of pendula: local penalty derivatives and the banded solver ---------------------------
 
 use macrostep::model::Constraint;
-use macrostep::models::Chain;
+use macrostep::systems::Chain;
 
 fn chain_state<const N: usize, const D: usize>(chain: &Chain<f64, N, D>) -> State<f64, N> {
     let mut s = chain.initial_state();

@@ -3,7 +3,7 @@
 use host_tests::experiments::zs::dna::{dna_run, transitions};
 use host_tests::experiments::zs::{double_pendulum, penalty_scaling, stability, symplectic};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::Dna;
+use macrostep::systems::Dna;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 
 /// Theorem 2.5 at the two ends: β = ¼ bounded at hω = 10⁴, β = 0.2 critical at 2/√(1−4β).

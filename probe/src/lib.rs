@@ -3,7 +3,7 @@
 
 use core::panic::PanicInfo;
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::HarmonicOscillator;
+use macrostep::systems::HarmonicOscillator;
 use macrostep::Integrator;
 
 #[panic_handler]

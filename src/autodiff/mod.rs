@@ -73,7 +73,7 @@
 //! The core potentials [`Zero`](crate::model::Zero), [`Quadratic`](crate::model::Quadratic),
 //! [`Split`](crate::model::Split) and [`Penalty`](crate::model::Penalty) implement [`Energy`] too
 //! (when their parts do), so a composite built from them differentiates as a whole, and so do the
-//! potentials and constraints of every built-in model ([`crate::models`]): e.g.
+//! potentials and constraints of every built-in model ([`crate::systems`]): e.g.
 //! `AutoDiff(Pendulum::paper().penalised(100.0)?.potential)` reproduces the model's hand-written
 //! derivatives (the host test `models_ad` checks this for every model). A type that
 //! implements both [`Potential`] and [`Energy`] has two methods named `energy`; with both traits in
@@ -86,7 +86,7 @@
 //! use macrostep::autodiff::AutoDiff;
 //! use macrostep::baselines::VelocityVerlet;
 //! use macrostep::model::System;
-//! use macrostep::models::Pendulum;
+//! use macrostep::systems::Pendulum;
 //! use macrostep::Integrator;
 //!
 //! let pendulum = Pendulum::<f64>::paper();

@@ -1,5 +1,5 @@
 //! [`Energy`] / [`ConstraintFn`] for the potentials and constraints of the built-in models
-//! ([`crate::models`]), written from the formulas in their docs through their public accessors.
+//! ([`crate::systems`]), written from the formulas in their docs through their public accessors.
 //!
 //! The models keep their hand-written derivatives (the ones the integrators use); these impls let
 //! `AutoDiff(model.system().potential)` reproduce them independently, which the host test
@@ -9,7 +9,7 @@
 //! core impls.
 
 use super::{AdScalar, ConstraintFn, Energy};
-use crate::models::{
+use crate::systems::{
     BondAngle, BondPair, CosinePotential, Distances, DnaPotential, Endpoint, FpuSoft,
     LinearPotential, QuarticBond,
 };

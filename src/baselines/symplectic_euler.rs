@@ -36,7 +36,7 @@ impl Ordering {
 /// composition with half steps is Störmer–Verlet. One gradient per step.
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, models::HarmonicOscillator, Integrator};
+/// use macrostep::{baselines::{Ordering, SymplecticEuler}, systems::HarmonicOscillator, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut se = SymplecticEuler::new(osc.system(), 0.01, Ordering::KickDrift).unwrap();
 /// let mut s = osc.initial_state();

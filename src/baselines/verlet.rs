@@ -14,7 +14,7 @@ use nalgebra::SVector;
 /// run costs one gradient per step. [`VelocityVerlet::system_mut`] clears the cache.
 ///
 /// ```
-/// use macrostep::{baselines::VelocityVerlet, models::HarmonicOscillator, Integrator};
+/// use macrostep::{baselines::VelocityVerlet, systems::HarmonicOscillator, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut vv = VelocityVerlet::new(osc.system(), 0.01).unwrap();
 /// let mut s = osc.initial_state();

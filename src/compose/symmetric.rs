@@ -29,7 +29,7 @@ pub enum Scheme {
 ///
 /// ```
 /// use macrostep::compose::{Scheme, SymmetricComposition};
-/// use macrostep::{models::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let zs = ZhangSkeel::new(osc.system(), 0.1, ZsParams::default()).unwrap();
 /// let mut zs4 = SymmetricComposition::new(zs, Scheme::TripleJump).unwrap();

@@ -48,7 +48,7 @@ use nalgebra::{SMatrix, SVector};
 /// ```
 /// use macrostep::constrained::{Bdf2, ConstraintNewtonParams};
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();

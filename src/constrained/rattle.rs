@@ -33,7 +33,7 @@ use nalgebra::SVector;
 /// ```
 /// use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 /// use macrostep::model::{Constraint, Mass, System};
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 /// use macrostep::{Integrator, State};
 ///
 /// let p = Pendulum::<f64>::paper();

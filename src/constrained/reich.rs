@@ -56,7 +56,7 @@ pub enum Stage {
 /// ```
 /// use macrostep::constrained::{ConstraintNewtonParams, Reich4, Stage};
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();

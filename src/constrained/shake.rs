@@ -36,7 +36,7 @@ use nalgebra::SVector;
 /// ```
 /// use macrostep::constrained::{ConstraintNewtonParams, Shake};
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 /// use macrostep::Integrator;
 ///
 /// let p = Pendulum::<f64>::paper();

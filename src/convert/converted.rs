@@ -84,7 +84,7 @@ impl<T: Real> ConvertParams<T> {
 ///
 /// ```
 /// use macrostep::convert::{ConvertParams, Converted, ExplicitRk, Rk4};
-/// use macrostep::{models::HarmonicOscillator, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let rk4 = ExplicitRk::<_, _, Rk4, 1>::new(osc.system(), 0.1).unwrap();
 /// let mut vi = Converted::new(rk4.clone(), ConvertParams::default()).unwrap();

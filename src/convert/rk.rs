@@ -77,7 +77,7 @@ impl Tableau for Rk4 {
 ///
 /// ```
 /// use macrostep::convert::{ExplicitRk, Rk4};
-/// use macrostep::{models::HarmonicOscillator, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut rk = ExplicitRk::<_, _, Rk4, 1>::new(osc.system(), 0.1).unwrap();
 /// let mut s = osc.initial_state();

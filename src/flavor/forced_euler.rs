@@ -120,7 +120,7 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> LegacyMap<T> for ForcedEuler<
 /// Kapitza's pendulum (004 eq 2.113) as a split force: soft `g sin θ` at real time, stiff
 /// `ω² sin(2πω c) sin θ` at the fast clock `c`, with "on" stiffness `α = 1`. With
 /// [`ForcedEuler`] as legacy map, the nonintrusive FLAVOR is exactly eq 2.115.
-impl<T: Real> SplitForce<T, 1> for crate::models::Kapitza<T> {
+impl<T: Real> SplitForce<T, 1> for crate::systems::Kapitza<T> {
     fn soft_force(&self, _t: T, q: &SVector<T, 1>) -> SVector<T, 1> {
         SVector::<T, 1>::new(self.g() * q[0].sin())
     }

@@ -46,7 +46,7 @@ use nalgebra::SVector;
 /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
 ///
 /// ```
-/// use macrostep::{flavor::{FusedEuler, Nonintrusive, Params}, models::SpringTrimer, Integrator};
+/// use macrostep::{flavor::{FusedEuler, Nonintrusive, Params}, systems::SpringTrimer, Integrator};
 /// // System 2.100 (ε = 1e-6): one FLAVOR step of δ = 0.01 costs one symplectic Euler step.
 /// let model = SpringTrimer::<f64>::paper();
 /// let mut flavor = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(),

@@ -34,7 +34,7 @@ use rand_core::Rng;
 ///
 /// ```
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
-///                 langevin::StochasticIntegrator, models::TwoSpring};
+///                 langevin::StochasticIntegrator, systems::TwoSpring};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();

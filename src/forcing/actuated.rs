@@ -129,7 +129,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ThirdDerivative<T, N>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::DoublePendulum;
+    use crate::systems::DoublePendulum;
     use nalgebra::vector;
 
     #[test]

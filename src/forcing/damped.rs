@@ -30,7 +30,7 @@ use nalgebra::{SMatrix, SVector};
 ///
 /// ```
 /// use macrostep::forcing::Damped;
-/// use macrostep::models::HarmonicOscillator;
+/// use macrostep::systems::HarmonicOscillator;
 /// use macrostep::zs::{ZhangSkeel, ZsParams};
 /// use macrostep::{Integrator, nalgebra::Matrix1};
 ///

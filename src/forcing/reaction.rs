@@ -4,7 +4,7 @@
 //! `M q̈ = −∇V(q) + u + g'(q)ᵀλ`, so constraint `i` exerts the generalised force `λᵢ ∇gᵢ(q)`,
 //! in the units of `∇V` (newtons on Cartesian coordinates); [`forces`] returns these as the
 //! columns of an `N × D` matrix. `λᵢ` has the units of force divided by the units of `gᵢ` per
-//! unit of `q`: for the squared-distance rods of [`crate::models`] (`g = ‖d‖² − L²`,
+//! unit of `q`: for the squared-distance rods of [`crate::systems`] (`g = ‖d‖² − L²`,
 //! `∇g = ±2d` on the two ends) the force on the far mass is `2λd`, the rod's tension is
 //! `−2λL` (positive when the rod pulls), and a hanging pendulum has `λ < 0`.
 //!
@@ -32,7 +32,7 @@ use nalgebra::{SMatrix, SVector};
 /// ```
 /// use macrostep::forcing::reaction;
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 /// use nalgebra::vector;
 ///
 /// let p = Pendulum::<f64>::paper();
@@ -56,7 +56,7 @@ pub fn forces<T: Real, G: Constraint<T, N, D>, const N: usize, const D: usize>(
 ///
 /// ```
 /// use macrostep::forcing::reaction;
-/// use macrostep::models::DoublePendulum;
+/// use macrostep::systems::DoublePendulum;
 ///
 /// let dp = DoublePendulum::<f64>::paper();
 /// let pen = dp.penalised(20.0).unwrap().potential;

@@ -90,7 +90,7 @@ impl<T: Real> Friction<T> {
 ///
 /// ```
 /// use macrostep::langevin::{AnnealTuneGla, Cooling, Friction, Schedule, StochasticIntegrator};
-/// use macrostep::models::HarmonicOscillator;
+/// use macrostep::systems::HarmonicOscillator;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let osc = HarmonicOscillator::<f64, 2>::new(nalgebra::vector![1.0, 3.0]).unwrap();
 /// // 500 steps cooling from T_i = 1 to T_f = 0.1, friction tuned to the curvature.

@@ -28,7 +28,7 @@ use rand_core::Rng;
 /// [`StochasticIntegrator::step_with`].
 ///
 /// ```
-/// use macrostep::{langevin::{Gla, StochasticIntegrator}, models::HarmonicOscillator};
+/// use macrostep::{langevin::{Gla, StochasticIntegrator}, systems::HarmonicOscillator};
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0).unwrap();
 /// let mut gla = Gla::new(osc.system(), 0.5, 10.0, 0.01).unwrap(); // c, β, h

@@ -24,7 +24,7 @@ use nalgebra::{SMatrix, SVector};
 /// ```
 /// use macrostep::forcing::{Actuate, Actuated};
 /// use macrostep::linalg::DenseKept;
-/// use macrostep::models::DoublePendulum;
+/// use macrostep::systems::DoublePendulum;
 /// use macrostep::model::System;
 /// use macrostep::zs::{ZhangSkeel, ZsParams};
 /// use macrostep::Integrator;

@@ -3,7 +3,7 @@
 
 use super::linkage::Place;
 use super::{Actuator, Mechanism};
-use crate::models::{Endpoint, Link};
+use crate::systems::{Endpoint, Link};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -26,7 +26,7 @@ pub struct MechanismBuilder<T: Real, const DIM: usize, const N: usize, const D: 
 
 /// `x` finite and `> 0`, else the named error.
 fn positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    crate::models::check_positive(x, name)
+    crate::systems::check_positive(x, name)
 }
 
 /// `|v|²` of a `DIM`-vector.
@@ -275,7 +275,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// # Errors
     /// `"g"`: [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `g < 0`.
     pub fn gravity(&mut self, g: T) -> Result<(), ConfigError> {
-        self.g = crate::models::check_nonnegative(g, "g")?;
+        self.g = crate::systems::check_nonnegative(g, "g")?;
         Ok(())
     }
 
@@ -293,7 +293,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
                 name: "rod ends distinct",
             });
         }
-        let c = crate::models::check_nonnegative(c, "damping")?;
+        let c = crate::systems::check_nonnegative(c, "damping")?;
         super::add_dashpot(&mut self.damping, &pa, &pb, c);
         Ok(())
     }
@@ -304,7 +304,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// As [`MechanismBuilder::dashpot`].
     pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
         let pa = self.place(a)?;
-        let c = crate::models::check_nonnegative(c, "damping")?;
+        let c = crate::systems::check_nonnegative(c, "damping")?;
         super::add_dashpot(&mut self.damping, &pa, &Place::Ground(SVector::zeros()), c);
         Ok(())
     }

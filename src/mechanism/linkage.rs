@@ -241,7 +241,7 @@ impl<T: Real, const DIM: usize> Rod<T, DIM> {
 /// `B = A_a − A_b` and `d = p_a − p_b`: `∇gₖ = 2 Bᵀ d`, `Hess gₖ = 2 BᵀB` (constant), `g‴ = 0`.
 ///
 /// Built by [`MechanismBuilder`](super::MechanismBuilder); for a mechanism without rails the
-/// builder also gives the crate's [`Distances`](crate::models::Distances), bit-identical to the
+/// builder also gives the crate's [`Distances`](crate::systems::Distances), bit-identical to the
 /// built-in models.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Linkage<T: Real, const DIM: usize, const N: usize, const D: usize> {
@@ -270,7 +270,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Linkage<T, DIM, 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
     for Linkage<T, DIM, N, D>
 {
-    /// `max |gₖ| / Lₖ²`, as [`Distances`](crate::models::Distances).
+    /// `max |gₖ| / Lₖ²`, as [`Distances`](crate::systems::Distances).
     fn residual(&self, q: &SVector<T, N>) -> T {
         let mut r = T::zero();
         for rod in self.rods.iter() {

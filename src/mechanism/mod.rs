@@ -50,7 +50,7 @@
 //! | [`Mechanism::mass`] | `Mass`: each node's `m` on its coordinates (`m |e|² = m` for a rail); `Mass::identity()` when every mass is 1 |
 //! | [`Mechanism::gravity`] | [`LinearPotential`] `V = Σ mᵢ g hᵢ` (`g mᵢ` on each free node's height, `g mᵢ e_h` on a rail coordinate; the rail origin's constant is dropped) |
 //! | [`Mechanism::constraint`] | [`Linkage`]: the rods in squared-distance form, rails allowed (exact form for SHAKE/RATTLE) |
-//! | [`Mechanism::distances`] | the crate's [`Distances`], for a mechanism without rails — bit-identical to [`DoublePendulum`](crate::models::DoublePendulum) and [`Chain`](crate::models::Chain) |
+//! | [`Mechanism::distances`] | the crate's [`Distances`], for a mechanism without rails — bit-identical to [`DoublePendulum`](crate::systems::DoublePendulum) and [`Chain`](crate::systems::Chain) |
 //! | [`Mechanism::penalised`] / [`Mechanism::penalised_distances`] | `V + ½ Σ ωₖ² gₖ²` (000 eq 1.7) for Z&S and SyLiPN |
 //! | [`Mechanism::damping`] | the damping matrix `C` for [`Damped`](crate::forcing::Damped) |
 //! | [`Mechanism::actuation`] | actuator commands → the generalised force `u` for [`Actuate::set_force`](crate::forcing::Actuate::set_force) |
@@ -76,7 +76,7 @@ pub use builder::MechanismBuilder;
 pub use linkage::{Linkage, Place, Rod};
 
 use crate::model::{Mass, Penalty, System};
-use crate::models::{Distances, Endpoint, LinearPotential, Link};
+use crate::systems::{Distances, Endpoint, LinearPotential, Link};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -85,7 +85,7 @@ pub type LinkagePenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Linkage<T, DIM, N, D>, D>;
 
 /// The penalised potential of a mechanism without rails over the crate's [`Distances`] (the
-/// built-in models' [`GravityPenalty`](crate::models::GravityPenalty) for `DIM = 2`).
+/// built-in models' [`GravityPenalty`](crate::systems::GravityPenalty) for `DIM = 2`).
 pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
 

@@ -139,7 +139,7 @@ pub fn check<T: Real>(method: Method, omega: T, h: T, beta: T) -> Result<Verdict
 mod tests {
     use super::*;
     use crate::baselines::VelocityVerlet;
-    use crate::models::DoublePendulum;
+    use crate::systems::DoublePendulum;
     use crate::zs::{Sylipn, ZhangSkeel, ZsParams};
     use crate::Integrator;
 

@@ -31,7 +31,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// unchanged on error.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{Newmark, ImplicitNewtonParams, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{Newmark, ImplicitNewtonParams, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut nm = Newmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
 /// let mut s = osc.initial_state();

@@ -31,7 +31,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// Bad input, [`StepError::Singular`], [`StepError::NonFiniteResult`]; the state is unchanged.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{NewmarkOneIteration, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{NewmarkOneIteration, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut nm = NewmarkOneIteration::new(osc.system(), 0.01, ZsParams::default()).unwrap();
 /// let mut s = osc.initial_state();

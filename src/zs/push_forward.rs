@@ -28,7 +28,7 @@ use nalgebra::SVector;
 /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut pf = PushForwardNewmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
 /// let mut s = osc.initial_state();

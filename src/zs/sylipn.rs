@@ -30,7 +30,7 @@ use nalgebra::SVector;
 /// [`StepError::NonFiniteResult`]; the state is then unchanged.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{Sylipn, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{Sylipn, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
 /// let mut zss = Sylipn::new(osc.system(), 0.01, ZsParams::default()).unwrap();
 /// let mut s = osc.initial_state();

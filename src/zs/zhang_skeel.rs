@@ -31,7 +31,7 @@ use nalgebra::SVector;
 /// then unchanged.
 ///
 /// ```
-/// use macrostep::{models::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0).unwrap();
 /// let mut zs = ZhangSkeel::new(osc.system(), 0.01, ZsParams::default()).unwrap();
 /// let mut s = osc.initial_state();

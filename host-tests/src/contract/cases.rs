@@ -5,11 +5,11 @@ use super::gen::Special;
 use super::{built, run, step_sizes, Expect, Gen, Outcome};
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::{Constraint, Potential, Quadratic, Split, System};
-use macrostep::models::{
+use macrostep::nalgebra::SVector;
+use macrostep::systems::{
     DoublePendulum, GravityPenalty, HarmonicOscillator, Pendulum, PlanarDistances, QuarticBond,
     TwoSpring,
 };
-use macrostep::nalgebra::SVector;
 use macrostep::{Integrator, State};
 
 /// At most this many steps per case: enough for the energy run guard to see a run.

@@ -11,7 +11,7 @@ use macrostep::constrained::{
     Bdf2, ConstraintNewtonParams, OffManifold, Rattle, Reich4, Shake, Stage,
 };
 use macrostep::model::{Constraint, Hessian, System};
-use macrostep::models::PlanarDistances;
+use macrostep::systems::PlanarDistances;
 use macrostep::{ConfigError, State};
 use rand_pcg::Pcg64;
 

@@ -15,7 +15,7 @@ use macrostep::flavor::{
     Switched, Symmetric,
 };
 use macrostep::model::{Quadratic, Split};
-use macrostep::models::QuarticBond;
+use macrostep::systems::QuarticBond;
 use macrostep::State;
 use rand_pcg::Pcg64;
 

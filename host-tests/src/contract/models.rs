@@ -7,11 +7,11 @@
 use super::{built, case, Entry, Gen, Outcome};
 use macrostep::constrained::MultiplierWindow;
 use macrostep::model::{Constraint, Mass, Penalty, Potential};
-use macrostep::models::{
+use macrostep::nalgebra::SVector;
+use macrostep::systems::{
     Chain, Distances, Dna, DoublePendulum, Fpu, HarmonicOscillator, Kapitza, LinearPotential, Link,
     Pendulum, PlanarDistances, Propane, QuarticBond, SpringTrimer, TwoSpring,
 };
-use macrostep::nalgebra::SVector;
 use macrostep::State;
 use rand_pcg::Pcg64;
 
@@ -30,31 +30,31 @@ pub const ENTRIES: &[Entry] = &[
         run: penalty,
     },
     Entry {
-        name: "models::HarmonicOscillator::new",
+        name: "systems::HarmonicOscillator::new",
         run: harmonic,
     },
     Entry {
-        name: "models::Distances::new",
+        name: "systems::Distances::new",
         run: distances,
     },
     Entry {
-        name: "models::Pendulum::new+penalised",
+        name: "systems::Pendulum::new+penalised",
         run: pendulum,
     },
     Entry {
-        name: "models::DoublePendulum::new+penalised",
+        name: "systems::DoublePendulum::new+penalised",
         run: double_pendulum,
     },
     Entry {
-        name: "models::Chain::new+penalised",
+        name: "systems::Chain::new+penalised",
         run: chain,
     },
     Entry {
-        name: "models::{Fpu,Dna,Trimer,Kapitza,Propane,TwoSpring}::new",
+        name: "systems::{Fpu,Dna,Trimer,Kapitza,Propane,TwoSpring}::new",
         run: others,
     },
     Entry {
-        name: "models::{LinearPotential,QuarticBond,MultiplierWindow}::new",
+        name: "systems::{LinearPotential,QuarticBond,MultiplierWindow}::new",
         run: parts,
     },
 ];

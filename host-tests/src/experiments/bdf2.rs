@@ -7,7 +7,7 @@ use crate::report::{figure, sci, Table};
 use crate::say;
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
-use macrostep::models::SpringChain;
+use macrostep::systems::SpringChain;
 use macrostep::{Integrator, State};
 
 /// What to run.

@@ -3,7 +3,7 @@
 
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
-use macrostep::models::{Chain, DoublePendulum};
+use macrostep::systems::{Chain, DoublePendulum};
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Integrator, State};
 

@@ -6,7 +6,7 @@ use crate::report::{figure, sci, Table};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Stage};
 use macrostep::model::Potential;
 use macrostep::model::System;
-use macrostep::models::Pendulum;
+use macrostep::systems::Pendulum;
 use macrostep::{Integrator, State};
 
 /// The published "Yoshida" row of 002 Tables 1–2.
@@ -114,12 +114,12 @@ pub fn reich() {
     }
 }
 
-/// `reproduce vs-vr`: 001 §3–4 and Fig 2 on the spring chain (`models::SpringChain`, κ = 1),
+/// `reproduce vs-vr`: 001 §3–4 and Fig 2 on the spring chain (`systems::SpringChain`, κ = 1),
 /// t ∈ [0, 10], h = 0.01.
 pub fn vs_vr() {
     use macrostep::constrained::Shake;
     use macrostep::model::Constraint;
-    use macrostep::models::SpringChain;
+    use macrostep::systems::SpringChain;
     let sc = SpringChain::<f64>::paper();
     let (sys, g) = (sc.system(), sc.constraint());
     let h = 0.01;
@@ -183,7 +183,7 @@ pub fn multiplier_errors(
     mut penalty_step: impl FnMut(&mut State<f64, 4>),
 ) -> (f64, f64, f64) {
     use macrostep::constrained::MultiplierWindow;
-    use macrostep::models::DoublePendulum;
+    use macrostep::systems::DoublePendulum;
     let dp = DoublePendulum::<f64>::paper();
     let s0 = dp.initial_state();
     let n = (t_end / h).round() as usize;
@@ -249,7 +249,7 @@ pub fn multiplier_errors(
 /// figures `multiplier.omega<ω>.*`) and 000 Fig 2's h = 0.01 (`multiplier.h0.01.omega<ω>.*`),
 /// where hω reaches 1 at ω = 100 and the recovered average degrades instead of converging.
 pub fn multiplier() {
-    use macrostep::models::DoublePendulum;
+    use macrostep::systems::DoublePendulum;
     let dp = DoublePendulum::<f64>::paper();
     let (t_w, t_end) = (0.2, 5.0);
     crate::say!(
@@ -286,7 +286,7 @@ const PENALTY_METHOD: &str = "Z&S (β = 0.4)";
 /// Its main step (hω ≤ 0.1 for ω ≤ 100).
 const PENALTY_H: f64 = 0.001;
 
-type PenaltySystem = System<f64, macrostep::models::GravityPenalty<f64, 4, 2>, 4>;
+type PenaltySystem = System<f64, macrostep::systems::GravityPenalty<f64, 4, 2>, 4>;
 
 type StepFn = Box<dyn FnMut(&mut State<f64, 4>)>;
 
@@ -330,7 +330,7 @@ fn rattle_chain<const N: usize, const D: usize>(
     t_end: f64,
     every: usize,
 ) -> (Samples, f64, Option<f64>) {
-    use macrostep::models::Chain;
+    use macrostep::systems::Chain;
     let chain = Chain::<f64, N, D>::horizontal();
     let params = ConstraintNewtonParams {
         tol: 1e-11,
@@ -407,7 +407,7 @@ fn sylipn_chain<const N: usize, const D: usize>(
     every: usize,
 ) -> (Samples, f64) {
     use macrostep::linalg::Banded;
-    use macrostep::models::Chain;
+    use macrostep::systems::Chain;
     use macrostep::zs::{Sylipn, ZsParams};
     let chain = Chain::<f64, N, D>::horizontal();
     let sys = chain.penalised(omega).expect("penalty");

@@ -13,8 +13,8 @@ use crate::say;
 use macrostep::constrained::{MultiplierWindow, Rattle};
 use macrostep::forcing::reaction;
 use macrostep::model::Mass;
-use macrostep::models::DoublePendulum;
 use macrostep::nalgebra::{vector, SMatrix, SVector};
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 

@@ -7,9 +7,9 @@ use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, 
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::guard::Watch;
 use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero};
-use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
+use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
 };

@@ -10,8 +10,8 @@ use super::guards_overhead::Overhead;
 use crate::report::{figure, figure_int};
 use crate::say;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
-use macrostep::models::{DoublePendulum, GravityPenalty};
 use macrostep::recover::Recovering;
+use macrostep::systems::{DoublePendulum, GravityPenalty};
 use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 use rand::{RngExt, SeedableRng};
@@ -209,7 +209,7 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// The guarded clock and plain summation after `n` steps of 0.1 in f32 (free particle).
 fn f32_clock(n: u64) -> (f64, f64) {
-    let osc = macrostep::models::HarmonicOscillator::<f32, 1>::isotropic(1e-3).expect("valid");
+    let osc = macrostep::systems::HarmonicOscillator::<f32, 1>::isotropic(1e-3).expect("valid");
     let mut vv = macrostep::baselines::VelocityVerlet::new(osc.system(), 0.1).expect("valid");
     let mut s = State::at_rest(nalgebra::vector![0.0f32]);
     let mut naive = 0.0f32;

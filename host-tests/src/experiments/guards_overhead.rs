@@ -5,7 +5,7 @@
 
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams as RattleNewton, Rattle};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 use std::time::Instant;

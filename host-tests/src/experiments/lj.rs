@@ -17,7 +17,7 @@ use crate::say;
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::{Mass, Potential, System};
-use macrostep::models::{Link, PlanarDistances};
+use macrostep::systems::{Link, PlanarDistances};
 use macrostep::{Integrator, Real, State};
 use nalgebra::SVector;
 

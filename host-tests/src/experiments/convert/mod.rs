@@ -23,8 +23,8 @@ use crate::reference;
 use crate::report::{figure, sci, Table};
 use macrostep::convert::StandardLayer;
 use macrostep::model::{Hessian, System};
-use macrostep::models::{DoublePendulum, Pendulum};
 use macrostep::nalgebra::vector;
+use macrostep::systems::{DoublePendulum, Pendulum};
 use macrostep::State;
 
 /// The experiment's parameters.

@@ -7,8 +7,8 @@ use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, 
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Artificial, Params};
-use macrostep::models::Fpu;
 use macrostep::nalgebra::SMatrix;
+use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 
 /// What to run.

@@ -7,7 +7,7 @@
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::models::Propane;
+use macrostep::systems::Propane;
 use macrostep::{Integrator, State};
 
 /// The clip's slow and fast observables of one state.

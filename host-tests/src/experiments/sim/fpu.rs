@@ -10,8 +10,8 @@ use crate::reference;
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim1, Sim2};
+use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 use std::time::Instant;
 

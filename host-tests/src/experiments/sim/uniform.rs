@@ -6,8 +6,8 @@ use crate::reference;
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 
 /// Which SIM.

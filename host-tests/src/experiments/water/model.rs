@@ -18,8 +18,8 @@
 //! `|H₂−O|² − r_OH²`, `|H₁−H₂|² − r_HH²` per molecule, via [`Distances`].
 
 use macrostep::model::{Hessian, Mass, Potential};
-use macrostep::models::{Distances, Link};
 use macrostep::nalgebra::{Matrix3, SMatrix, SVector, Vector3};
+use macrostep::systems::{Distances, Link};
 
 /// Coulomb constant in kcal·Å/(mol·e²).
 pub const KC: f64 = 332.0637;

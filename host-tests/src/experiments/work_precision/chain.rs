@@ -20,7 +20,7 @@ use super::search::{Method, Outcome, Problem};
 use crate::reference;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::linalg::Banded;
-use macrostep::models::Chain;
+use macrostep::systems::Chain;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::State;
 use nalgebra::{DMatrix, DVector};

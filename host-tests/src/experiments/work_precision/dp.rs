@@ -12,7 +12,7 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::model::{Hessian, Penalty, Split, System, Zero};
-use macrostep::models::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
 use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 

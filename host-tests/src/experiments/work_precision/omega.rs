@@ -19,7 +19,7 @@ use crate::plot::{self, Chart, Series};
 use crate::report::{figure, sci, Table};
 use crate::say;
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::Integrator;
 

@@ -64,7 +64,7 @@ use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
 use crate::report::{figure, sci, Table};
 use crate::say;
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 

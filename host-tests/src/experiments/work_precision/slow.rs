@@ -15,8 +15,8 @@ use crate::experiments::sim::{fpu_sim1, fpu_sim2};
 use crate::reference;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
 use macrostep::sim::{FastParams, Sim4};
+use macrostep::systems::Fpu;
 use macrostep::{ConfigError, Integrator, State};
 use nalgebra::SVector;
 

@@ -8,7 +8,7 @@ use crate::report::{figure, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{Banded, Dense, ShiftedSolve};
 use macrostep::model::{Potential, ThirdDerivative};
-use macrostep::models::Chain;
+use macrostep::systems::Chain;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 use nalgebra::vector;

@@ -4,7 +4,7 @@
 
 use crate::report::{figure, figure_int};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::Dna;
+use macrostep::systems::Dna;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 use rand_core::{Rng, SeedableRng};

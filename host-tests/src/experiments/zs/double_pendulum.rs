@@ -6,7 +6,7 @@ use super::{dp_penalised, dp_reference, dp_start, DpPenalty};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, System};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
 };

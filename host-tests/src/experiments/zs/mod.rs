@@ -19,7 +19,7 @@ pub mod symplectic;
 use crate::fixtures::HenonHeiles;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::model::{Mass, Quadratic, Split, System};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::State;
 use nalgebra::{matrix, vector};
 
@@ -49,9 +49,9 @@ pub fn hh_split() -> System<f64, HhSplit, 2> {
 }
 
 /// The penalised double pendulum potential used here.
-pub type DpPenalty = macrostep::models::GravityPenalty<f64, 4, 2>;
+pub type DpPenalty = macrostep::systems::GravityPenalty<f64, 4, 2>;
 
-/// The penalised double pendulum of 000 §4.1 (`models::DoublePendulum::paper().penalised(ω)`,
+/// The penalised double pendulum of 000 §4.1 (`systems::DoublePendulum::paper().penalised(ω)`,
 /// gravity towards `−y`, the convention of the rigid reference [`crate::rigid`]).
 pub fn dp_penalised(omega: f64) -> System<f64, DpPenalty, 4> {
     DoublePendulum::<f64>::paper()

@@ -2,7 +2,7 @@
 //! stable for β = 1/4 and stable only below hω = 2/√(1 − 4β) for β < 1/4.
 
 use crate::report::{figure, sci, Table};
-use macrostep::models::HarmonicOscillator;
+use macrostep::systems::HarmonicOscillator;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::Integrator;
 

@@ -48,7 +48,7 @@ pub mod setup;
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
 use crate::report::{figure, sci, Table};
-use macrostep::models::Kapitza;
+use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
 /// `(τ, error)` (sorted by decreasing τ); clamped to the table's ends.

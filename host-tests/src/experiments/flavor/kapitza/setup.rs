@@ -3,7 +3,7 @@
 //! integrator, their timings), the window error and the recommended setting.
 
 use macrostep::flavor::{ForcedEuler, LegacyMap, Nonintrusive, Params, Stiffness, Symmetric};
-use macrostep::models::Kapitza;
+use macrostep::systems::Kapitza;
 use macrostep::Integrator;
 
 /// The measurement setup: `T = 10`, trailing windows of 0.01 (ten forcing periods) on a

@@ -9,8 +9,8 @@ use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, LangevinStiff, Params};
 use macrostep::langevin::{DiagonalOu, Normal, StochasticIntegrator};
 use macrostep::model::{Mass, Split, System};
-use macrostep::models::QuarticBond;
 use macrostep::nalgebra::SVector;
+use macrostep::systems::QuarticBond;
 use macrostep::{Integrator, State};
 
 /// §2.6.9 (eqs 2.120–2.121): `ω`, `c`, `σ` (friction `ω²c` and noise `ωσ` on `y` only).

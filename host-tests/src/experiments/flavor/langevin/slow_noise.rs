@@ -8,8 +8,8 @@ use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{LangevinSoft, Params, Switched};
 use macrostep::langevin::{DiagonalOu, StochasticIntegrator};
 use macrostep::model::{Mass, Potential, Split, System};
-use macrostep::models::QuarticBond;
 use macrostep::nalgebra::SVector;
+use macrostep::systems::QuarticBond;
 use macrostep::{Integrator, State};
 
 /// A fine-step GLA with per-component friction/noise: `v ← Ψ_h(v)` (exact OU) then one symplectic

@@ -18,8 +18,8 @@ pub use study::{
 use crate::report::figure;
 use macrostep::langevin::{Gla, StochasticIntegrator};
 use macrostep::model::Mass;
-use macrostep::models::TwoSpring;
 use macrostep::sim::{FastParams, Sim1};
+use macrostep::systems::TwoSpring;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use std::time::Instant;

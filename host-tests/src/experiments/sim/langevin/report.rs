@@ -5,7 +5,7 @@ use super::study::{
     max_abs_z, max_mean_in_se, Acc, LangevinSetup, SimStats, LANGEVIN_LABELS, MOMENTS,
 };
 use crate::report::{figure, sci, Table};
-use macrostep::models::TwoSpring;
+use macrostep::systems::TwoSpring;
 
 /// The stationary slow-force compliance of SIM1's stiff mode relative to the exact one:
 /// with a constant force `F` the plain-kick SIM1 map (undamped) has the fixed point

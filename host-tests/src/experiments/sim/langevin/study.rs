@@ -5,8 +5,8 @@ use super::filters::{moments_kick, slow_force_x, AliasFilter, GlaLevels, KickFil
 use crate::report::progress;
 use indicatif::ProgressIterator;
 use macrostep::model::Mass;
-use macrostep::models::{QuarticBond, TwoSpring};
 use macrostep::sim::{Conservative, FastParams, Increment, Sim1};
+use macrostep::systems::{QuarticBond, TwoSpring};
 use macrostep::State;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;

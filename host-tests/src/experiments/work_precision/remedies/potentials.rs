@@ -3,7 +3,7 @@
 
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::model::{Constraint, Hessian, Potential, System, ThirdDerivative};
-use macrostep::models::{DoublePendulum, GravityPenalty, PlanarDistances};
+use macrostep::systems::{DoublePendulum, GravityPenalty, PlanarDistances};
 use nalgebra::{SMatrix, SVector};
 
 /// `V = y₁ + y₂ + ½ Σ ωᵢ² (|dᵢ| − Lᵢ)²` (the seed's unit masses and g), generic for [`AutoDiff`].

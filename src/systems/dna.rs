@@ -169,7 +169,7 @@ impl<T: Real, const N: usize> ThirdDerivative<T, N> for DnaPotential<T, N> {
 ///
 /// ```
 /// use macrostep::model::Potential;
-/// use macrostep::models::Dna;
+/// use macrostep::systems::Dna;
 /// use nalgebra::SVector;
 ///
 /// let dna = Dna::<f64, 16>::paper();

@@ -25,7 +25,7 @@ use nalgebra::SVector;
 ///
 /// ```
 /// use macrostep::model::{Constraint, Hessian};
-/// use macrostep::models::DoublePendulum;
+/// use macrostep::systems::DoublePendulum;
 ///
 /// let dp = DoublePendulum::<f64>::paper();
 /// let s = dp.initial_state();

@@ -65,7 +65,7 @@ impl<T: Real> ThirdDerivative<T, 1> for CosinePotential<T> {
 /// `θ̇ = 0`.
 ///
 /// ```
-/// use macrostep::models::Kapitza;
+/// use macrostep::systems::Kapitza;
 ///
 /// let k = Kapitza::<f64>::paper();
 /// let s = k.initial_state();

@@ -28,7 +28,7 @@ use nalgebra::SVector;
 ///
 /// ```
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Chain;
+/// use macrostep::systems::Chain;
 ///
 /// // 004 §5.4.3: n = 20 pendula, horizontal at rest, L = 1.
 /// let chain = Chain::<f64, 40, 20>::horizontal();

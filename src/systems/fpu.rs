@@ -205,7 +205,7 @@ impl<T: Real, const N: usize> ThirdDerivative<T, N> for FpuSoft<T, N> {
 /// [`Fpu::FIG_2_9_POSITIONS`].
 ///
 /// ```
-/// use macrostep::models::Fpu;
+/// use macrostep::systems::Fpu;
 ///
 /// let fpu = Fpu::<f64, 6>::paper();
 /// let s = fpu.initial_state();

@@ -128,7 +128,7 @@ impl<T: Real> Potential<T, 6> for BondAngle<T> {
 /// `(−0.4326, −1.6656, 0.1253, 0.2877, −1.1465, 1.1909)`.
 ///
 /// ```
-/// use macrostep::models::Propane;
+/// use macrostep::systems::Propane;
 /// use macrostep::model::Potential;
 ///
 /// let m = Propane::<f64>::paper();

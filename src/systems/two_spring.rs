@@ -55,7 +55,7 @@ impl<T: Real> LangevinParams<T> {
 /// `x(0) = 0.8/ω`, `y(0) = 1.1 + x(0)`, zero momenta.
 ///
 /// ```
-/// use macrostep::models::TwoSpring;
+/// use macrostep::systems::TwoSpring;
 ///
 /// let m = TwoSpring::<f64>::paper();
 /// assert!((m.langevin().beta() - 10.0).abs() < 1e-12);

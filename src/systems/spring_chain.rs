@@ -25,7 +25,7 @@ use nalgebra::{SMatrix, SVector};
 ///
 /// ```
 /// use macrostep::model::Constraint;
-/// use macrostep::models::SpringChain;
+/// use macrostep::systems::SpringChain;
 ///
 /// let sc = SpringChain::<f64>::paper();
 /// let s = sc.initial_state();

@@ -21,7 +21,7 @@ use nalgebra::SVector;
 ///
 /// ```
 /// use macrostep::model::Constraint;
-/// use macrostep::models::Pendulum;
+/// use macrostep::systems::Pendulum;
 ///
 /// let p = Pendulum::<f64>::paper();
 /// let s = p.initial_state();

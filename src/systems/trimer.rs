@@ -22,7 +22,7 @@ use nalgebra::{Matrix3, SVector};
 ///
 /// ```
 /// use macrostep::model::Potential;
-/// use macrostep::models::SpringTrimer;
+/// use macrostep::systems::SpringTrimer;
 ///
 /// let m = SpringTrimer::<f64>::paper();
 /// let s = m.initial_state();
