@@ -1,6 +1,6 @@
 //! The held-force potential wrapper `V(q) − uᵀq`.
 
-use crate::linalg::BandMut;
+use crate::model::BandMut;
 use crate::model::{Hessian, Potential, ThirdDerivative};
 use crate::{ConfigError, Real, StepError};
 use nalgebra::{SMatrix, SVector};

@@ -28,7 +28,9 @@ mod dense;
 mod dense_kept;
 mod jacobi;
 
-pub use banded::{band_cholesky_solve, band_ldlt_solve, BandMut, Banded};
+/// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
+pub use crate::model::BandMut;
+pub use banded::{band_cholesky_solve, band_ldlt_solve, Banded};
 pub(crate) use dense::{lu_solve_in_place, solve_symmetric_in_place};
 pub use dense::{solve_symmetric, Dense};
 pub use dense_kept::DenseKept;

@@ -1,7 +1,7 @@
 //! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
 
+use super::BandMut;
 use super::{Hessian, Potential, ThirdDerivative};
-use crate::linalg::BandMut;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 

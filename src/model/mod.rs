@@ -8,11 +8,14 @@
 //! - [`Constraint`]: holonomic constraints `g(q) = 0`, and [`Penalty`], the stiff potential
 //!   `V + ½ Σ ωᵢ² gᵢ²` that replaces them (000 eq 1.7).
 //! - [`System`]: a mass and a potential together, with the Hamiltonian.
+//! - [`BandMut`]: the band-matrix view a banded Hessian is written into.
 
+mod band;
 mod constraint;
 mod mass;
 mod potential;
 
+pub use band::BandMut;
 pub use constraint::{Constraint, Penalty};
 pub use mass::Mass;
 pub use potential::{Hessian, Potential, Quadratic, Split, ThirdDerivative, Zero};

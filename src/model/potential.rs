@@ -1,6 +1,6 @@
 //! Potentials: energy, gradient, Hessian and the third-derivative contraction.
 
-use crate::linalg::BandMut;
+use super::BandMut;
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
 

@@ -24,7 +24,7 @@
 //! validated links that case cannot occur, so results are exact; what the checked access buys is
 //! that no branch to a panic is left in the step (the firmware proves it at link time).
 
-use crate::linalg::BandMut;
+use crate::model::BandMut;
 use crate::model::Constraint;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};

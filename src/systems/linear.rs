@@ -58,7 +58,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for LinearPotential<T, N> {
     /// The Hessian is zero: nothing to add.
     fn add_hessian(&self, _: &SVector<T, N>, _: T, _: &mut SMatrix<T, N, N>) {}
     /// The Hessian is zero: every band fits.
-    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut crate::linalg::BandMut<'_, T>) -> bool {
+    fn hessian_band(&self, _: &SVector<T, N>, _: T, _: &mut crate::model::BandMut<'_, T>) -> bool {
         true
     }
 }
