@@ -32,6 +32,7 @@ mod scalar;
 pub mod sim;
 mod state;
 pub mod systems;
+mod watched;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};

@@ -1,13 +1,13 @@
 //! BDF2 for constrained mechanics (Leimkuhler & Skeel, 001 eqs 35–37 with `k = 2`): the
 //! nonsymplectic, dissipative baseline of 001 §7.
 
-use super::kernel::Kernel;
+use super::method::{Constrained, ConstrainedScheme, Sealed};
+#[cfg(doc)]
 use super::ConstraintNewtonParams;
-use crate::guard::{Guards, Watch, WithResidual};
-use crate::integrator::check_step_input;
+use crate::guard::{Guards, Watch};
 use crate::linalg::solve_symmetric;
-use crate::model::{Constraint, Hessian, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::model::{Constraint, Hessian};
+use crate::{Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// The second-order backward differentiation formula on `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`
@@ -60,15 +60,24 @@ use nalgebra::{SMatrix, SVector};
 /// // Dissipative: the pendulum has lost energy.
 /// assert!(p.system().energy(&s) < e0);
 /// ```
+pub type Bdf2<T, P, G, const N: usize, const D: usize> =
+    Constrained<T, P, G, Bdf2Scheme<T, N, D>, N, D>;
+
+/// The BDF2 step (the [`ConstrainedScheme`] of [`Bdf2`]): the kept previous step and the last
+/// multiplier.
 #[derive(Clone, Copy, Debug)]
-pub struct Bdf2<T: Real, P, G, const N: usize, const D: usize> {
-    system: System<T, P, N>,
-    constraint: G,
-    h: T,
-    kernel: Kernel<T>,
-    watch: Watch<T, N>,
+pub struct Bdf2Scheme<T: Real, const N: usize, const D: usize> {
     history: Option<History<T, N>>,
     multiplier: SVector<T, D>,
+}
+
+impl<T: Real, const N: usize, const D: usize> Default for Bdf2Scheme<T, N, D> {
+    fn default() -> Self {
+        Self {
+            history: None,
+            multiplier: SVector::zeros(),
+        }
+    }
 }
 
 /// What a BDF2 step needs of the past: the state before the last step, the state the last step
@@ -89,49 +98,14 @@ where
     P: Hessian<T, N>,
     G: Constraint<T, N, D>,
 {
-    /// BDF2 with step `h` for `system` under `constraint`; `params` as for RATTLE (`tol` bounds
-    /// `‖g‖∞` and, relative to `1 + ‖q‖∞`, the last Newton update).
-    ///
-    /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
-    pub fn new(
-        system: System<T, P, N>,
-        constraint: G,
-        h: T,
-        params: ConstraintNewtonParams<T>,
-    ) -> Result<Self, ConfigError> {
-        Ok(Self {
-            system,
-            constraint,
-            h: check_step(h)?,
-            kernel: Kernel::new(params)?,
-            watch: Watch::new(Guards {
-                energy_run: None,
-                ..Guards::default()
-            }),
-            history: None,
-            multiplier: SVector::zeros(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// The constraint.
-    pub fn constraint(&self) -> &G {
-        &self.constraint
-    }
-
     /// `λ_{n+1}` of the last successful step (the constraint force is `g'(q)ᵀλ`).
     pub fn multiplier(&self) -> &SVector<T, D> {
-        &self.multiplier
+        &self.scheme.multiplier
     }
 
     /// Forgets the previous step: the next step is a backward Euler start.
     pub fn restart(&mut self) {
-        self.history = None;
+        self.scheme.history = None;
     }
 
     /// Newton on `F(q, μ) = α₀²Mq + c + h²∇V(q) − g'(q)ᵀμ = 0`, `g(q) = 0` from `q`; returns
@@ -179,7 +153,7 @@ where
     /// The coefficients and the previous state for a step of `h` from `state`: BDF2 when the
     /// run continues, else the backward Euler start (`α₂ = 0`, the previous state unused).
     fn scheme(&self, state: &State<T, N>, h: T) -> (Alphas<T>, State<T, N>) {
-        match &self.history {
+        match &self.scheme.history {
             Some(hist) if hist.h == h && hist.returned == *state => {
                 ((T::lit(1.5), T::lit(-2.0), T::lit(0.5)), hist.previous)
             }
@@ -188,7 +162,10 @@ where
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Bdf2<T, P, G, N, D>
+impl<T: Real, const N: usize, const D: usize> Sealed for Bdf2Scheme<T, N, D> {}
+
+impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D>
+    for Bdf2Scheme<T, N, D>
 where
     T: Real,
     P: Hessian<T, N>,
@@ -197,55 +174,50 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
+    /// The started state and `μ`.
+    type Carry = (State<T, N>, SVector<T, D>);
 
-    fn step_size(&self) -> T {
-        self.h
+    /// The run-energy guard off (see the type docs).
+    fn watch() -> Watch<T, N> {
+        Watch::new(Guards {
+            energy_run: None,
+            ..Guards::default()
+        })
     }
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let ((a0, a1, a2), prev) = self.scheme(state, h);
-        let s = self
+    fn advance(
+        m: &Bdf2<T, P, G, N, D>,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<(State<T, N>, Self::Carry), StepError> {
+        let ((a0, a1, a2), prev) = m.scheme(state, h);
+        let s = m
             .kernel
-            .start(&self.constraint, &self.system.mass, state, false)?;
+            .start(&m.constraint, &m.system.mass, state, false)?;
         let rq = s.q * a1 + prev.q * a2;
         let rv = s.v * a1 + prev.v * a2;
-        let mass = &self.system.mass;
+        let mass = &m.system.mass;
         let c = mass.mul(&rq) * a0 + mass.mul(&rv) * h;
         let guess = if a2 == T::zero() {
             s.q + s.v * h
         } else {
             s.q * T::lit(2.0) - prev.q
         };
-        let (q, mu) = self.solve(a0, &c, h, guess)?;
+        let (q, mu) = m.solve(a0, &c, h, guess)?;
         let next = State {
             t: s.t + h,
             q,
             v: (q * a0 + rq) / h,
         };
-        self.watch.commit(
-            state,
-            &next,
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )?;
+        Ok((next, (s, mu)))
+    }
+
+    fn keep(&mut self, state: &State<T, N>, h: T, (s, mu): Self::Carry) {
         self.history = Some(History {
             previous: s,
             returned: *state,
             h,
         });
         self.multiplier = mu / (h * h);
-        Ok(())
     }
 }

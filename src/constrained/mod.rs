@@ -57,16 +57,18 @@
 
 mod bdf2;
 mod kernel;
+mod method;
 mod multiplier;
 mod rattle;
 mod reich;
 mod shake;
 
-pub use bdf2::Bdf2;
+pub use bdf2::{Bdf2, Bdf2Scheme};
+pub use method::{Constrained, ConstrainedScheme, KeepsMultipliers};
 pub use multiplier::MultiplierWindow;
-pub use rattle::Rattle;
-pub use reich::{Reich4, Stage};
-pub use shake::Shake;
+pub use rattle::{Rattle, RattleScheme};
+pub use reich::{Reich4, ReichScheme, Stage};
+pub use shake::{Shake, ShakeScheme};
 
 use crate::{ConfigError, Real};
 use nalgebra::SVector;

@@ -1,11 +1,14 @@
 //! RATTLE = VR (Leimkuhler & Skeel, 001 eqs 24–28).
 
 use super::kernel::Kernel;
-use super::{ConstraintNewtonParams, Multipliers};
-use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
-use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
+#[cfg(doc)]
+use super::ConstraintNewtonParams;
+use super::Multipliers;
+use crate::model::{Constraint, Potential};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -47,13 +50,13 @@ use nalgebra::SVector;
 /// let force = p.constraint().jacobian(&s.q).transpose() * rattle.multipliers().end;
 /// # let _ = force;
 /// ```
+pub type Rattle<T, P, G, const N: usize, const D: usize> =
+    Constrained<T, P, G, RattleScheme<T, D>, N, D>;
+
+/// The RATTLE step (the [`ConstrainedScheme`] of [`Rattle`]) and the multipliers of its last
+/// step.
 #[derive(Clone, Copy, Debug)]
-pub struct Rattle<T: Real, P, G, const N: usize, const D: usize> {
-    system: System<T, P, N>,
-    constraint: G,
-    h: T,
-    kernel: Kernel<T>,
-    watch: Watch<T, N>,
+pub struct RattleScheme<T: Real, const D: usize> {
     last: Multipliers<T, D>,
 }
 
@@ -63,67 +66,6 @@ where
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    /// RATTLE with step `h` for `system` under `constraint`.
-    ///
-    /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
-    pub fn new(
-        system: System<T, P, N>,
-        constraint: G,
-        h: T,
-        params: ConstraintNewtonParams<T>,
-    ) -> Result<Self, ConfigError> {
-        Ok(Self {
-            system,
-            constraint,
-            h: check_step(h)?,
-            kernel: Kernel::new(params)?,
-            watch: Watch::default(),
-            last: Multipliers::default(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// The constraint.
-    pub fn constraint(&self) -> &G {
-        &self.constraint
-    }
-
-    /// The solver parameters.
-    pub fn params(&self) -> &ConstraintNewtonParams<T> {
-        &self.kernel.params
-    }
-
-    /// The generalised force each constraint exerts at `q` (the state the last step returned),
-    /// from the multiplier acting at the end of the last step (`λ⁽ᵛ⁾ₙ₊₁`, first order in `h`): column `i` is
-    /// `λᵢ∇gᵢ(q)` (units and sign: [`crate::forcing::reaction`]).
-    pub fn reactions(&self, q: &SVector<T, N>) -> nalgebra::SMatrix<T, N, D> {
-        crate::forcing::reaction::forces(&self.constraint, q, &self.last.end)
-    }
-
-    /// The multipliers `λ⁽ʳ⁾ₙ` (start) and `λ⁽ᵛ⁾ₙ₊₁` (end) of the last successful step.
-    pub fn multipliers(&self) -> &Multipliers<T, D> {
-        &self.last
-    }
-
-    /// Projects `state` onto the solution manifold (positions along `M⁻¹g'ᵀ`, then velocities
-    /// `M`-orthogonally), the explicit alternative to [`OffManifold::Project`](super::OffManifold::Project).
-    ///
-    /// # Errors
-    /// [`StepError::NonFiniteState`], [`StepError::Singular`], [`StepError::NotConverged`],
-    /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
-    pub fn project(&self, state: &mut State<T, N>) -> Result<(), StepError> {
-        let s = self
-            .kernel
-            .project(&self.constraint, &self.system.mass, state, true)?;
-        *state = s;
-        Ok(())
-    }
-
     /// One RATTLE step from `s` (on the manifold) into locals: `(state, multipliers)`.
     pub(crate) fn raw_step(
         &self,
@@ -152,7 +94,24 @@ where
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Rattle<T, P, G, N, D>
+impl<T: Real, const D: usize> Default for RattleScheme<T, D> {
+    fn default() -> Self {
+        Self {
+            last: Multipliers::default(),
+        }
+    }
+}
+
+impl<T: Real, const D: usize> Sealed for RattleScheme<T, D> {}
+
+impl<T: Real, const D: usize> KeepsMultipliers<T, D> for RattleScheme<T, D> {
+    fn last(&self) -> &Multipliers<T, D> {
+        &self.last
+    }
+}
+
+impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D>
+    for RattleScheme<T, D>
 where
     T: Real,
     P: Potential<T, N>,
@@ -161,53 +120,27 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
+    type Carry = Multipliers<T, D>;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let s = self
-            .kernel
-            .start(&self.constraint, &self.system.mass, state, true)?;
-        let guess = if self.kernel.params.warm_start {
-            self.last.end
+    fn advance(
+        m: &Rattle<T, P, G, N, D>,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
+        let s = m.kernel.start(&m.constraint, &m.system.mass, state, true)?;
+        let guess = if m.kernel.params.warm_start {
+            m.scheme.last.end
         } else {
             SVector::zeros()
         };
-        let (next, lam) = self.raw_step(&s, h, guess)?;
+        let (next, lam) = m.raw_step(&s, h, guess)?;
         if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        self.watch.commit(
-            state,
-            &next,
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )?;
-        self.last = lam;
-        Ok(())
+        Ok((next, lam))
     }
-}
 
-impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
-    for Rattle<T, crate::forcing::Actuated<T, P, N>, G, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-{
-    crate::forcing::actuate_impl!(self);
+    fn keep(&mut self, _state: &State<T, N>, _h: T, lam: Multipliers<T, D>) {
+        self.last = lam;
+    }
 }

@@ -1,11 +1,10 @@
 //! Reich's constrained composition to fourth order (002 §3.2, eq 27).
 
 use super::kernel::Kernel;
+use super::method::{Constrained, ConstrainedScheme, Sealed};
 use super::ConstraintNewtonParams;
-use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.
@@ -67,14 +66,14 @@ pub enum Stage {
 /// assert!(p.constraint().value(&s.q)[0].abs() < 1e-12);
 /// assert!((p.constraint().jacobian(&s.q) * s.v)[0].abs() < 1e-12);
 /// ```
+pub type Reich4<T, P, G, const N: usize, const D: usize> =
+    Constrained<T, P, G, ReichScheme<T>, N, D>;
+
+/// Reich's composed step (the [`ConstrainedScheme`] of [`Reich4`]): the stage variant and the
+/// composition coefficients.
 #[derive(Clone, Copy, Debug)]
-pub struct Reich4<T: Real, P, G, const N: usize, const D: usize> {
-    system: System<T, P, N>,
-    constraint: G,
-    h: T,
+pub struct ReichScheme<T: Real> {
     stage: Stage,
-    kernel: Kernel<T>,
-    watch: Watch<T, N>,
     c: [T; 3],
 }
 
@@ -103,42 +102,21 @@ where
         stage: Stage,
         params: ConstraintNewtonParams<T>,
     ) -> Result<Self, ConfigError> {
-        Ok(Self {
-            system,
-            constraint,
-            h: check_step(h)?,
+        let scheme = ReichScheme {
             stage,
-            kernel: Kernel::new(params)?,
-            watch: Watch::default(),
             c: yoshida(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
+        };
+        Self::build(system, constraint, h, params, scheme)
     }
 
     /// The stage variant.
     pub fn stage(&self) -> Stage {
-        self.stage
+        self.scheme.stage
     }
 
     /// The composition coefficients `(c₁, c₂, c₁)`.
     pub fn coefficients(&self) -> [T; 3] {
-        self.c
-    }
-
-    /// Projects `state` onto the solution manifold (see [`Rattle::project`](super::Rattle::project)).
-    ///
-    /// # Errors
-    /// As [`Rattle::project`](super::Rattle::project); the state is unchanged on error.
-    pub fn project(&self, state: &mut State<T, N>) -> Result<(), StepError> {
-        let s = self
-            .kernel
-            .project(&self.constraint, &self.system.mass, state, true)?;
-        *state = s;
-        Ok(())
+        self.scheme.c
     }
 
     /// Eq 26: kick with `Λ` then velocity Verlet, `g = 0` at the end; no velocity projection.
@@ -158,7 +136,9 @@ where
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Reich4<T, P, G, N, D>
+impl<T: Real> Sealed for ReichScheme<T> {}
+
+impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D> for ReichScheme<T>
 where
     T: Real,
     P: Potential<T, N>,
@@ -167,52 +147,28 @@ where
     const ORDER: u32 = 4;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
+    type Carry = ();
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let g = &self.constraint;
-        let mass = &self.system.mass;
-        let mut s = self.kernel.start(g, mass, state, true)?;
-        for &c in &self.c {
-            s = self.stage_step(&s, h * c)?;
-            if self.stage == Stage::Rattle {
-                s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+    fn advance(
+        m: &Reich4<T, P, G, N, D>,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<(State<T, N>, ()), StepError> {
+        let g = &m.constraint;
+        let mass = &m.system.mass;
+        let mut s = m.kernel.start(g, mass, state, true)?;
+        for &c in &m.scheme.c {
+            s = m.stage_step(&s, h * c)?;
+            if m.scheme.stage == Stage::Rattle {
+                s.v = m.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
             }
         }
-        if self.stage == Stage::Reich {
-            s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+        if m.scheme.stage == Stage::Reich {
+            s.v = m.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
         }
         s.t = state.t + h;
-        self.watch.commit(
-            state,
-            &s,
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )
+        Ok((s, ()))
     }
-}
 
-impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
-    for Reich4<T, crate::forcing::Actuated<T, P, N>, G, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-{
-    crate::forcing::actuate_impl!(self);
+    fn keep(&mut self, _state: &State<T, N>, _h: T, _carry: ()) {}
 }

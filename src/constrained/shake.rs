@@ -1,11 +1,10 @@
 //! SHAKE in velocity form = VS (Leimkuhler & Skeel, 001 eqs 15–18).
 
 use super::kernel::Kernel;
-use super::{ConstraintNewtonParams, Multipliers};
-use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
-use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
+use super::Multipliers;
+use crate::model::{Constraint, Potential};
+use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -48,80 +47,33 @@ use nalgebra::SVector;
 /// let hidden = (p.constraint().jacobian(&s.q) * s.v)[0];
 /// assert!(hidden.abs() < 1e-2);
 /// ```
+pub type Shake<T, P, G, const N: usize, const D: usize> =
+    Constrained<T, P, G, ShakeScheme<T, D>, N, D>;
+
+/// The SHAKE (VS) step (the [`ConstrainedScheme`] of [`Shake`]) and the multipliers of its last
+/// step.
 #[derive(Clone, Copy, Debug)]
-pub struct Shake<T: Real, P, G, const N: usize, const D: usize> {
-    system: System<T, P, N>,
-    constraint: G,
-    h: T,
-    kernel: Kernel<T>,
-    watch: Watch<T, N>,
+pub struct ShakeScheme<T: Real, const D: usize> {
     last: Multipliers<T, D>,
 }
 
-impl<T, P, G, const N: usize, const D: usize> Shake<T, P, G, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-{
-    /// SHAKE (VS) with step `h` for `system` under `constraint`.
-    ///
-    /// # Errors
-    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
-    pub fn new(
-        system: System<T, P, N>,
-        constraint: G,
-        h: T,
-        params: ConstraintNewtonParams<T>,
-    ) -> Result<Self, ConfigError> {
-        Ok(Self {
-            system,
-            constraint,
-            h: check_step(h)?,
-            kernel: Kernel::new(params)?,
-            watch: Watch::default(),
+impl<T: Real, const D: usize> Default for ShakeScheme<T, D> {
+    fn default() -> Self {
+        Self {
             last: Multipliers::default(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// The constraint.
-    pub fn constraint(&self) -> &G {
-        &self.constraint
-    }
-
-    /// The generalised force each constraint exerts at `q` (the state the last step returned),
-    /// from the multiplier acting at the end of the last step (`λₙ₊₁`, second order in `h`): column `i` is
-    /// `λᵢ∇gᵢ(q)` (units and sign: [`crate::forcing::reaction`]).
-    pub fn reactions(&self, q: &SVector<T, N>) -> nalgebra::SMatrix<T, N, D> {
-        crate::forcing::reaction::forces(&self.constraint, q, &self.last.end)
-    }
-
-    /// The multipliers `λₙ` (start) and `λₙ₊₁` (end, the look-ahead) of the last successful step.
-    pub fn multipliers(&self) -> &Multipliers<T, D> {
-        &self.last
-    }
-
-    /// Projects `state` onto the solution manifold (positions along `M⁻¹g'ᵀ`, then velocities
-    /// `M`-orthogonally onto the hidden constraint, which is where a VS run should start).
-    ///
-    /// # Errors
-    /// [`StepError::NonFiniteState`], [`StepError::Singular`], [`StepError::NotConverged`],
-    /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
-    pub fn project(&self, state: &mut State<T, N>) -> Result<(), StepError> {
-        let s = self
-            .kernel
-            .project(&self.constraint, &self.system.mass, state, true)?;
-        *state = s;
-        Ok(())
+        }
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Shake<T, P, G, N, D>
+impl<T: Real, const D: usize> Sealed for ShakeScheme<T, D> {}
+
+impl<T: Real, const D: usize> KeepsMultipliers<T, D> for ShakeScheme<T, D> {
+    fn last(&self) -> &Multipliers<T, D> {
+        &self.last
+    }
+}
+
+impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D> for ShakeScheme<T, D>
 where
     T: Real,
     P: Potential<T, N>,
@@ -130,69 +82,46 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
+    type Carry = Multipliers<T, D>;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let g = &self.constraint;
-        let mass = &self.system.mass;
-        let s = self.kernel.start(g, mass, state, false)?;
-        let half = h * self.kernel.half;
-        let guess = if self.kernel.params.warm_start {
-            self.last.end
+    fn advance(
+        m: &Shake<T, P, G, N, D>,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
+        let g = &m.constraint;
+        let mass = &m.system.mass;
+        let s = m.kernel.start(g, mass, state, false)?;
+        let half = h * m.kernel.half;
+        let guess = if m.kernel.params.warm_start {
+            m.scheme.last.end
         } else {
             SVector::zeros()
         };
         // (16), (15), (17): λₙ.
-        let a0 = self.system.acceleration(&s.q);
+        let a0 = m.system.acceleration(&s.q);
         let w = s.v + a0 * half;
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
-        let (q, l0) = self
+        let (q, l0) = m
             .kernel
             .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
         let vh = w + b0 * (l0 * half);
         // Look-ahead: λₙ₊₁ from the next step's position constraint.
-        let a1 = self.system.acceleration(&q);
+        let a1 = m.system.acceleration(&q);
         let b1 = Kernel::minv_jt(mass, &g.jacobian(&q));
         let y = q + (vh + a1 * h) * h;
-        let (_, l1) = self.kernel.position_solve(g, &y, &b1, h * h, l0)?;
+        let (_, l1) = m.kernel.position_solve(g, &y, &b1, h * h, l0)?;
         // (18).
         let v = vh + (a1 + b1 * l1) * half;
         if l0.iter().chain(l1.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
         Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
-        self.watch.commit(
-            state,
-            &State { t: s.t + h, q, v },
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )?;
-        self.last = Multipliers { start: l0, end: l1 };
-        Ok(())
+        let next = State { t: s.t + h, q, v };
+        Ok((next, Multipliers { start: l0, end: l1 }))
     }
-}
 
-impl<T, P, G, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
-    for Shake<T, crate::forcing::Actuated<T, P, N>, G, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-{
-    crate::forcing::actuate_impl!(self);
+    fn keep(&mut self, _state: &State<T, N>, _h: T, lam: Multipliers<T, D>) {
+        self.last = lam;
+    }
 }

@@ -25,6 +25,10 @@
 //!   impulse / Verlet-I / r-RESPA method.
 //! - [`Sim4`]: the fourth-order composition of Remark 4.2.4 with `c₄ = 1/(2 − 2^{1/3})`.
 //!
+//! The three are aliases of one [`Sim`] whose strategy parameter ([`SimScheme`]: [`LieTrotter`],
+//! [`Strang`], [`TripleJump`]) is the composition; construction, accessors, guards and the step
+//! contract are shared.
+//!
 //! All are [`crate::Integrator`]s when `σ = 0` (symplectic when also `c = 0`; conformally
 //! symplectic, with Jacobian determinant `e^{−c·N·H}`, for scalar `c`), and
 //! [`crate::langevin::StochasticIntegrator`]s (`Sim1`, `Sim2`) when `σ ≠ 0`.
@@ -37,6 +41,7 @@
 //! `ωH ∈ πℤ` (§4.2.4); the mollified kick of eq 4.8 narrows them further.
 
 mod fast_flow;
+mod impulse;
 pub mod quasi;
 mod quasi_flow;
 mod sim1;
@@ -44,11 +49,12 @@ mod sim2;
 mod sim4;
 
 pub use fast_flow::{mode_map, FastFlow, Increment, StiffLinear};
+pub use impulse::{NoisyScheme, Sim, SimScheme};
 pub use quasi::{Quasi1, Quasi2, QuasiExp, QuasiParams};
 pub use quasi_flow::QuasiStiffness;
-pub use sim1::{Sim1, Sim1Order};
-pub use sim2::Sim2;
-pub use sim4::{Sim4, SIM4_C};
+pub use sim1::{LieTrotter, Sim1, Sim1Order};
+pub use sim2::{Sim2, Strang};
+pub use sim4::{Sim4, TripleJump, SIM4_C};
 
 use crate::model::Potential;
 use crate::Real;

@@ -277,17 +277,7 @@ impl<
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    fn step_size(&self) -> T {
-        self.core.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::step_size_and_watch!(core.h);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -327,17 +317,7 @@ impl<
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    fn step_size(&self) -> T {
-        self.core.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::step_size_and_watch!(core.h);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -1,13 +1,11 @@
 //! First-order SIM (Lie–Trotter), 004 Integrators 4.2.1/4.2.2, Remark 4.2.1, and eq 4.8.
 
-use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
-use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
-use crate::langevin::StochasticIntegrator;
-use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
+use super::{FastFlow, Force, Increment, StiffLinear};
+#[cfg(doc)]
+use crate::{langevin::StochasticIntegrator, Integrator, StepError};
+use crate::{ConfigError, Real, State};
 use nalgebra::SVector;
-use rand_core::Rng;
 
 /// Which Lie–Trotter order SIM1 uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -40,7 +38,7 @@ pub enum Sim1Order {
 /// so [`Integrator::SYMPLECTIC`] refers to the plain kick.
 ///
 /// # Errors
-/// Construction: as [`StiffLinear::new`] and [`ConfigError::StepSize`]. Steps: as
+/// Construction: as [`Sim::with_force`]. Steps: as
 /// [`Integrator::step_by`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
 /// [`StochasticIntegrator::step_with`]).
@@ -55,101 +53,58 @@ pub enum Sim1Order {
 /// sim.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - 100.0_f64.cos()).abs() < 1e-12);
 /// ```
+pub type Sim1<T, F, const N: usize> = Sim<T, F, LieTrotter<T, N>, N>;
+
+/// The Lie–Trotter composition of SIM1 (the [`SimScheme`] of [`Sim1`]): the fast flow over the
+/// configured step, the composition order and the kick.
 #[derive(Clone, Copy, Debug)]
-pub struct Sim1<T: Real, F, const N: usize> {
-    lin: StiffLinear<T, N>,
+pub struct LieTrotter<T: Real, const N: usize> {
     flow: FastFlow<T, N>,
-    force: F,
-    h: T,
     order: Sim1Order,
     mollified: bool,
-    watch: Watch<T, N>,
-}
-
-impl<T: Real, P: Potential<T, N>, const N: usize> Sim1<T, Conservative<P>, N> {
-    /// Sim1 for the slow force `−∇V` of `potential` (see [`Sim1::with_force`] for any force).
-    ///
-    /// # Errors
-    /// See the type docs.
-    pub fn new(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        potential: P,
-        h: T,
-    ) -> Result<Self, ConfigError> {
-        Self::with_force(mass, fast, Conservative(potential), h)
-    }
 }
 
 impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
-    /// SIM1 (`φˢ∘φᶠ`) with mass `M`, fast part `fast`, slow force `force` and step `H`.
-    ///
-    /// # Errors
-    /// See the type docs.
-    pub fn with_force(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        force: F,
-        h: T,
-    ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let lin = StiffLinear::new(mass, &fast)?;
-        let flow = FastFlow::new(&lin, h)?;
-        Ok(Self {
-            watch: Watch::default(),
-            lin,
-            flow,
-            force,
-            h,
-            order: Sim1Order::FlowThenKick,
-            mollified: false,
-        })
-    }
-
     /// Chooses the composition order.
     pub fn with_order(mut self, order: Sim1Order) -> Self {
-        self.order = order;
+        self.scheme_mut().order = order;
         self
-    }
-
-    /// Uses the mollified (Hamilton–Pontryagin–Marsden, eq 4.8) kick.
-    pub fn mollified(mut self, on: bool) -> Self {
-        self.mollified = on;
-        self
-    }
-
-    /// The validated fast system.
-    pub fn stiff(&self) -> &StiffLinear<T, N> {
-        &self.lin
-    }
-
-    /// The fast flow over the configured step.
-    pub fn flow(&self) -> &FastFlow<T, N> {
-        &self.flow
     }
 
     /// The slow force.
     pub fn force(&self) -> &F {
-        &self.force
+        self.slow_force()
     }
 
-    fn kick(
+    /// Uses the mollified (Hamilton–Pontryagin–Marsden, eq 4.8) kick.
+    pub fn mollified(mut self, on: bool) -> Self {
+        self.scheme_mut().mollified = on;
+        self
+    }
+}
+
+impl<T: Real, const N: usize> LieTrotter<T, N> {
+    fn kick<F: Force<T, N>>(
         &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
         q: &SVector<T, N>,
         v: &SVector<T, N>,
         h: T,
         maps_b12: &SVector<T, N>,
     ) -> SVector<T, N> {
-        let f = self.force.force(q);
+        let f = force.force(q);
         if self.mollified {
-            v + self.lin.weighted_kick(maps_b12, &f)
+            v + lin.weighted_kick(maps_b12, &f)
         } else {
-            v + self.lin.mass().solve(&f) * h
+            v + lin.mass().solve(&f) * h
         }
     }
 
-    fn advance(
+    fn advance_maps<F: Force<T, N>>(
         &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
         s: &State<T, N>,
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
@@ -159,96 +114,71 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
         let noise = r.map(|r| (&r.z, &r.zeta));
         let (q, v) = match self.order {
             Sim1Order::FlowThenKick => {
-                let (q, v) = self.lin.apply_maps(maps, &s.q, &s.v, noise);
-                let v = self.kick(&q, &v, h, &b12);
+                let (q, v) = lin.apply_maps(maps, &s.q, &s.v, noise);
+                let v = self.kick(lin, force, &q, &v, h, &b12);
                 (q, v)
             }
             Sim1Order::KickThenFlow => {
-                let v = self.kick(&s.q, &s.v, h, &b12);
-                self.lin.apply_maps(maps, &s.q, &v, noise)
+                let v = self.kick(lin, force, &s.q, &s.v, h, &b12);
+                lin.apply_maps(maps, &s.q, &v, noise)
             }
         };
         State { t: s.t + h, q, v }
     }
-
-    /// One step of size `H` with a given fast-flow increment (modal coordinates; see
-    /// [`FastFlow::sample_increment`], [`FastFlow::carry`]). Lets a caller reuse one Brownian path
-    /// across step sizes.
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
-    pub fn step_with_increment(
-        &mut self,
-        state: &mut State<T, N>,
-        r: &Increment<T, N>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.h)?;
-        let next = self.advance(state, self.h, self.flow.maps(), Some(r));
-        self.watch.commit(state, &next, self.h, &NoProbe)
-    }
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
+impl<T: Real, const N: usize> Sealed for LieTrotter<T, N> {}
+
+impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
     const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
+    type Carry = ();
 
-    fn step_size(&self) -> T {
-        self.h
+    fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
+        Ok(Self {
+            flow: FastFlow::new(lin, h)?,
+            order: Sim1Order::FlowThenKick,
+            mollified: false,
+        })
     }
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        if self.lin.is_noisy() {
-            return Err(StepError::Precondition);
-        }
-        let next = if h == self.h {
-            self.advance(state, h, self.flow.maps(), None)
+    fn advance<F: Force<T, N>>(
+        &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
+        s: &State<T, N>,
+        h: T,
+        h0: T,
+    ) -> (State<T, N>, ()) {
+        let next = if h == h0 {
+            self.advance_maps(lin, force, s, h, self.flow.maps(), None)
         } else {
-            self.advance(state, h, &self.lin.mode_maps(h), None)
+            self.advance_maps(lin, force, s, h, &lin.mode_maps(h), None)
         };
-        self.watch.commit(state, &next, h, &NoProbe)
+        (next, ())
     }
+
+    fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
+
+    fn forget(&mut self) {}
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> StochasticIntegrator<T, N> for Sim1<T, F, N> {
-    const DETERMINISTIC_ORDER: u32 = 1;
-
-    fn step_size(&self) -> T {
-        self.h
+impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
+    fn flow(&self) -> &FastFlow<T, N> {
+        &self.flow
     }
 
-    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
-    fn step_with<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let r = self.flow.sample_increment(rng);
-        self.step_with_increment(state, &r)
-    }
-}
-
-/// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
-/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim1::new(mass,
-/// fast, Actuated::new(slow), h)`.
-impl<T: Real, P: Potential<T, N>, const N: usize> crate::forcing::Actuate<T, N>
-    for Sim1<T, Conservative<crate::forcing::Actuated<T, P, N>>, N>
-{
-    fn force(&self) -> &SVector<T, N> {
-        self.force.0.force()
-    }
-
-    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
-        crate::forcing::set_held(&mut self.force.0, &mut self.watch, u)?;
-        Ok(())
+    fn advance_with<F: Force<T, N>>(
+        &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
+        s: &State<T, N>,
+        h0: T,
+        r: &Increment<T, N>,
+    ) -> (State<T, N>, ()) {
+        (
+            self.advance_maps(lin, force, s, h0, self.flow.maps(), Some(r)),
+            (),
+        )
     }
 }

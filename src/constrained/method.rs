@@ -1,0 +1,208 @@
+//! The shared body of the constrained one-step methods: [`Constrained`] holds the system, the
+//! constraint, the step, the validated Newton kernel and the guard memory; what one step computes
+//! is its strategy parameter `S` ([`ConstrainedScheme`]). [`super::Rattle`], [`super::Shake`],
+//! [`super::Reich4`] and [`super::Bdf2`] are aliases of `Constrained` with one scheme each (the
+//! `VecInner`/alias pattern of heapless and nalgebra).
+
+use super::kernel::Kernel;
+use super::{ConstraintNewtonParams, Multipliers};
+use crate::guard::{Watch, WithResidual};
+use crate::integrator::check_step_input;
+use crate::model::{Constraint, Potential, System};
+use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
+
+mod sealed {
+    pub trait Sealed {}
+}
+pub(super) use sealed::Sealed;
+
+/// What one step of a constrained method computes: the strategy of [`Constrained`].
+///
+/// Implemented by [`super::RattleScheme`], [`super::ShakeScheme`], [`super::ReichScheme`] and
+/// [`super::Bdf2Scheme`]; sealed.
+pub trait ConstrainedScheme<T: Real, P, G, const N: usize, const D: usize>: Sealed + Sized {
+    /// Order of global convergence ([`Integrator::ORDER`]).
+    const ORDER: u32;
+    /// [`Integrator::SYMPLECTIC`].
+    const SYMPLECTIC: bool;
+    /// [`Integrator::SYMMETRIC`].
+    const SYMMETRIC: bool;
+    /// What a successful step hands on once committed (multipliers, the previous state).
+    type Carry;
+
+    /// The guard memory a new integrator starts with.
+    fn watch() -> Watch<T, N> {
+        Watch::default()
+    }
+
+    /// The step of size `h` from `state` (checked finite), not yet committed.
+    #[doc(hidden)]
+    fn advance(
+        m: &Constrained<T, P, G, Self, N, D>,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<(State<T, N>, Self::Carry), StepError>;
+
+    /// Keeps what the step committed into `state` (of size `h`) hands on.
+    #[doc(hidden)]
+    fn keep(&mut self, state: &State<T, N>, h: T, carry: Self::Carry);
+}
+
+/// A constrained one-step method with scheme `S`: the common body of [`super::Rattle`],
+/// [`super::Shake`], [`super::Reich4`] and [`super::Bdf2`] (see those for the methods, their
+/// equations, properties and errors).
+#[derive(Clone, Copy, Debug)]
+pub struct Constrained<T: Real, P, G, S, const N: usize, const D: usize> {
+    pub(super) system: System<T, P, N>,
+    pub(super) constraint: G,
+    h: T,
+    pub(super) kernel: Kernel<T>,
+    watch: Watch<T, N>,
+    pub(super) scheme: S,
+}
+
+impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+    S: ConstrainedScheme<T, P, G, N, D> + Default,
+{
+    /// The method (RATTLE, SHAKE, BDF2) with step `h` for `system` under `constraint`.
+    ///
+    /// # Errors
+    /// [`ConfigError::StepSize`] for a bad `h`; the errors of [`ConstraintNewtonParams::validate`].
+    pub fn new(
+        system: System<T, P, N>,
+        constraint: G,
+        h: T,
+        params: ConstraintNewtonParams<T>,
+    ) -> Result<Self, ConfigError> {
+        Self::build(system, constraint, h, params, S::default())
+    }
+}
+
+impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+    S: ConstrainedScheme<T, P, G, N, D>,
+{
+    /// The method with step `h` for `system` under `constraint`, starting from `scheme`.
+    pub(super) fn build(
+        system: System<T, P, N>,
+        constraint: G,
+        h: T,
+        params: ConstraintNewtonParams<T>,
+        scheme: S,
+    ) -> Result<Self, ConfigError> {
+        Ok(Self {
+            system,
+            constraint,
+            h: check_step(h)?,
+            kernel: Kernel::new(params)?,
+            watch: S::watch(),
+            scheme,
+        })
+    }
+
+    /// The system.
+    pub fn system(&self) -> &System<T, P, N> {
+        &self.system
+    }
+
+    /// The constraint.
+    pub fn constraint(&self) -> &G {
+        &self.constraint
+    }
+
+    /// The solver parameters.
+    pub fn params(&self) -> &ConstraintNewtonParams<T> {
+        &self.kernel.params
+    }
+
+    /// Projects `state` onto the solution manifold (positions along `M⁻¹g'ᵀ`, then velocities
+    /// `M`-orthogonally onto the hidden constraint `g'(q)v = 0`), the explicit alternative to
+    /// [`OffManifold::Project`](super::OffManifold::Project).
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteState`], [`StepError::Singular`], [`StepError::NotConverged`],
+    /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
+    pub fn project(&self, state: &mut State<T, N>) -> Result<(), StepError> {
+        let s = self
+            .kernel
+            .project(&self.constraint, &self.system.mass, state, true)?;
+        *state = s;
+        Ok(())
+    }
+}
+
+/// The schemes that keep the multipliers `(start, end)` of their last step (RATTLE, SHAKE).
+pub trait KeepsMultipliers<T: Real, const D: usize>: Sealed {
+    /// The multipliers of the last successful step.
+    fn last(&self) -> &Multipliers<T, D>;
+}
+
+impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>
+where
+    T: Real,
+    G: Constraint<T, N, D>,
+    S: KeepsMultipliers<T, D>,
+{
+    /// The multipliers of the last successful step: RATTLE `λ⁽ʳ⁾ₙ` (start) and `λ⁽ᵛ⁾ₙ₊₁` (end);
+    /// SHAKE `λₙ` and the look-ahead `λₙ₊₁`.
+    pub fn multipliers(&self) -> &Multipliers<T, D> {
+        self.scheme.last()
+    }
+
+    /// The generalised force each constraint exerts at `q` (the state the last step returned),
+    /// from the multiplier acting at the end of the last step (RATTLE `λ⁽ᵛ⁾ₙ₊₁`, first order in
+    /// `h`; SHAKE `λₙ₊₁`, second order): column `i` is `λᵢ∇gᵢ(q)` (units and sign:
+    /// [`crate::forcing::reaction`]).
+    pub fn reactions(&self, q: &SVector<T, N>) -> nalgebra::SMatrix<T, N, D> {
+        crate::forcing::reaction::forces(&self.constraint, q, &self.scheme.last().end)
+    }
+}
+
+impl<T, P, G, S, const N: usize, const D: usize> Integrator<T, N> for Constrained<T, P, G, S, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+    S: ConstrainedScheme<T, P, G, N, D>,
+{
+    const ORDER: u32 = S::ORDER;
+    const SYMPLECTIC: bool = S::SYMPLECTIC;
+    const SYMMETRIC: bool = S::SYMMETRIC;
+
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let (next, carry) = S::advance(self, state, h)?;
+        self.watch.commit(
+            state,
+            &next,
+            h,
+            &WithResidual {
+                energy: &self.system,
+                residual: |q: &SVector<T, N>| self.constraint.residual(q),
+            },
+        )?;
+        self.scheme.keep(state, h, carry);
+        Ok(())
+    }
+}
+
+impl<T, P, G, S, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
+    for Constrained<T, crate::forcing::Actuated<T, P, N>, G, S, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+    S: ConstrainedScheme<T, crate::forcing::Actuated<T, P, N>, G, N, D>,
+{
+    crate::forcing::actuate_impl!(self);
+}

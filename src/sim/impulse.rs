@@ -1,0 +1,249 @@
+//! The shared body of the stochastic impulse methods: [`Sim`] holds the validated fast system, the
+//! slow force, the step and the guard memory; the composition (Lie–Trotter, Strang, triple jump)
+//! is its strategy parameter `S` ([`SimScheme`]). [`super::Sim1`], [`super::Sim2`] and
+//! [`super::Sim4`] are aliases of `Sim` with one scheme each (the `VecInner`/alias pattern of
+//! heapless and nalgebra).
+
+use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
+use crate::guard::{NoProbe, Watch};
+use crate::integrator::check_step_input;
+use crate::langevin::StochasticIntegrator;
+use crate::model::{Mass, Potential};
+use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use nalgebra::SVector;
+use rand_core::Rng;
+
+mod sealed {
+    pub trait Sealed {}
+}
+pub(super) use sealed::Sealed;
+
+/// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`].
+///
+/// Implemented by [`super::LieTrotter`] (SIM1), [`super::Strang`] (SIM2) and
+/// [`super::TripleJump`] (SIM4); sealed.
+pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
+    /// Order of global convergence ([`Integrator::ORDER`]).
+    const ORDER: u32;
+    /// Whether the composition is symmetric ([`Integrator::SYMMETRIC`]).
+    const SYMMETRIC: bool;
+    /// What a committed step hands to the next one (SIM2: the force at the new position).
+    type Carry;
+
+    /// Precomputes the flows of the step `h` (already validated) for the fast system `lin`.
+    ///
+    /// # Errors
+    /// As [`FastFlow::new`]; a scheme may reject a fast system it cannot integrate.
+    fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError>;
+
+    /// The deterministic step of size `h` from `s` (`h0` is the configured step, whose flows are
+    /// precomputed).
+    fn advance<F: Force<T, N>>(
+        &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
+        s: &State<T, N>,
+        h: T,
+        h0: T,
+    ) -> (State<T, N>, Self::Carry);
+
+    /// Keeps what the committed step at position `q` hands on.
+    fn keep(&mut self, q: &SVector<T, N>, carry: Self::Carry);
+
+    /// Forgets what was handed on (the force changed).
+    fn forget(&mut self);
+}
+
+/// A [`SimScheme`] with a single fast flow over the configured step, which can therefore carry
+/// the Ornstein–Uhlenbeck increment of a noisy fast system (SIM1, SIM2).
+pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
+    /// The fast flow over the configured step.
+    fn flow(&self) -> &FastFlow<T, N>;
+
+    /// The step of the configured size `h0` with the fast-flow increment `r`.
+    fn advance_with<F: Force<T, N>>(
+        &self,
+        lin: &StiffLinear<T, N>,
+        force: &F,
+        s: &State<T, N>,
+        h0: T,
+        r: &Increment<T, N>,
+    ) -> (State<T, N>, Self::Carry);
+}
+
+/// A stochastic impulse method (004 §4.2) with composition `S`: the common body of
+/// [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`] (see those for the methods, their
+/// equations, properties and errors).
+///
+/// ```
+/// use macrostep::{sim::{FastParams, Sim, Strang}, model::{Mass, Quadratic}, Integrator, State};
+/// use nalgebra::{matrix, vector};
+/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
+/// let soft = Quadratic::new(matrix![1.0]);
+/// let mut sim: Sim<f64, _, Strang<f64, 1>, 1> = Sim::new(Mass::identity(), fast, soft, 1e-3)?;
+/// let mut s = State::at_rest(vector![1.0]);
+/// sim.integrate(&mut s, 100)?;
+/// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-3);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Sim<T: Real, F, S, const N: usize> {
+    lin: StiffLinear<T, N>,
+    scheme: S,
+    force: F,
+    h: T,
+    watch: Watch<T, N>,
+}
+
+impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
+    Sim<T, Conservative<P>, S, N>
+{
+    /// The method for the slow force `−∇V` of `potential` (see [`Sim::with_force`] for any
+    /// force).
+    ///
+    /// # Errors
+    /// As [`Sim::with_force`].
+    pub fn new(
+        mass: Mass<T, N>,
+        fast: FastParams<T, N>,
+        potential: P,
+        h: T,
+    ) -> Result<Self, ConfigError> {
+        Self::with_force(mass, fast, Conservative(potential), h)
+    }
+}
+
+impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N> {
+    /// The method with mass `M`, fast part `fast`, slow force `force` and step `H`.
+    ///
+    /// # Errors
+    /// [`ConfigError::StepSize`] for a bad `H`; as [`StiffLinear::new`] and [`FastFlow::new`];
+    /// SIM4 rejects a noisy fast part ([`ConfigError::Inconsistent`]).
+    pub fn with_force(
+        mass: Mass<T, N>,
+        fast: FastParams<T, N>,
+        force: F,
+        h: T,
+    ) -> Result<Self, ConfigError> {
+        let h = check_step(h)?;
+        let lin = StiffLinear::new(mass, &fast)?;
+        let scheme = S::build(&lin, h)?;
+        Ok(Self {
+            watch: Watch::default(),
+            lin,
+            scheme,
+            force,
+            h,
+        })
+    }
+
+    /// The validated fast system.
+    pub fn stiff(&self) -> &StiffLinear<T, N> {
+        &self.lin
+    }
+
+    /// Mutable access to the force; forgets any force cached from the last step.
+    pub fn force_mut(&mut self) -> &mut F {
+        self.scheme.forget();
+        &mut self.force
+    }
+
+    pub(super) fn slow_force(&self) -> &F {
+        &self.force
+    }
+
+    pub(super) fn scheme_mut(&mut self) -> &mut S {
+        &mut self.scheme
+    }
+}
+
+impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S, N> {
+    /// The fast flow over the configured step.
+    pub fn flow(&self) -> &FastFlow<T, N> {
+        self.scheme.flow()
+    }
+
+    /// One step of size `H` with a given fast-flow increment (modal coordinates; see
+    /// [`FastFlow::sample_increment`], [`FastFlow::carry`]). Lets a caller reuse one Brownian path
+    /// across step sizes.
+    ///
+    /// # Errors
+    /// As [`StochasticIntegrator::step_with`].
+    pub fn step_with_increment(
+        &mut self,
+        state: &mut State<T, N>,
+        r: &Increment<T, N>,
+    ) -> Result<(), StepError> {
+        check_step_input(state, self.h)?;
+        let (next, carry) = self
+            .scheme
+            .advance_with(&self.lin, &self.force, state, self.h, r);
+        self.watch.commit(state, &next, self.h, &NoProbe)?;
+        self.scheme.keep(&next.q, carry);
+        Ok(())
+    }
+}
+
+impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Integrator<T, N>
+    for Sim<T, F, S, N>
+{
+    const ORDER: u32 = S::ORDER;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = S::SYMMETRIC;
+
+    crate::watched::step_size_and_watch!();
+
+    /// # Errors
+    /// As [`Integrator::step_by`]; [`StepError::Precondition`] when the fast system has noise
+    /// (use [`StochasticIntegrator::step_with`]).
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        if self.lin.is_noisy() {
+            return Err(StepError::Precondition);
+        }
+        let (next, carry) = self
+            .scheme
+            .advance(&self.lin, &self.force, state, h, self.h);
+        self.watch.commit(state, &next, h, &NoProbe)?;
+        self.scheme.keep(&next.q, carry);
+        Ok(())
+    }
+}
+
+impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> StochasticIntegrator<T, N>
+    for Sim<T, F, S, N>
+{
+    const DETERMINISTIC_ORDER: u32 = S::ORDER;
+
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
+    fn step_with<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        let r = self.scheme.flow().sample_increment(rng);
+        self.step_with_increment(state, &r)
+    }
+}
+
+/// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
+/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim1::new(mass,
+/// fast, Actuated::new(slow), h)`.
+impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for Sim<T, Conservative<crate::forcing::Actuated<T, P, N>>, S, N>
+{
+    fn force(&self) -> &SVector<T, N> {
+        self.force.0.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        if crate::forcing::set_held(&mut self.force.0, &mut self.watch, u)? {
+            self.scheme.forget();
+        }
+        Ok(())
+    }
+}
