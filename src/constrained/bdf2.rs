@@ -174,8 +174,6 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
-    /// The started state and `μ`.
-    type Carry = (State<T, N>, SVector<T, D>);
 
     /// The run-energy guard off (see the type docs).
     fn watch() -> Watch<T, N> {
@@ -185,11 +183,8 @@ where
         })
     }
 
-    fn advance(
-        m: &Bdf2<T, P, G, N, D>,
-        state: &State<T, N>,
-        h: T,
-    ) -> Result<(State<T, N>, Self::Carry), StepError> {
+    #[inline]
+    fn step(m: &mut Bdf2<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let ((a0, a1, a2), prev) = m.scheme(state, h);
         let s = m
             .kernel
@@ -209,15 +204,13 @@ where
             q,
             v: (q * a0 + rq) / h,
         };
-        Ok((next, (s, mu)))
-    }
-
-    fn keep(&mut self, state: &State<T, N>, h: T, (s, mu): Self::Carry) {
-        self.history = Some(History {
+        m.commit(state, &next, h)?;
+        m.scheme.history = Some(History {
             previous: s,
             returned: *state,
             h,
         });
-        self.multiplier = mu / (h * h);
+        m.scheme.multiplier = mu / (h * h);
+        Ok(())
     }
 }

@@ -28,25 +28,19 @@ pub trait ConstrainedScheme<T: Real, P, G, const N: usize, const D: usize>: Seal
     const SYMPLECTIC: bool;
     /// [`Integrator::SYMMETRIC`].
     const SYMMETRIC: bool;
-    /// What a successful step hands on once committed (multipliers, the previous state).
-    type Carry;
-
     /// The guard memory a new integrator starts with.
     fn watch() -> Watch<T, N> {
         Watch::default()
     }
 
-    /// The step of size `h` from `state` (checked finite), not yet committed.
+    /// The step of size `h` from `state` (checked finite): computes into locals, commits under
+    /// the step guards, then keeps what the next step needs.
     #[doc(hidden)]
-    fn advance(
-        m: &Constrained<T, P, G, Self, N, D>,
-        state: &State<T, N>,
+    fn step(
+        m: &mut Constrained<T, P, G, Self, N, D>,
+        state: &mut State<T, N>,
         h: T,
-    ) -> Result<(State<T, N>, Self::Carry), StepError>;
-
-    /// Keeps what the step committed into `state` (of size `h`) hands on.
-    #[doc(hidden)]
-    fn keep(&mut self, state: &State<T, N>, h: T, carry: Self::Carry);
+    ) -> Result<(), StepError>;
 }
 
 /// A constrained one-step method with scheme `S`: the common body of [`super::Rattle`],
@@ -123,6 +117,25 @@ where
         &self.kernel.params
     }
 
+    /// Commits `next` into `state` under the step guards (energy and constraint residual).
+    #[inline]
+    pub(super) fn commit(
+        &mut self,
+        state: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+    ) -> Result<(), StepError> {
+        self.watch.commit(
+            state,
+            next,
+            h,
+            &WithResidual {
+                energy: &self.system,
+                residual: |q: &SVector<T, N>| self.constraint.residual(q),
+            },
+        )
+    }
+
     /// Projects `state` onto the solution manifold (positions along `M⁻¹g'ᵀ`, then velocities
     /// `M`-orthogonally onto the hidden constraint `g'(q)v = 0`), the explicit alternative to
     /// [`OffManifold::Project`](super::OffManifold::Project).
@@ -181,18 +194,7 @@ where
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
-        let (next, carry) = S::advance(self, state, h)?;
-        self.watch.commit(
-            state,
-            &next,
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )?;
-        self.scheme.keep(state, h, carry);
-        Ok(())
+        S::step(self, state, h)
     }
 }
 

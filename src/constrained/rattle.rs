@@ -120,13 +120,9 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-    type Carry = Multipliers<T, D>;
 
-    fn advance(
-        m: &Rattle<T, P, G, N, D>,
-        state: &State<T, N>,
-        h: T,
-    ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
+    #[inline]
+    fn step(m: &mut Rattle<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let s = m.kernel.start(&m.constraint, &m.system.mass, state, true)?;
         let guess = if m.kernel.params.warm_start {
             m.scheme.last.end
@@ -137,10 +133,8 @@ where
         if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        Ok((next, lam))
-    }
-
-    fn keep(&mut self, _state: &State<T, N>, _h: T, lam: Multipliers<T, D>) {
-        self.last = lam;
+        m.commit(state, &next, h)?;
+        m.scheme.last = lam;
+        Ok(())
     }
 }

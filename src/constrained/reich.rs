@@ -147,13 +147,9 @@ where
     const ORDER: u32 = 4;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-    type Carry = ();
 
-    fn advance(
-        m: &Reich4<T, P, G, N, D>,
-        state: &State<T, N>,
-        h: T,
-    ) -> Result<(State<T, N>, ()), StepError> {
+    #[inline]
+    fn step(m: &mut Reich4<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let g = &m.constraint;
         let mass = &m.system.mass;
         let mut s = m.kernel.start(g, mass, state, true)?;
@@ -167,8 +163,6 @@ where
             s.v = m.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
         }
         s.t = state.t + h;
-        Ok((s, ()))
+        m.commit(state, &s, h)
     }
-
-    fn keep(&mut self, _state: &State<T, N>, _h: T, _carry: ()) {}
 }

@@ -82,13 +82,9 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-    type Carry = Multipliers<T, D>;
 
-    fn advance(
-        m: &Shake<T, P, G, N, D>,
-        state: &State<T, N>,
-        h: T,
-    ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
+    #[inline]
+    fn step(m: &mut Shake<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let g = &m.constraint;
         let mass = &m.system.mass;
         let s = m.kernel.start(g, mass, state, false)?;
@@ -117,11 +113,8 @@ where
             return Err(StepError::NonFiniteResult);
         }
         Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
-        let next = State { t: s.t + h, q, v };
-        Ok((next, Multipliers { start: l0, end: l1 }))
-    }
-
-    fn keep(&mut self, _state: &State<T, N>, _h: T, lam: Multipliers<T, D>) {
-        self.last = lam;
+        m.commit(state, &State { t: s.t + h, q, v }, h)?;
+        m.scheme.last = Multipliers { start: l0, end: l1 };
+        Ok(())
     }
 }

@@ -36,15 +36,12 @@ pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
     /// As [`FastFlow::new`]; a scheme may reject a fast system it cannot integrate.
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError>;
 
-    /// The deterministic step of size `h` from `s` (`h0` is the configured step, whose flows are
+    /// The deterministic step of size `h` from `s` (the flows of the configured step are
     /// precomputed).
     fn advance<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
+        m: &Sim<T, F, Self, N>,
         s: &State<T, N>,
         h: T,
-        h0: T,
     ) -> (State<T, N>, Self::Carry);
 
     /// Keeps what the committed step at position `q` hands on.
@@ -60,13 +57,10 @@ pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
     /// The fast flow over the configured step.
     fn flow(&self) -> &FastFlow<T, N>;
 
-    /// The step of the configured size `h0` with the fast-flow increment `r`.
+    /// The step of the configured size with the fast-flow increment `r`.
     fn advance_with<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
+        m: &Sim<T, F, Self, N>,
         s: &State<T, N>,
-        h0: T,
         r: &Increment<T, N>,
     ) -> (State<T, N>, Self::Carry);
 }
@@ -88,10 +82,10 @@ pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Sim<T: Real, F, S, const N: usize> {
-    lin: StiffLinear<T, N>,
-    scheme: S,
-    force: F,
-    h: T,
+    pub(super) lin: StiffLinear<T, N>,
+    pub(super) scheme: S,
+    pub(super) force: F,
+    pub(super) h: T,
     watch: Watch<T, N>,
 }
 
@@ -142,18 +136,26 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N
         &self.lin
     }
 
+    /// Commits `next` into `state` under the step guards; on success the scheme keeps `carry`.
+    #[inline]
+    fn commit(
+        &mut self,
+        state: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+        carry: S::Carry,
+    ) -> Result<(), StepError> {
+        let committed = self.watch.commit(state, next, h, &NoProbe);
+        if committed.is_ok() {
+            self.scheme.keep(&next.q, carry);
+        }
+        committed
+    }
+
     /// Mutable access to the force; forgets any force cached from the last step.
     pub fn force_mut(&mut self) -> &mut F {
         self.scheme.forget();
         &mut self.force
-    }
-
-    pub(super) fn slow_force(&self) -> &F {
-        &self.force
-    }
-
-    pub(super) fn scheme_mut(&mut self) -> &mut S {
-        &mut self.scheme
     }
 }
 
@@ -175,12 +177,8 @@ impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S,
         r: &Increment<T, N>,
     ) -> Result<(), StepError> {
         check_step_input(state, self.h)?;
-        let (next, carry) = self
-            .scheme
-            .advance_with(&self.lin, &self.force, state, self.h, r);
-        self.watch.commit(state, &next, self.h, &NoProbe)?;
-        self.scheme.keep(&next.q, carry);
-        Ok(())
+        let (next, carry) = S::advance_with(self, state, r);
+        self.commit(state, &next, self.h, carry)
     }
 }
 
@@ -201,12 +199,8 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Integrator<T, 
         if self.lin.is_noisy() {
             return Err(StepError::Precondition);
         }
-        let (next, carry) = self
-            .scheme
-            .advance(&self.lin, &self.force, state, h, self.h);
-        self.watch.commit(state, &next, h, &NoProbe)?;
-        self.scheme.keep(&next.q, carry);
-        Ok(())
+        let (next, carry) = S::advance(self, state, h);
+        self.commit(state, &next, h, carry)
     }
 }
 

@@ -67,44 +67,40 @@ pub struct LieTrotter<T: Real, const N: usize> {
 impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     /// Chooses the composition order.
     pub fn with_order(mut self, order: Sim1Order) -> Self {
-        self.scheme_mut().order = order;
+        self.scheme.order = order;
         self
     }
 
     /// The slow force.
     pub fn force(&self) -> &F {
-        self.slow_force()
+        &self.force
     }
 
     /// Uses the mollified (Hamilton–Pontryagin–Marsden, eq 4.8) kick.
     pub fn mollified(mut self, on: bool) -> Self {
-        self.scheme_mut().mollified = on;
+        self.scheme.mollified = on;
         self
     }
 }
 
-impl<T: Real, const N: usize> LieTrotter<T, N> {
-    fn kick<F: Force<T, N>>(
+impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
+    fn kick(
         &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
         q: &SVector<T, N>,
         v: &SVector<T, N>,
         h: T,
         maps_b12: &SVector<T, N>,
     ) -> SVector<T, N> {
-        let f = force.force(q);
-        if self.mollified {
-            v + lin.weighted_kick(maps_b12, &f)
+        let f = self.force.force(q);
+        if self.scheme.mollified {
+            v + self.lin.weighted_kick(maps_b12, &f)
         } else {
-            v + lin.mass().solve(&f) * h
+            v + self.lin.mass().solve(&f) * h
         }
     }
 
-    fn advance_maps<F: Force<T, N>>(
+    fn advance_maps(
         &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
         s: &State<T, N>,
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
@@ -112,15 +108,15 @@ impl<T: Real, const N: usize> LieTrotter<T, N> {
     ) -> State<T, N> {
         let b12 = SVector::<T, N>::from_fn(|i, _| maps[i][(0, 1)]);
         let noise = r.map(|r| (&r.z, &r.zeta));
-        let (q, v) = match self.order {
+        let (q, v) = match self.scheme.order {
             Sim1Order::FlowThenKick => {
-                let (q, v) = lin.apply_maps(maps, &s.q, &s.v, noise);
-                let v = self.kick(lin, force, &q, &v, h, &b12);
+                let (q, v) = self.lin.apply_maps(maps, &s.q, &s.v, noise);
+                let v = self.kick(&q, &v, h, &b12);
                 (q, v)
             }
             Sim1Order::KickThenFlow => {
-                let v = self.kick(lin, force, &s.q, &s.v, h, &b12);
-                lin.apply_maps(maps, &s.q, &v, noise)
+                let v = self.kick(&s.q, &s.v, h, &b12);
+                self.lin.apply_maps(maps, &s.q, &v, noise)
             }
         };
         State { t: s.t + h, q, v }
@@ -142,24 +138,20 @@ impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
         })
     }
 
-    fn advance<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
-        s: &State<T, N>,
-        h: T,
-        h0: T,
-    ) -> (State<T, N>, ()) {
-        let next = if h == h0 {
-            self.advance_maps(lin, force, s, h, self.flow.maps(), None)
+    #[inline]
+    fn advance<F: Force<T, N>>(m: &Sim1<T, F, N>, s: &State<T, N>, h: T) -> (State<T, N>, ()) {
+        let next = if h == m.h {
+            m.advance_maps(s, h, m.scheme.flow.maps(), None)
         } else {
-            self.advance_maps(lin, force, s, h, &lin.mode_maps(h), None)
+            m.advance_maps(s, h, &m.lin.mode_maps(h), None)
         };
         (next, ())
     }
 
+    #[inline]
     fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
+    #[inline]
     fn forget(&mut self) {}
 }
 
@@ -168,17 +160,12 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
         &self.flow
     }
 
+    #[inline]
     fn advance_with<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
+        m: &Sim1<T, F, N>,
         s: &State<T, N>,
-        h0: T,
         r: &Increment<T, N>,
     ) -> (State<T, N>, ()) {
-        (
-            self.advance_maps(lin, force, s, h0, self.flow.maps(), Some(r)),
-            (),
-        )
+        (m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r)), ())
     }
 }

@@ -42,32 +42,27 @@ pub struct Strang<T: Real, const N: usize> {
     half: T,
 }
 
-impl<T: Real, const N: usize> Strang<T, N> {
-    fn accel<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
-        q: &SVector<T, N>,
-    ) -> SVector<T, N> {
-        match &self.cache {
+impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
+    fn accel(&self, q: &SVector<T, N>) -> SVector<T, N> {
+        match &self.scheme.cache {
             Some((cq, a)) if cq == q => *a,
-            _ => lin.mass().solve(&force.force(q)),
+            _ => self.lin.mass().solve(&self.force.force(q)),
         }
     }
 
-    fn advance_maps<F: Force<T, N>>(
+    fn advance_maps(
         &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
         s: &State<T, N>,
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
         r: Option<&Increment<T, N>>,
     ) -> (State<T, N>, SVector<T, N>) {
-        let half = h * self.half;
-        let v = s.v + self.accel(lin, force, &s.q) * half;
-        let (q, v) = lin.apply_maps(maps, &s.q, &v, r.map(|r| (&r.z, &r.zeta)));
-        let a1 = lin.mass().solve(&force.force(&q));
+        let half = h * self.scheme.half;
+        let v = s.v + self.accel(&s.q) * half;
+        let (q, v) = self
+            .lin
+            .apply_maps(maps, &s.q, &v, r.map(|r| (&r.z, &r.zeta)));
+        let a1 = self.lin.mass().solve(&self.force.force(&q));
         (
             State {
                 t: s.t + h,
@@ -84,6 +79,7 @@ impl<T: Real, const N: usize> Sealed for Strang<T, N> {}
 impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
     const ORDER: u32 = 2;
     const SYMMETRIC: bool = true;
+    /// The acceleration at the new position.
     type Carry = SVector<T, N>;
 
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
@@ -94,25 +90,25 @@ impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
         })
     }
 
+    #[inline]
     fn advance<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
+        m: &Sim2<T, F, N>,
         s: &State<T, N>,
         h: T,
-        h0: T,
     ) -> (State<T, N>, SVector<T, N>) {
-        if h == h0 {
-            self.advance_maps(lin, force, s, h, self.flow.maps(), None)
+        if h == m.h {
+            m.advance_maps(s, h, m.scheme.flow.maps(), None)
         } else {
-            self.advance_maps(lin, force, s, h, &lin.mode_maps(h), None)
+            m.advance_maps(s, h, &m.lin.mode_maps(h), None)
         }
     }
 
+    #[inline]
     fn keep(&mut self, q: &SVector<T, N>, a1: SVector<T, N>) {
         self.cache = Some((*q, a1));
     }
 
+    #[inline]
     fn forget(&mut self) {
         self.cache = None;
     }
@@ -123,14 +119,12 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for Strang<T, N> {
         &self.flow
     }
 
+    #[inline]
     fn advance_with<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
+        m: &Sim2<T, F, N>,
         s: &State<T, N>,
-        h0: T,
         r: &Increment<T, N>,
     ) -> (State<T, N>, SVector<T, N>) {
-        self.advance_maps(lin, force, s, h0, self.flow.maps(), Some(r))
+        m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r))
     }
 }

@@ -44,37 +44,29 @@ pub struct TripleJump<T: Real, const N: usize> {
     half: T,
 }
 
-impl<T: Real, const N: usize> TripleJump<T, N> {
-    fn kick<F: Force<T, N>>(
-        lin: &StiffLinear<T, N>,
-        force: &F,
-        q: &SVector<T, N>,
-        v: &SVector<T, N>,
-        w: T,
-    ) -> SVector<T, N> {
-        v + lin.mass().solve(&force.force(q)) * w
+impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
+    fn kick(&self, q: &SVector<T, N>, v: &SVector<T, N>, w: T) -> SVector<T, N> {
+        v + self.lin.mass().solve(&self.force.force(q)) * w
     }
 
-    fn advance_maps<F: Force<T, N>>(
+    fn advance_maps(
         &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
         s: &State<T, N>,
         h: T,
         outer: &[Matrix2<T>; N],
         inner: &[Matrix2<T>; N],
     ) -> State<T, N> {
-        let half = self.half;
-        let c = self.c;
+        let half = self.scheme.half;
+        let c = self.scheme.c;
         let w_end = c * h * half;
         let w_mid = (T::one() - c) * h * half;
-        let v = Self::kick(lin, force, &s.q, &s.v, w_end);
-        let (q, v) = lin.apply_maps(outer, &s.q, &v, None);
-        let v = Self::kick(lin, force, &q, &v, w_mid);
-        let (q, v) = lin.apply_maps(inner, &q, &v, None);
-        let v = Self::kick(lin, force, &q, &v, w_mid);
-        let (q, v) = lin.apply_maps(outer, &q, &v, None);
-        let v = Self::kick(lin, force, &q, &v, w_end);
+        let v = self.kick(&s.q, &s.v, w_end);
+        let (q, v) = self.lin.apply_maps(outer, &s.q, &v, None);
+        let v = self.kick(&q, &v, w_mid);
+        let (q, v) = self.lin.apply_maps(inner, &q, &v, None);
+        let v = self.kick(&q, &v, w_mid);
+        let (q, v) = self.lin.apply_maps(outer, &q, &v, None);
+        let v = self.kick(&q, &v, w_end);
         State { t: s.t + h, q, v }
     }
 }
@@ -103,26 +95,22 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
         })
     }
 
-    fn advance<F: Force<T, N>>(
-        &self,
-        lin: &StiffLinear<T, N>,
-        force: &F,
-        s: &State<T, N>,
-        h: T,
-        h0: T,
-    ) -> (State<T, N>, ()) {
-        let next = if h == h0 {
-            self.advance_maps(lin, force, s, h, self.outer.maps(), self.inner.maps())
+    #[inline]
+    fn advance<F: Force<T, N>>(m: &Sim4<T, F, N>, s: &State<T, N>, h: T) -> (State<T, N>, ()) {
+        let sc = &m.scheme;
+        let next = if h == m.h {
+            m.advance_maps(s, h, sc.outer.maps(), sc.inner.maps())
         } else {
-            let c = self.c;
-            let outer = lin.mode_maps(c * h);
-            let inner = lin.mode_maps((T::one() - c - c) * h);
-            self.advance_maps(lin, force, s, h, &outer, &inner)
+            let outer = m.lin.mode_maps(sc.c * h);
+            let inner = m.lin.mode_maps((T::one() - sc.c - sc.c) * h);
+            m.advance_maps(s, h, &outer, &inner)
         };
         (next, ())
     }
 
+    #[inline]
     fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
+    #[inline]
     fn forget(&mut self) {}
 }
