@@ -5,9 +5,10 @@ use super::method::{Constrained, ConstrainedScheme, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use crate::guard::{Guards, Watch};
+use crate::integrator::check_step_input;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian};
-use crate::{Real, State, StepError};
+use crate::{Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// The second-order backward differentiation formula on `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`
@@ -164,8 +165,17 @@ where
 
 impl<T: Real, const N: usize, const D: usize> Sealed for Bdf2Scheme<T, N, D> {}
 
-impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D>
-    for Bdf2Scheme<T, N, D>
+impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for Bdf2Scheme<T, N, D> {
+    /// The run-energy guard off (see the type docs).
+    fn watch() -> Watch<T, N> {
+        Watch::new(Guards {
+            energy_run: None,
+            ..Guards::default()
+        })
+    }
+}
+
+impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Bdf2<T, P, G, N, D>
 where
     T: Real,
     P: Hessian<T, N>,
@@ -175,42 +185,36 @@ where
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
 
-    /// The run-energy guard off (see the type docs).
-    fn watch() -> Watch<T, N> {
-        Watch::new(Guards {
-            energy_run: None,
-            ..Guards::default()
-        })
-    }
+    crate::watched::step_size_and_watch!();
 
-    #[inline]
-    fn step(m: &mut Bdf2<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let ((a0, a1, a2), prev) = m.scheme(state, h);
-        let s = m
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let ((a0, a1, a2), prev) = self.scheme(state, h);
+        let s = self
             .kernel
-            .start(&m.constraint, &m.system.mass, state, false)?;
+            .start(&self.constraint, &self.system.mass, state, false)?;
         let rq = s.q * a1 + prev.q * a2;
         let rv = s.v * a1 + prev.v * a2;
-        let mass = &m.system.mass;
+        let mass = &self.system.mass;
         let c = mass.mul(&rq) * a0 + mass.mul(&rv) * h;
         let guess = if a2 == T::zero() {
             s.q + s.v * h
         } else {
             s.q * T::lit(2.0) - prev.q
         };
-        let (q, mu) = m.solve(a0, &c, h, guess)?;
+        let (q, mu) = self.solve(a0, &c, h, guess)?;
         let next = State {
             t: s.t + h,
             q,
             v: (q * a0 + rq) / h,
         };
-        m.commit(state, &next, h)?;
-        m.scheme.history = Some(History {
+        self.commit(state, &next, h)?;
+        self.scheme.history = Some(History {
             previous: s,
             returned: *state,
             h,
         });
-        m.scheme.multiplier = mu / (h * h);
+        self.scheme.multiplier = mu / (h * h);
         Ok(())
     }
 }

@@ -7,9 +7,10 @@
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{error::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 mod sealed {
@@ -17,30 +18,17 @@ mod sealed {
 }
 pub(super) use sealed::Sealed;
 
-/// What one step of a constrained method computes: the strategy of [`Constrained`].
+/// The strategy of [`Constrained`]: what one method keeps between steps and starts with. Each
+/// alias implements [`Integrator`] itself, so that its step compiles exactly as a hand-written
+/// struct's would (the firmware instruction counts are golden).
 ///
 /// Implemented by [`super::RattleScheme`], [`super::ShakeScheme`], [`super::ReichScheme`] and
 /// [`super::Bdf2Scheme`]; sealed.
-pub trait ConstrainedScheme<T: Real, P, G, const N: usize, const D: usize>: Sealed + Sized {
-    /// Order of global convergence ([`Integrator::ORDER`]).
-    const ORDER: u32;
-    /// [`Integrator::SYMPLECTIC`].
-    const SYMPLECTIC: bool;
-    /// [`Integrator::SYMMETRIC`].
-    const SYMMETRIC: bool;
+pub trait ConstrainedScheme<T: Real, const N: usize>: Sealed + Sized {
     /// The guard memory a new integrator starts with.
     fn watch() -> Watch<T, N> {
         Watch::default()
     }
-
-    /// The step of size `h` from `state` (checked finite): computes into locals, commits under
-    /// the step guards, then keeps what the next step needs.
-    #[doc(hidden)]
-    fn step(
-        m: &mut Constrained<T, P, G, Self, N, D>,
-        state: &mut State<T, N>,
-        h: T,
-    ) -> Result<(), StepError>;
 }
 
 /// A constrained one-step method with scheme `S`: the common body of [`super::Rattle`],
@@ -50,9 +38,9 @@ pub trait ConstrainedScheme<T: Real, P, G, const N: usize, const D: usize>: Seal
 pub struct Constrained<T: Real, P, G, S, const N: usize, const D: usize> {
     pub(super) system: System<T, P, N>,
     pub(super) constraint: G,
-    h: T,
+    pub(super) h: T,
     pub(super) kernel: Kernel<T>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
     pub(super) scheme: S,
 }
 
@@ -61,7 +49,7 @@ where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
-    S: ConstrainedScheme<T, P, G, N, D> + Default,
+    S: ConstrainedScheme<T, N> + Default,
 {
     /// The method (RATTLE, SHAKE, BDF2) with step `h` for `system` under `constraint`.
     ///
@@ -82,7 +70,7 @@ where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
-    S: ConstrainedScheme<T, P, G, N, D>,
+    S: ConstrainedScheme<T, N>,
 {
     /// The method with step `h` for `system` under `constraint`, starting from `scheme`.
     pub(super) fn build(
@@ -179,32 +167,13 @@ where
     }
 }
 
-impl<T, P, G, S, const N: usize, const D: usize> Integrator<T, N> for Constrained<T, P, G, S, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-    S: ConstrainedScheme<T, P, G, N, D>,
-{
-    const ORDER: u32 = S::ORDER;
-    const SYMPLECTIC: bool = S::SYMPLECTIC;
-    const SYMMETRIC: bool = S::SYMMETRIC;
-
-    crate::watched::step_size_and_watch!();
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        S::step(self, state, h)
-    }
-}
-
 impl<T, P, G, S, const N: usize, const D: usize> crate::forcing::Actuate<T, N>
     for Constrained<T, crate::forcing::Actuated<T, P, N>, G, S, N, D>
 where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
-    S: ConstrainedScheme<T, crate::forcing::Actuated<T, P, N>, G, N, D>,
+    S: ConstrainedScheme<T, N>,
 {
     crate::forcing::actuate_impl!(self);
 }

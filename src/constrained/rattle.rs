@@ -5,10 +5,9 @@ use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use super::Multipliers;
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential};
-#[cfg(doc)]
-use crate::Integrator;
-use crate::{Real, State, StepError};
+use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -110,8 +109,9 @@ impl<T: Real, const D: usize> KeepsMultipliers<T, D> for RattleScheme<T, D> {
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D>
-    for RattleScheme<T, D>
+impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for RattleScheme<T, D> {}
+
+impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Rattle<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
@@ -121,20 +121,24 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    #[inline]
-    fn step(m: &mut Rattle<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let s = m.kernel.start(&m.constraint, &m.system.mass, state, true)?;
-        let guess = if m.kernel.params.warm_start {
-            m.scheme.last.end
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let s = self
+            .kernel
+            .start(&self.constraint, &self.system.mass, state, true)?;
+        let guess = if self.kernel.params.warm_start {
+            self.scheme.last.end
         } else {
             SVector::zeros()
         };
-        let (next, lam) = m.raw_step(&s, h, guess)?;
+        let (next, lam) = self.raw_step(&s, h, guess)?;
         if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        m.commit(state, &next, h)?;
-        m.scheme.last = lam;
+        self.commit(state, &next, h)?;
+        self.scheme.last = lam;
         Ok(())
     }
 }

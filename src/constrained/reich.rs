@@ -3,8 +3,9 @@
 use super::kernel::Kernel;
 use super::method::{Constrained, ConstrainedScheme, Sealed};
 use super::ConstraintNewtonParams;
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.
@@ -138,7 +139,9 @@ where
 
 impl<T: Real> Sealed for ReichScheme<T> {}
 
-impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D> for ReichScheme<T>
+impl<T: Real, const N: usize> ConstrainedScheme<T, N> for ReichScheme<T> {}
+
+impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Reich4<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
@@ -148,21 +151,23 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    #[inline]
-    fn step(m: &mut Reich4<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let g = &m.constraint;
-        let mass = &m.system.mass;
-        let mut s = m.kernel.start(g, mass, state, true)?;
-        for &c in &m.scheme.c {
-            s = m.stage_step(&s, h * c)?;
-            if m.scheme.stage == Stage::Rattle {
-                s.v = m.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let g = &self.constraint;
+        let mass = &self.system.mass;
+        let mut s = self.kernel.start(g, mass, state, true)?;
+        for &c in &self.scheme.c {
+            s = self.stage_step(&s, h * c)?;
+            if self.scheme.stage == Stage::Rattle {
+                s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
             }
         }
-        if m.scheme.stage == Stage::Reich {
-            s.v = m.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+        if self.scheme.stage == Stage::Reich {
+            s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
         }
         s.t = state.t + h;
-        m.commit(state, &s, h)
+        self.commit(state, &s, h)
     }
 }

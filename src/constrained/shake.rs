@@ -3,8 +3,9 @@
 use super::kernel::Kernel;
 use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
 use super::Multipliers;
+use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential};
-use crate::{Real, State, StepError};
+use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -73,7 +74,9 @@ impl<T: Real, const D: usize> KeepsMultipliers<T, D> for ShakeScheme<T, D> {
     }
 }
 
-impl<T, P, G, const N: usize, const D: usize> ConstrainedScheme<T, P, G, N, D> for ShakeScheme<T, D>
+impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for ShakeScheme<T, D> {}
+
+impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Shake<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
@@ -83,38 +86,40 @@ where
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
 
-    #[inline]
-    fn step(m: &mut Shake<T, P, G, N, D>, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let g = &m.constraint;
-        let mass = &m.system.mass;
-        let s = m.kernel.start(g, mass, state, false)?;
-        let half = h * m.kernel.half;
-        let guess = if m.kernel.params.warm_start {
-            m.scheme.last.end
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let g = &self.constraint;
+        let mass = &self.system.mass;
+        let s = self.kernel.start(g, mass, state, false)?;
+        let half = h * self.kernel.half;
+        let guess = if self.kernel.params.warm_start {
+            self.scheme.last.end
         } else {
             SVector::zeros()
         };
         // (16), (15), (17): λₙ.
-        let a0 = m.system.acceleration(&s.q);
+        let a0 = self.system.acceleration(&s.q);
         let w = s.v + a0 * half;
         let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
-        let (q, l0) = m
+        let (q, l0) = self
             .kernel
             .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
         let vh = w + b0 * (l0 * half);
         // Look-ahead: λₙ₊₁ from the next step's position constraint.
-        let a1 = m.system.acceleration(&q);
+        let a1 = self.system.acceleration(&q);
         let b1 = Kernel::minv_jt(mass, &g.jacobian(&q));
         let y = q + (vh + a1 * h) * h;
-        let (_, l1) = m.kernel.position_solve(g, &y, &b1, h * h, l0)?;
+        let (_, l1) = self.kernel.position_solve(g, &y, &b1, h * h, l0)?;
         // (18).
         let v = vh + (a1 + b1 * l1) * half;
         if l0.iter().chain(l1.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
         Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
-        m.commit(state, &State { t: s.t + h, q, v }, h)?;
-        m.scheme.last = Multipliers { start: l0, end: l1 };
+        self.commit(state, &State { t: s.t + h, q, v }, h)?;
+        self.scheme.last = Multipliers { start: l0, end: l1 };
         Ok(())
     }
 }

@@ -9,7 +9,9 @@ use crate::guard::{NoProbe, Watch};
 use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{error::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -18,15 +20,14 @@ mod sealed {
 }
 pub(super) use sealed::Sealed;
 
-/// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`].
+/// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`]
+/// (what it precomputes and keeps between steps). Each alias implements [`Integrator`] itself,
+/// so that its step compiles exactly as a hand-written struct's would (the firmware instruction
+/// counts are golden).
 ///
 /// Implemented by [`super::LieTrotter`] (SIM1), [`super::Strang`] (SIM2) and
 /// [`super::TripleJump`] (SIM4); sealed.
 pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
-    /// Order of global convergence ([`Integrator::ORDER`]).
-    const ORDER: u32;
-    /// Whether the composition is symmetric ([`Integrator::SYMMETRIC`]).
-    const SYMMETRIC: bool;
     /// What a committed step hands to the next one (SIM2: the force at the new position).
     type Carry;
 
@@ -35,14 +36,6 @@ pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
     /// # Errors
     /// As [`FastFlow::new`]; a scheme may reject a fast system it cannot integrate.
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError>;
-
-    /// The deterministic step of size `h` from `s` (the flows of the configured step are
-    /// precomputed).
-    fn advance<F: Force<T, N>>(
-        m: &Sim<T, F, Self, N>,
-        s: &State<T, N>,
-        h: T,
-    ) -> (State<T, N>, Self::Carry);
 
     /// Keeps what the committed step at position `q` hands on.
     fn keep(&mut self, q: &SVector<T, N>, carry: Self::Carry);
@@ -54,6 +47,10 @@ pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
 /// A [`SimScheme`] with a single fast flow over the configured step, which can therefore carry
 /// the Ornstein–Uhlenbeck increment of a noisy fast system (SIM1, SIM2).
 pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
+    /// Order of the method without noise and friction
+    /// ([`StochasticIntegrator::DETERMINISTIC_ORDER`]).
+    const ORDER: u32;
+
     /// The fast flow over the configured step.
     fn flow(&self) -> &FastFlow<T, N>;
 
@@ -86,7 +83,7 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) scheme: S,
     pub(super) force: F,
     pub(super) h: T,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
@@ -179,28 +176,6 @@ impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S,
         check_step_input(state, self.h)?;
         let (next, carry) = S::advance_with(self, state, r);
         self.commit(state, &next, self.h, carry)
-    }
-}
-
-impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Integrator<T, N>
-    for Sim<T, F, S, N>
-{
-    const ORDER: u32 = S::ORDER;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = S::SYMMETRIC;
-
-    crate::watched::step_size_and_watch!();
-
-    /// # Errors
-    /// As [`Integrator::step_by`]; [`StepError::Precondition`] when the fast system has noise
-    /// (use [`StochasticIntegrator::step_with`]).
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        if self.lin.is_noisy() {
-            return Err(StepError::Precondition);
-        }
-        let (next, carry) = S::advance(self, state, h);
-        self.commit(state, &next, h, carry)
     }
 }
 

@@ -2,9 +2,11 @@
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
+use crate::guard::NoProbe;
+use crate::integrator::check_step_input;
 #[cfg(doc)]
-use crate::{langevin::StochasticIntegrator, Integrator, StepError};
-use crate::{ConfigError, Real, State};
+use crate::langevin::StochasticIntegrator;
+use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Which Lie–Trotter order SIM1 uses.
@@ -126,8 +128,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
 impl<T: Real, const N: usize> Sealed for LieTrotter<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
-    const ORDER: u32 = 1;
-    const SYMMETRIC: bool = false;
     type Carry = ();
 
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
@@ -139,16 +139,6 @@ impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
     }
 
     #[inline]
-    fn advance<F: Force<T, N>>(m: &Sim1<T, F, N>, s: &State<T, N>, h: T) -> (State<T, N>, ()) {
-        let next = if h == m.h {
-            m.advance_maps(s, h, m.scheme.flow.maps(), None)
-        } else {
-            m.advance_maps(s, h, &m.lin.mode_maps(h), None)
-        };
-        (next, ())
-    }
-
-    #[inline]
     fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
     #[inline]
@@ -156,6 +146,8 @@ impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
 }
 
 impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
+    const ORDER: u32 = 1;
+
     fn flow(&self) -> &FastFlow<T, N> {
         &self.flow
     }
@@ -167,5 +159,26 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
         r: &Increment<T, N>,
     ) -> (State<T, N>, ()) {
         (m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r)), ())
+    }
+}
+
+impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
+
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        if self.lin.is_noisy() {
+            return Err(StepError::Precondition);
+        }
+        let next = if h == self.h {
+            self.advance_maps(state, h, self.scheme.flow.maps(), None)
+        } else {
+            self.advance_maps(state, h, &self.lin.mode_maps(h), None)
+        };
+        self.watch.commit(state, &next, h, &NoProbe)
     }
 }

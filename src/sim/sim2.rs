@@ -2,7 +2,9 @@
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
-use crate::{ConfigError, Real, State};
+use crate::guard::NoProbe;
+use crate::integrator::check_step_input;
+use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Second-order stochastic impulse method (004 Integrator 4.2.3), `φˢ(H/2)∘φᶠ(H)∘φˢ(H/2)`:
@@ -77,8 +79,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
 impl<T: Real, const N: usize> Sealed for Strang<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
-    const ORDER: u32 = 2;
-    const SYMMETRIC: bool = true;
     /// The acceleration at the new position.
     type Carry = SVector<T, N>;
 
@@ -88,19 +88,6 @@ impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
             cache: None,
             half: T::lit(0.5),
         })
-    }
-
-    #[inline]
-    fn advance<F: Force<T, N>>(
-        m: &Sim2<T, F, N>,
-        s: &State<T, N>,
-        h: T,
-    ) -> (State<T, N>, SVector<T, N>) {
-        if h == m.h {
-            m.advance_maps(s, h, m.scheme.flow.maps(), None)
-        } else {
-            m.advance_maps(s, h, &m.lin.mode_maps(h), None)
-        }
     }
 
     #[inline]
@@ -115,6 +102,8 @@ impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
 }
 
 impl<T: Real, const N: usize> NoisyScheme<T, N> for Strang<T, N> {
+    const ORDER: u32 = 2;
+
     fn flow(&self) -> &FastFlow<T, N> {
         &self.flow
     }
@@ -126,5 +115,28 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for Strang<T, N> {
         r: &Increment<T, N>,
     ) -> (State<T, N>, SVector<T, N>) {
         m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r))
+    }
+}
+
+impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
+
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        if self.lin.is_noisy() {
+            return Err(StepError::Precondition);
+        }
+        let (next, a1) = if h == self.h {
+            self.advance_maps(state, h, self.scheme.flow.maps(), None)
+        } else {
+            self.advance_maps(state, h, &self.lin.mode_maps(h), None)
+        };
+        self.watch.commit(state, &next, h, &NoProbe)?;
+        self.scheme.cache = Some((next.q, a1));
+        Ok(())
     }
 }

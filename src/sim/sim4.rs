@@ -2,7 +2,9 @@
 
 use super::impulse::{Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, StiffLinear};
-use crate::{ConfigError, Real, State};
+use crate::guard::NoProbe;
+use crate::integrator::check_step_input;
+use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
 /// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).
@@ -74,8 +76,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
 impl<T: Real, const N: usize> Sealed for TripleJump<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
-    const ORDER: u32 = 4;
-    const SYMMETRIC: bool = true;
     type Carry = ();
 
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
@@ -96,21 +96,29 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
     }
 
     #[inline]
-    fn advance<F: Force<T, N>>(m: &Sim4<T, F, N>, s: &State<T, N>, h: T) -> (State<T, N>, ()) {
-        let sc = &m.scheme;
-        let next = if h == m.h {
-            m.advance_maps(s, h, sc.outer.maps(), sc.inner.maps())
-        } else {
-            let outer = m.lin.mode_maps(sc.c * h);
-            let inner = m.lin.mode_maps((T::one() - sc.c - sc.c) * h);
-            m.advance_maps(s, h, &outer, &inner)
-        };
-        (next, ())
-    }
-
-    #[inline]
     fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
     #[inline]
     fn forget(&mut self) {}
+}
+
+impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
+    const ORDER: u32 = 4;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
+
+    crate::watched::step_size_and_watch!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let next = if h == self.h {
+            self.advance_maps(state, h, self.scheme.outer.maps(), self.scheme.inner.maps())
+        } else {
+            let c = self.scheme.c;
+            let outer = self.lin.mode_maps(c * h);
+            let inner = self.lin.mode_maps((T::one() - c - c) * h);
+            self.advance_maps(state, h, &outer, &inner)
+        };
+        self.watch.commit(state, &next, h, &NoProbe)
+    }
 }
