@@ -196,19 +196,6 @@ impl<T: Real, const W: usize, const N: usize> ShiftedSolve<T, N> for Banded<W> {
         }
     }
 
-    fn solve<P: Hessian<T, N>>(
-        &mut self,
-        mass: &Mass<T, N>,
-        potential: &P,
-        q: &SVector<T, N>,
-        c: T,
-        b: &SVector<T, N>,
-    ) -> Result<SVector<T, N>, StepError> {
-        let mut x = *b;
-        self.solve_in_place(mass, potential, q, c, &mut x)?;
-        Ok(x)
-    }
-
     /// Assembles the band and solves by banded `LDLᵀ` ([`band_ldlt_solve`]): positive pivots for
     /// a positive definite matrix (Cholesky without square roots), negative ones accepted for an
     /// indefinite matrix, [`StepError::Singular`] for a pivot below `N·ε·max|Aᵢᵢ|`.

@@ -7,7 +7,7 @@
 
 use super::{all_finite, pivot_floor, ShiftedSolve};
 use crate::model::{Hessian, Mass};
-use crate::{ConfigError, Real, StepError};
+use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// Solves `A x = b` for a symmetric `A`: `LDLᵀ` (square-root-free Cholesky) when `A` is
@@ -243,23 +243,6 @@ fn swap_entries<T>(v: &mut [T], i: usize, j: usize) {
 pub struct Dense;
 
 impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
-    fn check<P: Hessian<T, N>>(&self, _: &Mass<T, N>, _: &P) -> Result<(), ConfigError> {
-        Ok(())
-    }
-
-    fn solve<P: Hessian<T, N>>(
-        &mut self,
-        mass: &Mass<T, N>,
-        potential: &P,
-        q: &SVector<T, N>,
-        c: T,
-        b: &SVector<T, N>,
-    ) -> Result<SVector<T, N>, StepError> {
-        let mut x = *b;
-        self.solve_in_place(mass, potential, q, c, &mut x)?;
-        Ok(x)
-    }
-
     #[inline]
     fn solve_in_place<P: Hessian<T, N>>(
         &mut self,

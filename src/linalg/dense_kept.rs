@@ -3,7 +3,7 @@
 use super::dense::{ldlt_solve, solve_symmetric_kind};
 use super::{all_finite, ShiftedSolve};
 use crate::model::{Hessian, Mass};
-use crate::{ConfigError, Real, StepError};
+use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// [`Dense`](super::Dense) that keeps the `LDLᵀ` factors of `M + c·Hess V(q)` and the solution
@@ -73,23 +73,6 @@ impl<T: Real, const N: usize> Default for DenseKept<T, N> {
 }
 
 impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
-    fn check<P: Hessian<T, N>>(&self, _: &Mass<T, N>, _: &P) -> Result<(), ConfigError> {
-        Ok(())
-    }
-
-    fn solve<P: Hessian<T, N>>(
-        &mut self,
-        mass: &Mass<T, N>,
-        potential: &P,
-        q: &SVector<T, N>,
-        c: T,
-        b: &SVector<T, N>,
-    ) -> Result<SVector<T, N>, StepError> {
-        let mut x = *b;
-        self.solve_in_place(mass, potential, q, c, &mut x)?;
-        Ok(x)
-    }
-
     #[inline]
     fn solve_in_place<P: Hessian<T, N>>(
         &mut self,

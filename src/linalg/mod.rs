@@ -45,11 +45,16 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
     /// Checks, when the integrator is built, that this strategy can work with the mass matrix
     /// and the potential (e.g. a banded solver needs a diagonal mass and a banded Hessian).
     ///
+    /// The default accepts everything (a dense solve works with any mass and potential).
+    ///
     /// # Errors
     /// [`ConfigError::Inconsistent`] naming the violated requirement.
-    fn check<P: Hessian<T, N>>(&self, mass: &Mass<T, N>, potential: &P) -> Result<(), ConfigError>;
+    fn check<P: Hessian<T, N>>(&self, mass: &Mass<T, N>, potential: &P) -> Result<(), ConfigError> {
+        let _ = (mass, potential);
+        Ok(())
+    }
 
-    /// Solves `(M + c·Hess P(q)) x = b`.
+    /// Solves `(M + c·Hess P(q)) x = b`: copies `b` and calls [`ShiftedSolve::solve_in_place`].
     ///
     /// # Errors
     /// [`StepError::Singular`] when the matrix is (numerically) singular,
@@ -61,16 +66,19 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         q: &SVector<T, N>,
         c: T,
         b: &SVector<T, N>,
-    ) -> Result<SVector<T, N>, StepError>;
+    ) -> Result<SVector<T, N>, StepError> {
+        let mut x = *b;
+        self.solve_in_place(mass, potential, q, c, &mut x)?;
+        Ok(x)
+    }
 
-    /// [`ShiftedSolve::solve`] in place: `x` holds `b` on entry and the solution on success (on
-    /// error it is unspecified). The default calls `solve`; the built-in strategies implement it
-    /// directly, so a step moves no vector by value (on a Cortex-M4F at opt-level "s" such a move
-    /// is a byte-wise `memcpy` call).
+    /// [`ShiftedSolve::solve`] in place, the method a strategy implements: `x` holds `b` on
+    /// entry and the solution on success (on error it is unspecified). The integrators call it,
+    /// so a step moves no vector by value (on a Cortex-M4F at opt-level "s" such a move is a
+    /// byte-wise `memcpy` call).
     ///
     /// # Errors
     /// As [`ShiftedSolve::solve`].
-    #[inline]
     fn solve_in_place<P: Hessian<T, N>>(
         &mut self,
         mass: &Mass<T, N>,
@@ -78,10 +86,7 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         q: &SVector<T, N>,
         c: T,
         x: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
-        *x = self.solve(mass, potential, q, c, x)?;
-        Ok(())
-    }
+    ) -> Result<(), StepError>;
 
     /// Re-solves with the factors of the last successful solve kept, for a right-hand side
     /// changed by `δb`: `x` holds `δb` on entry and `x_last + A⁻¹ δb` on `Ok(true)`, which

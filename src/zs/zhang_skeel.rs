@@ -158,17 +158,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::step_size_and_watch!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
