@@ -3,7 +3,7 @@
 use super::elementary::elementary_functions;
 use super::AdScalar;
 use crate::Real;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A first-order dual number `re + eps·ε` with `ε² = 0`, over any [`AdScalar`] `S`.
 ///
@@ -165,27 +165,4 @@ impl<T: Real, S: AdScalar<T>> Div<T> for Dual<S> {
     }
 }
 
-impl<S: Copy + Add<Output = S>> AddAssign for Dual<S> {
-    #[inline]
-    fn add_assign(&mut self, o: Self) {
-        *self = *self + o;
-    }
-}
-impl<S: Copy + Sub<Output = S>> SubAssign for Dual<S> {
-    #[inline]
-    fn sub_assign(&mut self, o: Self) {
-        *self = *self - o;
-    }
-}
-impl<S: Copy + Add<Output = S> + Mul<Output = S>> MulAssign for Dual<S> {
-    #[inline]
-    fn mul_assign(&mut self, o: Self) {
-        *self = *self * o;
-    }
-}
-impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> DivAssign for Dual<S> {
-    #[inline]
-    fn div_assign(&mut self, o: Self) {
-        *self = *self / o;
-    }
-}
+super::op_assign_via_binary!(Dual);

@@ -2,7 +2,7 @@
 
 use super::AdScalar;
 use crate::Real;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A truncated Taylor series `c₀ + c₁ t + c₂ t²` in one direction, over any [`AdScalar`] `S`.
 ///
@@ -313,27 +313,4 @@ impl<T: Real, S: AdScalar<T>> Div<T> for Jet2<S> {
     }
 }
 
-impl<S: Copy + Add<Output = S>> AddAssign for Jet2<S> {
-    #[inline]
-    fn add_assign(&mut self, o: Self) {
-        *self = *self + o;
-    }
-}
-impl<S: Copy + Sub<Output = S>> SubAssign for Jet2<S> {
-    #[inline]
-    fn sub_assign(&mut self, o: Self) {
-        *self = *self - o;
-    }
-}
-impl<S: Copy + Add<Output = S> + Mul<Output = S>> MulAssign for Jet2<S> {
-    #[inline]
-    fn mul_assign(&mut self, o: Self) {
-        *self = *self * o;
-    }
-}
-impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> DivAssign for Jet2<S> {
-    #[inline]
-    fn div_assign(&mut self, o: Self) {
-        *self = *self / o;
-    }
-}
+super::op_assign_via_binary!(Jet2);

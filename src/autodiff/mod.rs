@@ -153,6 +153,47 @@
 //! [`ThirdDerivative`]: crate::model::ThirdDerivative
 //! [`Constraint`]: crate::model::Constraint
 
+/// The four compound assignments (`+=`, `−=`, `×=`, `÷=`) of a number type `$ty<S>` from its
+/// binary operators, `a ∘= b` as `a = a ∘ b` (a trait impl for a foreign operator trait cannot be
+/// blanket over every type, hence a macro). The bounds are those of the binary operators.
+macro_rules! op_assign_via_binary {
+    ($ty:ident) => {
+        impl<S: Copy + core::ops::Add<Output = S>> core::ops::AddAssign for $ty<S> {
+            #[inline]
+            fn add_assign(&mut self, o: Self) {
+                *self = *self + o;
+            }
+        }
+        impl<S: Copy + core::ops::Sub<Output = S>> core::ops::SubAssign for $ty<S> {
+            #[inline]
+            fn sub_assign(&mut self, o: Self) {
+                *self = *self - o;
+            }
+        }
+        impl<S: Copy + core::ops::Add<Output = S> + core::ops::Mul<Output = S>> core::ops::MulAssign
+            for $ty<S>
+        {
+            #[inline]
+            fn mul_assign(&mut self, o: Self) {
+                *self = *self * o;
+            }
+        }
+        impl<S> core::ops::DivAssign for $ty<S>
+        where
+            S: Copy
+                + core::ops::Sub<Output = S>
+                + core::ops::Mul<Output = S>
+                + core::ops::Div<Output = S>,
+        {
+            #[inline]
+            fn div_assign(&mut self, o: Self) {
+                *self = *self / o;
+            }
+        }
+    };
+}
+use op_assign_via_binary;
+
 mod derivatives;
 mod dual;
 mod elementary;
