@@ -140,6 +140,10 @@ where
     }
 }
 
+/// The schemes whose integrator takes a held force ([`crate::forcing::Actuate`]): RATTLE, SHAKE
+/// and Reich's composition (BDF2 does not).
+pub trait HeldForce: Sealed {}
+
 /// The schemes that keep the multipliers `(start, end)` of their last step (RATTLE, SHAKE).
 pub trait KeepsMultipliers<T: Real, const D: usize>: Sealed {
     /// The multipliers of the last successful step.
@@ -173,7 +177,7 @@ where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
-    S: ConstrainedScheme<T, N>,
+    S: ConstrainedScheme<T, N> + HeldForce,
 {
     crate::forcing::actuate_impl!(self);
 }

@@ -64,7 +64,7 @@ mod reich;
 mod shake;
 
 pub use bdf2::{Bdf2, Bdf2Scheme};
-pub use method::{Constrained, ConstrainedScheme, KeepsMultipliers};
+pub use method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers};
 pub use multiplier::MultiplierWindow;
 pub use rattle::{Rattle, RattleScheme};
 pub use reich::{Reich4, ReichScheme, Stage};

@@ -1,7 +1,7 @@
 //! RATTLE = VR (Leimkuhler & Skeel, 001 eqs 24–28).
 
 use super::kernel::Kernel;
-use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
+use super::method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use super::Multipliers;
@@ -102,6 +102,8 @@ impl<T: Real, const D: usize> Default for RattleScheme<T, D> {
 }
 
 impl<T: Real, const D: usize> Sealed for RattleScheme<T, D> {}
+
+impl<T: Real, const D: usize> HeldForce for RattleScheme<T, D> {}
 
 impl<T: Real, const D: usize> KeepsMultipliers<T, D> for RattleScheme<T, D> {
     fn last(&self) -> &Multipliers<T, D> {

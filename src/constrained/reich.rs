@@ -1,7 +1,7 @@
 //! Reich's constrained composition to fourth order (002 §3.2, eq 27).
 
 use super::kernel::Kernel;
-use super::method::{Constrained, ConstrainedScheme, Sealed};
+use super::method::{Constrained, ConstrainedScheme, HeldForce, Sealed};
 use super::ConstraintNewtonParams;
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
@@ -138,6 +138,8 @@ where
 }
 
 impl<T: Real> Sealed for ReichScheme<T> {}
+
+impl<T: Real> HeldForce for ReichScheme<T> {}
 
 impl<T: Real, const N: usize> ConstrainedScheme<T, N> for ReichScheme<T> {}
 

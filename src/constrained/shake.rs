@@ -1,7 +1,7 @@
 //! SHAKE in velocity form = VS (Leimkuhler & Skeel, 001 eqs 15–18).
 
 use super::kernel::Kernel;
-use super::method::{Constrained, ConstrainedScheme, KeepsMultipliers, Sealed};
+use super::method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers, Sealed};
 use super::Multipliers;
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential};
@@ -67,6 +67,8 @@ impl<T: Real, const D: usize> Default for ShakeScheme<T, D> {
 }
 
 impl<T: Real, const D: usize> Sealed for ShakeScheme<T, D> {}
+
+impl<T: Real, const D: usize> HeldForce for ShakeScheme<T, D> {}
 
 impl<T: Real, const D: usize> KeepsMultipliers<T, D> for ShakeScheme<T, D> {
     fn last(&self) -> &Multipliers<T, D> {
