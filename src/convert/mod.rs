@@ -54,10 +54,14 @@
 //!
 //! Everything here is `no_std`, fixed-size and allocation-free.
 
+mod constrained;
+mod constrained_rk;
 mod converted;
 mod partitioned;
 mod rk;
 
+pub use constrained::ConvertedConstrained;
+pub use constrained_rk::{ConstrainedLayer, ConstrainedRk};
 pub use converted::{ConvertParams, Converted};
 pub use rk::{Euler, ExplicitRk, Heun, Rk4, Tableau, MAX_STAGES};
 
@@ -153,12 +157,12 @@ pub(crate) fn lu_solve<T: Real, const N: usize>(
 ///
 /// # Errors
 /// As [`lu_solve`].
-pub(crate) fn lu_solve_cols<T: Real, const N: usize>(
+pub(crate) fn lu_solve_cols<T: Real, const N: usize, const C: usize>(
     a: &SMatrix<T, N, N>,
-    b: &SMatrix<T, N, N>,
-) -> Result<SMatrix<T, N, N>, crate::StepError> {
-    let mut out = SMatrix::<T, N, N>::zeros();
-    for j in 0..N {
+    b: &SMatrix<T, N, C>,
+) -> Result<SMatrix<T, N, C>, crate::StepError> {
+    let mut out = SMatrix::<T, N, C>::zeros();
+    for j in 0..C {
         let col: SVector<T, N> = b.column(j).into_owned();
         out.set_column(j, &lu_solve(a, &col)?);
     }
