@@ -4,7 +4,7 @@
 use super::constrained_rk::{minv_jt, ConstrainedLayer};
 use super::{lu_solve, lu_solve_cols, ConvertParams};
 use crate::constrained::{ConstraintNewtonParams, OffManifold};
-use crate::guard::{WithResidual, Watch};
+use crate::guard::{Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::model::Constraint;
 use crate::{ConfigError, Integrator, Real, State, StepError};
@@ -224,11 +224,7 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
         let mu = yc - yg * nu2;
         let hm = g.hessian_times(q, u);
         let lambda = pi * (seg.s_q - a_plus.transpose() * mu - hm.transpose() * nu2);
-        Ok(Ends {
-            q: qp,
-            lambda,
-            mu,
-        })
+        Ok(Ends { q: qp, lambda, mu })
     }
 
     /// The bounded fixed-point solve of `λ(q, u) = −Π M v` for `u ∈ T_qQ` (003 §4.2–4.4 on the

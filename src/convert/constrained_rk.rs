@@ -3,7 +3,7 @@
 
 use super::rk::{action_slope, rk_advance, rk_segment, Slope, Tangent, MAX_STAGES};
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer, Tableau};
-use crate::guard::{WithResidual, Watch};
+use crate::guard::{Watch, WithResidual};
 use crate::integrator::check_step_input;
 use crate::model::{Constraint, Hessian, Mass, Potential, System};
 use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
@@ -60,8 +60,14 @@ pub struct ConstrainedRk<T: Real, P, G, K, const N: usize, const D: usize> {
     tableau: PhantomData<K>,
 }
 
-impl<T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usize, const D: usize>
-    ConstrainedRk<T, P, G, K, N, D>
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > ConstrainedRk<T, P, G, K, N, D>
 {
     /// The method with step `h` (coefficients converted to `T` here, once).
     ///
@@ -129,8 +135,14 @@ pub(crate) fn minv_jt<T: Real, const N: usize, const D: usize>(
     out
 }
 
-impl<T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usize, const D: usize>
-    Integrator<T, N> for ConstrainedRk<T, P, G, K, N, D>
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > Integrator<T, N> for ConstrainedRk<T, P, G, K, N, D>
 {
     const ORDER: u32 = K::ORDER;
     const SYMPLECTIC: bool = false;
@@ -177,8 +189,14 @@ impl<T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: u
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usize, const D: usize>
-    ConstrainedRk<T, P, G, K, N, D>
+impl<
+        T: Real,
+        P: Hessian<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > ConstrainedRk<T, P, G, K, N, D>
 {
     /// `f(Y)` and `Df(Y)·DY` for the augmented constrained system with first variation
     /// (differentiating `M A − g′ᵀλ = −∇V`, `g′A = −(vᵀ Hess gᵢ v)ᵢ` as 003 §4.1 does). A
@@ -231,8 +249,14 @@ impl<T: Real, P: Hessian<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usi
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usize, const D: usize>
-    StandardLayer<T, N> for ConstrainedRk<T, P, G, K, N, D>
+impl<
+        T: Real,
+        P: Hessian<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > StandardLayer<T, N> for ConstrainedRk<T, P, G, K, N, D>
 {
     type Potential = P;
 
@@ -245,8 +269,14 @@ impl<T: Real, P: Hessian<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usi
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, G: Constraint<T, N, D>, K: Tableau, const N: usize, const D: usize>
-    ConstrainedLayer<T, N, D> for ConstrainedRk<T, P, G, K, N, D>
+impl<
+        T: Real,
+        P: Hessian<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > ConstrainedLayer<T, N, D> for ConstrainedRk<T, P, G, K, N, D>
 {
     type Constraint = G;
 

@@ -75,7 +75,8 @@ pub struct Trace {
     pub points: Vec<(f64, f64)>,
     /// Maximum of `|H − H₀|` until a failure.
     pub energy_max: f64,
-    /// Max of `|H − H₀|` over the second half of the run divided by the max over the first.
+    /// Max of `|H − H₀|` over the second half of the run divided by the max over the first
+    /// (infinite when the run failed).
     pub energy_growth: f64,
     /// Maximum constraint residual.
     pub residual_max: f64,
@@ -125,7 +126,13 @@ struct Model<P, G, const N: usize> {
 
 type Source<K, P, G, const N: usize, const D: usize> = ConstrainedRk<f64, P, G, K, N, D>;
 
-fn source<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Clone, const N: usize, const D: usize>(
+fn source<
+    K: Tableau,
+    P: Hessian<f64, N> + Clone,
+    G: Constraint<f64, N, D> + Clone,
+    const N: usize,
+    const D: usize,
+>(
     m: &Model<P, G, N>,
     h: f64,
 ) -> Source<K, P, G, N, D> {
@@ -136,7 +143,13 @@ fn source<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Clo
 }
 
 /// The converted source, with guards off (the run measures its own failures).
-pub fn converted<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Clone, const N: usize, const D: usize>(
+pub fn converted<
+    K: Tableau,
+    P: Hessian<f64, N> + Clone,
+    G: Constraint<f64, N, D> + Clone,
+    const N: usize,
+    const D: usize,
+>(
     system: &System<f64, P, N>,
     constraint: &G,
     h: f64,
@@ -167,7 +180,13 @@ fn global_error<I: Integrator<f64, N>, const N: usize>(
     (s.q - exact.0).amax().max((s.v - exact.1).amax())
 }
 
-fn trace<I: Integrator<f64, N>, P: Hessian<f64, N>, G: Constraint<f64, N, D>, const N: usize, const D: usize>(
+fn trace<
+    I: Integrator<f64, N>,
+    P: Hessian<f64, N>,
+    G: Constraint<f64, N, D>,
+    const N: usize,
+    const D: usize,
+>(
     integ: &mut I,
     m: &Model<P, G, N>,
     setup: &ConstrainedSetup,
@@ -201,24 +220,46 @@ fn trace<I: Integrator<f64, N>, P: Hessian<f64, N>, G: Constraint<f64, N, D>, co
             next = (next + 1).max((next as f64 * ratio) as usize);
         }
     }
-    out.energy_growth = halves[1] / halves[0];
+    // A run that failed drifted to failure.
+    out.energy_growth = if out.failed_at.is_some() {
+        f64::INFINITY
+    } else {
+        halves[1] / halves[0]
+    };
     out
 }
 
-fn measure<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Clone, const N: usize, const D: usize>(
+fn measure<
+    K: Tableau,
+    P: Hessian<f64, N> + Clone,
+    G: Constraint<f64, N, D> + Clone,
+    const N: usize,
+    const D: usize,
+>(
     m: &Model<P, G, N>,
     method: Method,
     setup: &ConstrainedSetup,
 ) -> ConstrainedRow {
     let (mut source_errors, mut errors) = (Vec::new(), Vec::new());
     for &h in &setup.hs {
-        source_errors.push(global_error(source::<K, _, _, N, D>(m, h), &m.s0, setup.order_t, h, &m.exact));
+        source_errors.push(global_error(
+            source::<K, _, _, N, D>(m, h),
+            &m.s0,
+            setup.order_t,
+            h,
+            &m.exact,
+        ));
         let c = converted::<K, _, _, N, D>(&m.system, &m.constraint, h);
         errors.push(global_error(c, &m.s0, setup.order_t, h, &m.exact));
     }
     let mass = m.system.mass;
-    let rattle = Rattle::new(m.system.clone(), m.constraint.clone(), setup.h, ConstraintNewtonParams::default())
-        .expect("valid RATTLE");
+    let rattle = Rattle::new(
+        m.system.clone(),
+        m.constraint.clone(),
+        setup.h,
+        ConstraintNewtonParams::default(),
+    )
+    .expect("valid RATTLE");
     let project = |x: &_| {
         let mut s = from_x(x, &mass);
         rattle.project(&mut s).expect("projection converges");
@@ -226,17 +267,31 @@ fn measure<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Cl
     };
     let x0 = to_x(&m.defect_at, &mass);
     let mut src = source::<K, _, _, N, D>(m, setup.h);
-    let source_defect = manifold_defect(&m.constraint, &mass, &x0, |x| {
-        let mut s = from_x(x, &mass);
-        src.step(&mut s).expect("source step");
-        to_x(&s, &mass)
-    }, project, 1e-6);
+    let source_defect = manifold_defect(
+        &m.constraint,
+        &mass,
+        &x0,
+        |x| {
+            let mut s = from_x(x, &mass);
+            src.step(&mut s).expect("source step");
+            to_x(&s, &mass)
+        },
+        project,
+        1e-6,
+    );
     let mut conv = converted::<K, _, _, N, D>(&m.system, &m.constraint, setup.h);
-    let defect = manifold_defect(&m.constraint, &mass, &x0, |x| {
-        let mut s = from_x(x, &mass);
-        conv.step(&mut s).expect("converted step");
-        to_x(&s, &mass)
-    }, project, 1e-6);
+    let defect = manifold_defect(
+        &m.constraint,
+        &mass,
+        &x0,
+        |x| {
+            let mut s = from_x(x, &mass);
+            conv.step(&mut s).expect("converted step");
+            to_x(&s, &mass)
+        },
+        project,
+        1e-6,
+    );
     let mut src = source::<K, _, _, N, D>(m, setup.h);
     let source = trace(&mut src, m, setup, |_| 0);
     let mut conv = converted::<K, _, _, N, D>(&m.system, &m.constraint, setup.h);
@@ -256,7 +311,12 @@ fn measure<K: Tableau, P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Cl
     }
 }
 
-fn rows<P: Hessian<f64, N> + Clone, G: Constraint<f64, N, D> + Clone, const N: usize, const D: usize>(
+fn rows<
+    P: Hessian<f64, N> + Clone,
+    G: Constraint<f64, N, D> + Clone,
+    const N: usize,
+    const D: usize,
+>(
     m: &Model<P, G, N>,
     setup: &ConstrainedSetup,
 ) -> Vec<ConstrainedRow> {
@@ -278,7 +338,8 @@ fn arr<const N: usize>(x: &SVector<f64, N>) -> [f64; N] {
 pub fn compute_constrained(setup: &ConstrainedSetup) -> Vec<ConstrainedRow> {
     let p = Pendulum::<f64>::paper();
     let s0 = p.initial_state();
-    let r = rigid::Pendulum::default().solve(&arr(&s0.q), &arr(&s0.v), &[setup.order_t], 1e-13, 1e-13);
+    let r =
+        rigid::Pendulum::default().solve(&arr(&s0.q), &arr(&s0.v), &[setup.order_t], 1e-13, 1e-13);
     let (a, w) = (0.7f64, 0.5f64);
     let pendulum = Model {
         name: "pendulum",
@@ -286,18 +347,33 @@ pub fn compute_constrained(setup: &ConstrainedSetup) -> Vec<ConstrainedRow> {
         constraint: p.constraint(),
         s0,
         exact: (SVector::from(r[0].q), SVector::from(r[0].v)),
-        defect_at: State::new(0.0, [a.sin(), -a.cos()].into(), [w * a.cos(), w * a.sin()].into()),
+        defect_at: State::new(
+            0.0,
+            [a.sin(), -a.cos()].into(),
+            [w * a.cos(), w * a.sin()].into(),
+        ),
         t_long: setup.pendulum_t,
     };
     let mut out = rows::<_, _, 2, 1>(&pendulum, setup);
     let dp = DoublePendulum::<f64>::paper();
     let s0 = dp.initial_state();
-    let r = rigid::DoublePendulum::seed().solve(&arr(&s0.q), &arr(&s0.v), &[setup.order_t], 1e-13, 1e-13);
+    let r = rigid::DoublePendulum::seed().solve(
+        &arr(&s0.q),
+        &arr(&s0.v),
+        &[setup.order_t],
+        1e-13,
+        1e-13,
+    );
     // A moving configuration: angles (0.5, −0.3), angular velocities (0.4, 0.7).
     let (th, ph, dth, dph) = (0.5f64, -0.3f64, 0.4f64, 0.7f64);
     let l = dp.lengths();
     let v1 = [l[0] * th.cos() * dth, l[0] * th.sin() * dth];
-    let v = [v1[0], v1[1], v1[0] + l[1] * ph.cos() * dph, v1[1] + l[1] * ph.sin() * dph];
+    let v = [
+        v1[0],
+        v1[1],
+        v1[0] + l[1] * ph.cos() * dph,
+        v1[1] + l[1] * ph.sin() * dph,
+    ];
     let double = Model {
         name: "double_pendulum",
         system: dp.system(),
@@ -328,9 +404,21 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
         s.double_t
     );
     let t = Table::new(&[
-        "model", "method", "ORDER", "ord src", "ord conv", "defect src", "defect conv",
-        "|ΔH| src", "growth src", "failed", "|ΔH| conv", "growth conv", "resid src",
-        "resid conv", "iter",
+        "model",
+        "method",
+        "ORDER",
+        "ord src",
+        "ord conv",
+        "defect src",
+        "defect conv",
+        "|ΔH| src",
+        "growth src",
+        "failed",
+        "|ΔH| conv",
+        "growth conv",
+        "resid src",
+        "resid conv",
+        "iter",
     ]);
     for r in rows {
         t.row(&[
@@ -342,13 +430,20 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
             sci(r.source_defect),
             sci(r.defect),
             sci(r.source.energy_max),
-            format!("{:.2}", r.source.energy_growth),
+            if r.source.failed_at.is_some() {
+                "-".into()
+            } else {
+                format!("{:.2}", r.source.energy_growth)
+            },
             failed(&r.source),
             sci(r.converted.energy_max),
             format!("{:.2}", r.converted.energy_growth),
             sci(r.source.residual_max),
             sci(r.converted.residual_max),
-            format!("{:.1}/{}", r.converted.iterations.0, r.converted.iterations.1),
+            format!(
+                "{:.1}/{}",
+                r.converted.iterations.0, r.converted.iterations.1
+            ),
         ]);
     }
     for r in rows {
@@ -378,7 +473,10 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
         }
         emit(&Chart {
             stem: format!("convert.constrained_{model}_energy"),
-            title: format!("rigid {model}: energy error, source vs converted (h = {})", s.h),
+            title: format!(
+                "rigid {model}: energy error, source vs converted (h = {})",
+                s.h
+            ),
             x_label: "t".into(),
             y_label: "|H − H₀|".into(),
             log_x: true,
