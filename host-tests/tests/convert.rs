@@ -478,7 +478,7 @@ fn constrained_pendulum_stays_on_the_constraint() {
     let p = Pendulum::<f64>::paper();
     let layer =
         ConstrainedRk::<f64, _, _, Rk4, 2, 1>::new(p.system(), p.constraint(), 0.01).unwrap();
-    let mut src = layer.clone();
+    let mut src = layer;
     let mut c = ConvertedConstrained::new(
         layer,
         ConvertParams::default(),

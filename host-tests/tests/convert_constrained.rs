@@ -110,7 +110,7 @@ fn constrained_energy_is_bounded_where_the_source_drifts() {
     let p = Pendulum::<f64>::paper();
     let layer =
         ConstrainedRk::<f64, _, _, Rk4, 2, 1>::new(p.system(), p.constraint(), 0.05).unwrap();
-    let mut src = layer.clone().with_guards(Guards::off()).unwrap();
+    let mut src = layer.with_guards(Guards::off()).unwrap();
     let mut c = convert(layer);
     let e0 = p.system().energy(&p.initial_state());
     let (mut s, mut r) = (p.initial_state(), p.initial_state());
