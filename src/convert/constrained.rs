@@ -128,7 +128,9 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
     ConvertedConstrained<T, L, N, D>
 {
     /// The converted integrator of `layer` (its step size is the layer's); `newton` bounds the
-    /// Newton solve of `ℙ` and sets the manifold tolerances.
+    /// Newton solve of `ℙ` and sets the manifold tolerances and the off-manifold policy
+    /// (`warm_start` is not used: `ℙ` always starts from `θ = 0`, so a step is a pure function
+    /// of the state).
     ///
     /// # Errors
     /// As [`ConvertParams::validate`] and [`ConstraintNewtonParams::validate`];
