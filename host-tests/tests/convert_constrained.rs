@@ -434,7 +434,7 @@ fn constrained_unequal_masses_order_and_symplecticity() {
     let arr = |x: &SVector<f64, 4>| [x[0], x[1], x[2], x[3]];
     let exact = &reference.solve(&arr(&s0.q), &arr(&s0.v), &[2.0], 1e-13, 1e-13)[0];
     let make = |h: f64| {
-        let layer = ConstrainedRk::<f64, _, _, Rk4, 4, 2>::new(sys.clone(), g.clone(), h).unwrap();
+        let layer = ConstrainedRk::<f64, _, _, Rk4, 4, 2>::new(sys, g, h).unwrap();
         ConvertedConstrained::new(
             layer,
             ConvertParams::default(),
@@ -466,13 +466,7 @@ fn constrained_unequal_masses_order_and_symplecticity() {
         "slope {slope}, errors {errs:?}"
     );
     let mass = sys.mass;
-    let rattle = Rattle::new(
-        sys.clone(),
-        g.clone(),
-        0.05,
-        ConstraintNewtonParams::default(),
-    )
-    .unwrap();
+    let rattle = Rattle::new(sys, g, 0.05, ConstraintNewtonParams::default()).unwrap();
     let mut c = make(0.05);
     let mut moving = State::at_rest(dp.from_angles(0.5, -0.3));
     rattle.project(&mut moving).unwrap();
