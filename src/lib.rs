@@ -36,7 +36,7 @@ pub mod zs;
 
 pub use error::{ConfigError, StepError};
 pub use guard::{Guard, Guards};
-pub use integrator::Integrator;
+pub use integrator::{Integrator, Stepper, StochasticIntegrator};
 pub use scalar::Real;
 pub use state::State;
 

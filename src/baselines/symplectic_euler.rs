@@ -95,14 +95,16 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 }
 
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for SymplecticEuler<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for SymplecticEuler<T, P, N> {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -64,14 +64,16 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
     }
 }
 
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for VelocityVerlet<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityVerlet<T, P, N> {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -219,14 +219,16 @@ impl<T: Real, L: StandardLayer<T, N>, const N: usize> Converted<T, L, N> {
     }
 }
 
+impl<T: Real, L: StandardLayer<T, N>, const N: usize> crate::Stepper<T> for Converted<T, L, N> {
+    fn step_size(&self) -> T {
+        self.layer.step_size()
+    }
+}
+
 impl<T: Real, L: StandardLayer<T, N>, const N: usize> Integrator<T, N> for Converted<T, L, N> {
     const ORDER: u32 = L::ORDER;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.layer.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -116,16 +116,20 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
     }
 }
 
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> crate::Stepper<T>
+    for Artificial<T, V, U, N>
+{
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+}
+
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator<T, N>
     for Artificial<T, V, U, N>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_h(h)?;

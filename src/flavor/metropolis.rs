@@ -144,6 +144,17 @@ where
     }
 }
 
+impl<T: Real, L, V, U, const N: usize> crate::Stepper<T> for Metropolis<T, L, V, U, N>
+where
+    L: LegacyMap<T, State = State<T, N>>,
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    fn step_size(&self) -> T {
+        self.flavor.params().delta
+    }
+}
+
 impl<T: Real, L, V, U, const N: usize> StochasticIntegrator<T, N> for Metropolis<T, L, V, U, N>
 where
     L: LegacyMap<T, State = State<T, N>>,
@@ -152,11 +163,7 @@ where
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.flavor.params().delta
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

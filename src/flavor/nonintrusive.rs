@@ -120,16 +120,20 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     }
 }
 
+impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
+    for Nonintrusive<T, L>
+{
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+}
+
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T, N>
     for Nonintrusive<T, L>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = L::SYMPLECTIC;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
 
     /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
     fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {

@@ -98,7 +98,7 @@ impl<T: Real> Friction<T> {
 /// let mut m = AnnealTuneGla::new(osc.system(), Friction::tuned(0.0), schedule, 0.01).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
-/// m.integrate_with(&mut s, 500, &mut rng).unwrap();
+/// m.integrate(&mut s, 500, &mut rng).unwrap();
 /// assert_eq!(m.steps_taken(), 500);
 /// assert!((m.temperature() - 0.1).abs() < 1e-15);
 /// ```
@@ -230,7 +230,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     /// One step with the given standard normals `ξ` (one per degree of freedom).
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`]; see the type docs.
+    /// As [`StochasticIntegrator::step`]; see the type docs.
     pub fn step_with_normals(
         &mut self,
         state: &mut State<T, N>,
@@ -274,16 +274,18 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     }
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize> crate::Stepper<T> for AnnealTuneGla<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize> StochasticIntegrator<T, N>
     for AnnealTuneGla<T, P, N>
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

@@ -271,15 +271,25 @@ impl<
         const N: usize,
         const S: usize,
         const F: usize,
+    > crate::Stepper<T> for Quasi1<T, P, K, N, S, F>
+{
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+}
+
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        K: QuasiStiffness<T, S, F>,
+        const N: usize,
+        const S: usize,
+        const F: usize,
     > Integrator<T, N> for Quasi1<T, P, K, N, S, F>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.core.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)
@@ -321,15 +331,25 @@ impl<
         const N: usize,
         const S: usize,
         const F: usize,
+    > crate::Stepper<T> for Quasi2<T, P, K, N, S, F>
+{
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+}
+
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        K: QuasiStiffness<T, S, F>,
+        const N: usize,
+        const S: usize,
+        const F: usize,
     > Integrator<T, N> for Quasi2<T, P, K, N, S, F>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.core.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -125,14 +125,16 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
     }
 }
 
+impl<T: Real, F: Force<T, N>, const N: usize> crate::Stepper<T> for Sim4<T, F, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
     const ORDER: u32 = 4;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -172,16 +172,20 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     Ok(it)
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for Newmark<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Newmark<T, P, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -109,15 +109,19 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    crate::Stepper<T> for StiffSylipn<T, V, U, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     Integrator<T, N> for StiffSylipn<T, V, U, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

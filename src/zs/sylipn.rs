@@ -95,16 +95,20 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for Sylipn<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Sylipn<T, P, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -151,16 +151,20 @@ fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N
     Ok(())
 }
 
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for ZhangSkeel<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for ZhangSkeel<T, P, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)
