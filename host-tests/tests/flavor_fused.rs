@@ -40,9 +40,9 @@ fn fused_equals_unfused<T: Real + Tolerance>() {
     for _ in 0..200 {
         fused.flavor_step(&mut a, delta, tau, T::zero()).unwrap();
         split
-            .advance(&mut b, tau, Stiffness::On { clock: T::zero() })
+            .step(&mut b, tau, Stiffness::On { clock: T::zero() })
             .unwrap();
-        split.advance(&mut b, delta - tau, Stiffness::Off).unwrap();
+        split.step(&mut b, delta - tau, Stiffness::Off).unwrap();
         on.step(&mut c).unwrap();
         off.step(&mut c).unwrap();
         for other in [&b, &c] {

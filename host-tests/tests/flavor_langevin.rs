@@ -161,7 +161,7 @@ fn sde_flavor_mean_of_slow_variable() {
         let y0: f64 = macrostep::langevin::Normal::sample(&mut init);
         let mut s = OdeState::new(0.0, vector![0.0, y0]);
         for _ in 0..steps {
-            f.advance(&mut s).unwrap();
+            f.step(&mut s).unwrap();
         }
         sum += s.u[0];
         sum2 += s.u[0] * s.u[0];

@@ -47,9 +47,9 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// }
 /// let mut em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9)).unwrap();
 /// let mut s = OdeState::new(0.0, vector![1.0]);
-/// em.advance(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
+/// em.step(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
 /// assert_eq!(s.u[0], 1.0);
-/// em.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// em.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!(s.u[0] != 1.0);
 /// ```
 #[derive(Clone, Debug)]
@@ -97,7 +97,7 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> LegacyMap<T>
         state.t
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut OdeState<T, D>,
         h: T,

@@ -55,7 +55,7 @@ impl<T: Real, const D: usize> OdeState<T, D> {
 /// }
 /// let mut euler = ExplicitEuler::new(Relax, 100.0).unwrap();
 /// let mut s = OdeState::new(0.0, vector![1.0]);
-/// euler.advance(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
+/// euler.step(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!((s.u[0] - 0.901).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -90,7 +90,7 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<
         state.t
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut OdeState<T, D>,
         h: T,

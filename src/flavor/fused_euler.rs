@@ -26,7 +26,7 @@ use nalgebra::SVector;
 /// ```
 ///
 /// [`LegacyMap::flavor_step`] computes exactly this (equal to the two separate
-/// [`LegacyMap::advance`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
+/// [`LegacyMap::step`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
 /// Over the steps, the drifts `τ` and `δ − τ` of consecutive FLAVOR steps merge: the FLAVOR is
 /// conjugate (by a drift of `τ`) to drift–kick symplectic Euler with step `δ` on
 /// `V + (τ/δ)αU` — the stiff force slowed by `τ/δ`, which is the flow-averaging mechanism made
@@ -119,7 +119,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<
         state_time(state)
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -137,7 +137,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<
         true
     }
 
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -174,7 +174,6 @@ mod tests {
     use super::*;
     use crate::flavor::{Nonintrusive, Params};
     use crate::model::{Mass, Quadratic};
-    use crate::Integrator;
     use nalgebra::{matrix, vector};
 
     fn map() -> FusedEuler<f64, Quadratic<f64, 2>, Quadratic<f64, 2>, 2> {
@@ -207,10 +206,7 @@ mod tests {
                 m.flavor_step(&mut s, h, 1e-4, 0.0),
                 Err(StepError::StepSize)
             );
-            assert_eq!(
-                m.advance(&mut s, h, Stiffness::Off),
-                Err(StepError::StepSize)
-            );
+            assert_eq!(m.step(&mut s, h, Stiffness::Off), Err(StepError::StepSize));
         }
         // Overflow: the state is left bit-identical.
         let big = State::new(0.0, vector![1e308, -1e308], vector![0.0, 0.0]);

@@ -146,9 +146,9 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
             symmetric_core(&mut self.legacy, &mut x, delta, tau, clock)?;
             x.v = self.second.sample(&x.v, rng);
         } else {
-            self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;
+            self.legacy.step(&mut x, tau, Stiffness::On { clock })?;
             x.v = self.second.sample(&x.v, rng);
-            self.legacy.advance(&mut x, delta - tau, Stiffness::Off)?;
+            self.legacy.step(&mut x, delta - tau, Stiffness::Off)?;
         }
         self.watch.commit(state, &x, delta, &NoProbe)
     }

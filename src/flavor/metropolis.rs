@@ -174,7 +174,7 @@ where
         x.v = self.ou.sample(&x.v, rng);
         let h0 = self.effective.energy(&x);
         let mut y = x;
-        let ok = self.flavor.advance(&mut y).is_ok();
+        let ok = self.flavor.step(&mut y).is_ok();
         let u = T::lit(Normal::uniform_open0(rng));
         self.proposed += 1;
         let accept = ok && {

@@ -123,8 +123,10 @@ pub enum Stiffness<T> {
 
 /// A legacy one-step map `Φ_h^α` whose stiffness can be switched on or off (004 eq 2.7 / 2.43).
 ///
-/// `advance` takes a signed step `h`. A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹` (eq 2.46)
-/// says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::advance_adjoint`]; the
+/// `step` takes a signed step `h` (the names match [`Integrator`](crate::Integrator)'s `step_by`,
+/// with the stiffness switch added; a legacy map keeps its own trait because of that switch and
+/// because its state may be an [`OdeState`]). A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹`
+/// (eq 2.46) says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::step_adjoint`]; the
 /// symmetric FLAVORs need it and check it when they are built.
 ///
 /// Contract, as for [`Integrator`](crate::Integrator): on error the state is unchanged, and a
@@ -142,14 +144,14 @@ pub trait LegacyMap<T: Real> {
     ///
     /// # Errors
     /// The map's own step errors; the state is unchanged on error.
-    fn advance(
+    fn step(
         &mut self,
         state: &mut Self::State,
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError>;
 
-    /// Whether [`LegacyMap::advance_adjoint`] is available.
+    /// Whether [`LegacyMap::step_adjoint`] is available.
     fn has_adjoint(&self) -> bool {
         false
     }
@@ -173,7 +175,7 @@ pub trait LegacyMap<T: Real> {
     /// # Errors
     /// [`StepError::Precondition`] when the map has no adjoint (the default); otherwise the
     /// map's own step errors. The state is unchanged on error.
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         _state: &mut Self::State,
         _h: T,
@@ -182,10 +184,38 @@ pub trait LegacyMap<T: Real> {
         Err(StepError::Precondition)
     }
 
+    /// Deprecated name of [`LegacyMap::step`].
+    ///
+    /// # Errors
+    /// As [`LegacyMap::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    fn advance(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.step(state, h, stiffness)
+    }
+
+    /// Deprecated name of [`LegacyMap::step_adjoint`].
+    ///
+    /// # Errors
+    /// As [`LegacyMap::step_adjoint`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_adjoint`")]
+    fn advance_adjoint(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.step_adjoint(state, h, stiffness)
+    }
+
     /// One nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` (eq 2.45) of signed length `h` with
     /// micro-step `tau`, the stiff sub-step on the fast clock `clock`.
     ///
-    /// The default is the two [`LegacyMap::advance`] calls. A map may override it with a fused
+    /// The default is the two [`LegacyMap::step`] calls. A map may override it with a fused
     /// evaluation of the same composition (equal up to rounding), as [`FusedEuler`] does to share
     /// one soft-force evaluation between the two sub-steps.
     ///
@@ -200,8 +230,8 @@ pub trait LegacyMap<T: Real> {
         clock: T,
     ) -> Result<(), StepError> {
         let mut x = *state;
-        self.advance(&mut x, tau, Stiffness::On { clock })?;
-        self.advance(&mut x, h - tau, Stiffness::Off)?;
+        self.step(&mut x, tau, Stiffness::On { clock })?;
+        self.step(&mut x, h - tau, Stiffness::Off)?;
         *state = x;
         Ok(())
     }
@@ -324,10 +354,10 @@ pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T>>(
 ) -> Result<(), StepError> {
     let half = T::lit(0.5);
     let (ht, hs) = (tau * half, (h - tau) * half);
-    legacy.advance(x, ht, Stiffness::On { clock })?;
-    legacy.advance(x, hs, Stiffness::Off)?;
-    legacy.advance_adjoint(x, hs, Stiffness::Off)?;
-    legacy.advance_adjoint(x, ht, Stiffness::On { clock: clock + ht })
+    legacy.step(x, ht, Stiffness::On { clock })?;
+    legacy.step(x, hs, Stiffness::Off)?;
+    legacy.step_adjoint(x, hs, Stiffness::Off)?;
+    legacy.step_adjoint(x, ht, Stiffness::On { clock: clock + ht })
 }
 
 /// Checks a signed FLAVOR step size `h` (nonzero, finite).

@@ -85,12 +85,13 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
         &mut self.legacy
     }
 
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type.
+    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
+    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
     ///
     /// # Errors
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
         check_h(h)?;
         let tau = self.params.tau_for(h);
         let clock = self.params.clock(L::time(state));
@@ -100,20 +101,38 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// One FLAVOR step of length `δ`.
     ///
     /// # Errors
-    /// As [`Nonintrusive::advance_by`].
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+    /// As [`Nonintrusive::step_by`].
+    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
         let d = self.params.delta;
-        self.advance_by(state, d)
+        self.step_by(state, d)
+    }
+
+    /// Deprecated name of [`Nonintrusive::step_by`].
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::step_by`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
+    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        self.step_by(state, h)
+    }
+
+    /// Deprecated name of [`Nonintrusive::step`].
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+        self.step(state)
     }
 
     /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.
     ///
     /// # Errors
-    /// As [`Nonintrusive::advance_by`]; the state is unchanged if any of the `M` steps fails.
+    /// As [`Nonintrusive::step_by`]; the state is unchanged if any of the `M` steps fails.
     pub fn macro_step(&mut self, state: &mut L::State, samples: u32) -> Result<(), StepError> {
         let mut x = *state;
         for _ in 0..samples {
-            self.advance(&mut x)?;
+            self.step(&mut x)?;
         }
         *state = x;
         Ok(())
@@ -141,7 +160,8 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.advance_by(state, h)
+        // The inherent method (any state type), not this one.
+        Nonintrusive::step_by(self, state, h)
     }
 }
 

@@ -38,9 +38,9 @@ enum Adjoint<I, T: Real, const N: usize> {
 /// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, Ordering::KickDrift).unwrap();
 /// let mut map = Switched::symplectic_euler(se).unwrap();
 /// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
-/// map.advance(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
+/// map.step(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
 /// assert_eq!(s.q[0], 1.0);
-/// map.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// map.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!((s.v[0] + 10.0).abs() < 1e-12); // kick by −1e4·1·1e-3
 /// ```
 #[derive(Clone, Copy)]
@@ -208,7 +208,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         state_time(state)
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -226,7 +226,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         self.inner.set_guards(guards)
     }
 
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         state: &mut State<T, N>,
         h: T,

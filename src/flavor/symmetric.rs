@@ -73,12 +73,13 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
         &self.params
     }
 
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type.
+    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
+    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
     ///
     /// # Errors
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
         check_h(h)?;
         let tau = self.params.tau_for(h);
         let c0 = self.params.clock(L::time(state));
@@ -91,10 +92,28 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// One FLAVOR step of length `δ`.
     ///
     /// # Errors
-    /// As [`Symmetric::advance_by`].
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+    /// As [`Symmetric::step_by`].
+    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
         let d = self.params.delta;
-        self.advance_by(state, d)
+        self.step_by(state, d)
+    }
+
+    /// Deprecated name of [`Symmetric::step_by`].
+    ///
+    /// # Errors
+    /// As [`Symmetric::step_by`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
+    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        self.step_by(state, h)
+    }
+
+    /// Deprecated name of [`Symmetric::step`].
+    ///
+    /// # Errors
+    /// As [`Symmetric::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+        self.step(state)
     }
 }
 
@@ -119,7 +138,8 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.advance_by(state, h)
+        // The inherent method (any state type), not this one.
+        Symmetric::step_by(self, state, h)
     }
 }
 
