@@ -33,6 +33,10 @@
 //! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
 //!   (eqs 2.89, 2.91) friction and noise.
 //! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
+//! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
+//!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
+//!   from `(system, δ, τ)`, with the aliases [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
+//!   [`VerletFlavor`], [`SymmetricEulerFlavor`] for their types.
 //! - [`Params`] and [`advice`]: validation (`0 < τ < δ`) and the rule of thumb for choosing
 //!   `τ`, `δ` from `ε`, with the linear stability check of Theorem 2.5.1.
 //!
@@ -90,6 +94,7 @@ mod langevin_soft;
 mod langevin_stiff;
 mod metropolis;
 mod nonintrusive;
+mod stacks;
 mod switched;
 mod symmetric;
 
@@ -102,6 +107,10 @@ pub use langevin_soft::LangevinSoft;
 pub use langevin_stiff::LangevinStiff;
 pub use metropolis::Metropolis;
 pub use nonintrusive::Nonintrusive;
+pub use stacks::{
+    FusedEulerFlavor, SymmetricEulerFlavor, SymplecticEulerFlavor, SymplecticEulerMap,
+    VerletFlavor, VerletMap,
+};
 pub use switched::Switched;
 pub use symmetric::Symmetric;
 

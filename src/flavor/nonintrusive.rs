@@ -32,20 +32,23 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// Construction: as [`Params::new`]. Step: [`StepError::StepSize`] for a zero or non-finite `h`,
 /// and the legacy map's errors. The state is unchanged on error.
 ///
+/// The common stacks are built in one call from `(system, δ, τ)` (see
+/// [`Nonintrusive::symplectic_euler`], [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`]);
+/// [`Nonintrusive::new`] takes any legacy map.
+///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Nonintrusive, Params, Switched},
-///                 model::{Mass, Quadratic, Split, System}, Integrator, State};
+/// use macrostep::{flavor::Nonintrusive, model::{Mass, Quadratic, Split, System}, Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // System 2.93: H = ½|p|² + ½x² + ½ω²(y − x)², ω = 100.
 /// let split = Split::new(Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
 ///                        Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]), 1e4_f64);
-/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-4, Ordering::KickDrift).unwrap();
-/// let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(),
-///                                    Params::new(0.01, 1e-4).unwrap());
+/// // Kick–drift symplectic Euler as the legacy map, δ = 0.01, τ = 1e-4.
+/// let mut flavor = Nonintrusive::symplectic_euler(System::new(Mass::identity(), split), 0.01, 1e-4)?;
 /// let mut s = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
-/// flavor.integrate(&mut s, 100).unwrap(); // T = 1 in 100 steps
-/// /// // The slow variable (x+y)/2 follows s̈ = −s/2 (the fast y − x averages to zero).
+/// flavor.integrate(&mut s, 100)?; // T = 1 in 100 steps
+/// // The slow variable (x+y)/2 follows s̈ = −s/2 (the fast y − x averages to zero).
 /// assert!(((s.q[0] + s.q[1]) / 2.0 - 0.8055 * 0.5_f64.sqrt().cos()).abs() < 0.02);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Nonintrusive<T: Real, L> {

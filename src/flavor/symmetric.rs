@@ -24,6 +24,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// time, through [`LegacyMap::has_adjoint`]. Step: [`StepError::StepSize`] and the legacy map's
 /// errors; the state is unchanged on error.
 ///
+/// Over symplectic Euler and its adjoint it is built in one call,
+/// [`Symmetric::symplectic_euler`]; the long way round, for any legacy map with an adjoint:
+///
 /// ```
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Params, Switched, Symmetric},
 ///                 model::{Mass, Quadratic, Split, System}, Integrator, State};
