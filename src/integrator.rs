@@ -254,19 +254,20 @@ pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T> {
     }
 }
 
-/// Checks the common preconditions of a step: a usable `h` and a finite state.
+/// Deprecated home of [`crate::validate::check_step_input`].
+///
+/// # Errors
+/// [`StepError::StepSize`], [`StepError::NonFiniteState`].
+#[deprecated(
+    since = "0.3.0",
+    note = "moved to `macrostep::validate::check_step_input`"
+)]
 #[inline]
 pub fn check_step_input<T: Real, const N: usize>(
     state: &State<T, N>,
     h: T,
 ) -> Result<(), StepError> {
-    if !(h.finite() && h != T::zero()) {
-        return Err(StepError::StepSize);
-    }
-    if !state.is_finite() {
-        return Err(StepError::NonFiniteState);
-    }
-    Ok(())
+    crate::validate::check_step_input(state, h)
 }
 
 /// Commits `next` into `state` if it is finite and its clock moved (`next.t = state.t + h`

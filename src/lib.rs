@@ -32,6 +32,7 @@ mod scalar;
 pub mod sim;
 mod state;
 pub mod systems;
+pub mod validate;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};

@@ -1,9 +1,9 @@
 //! Symplectic (variational) Euler, 004 eqs 2.49 and 2.50.
 
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 
 /// Which of the two adjoint first-order symplectic Euler maps to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

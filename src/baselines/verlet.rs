@@ -1,9 +1,9 @@
 //! Velocity Verlet (Störmer–Verlet in velocity form).
 
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Velocity Verlet: `v½ = v + ½h a(q)`, `q' = q + h v½`, `v' = v½ + ½h a(q')`, with

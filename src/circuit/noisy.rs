@@ -1,8 +1,8 @@
 //! The stochastic variational circuit integrator, 004 §7.1.5 (principle 7.21).
 
 use super::{Circuit, CircuitVi};
-use crate::error::check_derived;
 use crate::langevin::{Normal, StochasticIntegrator};
+use crate::validate::check_derived;
 use crate::{ConfigError, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;

@@ -1,8 +1,9 @@
 //! The variational circuit integrator, 004 eq 7.15.
 
 use super::Circuit;
-use crate::error::{check_derived, check_step};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
+use crate::validate::check_step_input;
+use crate::validate::{check_derived, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 

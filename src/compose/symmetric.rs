@@ -1,6 +1,7 @@
 //! Symmetric composition: Yoshida's triple jump and Suzuki's 5-stage scheme.
 
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Which symmetric composition scheme (both raise an even order `p` to `p + 2`).

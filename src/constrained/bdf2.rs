@@ -4,10 +4,10 @@
 use super::kernel::Kernel;
 use super::ConstraintNewtonParams;
 use crate::guard::{Guards, Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// The second-order backward differentiation formula on `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`

@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:

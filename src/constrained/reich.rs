@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::ConstraintNewtonParams;
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.

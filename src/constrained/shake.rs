@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:

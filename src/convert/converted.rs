@@ -1,9 +1,9 @@
 //! The symplectic layer of 003 §2 (stage S0 of §3, unconstrained) over any standard layer.
 
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer};
-use crate::error::check_finite;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
+use crate::validate::check_finite;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 

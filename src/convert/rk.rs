@@ -5,9 +5,9 @@
 
 use super::{mass_solve_cols, Segment, StandardLayer};
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Hessian, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 

@@ -1,8 +1,9 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use super::{check_h, LegacyMap, OdeState, Stiffness};
+use super::{LegacyMap, OdeState, Stiffness};
 use crate::langevin::Normal;
-use crate::{error::check_finite, ConfigError, Real, StepError};
+use crate::validate::check_signed_step;
+use crate::{validate::check_finite, ConfigError, Real, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -103,7 +104,7 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> LegacyMap<T>
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         if h < T::zero() {
             return Err(StepError::StepSize);
         }

@@ -1,7 +1,8 @@
 //! Forward Euler for stiff first-order ODEs as a legacy map (004 eqs 2.30, 2.104).
 
-use super::{check_h, LegacyMap, Stiffness};
-use crate::{error::check_finite, ConfigError, Real, StepError};
+use super::{LegacyMap, Stiffness};
+use crate::validate::check_signed_step;
+use crate::{validate::check_finite, ConfigError, Real, StepError};
 use nalgebra::SVector;
 
 /// A stiff first-order ODE `u̇ = G(t, u) + α F(c, u)` on `ℝᴰ` (004 eq 2.1 / 2.30): a soft field
@@ -96,7 +97,7 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         if !state.is_finite() {
             return Err(StepError::NonFiniteState);
         }

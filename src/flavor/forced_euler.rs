@@ -1,9 +1,10 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
 use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
 use crate::model::Mass;
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// A mechanical force field split into a soft part at real time `t` and a stiff part at the fast

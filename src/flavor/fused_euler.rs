@@ -2,9 +2,10 @@
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
 use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
 use crate::model::{Potential, Split, System};
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Symplectic Euler over a [`Split`] `V + αU` whose stiff-on step is drift–kick (004 eq 2.50)

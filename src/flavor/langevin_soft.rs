@@ -2,9 +2,9 @@
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;

@@ -2,9 +2,9 @@
 
 use super::{velocity_ou, LegacyMap, Symmetric};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, Normal, StochasticIntegrator};
 use crate::model::{Potential, Split, System};
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;

@@ -114,7 +114,7 @@ pub use stacks::{
 pub use switched::Switched;
 pub use symmetric::Symmetric;
 
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -367,16 +367,6 @@ pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T>>(
     legacy.step(x, hs, Stiffness::Off)?;
     legacy.step_adjoint(x, hs, Stiffness::Off)?;
     legacy.step_adjoint(x, ht, Stiffness::On { clock: clock + ht })
-}
-
-/// Checks a signed FLAVOR step size `h` (nonzero, finite).
-#[inline]
-pub(crate) fn check_h<T: Real>(h: T) -> Result<(), StepError> {
-    if h.finite() && h != T::zero() {
-        Ok(())
-    } else {
-        Err(StepError::StepSize)
-    }
 }
 
 /// The exact OU flow of the *velocities* for `dpᵢ = −α cᵢ pᵢ dt + √α σᵢ dWᵢ` with a diagonal

@@ -1,6 +1,7 @@
 //! The nonintrusive FLAVOR, 004 eqs 2.8 / 2.34 / 2.45, and its macro-step form eq 2.10.
 
-use super::{check_h, LegacyMap, Params};
+use super::{LegacyMap, Params};
+use crate::validate::check_signed_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
@@ -95,7 +96,7 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
     pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         let tau = self.params.tau_for(h);
         let clock = self.params.clock(L::time(state));
         self.legacy.flavor_step(state, h, tau, clock)

@@ -3,7 +3,7 @@
 use super::{state_time, LegacyMap, Stiffness};
 use crate::baselines::{SymplecticEuler, VelocityVerlet};
 use crate::model::{Potential, Split};
-use crate::{error::check_finite, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, Integrator, Real, State, StepError};
 
 /// How the adjoint step of a [`Switched`] map is taken.
 #[derive(Clone, Copy)]

@@ -1,6 +1,7 @@
 //! The symplectic and time-reversible FLAVOR, 004 eq 2.47 (Theorem 2.2.3).
 
-use super::{check_h, symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
+use super::{symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
+use crate::validate::check_signed_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Symmetric FLAVOR (004 eq 2.47, Theorem 2.2.3), built from a legacy map `Φ` and its adjoint
@@ -83,7 +84,7 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
     pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         let tau = self.params.tau_for(h);
         let c0 = self.params.clock(L::time(state));
         let mut x = *state;

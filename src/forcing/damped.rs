@@ -2,9 +2,9 @@
 
 use super::Actuate;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 

@@ -2,7 +2,7 @@
 
 use super::Actuate;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
+use crate::validate::check_step_input;
 use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
 

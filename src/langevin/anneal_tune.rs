@@ -30,12 +30,12 @@
 //!   `N`-th step is at `T_f` (see [`Schedule`]).
 
 use super::{Cooling, Normal, Schedule, StochasticIntegrator};
-use crate::error::check_finite;
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::linalg::symmetric_eigen;
 use crate::model::{Hessian, System};
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::validate::{check_finite, check_nonnegative};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -117,18 +117,6 @@ pub struct AnnealTuneGla<T: Real, P, const N: usize> {
     watch: Watch<T, N>,
 }
 
-fn check_nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    let x = check_finite(x, name)?;
-    if x >= T::zero() {
-        Ok(x)
-    } else {
-        Err(ConfigError::OutOfRange {
-            name,
-            bound: ">= 0",
-        })
-    }
-}
-
 impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     /// The scheme with friction rule `friction`, cooling `schedule` and step `h`.
     ///
@@ -142,12 +130,12 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
         let c = match friction {
-            Friction::Fixed(c) => check_nonneg(c, "friction")?,
+            Friction::Fixed(c) => check_nonnegative(c, "friction")?,
             Friction::Tuned {
                 alpha,
                 hessian_fraction,
             } => {
-                check_nonneg(alpha, "alpha")?;
+                check_nonnegative(alpha, "alpha")?;
                 let k = check_finite(hessian_fraction, "hessian_fraction")?;
                 if k <= T::zero() {
                     return Err(ConfigError::OutOfRange {

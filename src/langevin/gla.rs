@@ -1,10 +1,11 @@
 //! The Geometric Langevin Algorithm (GLA), 004 eq 6.3.
 
-use super::{ou::check_nonneg, ou::check_positive, Normal, StochasticIntegrator};
+use super::{Normal, StochasticIntegrator};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::validate::{check_nonnegative, check_positive};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -55,7 +56,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     /// See the type docs.
     pub fn new(system: System<T, P, N>, friction: T, beta: T, h: T) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
-        check_nonneg(friction, "friction")?;
+        check_nonnegative(friction, "friction")?;
         check_positive(beta, "beta")?;
         let decay = (-friction * h).exp();
         let sd = (-(-(friction + friction) * h).exp_m1() / beta).sqrt();

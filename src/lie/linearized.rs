@@ -5,9 +5,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{check_torque, hat, matrix_of, vec_of, RigidBody, So3ZsParams};
-use crate::error::check_step;
-use crate::integrator::check_step_input;
 use crate::model::Mass;
+use crate::validate::check_step;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 

@@ -4,7 +4,7 @@ use super::{FastParams, Friction, Noise};
 use crate::langevin::Normal;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
-use crate::{error::check_finite, ConfigError, Real};
+use crate::{validate::check_finite, ConfigError, Real};
 use nalgebra::{Matrix2, SMatrix, SVector};
 use rand_core::Rng;
 

@@ -50,10 +50,10 @@
 //! exponential on a non-diagonal or non-positive `K`).
 
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
-use crate::error::{check_derived, check_finite, check_step};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::Potential;
+use crate::validate::check_step_input;
+use crate::validate::{check_derived, check_finite, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 

@@ -2,10 +2,10 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
 

@@ -2,9 +2,9 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
 /// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).

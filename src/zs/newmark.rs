@@ -1,11 +1,11 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
 use super::{Fsal, ImplicitNewtonParams, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by

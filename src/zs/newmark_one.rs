@@ -2,10 +2,10 @@
 
 use super::newmark::newmark_step;
 use super::{Fsal, ImplicitNewtonParams, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Newmark (γ = ½, 000 Integrator 2.1) with **only the first Newton iteration** of its implicit

@@ -1,10 +1,10 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
 use super::{two_stage_step, Fsal, ImplicitNewtonParams, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 

@@ -1,10 +1,10 @@
 //! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 

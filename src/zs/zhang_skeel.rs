@@ -1,10 +1,10 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
