@@ -2,8 +2,8 @@
 
 use super::{LegacyMap, OdeState, Stiffness};
 use crate::langevin::Normal;
-use crate::validate::check_signed_step;
-use crate::{validate::check_finite, ConfigError, Real, StepError};
+use crate::validate::{check_nonnegative, check_signed_step};
+use crate::{ConfigError, Real, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -67,13 +67,7 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> EulerMaruyama<T, F, R, 
     /// # Errors
     /// `"alpha"` non-finite or negative.
     pub fn new(sde: F, alpha: T, rng: R) -> Result<Self, ConfigError> {
-        check_finite(alpha, "alpha")?;
-        if alpha < T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "alpha",
-                bound: ">= 0",
-            });
-        }
+        check_nonnegative(alpha, "alpha")?;
         Ok(Self {
             sde,
             on: alpha,

@@ -82,12 +82,7 @@ where
         friction: SVector<T, N>,
         beta: T,
     ) -> Result<Self, ConfigError> {
-        if !(beta.finite() && beta > T::zero()) {
-            return Err(ConfigError::OutOfRange {
-                name: "beta",
-                bound: "> 0",
-            });
-        }
+        crate::validate::check_in_positive_range(beta, "beta")?;
         let p = *flavor.params();
         let m = system.mass.as_diagonal().ok_or(ConfigError::Inconsistent {
             name: "Langevin FLAVOR needs a diagonal mass",

@@ -114,7 +114,8 @@ pub use stacks::{
 pub use switched::Switched;
 pub use symmetric::Symmetric;
 
-use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::{check_finite, check_nonnegative};
+use crate::{ConfigError, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -378,13 +379,7 @@ pub(crate) fn velocity_ou<T: Real, const N: usize>(
     alpha: T,
     h: T,
 ) -> Result<crate::langevin::DiagonalOu<T, N>, ConfigError> {
-    check_finite(alpha, "alpha")?;
-    if alpha < T::zero() {
-        return Err(ConfigError::OutOfRange {
-            name: "alpha",
-            bound: ">= 0",
-        });
-    }
+    check_nonnegative(alpha, "alpha")?;
     let m = mass.as_diagonal().ok_or(ConfigError::Inconsistent {
         name: "Langevin FLAVOR needs a diagonal mass",
     })?;

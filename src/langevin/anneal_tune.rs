@@ -33,9 +33,8 @@ use super::{Cooling, Normal, Schedule, StochasticIntegrator};
 use crate::guard::{NoProbe, Watch};
 use crate::linalg::symmetric_eigen;
 use crate::model::{Hessian, System};
-use crate::validate::check_step_input;
-use crate::validate::{check_finite, check_nonnegative};
-use crate::{validate::check_step, ConfigError, Real, State, StepError};
+use crate::validate::{check_nonnegative, check_positive, check_step, check_step_input};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -136,13 +135,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
                 hessian_fraction,
             } => {
                 check_nonnegative(alpha, "alpha")?;
-                let k = check_finite(hessian_fraction, "hessian_fraction")?;
-                if k <= T::zero() {
-                    return Err(ConfigError::OutOfRange {
-                        name: "hessian_fraction",
-                        bound: "> 0",
-                    });
-                }
+                check_positive(hessian_fraction, "hessian_fraction")?;
                 T::zero()
             }
         };
