@@ -14,7 +14,7 @@ use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 
 type Trimer = Split<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>>;
-type ZsMap = Switched<ZhangSkeel<f64, Trimer, 3>, f64, 3>;
+type ZsMap = Switched<f64, ZhangSkeel<f64, Trimer, 3>, 3>;
 
 /// Z&S (β = 0.4) at step `h` on system 2.100 with scale separation `eps`, as a legacy map.
 fn zs_map(eps: f64, h: f64) -> ZsMap {

@@ -20,10 +20,10 @@ use crate::{ConfigError, Real};
 /// Kick–drift symplectic Euler over a [`Split`] potential as a switched legacy map
 /// ([`Switched::symplectic_euler`], 004 eq 2.49, adjoint eq 2.50).
 pub type SymplecticEulerMap<T, V, U, const N: usize> =
-    Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>;
+    Switched<T, SymplecticEuler<T, Split<T, V, U>, N>, N>;
 
 /// Velocity Verlet over a [`Split`] potential as a switched legacy map ([`Switched::verlet`]).
-pub type VerletMap<T, V, U, const N: usize> = Switched<VelocityVerlet<T, Split<T, V, U>, N>, T, N>;
+pub type VerletMap<T, V, U, const N: usize> = Switched<T, VelocityVerlet<T, Split<T, V, U>, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over symplectic Euler; built by
 /// [`Nonintrusive::symplectic_euler`].
