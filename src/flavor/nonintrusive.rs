@@ -143,9 +143,8 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     }
 }
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
-    for Nonintrusive<T, L>
-{
+/// The meso-step `δ`, for any state type.
+impl<T: Real, L: LegacyMap<T>> crate::Stepper<T> for Nonintrusive<T, L> {
     fn step_size(&self) -> T {
         self.params.delta
     }

@@ -121,9 +121,8 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     }
 }
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
-    for Symmetric<T, L>
-{
+/// The meso-step `δ`, for any state type.
+impl<T: Real, L: LegacyMap<T>> crate::Stepper<T> for Symmetric<T, L> {
     fn step_size(&self) -> T {
         self.params.delta
     }
