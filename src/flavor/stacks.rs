@@ -222,6 +222,42 @@ mod tests {
         }
     }
 
+    /// The deprecated names forward to the new ones: same states, step for step.
+    #[test]
+    #[allow(deprecated)]
+    fn deprecated_step_names_forward() {
+        use crate::flavor::{LegacyMap, Stiffness};
+        let s0 = State::new(0.0, vector![0.8, 0.811], vector![0.1, -0.2]);
+        let mut a = Nonintrusive::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
+        let mut b = a;
+        let (mut x, mut y) = (s0, s0);
+        a.advance(&mut x).unwrap();
+        a.advance_by(&mut x, -0.005).unwrap();
+        b.step(&mut y).unwrap();
+        b.step_by(&mut y, -0.005).unwrap();
+        assert_ne!(x, s0);
+        assert_eq!(x, y);
+        let mut a = Symmetric::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
+        let mut b = a;
+        let (mut x, mut y) = (s0, s0);
+        a.advance(&mut x).unwrap();
+        a.advance_by(&mut x, 0.02).unwrap();
+        b.step(&mut y).unwrap();
+        b.step_by(&mut y, 0.02).unwrap();
+        assert_ne!(x, s0);
+        assert_eq!(x, y);
+        let se = SymplecticEuler::new(system(1e4), 1e-4, Ordering::KickDrift).unwrap();
+        let mut map = Switched::symplectic_euler(se).unwrap();
+        let (mut x, mut y) = (s0, s0);
+        let on = Stiffness::On { clock: 0.0 };
+        map.advance(&mut x, 1e-3, on).unwrap();
+        map.advance_adjoint(&mut x, 1e-3, Stiffness::Off).unwrap();
+        map.step(&mut y, 1e-3, on).unwrap();
+        map.step_adjoint(&mut y, 1e-3, Stiffness::Off).unwrap();
+        assert_ne!(x, s0);
+        assert_eq!(x, y);
+    }
+
     #[test]
     fn builders_reject_bad_input() {
         let tau_ge_delta = ConfigError::Inconsistent {

@@ -121,6 +121,30 @@ mod tests {
         assert!((th.std_dev() - eq.std_dev()).abs() < 1e-15);
     }
 
+    /// The deprecated `step_with`/`integrate_with` forward to `step`/`integrate`: same draws,
+    /// same states.
+    #[test]
+    #[allow(deprecated)]
+    fn deprecated_stochastic_names_forward() {
+        use crate::model::{Mass, Quadratic, System};
+        use crate::{State, Stepper};
+        use nalgebra::{matrix, vector};
+        let sys = System::new(Mass::identity(), Quadratic::new(matrix![1.0_f64]));
+        let mut a = Gla::new(sys, 0.5, 2.0, 0.01).unwrap();
+        let mut b = a;
+        assert_eq!(a.step_size(), 0.01);
+        let s0 = State::new(0.0, vector![1.0], vector![0.0]);
+        let (mut x, mut y) = (s0, s0);
+        let (mut ra, mut rb) = (Lcg(7), Lcg(7));
+        a.step_with(&mut x, &mut ra).unwrap();
+        a.integrate_with(&mut x, 5, &mut ra).unwrap();
+        b.step(&mut y, &mut rb).unwrap();
+        b.integrate(&mut y, 5, &mut rb).unwrap();
+        assert_ne!(x, s0);
+        assert_eq!(x, y);
+        assert_eq!(ra.0, rb.0);
+    }
+
     #[test]
     fn ou_rejects_bad_input() {
         assert_eq!(Ou::<f64>::new(1.0, 1.0, 0.0), Err(ConfigError::StepSize));
