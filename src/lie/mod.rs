@@ -173,13 +173,7 @@ impl<T: Real> RigidBody<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"inertia"` or `"b_mu"`.
     pub fn validate(&self) -> Result<Self, ConfigError> {
         for i in 0..3 {
-            crate::validate::check_finite(self.inertia[i], "inertia")?;
-            if self.inertia[i] <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "inertia",
-                    bound: "> 0",
-                });
-            }
+            crate::validate::check_positive(self.inertia[i], "inertia")?;
         }
         crate::validate::check_finite(self.b_mu, "b_mu")?;
         Ok(*self)
@@ -266,20 +260,8 @@ impl<T: Real> So3ZsParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`≤ 0`) or
     /// `"beta"` (`< 0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        crate::validate::check_finite(self.omega, "omega")?;
-        if self.omega <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "omega",
-                bound: "> 0",
-            });
-        }
-        crate::validate::check_finite(self.beta, "beta")?;
-        if self.beta < T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "beta",
-                bound: ">= 0",
-            });
-        }
+        crate::validate::check_positive(self.omega, "omega")?;
+        crate::validate::check_nonnegative(self.beta, "beta")?;
         Ok(*self)
     }
 }

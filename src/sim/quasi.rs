@@ -53,7 +53,7 @@ use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
 use crate::guard::{NoProbe, Watch};
 use crate::model::Potential;
 use crate::validate::check_step_input;
-use crate::validate::{check_derived, check_finite, check_step};
+use crate::validate::{check_derived, check_positive, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -98,13 +98,7 @@ impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
             return Err(ConfigError::Inconsistent { name: "N = S + F" });
         }
         let h = check_step(p.h)?;
-        let inv_eps = check_finite(p.inv_eps, "inv_eps")?;
-        if inv_eps <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "inv_eps",
-                bound: "> 0",
-            });
-        }
+        let inv_eps = check_positive(p.inv_eps, "inv_eps")?;
         check_derived(inv_eps * h * h, "inv_eps*h^2")?;
         if let QuasiExp::Symplectic { squarings } = p.exp {
             if !(1..=40).contains(&squarings) {
