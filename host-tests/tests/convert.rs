@@ -428,13 +428,16 @@ fn step_errors_leave_the_state_untouched() {
 #[derive(Clone)]
 struct Frozen(VelocityVerlet<f64, Osc, 1>);
 
+impl macrostep::Stepper<f64> for Frozen {
+    fn step_size(&self) -> f64 {
+        macrostep::Stepper::step_size(&self.0)
+    }
+}
+
 impl Integrator<f64, 1> for Frozen {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-    fn step_size(&self) -> f64 {
-        self.0.step_size()
-    }
     fn step_by(&mut self, state: &mut State<f64, 1>, h: f64) -> Result<(), StepError> {
         self.0.step_by(state, h)
     }

@@ -105,7 +105,7 @@ fn nonintrusive_is_not_reversible_and_euler_flavor_is_not_symplectic() {
     let d = host_tests::measure::symplecticity_defect(
         |x| {
             let mut s = OdeState::new(0.0, SVector::<f64, 6>::from_column_slice(x.as_slice()));
-            fe.advance(&mut s).unwrap();
+            fe.step(&mut s).unwrap();
             macrostep::nalgebra::DVector::from_column_slice(s.u.as_slice())
         },
         &macrostep::nalgebra::DVector::from_column_slice(u0.as_slice()),
@@ -388,14 +388,14 @@ fn stiff_forcing_sees_the_tau_clock() {
     let mut f = Nonintrusive::try_new(ExplicitEuler::new(Clock, 1.0).unwrap(), 0.5, 0.125).unwrap();
     let mut s = OdeState::new(0.0, vector![0.0]);
     for _ in 0..3 {
-        f.advance(&mut s).unwrap();
+        f.step(&mut s).unwrap();
     }
     // Clocks 0, τ, 2τ: u = τ·(0 + τ + 2τ) = 3τ².
     assert!((s.u[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.u[0]);
     assert!((s.t - 1.5).abs() < 1e-15);
     let mut e = ExplicitEuler::new(Clock, 1.0).unwrap();
     let mut x = OdeState::new(0.0, vector![1.0]);
-    e.advance(&mut x, 0.5, Stiffness::Off).unwrap();
+    e.step(&mut x, 0.5, Stiffness::Off).unwrap();
     assert_eq!(x.u[0], 1.0);
 }
 
@@ -442,7 +442,7 @@ fn hidden_vdp_period() {
     let mut s = OdeState::new(0.0, vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
     let mut samples = vec![(0.0, 1.0)];
     while s.t < t_end {
-        f.advance(&mut s).unwrap();
+        f.step(&mut s).unwrap();
         samples.push((s.t, s.u[0] * s.u[1].cos()));
     }
     let p = mean_period(&crossings(&samples));

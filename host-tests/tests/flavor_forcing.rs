@@ -29,7 +29,7 @@ fn split() -> Pot {
 /// equals the kinetic energy that is the energy guard's whole scale at that moment, so the
 /// default `energy_run` bound (0.2 of the scale) refuses the first step — a first-order method's
 /// start-up transient, not a divergence (the ignored test at the end states the gap).
-fn map(ordering: Ordering) -> Switched<SymplecticEuler<f64, Actuated<f64, Pot, 2>, 2>, f64, 2> {
+fn map(ordering: Ordering) -> Switched<f64, SymplecticEuler<f64, Actuated<f64, Pot, 2>, 2>, 2> {
     let sys = System::new(Mass::identity(), Actuated::new(split()));
     let se = SymplecticEuler::new(sys, 1e-4, ordering)
         .unwrap()

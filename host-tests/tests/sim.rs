@@ -4,9 +4,10 @@ use host_tests::measure::{
     from_phase, integrator_defect, jacobian_determinant, loglog_slope, reversibility_error,
     to_phase,
 };
-use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::{Mass, Potential, Zero};
 use macrostep::sim::{FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4};
+// Sim1/Sim2 implement both stepping traits: the deterministic `Integrator` is in scope, the
+// stochastic steps are named (`macrostep::StochasticIntegrator::step`).
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{matrix, vector, DMatrix, DVector, Matrix3, SMatrix, SVector, Vector3};
 use rand::SeedableRng;
@@ -245,7 +246,7 @@ fn increment_statistics_within_three_standard_errors() {
     let mut sum2 = DMatrix::zeros(6, 6);
     for _ in 0..n {
         let mut s = s0;
-        sim.step_with(&mut s, &mut rng).unwrap();
+        macrostep::StochasticIntegrator::step(&mut sim, &mut s, &mut rng).unwrap();
         let x = to_phase(&s, &m) - &mean_exact;
         sum += &x;
         sum2 += &x * x.transpose();
@@ -294,7 +295,7 @@ fn semidefinite_noise_draws_nothing_in_silent_directions() {
     let mut rng = Pcg32::seed_from_u64(1);
     let s0: State<f64, 3> = State::new(0.0, vector![0.1, 0.2, 0.3], vector![0.0, 1.0, -1.0]);
     let (mut a, mut b) = (s0, s0);
-    sim.step_with(&mut a, &mut rng).unwrap();
+    macrostep::StochasticIntegrator::step(&mut sim, &mut a, &mut rng).unwrap();
     det.step(&mut b).unwrap();
     assert!((a.q[0] - b.q[0]).abs() > 1e-6, "noisy direction must move");
     for i in 1..3 {
@@ -685,7 +686,7 @@ fn step_errors_leave_state_untouched() {
     let mut big2 = before;
     let mut noisy2 = Sim2::new(m, FastParams::langevin(k, 0.1, 1.0), Soft, 0.1).unwrap();
     assert_eq!(
-        noisy2.step_with(&mut big2, &mut rng),
+        macrostep::StochasticIntegrator::step(&mut noisy2, &mut big2, &mut rng),
         Err(StepError::NonFiniteResult)
     );
     assert_eq!(big2, before);

@@ -4,10 +4,10 @@
 use super::kernel::Kernel;
 use super::ConstraintNewtonParams;
 use crate::guard::{Guards, Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// The second-order backward differentiation formula on `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`
@@ -188,6 +188,17 @@ where
     }
 }
 
+impl<T, P, G, const N: usize, const D: usize> crate::Stepper<T> for Bdf2<T, P, G, N, D>
+where
+    T: Real,
+    P: Hessian<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Bdf2<T, P, G, N, D>
 where
     T: Real,
@@ -197,10 +208,6 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -152,6 +152,17 @@ where
     }
 }
 
+impl<T, P, G, const N: usize, const D: usize> crate::Stepper<T> for Rattle<T, P, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Rattle<T, P, G, N, D>
 where
     T: Real,
@@ -161,10 +172,6 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

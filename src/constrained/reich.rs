@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::ConstraintNewtonParams;
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.
@@ -158,6 +158,17 @@ where
     }
 }
 
+impl<T, P, G, const N: usize, const D: usize> crate::Stepper<T> for Reich4<T, P, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Reich4<T, P, G, N, D>
 where
     T: Real,
@@ -167,10 +178,6 @@ where
     const ORDER: u32 = 4;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -121,6 +121,17 @@ where
     }
 }
 
+impl<T, P, G, const N: usize, const D: usize> crate::Stepper<T> for Shake<T, P, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Shake<T, P, G, N, D>
 where
     T: Real,
@@ -130,10 +141,6 @@ where
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -5,8 +5,8 @@ use super::constrained_rk::{minv_jt, ConstrainedLayer};
 use super::{lu_solve, lu_solve_cols, ConvertParams};
 use crate::constrained::{ConstraintNewtonParams, OffManifold};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::Constraint;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -277,16 +277,20 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
     }
 }
 
+impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> crate::Stepper<T>
+    for ConvertedConstrained<T, L, N, D>
+{
+    fn step_size(&self) -> T {
+        self.layer.step_size()
+    }
+}
+
 impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Integrator<T, N>
     for ConvertedConstrained<T, L, N, D>
 {
     const ORDER: u32 = L::ORDER;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.layer.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

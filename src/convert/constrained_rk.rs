@@ -4,9 +4,10 @@
 use super::rk::{action_slope, rk_advance, rk_segment, Slope, Tangent, MAX_STAGES};
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer, Tableau};
 use crate::guard::{Watch, WithResidual};
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Hessian, Mass, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step;
+use crate::validate::check_step_input;
+use crate::{ConfigError, Integrator, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 
@@ -142,15 +143,25 @@ impl<
         K: Tableau,
         const N: usize,
         const D: usize,
+    > crate::Stepper<T> for ConstrainedRk<T, P, G, K, N, D>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
     > Integrator<T, N> for ConstrainedRk<T, P, G, K, N, D>
 {
     const ORDER: u32 = K::ORDER;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

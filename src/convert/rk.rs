@@ -5,9 +5,9 @@
 
 use super::{mass_solve_cols, Segment, StandardLayer};
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Hessian, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 
@@ -116,16 +116,20 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K
     }
 }
 
+impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> crate::Stepper<T>
+    for ExplicitRk<T, P, K, N>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
     for ExplicitRk<T, P, K, N>
 {
     const ORDER: u32 = K::ORDER;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -2,9 +2,9 @@
 
 use super::Actuate;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -144,14 +144,16 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
     }
 }
 
+impl<T: Real, I: Integrator<T, N>, const N: usize> crate::Stepper<T> for Damped<T, I, N> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
 impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T, I, N> {
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::SYMMETRIC;
-
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         self.inner.watch()

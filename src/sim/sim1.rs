@@ -2,10 +2,10 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -43,7 +43,7 @@ pub enum Sim1Order {
 /// Construction: as [`StiffLinear::new`] and [`ConfigError::StepSize`]. Steps: as
 /// [`Integrator::step_by`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
-/// [`StochasticIntegrator::step_with`]).
+/// [`StochasticIntegrator::step`]).
 ///
 /// ```
 /// use macrostep::{sim::{FastParams, Sim1}, model::{Mass, Zero}, Integrator, State};
@@ -176,7 +176,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     /// across step sizes.
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
+    /// As [`StochasticIntegrator::step`].
     pub fn step_with_increment(
         &mut self,
         state: &mut State<T, N>,
@@ -188,14 +188,16 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     }
 }
 
+impl<T: Real, F: Force<T, N>, const N: usize> crate::Stepper<T> for Sim1<T, F, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)
@@ -222,12 +224,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N>
 impl<T: Real, F: Force<T, N>, const N: usize> StochasticIntegrator<T, N> for Sim1<T, F, N> {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
     /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

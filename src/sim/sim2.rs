@@ -2,10 +2,10 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -135,7 +135,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
     /// One step with a given fast-flow increment (see [`super::Sim1::step_with_increment`]).
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
+    /// As [`StochasticIntegrator::step`].
     pub fn step_with_increment(
         &mut self,
         state: &mut State<T, N>,
@@ -149,14 +149,16 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
     }
 }
 
+impl<T: Real, F: Force<T, N>, const N: usize> crate::Stepper<T> for Sim2<T, F, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N> {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)
@@ -185,12 +187,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N>
 impl<T: Real, F: Force<T, N>, const N: usize> StochasticIntegrator<T, N> for Sim2<T, F, N> {
     const DETERMINISTIC_ORDER: u32 = 2;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
     /// Draws `2N` normals per step when the system is noisy, none otherwise.
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

@@ -2,9 +2,9 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::{Mass, Potential};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
 /// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).
@@ -125,14 +125,16 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
     }
 }
 
+impl<T: Real, F: Force<T, N>, const N: usize> crate::Stepper<T> for Sim4<T, F, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
     const ORDER: u32 = 4;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

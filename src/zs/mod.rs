@@ -51,8 +51,8 @@ pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
 use crate::guard::{Probe, Watch};
-use crate::integrator::check_step_input;
 use crate::linalg::all_finite;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -85,7 +85,7 @@ impl<T: Real> ZsParams<T> {
     /// # Errors
     /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] for `"beta"`.
     pub fn validate(&self) -> Result<T, ConfigError> {
-        let beta = crate::error::check_finite(self.beta, "beta")?;
+        let beta = crate::validate::check_finite(self.beta, "beta")?;
         if beta < T::zero() {
             return Err(ConfigError::OutOfRange {
                 name: "beta",
@@ -131,7 +131,7 @@ impl<T: Real> ImplicitNewtonParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
     /// [`ConfigError::OutOfRange`] for `"max_iter"` (`0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        let tol = crate::error::check_finite(self.tol, "tol")?;
+        let tol = crate::validate::check_finite(self.tol, "tol")?;
         if tol <= T::zero() {
             return Err(ConfigError::OutOfRange {
                 name: "tol",

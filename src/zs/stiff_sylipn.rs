@@ -1,10 +1,10 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -83,7 +83,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
         let beta = params.validate()?;
-        crate::error::check_finite(system.potential.alpha, "alpha")?;
+        crate::validate::check_finite(system.potential.alpha, "alpha")?;
         solver.check(&system.mass, &system.potential.stiff)?;
         Ok(Self {
             system,
@@ -109,15 +109,19 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    crate::Stepper<T> for StiffSylipn<T, V, U, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     Integrator<T, N> for StiffSylipn<T, V, U, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -1,10 +1,10 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -151,16 +151,20 @@ fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N
     Ok(())
 }
 
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for ZhangSkeel<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for ZhangSkeel<T, P, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

@@ -63,13 +63,16 @@ pub struct Logged<I> {
     work: Rc<Cell<f64>>,
 }
 
+impl<I: Integrator<f64, 4> + Actuate<f64, 4>> macrostep::Stepper<f64> for Logged<I> {
+    fn step_size(&self) -> f64 {
+        self.inner.step_size()
+    }
+}
+
 impl<I: Integrator<f64, 4> + Actuate<f64, 4>> Integrator<f64, 4> for Logged<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-    fn step_size(&self) -> f64 {
-        self.inner.step_size()
-    }
     fn watch(&self) -> Option<&Watch<f64, 4>> {
         self.inner.watch()
     }

@@ -19,13 +19,12 @@ pub mod vdp;
 pub use crate::fixtures::system_2100;
 
 use crate::fixtures::SplitSystem;
-use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
-use macrostep::model::{Potential, Split, System};
+use macrostep::flavor::{FusedEuler, Nonintrusive};
+use macrostep::model::{Potential, System};
 use macrostep::{Integrator, Real, State};
 
 /// Symplectic Euler over a split system, as a FLAVOR legacy map.
-pub type SeMap<T, V, U, const N: usize> = Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>;
+pub type SeMap<T, V, U, const N: usize> = macrostep::flavor::SymplecticEulerMap<T, V, U, N>;
 
 /// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
 pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
@@ -37,11 +36,7 @@ where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
 {
-    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).expect("valid step");
-    Nonintrusive::new(
-        Switched::symplectic_euler(se).expect("finite alpha"),
-        Params::new(delta, tau).expect("0 < tau < delta"),
-    )
+    Nonintrusive::symplectic_euler(system, delta, tau).expect("finite alpha, 0 < tau < delta")
 }
 
 /// The nonintrusive FLAVOR (2.45) over [`FusedEuler`] (on step drift–kick 2.50, off step
@@ -55,10 +50,7 @@ where
     V: Potential<T, N>,
     U: Potential<T, N>,
 {
-    Nonintrusive::new(
-        FusedEuler::new(system).expect("finite alpha"),
-        Params::new(delta, tau).expect("0 < tau < delta"),
-    )
+    Nonintrusive::fused_euler(system, delta, tau).expect("finite alpha, 0 < tau < delta")
 }
 
 /// Reference trajectory of a system sampled every `dt` on `[0, t_end]` (DOP853, tight).

@@ -89,7 +89,7 @@ fn flavor_run(eps: f64, delta: f64, tau: f64, t_end: f64) -> Run {
     let clock = std::time::Instant::now();
     samples.push((0.0, y_of(&s.u)));
     for _ in 0..steps {
-        flavor.advance(&mut s).expect("FLAVOR step");
+        flavor.step(&mut s).expect("FLAVOR step");
         samples.push((s.t, y_of(&s.u)));
     }
     let seconds = clock.elapsed().as_secs_f64();
@@ -111,7 +111,7 @@ fn euler_run(eps: f64, t_end: f64) -> Run {
     samples.push((0.0, y_of(&s.u)));
     for k in 0..steps {
         let clock = s.t;
-        fe.advance(&mut s, h, Stiffness::On { clock })
+        fe.step(&mut s, h, Stiffness::On { clock })
             .expect("forward Euler step");
         if (k + 1) % 20 == 0 {
             samples.push((s.t, y_of(&s.u)));
