@@ -36,6 +36,7 @@
 //! models (cost linear in the number of bodies).
 
 pub mod advice;
+mod damped;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -43,6 +44,7 @@ mod stiff_sylipn;
 mod sylipn;
 mod zhang_skeel;
 
+pub use damped::{DampedZs, InMatrixDamping};
 pub use newmark::Newmark;
 pub use newmark_one::NewmarkOneIteration;
 pub use push_forward::PushForwardNewmark;
