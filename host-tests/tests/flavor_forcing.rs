@@ -111,7 +111,10 @@ fn a_non_finite_force_is_refused_and_nothing_changes() {
 /// scale a controls engineer gives the guard ([`Guards::energy_scale`]).
 const PLANT_SCALE: f64 = 0.125;
 
-fn forced_oscillator(h: f64, guards: Guards<f64>) -> SymplecticEuler<f64, Actuated<f64, Quadratic<f64, 1>, 1>, 1> {
+fn forced_oscillator(
+    h: f64,
+    guards: Guards<f64>,
+) -> SymplecticEuler<f64, Actuated<f64, Quadratic<f64, 1>, 1>, 1> {
     let sys = System::new(
         Mass::identity(),
         Actuated::new(Quadratic::new(matrix![1.0_f64])),

@@ -52,7 +52,7 @@
 //! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
 //! with the banded strategy is not provided.
 
-use super::{Fsal, Sylipn, StiffSylipn, ZhangSkeel};
+use super::{Fsal, StiffSylipn, Sylipn, ZhangSkeel};
 use crate::guard::{Probe, Watch};
 use crate::integrator::check_step_input;
 use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
@@ -71,9 +71,6 @@ pub trait InMatrixDamping<T: Real, const N: usize>: Integrator<T, N> + sealed::S
     const DAMPED_SYMMETRIC: bool;
     /// The model the guards measure.
     type Model: Probe<T, N>;
-
-    /// The mass matrix.
-    fn mass(&self) -> &Mass<T, N>;
 
     /// The model, the guard memory and `β`.
     #[doc(hidden)]
@@ -140,10 +137,6 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> InMatrixDamping<T, N>
     const DAMPED_SYMMETRIC: bool = false;
     type Model = System<T, P, N>;
 
-    fn mass(&self) -> &Mass<T, N> {
-        &self.system.mass
-    }
-
     fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
         (&self.system, &mut self.watch, self.beta)
     }
@@ -176,10 +169,6 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> InMatrixDamping<T, N> for Sylipn
     const DAMPED_SYMMETRIC: bool = true;
     type Model = System<T, P, N>;
 
-    fn mass(&self) -> &Mass<T, N> {
-        &self.system.mass
-    }
-
     fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
         (&self.system, &mut self.watch, self.beta)
     }
@@ -206,10 +195,6 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> InMatrixDamp
 {
     const DAMPED_SYMMETRIC: bool = true;
     type Model = System<T, Split<T, V, U>, N>;
-
-    fn mass(&self) -> &Mass<T, N> {
-        &self.system.mass
-    }
 
     fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
         (&self.system, &mut self.watch, self.beta)

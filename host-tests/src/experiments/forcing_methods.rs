@@ -10,10 +10,10 @@ use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
 };
-use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::{ConfigError, Integrator, State, StepError};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -309,8 +309,15 @@ fn in_solve<I: InMatrixDamping<f64, 4> + 'static>(i: I, c: SMatrix<f64, 4, 4>) -
 }
 
 /// The forced penalised pendulum as a split: gravity soft, the rods' penalty stiff (`α = 1`).
-pub type SplitSys =
-    System<f64, Split<f64, Actuated<f64, LinearPotential<f64, 4>, 4>, Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>>, 4>;
+pub type SplitSys = System<
+    f64,
+    Split<
+        f64,
+        Actuated<f64, LinearPotential<f64, 4>, 4>,
+        Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>,
+    >,
+    4,
+>;
 
 /// [`SplitSys`] (what stiff Z&Ss runs on).
 pub fn split_system() -> SplitSys {
