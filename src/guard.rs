@@ -451,8 +451,10 @@ mod tests {
         let mut g = Guards::<f64>::off();
         g.velocity_step = Some(-1.0);
         assert!(g.validate().is_err());
-        let mut g = Guards::<f64>::default();
-        g.energy_scale = Some(0.0);
+        let mut g = Guards::<f64> {
+            energy_scale: Some(0.0),
+            ..Default::default()
+        };
         assert_eq!(
             g.validate(),
             Err(ConfigError::OutOfRange {

@@ -228,7 +228,8 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> InMatrixDamp
 /// method. Cost per step over the undamped method: `½hC` added into the assembled matrix and
 /// three `N × N` products; no extra factorisation. The energy the dashpots take (trapezoidal,
 /// `½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`) is reported to the guards, so the run guard bounds
-/// `|E − E_ref + D|`.
+/// `|E − E_ref + D|` (from the second step of a run: the first step's dissipation, `O(hC)` of
+/// the kinetic energy, is inside the bound).
 ///
 /// # Errors
 /// [`DampedZs::new`]: [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
