@@ -216,3 +216,32 @@ impl<T: Real, I: Actuate<T, N>, const N: usize> Actuate<T, N> for Damped<T, I, N
         self.inner.set_force(u)
     }
 }
+
+/// Checks a damping matrix: finite, symmetric (to `8ε‖C‖`), positive semi-definite (no
+/// eigenvalue below `−√ε‖C‖`). Returns whether `C ≠ 0`.
+///
+/// # Errors
+/// [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
+/// [`ConfigError::NotPositiveDefinite`], all `{ name: "damping" }`.
+pub(crate) fn check_damping<T: Real, const N: usize>(
+    c: &SMatrix<T, N, N>,
+) -> Result<bool, ConfigError> {
+    let name = "damping";
+    if !crate::linalg::all_finite(c.as_slice()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let scale = c.amax();
+    let eps = T::default_epsilon();
+    if (c - c.transpose()).amax() > scale * eps * T::lit(8.0) {
+        return Err(ConfigError::NotSymmetric { name });
+    }
+    if scale == T::zero() {
+        return Ok(false);
+    }
+    let eig = symmetric_eigen(c).ok_or(ConfigError::NonFinite { name })?;
+    let tol = scale * eps.sqrt();
+    if eig.values.iter().any(|&l| l < -tol) {
+        return Err(ConfigError::NotPositiveDefinite { name });
+    }
+    Ok(true)
+}

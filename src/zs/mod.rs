@@ -9,6 +9,7 @@
 //! | [`Newmark`] (γ = ½) | 000 Integrator 2.1, eq 2.1 | Newton to tolerance | no (variational, not canonically symplectic) | yes |
 //! | [`PushForwardNewmark`] | 000 Integrator 2.2, eq 2.3 | Newton to tolerance | yes (up to the Newton tolerance, Rem 2.15) | yes |
 //! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
+//! | [`DampedZs`] (Z&S, Z&Ss, stiff Z&Ss with damping `C`) | [`damped`]: 000 eq 1.3/2.7/2.8 + trapezoidal Lagrange–d'Alembert damping | one linear, `M + βh² Hess V + ½hC` | no (dissipative) | Z&Ss, stiff Z&Ss: yes; Z&S: no (`O(h⁵C)`) |
 //!
 //! All share the two-stage form of 000 eq 2.10:
 //!
@@ -36,6 +37,7 @@
 //! models (cost linear in the number of bodies).
 
 pub mod advice;
+pub mod damped;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -43,6 +45,7 @@ mod stiff_sylipn;
 mod sylipn;
 mod zhang_skeel;
 
+pub use damped::{DampedZs, InMatrixDamping};
 pub use newmark::Newmark;
 pub use newmark_one::NewmarkOneIteration;
 pub use push_forward::PushForwardNewmark;

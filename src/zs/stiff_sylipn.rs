@@ -45,12 +45,12 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct StiffSylipn<T: Real, V, U, const N: usize, S = Dense> {
-    system: System<T, Split<T, V, U>, N>,
+    pub(super) system: System<T, Split<T, V, U>, N>,
     h: T,
-    beta: T,
+    pub(super) beta: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> StiffSylipn<T, V, U, N, Dense> {

@@ -39,12 +39,12 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
+    pub(super) system: System<T, P, N>,
     h: T,
-    beta: T,
+    pub(super) beta: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {

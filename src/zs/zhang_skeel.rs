@@ -41,13 +41,13 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ZhangSkeel<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
+    pub(super) system: System<T, P, N>,
     h: T,
-    beta: T,
-    half_beta2: T,
+    pub(super) beta: T,
+    pub(super) half_beta2: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {
