@@ -234,9 +234,9 @@ fn slow_variable_tracked<T: Real + Tolerance>() {
 }
 for_scalars!(slow_variable_tracked);
 
-/// Item 9: bad input → typed errors.
+/// Item 9: bad FLAVOR parameters → typed errors.
 #[test]
-fn bad_input_is_rejected() {
+fn bad_parameters_are_rejected() {
     let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
     let map = Switched::symplectic_euler(se()).unwrap();
     assert_eq!(
@@ -279,6 +279,12 @@ fn bad_input_is_rejected() {
             name: "tau < delta"
         }
     );
+}
+
+/// Item 9: a symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
+#[test]
+fn maps_without_adjoint_and_bad_legacy_maps_are_rejected() {
+    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
     // A legacy map without an adjoint asked for the symmetric form: symplectic Euler wrapped
     // as a generic integrator (not symmetric, no adjoint given), and forward Euler.
     let generic = Switched::new(se(), 1e4, |i, a| i.system_mut().potential.alpha = a).unwrap();

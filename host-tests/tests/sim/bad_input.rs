@@ -3,7 +3,7 @@
 use super::*;
 
 #[test]
-fn bad_input_is_rejected_at_construction() {
+fn bad_matrices_are_rejected_at_construction() {
     let k = stiff_k();
     let m = Mass::<f64, 3>::identity();
     let not_psd = matrix![1.0, 0.0, 0.0; 0.0, -4.0, 0.0; 0.0, 0.0, 1.0];
@@ -31,6 +31,12 @@ fn bad_input_is_rejected_at_construction() {
             name: "friction commutes with stiffness"
         }
     );
+}
+
+#[test]
+fn bad_step_and_noise_parameters_are_rejected_at_construction() {
+    let k = stiff_k();
+    let m = Mass::<f64, 3>::identity();
     for h in [0.0, -0.1, f64::NAN, f64::INFINITY] {
         assert_eq!(
             Sim1::new(m, FastParams::hamiltonian(k), Zero, h).unwrap_err(),

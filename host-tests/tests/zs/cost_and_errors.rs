@@ -63,7 +63,7 @@ fn one_gradient_hessian_contraction_per_step_and_cache_keyed_on_h() {
 
 /// Item 9: bad input → typed errors, state untouched.
 #[test]
-fn bad_input_is_rejected_with_typed_errors() {
+fn bad_configuration_is_rejected_with_typed_errors() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
     assert_eq!(
         ZhangSkeel::new(osc.system(), 0.1, p(-0.1)).unwrap_err(),
@@ -88,6 +88,12 @@ fn bad_input_is_rejected_with_typed_errors() {
     }
     let one = NewmarkOneIteration::new(osc.system(), 0.1, p(0.4)).unwrap();
     assert!(SymmetricComposition::new(one, Scheme::TripleJump).is_err());
+}
+
+/// Item 9: failed steps → typed errors, state untouched.
+#[test]
+fn failed_steps_return_typed_errors_and_keep_the_state() {
+    let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
     let mut zs = ZhangSkeel::new(osc.system(), 0.1, p(0.4)).unwrap();
     // NaN in the state
     let mut s = State::new(0.0, vector![f64::NAN], vector![0.0]);
