@@ -9,9 +9,11 @@
 //!   implement [`Potential`] generically over [`Real`], so the same model runs in `f32` and
 //!   `f64`; the pendulum and Hénon–Heiles also give the Hessian and third derivative Z&S needs;
 //! - the thesis's FLAVOR example systems (004 eqs 2.93, 2.100, 2.101, 2.108, 2.120) and the
-//!   potentials behind them.
+//!   potentials behind them, and the FLAVOR stacks over symplectic Euler built on them
+//!   ([`nonintrusive_se`], [`nonintrusive_fused`]).
 
-use macrostep::flavor::StiffOde;
+use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::flavor::{FusedEuler, Nonintrusive, Params, StiffOde, Switched};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
 use macrostep::systems::{QuarticBond, SpringTrimer};
@@ -288,4 +290,41 @@ impl<T: Real> ThirdDerivative<T, 2> for HenonHeiles {
 pub fn hh_mass<T: Real>() -> Mass<T, 2> {
     // Both entries positive and finite: the constructor cannot fail.
     Mass::diagonal(vector![T::lit(2.0), T::lit(0.5)]).expect("valid mass")
+}
+
+/// Symplectic Euler over a split system, as a FLAVOR legacy map.
+pub type SeMap<T, V, U, const N: usize> = Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>;
+
+/// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
+pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
+    system: SplitSystem<T, V, U, N>,
+    delta: T,
+    tau: T,
+) -> Nonintrusive<T, SeMap<T, V, U, N>>
+where
+    V: Potential<T, N> + Clone,
+    U: Potential<T, N> + Clone,
+{
+    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).expect("valid step");
+    Nonintrusive::new(
+        Switched::symplectic_euler(se).expect("finite alpha"),
+        Params::new(delta, tau).expect("0 < tau < delta"),
+    )
+}
+
+/// The nonintrusive FLAVOR (2.45) over [`FusedEuler`] (on step drift–kick 2.50, off step
+/// kick–drift 2.49, the two kicks fused): one legacy step's cost per FLAVOR step.
+pub fn nonintrusive_fused<T: Real, V, U, const N: usize>(
+    system: SplitSystem<T, V, U, N>,
+    delta: T,
+    tau: T,
+) -> Nonintrusive<T, FusedEuler<T, V, U, N>>
+where
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    Nonintrusive::new(
+        FusedEuler::new(system).expect("finite alpha"),
+        Params::new(delta, tau).expect("0 < tau < delta"),
+    )
 }

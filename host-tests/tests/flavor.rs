@@ -2,8 +2,7 @@
 //! clock, and bad input (issue 7, items 1, 2, 9).
 
 use host_tests::experiments::flavor::stability;
-use host_tests::experiments::flavor::{nonintrusive_se, SeMap};
-use host_tests::fixtures::{coords_2100, system_2100, system_293};
+use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
@@ -409,7 +408,8 @@ fn stiff_forcing_sees_the_tau_clock() {
 /// τ = 2e-5, the slow variable (x+y+z)/3 stays within 1e-2 of a DOP853 reference over T = 5.
 #[test]
 fn three_dof_slow_variable_matches_reference() {
-    use host_tests::experiments::flavor::{reference_samples, trajectory};
+    use host_tests::measure::trajectory;
+    use host_tests::reference::reference_samples;
     let s0 = State::new(0.0, vector![0.8, 0.811, 0.721], SVector::zeros());
     let sys = system_2100::<f64>(1e-6, 1.1, 0.97);
     let reference = reference_samples(&sys, &s0, 5.0, 0.01);
@@ -435,8 +435,8 @@ fn three_dof_slow_variable_matches_reference() {
 /// weaker scale separation gives 5.8 %).
 #[test]
 fn hidden_vdp_period() {
-    use host_tests::experiments::flavor::vdp::{crossings, mean_period};
     use host_tests::fixtures::HiddenVdp;
+    use host_tests::measure::{crossings, mean_period};
     let eps = 1e-3;
     let t_end = 3.5 / eps;
     let mut f = Nonintrusive::try_new(
