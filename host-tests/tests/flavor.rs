@@ -452,20 +452,6 @@ fn hidden_vdp_period() {
         samples.push((s.t, s.u[0] * s.u[1].cos()));
     }
     let p = mean_period(&crossings(&samples));
-    let times = host_tests::reference::linspace(0.0, t_end, 50_000);
-    let y = host_tests::reference::solve(
-        |_t, u, du| {
-            du[0] = -eps * u[1];
-            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
-        },
-        0.0,
-        &[1.0, 1.0],
-        t_end,
-        1e-10,
-        1e-10,
-        &times,
-    );
-    let r: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
-    let p_ref = mean_period(&crossings(&r));
+    let p_ref = HiddenVdp { eps }.reference_period(t_end, 50_000);
     assert!((p - p_ref).abs() / p_ref < 0.03, "period {p} vs {p_ref}");
 }

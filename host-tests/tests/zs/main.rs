@@ -1,6 +1,6 @@
 //! The Zhang–Skeel family: order, symmetry, symplecticity, stability, cost, bad input, cross-checks.
 
-use host_tests::fixtures::{HenonHeiles, PendulumPotential};
+use host_tests::fixtures::{hh, hh_split, hh_start, HenonHeiles, PendulumPotential};
 use host_tests::measure::{integrator_defect, loglog_slope, reversibility_error};
 use host_tests::zs_support::{dyn_zs, hh_grad, hh_hess, hh_third, DynPotential, FpuChain};
 use host_tests::{for_scalars, Tolerance};
@@ -23,27 +23,6 @@ mod structure;
 
 fn p(beta: f64) -> ZsParams<f64> {
     ZsParams::with_beta(beta)
-}
-
-fn hh() -> System<f64, HenonHeiles, 2> {
-    System::new(Mass::identity(), HenonHeiles)
-}
-
-fn hh_start() -> State<f64, 2> {
-    State::new(0.0, vector![0.3, -0.2], vector![0.1, 0.25])
-}
-
-/// A split of Hénon–Heiles: the cubic part soft, a stiff quadratic `½·(x² + 4y²)` with α = 100.
-type HhSplit = Split<f64, HenonHeiles, Quadratic<f64, 2>>;
-fn hh_split() -> System<f64, HhSplit, 2> {
-    System::new(
-        Mass::identity(),
-        Split::new(
-            HenonHeiles,
-            Quadratic::new(matrix![1.0, 0.0; 0.0, 4.0]),
-            100.0,
-        ),
-    )
 }
 
 /// Error at T of a run with step h against a run with h/2 (Richardson form): the successive

@@ -112,21 +112,7 @@ fn euler_run(eps: f64, t_end: f64) -> Run {
 
 /// The period of an accurate reference on the Cartesian form (2.102).
 fn reference_period(eps: f64, t_end: f64) -> f64 {
-    let times = crate::reference::linspace(0.0, t_end, 500_000);
-    let y = crate::reference::solve(
-        |_t, u, du| {
-            du[0] = -eps * u[1];
-            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
-        },
-        0.0,
-        &[1.0, 1.0],
-        t_end,
-        1e-10,
-        1e-10,
-        &times,
-    );
-    let samples: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
-    mean_period(&crossings(&samples))
+    HiddenVdp { eps }.reference_period(t_end, 500_000)
 }
 
 /// Runs the experiment.

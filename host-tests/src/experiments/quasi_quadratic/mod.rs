@@ -345,10 +345,6 @@ fn report_study(w: f64, study: &Study) {
 
 /// `reproduce quasi-quadratic`.
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }
