@@ -21,7 +21,7 @@ use rand_pcg::Pcg32;
 
 const OMEGA: f64 = 30.0;
 
-fn se_map() -> host_tests::experiments::flavor::SeMap<
+fn se_map() -> host_tests::fixtures::SeMap<
     f64,
     macrostep::model::Quadratic<f64, 2>,
     macrostep::model::Quadratic<f64, 2>,

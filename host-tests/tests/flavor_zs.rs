@@ -3,9 +3,9 @@
 //! [`Switched::new`], its stiffness switched through `system_mut()`. Z&S is symmetric, so the
 //! wrapper uses it as its own adjoint and the symmetric FLAVOR (eq 2.47) can be built on it.
 
-use host_tests::experiments::flavor::reference_samples;
 use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};
+use host_tests::reference::reference_samples;
 use macrostep::flavor::{LegacyMap, Nonintrusive, Params, Stiffness, Switched, Symmetric};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{vector, SVector};
