@@ -2,10 +2,12 @@
 //! item 8). Each benchmark advances the same span `δ`: one FLAVOR step, or `δ/τ` legacy steps,
 //! so the ratio of the times is the wall-clock speed-up (ideal `δ/τ`).
 //!
-//! - `flavor::nonintrusive_fused`: the nonintrusive FLAVOR (eq 2.45) over [`FusedEuler`] (stiff
+//! - `flavor::nonintrusive_fused`: the nonintrusive FLAVOR (eq 2.45) over
+//!   [`FusedEuler`](macrostep::flavor::FusedEuler) ([`Nonintrusive::fused_euler`]; stiff
 //!   step drift–kick eq 2.50, soft step kick–drift eq 2.49, the two kicks fused): one soft and
 //!   one stiff gradient per FLAVOR step, the cost of one legacy step — expect ≈ `δ/τ`.
-//! - `flavor::nonintrusive`: over [`Switched::symplectic_euler`] (kick–drift for both): two
+//! - `flavor::nonintrusive`: over symplectic Euler ([`Nonintrusive::symplectic_euler`], kick–drift
+//!   for both sub-steps): two
 //!   soft gradients and one stiff, expect `δ/τ · c_full/(c_full + c_soft)`.
 //!
 //! Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench flavor`.
@@ -15,7 +17,7 @@ mod common;
 use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
+use macrostep::flavor::Nonintrusive;
 use macrostep::systems::SpringTrimer;
 use macrostep::State;
 
@@ -25,13 +27,12 @@ fn trimer(c: &mut Criterion) {
     let ratio = (delta / tau).round() as usize;
     let mut group = c.benchmark_group("step/trimer/n3");
     let s0: State<f64, 3> = model.initial_state();
-    let params = Params::new(delta, tau).unwrap();
 
     let mut se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
     let id = format!("baselines::symplectic_euler_x{ratio}/f64");
     bench_span(&mut group, id, &mut se, s0, ratio);
 
-    let mut fused = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(), params);
+    let mut fused = Nonintrusive::fused_euler(model.system(), delta, tau).unwrap();
     bench_span(
         &mut group,
         "flavor::nonintrusive_fused/f64",
@@ -40,8 +41,7 @@ fn trimer(c: &mut Criterion) {
         1,
     );
 
-    let se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
-    let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(), params);
+    let mut flavor = Nonintrusive::symplectic_euler(model.system(), delta, tau).unwrap();
     bench_span(&mut group, "flavor::nonintrusive/f64", &mut flavor, s0, 1);
     group.finish();
 }

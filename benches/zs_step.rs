@@ -12,9 +12,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
-use macrostep::systems::{Chain, DoublePendulum};
+use macrostep::systems::{Chain, DoublePendulum, GravityPenalty};
 use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::Integrator;
+use macrostep::{Integrator, State};
 use nalgebra::{SMatrix, SVector};
 use std::hint::black_box;
 
@@ -77,8 +77,17 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
         s0,
     );
     g.finish();
+    chain_pieces::<N, D>(c, sys, s0, h, p);
+}
 
-    // The pieces of one Z&S step, at a state of the trajectory.
+/// The pieces of one Z&S step on the chain, at a state of the trajectory.
+fn chain_pieces<const N: usize, const D: usize>(
+    c: &mut Criterion,
+    sys: System<f64, GravityPenalty<f64, N, D>, N>,
+    s0: State<f64, N>,
+    h: f64,
+    p: ZsParams<f64>,
+) {
     let mut s = s0;
     ZhangSkeel::new(sys, h, p)
         .expect("valid")
@@ -185,7 +194,17 @@ fn double_pendulum(c: &mut Criterion) {
         DoublePendulum::<f32>::paper().initial_state(),
     );
     g.finish();
+    dp_pieces(c, sys, s0, h, p);
+}
 
+/// The pieces of one Z&S step on the double pendulum, at a state of the trajectory.
+fn dp_pieces(
+    c: &mut Criterion,
+    sys: System<f64, GravityPenalty<f64, 4, 2>, 4>,
+    s0: State<f64, 4>,
+    h: f64,
+    p: ZsParams<f64>,
+) {
     let mut s = s0;
     ZhangSkeel::new(sys, h, p)
         .expect("valid")

@@ -3,7 +3,8 @@
 //! Two kinds of failure exist. [`ConfigError`] is returned by constructors when a parameter is
 //! invalid (a non-positive step, a mass matrix that is not SPD, …); a value that validated once
 //! is never re-checked per step. [`StepError`] is returned by a `step` that could not complete; in
-//! that case the caller's state is left bit-identical to what it was before the call.
+//! that case the caller's state is left bit-identical to what it was before the call. The checks
+//! that produce them are in [`crate::validate`].
 
 use core::fmt;
 
@@ -130,42 +131,34 @@ impl fmt::Display for StepError {
 
 impl core::error::Error for StepError {}
 
-/// Checks a configured step size: positive and finite (for constructors).
+/// Deprecated home of [`crate::validate::check_step`].
 ///
 /// # Errors
 /// [`ConfigError::StepSize`].
+#[deprecated(since = "0.3.0", note = "moved to `macrostep::validate::check_step`")]
 pub fn check_step<T: crate::Real>(h: T) -> Result<T, ConfigError> {
-    if h.finite() && h > T::zero() {
-        Ok(h)
-    } else {
-        Err(ConfigError::StepSize)
-    }
+    crate::validate::check_step(h)
 }
 
-/// Checks that a parameter is finite (for constructors).
+/// Deprecated home of [`crate::validate::check_finite`].
 ///
 /// # Errors
 /// [`ConfigError::NonFinite`] naming the parameter.
+#[deprecated(since = "0.3.0", note = "moved to `macrostep::validate::check_finite`")]
 pub fn check_finite<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if x.finite() {
-        Ok(x)
-    } else {
-        Err(ConfigError::NonFinite { name })
-    }
+    crate::validate::check_finite(x, name)
 }
 
-/// Checks a quantity derived at construction (an inverse, a square, a product of parameters):
-/// finite and, when non-zero, with a finite reciprocal (a subnormal that would overflow when
-/// divided by is refused).
+/// Deprecated home of [`crate::validate::check_derived`].
 ///
 /// # Errors
 /// [`ConfigError::Overflow`] naming the quantity.
+#[deprecated(
+    since = "0.3.0",
+    note = "moved to `macrostep::validate::check_derived`"
+)]
 pub fn check_derived<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if x.finite() && (x == T::zero() || (T::one() / x).finite()) {
-        Ok(x)
-    } else {
-        Err(ConfigError::Overflow { name })
-    }
+    crate::validate::check_derived(x, name)
 }
 
 #[cfg(test)]

@@ -12,15 +12,35 @@
 //! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S` | `0.2` |
 //! | [`Guards::energy_step`] | `|E_{k+1} − E_k| ≤ r·S`: the energy change of one step | off |
 //! | [`Guards::velocity_step`] | `‖v_{k+1} − v_k‖∞`, in the state's velocity units | off |
+//! | [`Guards::energy_scale`] | not a bound: a floor on the energy scale `S` of the run, in energy units | off |
 //!
 //! **The run.** A run starts at the first step after construction, after the model was changed
 //! (`system_mut`), after [`Guards`] were replaced, and whenever the state handed to `step` is not
 //! bit-identical to the state the integrator returned last (the caller edited it, or started
 //! over). At the start, `E_ref = E(state)` and `S₀ = K + |V|` (kinetic plus absolute potential
-//! energy); thereafter `S = max(S₀, K_max)` with `K_max` the largest kinetic energy the run has
-//! reached, so a start at rest at `V = 0` still has a scale once it moves. The energy guards
+//! energy); thereafter `S = max(S₀, K_max, S_floor)` with `K_max` the largest kinetic energy the
+//! run has reached and `S_floor` the optional [`Guards::energy_scale`], so a start at rest at
+//! `V = 0` still has a scale once it moves. The energy guards
 //! apply to conservative systems (Hamiltonian `½vᵀMv + V`); integrators of non-conservative or
 //! stochastic dynamics do not evaluate them.
+//!
+//! **Starting at rest: give the guard the plant's energy scale.** A run that starts at rest at
+//! `V = 0` has `S₀ = 0`, and its scale is then only what the transient itself has reached. Under
+//! a held force `u` that is too little for a first-order method: symplectic Euler's first step
+//! from rest has the energy error `½h²uᵀM⁻¹u`, *equal* to the kinetic energy it just gave the
+//! mass, and its error after `n` steps is `n/2 · h²uᵀM⁻¹u` against `K = n²/2 · h²uᵀM⁻¹u`: the
+//! ratio `1/n` stays above the default `0.2` for the first four steps, whatever the scale is built
+//! from inside the run (the work `uᵀΔq` of the force is of the same size, `n(n+1)/2 ·
+//! h²uᵀM⁻¹u`). Only a scale from outside the run can judge those steps, and a controls engineer
+//! has one: the energy the plant operates at (`m g L` of a pendulum, `½ k x²` at full actuator
+//! stroke, the largest `½ m v²` the controller commands). [`Guards::energy_scale`] is that floor
+//! on `S`: with it the start-up transient is measured against the plant's energy (a relative
+//! error of `h²uᵀM⁻¹u / S_floor`), while a real divergence from rest — growth by a factor per
+//! step — passes the floor within a few steps and is refused as before (`host-tests`
+//! `flavor_forcing.rs`). It is off by default because no unit-free default exists; without it a
+//! first-order method from rest under a force is refused at its first step (`Diverged
+//! EnergyRun`), a second-order one is not (its error is `O(h²)` relative). The floor is applied
+//! once, when a run starts: no cost per step.
 //!
 //! **What the run guard costs in reach.** A linearly implicit method stepping over a stiff mode
 //! it cannot resolve (`hω ≫ 1`, what Z&S is for) keeps that mode's amplitude but slows it to
@@ -96,6 +116,10 @@ pub struct Guards<T> {
     pub energy_step: Option<T>,
     /// Bound on `‖v_{k+1} − v_k‖∞` over one step. Default off.
     pub velocity_step: Option<T>,
+    /// A floor on the run's energy scale `S`, in energy units: the energy the plant operates at
+    /// (see the [module docs](self): what a run started at rest under a force needs). Default
+    /// off.
+    pub energy_scale: Option<T>,
 }
 
 impl<T: Real> Default for Guards<T> {
@@ -105,6 +129,7 @@ impl<T: Real> Default for Guards<T> {
             energy_run: Some(T::lit(0.2)),
             energy_step: None,
             velocity_step: None,
+            energy_scale: None,
         }
     }
 }
@@ -118,6 +143,7 @@ impl<T: Real> Guards<T> {
             energy_run: None,
             energy_step: None,
             velocity_step: None,
+            energy_scale: None,
         }
     }
 
@@ -136,6 +162,7 @@ impl<T: Real> Guards<T> {
         check(self.energy_run, "guards.energy_run")?;
         check(self.energy_step, "guards.energy_step")?;
         check(self.velocity_step, "guards.velocity_step")?;
+        check(self.energy_scale, "guards.energy_scale")?;
         Ok(*self)
     }
 
@@ -321,6 +348,11 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
                     scale = k0 + v0.abs();
+                    if let Some(floor) = self.guards.energy_scale {
+                        if scale < floor {
+                            scale = floor;
+                        }
+                    }
                     // A start whose energy overflowed cannot be bounded: refused here rather
                     // than passed by comparisons with infinity or NaN (a running run's
                     // reference and scale stay finite: every committed energy is).
@@ -419,6 +451,52 @@ mod tests {
         let mut g = Guards::<f64>::off();
         g.velocity_step = Some(-1.0);
         assert!(g.validate().is_err());
+        let mut g = Guards::<f64> {
+            energy_scale: Some(0.0),
+            ..Default::default()
+        };
+        assert_eq!(
+            g.validate(),
+            Err(ConfigError::OutOfRange {
+                name: "guards.energy_scale",
+                bound: "> 0"
+            })
+        );
+        g.energy_scale = Some(f64::INFINITY);
+        assert_eq!(
+            g.validate(),
+            Err(ConfigError::NonFinite {
+                name: "guards.energy_scale"
+            })
+        );
+    }
+
+    /// At rest at `V = 0` the scale is the floor: a step to `K = 1e-3` is judged against it.
+    #[test]
+    fn the_energy_scale_floors_a_start_at_rest() {
+        struct Osc;
+        impl Probe<f64, 1> for Osc {
+            fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+                Some((0.5 * s.v[0] * s.v[0], 0.0))
+            }
+            fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+                None
+            }
+        }
+        let rest = State::new(0.0, vector![0.0], vector![0.0]);
+        let next = State::new(0.1, vector![0.0], vector![0.045]);
+        let mut s = rest;
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        assert!(w.commit(&mut s, &next, 0.1, &Osc).is_err());
+        assert_eq!(s, rest);
+        let mut w = Watch::<f64, 1>::new(Guards {
+            energy_scale: Some(1.0),
+            ..Guards::default()
+        });
+        w.commit(&mut s, &next, 0.1, &Osc).unwrap();
+        // Above the floor the run's own scale counts again: 0.2 of K = 2 is refused.
+        let far = State::new(0.2, vector![0.0], vector![2.0]);
+        assert!(w.commit(&mut s, &far, 0.1, &Osc).is_err());
     }
 
     /// Energies `(K, V)`: the start's potential overflowed, the result's is finite.

@@ -1,7 +1,48 @@
 //! The one-step method vocabulary shared by every family.
+//!
+//! - [`Stepper`]: what every one-step method has — a configured step size — and the contract
+//!   every step keeps (state bit-identical on error, clock advanced with the state, no panic).
+//! - [`Integrator`]: deterministic methods, `step` / `step_by(h)` / `integrate(n)`.
+//! - [`StochasticIntegrator`]: stochastic methods, the same names with an RNG argument:
+//!   `step(rng)` / `integrate(n, rng)`.
+//!
+//! FLAVOR's legacy maps keep their own trait, [`LegacyMap`](crate::flavor::LegacyMap) (a step
+//! there also takes the stiffness switch, and the state may be an ODE state), with the matching
+//! names `step` / `step_adjoint`.
 
 use crate::guard::{Guards, Watch};
 use crate::{ConfigError, Real, State, StepError};
+use rand_core::Rng;
+
+/// What every one-step method has: a configured step size, and one contract.
+///
+/// # Contract (deterministic and stochastic steps alike)
+/// - On `Ok(())` the state is advanced by the step, **including its time** `state.t` (advanced
+///   by the compensated clock of [`crate::guard`]), it is finite, and it satisfies every step
+///   guard that is on.
+/// - On `Err(_)` the state is bit-identical to what it was before the call (a stochastic step
+///   has still consumed its draws from the RNG).
+/// - A step never panics.
+///
+/// The supertrait of [`Integrator`] and [`StochasticIntegrator`], so that code that only needs
+/// the step size (a time grid, a step count for a horizon) accepts both.
+///
+/// ```
+/// use macrostep::prelude::*;
+/// use macrostep::systems::Pendulum;
+///
+/// fn steps_to<T: Real, S: Stepper<T>>(s: &S, horizon: T) -> T {
+///     horizon / s.step_size()
+/// }
+/// let p = Pendulum::<f64>::paper();
+/// let rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
+/// assert!((steps_to(&rattle, 1.0) - 20.0).abs() < 1e-12);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub trait Stepper<T: Real> {
+    /// The configured step size `h` (the meso-step `δ` for a FLAVOR).
+    fn step_size(&self) -> T;
+}
 
 /// A deterministic one-step method for a system with `N` degrees of freedom.
 ///
@@ -10,26 +51,21 @@ use crate::{ConfigError, Real, State, StepError};
 /// (compositions use fractional steps, reversibility tests use `−h`).
 ///
 /// # Contract
-/// - On `Ok(())` the state is advanced by `h`, including `state.t` (by the compensated clock of
-///   [`crate::guard`]), it is finite, and it satisfies every step guard that is on.
-/// - On `Err(_)` the state is bit-identical to what it was before the call.
-/// - A step never panics.
+/// The [`Stepper`] contract: on `Ok(())` the state is advanced by `h` (time included), finite
+/// and within the guards; on `Err(_)` it is bit-identical to what it was; a step never panics.
 ///
 /// Integrators of mechanical systems carry [`Guards`] (on by default, see [`crate::guard`]):
 /// read them with [`Integrator::guards`], replace them with [`Integrator::set_guards`].
 ///
 /// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
 /// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
-pub trait Integrator<T: Real, const N: usize> {
+pub trait Integrator<T: Real, const N: usize>: Stepper<T> {
     /// Order of global convergence.
     const ORDER: u32;
     /// Whether the map is symplectic (for the canonical form in `(q, M v)`).
     const SYMPLECTIC: bool;
     /// Whether the method is symmetric (time-reversible): `Φ₋ₕ ∘ Φₕ = id`.
     const SYMMETRIC: bool;
-
-    /// The configured step size `h`.
-    fn step_size(&self) -> T;
 
     /// Advances `state` by the signed step `h`.
     ///
@@ -141,19 +177,97 @@ pub trait Integrator<T: Real, const N: usize> {
     }
 }
 
-/// Checks the common preconditions of a step: a usable `h` and a finite state.
+/// A stochastic one-step method for `N` degrees of freedom: each step draws its noise from an RNG.
+///
+/// The sibling of [`Integrator`], with the same names and an RNG argument: `step(state, rng)`,
+/// `integrate(state, n, rng)`; the step size comes from the common supertrait [`Stepper`].
+///
+/// # Contract
+/// The [`Stepper`] contract, and: on error the RNG has advanced (its draws for the failed step
+/// are consumed); a step consumes a fixed number of RNG words (documented per method), so a run
+/// is reproducible from the seed.
+///
+/// Only forward steps of the configured size exist (there is no `step_by`): an
+/// Ornstein–Uhlenbeck increment has no meaning for a negative time step, and its coefficients are
+/// computed once for `h` at construction.
+///
+/// A type can implement both traits (SIM's [`Sim1`](crate::sim::Sim1) and
+/// [`Sim2`](crate::sim::Sim2): the deterministic step, and the step with noise); with both
+/// traits in scope, name the one meant: `StochasticIntegrator::step(&mut sim, &mut s, &mut rng)`.
+pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T> {
+    /// The order of the method when the noise and friction vanish (the deterministic limit).
+    const DETERMINISTIC_ORDER: u32;
+
+    /// Advances `state` by one step of the configured size, drawing the noise from `rng`.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
+    /// when the result is not; a method adds its own. The state is unchanged on error.
+    fn step<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        rng: &mut R,
+    ) -> Result<(), StepError>;
+
+    /// Takes `n` steps, stopping at the first error (the state then holds the last successful
+    /// step).
+    ///
+    /// # Errors
+    /// The first step error.
+    fn integrate<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        n: usize,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        for _ in 0..n {
+            self.step(state, rng)?;
+        }
+        Ok(())
+    }
+
+    /// Deprecated name of [`StochasticIntegrator::step`].
+    ///
+    /// # Errors
+    /// As [`StochasticIntegrator::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    fn step_with<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        self.step(state, rng)
+    }
+
+    /// Deprecated name of [`StochasticIntegrator::integrate`].
+    ///
+    /// # Errors
+    /// As [`StochasticIntegrator::integrate`].
+    #[deprecated(since = "0.3.0", note = "renamed to `integrate`")]
+    fn integrate_with<R: Rng + ?Sized>(
+        &mut self,
+        state: &mut State<T, N>,
+        n: usize,
+        rng: &mut R,
+    ) -> Result<(), StepError> {
+        self.integrate(state, n, rng)
+    }
+}
+
+/// Deprecated home of [`crate::validate::check_step_input`].
+///
+/// # Errors
+/// [`StepError::StepSize`], [`StepError::NonFiniteState`].
+#[deprecated(
+    since = "0.3.0",
+    note = "moved to `macrostep::validate::check_step_input`"
+)]
 #[inline]
 pub fn check_step_input<T: Real, const N: usize>(
     state: &State<T, N>,
     h: T,
 ) -> Result<(), StepError> {
-    if !(h.finite() && h != T::zero()) {
-        return Err(StepError::StepSize);
-    }
-    if !state.is_finite() {
-        return Err(StepError::NonFiniteState);
-    }
-    Ok(())
+    crate::validate::check_step_input(state, h)
 }
 
 /// Commits `next` into `state` if it is finite and its clock moved (`next.t = state.t + h`

@@ -32,12 +32,13 @@ mod scalar;
 pub mod sim;
 mod state;
 pub mod systems;
+pub mod validate;
 mod watched;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};
 pub use guard::{Guard, Guards};
-pub use integrator::Integrator;
+pub use integrator::{Integrator, Stepper, StochasticIntegrator};
 pub use scalar::Real;
 pub use state::State;
 

@@ -1,6 +1,7 @@
 //! What a first program needs, in one import: `use macrostep::prelude::*;`.
 //!
-//! - the vocabulary: [`State`], [`Integrator`], [`System`], [`Mass`], [`Real`];
+//! - the vocabulary: [`State`], [`Stepper`] (the step size), [`Integrator`], [`System`], [`Mass`],
+//!   [`Real`];
 //! - the model traits [`Potential`], [`Hessian`], [`ThirdDerivative`], [`Constraint`], and
 //!   automatic differentiation ([`AutoDiff`] over an [`Energy`] or a [`ConstraintFn`], written
 //!   with [`AdScalar`]) so a model is written once;
@@ -40,7 +41,7 @@ pub use crate::baselines::VelocityVerlet;
 pub use crate::constrained::Rattle;
 pub use crate::error::{ConfigError, StepError};
 pub use crate::guard::Guards;
-pub use crate::integrator::Integrator;
+pub use crate::integrator::{Integrator, Stepper};
 pub use crate::model::{Constraint, Hessian, Mass, Potential, System, ThirdDerivative};
 pub use crate::recover::Recovering;
 pub use crate::zs::{Sylipn, ZhangSkeel, ZsParams};

@@ -94,14 +94,16 @@ fn recoverable(e: StepError) -> bool {
     )
 }
 
+impl<T: Real, I: crate::Stepper<T>> crate::Stepper<T> for Recovering<I> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
 impl<T: Real, I: Integrator<T, N> + Clone, const N: usize> Integrator<T, N> for Recovering<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
 
     fn watch(&self) -> Option<&crate::guard::Watch<T, N>> {
         self.inner.watch()

@@ -1,20 +1,12 @@
-//! The [`Integrator`](crate::Integrator) methods that every integrator keeping its configured
-//! step in a field `h` and its guard memory in a field `watch` writes the same way.
+//! The [`Integrator`](crate::Integrator) guard accessors that every integrator keeping its guard
+//! memory in a field `watch` writes the same way.
 
-/// Expands, inside an `impl Integrator<T, N> for …` block, to `step_size` (returns `self.h`, or
-/// the field path given, e.g. `core.h`),
-/// `watch` and `watch_mut` (return `self.watch`). A trait's required and overridden methods
-/// cannot come from a helper function, hence a macro; the impl keeps its properties (`ORDER`,
-/// `SYMPLECTIC`, `SYMMETRIC`) and its `step_by` in view.
-macro_rules! step_size_and_watch {
+/// Expands, inside an `impl Integrator<T, N> for …` block, to `watch` and `watch_mut` (return
+/// `self.watch`). A trait's overridden methods cannot come from a helper function, hence a macro;
+/// the impl keeps its properties (`ORDER`, `SYMPLECTIC`, `SYMMETRIC`) and its `step_by` in view.
+/// The step size is not here: it belongs to the separate [`Stepper`](crate::Stepper) impl.
+macro_rules! watch_accessors {
     () => {
-        $crate::watched::step_size_and_watch!(h);
-    };
-    ($($h:ident).+) => {
-        fn step_size(&self) -> T {
-            self.$($h).+
-        }
-
         fn watch(&self) -> Option<&$crate::guard::Watch<T, N>> {
             Some(&self.watch)
         }
@@ -24,4 +16,4 @@ macro_rules! step_size_and_watch {
         }
     };
 }
-pub(crate) use step_size_and_watch;
+pub(crate) use watch_accessors;

@@ -48,15 +48,28 @@ pub fn bench_steps<T: Real, I: Integrator<T, N>, const N: usize>(
     mut integ: I,
     s0: State<T, N>,
 ) {
+    bench_stepper(g, id, s0, move |s| {
+        integ.step(s).expect("stable");
+    });
+}
+
+/// Benchmarks one call of `step` on any state type (rigid bodies, relaxed states), continuing
+/// the trajectory from `s0` and resetting to it every [`RESET`] steps.
+pub fn bench_stepper<S: Copy>(
+    g: &mut Group<'_>,
+    id: impl Into<String>,
+    s0: S,
+    mut step: impl FnMut(&mut S),
+) {
     let mut s = s0;
     let mut k = 0usize;
-    g.bench_function(BenchmarkId::from_parameter(id), |b| {
+    g.bench_function(BenchmarkId::from_parameter(id.into()), |b| {
         b.iter(|| {
             if k.is_multiple_of(RESET) {
                 s = s0;
             }
             k += 1;
-            integ.step(black_box(&mut s)).expect("stable");
+            step(black_box(&mut s));
         })
     });
 }

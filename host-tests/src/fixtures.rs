@@ -9,13 +9,15 @@
 //!   implement [`Potential`] generically over [`Real`], so the same model runs in `f32` and
 //!   `f64`; the pendulum and Hénon–Heiles also give the Hessian and third derivative Z&S needs;
 //! - the thesis's FLAVOR example systems (004 eqs 2.93, 2.100, 2.101, 2.108, 2.120) and the
-//!   potentials behind them.
+//!   potentials behind them, and the FLAVOR stacks over symplectic Euler built on them
+//!   ([`nonintrusive_se`], [`nonintrusive_fused`]);
+//! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
 
-use macrostep::flavor::StiffOde;
+use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
 use macrostep::systems::{QuarticBond, SpringTrimer};
-use macrostep::Real;
+use macrostep::{Real, State};
 
 /// The split model of a system `½|v|² + V + α U`.
 pub type SplitSystem<T, V, U, const N: usize> = System<T, Split<T, V, U>, N>;
@@ -82,6 +84,30 @@ impl StiffOde<f64, 2> for HiddenVdp {
             (r * c + r * s - r * r * r * c3 / 3.0) * c,
             -(c + s - r * r * c3 / 3.0) * s,
         ])
+    }
+}
+
+impl HiddenVdp {
+    /// The relaxation period of an accurate reference (DOP853, tolerance 1e-10) on the Cartesian
+    /// form (2.102) from `(x, y) = (1, 1)` over `[0, t_end]`, its `y` sampled at `samples`
+    /// points: twice the mean spacing of the zero crossings of `y`.
+    pub fn reference_period(&self, t_end: f64, samples: usize) -> f64 {
+        let eps = self.eps;
+        let times = crate::reference::linspace(0.0, t_end, samples);
+        let y = crate::reference::solve(
+            |_t, u, du| {
+                du[0] = -eps * u[1];
+                du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
+            },
+            0.0,
+            &[1.0, 1.0],
+            t_end,
+            1e-10,
+            1e-10,
+            &times,
+        );
+        let ys: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
+        crate::measure::mean_period(&crate::measure::crossings(&ys))
     }
 }
 
@@ -288,4 +314,59 @@ impl<T: Real> ThirdDerivative<T, 2> for HenonHeiles {
 pub fn hh_mass<T: Real>() -> Mass<T, 2> {
     // Both entries positive and finite: the constructor cannot fail.
     Mass::diagonal(vector![T::lit(2.0), T::lit(0.5)]).expect("valid mass")
+}
+
+/// Symplectic Euler over a split system, as a FLAVOR legacy map.
+pub type SeMap<T, V, U, const N: usize> = macrostep::flavor::SymplecticEulerMap<T, V, U, N>;
+
+/// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
+pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
+    system: SplitSystem<T, V, U, N>,
+    delta: T,
+    tau: T,
+) -> Nonintrusive<T, SeMap<T, V, U, N>>
+where
+    V: Potential<T, N> + Clone,
+    U: Potential<T, N> + Clone,
+{
+    Nonintrusive::symplectic_euler(system, delta, tau).expect("finite alpha, 0 < tau < delta")
+}
+
+/// The nonintrusive FLAVOR (2.45) over [`FusedEuler`] (on step drift–kick 2.50, off step
+/// kick–drift 2.49, the two kicks fused): one legacy step's cost per FLAVOR step.
+pub fn nonintrusive_fused<T: Real, V, U, const N: usize>(
+    system: SplitSystem<T, V, U, N>,
+    delta: T,
+    tau: T,
+) -> Nonintrusive<T, FusedEuler<T, V, U, N>>
+where
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    Nonintrusive::fused_euler(system, delta, tau).expect("finite alpha, 0 < tau < delta")
+}
+
+/// Hénon–Heiles with unit masses.
+pub fn hh() -> System<f64, HenonHeiles, 2> {
+    System::new(Mass::identity(), HenonHeiles)
+}
+
+/// The start of every Hénon–Heiles run (energy ≈ 0.08, regular motion).
+pub fn hh_start() -> State<f64, 2> {
+    State::new(0.0, vector![0.3, -0.2], vector![0.1, 0.25])
+}
+
+/// Hénon–Heiles plus the stiff spring `½·100·(x² + 4y²)`, split for the stiff Z&Ss.
+pub type HhSplit = Split<f64, HenonHeiles, Quadratic<f64, 2>>;
+
+/// [`HhSplit`] with unit masses.
+pub fn hh_split() -> System<f64, HhSplit, 2> {
+    System::new(
+        Mass::identity(),
+        Split::new(
+            HenonHeiles,
+            Quadratic::new(matrix![1.0, 0.0; 0.0, 4.0]),
+            100.0,
+        ),
+    )
 }

@@ -176,6 +176,40 @@ pub fn best_time<I: Integrator<f64, N>, const N: usize>(
     best
 }
 
+/// Runs `steps` steps of `integ` from `s0`, recording every state (including `s0`).
+pub fn trajectory<I: Integrator<f64, N>, const N: usize>(
+    integ: &mut I,
+    s0: &State<f64, N>,
+    steps: usize,
+) -> Vec<State<f64, N>> {
+    let mut out = Vec::with_capacity(steps + 1);
+    let mut s = *s0;
+    out.push(s);
+    for _ in 0..steps {
+        integ.step(&mut s).expect("FLAVOR step failed");
+        out.push(s);
+    }
+    out
+}
+
+/// Times of zero crossings (both directions) of `y(t)` on samples `(t, y)`, linearly
+/// interpolated.
+pub fn crossings(samples: &[(f64, f64)]) -> Vec<f64> {
+    samples
+        .windows(2)
+        .filter(|w| (w[0].1 < 0.0) != (w[1].1 < 0.0))
+        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
+        .collect()
+}
+
+/// Mean period of a symmetric oscillation (`y → −y`) from its zero crossings: twice the mean
+/// spacing, skipping the first (transient) half cycle.
+pub fn mean_period(crossings: &[f64]) -> f64 {
+    let c = &crossings[1.min(crossings.len())..];
+    assert!(c.len() >= 2, "need two crossings, got {crossings:?}");
+    2.0 * (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

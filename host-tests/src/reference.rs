@@ -315,6 +315,18 @@ pub fn linspace(t0: f64, t_end: f64, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Reference trajectory of a system sampled every `dt` on `[0, t_end]` (DOP853, tight).
+pub fn reference_samples<P: Potential<f64, N>, const N: usize>(
+    system: &System<f64, P, N>,
+    s0: &State<f64, N>,
+    t_end: f64,
+    dt: f64,
+) -> Vec<State<f64, N>> {
+    let n = (t_end / dt).round() as usize;
+    let times = linspace(0.0, t_end, n);
+    solve_system(system, s0, &times, 1e-11, 1e-11)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

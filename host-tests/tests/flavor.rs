@@ -2,8 +2,7 @@
 //! clock, and bad input (issue 7, items 1, 2, 9).
 
 use host_tests::experiments::flavor::stability;
-use host_tests::experiments::flavor::{nonintrusive_se, SeMap};
-use host_tests::fixtures::{coords_2100, system_2100, system_293};
+use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
@@ -105,7 +104,7 @@ fn nonintrusive_is_not_reversible_and_euler_flavor_is_not_symplectic() {
     let d = host_tests::measure::symplecticity_defect(
         |x| {
             let mut s = OdeState::new(0.0, SVector::<f64, 6>::from_column_slice(x.as_slice()));
-            fe.advance(&mut s).unwrap();
+            fe.step(&mut s).unwrap();
             macrostep::nalgebra::DVector::from_column_slice(s.u.as_slice())
         },
         &macrostep::nalgebra::DVector::from_column_slice(u0.as_slice()),
@@ -234,9 +233,9 @@ fn slow_variable_tracked<T: Real + Tolerance>() {
 }
 for_scalars!(slow_variable_tracked);
 
-/// Item 9: bad input → typed errors.
+/// Item 9: bad FLAVOR parameters → typed errors.
 #[test]
-fn bad_input_is_rejected() {
+fn bad_parameters_are_rejected() {
     let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
     let map = Switched::symplectic_euler(se()).unwrap();
     assert_eq!(
@@ -279,6 +278,12 @@ fn bad_input_is_rejected() {
             name: "tau < delta"
         }
     );
+}
+
+/// Item 9: a symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
+#[test]
+fn maps_without_adjoint_and_bad_legacy_maps_are_rejected() {
+    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
     // A legacy map without an adjoint asked for the symmetric form: symplectic Euler wrapped
     // as a generic integrator (not symmetric, no adjoint given), and forward Euler.
     let generic = Switched::new(se(), 1e4, |i, a| i.system_mut().potential.alpha = a).unwrap();
@@ -388,14 +393,14 @@ fn stiff_forcing_sees_the_tau_clock() {
     let mut f = Nonintrusive::try_new(ExplicitEuler::new(Clock, 1.0).unwrap(), 0.5, 0.125).unwrap();
     let mut s = OdeState::new(0.0, vector![0.0]);
     for _ in 0..3 {
-        f.advance(&mut s).unwrap();
+        f.step(&mut s).unwrap();
     }
     // Clocks 0, τ, 2τ: u = τ·(0 + τ + 2τ) = 3τ².
     assert!((s.u[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.u[0]);
     assert!((s.t - 1.5).abs() < 1e-15);
     let mut e = ExplicitEuler::new(Clock, 1.0).unwrap();
     let mut x = OdeState::new(0.0, vector![1.0]);
-    e.advance(&mut x, 0.5, Stiffness::Off).unwrap();
+    e.step(&mut x, 0.5, Stiffness::Off).unwrap();
     assert_eq!(x.u[0], 1.0);
 }
 
@@ -403,7 +408,8 @@ fn stiff_forcing_sees_the_tau_clock() {
 /// τ = 2e-5, the slow variable (x+y+z)/3 stays within 1e-2 of a DOP853 reference over T = 5.
 #[test]
 fn three_dof_slow_variable_matches_reference() {
-    use host_tests::experiments::flavor::{reference_samples, trajectory};
+    use host_tests::measure::trajectory;
+    use host_tests::reference::reference_samples;
     let s0 = State::new(0.0, vector![0.8, 0.811, 0.721], SVector::zeros());
     let sys = system_2100::<f64>(1e-6, 1.1, 0.97);
     let reference = reference_samples(&sys, &s0, 5.0, 0.01);
@@ -429,8 +435,8 @@ fn three_dof_slow_variable_matches_reference() {
 /// weaker scale separation gives 5.8 %).
 #[test]
 fn hidden_vdp_period() {
-    use host_tests::experiments::flavor::vdp::{crossings, mean_period};
     use host_tests::fixtures::HiddenVdp;
+    use host_tests::measure::{crossings, mean_period};
     let eps = 1e-3;
     let t_end = 3.5 / eps;
     let mut f = Nonintrusive::try_new(
@@ -442,24 +448,10 @@ fn hidden_vdp_period() {
     let mut s = OdeState::new(0.0, vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
     let mut samples = vec![(0.0, 1.0)];
     while s.t < t_end {
-        f.advance(&mut s).unwrap();
+        f.step(&mut s).unwrap();
         samples.push((s.t, s.u[0] * s.u[1].cos()));
     }
     let p = mean_period(&crossings(&samples));
-    let times = host_tests::reference::linspace(0.0, t_end, 50_000);
-    let y = host_tests::reference::solve(
-        |_t, u, du| {
-            du[0] = -eps * u[1];
-            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
-        },
-        0.0,
-        &[1.0, 1.0],
-        t_end,
-        1e-10,
-        1e-10,
-        &times,
-    );
-    let r: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
-    let p_ref = mean_period(&crossings(&r));
+    let p_ref = HiddenVdp { eps }.reference_period(t_end, 50_000);
     assert!((p - p_ref).abs() / p_ref < 0.03, "period {p} vs {p_ref}");
 }

@@ -28,8 +28,9 @@ fn split() -> Pot {
 /// Guards off: from rest under a force, symplectic Euler's first-step energy error (`F²h²/2`)
 /// equals the kinetic energy that is the energy guard's whole scale at that moment, so the
 /// default `energy_run` bound (0.2 of the scale) refuses the first step — a first-order method's
-/// start-up transient, not a divergence (the ignored test at the end states the gap).
-fn map(ordering: Ordering) -> Switched<SymplecticEuler<f64, Actuated<f64, Pot, 2>, 2>, f64, 2> {
+/// start-up transient, not a divergence. A caller gives the guard the plant's energy scale
+/// ([`Guards::energy_scale`], the tests at the end); these FLAVOR runs measure the method.
+fn map(ordering: Ordering) -> Switched<f64, SymplecticEuler<f64, Actuated<f64, Pot, 2>, 2>, 2> {
     let sys = System::new(Mass::identity(), Actuated::new(split()));
     let se = SymplecticEuler::new(sys, 1e-4, ordering)
         .unwrap()
@@ -105,18 +106,82 @@ fn a_non_finite_force_is_refused_and_nothing_changes() {
     assert_eq!(flavor.force(), &vector![0.25, 0.0]);
 }
 
-/// The guard gap named at [`map`]: plain symplectic Euler (no FLAVOR) started at rest under a
-/// held force is refused at its first step by the default `energy_run` guard.
-#[test]
-#[ignore = "known gap: the energy guards' scale is the energy seen so far, zero at rest; a first-order method's first-step energy error under a force (F²h²/2) equals it, so the default guards refuse step 0 (Diverged EnergyRun)"]
-fn symplectic_euler_from_rest_under_a_force_passes_the_default_guards() {
-    use macrostep::model::Quadratic;
+/// The plant under a held force from rest: the unit oscillator `V = ½q²`, `F = 0.5`. Its forced
+/// response `q = F(1 − cos t)` peaks at the kinetic energy `½F² = 0.125`: the plant's energy
+/// scale a controls engineer gives the guard ([`Guards::energy_scale`]).
+const PLANT_SCALE: f64 = 0.125;
+
+fn forced_oscillator(
+    h: f64,
+    guards: Guards<f64>,
+) -> SymplecticEuler<f64, Actuated<f64, Quadratic<f64, 1>, 1>, 1> {
     let sys = System::new(
         Mass::identity(),
         Actuated::new(Quadratic::new(matrix![1.0_f64])),
     );
-    let mut se = SymplecticEuler::new(sys, 1e-4, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(sys, h, Ordering::KickDrift)
+        .unwrap()
+        .with_guards(guards)
+        .unwrap();
     se.set_force(&vector![0.5]).unwrap();
+    se
+}
+
+fn with_plant_scale() -> Guards<f64> {
+    Guards {
+        energy_scale: Some(PLANT_SCALE),
+        ..Guards::default()
+    }
+}
+
+/// The guard gap named at [`map`], closed: with the plant's energy scale the default bounds
+/// judge symplectic Euler's start-up transient (relative error `h²F²/S ≈ 2e-8`) and the run.
+#[test]
+fn symplectic_euler_from_rest_under_a_force_passes_with_the_plants_energy_scale() {
+    let mut se = forced_oscillator(1e-4, with_plant_scale());
     let mut s = State::new(0.0, vector![0.0], vector![0.0]);
     se.integrate(&mut s, 10_000).unwrap();
+    assert!((s.q[0] - 0.5 * (1.0 - s.t.cos())).abs() < 1e-4);
+}
+
+/// Without a scale the first step is refused (documented in `macrostep::guard`: the error of
+/// the first step equals the only energy the run has seen), and the state is untouched.
+#[test]
+fn without_a_scale_the_first_step_from_rest_is_refused() {
+    let mut se = forced_oscillator(1e-4, Guards::default());
+    let mut s = State::new(0.0, vector![0.0], vector![0.0]);
+    let before = s;
+    assert_eq!(
+        se.step(&mut s),
+        Err(StepError::Diverged {
+            guard: macrostep::guard::Guard::EnergyRun
+        })
+    );
+    assert_eq!(s, before);
+}
+
+/// The floor does not blind the guard: the same start with an unstable step (`hω = 2.05 > 2`)
+/// is refused within a few steps, long before any value overflows, and no accepted state holds
+/// more than a few times the plant's energy.
+#[test]
+fn a_divergence_from_rest_is_still_caught_with_the_scale() {
+    let mut se = forced_oscillator(2.05, with_plant_scale());
+    let mut s = State::new(0.0, vector![0.0], vector![0.0]);
+    let mut refused = None;
+    for k in 0..50 {
+        match se.step(&mut s) {
+            Ok(()) => {
+                let e = 0.5 * s.v[0] * s.v[0] + 0.5 * s.q[0] * s.q[0];
+                assert!(e < 10.0 * PLANT_SCALE, "step {k} accepted with E = {e}");
+            }
+            Err(e) => {
+                refused = Some((k, e));
+                break;
+            }
+        }
+    }
+    let (k, e) = refused.expect("the divergence was caught");
+    println!("unstable run refused at step {k}: {e:?}");
+    assert!(matches!(e, StepError::Diverged { .. }));
+    assert!(s.is_finite());
 }

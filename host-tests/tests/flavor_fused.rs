@@ -40,9 +40,9 @@ fn fused_equals_unfused<T: Real + Tolerance>() {
     for _ in 0..200 {
         fused.flavor_step(&mut a, delta, tau, T::zero()).unwrap();
         split
-            .advance(&mut b, tau, Stiffness::On { clock: T::zero() })
+            .step(&mut b, tau, Stiffness::On { clock: T::zero() })
             .unwrap();
-        split.advance(&mut b, delta - tau, Stiffness::Off).unwrap();
+        split.step(&mut b, delta - tau, Stiffness::Off).unwrap();
         on.step(&mut c).unwrap();
         off.step(&mut c).unwrap();
         for other in [&b, &c] {
@@ -127,7 +127,7 @@ fn langevin_stiff_over_fused_map_is_conformally_symplectic() {
     let det = jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            f.step_with(&mut s, &mut rand_pcg::Pcg32::new(42, 54))
+            f.step(&mut s, &mut rand_pcg::Pcg32::new(42, 54))
                 .expect("step");
             to_phase(&s, &mass)
         },

@@ -21,7 +21,7 @@ use rand_pcg::Pcg32;
 
 const OMEGA: f64 = 30.0;
 
-fn se_map() -> host_tests::experiments::flavor::SeMap<
+fn se_map() -> host_tests::fixtures::SeMap<
     f64,
     macrostep::model::Quadratic<f64, 2>,
     macrostep::model::Quadratic<f64, 2>,
@@ -38,9 +38,7 @@ fn det_of<I: StochasticIntegrator<f64, 2>>(integ: &mut I) -> f64 {
     jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            integ
-                .step_with(&mut s, &mut Pcg32::new(42, 54))
-                .expect("step");
+            integ.step(&mut s, &mut Pcg32::new(42, 54)).expect("step");
             to_phase(&s, &mass)
         },
         &to_phase(&s0, &mass),
@@ -129,7 +127,7 @@ fn langevin_bad_input() {
     // A non-finite state is rejected and left untouched.
     let mut soft = LangevinSoft::new(se_map(), p, &Mass::identity(), c, c).unwrap();
     let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
-    assert!(soft.step_with(&mut s, &mut Pcg32::new(1, 1)).is_err());
+    assert!(soft.step(&mut s, &mut Pcg32::new(1, 1)).is_err());
     assert!(s.q[0].is_nan() && s.q[1] == 0.0);
 }
 
@@ -163,7 +161,7 @@ fn sde_flavor_mean_of_slow_variable() {
         let y0: f64 = macrostep::langevin::Normal::sample(&mut init);
         let mut s = OdeState::new(0.0, vector![0.0, y0]);
         for _ in 0..steps {
-            f.advance(&mut s).unwrap();
+            f.step(&mut s).unwrap();
         }
         sum += s.u[0];
         sum2 += s.u[0] * s.u[0];

@@ -3,9 +3,9 @@
 //! [`Switched::new`], its stiffness switched through `system_mut()`. Z&S is symmetric, so the
 //! wrapper uses it as its own adjoint and the symmetric FLAVOR (eq 2.47) can be built on it.
 
-use host_tests::experiments::flavor::reference_samples;
 use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};
+use host_tests::reference::reference_samples;
 use macrostep::flavor::{LegacyMap, Nonintrusive, Params, Stiffness, Switched, Symmetric};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{vector, SVector};
@@ -14,7 +14,7 @@ use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 
 type Trimer = Split<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>>;
-type ZsMap = Switched<ZhangSkeel<f64, Trimer, 3>, f64, 3>;
+type ZsMap = Switched<f64, ZhangSkeel<f64, Trimer, 3>, 3>;
 
 /// Z&S (β = 0.4) at step `h` on system 2.100 with scale separation `eps`, as a legacy map.
 fn zs_map(eps: f64, h: f64) -> ZsMap {
@@ -39,13 +39,13 @@ fn zs_stiffness_switch_acts() {
     assert!(map.has_adjoint(), "Z&S is symmetric: its own adjoint");
     let start = State::new(0.0, vector![0.0, 0.1, 0.0], SVector::zeros());
     let mut off = start;
-    map.advance(&mut off, 1e-3, Stiffness::Off).unwrap();
+    map.step(&mut off, 1e-3, Stiffness::Off).unwrap();
     assert_eq!(
         off.q, start.q,
         "no soft force at x = 0, no stiff force when off"
     );
     let mut on = start;
-    map.advance(&mut on, 1e-3, Stiffness::On { clock: 0.0 })
+    map.step(&mut on, 1e-3, Stiffness::On { clock: 0.0 })
         .unwrap();
     assert!(
         on.v[1] < -1.0,

@@ -296,7 +296,7 @@ fn torque_changes_act_at_once() {
 }
 
 #[test]
-fn bad_input_is_rejected_and_the_state_is_untouched() {
+fn bad_configuration_is_rejected() {
     let p = So3ZsParams::default();
     // Non-orthogonal R(0) beyond the tolerance.
     let mut skew = Matrix3::<f64>::identity();
@@ -334,6 +334,13 @@ fn bad_input_is_rejected_and_the_state_is_untouched() {
     assert!(cay
         .set_torque(Vector3::new(0.0, f64::INFINITY, 0.0))
         .is_err());
+}
+
+#[test]
+fn failed_steps_leave_the_state_untouched() {
+    let mut zs = LinearizedZs2::new(RigidBody::paper(), 0.1, So3ZsParams::default()).unwrap();
+    let mut cay =
+        CayleyVariational::new(RigidBody::paper(), 0.1, ImplicitNewtonParams::default()).unwrap();
     // Non-finite state: typed error, state bit-identical.
     let mut s = BodyState::<f64>::paper().to_relaxed();
     s.v[4] = f64::NAN;

@@ -1,9 +1,9 @@
 //! Symplectic (variational) Euler, 004 eqs 2.49 and 2.50.
 
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 
 /// Which of the two adjoint first-order symplectic Euler maps to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,12 +95,18 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 }
 
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for SymplecticEuler<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for SymplecticEuler<T, P, N> {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

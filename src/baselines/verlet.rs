@@ -1,9 +1,9 @@
 //! Velocity Verlet (Störmer–Verlet in velocity form).
 
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Velocity Verlet: `v½ = v + ½h a(q)`, `q' = q + h v½`, `v' = v½ + ½h a(q')`, with
@@ -64,12 +64,18 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
     }
 }
 
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for VelocityVerlet<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityVerlet<T, P, N> {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

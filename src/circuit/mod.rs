@@ -60,7 +60,7 @@ mod variational;
 pub use noisy::NoisyCircuitVi;
 pub use variational::CircuitVi;
 
-use crate::error::check_derived;
+use crate::validate::{check_all_finite, check_derived, check_nonnegative};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -118,10 +118,10 @@ pub fn johnson_nyquist<T: Real, const B: usize>(
     resistance: &SVector<T, B>,
     temperature: T,
 ) -> Result<SVector<T, B>, ConfigError> {
-    nonneg(temperature, "temperature")?;
+    check_nonnegative(temperature, "temperature")?;
     let mut s = SVector::zeros();
     for i in 0..B {
-        let r = nonneg(resistance[i], "resistance")?;
+        let r = check_nonnegative(resistance[i], "resistance")?;
         s[i] = check_derived((T::lit(2.0) * temperature * r).sqrt(), "noise")?;
     }
     Ok(s)
@@ -137,8 +137,8 @@ pub fn kirchhoff_consistent<T: Real, const B: usize, const C: usize, const M: us
     kcl: &SMatrix<T, B, C>,
     loops: &SMatrix<T, B, M>,
 ) -> Result<(), ConfigError> {
-    finite_all(kcl.as_slice(), "kcl")?;
-    finite_all(loops.as_slice(), "loops")?;
+    check_all_finite(kcl.as_slice(), "kcl")?;
+    check_all_finite(loops.as_slice(), "loops")?;
     let tol = T::default_epsilon().sqrt() * kcl.norm() * loops.norm();
     if (kcl.transpose() * loops).norm() <= tol {
         Ok(())
@@ -174,13 +174,13 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// [`ConfigError::OutOfRange`] for a negative inductance, inverse capacitance, resistance or
     /// noise amplitude; [`ConfigError::Overflow`] when a reduced matrix overflows.
     pub fn new(params: CircuitParams<T, B, M>) -> Result<Self, ConfigError> {
-        finite_all(params.loops.as_slice(), "loops")?;
-        finite_all(params.source.as_slice(), "source")?;
+        check_all_finite(params.loops.as_slice(), "loops")?;
+        check_all_finite(params.source.as_slice(), "source")?;
         for i in 0..B {
-            nonneg(params.inductance[i], "inductance")?;
-            nonneg(params.inverse_capacitance[i], "inverse_capacitance")?;
-            nonneg(params.resistance[i], "resistance")?;
-            nonneg(params.noise[i], "noise")?;
+            check_nonnegative(params.inductance[i], "inductance")?;
+            check_nonnegative(params.inverse_capacitance[i], "inverse_capacitance")?;
+            check_nonnegative(params.resistance[i], "resistance")?;
+            check_nonnegative(params.noise[i], "noise")?;
         }
         let k2 = params.loops;
         let k2t = k2.transpose();
@@ -243,9 +243,9 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// [`ConfigError::NonFinite`] `{ name: "source" }` (also when `K₂ᵀu_s` overflows); the
     /// circuit is unchanged on error.
     pub fn set_source(&mut self, source: SVector<T, B>) -> Result<(), ConfigError> {
-        finite_all(source.as_slice(), "source")?;
+        check_all_finite(source.as_slice(), "source")?;
         let f = self.params.loops.transpose() * source;
-        finite_all(f.as_slice(), "source")?;
+        check_all_finite(f.as_slice(), "source")?;
         self.params.source = source;
         self.f = f;
         Ok(())
@@ -265,7 +265,7 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
                 bound: "< B (the number of branches)",
             });
         }
-        nonneg(value, "inverse_capacitance")?;
+        check_nonnegative(value, "inverse_capacitance")?;
         let mut c = self.params.inverse_capacitance;
         c[branch] = value;
         let k2 = self.params.loops;
@@ -306,27 +306,6 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// The total energy `H = ½ ṽᵀ𝕃ṽ + ½ q̃ᵀSq̃`.
     pub fn energy(&self, state: &State<T, M>) -> T {
         self.magnetic_energy(state) + self.electric_energy(state)
-    }
-}
-
-fn nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if !x.finite() {
-        Err(ConfigError::NonFinite { name })
-    } else if x < T::zero() {
-        Err(ConfigError::OutOfRange {
-            name,
-            bound: ">= 0",
-        })
-    } else {
-        Ok(x)
-    }
-}
-
-fn finite_all<T: Real>(xs: &[T], name: &'static str) -> Result<(), ConfigError> {
-    if xs.iter().all(|x| x.finite()) {
-        Ok(())
-    } else {
-        Err(ConfigError::NonFinite { name })
     }
 }
 

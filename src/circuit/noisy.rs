@@ -1,9 +1,9 @@
 //! The stochastic variational circuit integrator, 004 §7.1.5 (principle 7.21).
 
 use super::{Circuit, CircuitVi};
-use crate::error::check_derived;
 use crate::langevin::{Normal, StochasticIntegrator};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_derived;
+use crate::{ConfigError, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -38,7 +38,7 @@ use rand_core::Rng;
 /// let mut vi = NoisyCircuitVi::new(circuit, 0.1).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(3);
 /// let mut s = State::at_rest(Vector2::new(1.0, 0.0));
-/// vi.integrate_with(&mut s, 300, &mut rng).unwrap();
+/// vi.integrate(&mut s, 300, &mut rng).unwrap();
 /// assert!((s.t - 30.0).abs() < 1e-9);
 /// assert!(circuit.energy(&s) < 1.0); // E₀ = 0.55 plus a little noise heating
 /// ```
@@ -86,7 +86,7 @@ impl<T: Real, const B: usize, const M: usize> NoisyCircuitVi<T, B, M> {
     /// increment `√h ξ'` with `ξ' = Σξ/√r`).
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
+    /// As [`StochasticIntegrator::step`].
     pub fn step_with_normals(
         &mut self,
         state: &mut State<T, M>,
@@ -97,16 +97,18 @@ impl<T: Real, const B: usize, const M: usize> NoisyCircuitVi<T, B, M> {
     }
 }
 
+impl<T: Real, const B: usize, const M: usize> crate::Stepper<T> for NoisyCircuitVi<T, B, M> {
+    fn step_size(&self) -> T {
+        self.vi.step_size()
+    }
+}
+
 impl<T: Real, const B: usize, const M: usize> StochasticIntegrator<T, M>
     for NoisyCircuitVi<T, B, M>
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.vi.step_size()
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, M>,
         rng: &mut R,

@@ -174,7 +174,7 @@ fn step_errors_leave_state_unchanged<T: Real>() {
     let mut noisy = NoisyCircuitVi::new(c, lit(0.1)).unwrap();
     let mut rng = rand_pcg::Pcg32::seed_from_u64(1);
     assert_eq!(
-        noisy.step_with(&mut huge, &mut rng),
+        noisy.step(&mut huge, &mut rng),
         Err(StepError::NonFiniteResult)
     );
     assert_eq!(huge, h0);
@@ -187,7 +187,7 @@ fn kirchhoff_laws_hold_along_a_run<T: Real>() {
     let mut rng = rand_pcg::Pcg32::seed_from_u64(2);
     let mut s = State::at_rest(Vector2::new(T::one(), T::zero()));
     for _ in 0..50 {
-        vi.step_with(&mut s, &mut rng).unwrap();
+        vi.step(&mut s, &mut rng).unwrap();
         let v = c.branch_currents(&s);
         let q = c.branch_charges(&s);
         let tol = lit::<T>(1e-5) * (T::one() + v.norm() + q.norm());

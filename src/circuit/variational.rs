@@ -1,8 +1,9 @@
 //! The variational circuit integrator, 004 eq 7.15.
 
 use super::Circuit;
-use crate::error::{check_derived, check_step};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
+use crate::validate::check_step_input;
+use crate::validate::{check_derived, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -125,14 +126,16 @@ impl<T: Real, const B: usize, const M: usize> CircuitVi<T, B, M> {
     }
 }
 
+impl<T: Real, const B: usize, const M: usize> crate::Stepper<T> for CircuitVi<T, B, M> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, const B: usize, const M: usize> Integrator<T, M> for CircuitVi<T, B, M> {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn step_by(&mut self, state: &mut State<T, M>, h: T) -> Result<(), StepError> {
         self.advance(state, h, &SVector::zeros())

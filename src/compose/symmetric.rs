@@ -1,6 +1,7 @@
 //! Symmetric composition: Yoshida's triple jump and Suzuki's 5-stage scheme.
 
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Which symmetric composition scheme (both raise an even order `p` to `p + 2`).
@@ -102,14 +103,16 @@ impl<T: Real, I> SymmetricComposition<T, I> {
     }
 }
 
+impl<T: Real, I: crate::Stepper<T>> crate::Stepper<T> for SymmetricComposition<T, I> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
 impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for SymmetricComposition<T, I> {
     const ORDER: u32 = I::ORDER + 2;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = true;
-
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

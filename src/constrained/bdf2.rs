@@ -5,9 +5,9 @@ use super::method::{Constrained, ConstrainedScheme, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use crate::guard::{Guards, Watch};
-use crate::integrator::check_step_input;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian};
+use crate::validate::check_step_input;
 use crate::{Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -185,7 +185,7 @@ where
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -10,7 +10,7 @@ use crate::guard::{Watch, WithResidual};
 use crate::model::{Constraint, Potential, System};
 #[cfg(doc)]
 use crate::Integrator;
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 mod sealed {
@@ -42,6 +42,16 @@ pub struct Constrained<T: Real, P, G, S, const N: usize, const D: usize> {
     pub(super) kernel: Kernel<T>,
     pub(super) watch: Watch<T, N>,
     pub(super) scheme: S,
+}
+
+/// The configured step `h`, one impl for all four aliases (their steps are [`Integrator`] impls
+/// of their own).
+impl<T: Real, P, G, S, const N: usize, const D: usize> crate::Stepper<T>
+    for Constrained<T, P, G, S, N, D>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
 }
 
 impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>

@@ -5,8 +5,8 @@ use super::method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers,
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use super::Multipliers;
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential};
+use crate::validate::check_step_input;
 use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -123,7 +123,7 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -3,8 +3,8 @@
 use super::kernel::Kernel;
 use super::method::{Constrained, ConstrainedScheme, HeldForce, Sealed};
 use super::ConstraintNewtonParams;
-use crate::integrator::check_step_input;
 use crate::model::{Constraint, Potential, System};
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -153,7 +153,7 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

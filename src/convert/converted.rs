@@ -1,9 +1,9 @@
 //! The symplectic layer of 003 §2 (stage S0 of §3, unconstrained) over any standard layer.
 
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer};
-use crate::error::check_finite;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
+use crate::validate::check_finite;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -219,14 +219,16 @@ impl<T: Real, L: StandardLayer<T, N>, const N: usize> Converted<T, L, N> {
     }
 }
 
+impl<T: Real, L: StandardLayer<T, N>, const N: usize> crate::Stepper<T> for Converted<T, L, N> {
+    fn step_size(&self) -> T {
+        self.layer.step_size()
+    }
+}
+
 impl<T: Real, L: StandardLayer<T, N>, const N: usize> Integrator<T, N> for Converted<T, L, N> {
     const ORDER: u32 = L::ORDER;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.layer.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)

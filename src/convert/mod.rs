@@ -13,7 +13,7 @@
 //! ∂⁻(w) = R^q_{hα⁻}(w),   ∂⁺(w) = R^q_{hα⁺}(w),   L_h(w) = R^S_{hα⁺}(w) − R^S_{hα⁻}(w).
 //! ```
 //!
-//! Stage S0 of 003 §3 (unconstrained: `d = 0`) is the discrete Euler–Lagrange system
+//! Stage S0 of 003 §3 (unconstrained: `d = 0`, [`Converted`]) is the discrete Euler–Lagrange system
 //! `DL_h(w₁) = λ⁻D∂⁻(w₁) + μD∂⁺(w₁)`, `DL_h(w₂) = λ⁺D∂⁺(w₂) − μD∂⁻(w₂)`,
 //! `∂⁺(w₁) = ∂⁻(w₂)` for `w₂`, with multipliers `λ⁻, μ, λ⁺ ∈ ℝᴺ`. Read through the map
 //! `w ↦ (∂⁻(w), ∂⁺(w))` this is the classical variational integrator of the discrete Lagrangian
@@ -48,16 +48,59 @@
 //!   with the quadrature their partitioning implies (the left/right rectangle and the
 //!   trapezoidal rule at the half-step velocity): their converted maps are the methods themselves
 //!   (a test checks it).
-//! - **Constraints (003 §3, stages S1–S4)** are not implemented: only `d = 0` (unconstrained
-//!   configuration spaces, e.g. the penalised pendula). Stages S1–S3 add multipliers
-//!   `ν₁, ν₂` for `TTQ` and the projection `ℙ` of (3.2); a host test marks the gap.
+//!
+//! # The constrained construction (003 §3, stages S1–S4): [`ConvertedConstrained`]
+//!
+//! On `Q = {g(q) = 0} ⊂ ℝᴺ` (`D` holonomic constraints, [`Constraint`](crate::model::Constraint))
+//! the source is a layer of the *ambient* space ([`ConstrainedLayer`]) that need not preserve
+//! `g`, e.g. [`ConstrainedRk`]: an explicit RK method on the index-1 equations (4.2) with a
+//! constant mass matrix, whose first variation needs `Hess gᵢ` and `a·gᵢ‴·a` (003 §4.1). Stage S3
+//! redefines the segment ends through the projection `ℙ` of (3.2): `ℙ(q̂) = q` with
+//! `q̂ = q + g′(q)ᵀθ`, `g(q) = 0`. Decisions:
+//!
+//! - **Bias `α⁻ = 0` only.** Then `∂⁻(w) = q` on `TQ` (no projection needed at the start), the
+//!   state is a node `q_k ∈ Q` with a tangent velocity `v_k` (`g′(q_k)v_k = 0`), and the unknown
+//!   of a step is `w = (q_k, u)`, `u ∈ T_{q_k}Q` — `N − D` unknowns, kept in ambient
+//!   coordinates by projecting every update `M`-orthogonally onto `ker g′(q_k)`. A centred bias
+//!   would add the shooting equation `ℙ(R^q_{hα⁻}(w)) = q_k` with its own `θ` (S3.5's second
+//!   half); it is refused (`ConfigError::OutOfRange` for `"alpha_minus"`).
+//! - **Multipliers solved exactly, not by the approximates.** At each iterate `w` the linear
+//!   system of S1.1 with S2's disambiguation is solved for `λ, μ ∈ ℝᴺ`, `ν₁, ν₂ ∈ ℝᴰ`:
+//!   `DL_h = λD∂⁻ + μD∂⁺ + ν₁[g′, 0] + ν₂[uᵀD²g, g′]`, `λg′(q_k)ᵀ = 0`, `μg′(∂⁺)ᵀ = 0`, with
+//!   `D∂⁺ = Dℙ(q̂)·DR^q_h` and `Dℙ = X − XGᵀ(GXGᵀ)⁻¹GX`, `X = (I + D²(θᵀg))⁻¹` from (4.6)–(4.7).
+//!   Composing `Dℙ` with the layer's tangent replaces S3.3–S3.4's hatted multipliers
+//!   (`λ̂ᵀ = Dℙᵀλᵀ` is the chain rule) and with `α⁻ = 0` S3.5's `θ⁺` is zero, so neither is
+//!   carried. `C⁺ = ∂_u∂⁺` is singular on the normals at `∂⁺` (`Dℙ` kills them); since
+//!   `g′(∂⁺)μ = 0`, `C⁺ᵀ` is replaced by `C⁺ᵀ + h P_N` (`P_N` the orthogonal projector onto
+//!   those normals), which leaves the solution unchanged and makes the `μ` block invertible
+//!   (`≈ hI`). Only the outer iteration uses 003's approximate (4.9), `λ ≈ −Mu`:
+//!   `u ← u + P_M M⁻¹(λ(u) + ΠMv_k)` until the update is below [`ConvertParams::tol`]
+//!   (convergence judged on the physical `u`, not on the non-unique `ν`, as 003 §4.4 advises),
+//!   bounded by [`ConvertParams::max_iter`], then one more iteration.
+//! - **Momenta.** The discrete momenta are covectors on `Q`, defined modulo the normals:
+//!   matching `−λ ≡ Mv_k` uses the orthogonal projector `Π` onto `ker g′(q_k)`, and the new
+//!   velocity is the representative of `μ` that is tangent, `M v_{k+1} = μ + g′ᵀκ`,
+//!   `g′(q_{k+1})v_{k+1} = 0` (RATTLE's convention). The map is symplectic for the restriction
+//!   of `dq ∧ d(Mv)` to `{g = 0, g′v = 0}`; the host tests measure it on a tangent basis of
+//!   that manifold (`host-tests/src/manifold.rs`).
+//! - **`ℙ` is a bounded Newton solve** on `(q, θ)` with the crate's
+//!   [`ConstraintNewtonParams`](crate::constrained::ConstraintNewtonParams) (tolerance on
+//!   `‖g‖∞`, iteration cap, off-manifold policy), plus one update after the tolerance is met so
+//!   that `ℙ` is smooth to rounding; non-convergence is
+//!   [`StepError::NotConverged`](crate::StepError) with the state untouched.
+//! - Garbled parts of 003 not used: the primed approximates (S4.3a′–S4.7b′, whose indices are
+//!   inconsistent in the source text) are only needed for 003's all-approximate iteration.
 //!
 //! Everything here is `no_std`, fixed-size and allocation-free.
 
+mod constrained;
+mod constrained_rk;
 mod converted;
 mod partitioned;
 mod rk;
 
+pub use constrained::ConvertedConstrained;
+pub use constrained_rk::{ConstrainedLayer, ConstrainedRk};
 pub use converted::{ConvertParams, Converted};
 pub use rk::{Euler, ExplicitRk, Heun, Rk4, Tableau, MAX_STAGES};
 
@@ -153,12 +196,12 @@ pub(crate) fn lu_solve<T: Real, const N: usize>(
 ///
 /// # Errors
 /// As [`lu_solve`].
-pub(crate) fn lu_solve_cols<T: Real, const N: usize>(
+pub(crate) fn lu_solve_cols<T: Real, const N: usize, const C: usize>(
     a: &SMatrix<T, N, N>,
-    b: &SMatrix<T, N, N>,
-) -> Result<SMatrix<T, N, N>, crate::StepError> {
-    let mut out = SMatrix::<T, N, N>::zeros();
-    for j in 0..N {
+    b: &SMatrix<T, N, C>,
+) -> Result<SMatrix<T, N, C>, crate::StepError> {
+    let mut out = SMatrix::<T, N, C>::zeros();
+    for j in 0..C {
         let col: SVector<T, N> = b.column(j).into_owned();
         out.set_column(j, &lu_solve(a, &col)?);
     }

@@ -5,9 +5,9 @@
 
 use super::{mass_solve_cols, Segment, StandardLayer};
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::model::{Hessian, Potential, System};
-use crate::{error::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 
@@ -116,16 +116,20 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K
     }
 }
 
+impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> crate::Stepper<T>
+    for ExplicitRk<T, P, K, N>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
     for ExplicitRk<T, P, K, N>
 {
     const ORDER: u32 = K::ORDER;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         Some(&self.watch)
@@ -137,20 +141,10 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
-        let mut kq = [SVector::<T, N>::zeros(); MAX_STAGES];
-        let mut kv = [SVector::<T, N>::zeros(); MAX_STAGES];
-        let (mut q, mut v) = (state.q, state.v);
-        for i in 0..K::STAGES {
-            let (mut qi, mut vi) = (state.q, state.v);
-            for j in 0..i {
-                qi += kq[j] * (h * self.a[i][j]);
-                vi += kv[j] * (h * self.a[i][j]);
-            }
-            kq[i] = vi;
-            kv[i] = self.system.acceleration(&qi);
-            q += kq[i] * (h * self.b[i]);
-            v += kv[i] * (h * self.b[i]);
-        }
+        let sys = &self.system;
+        let (q, v) = rk_advance(&self.a, &self.b, K::STAGES, state, h, |q, _| {
+            sys.acceleration(q)
+        });
         let next = State {
             t: state.t + h,
             q,
@@ -162,22 +156,121 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
 
 /// One stage's state and tangent: `(q, v)`, `∂(q, v)/∂(q₀, v₀)`.
 #[derive(Clone, Copy)]
-struct Tangent<T: Real, const N: usize> {
-    q: SVector<T, N>,
-    v: SVector<T, N>,
-    qq: SMatrix<T, N, N>,
-    qv: SMatrix<T, N, N>,
-    vq: SMatrix<T, N, N>,
-    vv: SMatrix<T, N, N>,
+pub(crate) struct Tangent<T: Real, const N: usize> {
+    pub(crate) q: SVector<T, N>,
+    pub(crate) v: SVector<T, N>,
+    pub(crate) qq: SMatrix<T, N, N>,
+    pub(crate) qv: SMatrix<T, N, N>,
+    pub(crate) vq: SMatrix<T, N, N>,
+    pub(crate) vv: SMatrix<T, N, N>,
 }
 
 /// The augmented vector field at a stage and its derivative: `(v, a, L)` and their tangents.
 #[derive(Clone, Copy)]
-struct Slope<T: Real, const N: usize> {
-    t: Tangent<T, N>,
-    s: T,
-    s_q: SVector<T, N>,
-    s_v: SVector<T, N>,
+pub(crate) struct Slope<T: Real, const N: usize> {
+    pub(crate) t: Tangent<T, N>,
+    pub(crate) s: T,
+    pub(crate) s_q: SVector<T, N>,
+    pub(crate) s_v: SVector<T, N>,
+}
+
+/// One explicit Runge–Kutta step of `q̇ = v`, `v̇ = acc(q, v)` from `state` with step `h`.
+pub(crate) fn rk_advance<T: Real, const N: usize>(
+    a: &[[T; MAX_STAGES]; MAX_STAGES],
+    b: &[T; MAX_STAGES],
+    stages: usize,
+    state: &State<T, N>,
+    h: T,
+    mut acc: impl FnMut(&SVector<T, N>, &SVector<T, N>) -> SVector<T, N>,
+) -> (SVector<T, N>, SVector<T, N>) {
+    let mut kq = [SVector::<T, N>::zeros(); MAX_STAGES];
+    let mut kv = [SVector::<T, N>::zeros(); MAX_STAGES];
+    let (mut q, mut v) = (state.q, state.v);
+    for i in 0..stages {
+        let (mut qi, mut vi) = (state.q, state.v);
+        for j in 0..i {
+            qi += kq[j] * (h * a[i][j]);
+            vi += kv[j] * (h * a[i][j]);
+        }
+        kq[i] = vi;
+        kv[i] = acc(&qi, &vi);
+        q += kq[i] * (h * b[i]);
+        v += kv[i] * (h * b[i]);
+    }
+    (q, v)
+}
+
+/// The action slope `L = ½vᵀMv − V(q)` at a stage and its derivative along the stage's tangent
+/// (`∂L/∂q = −∇V`, `∂L/∂v = Mv`), given the stage's `∇V` and `V`.
+pub(crate) fn action_slope<T: Real, const N: usize>(
+    m: &crate::model::Mass<T, N>,
+    y: &Tangent<T, N>,
+    grad: &SVector<T, N>,
+    energy: T,
+) -> (T, SVector<T, N>, SVector<T, N>) {
+    let mv = m.mul(&y.v);
+    (
+        m.kinetic(&y.v) - energy,
+        y.vq.transpose() * mv - y.qq.transpose() * grad,
+        y.vv.transpose() * mv - y.qv.transpose() * grad,
+    )
+}
+
+/// `R_t(q, v)` with its tangent map for the explicit tableau `(a, b)` and the augmented field
+/// `field` (003 §4.1: the same tableau on the first-variation equations).
+pub(crate) fn rk_segment<T: Real, const N: usize>(
+    a: &[[T; MAX_STAGES]; MAX_STAGES],
+    b: &[T; MAX_STAGES],
+    stages: usize,
+    q: &SVector<T, N>,
+    v: &SVector<T, N>,
+    t: T,
+    field: impl Fn(&Tangent<T, N>) -> Slope<T, N>,
+) -> Segment<T, N> {
+    let y0 = Tangent {
+        q: *q,
+        v: *v,
+        qq: SMatrix::identity(),
+        qv: SMatrix::zeros(),
+        vq: SMatrix::zeros(),
+        vv: SMatrix::identity(),
+    };
+    let zero = Slope {
+        t: y0,
+        s: T::zero(),
+        s_q: SVector::zeros(),
+        s_v: SVector::zeros(),
+    };
+    let mut k = [zero; MAX_STAGES];
+    let mut out = Segment {
+        q: *q,
+        q_q: y0.qq,
+        q_v: y0.qv,
+        s: T::zero(),
+        s_q: SVector::zeros(),
+        s_v: SVector::zeros(),
+    };
+    for i in 0..stages {
+        let mut yi = y0;
+        for j in 0..i {
+            let c = t * a[i][j];
+            yi.q += k[j].t.q * c;
+            yi.v += k[j].t.v * c;
+            yi.qq += k[j].t.qq * c;
+            yi.qv += k[j].t.qv * c;
+            yi.vq += k[j].t.vq * c;
+            yi.vv += k[j].t.vv * c;
+        }
+        k[i] = field(&yi);
+        let c = t * b[i];
+        out.q += k[i].t.q * c;
+        out.q_q += k[i].t.qq * c;
+        out.q_v += k[i].t.qv * c;
+        out.s += k[i].s * c;
+        out.s_q += k[i].s_q * c;
+        out.s_v += k[i].s_v * c;
+    }
+    out
 }
 
 impl<T: Real, P: Hessian<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K, N> {
@@ -187,7 +280,7 @@ impl<T: Real, P: Hessian<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K, 
         let grad = self.system.potential.gradient(&y.q);
         let hess = self.system.potential.hessian(&y.q);
         let minv_h = mass_solve_cols(m, &hess);
-        let mv = m.mul(&y.v);
+        let (s, s_q, s_v) = action_slope(m, y, &grad, self.system.potential.energy(&y.q));
         Slope {
             t: Tangent {
                 q: y.v,
@@ -197,9 +290,9 @@ impl<T: Real, P: Hessian<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K, 
                 vq: -(minv_h * y.qq),
                 vv: -(minv_h * y.qv),
             },
-            s: m.kinetic(&y.v) - self.system.potential.energy(&y.q),
-            s_q: y.vq.transpose() * mv - y.qq.transpose() * grad,
-            s_v: y.vv.transpose() * mv - y.qv.transpose() * grad,
+            s,
+            s_q,
+            s_v,
         }
     }
 }
@@ -214,49 +307,6 @@ impl<T: Real, P: Hessian<T, N>, K: Tableau, const N: usize> StandardLayer<T, N>
     }
 
     fn segment(&self, q: &SVector<T, N>, v: &SVector<T, N>, t: T) -> Segment<T, N> {
-        let y0 = Tangent {
-            q: *q,
-            v: *v,
-            qq: SMatrix::identity(),
-            qv: SMatrix::zeros(),
-            vq: SMatrix::zeros(),
-            vv: SMatrix::identity(),
-        };
-        let zero = Slope {
-            t: y0,
-            s: T::zero(),
-            s_q: SVector::zeros(),
-            s_v: SVector::zeros(),
-        };
-        let mut k = [zero; MAX_STAGES];
-        let mut out = Segment {
-            q: *q,
-            q_q: y0.qq,
-            q_v: y0.qv,
-            s: T::zero(),
-            s_q: SVector::zeros(),
-            s_v: SVector::zeros(),
-        };
-        for i in 0..K::STAGES {
-            let mut yi = y0;
-            for j in 0..i {
-                let c = t * self.a[i][j];
-                yi.q += k[j].t.q * c;
-                yi.v += k[j].t.v * c;
-                yi.qq += k[j].t.qq * c;
-                yi.qv += k[j].t.qv * c;
-                yi.vq += k[j].t.vq * c;
-                yi.vv += k[j].t.vv * c;
-            }
-            k[i] = self.slope(&yi);
-            let c = t * self.b[i];
-            out.q += k[i].t.q * c;
-            out.q_q += k[i].t.qq * c;
-            out.q_v += k[i].t.qv * c;
-            out.s += k[i].s * c;
-            out.s_q += k[i].s_q * c;
-            out.s_v += k[i].s_v * c;
-        }
-        out
+        rk_segment(&self.a, &self.b, K::STAGES, q, v, t, |y| self.slope(y))
     }
 }

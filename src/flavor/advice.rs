@@ -42,6 +42,7 @@
 //! slow periods simulated. [`forcing_separation`] computes `Ωτ/(δω_s)`; [`check_forcing`] flags
 //! it below [`FORCING_SEPARATION`].
 
+use crate::validate::check_in_positive_range;
 use crate::{ConfigError, Real};
 
 use super::Params;
@@ -158,9 +159,9 @@ pub fn mechanical<T: Real>(
     omega_fast: T,
     omega_slow: T,
 ) -> Result<Advice<T>, ConfigError> {
-    positive(epsilon, "epsilon")?;
-    positive(gamma, "gamma")?;
-    positive(omega_fast, "omega")?;
+    check_in_positive_range(epsilon, "epsilon")?;
+    check_in_positive_range(gamma, "gamma")?;
+    check_in_positive_range(omega_fast, "omega")?;
     if !(omega_slow.finite() && omega_slow >= T::zero()) {
         return Err(ConfigError::OutOfRange {
             name: "omega",
@@ -186,18 +187,10 @@ pub fn mechanical<T: Real>(
 /// # Errors
 /// [`ConfigError::OutOfRange`] for `ε`, `γ` not positive and finite; [`Params::new`]'s errors.
 pub fn first_order<T: Real>(epsilon: T, gamma: T) -> Result<Params<T>, ConfigError> {
-    positive(epsilon, "epsilon")?;
-    positive(gamma, "gamma")?;
+    check_in_positive_range(epsilon, "epsilon")?;
+    check_in_positive_range(gamma, "gamma")?;
     let tau = gamma * epsilon;
     Params::new(gamma * tau / epsilon, tau)
-}
-
-fn positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if x.finite() && x > T::zero() {
-        Ok(x)
-    } else {
-        Err(ConfigError::OutOfRange { name, bound: "> 0" })
-    }
 }
 
 #[cfg(test)]

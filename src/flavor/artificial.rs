@@ -1,9 +1,10 @@
 //! The artificial FLAVOR for linear stiff coordinates, 004 eqs 2.51–2.53.
 
-use super::{check_h, Params};
+use super::Params;
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::{Mass, Potential, Split, System};
+use crate::validate::check_signed_step;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Cholesky, SMatrix};
 
@@ -76,7 +77,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
         if !coords.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "coords" });
         }
-        crate::error::check_finite(system.potential.alpha, "alpha")?;
+        crate::validate::check_finite(system.potential.alpha, "alpha")?;
         // M⁻¹Gᵀ, column by column.
         let mut minv_gt = SMatrix::<T, N, D>::zeros();
         for k in 0..D {
@@ -116,6 +117,14 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
     }
 }
 
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> crate::Stepper<T>
+    for Artificial<T, V, U, N>
+{
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+}
+
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator<T, N>
     for Artificial<T, V, U, N>
 {
@@ -123,12 +132,8 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         check_step_input(state, h)?;
         let tau = self.params.tau_for(h);
         let v = state.v - self.mass.solve(&self.soft.gradient(&state.q)) * h;

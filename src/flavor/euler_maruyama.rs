@@ -1,8 +1,9 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use super::{check_h, LegacyMap, OdeState, Stiffness};
+use super::{LegacyMap, OdeState, Stiffness};
 use crate::langevin::Normal;
-use crate::{error::check_finite, ConfigError, Real, StepError};
+use crate::validate::{check_nonnegative, check_signed_step};
+use crate::{ConfigError, Real, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -47,9 +48,9 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// }
 /// let mut em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9)).unwrap();
 /// let mut s = OdeState::new(0.0, vector![1.0]);
-/// em.advance(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
+/// em.step(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
 /// assert_eq!(s.u[0], 1.0);
-/// em.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// em.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!(s.u[0] != 1.0);
 /// ```
 #[derive(Clone, Debug)]
@@ -66,13 +67,7 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> EulerMaruyama<T, F, R, 
     /// # Errors
     /// `"alpha"` non-finite or negative.
     pub fn new(sde: F, alpha: T, rng: R) -> Result<Self, ConfigError> {
-        check_finite(alpha, "alpha")?;
-        if alpha < T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "alpha",
-                bound: ">= 0",
-            });
-        }
+        check_nonnegative(alpha, "alpha")?;
         Ok(Self {
             sde,
             on: alpha,
@@ -97,13 +92,13 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> LegacyMap<T>
         state.t
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut OdeState<T, D>,
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         if h < T::zero() {
             return Err(StepError::StepSize);
         }

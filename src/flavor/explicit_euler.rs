@@ -1,7 +1,8 @@
 //! Forward Euler for stiff first-order ODEs as a legacy map (004 eqs 2.30, 2.104).
 
-use super::{check_h, LegacyMap, Stiffness};
-use crate::{error::check_finite, ConfigError, Real, StepError};
+use super::{LegacyMap, Stiffness};
+use crate::validate::check_signed_step;
+use crate::{validate::check_finite, ConfigError, Real, StepError};
 use nalgebra::SVector;
 
 /// A stiff first-order ODE `u̇ = G(t, u) + α F(c, u)` on `ℝᴰ` (004 eq 2.1 / 2.30): a soft field
@@ -55,7 +56,7 @@ impl<T: Real, const D: usize> OdeState<T, D> {
 /// }
 /// let mut euler = ExplicitEuler::new(Relax, 100.0).unwrap();
 /// let mut s = OdeState::new(0.0, vector![1.0]);
-/// euler.advance(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
+/// euler.step(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!((s.u[0] - 0.901).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -90,13 +91,13 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<
         state.t
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut OdeState<T, D>,
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
-        check_h(h)?;
+        check_signed_step(h)?;
         if !state.is_finite() {
             return Err(StepError::NonFiniteState);
         }

@@ -1,9 +1,10 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
 use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
 use crate::model::Mass;
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// A mechanical force field split into a soft part at real time `t` and a stiff part at the fast
@@ -43,7 +44,7 @@ pub trait SplitForce<T: Real, const N: usize> {
 /// }
 /// let mut map = ForcedEuler::new(Shaken, Mass::identity(), 10.0).unwrap();
 /// let mut s = State::new(0.0, vector![0.0], vector![1.0]);
-/// map.advance(&mut s, 0.1, Stiffness::On { clock: 1.0 }).unwrap();
+/// map.step(&mut s, 0.1, Stiffness::On { clock: 1.0 }).unwrap();
 /// assert!((s.v[0] - (1.0 + 0.1 * (-0.1 + 10.0 * 1.0_f64.sin()))).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +89,7 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> LegacyMap<T> for ForcedEuler<
         state_time(state)
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -104,7 +105,7 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> LegacyMap<T> for ForcedEuler<
         true
     }
 
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         state: &mut State<T, N>,
         h: T,

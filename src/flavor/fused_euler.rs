@@ -2,9 +2,10 @@
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
 use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::{check_step_input, commit};
+use crate::integrator::commit;
 use crate::model::{Potential, Split, System};
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Symplectic Euler over a [`Split`] `V + αU` whose stiff-on step is drift–kick (004 eq 2.50)
@@ -26,7 +27,7 @@ use nalgebra::SVector;
 /// ```
 ///
 /// [`LegacyMap::flavor_step`] computes exactly this (equal to the two separate
-/// [`LegacyMap::advance`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
+/// [`LegacyMap::step`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
 /// Over the steps, the drifts `τ` and `δ − τ` of consecutive FLAVOR steps merge: the FLAVOR is
 /// conjugate (by a drift of `τ`) to drift–kick symplectic Euler with step `δ` on
 /// `V + (τ/δ)αU` — the stiff force slowed by `τ/δ`, which is the flow-averaging mechanism made
@@ -119,7 +120,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<
         state_time(state)
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -137,7 +138,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<
         true
     }
 
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -174,7 +175,6 @@ mod tests {
     use super::*;
     use crate::flavor::{Nonintrusive, Params};
     use crate::model::{Mass, Quadratic};
-    use crate::Integrator;
     use nalgebra::{matrix, vector};
 
     fn map() -> FusedEuler<f64, Quadratic<f64, 2>, Quadratic<f64, 2>, 2> {
@@ -207,10 +207,7 @@ mod tests {
                 m.flavor_step(&mut s, h, 1e-4, 0.0),
                 Err(StepError::StepSize)
             );
-            assert_eq!(
-                m.advance(&mut s, h, Stiffness::Off),
-                Err(StepError::StepSize)
-            );
+            assert_eq!(m.step(&mut s, h, Stiffness::Off), Err(StepError::StepSize));
         }
         // Overflow: the state is left bit-identical.
         let big = State::new(0.0, vector![1e308, -1e308], vector![0.0, 0.0]);

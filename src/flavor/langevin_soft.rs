@@ -2,9 +2,9 @@
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
@@ -43,7 +43,7 @@ use rand_core::Rng;
 ///                               &model.system().mass, vector![0.1, 0.1], vector![0.5, 0.5]).unwrap();
 /// let mut s = model.initial_state();
 /// let mut rng = Pcg32::seed_from_u64(1);
-/// f.integrate_with(&mut s, 100, &mut rng).unwrap();
+/// f.integrate(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12 && s.is_finite());
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -119,16 +119,20 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft
     }
 }
 
+impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
+    for LangevinSoft<T, L, N>
+{
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+}
+
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIntegrator<T, N>
     for LangevinSoft<T, L, N>
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,
@@ -142,9 +146,9 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIn
             symmetric_core(&mut self.legacy, &mut x, delta, tau, clock)?;
             x.v = self.second.sample(&x.v, rng);
         } else {
-            self.legacy.advance(&mut x, tau, Stiffness::On { clock })?;
+            self.legacy.step(&mut x, tau, Stiffness::On { clock })?;
             x.v = self.second.sample(&x.v, rng);
-            self.legacy.advance(&mut x, delta - tau, Stiffness::Off)?;
+            self.legacy.step(&mut x, delta - tau, Stiffness::Off)?;
         }
         self.watch.commit(state, &x, delta, &NoProbe)
     }

@@ -2,9 +2,9 @@
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, NEEDS_ADJOINT};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, StochasticIntegrator};
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
@@ -106,16 +106,20 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStif
     }
 }
 
+impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
+    for LangevinStiff<T, L, N>
+{
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+}
+
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIntegrator<T, N>
     for LangevinStiff<T, L, N>
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

@@ -2,9 +2,9 @@
 
 use super::{velocity_ou, LegacyMap, Symmetric};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::langevin::{DiagonalOu, Normal, StochasticIntegrator};
 use crate::model::{Potential, Split, System};
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
@@ -82,12 +82,7 @@ where
         friction: SVector<T, N>,
         beta: T,
     ) -> Result<Self, ConfigError> {
-        if !(beta.finite() && beta > T::zero()) {
-            return Err(ConfigError::OutOfRange {
-                name: "beta",
-                bound: "> 0",
-            });
-        }
+        crate::validate::check_in_positive_range(beta, "beta")?;
         let p = *flavor.params();
         let m = system.mass.as_diagonal().ok_or(ConfigError::Inconsistent {
             name: "Langevin FLAVOR needs a diagonal mass",
@@ -144,6 +139,17 @@ where
     }
 }
 
+impl<T: Real, L, V, U, const N: usize> crate::Stepper<T> for Metropolis<T, L, V, U, N>
+where
+    L: LegacyMap<T, State = State<T, N>>,
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    fn step_size(&self) -> T {
+        self.flavor.params().delta
+    }
+}
+
 impl<T: Real, L, V, U, const N: usize> StochasticIntegrator<T, N> for Metropolis<T, L, V, U, N>
 where
     L: LegacyMap<T, State = State<T, N>>,
@@ -152,11 +158,7 @@ where
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.flavor.params().delta
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,
@@ -167,7 +169,7 @@ where
         x.v = self.ou.sample(&x.v, rng);
         let h0 = self.effective.energy(&x);
         let mut y = x;
-        let ok = self.flavor.advance(&mut y).is_ok();
+        let ok = self.flavor.step(&mut y).is_ok();
         let u = T::lit(Normal::uniform_open0(rng));
         self.proposed += 1;
         let accept = ok && {

@@ -33,6 +33,10 @@
 //! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
 //!   (eqs 2.89, 2.91) friction and noise.
 //! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
+//! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
+//!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
+//!   from `(system, δ, τ)`, with the aliases [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
+//!   [`VerletFlavor`], [`SymmetricEulerFlavor`] for their types.
 //! - [`Params`] and [`advice`]: validation (`0 < τ < δ`) and the rule of thumb for choosing
 //!   `τ`, `δ` from `ε`, with the linear stability check of Theorem 2.5.1.
 //!
@@ -90,6 +94,7 @@ mod langevin_soft;
 mod langevin_stiff;
 mod metropolis;
 mod nonintrusive;
+mod stacks;
 mod switched;
 mod symmetric;
 
@@ -102,10 +107,15 @@ pub use langevin_soft::LangevinSoft;
 pub use langevin_stiff::LangevinStiff;
 pub use metropolis::Metropolis;
 pub use nonintrusive::Nonintrusive;
+pub use stacks::{
+    FusedEulerFlavor, SymmetricEulerFlavor, SymplecticEulerFlavor, SymplecticEulerMap,
+    VerletFlavor, VerletMap,
+};
 pub use switched::Switched;
 pub use symmetric::Symmetric;
 
-use crate::{error::check_finite, ConfigError, Real, State, StepError};
+use crate::validate::{check_finite, check_nonnegative};
+use crate::{ConfigError, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,8 +133,10 @@ pub enum Stiffness<T> {
 
 /// A legacy one-step map `Φ_h^α` whose stiffness can be switched on or off (004 eq 2.7 / 2.43).
 ///
-/// `advance` takes a signed step `h`. A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹` (eq 2.46)
-/// says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::advance_adjoint`]; the
+/// `step` takes a signed step `h` (the names match [`Integrator`](crate::Integrator)'s `step_by`,
+/// with the stiffness switch added; a legacy map keeps its own trait because of that switch and
+/// because its state may be an [`OdeState`]). A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹`
+/// (eq 2.46) says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::step_adjoint`]; the
 /// symmetric FLAVORs need it and check it when they are built.
 ///
 /// Contract, as for [`Integrator`](crate::Integrator): on error the state is unchanged, and a
@@ -142,14 +154,14 @@ pub trait LegacyMap<T: Real> {
     ///
     /// # Errors
     /// The map's own step errors; the state is unchanged on error.
-    fn advance(
+    fn step(
         &mut self,
         state: &mut Self::State,
         h: T,
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError>;
 
-    /// Whether [`LegacyMap::advance_adjoint`] is available.
+    /// Whether [`LegacyMap::step_adjoint`] is available.
     fn has_adjoint(&self) -> bool {
         false
     }
@@ -173,7 +185,7 @@ pub trait LegacyMap<T: Real> {
     /// # Errors
     /// [`StepError::Precondition`] when the map has no adjoint (the default); otherwise the
     /// map's own step errors. The state is unchanged on error.
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         _state: &mut Self::State,
         _h: T,
@@ -182,10 +194,38 @@ pub trait LegacyMap<T: Real> {
         Err(StepError::Precondition)
     }
 
+    /// Deprecated name of [`LegacyMap::step`].
+    ///
+    /// # Errors
+    /// As [`LegacyMap::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    fn advance(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.step(state, h, stiffness)
+    }
+
+    /// Deprecated name of [`LegacyMap::step_adjoint`].
+    ///
+    /// # Errors
+    /// As [`LegacyMap::step_adjoint`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_adjoint`")]
+    fn advance_adjoint(
+        &mut self,
+        state: &mut Self::State,
+        h: T,
+        stiffness: Stiffness<T>,
+    ) -> Result<(), StepError> {
+        self.step_adjoint(state, h, stiffness)
+    }
+
     /// One nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` (eq 2.45) of signed length `h` with
     /// micro-step `tau`, the stiff sub-step on the fast clock `clock`.
     ///
-    /// The default is the two [`LegacyMap::advance`] calls. A map may override it with a fused
+    /// The default is the two [`LegacyMap::step`] calls. A map may override it with a fused
     /// evaluation of the same composition (equal up to rounding), as [`FusedEuler`] does to share
     /// one soft-force evaluation between the two sub-steps.
     ///
@@ -200,8 +240,8 @@ pub trait LegacyMap<T: Real> {
         clock: T,
     ) -> Result<(), StepError> {
         let mut x = *state;
-        self.advance(&mut x, tau, Stiffness::On { clock })?;
-        self.advance(&mut x, h - tau, Stiffness::Off)?;
+        self.step(&mut x, tau, Stiffness::On { clock })?;
+        self.step(&mut x, h - tau, Stiffness::Off)?;
         *state = x;
         Ok(())
     }
@@ -324,20 +364,10 @@ pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T>>(
 ) -> Result<(), StepError> {
     let half = T::lit(0.5);
     let (ht, hs) = (tau * half, (h - tau) * half);
-    legacy.advance(x, ht, Stiffness::On { clock })?;
-    legacy.advance(x, hs, Stiffness::Off)?;
-    legacy.advance_adjoint(x, hs, Stiffness::Off)?;
-    legacy.advance_adjoint(x, ht, Stiffness::On { clock: clock + ht })
-}
-
-/// Checks a signed FLAVOR step size `h` (nonzero, finite).
-#[inline]
-pub(crate) fn check_h<T: Real>(h: T) -> Result<(), StepError> {
-    if h.finite() && h != T::zero() {
-        Ok(())
-    } else {
-        Err(StepError::StepSize)
-    }
+    legacy.step(x, ht, Stiffness::On { clock })?;
+    legacy.step(x, hs, Stiffness::Off)?;
+    legacy.step_adjoint(x, hs, Stiffness::Off)?;
+    legacy.step_adjoint(x, ht, Stiffness::On { clock: clock + ht })
 }
 
 /// The exact OU flow of the *velocities* for `dpᵢ = −α cᵢ pᵢ dt + √α σᵢ dWᵢ` with a diagonal
@@ -349,13 +379,7 @@ pub(crate) fn velocity_ou<T: Real, const N: usize>(
     alpha: T,
     h: T,
 ) -> Result<crate::langevin::DiagonalOu<T, N>, ConfigError> {
-    check_finite(alpha, "alpha")?;
-    if alpha < T::zero() {
-        return Err(ConfigError::OutOfRange {
-            name: "alpha",
-            bound: ">= 0",
-        });
-    }
+    check_nonnegative(alpha, "alpha")?;
     let m = mass.as_diagonal().ok_or(ConfigError::Inconsistent {
         name: "Langevin FLAVOR needs a diagonal mass",
     })?;

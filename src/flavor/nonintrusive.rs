@@ -1,6 +1,7 @@
 //! The nonintrusive FLAVOR, 004 eqs 2.8 / 2.34 / 2.45, and its macro-step form eq 2.10.
 
-use super::{check_h, LegacyMap, Params};
+use super::{LegacyMap, Params};
+use crate::validate::check_signed_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
@@ -32,20 +33,23 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// Construction: as [`Params::new`]. Step: [`StepError::StepSize`] for a zero or non-finite `h`,
 /// and the legacy map's errors. The state is unchanged on error.
 ///
+/// The common stacks are built in one call from `(system, δ, τ)` (see
+/// [`Nonintrusive::symplectic_euler`], [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`]);
+/// [`Nonintrusive::new`] takes any legacy map.
+///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Nonintrusive, Params, Switched},
-///                 model::{Mass, Quadratic, Split, System}, Integrator, State};
+/// use macrostep::{flavor::Nonintrusive, model::{Mass, Quadratic, Split, System}, Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // System 2.93: H = ½|p|² + ½x² + ½ω²(y − x)², ω = 100.
 /// let split = Split::new(Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
 ///                        Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]), 1e4_f64);
-/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-4, Ordering::KickDrift).unwrap();
-/// let mut flavor = Nonintrusive::new(Switched::symplectic_euler(se).unwrap(),
-///                                    Params::new(0.01, 1e-4).unwrap());
+/// // Kick–drift symplectic Euler as the legacy map, δ = 0.01, τ = 1e-4.
+/// let mut flavor = Nonintrusive::symplectic_euler(System::new(Mass::identity(), split), 0.01, 1e-4)?;
 /// let mut s = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
-/// flavor.integrate(&mut s, 100).unwrap(); // T = 1 in 100 steps
-/// /// // The slow variable (x+y)/2 follows s̈ = −s/2 (the fast y − x averages to zero).
+/// flavor.integrate(&mut s, 100)?; // T = 1 in 100 steps
+/// // The slow variable (x+y)/2 follows s̈ = −s/2 (the fast y − x averages to zero).
 /// assert!(((s.q[0] + s.q[1]) / 2.0 - 0.8055 * 0.5_f64.sqrt().cos()).abs() < 0.02);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Nonintrusive<T: Real, L> {
@@ -85,13 +89,14 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
         &mut self.legacy
     }
 
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type.
+    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
+    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
     ///
     /// # Errors
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_h(h)?;
+    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        check_signed_step(h)?;
         let tau = self.params.tau_for(h);
         let clock = self.params.clock(L::time(state));
         self.legacy.flavor_step(state, h, tau, clock)
@@ -100,23 +105,48 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// One FLAVOR step of length `δ`.
     ///
     /// # Errors
-    /// As [`Nonintrusive::advance_by`].
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+    /// As [`Nonintrusive::step_by`].
+    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
         let d = self.params.delta;
-        self.advance_by(state, d)
+        self.step_by(state, d)
+    }
+
+    /// Deprecated name of [`Nonintrusive::step_by`].
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::step_by`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
+    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        self.step_by(state, h)
+    }
+
+    /// Deprecated name of [`Nonintrusive::step`].
+    ///
+    /// # Errors
+    /// As [`Nonintrusive::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+        self.step(state)
     }
 
     /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.
     ///
     /// # Errors
-    /// As [`Nonintrusive::advance_by`]; the state is unchanged if any of the `M` steps fails.
+    /// As [`Nonintrusive::step_by`]; the state is unchanged if any of the `M` steps fails.
     pub fn macro_step(&mut self, state: &mut L::State, samples: u32) -> Result<(), StepError> {
         let mut x = *state;
         for _ in 0..samples {
-            self.advance(&mut x)?;
+            self.step(&mut x)?;
         }
         *state = x;
         Ok(())
+    }
+}
+
+/// The meso-step `δ`, for any state type.
+impl<T: Real, L: LegacyMap<T>> crate::Stepper<T> for Nonintrusive<T, L> {
+    fn step_size(&self) -> T {
+        self.params.delta
     }
 }
 
@@ -127,17 +157,14 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
     const SYMPLECTIC: bool = L::SYMPLECTIC;
     const SYMMETRIC: bool = false;
 
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-
     /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
     fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
         self.legacy.set_guards(guards)
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.advance_by(state, h)
+        // The inherent method (any state type), not this one.
+        Nonintrusive::step_by(self, state, h)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{state_time, LegacyMap, Stiffness};
 use crate::baselines::{SymplecticEuler, VelocityVerlet};
 use crate::model::{Potential, Split};
-use crate::{error::check_finite, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, Integrator, Real, State, StepError};
 
 /// How the adjoint step of a [`Switched`] map is taken.
 #[derive(Clone, Copy)]
@@ -38,20 +38,20 @@ enum Adjoint<I, T: Real, const N: usize> {
 /// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, Ordering::KickDrift).unwrap();
 /// let mut map = Switched::symplectic_euler(se).unwrap();
 /// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
-/// map.advance(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
+/// map.step(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
 /// assert_eq!(s.q[0], 1.0);
-/// map.advance(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
+/// map.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!((s.v[0] + 10.0).abs() < 1e-12); // kick by −1e4·1·1e-3
 /// ```
 #[derive(Clone, Copy)]
-pub struct Switched<I, T: Real, const N: usize> {
+pub struct Switched<T: Real, I, const N: usize> {
     inner: I,
     on: T,
     set_alpha: fn(&mut I, T),
     adjoint: Adjoint<I, T, N>,
 }
 
-impl<I, T: Real, const N: usize> core::fmt::Debug for Switched<I, T, N> {
+impl<T: Real, I, const N: usize> core::fmt::Debug for Switched<T, I, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Switched")
             .field("on", &self.on)
@@ -67,7 +67,7 @@ impl<I, T: Real, const N: usize> core::fmt::Debug for Switched<I, T, N> {
     }
 }
 
-impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
+impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
     /// Wraps `inner`; `set_alpha(inner, α)` sets its stiffness, `on` is the "on" value.
     /// The adjoint is the map itself when `I::SYMMETRIC`, otherwise none.
     ///
@@ -113,7 +113,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
     }
 }
 
-impl<T: Real, V, U, const N: usize> Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>
+impl<T: Real, V, U, const N: usize> Switched<T, SymplecticEuler<T, Split<T, V, U>, N>, N>
 where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
@@ -137,7 +137,7 @@ where
 }
 
 impl<T: Real, V, U, const N: usize>
-    Switched<SymplecticEuler<T, crate::forcing::Actuated<T, Split<T, V, U>, N>, N>, T, N>
+    Switched<T, SymplecticEuler<T, crate::forcing::Actuated<T, Split<T, V, U>, N>, N>, N>
 where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
@@ -163,8 +163,8 @@ where
 }
 
 /// The wrapped integrator's held force (both switch positions see it).
-impl<I: crate::forcing::Actuate<T, N>, T: Real, const N: usize> crate::forcing::Actuate<T, N>
-    for Switched<I, T, N>
+impl<T: Real, I: crate::forcing::Actuate<T, N>, const N: usize> crate::forcing::Actuate<T, N>
+    for Switched<T, I, N>
 {
     fn force(&self) -> &nalgebra::SVector<T, N> {
         self.inner.force()
@@ -174,7 +174,7 @@ impl<I: crate::forcing::Actuate<T, N>, T: Real, const N: usize> crate::forcing::
     }
 }
 
-impl<T: Real, V, U, const N: usize> Switched<VelocityVerlet<T, Split<T, V, U>, N>, T, N>
+impl<T: Real, V, U, const N: usize> Switched<T, VelocityVerlet<T, Split<T, V, U>, N>, N>
 where
     V: Potential<T, N>,
     U: Potential<T, N>,
@@ -190,7 +190,7 @@ where
     }
 }
 
-impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
+impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
     fn switch(&mut self, stiffness: Stiffness<T>) {
         let a = match stiffness {
             Stiffness::On { .. } => self.on,
@@ -200,7 +200,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> Switched<I, T, N> {
     }
 }
 
-impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, T, N> {
+impl<T: Real, I: Integrator<T, N>, const N: usize> LegacyMap<T> for Switched<T, I, N> {
     type State = State<T, N>;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
 
@@ -208,7 +208,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         state_time(state)
     }
 
-    fn advance(
+    fn step(
         &mut self,
         state: &mut State<T, N>,
         h: T,
@@ -226,7 +226,7 @@ impl<I: Integrator<T, N>, T: Real, const N: usize> LegacyMap<T> for Switched<I, 
         self.inner.set_guards(guards)
     }
 
-    fn advance_adjoint(
+    fn step_adjoint(
         &mut self,
         state: &mut State<T, N>,
         h: T,

@@ -1,6 +1,7 @@
 //! The symplectic and time-reversible FLAVOR, 004 eq 2.47 (Theorem 2.2.3).
 
-use super::{check_h, symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
+use super::{symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
+use crate::validate::check_signed_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Symmetric FLAVOR (004 eq 2.47, Theorem 2.2.3), built from a legacy map `Φ` and its adjoint
@@ -23,6 +24,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// (see [`NEEDS_ADJOINT`]) when the legacy map has no adjoint — checked at construction, at run
 /// time, through [`LegacyMap::has_adjoint`]. Step: [`StepError::StepSize`] and the legacy map's
 /// errors; the state is unchanged on error.
+///
+/// Over symplectic Euler and its adjoint it is built in one call,
+/// [`Symmetric::symplectic_euler`]; the long way round, for any legacy map with an adjoint:
 ///
 /// ```
 /// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Params, Switched, Symmetric},
@@ -73,13 +77,14 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
         &self.params
     }
 
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type.
+    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
+    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
     ///
     /// # Errors
     /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
     /// is unchanged on error.
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_h(h)?;
+    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        check_signed_step(h)?;
         let tau = self.params.tau_for(h);
         let c0 = self.params.clock(L::time(state));
         let mut x = *state;
@@ -91,10 +96,35 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// One FLAVOR step of length `δ`.
     ///
     /// # Errors
-    /// As [`Symmetric::advance_by`].
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+    /// As [`Symmetric::step_by`].
+    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
         let d = self.params.delta;
-        self.advance_by(state, d)
+        self.step_by(state, d)
+    }
+
+    /// Deprecated name of [`Symmetric::step_by`].
+    ///
+    /// # Errors
+    /// As [`Symmetric::step_by`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
+    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
+        self.step_by(state, h)
+    }
+
+    /// Deprecated name of [`Symmetric::step`].
+    ///
+    /// # Errors
+    /// As [`Symmetric::step`].
+    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
+    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
+        self.step(state)
+    }
+}
+
+/// The meso-step `δ`, for any state type.
+impl<T: Real, L: LegacyMap<T>> crate::Stepper<T> for Symmetric<T, L> {
+    fn step_size(&self) -> T {
+        self.params.delta
     }
 }
 
@@ -105,17 +135,14 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T
     const SYMPLECTIC: bool = L::SYMPLECTIC;
     const SYMMETRIC: bool = true;
 
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-
     /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
     fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
         self.legacy.set_guards(guards)
     }
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.advance_by(state, h)
+        // The inherent method (any state type), not this one.
+        Symmetric::step_by(self, state, h)
     }
 }
 

@@ -2,9 +2,9 @@
 
 use super::Actuate;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -144,14 +144,16 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
     }
 }
 
+impl<T: Real, I: Integrator<T, N>, const N: usize> crate::Stepper<T> for Damped<T, I, N> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
 impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T, I, N> {
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::SYMMETRIC;
-
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         self.inner.watch()
@@ -213,4 +215,33 @@ impl<T: Real, I: Actuate<T, N>, const N: usize> Actuate<T, N> for Damped<T, I, N
     fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
         self.inner.set_force(u)
     }
+}
+
+/// Checks a damping matrix: finite, symmetric (to `8ε‖C‖`), positive semi-definite (no
+/// eigenvalue below `−√ε‖C‖`). Returns whether `C ≠ 0`.
+///
+/// # Errors
+/// [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
+/// [`ConfigError::NotPositiveDefinite`], all `{ name: "damping" }`.
+pub(crate) fn check_damping<T: Real, const N: usize>(
+    c: &SMatrix<T, N, N>,
+) -> Result<bool, ConfigError> {
+    let name = "damping";
+    if !crate::linalg::all_finite(c.as_slice()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let scale = c.amax();
+    let eps = T::default_epsilon();
+    if (c - c.transpose()).amax() > scale * eps * T::lit(8.0) {
+        return Err(ConfigError::NotSymmetric { name });
+    }
+    if scale == T::zero() {
+        return Ok(false);
+    }
+    let eig = symmetric_eigen(c).ok_or(ConfigError::NonFinite { name })?;
+    let tol = scale * eps.sqrt();
+    if eig.values.iter().any(|&l| l < -tol) {
+        return Err(ConfigError::NotPositiveDefinite { name });
+    }
+    Ok(true)
 }

@@ -2,7 +2,7 @@
 
 use super::Actuate;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
+use crate::validate::check_step_input;
 use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -63,6 +63,12 @@ impl<T: Real, I, F> Driven<T, I, F> {
     }
 }
 
+impl<T: Real, I: crate::Stepper<T>, F> crate::Stepper<T> for Driven<T, I, F> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
 impl<T, I, F, const N: usize> Integrator<T, N> for Driven<T, I, F>
 where
     T: Real,
@@ -72,10 +78,6 @@ where
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
 
     fn watch(&self) -> Option<&Watch<T, N>> {
         self.inner.watch()

@@ -30,12 +30,11 @@
 //!   `N`-th step is at `T_f` (see [`Schedule`]).
 
 use super::{Cooling, Normal, Schedule, StochasticIntegrator};
-use crate::error::check_finite;
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::linalg::symmetric_eigen;
 use crate::model::{Hessian, System};
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::validate::{check_nonnegative, check_positive, check_step, check_step_input};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -98,7 +97,7 @@ impl<T: Real> Friction<T> {
 /// let mut m = AnnealTuneGla::new(osc.system(), Friction::tuned(0.0), schedule, 0.01).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
-/// m.integrate_with(&mut s, 500, &mut rng).unwrap();
+/// m.integrate(&mut s, 500, &mut rng).unwrap();
 /// assert_eq!(m.steps_taken(), 500);
 /// assert!((m.temperature() - 0.1).abs() < 1e-15);
 /// ```
@@ -117,18 +116,6 @@ pub struct AnnealTuneGla<T: Real, P, const N: usize> {
     watch: Watch<T, N>,
 }
 
-fn check_nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    let x = check_finite(x, name)?;
-    if x >= T::zero() {
-        Ok(x)
-    } else {
-        Err(ConfigError::OutOfRange {
-            name,
-            bound: ">= 0",
-        })
-    }
-}
-
 impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     /// The scheme with friction rule `friction`, cooling `schedule` and step `h`.
     ///
@@ -142,19 +129,13 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
         let c = match friction {
-            Friction::Fixed(c) => check_nonneg(c, "friction")?,
+            Friction::Fixed(c) => check_nonnegative(c, "friction")?,
             Friction::Tuned {
                 alpha,
                 hessian_fraction,
             } => {
-                check_nonneg(alpha, "alpha")?;
-                let k = check_finite(hessian_fraction, "hessian_fraction")?;
-                if k <= T::zero() {
-                    return Err(ConfigError::OutOfRange {
-                        name: "hessian_fraction",
-                        bound: "> 0",
-                    });
-                }
+                check_nonnegative(alpha, "alpha")?;
+                check_positive(hessian_fraction, "hessian_fraction")?;
                 T::zero()
             }
         };
@@ -230,7 +211,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     /// One step with the given standard normals `ξ` (one per degree of freedom).
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`]; see the type docs.
+    /// As [`StochasticIntegrator::step`]; see the type docs.
     pub fn step_with_normals(
         &mut self,
         state: &mut State<T, N>,
@@ -274,16 +255,18 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     }
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize> crate::Stepper<T> for AnnealTuneGla<T, P, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize> StochasticIntegrator<T, N>
     for AnnealTuneGla<T, P, N>
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

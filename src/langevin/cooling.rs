@@ -19,7 +19,7 @@
 //!   `C = (10⁴ (T(1) − T_f)/T_f)^{1/(N−1)}`; `C > 1` needs `T(1) > (1 + 10⁻⁴) T_f`. Its
 //!   `T(N) = (1 + 10⁻⁴) T_f`, as printed.
 
-use crate::error::check_finite;
+use crate::validate::check_finite;
 use crate::{ConfigError, Real};
 
 /// The family of a cooling schedule and its free parameter (004 eqs 6.33–6.38).

@@ -1,10 +1,11 @@
 //! The Geometric Langevin Algorithm (GLA), 004 eq 6.3.
 
-use super::{ou::check_nonneg, ou::check_positive, Normal, StochasticIntegrator};
+use super::{Normal, StochasticIntegrator};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::{Potential, System};
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::validate::check_step_input;
+use crate::validate::{check_nonnegative, check_positive};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -25,7 +26,7 @@ use rand_core::Rng;
 /// # Errors
 /// Construction: [`ConfigError::StepSize`], and `"friction"` (negative / non-finite) and `"beta"`
 /// (not positive) as [`ConfigError::OutOfRange`] / [`ConfigError::NonFinite`]. Steps: as
-/// [`StochasticIntegrator::step_with`].
+/// [`StochasticIntegrator::step`].
 ///
 /// ```
 /// use macrostep::{langevin::{Gla, StochasticIntegrator}, systems::HarmonicOscillator};
@@ -34,7 +35,7 @@ use rand_core::Rng;
 /// let mut gla = Gla::new(osc.system(), 0.5, 10.0, 0.01).unwrap(); // c, β, h
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
-/// gla.integrate_with(&mut s, 100, &mut rng).unwrap();
+/// gla.integrate(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +56,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     /// See the type docs.
     pub fn new(system: System<T, P, N>, friction: T, beta: T, h: T) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
-        check_nonneg(friction, "friction")?;
+        check_nonnegative(friction, "friction")?;
         check_positive(beta, "beta")?;
         let decay = (-friction * h).exp();
         let sd = (-(-(friction + friction) * h).exp_m1() / beta).sqrt();
@@ -100,7 +101,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     /// reproduction).
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
+    /// As [`StochasticIntegrator::step`].
     pub fn step_with_normals(
         &mut self,
         state: &mut State<T, N>,
@@ -124,14 +125,16 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     }
 }
 
-impl<T: Real, P: Potential<T, N>, const N: usize> StochasticIntegrator<T, N> for Gla<T, P, N> {
-    const DETERMINISTIC_ORDER: u32 = 1;
-
+impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for Gla<T, P, N> {
     fn step_size(&self) -> T {
         self.h
     }
+}
 
-    fn step_with<R: Rng + ?Sized>(
+impl<T: Real, P: Potential<T, N>, const N: usize> StochasticIntegrator<T, N> for Gla<T, P, N> {
+    const DETERMINISTIC_ORDER: u32 = 1;
+
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

@@ -7,8 +7,9 @@
 //! - [`Ou`], [`DiagonalOu`]: the exact flow `p ← e^{−ch} p + √((1 − e^{−2ch})·m/β) ξ` of
 //!   `dp = −c p dt + σ dW` (scalar, or per component), coefficients computed once. The Langevin
 //!   FLAVORs and GLA use it for their momentum half-steps.
-//! - [`StochasticIntegrator`]: the one-step vocabulary for stochastic methods: a step takes the
-//!   RNG. SIM (with noise) and [`Gla`] implement it.
+//! - [`StochasticIntegrator`] (defined in [`crate::integrator`], re-exported here and at the
+//!   crate root): the one-step vocabulary for stochastic methods, `step(state, rng)`. SIM (with
+//!   noise) and [`Gla`] implement it.
 //! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline.
 //! - [`AnnealTuneGla`]: GLA with friction tuned to the local curvature and an annealed
 //!   temperature (004 eq 6.6), for faster sampling; its cooling [`Schedule`]s (eqs 6.33–6.38).
@@ -34,55 +35,9 @@ pub use gla::Gla;
 pub use normal::Normal;
 pub use ou::{DiagonalOu, Ou};
 
-use crate::{Real, State, StepError};
-use rand_core::Rng;
-
-/// A stochastic one-step method for `N` degrees of freedom: each step draws its noise from an RNG.
-///
-/// # Contract
-/// - On `Ok(())` the state is advanced by [`StochasticIntegrator::step_size`], including `t`.
-/// - On `Err(_)` the state is bit-identical to what it was before the call; the RNG has advanced
-///   (its draws for the failed step are consumed).
-/// - A step never panics and consumes a fixed number of RNG words (documented per method), so a
-///   run is reproducible from the seed.
-///
-/// Only forward steps of the configured size exist: an Ornstein–Uhlenbeck increment has no
-/// meaning for a negative time step. Deterministic methods implement [`crate::Integrator`].
-pub trait StochasticIntegrator<T: Real, const N: usize> {
-    /// The order of the method when the noise and friction vanish (the deterministic limit).
-    const DETERMINISTIC_ORDER: u32;
-
-    /// The configured step size.
-    fn step_size(&self) -> T;
-
-    /// Advances `state` by one step, drawing the noise from `rng`.
-    ///
-    /// # Errors
-    /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
-    /// when the result is not. The state is unchanged on error.
-    fn step_with<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError>;
-
-    /// Takes `n` steps, stopping at the first error (the state then holds the last successful
-    /// step).
-    ///
-    /// # Errors
-    /// The first step error.
-    fn integrate_with<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        n: usize,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        for _ in 0..n {
-            self.step_with(state, rng)?;
-        }
-        Ok(())
-    }
-}
+/// The stochastic-step trait, defined with the rest of the stepping vocabulary in
+/// [`crate::integrator`] and re-exported here (its former home).
+pub use crate::integrator::StochasticIntegrator;
 
 #[cfg(test)]
 mod tests {
@@ -164,6 +119,30 @@ mod tests {
         let th = Ou::<f64>::thermal(2.0, 5.0, 3.0, 0.05).unwrap();
         let eq = Ou::<f64>::new(2.0, (2.0 * 2.0 * 3.0 / 5.0f64).sqrt(), 0.05).unwrap();
         assert!((th.std_dev() - eq.std_dev()).abs() < 1e-15);
+    }
+
+    /// The deprecated `step_with`/`integrate_with` forward to `step`/`integrate`: same draws,
+    /// same states.
+    #[test]
+    #[allow(deprecated)]
+    fn deprecated_stochastic_names_forward() {
+        use crate::model::{Mass, Quadratic, System};
+        use crate::{State, Stepper};
+        use nalgebra::{matrix, vector};
+        let sys = System::new(Mass::identity(), Quadratic::new(matrix![1.0_f64]));
+        let mut a = Gla::new(sys, 0.5, 2.0, 0.01).unwrap();
+        let mut b = a;
+        assert_eq!(a.step_size(), 0.01);
+        let s0 = State::new(0.0, vector![1.0], vector![0.0]);
+        let (mut x, mut y) = (s0, s0);
+        let (mut ra, mut rb) = (Lcg(7), Lcg(7));
+        a.step_with(&mut x, &mut ra).unwrap();
+        a.integrate_with(&mut x, 5, &mut ra).unwrap();
+        b.step(&mut y, &mut rb).unwrap();
+        b.integrate(&mut y, 5, &mut rb).unwrap();
+        assert_ne!(x, s0);
+        assert_eq!(x, y);
+        assert_eq!(ra.0, rb.0);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Exact Ornstein–Uhlenbeck flows: scalar and diagonal.
 
-use crate::{error::check_finite, ConfigError, Real};
+use crate::validate::{check_nonnegative, check_positive};
+use crate::{ConfigError, Real};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -36,9 +37,9 @@ impl<T: Real> Ou<T> {
     /// [`ConfigError::StepSize`] for `h ≤ 0` or non-finite; [`ConfigError::NonFinite`] /
     /// [`ConfigError::OutOfRange`] (negative) for `"friction"` and `"noise"`.
     pub fn new(friction: T, noise: T, h: T) -> Result<Self, ConfigError> {
-        let h = crate::error::check_step(h)?;
-        check_nonneg(friction, "friction")?;
-        check_nonneg(noise, "noise")?;
+        let h = crate::validate::check_step(h)?;
+        check_nonnegative(friction, "friction")?;
+        check_nonnegative(noise, "noise")?;
         let a = (-friction * h).exp();
         let s = if friction == T::zero() {
             noise * h.sqrt()
@@ -57,8 +58,8 @@ impl<T: Real> Ou<T> {
     pub fn thermal(friction: T, beta: T, mass: T, h: T) -> Result<Self, ConfigError> {
         check_positive(beta, "beta")?;
         check_positive(mass, "mass")?;
-        let h = crate::error::check_step(h)?;
-        check_nonneg(friction, "friction")?;
+        let h = crate::validate::check_step(h)?;
+        check_nonnegative(friction, "friction")?;
         let a = (-friction * h).exp();
         let s = (-(-(friction + friction) * h).exp_m1() * mass / beta).sqrt();
         Ok(Self { a, s })
@@ -162,26 +163,5 @@ impl<T: Real, const N: usize> DiagonalOu<T, N> {
     pub fn sample<R: Rng + ?Sized>(&self, p: &SVector<T, N>, rng: &mut R) -> SVector<T, N> {
         let xi = Normal::vector::<T, R, N>(rng);
         self.apply(p, &xi)
-    }
-}
-
-pub(crate) fn check_nonneg<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    check_finite(x, name)?;
-    if x < T::zero() {
-        Err(ConfigError::OutOfRange {
-            name,
-            bound: ">= 0",
-        })
-    } else {
-        Ok(x)
-    }
-}
-
-pub(crate) fn check_positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    check_finite(x, name)?;
-    if x > T::zero() {
-        Ok(x)
-    } else {
-        Err(ConfigError::OutOfRange { name, bound: "> 0" })
     }
 }

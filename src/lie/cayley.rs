@@ -1,7 +1,7 @@
 //! The Cayley-map variational benchmark of 000 §4.5, eqs 4.12–4.13.
 
 use super::{check_body_input, check_torque, hat, BodyState, RigidBody};
-use crate::error::check_step;
+use crate::validate::check_step;
 use crate::zs::ImplicitNewtonParams;
 use crate::{ConfigError, Real, StepError};
 use nalgebra::{Matrix3, Vector3};

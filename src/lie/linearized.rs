@@ -5,9 +5,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{check_torque, hat, matrix_of, vec_of, RigidBody, So3ZsParams};
-use crate::error::check_step;
-use crate::integrator::check_step_input;
 use crate::model::Mass;
+use crate::validate::check_step;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 
@@ -206,14 +206,16 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     }
 }
 
+impl<T: Real, const SECOND_ORDER: bool> crate::Stepper<T> for LinearizedZs<T, SECOND_ORDER> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, const SECOND_ORDER: bool> Integrator<T, 9> for LinearizedZs<T, SECOND_ORDER> {
     const ORDER: u32 = if SECOND_ORDER { 2 } else { 1 };
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = SECOND_ORDER;
-
-    fn step_size(&self) -> T {
-        self.h
-    }
 
     fn step_by(&mut self, state: &mut State<T, 9>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -173,15 +173,9 @@ impl<T: Real> RigidBody<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"inertia"` or `"b_mu"`.
     pub fn validate(&self) -> Result<Self, ConfigError> {
         for i in 0..3 {
-            crate::error::check_finite(self.inertia[i], "inertia")?;
-            if self.inertia[i] <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "inertia",
-                    bound: "> 0",
-                });
-            }
+            crate::validate::check_positive(self.inertia[i], "inertia")?;
         }
-        crate::error::check_finite(self.b_mu, "b_mu")?;
+        crate::validate::check_finite(self.b_mu, "b_mu")?;
         Ok(*self)
     }
 
@@ -266,20 +260,8 @@ impl<T: Real> So3ZsParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`≤ 0`) or
     /// `"beta"` (`< 0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        crate::error::check_finite(self.omega, "omega")?;
-        if self.omega <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "omega",
-                bound: "> 0",
-            });
-        }
-        crate::error::check_finite(self.beta, "beta")?;
-        if self.beta < T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "beta",
-                bound: ">= 0",
-            });
-        }
+        crate::validate::check_positive(self.omega, "omega")?;
+        crate::validate::check_nonnegative(self.beta, "beta")?;
         Ok(*self)
     }
 }
@@ -404,18 +386,12 @@ impl<T: Real> BodyState<T> {
 
 /// Checks a torque set by the caller.
 pub(crate) fn check_torque<T: Real>(u: &Vector3<T>) -> Result<Vector3<T>, ConfigError> {
-    if crate::linalg::all_finite(u.as_slice()) {
-        Ok(*u)
-    } else {
-        Err(ConfigError::NonFinite { name: "torque" })
-    }
+    crate::validate::check_all_finite(u.as_slice(), "torque").map(|()| *u)
 }
 
 /// The step-level check that a benchmark state is usable.
 pub(crate) fn check_body_input<T: Real>(s: &BodyState<T>, h: T) -> Result<(), StepError> {
-    if !(h.finite() && h != T::zero()) {
-        return Err(StepError::StepSize);
-    }
+    crate::validate::check_signed_step(h)?;
     if !s.is_finite() {
         return Err(StepError::NonFiniteState);
     }

@@ -4,6 +4,7 @@
 use super::linkage::Place;
 use super::{Actuator, Mechanism};
 use crate::systems::{Endpoint, Link};
+use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -22,11 +23,6 @@ pub struct MechanismBuilder<T: Real, const DIM: usize, const N: usize, const D: 
     pub(super) damping: SMatrix<T, N, N>,
     pub(super) actuators: [Actuator<T, DIM>; N],
     pub(super) n_act: usize,
-}
-
-/// `x` finite and `> 0`, else the named error.
-fn positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    crate::systems::check_positive(x, name)
 }
 
 /// `|v|²` of a `DIM`-vector.
@@ -84,7 +80,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// [`ConfigError::NonFinite`] `"position"`, [`ConfigError::Inconsistent`]
     /// `"coordinates = N"` when the node's `DIM` coordinates do not fit in `N`.
     pub fn node(&mut self, m: T, p: [T; DIM]) -> Result<usize, ConfigError> {
-        positive(m, "mass")?;
+        check_positive(m, "mass")?;
         if !p.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "position" });
         }
@@ -112,7 +108,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
         direction: [T; DIM],
         s: T,
     ) -> Result<usize, ConfigError> {
-        positive(m, "mass")?;
+        check_positive(m, "mass")?;
         if !origin.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite {
                 name: "rail origin",
@@ -256,7 +252,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
                 }
             });
         }
-        if crate::error::check_derived(link.length * link.length, "length^2")? == T::zero() {
+        if crate::validate::check_derived(link.length * link.length, "length^2")? == T::zero() {
             return Err(ConfigError::Overflow { name: "length^2" });
         }
         if self.rods >= D {
@@ -275,7 +271,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// # Errors
     /// `"g"`: [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `g < 0`.
     pub fn gravity(&mut self, g: T) -> Result<(), ConfigError> {
-        self.g = crate::systems::check_nonnegative(g, "g")?;
+        self.g = check_nonnegative(g, "g")?;
         Ok(())
     }
 
@@ -293,7 +289,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
                 name: "rod ends distinct",
             });
         }
-        let c = crate::systems::check_nonnegative(c, "damping")?;
+        let c = check_nonnegative(c, "damping")?;
         super::add_dashpot(&mut self.damping, &pa, &pb, c);
         Ok(())
     }
@@ -304,7 +300,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// As [`MechanismBuilder::dashpot`].
     pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
         let pa = self.place(a)?;
-        let c = crate::systems::check_nonnegative(c, "damping")?;
+        let c = check_nonnegative(c, "damping")?;
         super::add_dashpot(&mut self.damping, &pa, &Place::Ground(SVector::zeros()), c);
         Ok(())
     }
@@ -381,7 +377,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
             return Err(ConfigError::Inconsistent { name: "rods = D" });
         }
         for &m in self.node_mass.iter().take(self.nodes) {
-            crate::error::check_derived(self.g * m, "g * m")?;
+            crate::validate::check_derived(self.g * m, "g * m")?;
         }
         Mechanism::from_builder(self)
     }

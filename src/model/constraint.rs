@@ -158,7 +158,7 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
         let omega2 = omega.component_mul(&omega);
         for &w2 in omega2.iter() {
             // `ω > 0` whose square underflows to 0 would switch the penalty off silently.
-            if crate::error::check_derived(w2, "omega^2")? == T::zero() {
+            if crate::validate::check_derived(w2, "omega^2")? == T::zero() {
                 return Err(ConfigError::Overflow { name: "omega^2" });
             }
         }

@@ -67,7 +67,7 @@ impl<T: Real, const N: usize> Mass<T, N> {
             if x <= T::zero() {
                 return Err(ConfigError::NotPositiveDefinite { name: "mass" });
             }
-            crate::error::check_derived(T::one() / x, "1/mass")?;
+            crate::validate::check_derived(T::one() / x, "1/mass")?;
         }
         Ok(Self {
             kind: Kind::Diagonal {
@@ -106,7 +106,7 @@ impl<T: Real, const N: usize> Mass<T, N> {
                 // M⁻¹ = L⁻ᵀL⁻¹: its diagonal scale is 1/Lᵢᵢ².
                 let l = chol.l_dirty();
                 for i in 0..N {
-                    crate::error::check_derived(T::one() / (l[(i, i)] * l[(i, i)]), "1/mass")?;
+                    crate::validate::check_derived(T::one() / (l[(i, i)] * l[(i, i)]), "1/mass")?;
                 }
                 Ok(Self {
                     kind: Kind::Full {

@@ -4,7 +4,8 @@ use super::{FastParams, Friction, Noise};
 use crate::langevin::Normal;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
-use crate::{error::check_finite, ConfigError, Real};
+use crate::validate::{check_nonnegative, check_positive};
+use crate::{ConfigError, Real};
 use nalgebra::{Matrix2, SMatrix, SVector};
 use rand_core::Rng;
 
@@ -67,13 +68,7 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         // Friction in the mass-weighted frame: L⁻¹ c L.
         let (c_frame, scalar_c) = match params.friction {
             Friction::Scalar(c) => {
-                check_finite(c, "friction")?;
-                if c < T::zero() {
-                    return Err(ConfigError::OutOfRange {
-                        name: "friction",
-                        bound: ">= 0",
-                    });
-                }
+                check_nonnegative(c, "friction")?;
                 (SMatrix::<T, N, N>::identity() * c, Some(c))
             }
             Friction::Matrix(c) => {
@@ -128,13 +123,7 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         let gamma = gamma.map(|g| g.max(T::zero()));
         let noise_cov = match params.noise {
             Noise::Scalar(s) => {
-                check_finite(s, "noise")?;
-                if s < T::zero() {
-                    return Err(ConfigError::OutOfRange {
-                        name: "noise",
-                        bound: ">= 0",
-                    });
-                }
+                check_nonnegative(s, "noise")?;
                 let g = qm.transpose() * l_inv * s;
                 g * g.transpose()
             }
@@ -146,13 +135,7 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
                 g * g.transpose()
             }
             Noise::Thermal { beta } => {
-                check_finite(beta, "beta")?;
-                if beta <= T::zero() {
-                    return Err(ConfigError::OutOfRange {
-                        name: "beta",
-                        bound: "> 0",
-                    });
-                }
+                check_positive(beta, "beta")?;
                 let c = scalar_c.ok_or(ConfigError::Inconsistent {
                     name: "thermal noise needs scalar friction",
                 })?;

@@ -6,12 +6,12 @@
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
-use crate::langevin::StochasticIntegrator;
 use crate::model::{Mass, Potential};
+use crate::validate::check_step_input;
 #[cfg(doc)]
 use crate::Integrator;
-use crate::{error::check_step, ConfigError, Real, State, StepError};
+use crate::StochasticIntegrator;
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -84,6 +84,14 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) force: F,
     pub(super) h: T,
     pub(super) watch: Watch<T, N>,
+}
+
+/// The configured step `H`, one impl for [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`]
+/// (their steps are [`Integrator`] impls of their own).
+impl<T: Real, F, S, const N: usize> crate::Stepper<T> for Sim<T, F, S, N> {
+    fn step_size(&self) -> T {
+        self.h
+    }
 }
 
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
@@ -167,7 +175,7 @@ impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S,
     /// across step sizes.
     ///
     /// # Errors
-    /// As [`StochasticIntegrator::step_with`].
+    /// As [`StochasticIntegrator::step`].
     pub fn step_with_increment(
         &mut self,
         state: &mut State<T, N>,
@@ -184,12 +192,8 @@ impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> StochasticIn
 {
     const DETERMINISTIC_ORDER: u32 = S::ORDER;
 
-    fn step_size(&self) -> T {
-        self.h
-    }
-
     /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
-    fn step_with<R: Rng + ?Sized>(
+    fn step<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,

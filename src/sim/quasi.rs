@@ -50,10 +50,10 @@
 //! exponential on a non-diagonal or non-positive `K`).
 
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
-use crate::error::{check_derived, check_finite, check_step};
 use crate::guard::{NoProbe, Watch};
-use crate::integrator::check_step_input;
 use crate::model::Potential;
+use crate::validate::check_step_input;
+use crate::validate::{check_derived, check_positive, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -98,13 +98,7 @@ impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
             return Err(ConfigError::Inconsistent { name: "N = S + F" });
         }
         let h = check_step(p.h)?;
-        let inv_eps = check_finite(p.inv_eps, "inv_eps")?;
-        if inv_eps <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "inv_eps",
-                bound: "> 0",
-            });
-        }
+        let inv_eps = check_positive(p.inv_eps, "inv_eps")?;
         check_derived(inv_eps * h * h, "inv_eps*h^2")?;
         if let QuasiExp::Symplectic { squarings } = p.exp {
             if !(1..=40).contains(&squarings) {
@@ -271,13 +265,27 @@ impl<
         const N: usize,
         const S: usize,
         const F: usize,
+    > crate::Stepper<T> for Quasi1<T, P, K, N, S, F>
+{
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+}
+
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        K: QuasiStiffness<T, S, F>,
+        const N: usize,
+        const S: usize,
+        const F: usize,
     > Integrator<T, N> for Quasi1<T, P, K, N, S, F>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    crate::watched::step_size_and_watch!(core.h);
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -311,13 +319,27 @@ impl<
         const N: usize,
         const S: usize,
         const F: usize,
+    > crate::Stepper<T> for Quasi2<T, P, K, N, S, F>
+{
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+}
+
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        K: QuasiStiffness<T, S, F>,
+        const N: usize,
+        const S: usize,
+        const F: usize,
     > Integrator<T, N> for Quasi2<T, P, K, N, S, F>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!(core.h);
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

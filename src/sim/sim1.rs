@@ -3,9 +3,9 @@
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
 use crate::guard::NoProbe;
-use crate::integrator::check_step_input;
 #[cfg(doc)]
 use crate::langevin::StochasticIntegrator;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -43,7 +43,7 @@ pub enum Sim1Order {
 /// Construction: as [`Sim::with_force`]. Steps: as
 /// [`Integrator::step_by`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
-/// [`StochasticIntegrator::step_with`]).
+/// [`StochasticIntegrator::step`]).
 ///
 /// ```
 /// use macrostep::{sim::{FastParams, Sim1}, model::{Mass, Zero}, Integrator, State};
@@ -167,7 +167,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N>
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -3,7 +3,7 @@
 use super::impulse::{Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, StiffLinear};
 use crate::guard::NoProbe;
-use crate::integrator::check_step_input;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
@@ -107,7 +107,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N>
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

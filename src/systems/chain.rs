@@ -81,12 +81,12 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
         let mut start = SVector::zeros();
         let mut x = T::zero();
         for i in 0..D {
-            crate::error::check_derived(lengths[i] * lengths[i], "length^2")?;
+            crate::validate::check_derived(lengths[i] * lengths[i], "length^2")?;
             x += lengths[i];
             start[2 * i] = x;
         }
         // The start lays the rods end to end: their sum must be finite.
-        crate::error::check_derived(x, "sum of lengths")?;
+        crate::validate::check_derived(x, "sum of lengths")?;
         Ok(Self::build(lengths, g, start))
     }
 

@@ -142,7 +142,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
                 });
             }
             // `L > 0` whose square underflows to 0 would make the residual `|d|²/L²` infinite.
-            if crate::error::check_derived(l.length * l.length, "length^2")? == T::zero() {
+            if crate::validate::check_derived(l.length * l.length, "length^2")? == T::zero() {
                 return Err(ConfigError::Overflow { name: "length^2" });
             }
         }

@@ -201,7 +201,7 @@ impl<T: Real, const N: usize> Dna<T, N> {
             });
         }
         check_positive(a, "a")?;
-        crate::error::check_finite(x0, "x0")?;
+        crate::validate::check_finite(x0, "x0")?;
         check_nonnegative(eps, "eps")?;
         Ok(Self::build(a, x0, eps))
     }

@@ -63,12 +63,12 @@ impl<T: Real> DoublePendulum<T> {
         // Derived quantities: the weights `g mᵢ`, the squared lengths, and the initial state's
         // depth `L₁ + L₂/√2`.
         for &m in &masses {
-            crate::error::check_derived(g * m, "g * m")?;
+            crate::validate::check_derived(g * m, "g * m")?;
         }
         for &l in &lengths {
-            crate::error::check_derived(l * l, "length^2")?;
+            crate::validate::check_derived(l * l, "length^2")?;
         }
-        crate::error::check_derived(lengths[0] + lengths[1], "L1 + L2")?;
+        crate::validate::check_derived(lengths[0] + lengths[1], "L1 + L2")?;
         Ok(Self::build(masses, g, lengths, mass))
     }
 

@@ -247,8 +247,8 @@ impl<T: Real, const N: usize> Fpu<T, N> {
         FpuSoft::<T, N>::new()?;
         check_positive(omega, "omega")?;
         // `ω²` (the stiff springs) and `1/ω` (the initial state) must be representable.
-        crate::error::check_derived(omega * omega, "omega^2")?;
-        crate::error::check_derived(T::one() / omega, "1/omega")?;
+        crate::validate::check_derived(omega * omega, "omega^2")?;
+        crate::validate::check_derived(T::one() / omega, "1/omega")?;
         Ok(Self::build(omega))
     }
 

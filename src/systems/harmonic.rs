@@ -30,7 +30,7 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
                 });
             }
             // `ω > 0` whose square underflows to 0 is a free particle, not an oscillator.
-            if crate::error::check_derived(w * w, "omega^2")? == T::zero() {
+            if crate::validate::check_derived(w * w, "omega^2")? == T::zero() {
                 return Err(ConfigError::Overflow { name: "omega^2" });
             }
         }

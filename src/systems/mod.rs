@@ -56,34 +56,11 @@ pub use trimer::SpringTrimer;
 pub use two_spring::{LangevinParams, TwoSpring};
 
 use crate::model::Penalty;
-use crate::{ConfigError, Real};
+
+/// The checks the models' constructors use (also through `super::`).
+pub(crate) use crate::validate::{check_nonnegative, check_positive};
 
 /// The penalised potential of the planar constrained models: gravity plus `½ Σ ωᵢ² gᵢ²` over
 /// distance constraints (000 eq 1.7).
 pub type GravityPenalty<T, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, PlanarDistances<T, N, D>, D>;
-
-/// `x` finite and `> 0`, or the named error.
-pub(crate) fn check_positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if !x.finite() {
-        Err(ConfigError::NonFinite { name })
-    } else if x <= T::zero() {
-        Err(ConfigError::OutOfRange { name, bound: "> 0" })
-    } else {
-        Ok(x)
-    }
-}
-
-/// `x` finite and `≥ 0`, or the named error.
-pub(crate) fn check_nonnegative<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    if !x.finite() {
-        Err(ConfigError::NonFinite { name })
-    } else if x < T::zero() {
-        Err(ConfigError::OutOfRange {
-            name,
-            bound: ">= 0",
-        })
-    } else {
-        Ok(x)
-    }
-}

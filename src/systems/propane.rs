@@ -164,7 +164,7 @@ impl<T: Real> Propane<T> {
         check_positive(r0, "r0")?;
         check_positive(k_r, "k_r")?;
         check_positive(k_theta, "k_theta")?;
-        crate::error::check_finite(theta0, "theta0")?;
+        crate::validate::check_finite(theta0, "theta0")?;
         if !(theta0 > T::zero() && theta0 < T::pi()) {
             return Err(ConfigError::OutOfRange {
                 name: "theta0",

@@ -36,7 +36,7 @@ impl<T: Real, const N: usize> QuarticBond<T, N> {
         if j == Some(i) {
             return Err(ConfigError::Inconsistent { name: "i != j" });
         }
-        crate::error::check_finite(kappa, "kappa")?;
+        crate::validate::check_finite(kappa, "kappa")?;
         Ok(Self::from_valid(i, j, kappa))
     }
 

@@ -80,8 +80,8 @@ impl<T: Real> TwoSpring<T> {
     pub fn new(omega: T, c: T, beta: T) -> Result<Self, ConfigError> {
         check_positive(omega, "omega")?;
         // `ω²` (the stiff spring) and `0.8/ω` (the initial state) must be representable.
-        crate::error::check_derived(omega * omega, "omega^2")?;
-        crate::error::check_derived(T::lit(0.8) / omega, "0.8/omega")?;
+        crate::validate::check_derived(omega * omega, "omega^2")?;
+        crate::validate::check_derived(T::lit(0.8) / omega, "0.8/omega")?;
         Ok(Self {
             omega,
             langevin: LangevinParams::from_beta(c, beta)?,

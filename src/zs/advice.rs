@@ -31,7 +31,7 @@
 //! here extrapolates them. The caps are those of one initial state over `T = 10`; a longer run
 //! or a more energetic state may need a smaller step.
 
-use crate::error::check_finite;
+use crate::validate::check_finite;
 use crate::{ConfigError, Real};
 
 /// A method of the measured family.
@@ -127,7 +127,7 @@ pub fn h_max<T: Real>(method: Method, omega: T, beta: T) -> Result<Option<T>, Co
 /// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.25), Ok(Verdict::Unmeasured));
 /// ```
 pub fn check<T: Real>(method: Method, omega: T, h: T, beta: T) -> Result<Verdict, ConfigError> {
-    let h = crate::error::check_step(h)?;
+    let h = crate::validate::check_step(h)?;
     Ok(match h_max(method, omega, beta)? {
         None => Verdict::Unmeasured,
         Some(cap) if h <= cap => Verdict::Stable,

@@ -9,6 +9,7 @@
 //! | [`Newmark`] (γ = ½) | 000 Integrator 2.1, eq 2.1 | Newton to tolerance | no (variational, not canonically symplectic) | yes |
 //! | [`PushForwardNewmark`] | 000 Integrator 2.2, eq 2.3 | Newton to tolerance | yes (up to the Newton tolerance, Rem 2.15) | yes |
 //! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
+//! | [`DampedZs`] (Z&S, Z&Ss, stiff Z&Ss with damping `C`) | [`damped`]: 000 eq 1.3/2.7/2.8 + trapezoidal Lagrange–d'Alembert damping | one linear, `M + βh² Hess V + ½hC` | no (dissipative) | Z&Ss, stiff Z&Ss: yes; Z&S: no (`O(h⁵C)`) |
 //!
 //! All share the two-stage form of 000 eq 2.10:
 //!
@@ -36,6 +37,7 @@
 //! models (cost linear in the number of bodies).
 
 pub mod advice;
+pub mod damped;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -43,6 +45,7 @@ mod stiff_sylipn;
 mod sylipn;
 mod zhang_skeel;
 
+pub use damped::{DampedZs, InMatrixDamping};
 pub use newmark::Newmark;
 pub use newmark_one::NewmarkOneIteration;
 pub use push_forward::PushForwardNewmark;
@@ -51,8 +54,8 @@ pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
 use crate::guard::{Probe, Watch};
-use crate::integrator::check_step_input;
 use crate::linalg::all_finite;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -85,7 +88,7 @@ impl<T: Real> ZsParams<T> {
     /// # Errors
     /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] for `"beta"`.
     pub fn validate(&self) -> Result<T, ConfigError> {
-        let beta = crate::error::check_finite(self.beta, "beta")?;
+        let beta = crate::validate::check_finite(self.beta, "beta")?;
         if beta < T::zero() {
             return Err(ConfigError::OutOfRange {
                 name: "beta",
@@ -131,7 +134,7 @@ impl<T: Real> ImplicitNewtonParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
     /// [`ConfigError::OutOfRange`] for `"max_iter"` (`0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        let tol = crate::error::check_finite(self.tol, "tol")?;
+        let tol = crate::validate::check_finite(self.tol, "tol")?;
         if tol <= T::zero() {
             return Err(ConfigError::OutOfRange {
                 name: "tol",

@@ -1,11 +1,11 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
 use super::{Fsal, ImplicitNewtonParams, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
-use crate::integrator::check_step_input;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
+use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by
@@ -172,6 +172,14 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     Ok(it)
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for Newmark<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Newmark<T, P, N, S>
 {
@@ -179,7 +187,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         self.iterations = newmark_step(

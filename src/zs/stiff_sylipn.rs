@@ -1,10 +1,10 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -45,12 +45,12 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct StiffSylipn<T: Real, V, U, const N: usize, S = Dense> {
-    system: System<T, Split<T, V, U>, N>,
+    pub(super) system: System<T, Split<T, V, U>, N>,
     h: T,
-    beta: T,
+    pub(super) beta: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> StiffSylipn<T, V, U, N, Dense> {
@@ -83,7 +83,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
         let beta = params.validate()?;
-        crate::error::check_finite(system.potential.alpha, "alpha")?;
+        crate::validate::check_finite(system.potential.alpha, "alpha")?;
         solver.check(&system.mass, &system.potential.stiff)?;
         Ok(Self {
             system,
@@ -109,13 +109,21 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    crate::Stepper<T> for StiffSylipn<T, V, U, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     Integrator<T, N> for StiffSylipn<T, V, U, N, S>
 {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {

@@ -1,10 +1,10 @@
 //! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -39,12 +39,12 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
+    pub(super) system: System<T, P, N>,
     h: T,
-    beta: T,
+    pub(super) beta: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
@@ -95,6 +95,14 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for Sylipn<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Sylipn<T, P, N, S>
 {
@@ -102,7 +110,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {

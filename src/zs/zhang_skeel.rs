@@ -1,10 +1,10 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
 use super::{two_stage_step, Fsal, ZsParams};
-use crate::error::check_step;
 use crate::guard::Watch;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
+use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -41,13 +41,13 @@ use nalgebra::SVector;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ZhangSkeel<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
+    pub(super) system: System<T, P, N>,
     h: T,
-    beta: T,
-    half_beta2: T,
+    pub(super) beta: T,
+    pub(super) half_beta2: T,
     solver: S,
     cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+    pub(super) watch: Watch<T, N>,
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {
@@ -151,6 +151,14 @@ fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N
     Ok(())
 }
 
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
+    for ZhangSkeel<T, P, N, S>
+{
+    fn step_size(&self) -> T {
+        self.h
+    }
+}
+
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for ZhangSkeel<T, P, N, S>
 {
@@ -158,7 +166,7 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
 
-    crate::watched::step_size_and_watch!();
+    crate::watched::watch_accessors!();
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {

@@ -5,7 +5,7 @@
 use macrostep::forcing::Actuate;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::nalgebra::SVector;
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Integrator, Real, State, StepError, Stepper};
 
 /// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`
 /// (`host_tests::experiments::cart_pole::lqr_gains`, `Q = diag(10, 100, 1, 1)`, `R = 0.1`),
@@ -71,14 +71,16 @@ impl<T: Real, I> Controlled<T, I> {
     }
 }
 
+impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Stepper<T> for Controlled<T, I> {
+    fn step_size(&self) -> T {
+        self.plant.step_size()
+    }
+}
+
 impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Integrator<T, 3> for Controlled<T, I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-
-    fn step_size(&self) -> T {
-        self.plant.step_size()
-    }
 
     /// One tick. A non-finite force is [`StepError::NonFiniteForce`]; the state is unchanged on
     /// any error.

@@ -178,7 +178,7 @@ pub fn clock_only<T: Special, const N: usize, I: Integrator<T, N>>(
     steps(g, integ, s0, &exp)
 }
 
-/// Runs a few `step_with` calls of a stochastic integrator (its configured step), noise from
+/// Runs a few `step` calls of a stochastic integrator (its configured step), noise from
 /// an RNG forked off the case: finiteness and the guarded clock.
 pub fn stochastic<const N: usize, I: StochasticIntegrator<f64, N>>(
     g: &mut Gen<'_>,
@@ -192,5 +192,5 @@ pub fn stochastic<const N: usize, I: StochasticIntegrator<f64, N>>(
         clock: true,
         ..Expect::bare()
     };
-    run(s, &hs, &exp, |s, _| m.step_with(s, &mut noise))
+    run(s, &hs, &exp, |s, _| m.step(s, &mut noise))
 }

@@ -71,7 +71,7 @@ fn params(g: &mut Gen<'_>) -> Result<Params<f64>, Outcome> {
 }
 
 /// The two-spring split as a switched legacy map, with its system and a start.
-type Legacy<I> = (Switched<I, f64, 2>, TwoSplit<f64>, State<f64, 2>);
+type Legacy<I> = (Switched<f64, I, 2>, TwoSplit<f64>, State<f64, 2>);
 
 fn verlet(g: &mut Gen<'_>) -> Result<Legacy<VelocityVerlet<f64, Soft, 2>>, Outcome> {
     let (sys, s) = two_spring::<f64>(g)?;

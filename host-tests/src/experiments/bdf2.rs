@@ -220,10 +220,6 @@ fn plots(r: &Results) {
 
 /// `reproduce bdf2` (`--quick`: the reduced setup).
 pub fn run_experiment() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

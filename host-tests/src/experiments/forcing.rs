@@ -91,6 +91,9 @@ pub struct DampedRun {
     pub remaining: f64,
     /// The largest single-step increase of `E`, relative to `S`.
     pub max_increase: f64,
+    /// Increases (by more than `8ε·S`) of the mean of `E` over consecutive blocks of
+    /// [`PERIOD_STEPS`] steps (one period of the rods' penalty mode).
+    pub period_increases: usize,
 }
 
 /// What the experiment measured.
@@ -101,6 +104,8 @@ pub struct Results {
     pub damped: Vec<DampedRun>,
     /// Damped methods, light damping `c = DASHPOTS[1]`.
     pub damped_light: Vec<DampedRun>,
+    /// Damped methods at the intermediate coefficients [`SCAN`].
+    pub damped_scan: Vec<Vec<DampedRun>>,
     /// max relative difference of window-averaged rod forces, penalty (ω = 100) vs RATTLE.
     pub reaction_window: f64,
     /// The same for the pointwise penalty force.
@@ -218,6 +223,32 @@ fn defect(m: &mut Built) -> f64 {
 /// mode's energy can outweigh one step's dissipation near a turning point.
 pub const DASHPOTS: [f64; 2] = [0.5, 0.1];
 
+/// The coefficients between the two, run for the smallest `c` with monotone energy
+/// (`damping.monotone_from_c.*`).
+pub const SCAN: [f64; 2] = [0.2, 0.3];
+
+/// The block of the period-averaged energy: `32 h = 0.32 ≈ 2π/ω`, one period of the rods'
+/// penalty mode (`ω = 20`), whose `O(h²)` energy oscillation makes single steps gain energy.
+pub const PERIOD_STEPS: usize = 32;
+
+/// The smallest `c` of `DASHPOTS ∪ SCAN` from which on (every larger one too) method `k` had no
+/// single-step increase; `NaN` when even `c = 0.5` had one.
+pub fn monotone_from_c(r: &Results, k: usize) -> f64 {
+    let mut runs: Vec<(f64, usize)> = vec![(DASHPOTS[1], r.damped_light[k].increases)];
+    for (c, scan) in SCAN.iter().zip(&r.damped_scan) {
+        runs.push((*c, scan[k].increases));
+    }
+    runs.push((DASHPOTS[0], r.damped[k].increases));
+    let mut from = f64::NAN;
+    for (c, inc) in runs.into_iter().rev() {
+        if inc > 0 {
+            break;
+        }
+        from = c;
+    }
+    from
+}
+
 fn damping(setup: &Setup, c: f64) -> Vec<DampedRun> {
     let h = 0.01;
     fm::damped_methods(h, c)
@@ -231,7 +262,8 @@ fn damping(setup: &Setup, c: f64) -> Vec<DampedRun> {
             let scale = e0.abs() + e_min.abs();
             let mut e = e0;
             let (mut increases, mut max_increase) = (0, 0.0_f64);
-            for _ in 0..setup.damping_steps {
+            let (mut block, mut last_mean, mut period_increases) = (0.0, f64::INFINITY, 0);
+            for k in 0..setup.damping_steps {
                 step(&mut s).expect("damped step");
                 let e1 = fm::energy(rigid, &s);
                 if e1 > e + 8.0 * f64::EPSILON * scale {
@@ -239,12 +271,21 @@ fn damping(setup: &Setup, c: f64) -> Vec<DampedRun> {
                 }
                 max_increase = max_increase.max((e1 - e) / scale);
                 e = e1;
+                block += e1;
+                if (k + 1) % PERIOD_STEPS == 0 {
+                    let mean = block / PERIOD_STEPS as f64;
+                    if mean > last_mean + 8.0 * f64::EPSILON * scale {
+                        period_increases += 1;
+                    }
+                    (last_mean, block) = (mean, 0.0);
+                }
             }
             DampedRun {
                 name,
                 increases,
                 remaining: (e - e_min) / (e0 - e_min),
                 max_increase,
+                period_increases,
             }
         })
         .collect()
@@ -325,6 +366,7 @@ pub fn compute(setup: &Setup) -> Results {
         forced,
         damped: damping(setup, DASHPOTS[0]),
         damped_light: damping(setup, DASHPOTS[1]),
+        damped_scan: SCAN.iter().map(|&c| damping(setup, c)).collect(),
         reaction_window,
         reaction_pointwise,
         bad_ok,
@@ -391,6 +433,7 @@ pub fn report(r: &Results, setup: &Setup) {
             "method",
             "E increases",
             "max increase / S",
+            "period-mean increases",
             "(E−E_min)/(E₀−E_min)",
         ]);
         for d in runs {
@@ -398,6 +441,7 @@ pub fn report(r: &Results, setup: &Setup) {
                 d.name.to_string(),
                 d.increases.to_string(),
                 sci(d.max_increase),
+                d.period_increases.to_string(),
                 sci(d.remaining),
             ]);
         }
@@ -411,6 +455,23 @@ pub fn report(r: &Results, setup: &Setup) {
                 d.increases as i64,
             );
         }
+        for d in runs {
+            figure_int(
+                &format!("{prefix}.monotone_period.{}", d.name),
+                i64::from(d.period_increases == 0),
+            );
+        }
+    }
+    say!();
+    say!(
+        "smallest c of {:?} from which on no single step gains energy (NaN: none)",
+        [DASHPOTS[1], SCAN[0], SCAN[1], DASHPOTS[0]]
+    );
+    for (k, d) in r.damped.iter().enumerate() {
+        figure(
+            &format!("damping.monotone_from_c.{}", d.name),
+            monotone_from_c(r, k),
+        );
     }
     say!();
     say!("rod tensions, penalty Z&S (ω = 100) windowed over 0.2 vs RATTLE windowed, h = 0.001, t ≤ {}", setup.reaction_t);

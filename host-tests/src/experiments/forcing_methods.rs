@@ -10,10 +10,10 @@ use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
 };
-use macrostep::zs::{NewmarkOneIteration, ZsParams};
 use macrostep::{ConfigError, Integrator, State, StepError};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -63,13 +63,16 @@ pub struct Logged<I> {
     work: Rc<Cell<f64>>,
 }
 
+impl<I: Integrator<f64, 4> + Actuate<f64, 4>> macrostep::Stepper<f64> for Logged<I> {
+    fn step_size(&self) -> f64 {
+        self.inner.step_size()
+    }
+}
+
 impl<I: Integrator<f64, 4> + Actuate<f64, 4>> Integrator<f64, 4> for Logged<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-    fn step_size(&self) -> f64 {
-        self.inner.step_size()
-    }
     fn watch(&self) -> Option<&Watch<f64, 4>> {
         self.inner.watch()
     }
@@ -174,12 +177,7 @@ pub fn rattle_newton() -> CNewton<f64> {
 pub fn driven_methods(h: f64) -> Vec<Built> {
     let (pen, rigid, g) = systems();
     let p = ZsParams::default();
-    let stiff = Penalty::new(Zero, g, OMEGA).expect("penalty");
-    let dp = DoublePendulum::<f64>::paper();
-    let split = System::new(
-        pen.mass,
-        Split::new(Actuated::new(dp.system().potential), stiff, 1.0),
-    );
+    let split = split_system();
     use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
     vec![
         driven(
@@ -289,7 +287,50 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
             true,
             boxed(Rattle::new(rigid, g, h, rattle_newton()).expect("h"), m, cm),
         ),
+        (
+            "zs_in_solve",
+            false,
+            in_solve(ZhangSkeel::new(pen, h, p).expect("h"), cm),
+        ),
+        (
+            "sylipn_in_solve",
+            false,
+            in_solve(Sylipn::new(pen, h, p).expect("h"), cm),
+        ),
+        (
+            "stiff_sylipn_in_solve",
+            false,
+            in_solve(StiffSylipn::new(split_system(), h, p).expect("h"), cm),
+        ),
     ]
+}
+
+/// Damping inside the Z&S-family linear solve (`M + βh² Hess V + ½hC`, [`DampedZs`]).
+fn in_solve<I: InMatrixDamping<f64, 4> + 'static>(i: I, c: SMatrix<f64, 4, 4>) -> StepFn {
+    let mut d = DampedZs::new(i, c).expect("damping");
+    Box::new(move |s| d.step(s))
+}
+
+/// The forced penalised pendulum as a split: gravity soft, the rods' penalty stiff (`α = 1`).
+pub type SplitSys = System<
+    f64,
+    Split<
+        f64,
+        Actuated<f64, LinearPotential<f64, 4>, 4>,
+        Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>,
+    >,
+    4,
+>;
+
+/// [`SplitSys`] (what stiff Z&Ss runs on).
+pub fn split_system() -> SplitSys {
+    let (pen, _, g) = systems();
+    let stiff = Penalty::new(Zero, g, OMEGA).expect("penalty");
+    let dp = DoublePendulum::<f64>::paper();
+    System::new(
+        pen.mass,
+        Split::new(Actuated::new(dp.system().potential), stiff, 1.0),
+    )
 }
 
 /// Mechanical energy `½vᵀMv + V(q)` (without the held force's `−uᵀq`).

@@ -316,10 +316,6 @@ fn report_overhead(o: &[Overhead]) {
 
 /// `reproduce guards` (`--quick`: the reduced setup).
 pub fn run_paper() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

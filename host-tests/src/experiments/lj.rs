@@ -327,10 +327,6 @@ pub fn report(r: &Results) {
 
 /// `reproduce lj` (`--quick`: the reduced setup).
 pub fn run_experiment() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

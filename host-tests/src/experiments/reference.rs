@@ -83,10 +83,8 @@ pub fn double_pendulum_sensitivity(dp: &DoublePendulum, t_end: f64) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Runs the experiment.
-pub fn run() {
-    let (rtol, _) = TIGHT;
-    let table = Table::new(&["check", "tolerance", "error"]);
+/// Rows of the solver's own checks: a harmonic oscillator and a Kepler orbit at three tolerances.
+fn solver_rows(table: &Table) {
     for tol in [1e-9, 1e-11, 1e-13] {
         table.row(&[
             "harmonic w=2 t<=20".into(),
@@ -101,6 +99,33 @@ pub fn run() {
             sci(kepler_error(0.5, tol).1),
         ]);
     }
+}
+
+/// Rows of the double pendulum's sensitivity: solves at 1e-11 and 1e-13 apart, physical and
+/// printed-sign gravity.
+fn sensitivity_rows(table: &Table) {
+    for t in [10.0, 20.0, 50.0, 100.0] {
+        table.row(&[
+            format!("dbl pend 1e-11 vs 1e-13 t={t}"),
+            "-".into(),
+            sci(double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
+        ]);
+        table.row(&[
+            format!("printed-sign 1e-11 vs 1e-13 t={t}"),
+            "-".into(),
+            sci(double_pendulum_sensitivity(
+                &DoublePendulum::seed_printed_sign(),
+                t,
+            )),
+        ]);
+    }
+}
+
+/// Runs the experiment.
+pub fn run() {
+    let (rtol, _) = TIGHT;
+    let table = Table::new(&["check", "tolerance", "error"]);
+    solver_rows(&table);
     let p = Pendulum::default();
     let th0 = p.from_cartesian(&[1.0, 0.0], &[0.0, 0.0])[0];
     let closed = p.period(th0);
@@ -121,21 +146,7 @@ pub fn run() {
         sci(rtol),
         sci(resid_u),
     ]);
-    for t in [10.0, 20.0, 50.0, 100.0] {
-        table.row(&[
-            format!("dbl pend 1e-11 vs 1e-13 t={t}"),
-            "-".into(),
-            sci(double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
-        ]);
-        table.row(&[
-            format!("printed-sign 1e-11 vs 1e-13 t={t}"),
-            "-".into(),
-            sci(double_pendulum_sensitivity(
-                &DoublePendulum::seed_printed_sign(),
-                t,
-            )),
-        ]);
-    }
+    sensitivity_rows(&table);
     crate::say!();
     crate::say!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
     figure("reference.harmonic.error", harmonic_error(2.0, 20.0, rtol));

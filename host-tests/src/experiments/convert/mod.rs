@@ -8,13 +8,17 @@
 //!   `1e-6`): `≤ 1e-9` for every converted map, `O(h^{r+1})` for a non-symplectic source;
 //! - the energy error `|H − H₀|` over a long run on Reich's pendulum (002 §5: `m = g = L = 1`,
 //!   released horizontally at rest) and on the double pendulum of 000 §4.1, both in their
-//!   penalised form `V + ½ω²Σgᵢ²` (the conversion is implemented for unconstrained configuration
-//!   spaces; see the module docs of `macrostep::convert`).
+//!   penalised form `V + ½ω²Σgᵢ²` (the unconstrained conversion of 003 §2).
 //!
 //! Both models have the energy scale `m g L = 1`, so errors are absolute.
+//!
+//! The constrained conversion (003 §3, [`macrostep::convert::ConvertedConstrained`]) is measured
+//! on the rigid pendula in Cartesian coordinates: see [`constrained`].
 
+pub mod constrained;
 mod jobs;
 
+pub use constrained::{compute_constrained, ConstrainedRow, ConstrainedSetup, Trace};
 pub use jobs::{convert, dispatch, DefectJob, EnergyTrace, Job, LongJob, Method, OrderJob};
 
 use crate::measure::loglog_slope;
@@ -44,6 +48,8 @@ pub struct Setup {
     pub double_t: f64,
     /// Samples per long run (for the PNG).
     pub samples: usize,
+    /// The constrained measurements (rigid pendula, 003 §3).
+    pub constrained: ConstrainedSetup,
 }
 
 impl Setup {
@@ -57,6 +63,7 @@ impl Setup {
             pendulum_t: 10_000.0,
             double_t: 2_000.0,
             samples: 400,
+            constrained: ConstrainedSetup::paper(),
         }
     }
 
@@ -67,6 +74,7 @@ impl Setup {
             pendulum_t: 20.0,
             double_t: 10.0,
             samples: 50,
+            constrained: ConstrainedSetup::quick(),
             ..Self::paper()
         }
     }
@@ -115,6 +123,8 @@ pub struct Results {
     pub methods: Vec<MethodRow>,
     /// Long runs (non-symplectic sources, both models).
     pub long: Vec<LongRow>,
+    /// The constrained conversion on the rigid pendula.
+    pub constrained: Vec<ConstrainedRow>,
 }
 
 fn claimed<P: Hessian<f64, 2> + Clone>(m: Method, sys: &System<f64, P, 2>) -> u32 {
@@ -199,6 +209,7 @@ pub fn compute(setup: &Setup) -> Results {
         setup: setup.clone(),
         methods,
         long,
+        constrained: compute_constrained(&setup.constrained),
     }
 }
 
@@ -311,6 +322,7 @@ pub fn report(r: &Results) {
             series,
         });
     }
+    constrained::report(&r.constrained, &s.constrained);
 }
 
 /// `reproduce convert`.

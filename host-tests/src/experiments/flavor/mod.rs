@@ -18,76 +18,12 @@ pub mod vdp;
 /// System 2.100, which other experiments (work–precision) build FLAVORs on.
 pub use crate::fixtures::system_2100;
 
-use crate::fixtures::SplitSystem;
-use macrostep::baselines::{Ordering, SymplecticEuler};
-use macrostep::flavor::{FusedEuler, Nonintrusive, Params, Switched};
-use macrostep::model::{Potential, Split, System};
-use macrostep::{Integrator, Real, State};
+/// The FLAVOR stacks over symplectic Euler the experiments and tests share.
+pub use crate::fixtures::{nonintrusive_fused, nonintrusive_se, SeMap};
+/// The reference sampler and trajectory recorder the experiments and tests share.
+pub use crate::{measure::trajectory, reference::reference_samples};
 
-/// Symplectic Euler over a split system, as a FLAVOR legacy map.
-pub type SeMap<T, V, U, const N: usize> = Switched<SymplecticEuler<T, Split<T, V, U>, N>, T, N>;
-
-/// The nonintrusive FLAVOR (2.45) over kick–drift symplectic Euler (2.49) of a split system.
-pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
-    system: SplitSystem<T, V, U, N>,
-    delta: T,
-    tau: T,
-) -> Nonintrusive<T, SeMap<T, V, U, N>>
-where
-    V: Potential<T, N> + Clone,
-    U: Potential<T, N> + Clone,
-{
-    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).expect("valid step");
-    Nonintrusive::new(
-        Switched::symplectic_euler(se).expect("finite alpha"),
-        Params::new(delta, tau).expect("0 < tau < delta"),
-    )
-}
-
-/// The nonintrusive FLAVOR (2.45) over [`FusedEuler`] (on step drift–kick 2.50, off step
-/// kick–drift 2.49, the two kicks fused): one legacy step's cost per FLAVOR step.
-pub fn nonintrusive_fused<T: Real, V, U, const N: usize>(
-    system: SplitSystem<T, V, U, N>,
-    delta: T,
-    tau: T,
-) -> Nonintrusive<T, FusedEuler<T, V, U, N>>
-where
-    V: Potential<T, N>,
-    U: Potential<T, N>,
-{
-    Nonintrusive::new(
-        FusedEuler::new(system).expect("finite alpha"),
-        Params::new(delta, tau).expect("0 < tau < delta"),
-    )
-}
-
-/// Reference trajectory of a system sampled every `dt` on `[0, t_end]` (DOP853, tight).
-pub fn reference_samples<P: Potential<f64, N>, const N: usize>(
-    system: &System<f64, P, N>,
-    s0: &State<f64, N>,
-    t_end: f64,
-    dt: f64,
-) -> Vec<State<f64, N>> {
-    let n = (t_end / dt).round() as usize;
-    let times = crate::reference::linspace(0.0, t_end, n);
-    crate::reference::solve_system(system, s0, &times, 1e-11, 1e-11)
-}
-
-/// Runs `steps` steps of `integ` from `s0`, recording every state (including `s0`).
-pub fn trajectory<I: Integrator<f64, N>, const N: usize>(
-    integ: &mut I,
-    s0: &State<f64, N>,
-    steps: usize,
-) -> Vec<State<f64, N>> {
-    let mut out = Vec::with_capacity(steps + 1);
-    let mut s = *s0;
-    out.push(s);
-    for _ in 0..steps {
-        integ.step(&mut s).expect("FLAVOR step failed");
-        out.push(s);
-    }
-    out
-}
+use macrostep::State;
 
 /// Mean of `f` over the samples with time in `(t1 − w, t1]`.
 pub fn window_mean<const N: usize>(

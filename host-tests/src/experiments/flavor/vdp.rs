@@ -2,28 +2,13 @@
 //! (004 §2.6.1, Fig 2.6): its relaxation period against forward Euler at the thesis's step and an
 //! accurate reference, and the speed-up.
 
+/// The period measures the vdp experiment and its tests share.
+pub use crate::measure::{crossings, mean_period};
+
 use crate::fixtures::HiddenVdp;
 use crate::report::{figure, sci, Table};
 use macrostep::flavor::{ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, Stiffness};
 use macrostep::nalgebra::SVector;
-
-/// Times of zero crossings (both directions) of `y(t)` on samples `(t, y)`, linearly
-/// interpolated.
-pub fn crossings(samples: &[(f64, f64)]) -> Vec<f64> {
-    samples
-        .windows(2)
-        .filter(|w| (w[0].1 < 0.0) != (w[1].1 < 0.0))
-        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
-        .collect()
-}
-
-/// Mean period of a symmetric oscillation (`y → −y`) from its zero crossings: twice the mean
-/// spacing, skipping the first (transient) half cycle.
-pub fn mean_period(crossings: &[f64]) -> f64 {
-    let c = &crossings[1.min(crossings.len())..];
-    assert!(c.len() >= 2, "need two crossings, got {crossings:?}");
-    2.0 * (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
-}
 
 /// What to run.
 pub struct Setup {
@@ -89,7 +74,7 @@ fn flavor_run(eps: f64, delta: f64, tau: f64, t_end: f64) -> Run {
     let clock = std::time::Instant::now();
     samples.push((0.0, y_of(&s.u)));
     for _ in 0..steps {
-        flavor.advance(&mut s).expect("FLAVOR step");
+        flavor.step(&mut s).expect("FLAVOR step");
         samples.push((s.t, y_of(&s.u)));
     }
     let seconds = clock.elapsed().as_secs_f64();
@@ -111,7 +96,7 @@ fn euler_run(eps: f64, t_end: f64) -> Run {
     samples.push((0.0, y_of(&s.u)));
     for k in 0..steps {
         let clock = s.t;
-        fe.advance(&mut s, h, Stiffness::On { clock })
+        fe.step(&mut s, h, Stiffness::On { clock })
             .expect("forward Euler step");
         if (k + 1) % 20 == 0 {
             samples.push((s.t, y_of(&s.u)));
@@ -127,21 +112,7 @@ fn euler_run(eps: f64, t_end: f64) -> Run {
 
 /// The period of an accurate reference on the Cartesian form (2.102).
 fn reference_period(eps: f64, t_end: f64) -> f64 {
-    let times = crate::reference::linspace(0.0, t_end, 500_000);
-    let y = crate::reference::solve(
-        |_t, u, du| {
-            du[0] = -eps * u[1];
-            du[1] = (u[0] + u[1] - u[1] * u[1] * u[1] / 3.0) / eps;
-        },
-        0.0,
-        &[1.0, 1.0],
-        t_end,
-        1e-10,
-        1e-10,
-        &times,
-    );
-    let samples: Vec<(f64, f64)> = times.iter().zip(&y).map(|(&t, u)| (t, u[1])).collect();
-    mean_period(&crossings(&samples))
+    HiddenVdp { eps }.reference_period(t_end, 500_000)
 }
 
 /// Runs the experiment.

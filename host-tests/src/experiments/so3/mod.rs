@@ -193,6 +193,44 @@ pub fn compute(setup: &Setup) -> Results {
     let defect_zs2 = zs_defect::<true>(body, p, setup.h, &x0, 10);
     let defect_zs1 = zs_defect::<false>(body, p, setup.h, &x0, 10);
 
+    let (long_energy_err, long_orth_err) = long_run(body, p, setup, &s0);
+
+    let target = zs.max_err_r;
+    let (grid, h_equal) = equal_error_grid(body, setup, &s0, &r_ref, target);
+    let err_equal = target;
+    let (tc, tz, tc1) = timings(body, p, setup, &s0, h_equal);
+
+    Results {
+        zs,
+        zs1,
+        cayley,
+        zs_f32,
+        f32_vs_f64,
+        order_zs1: loglog_slope(&hs1, &e1),
+        order_zs2: loglog_slope(&hs, &e2),
+        order_cayley: loglog_slope(&hs1, &ec),
+        defect_zs2,
+        defect_zs1,
+        long_energy_err,
+        long_orth_err,
+        h_equal,
+        err_equal,
+        grid,
+        cost_cayley: median(tc),
+        cost_zs: median(tz),
+        cost_cayley_same_h: median(tc1),
+        long_steps: setup.long_steps,
+    }
+}
+
+/// `max |E − E_0|` and the largest orthogonality defect of the trapezoidal Z&S over
+/// `setup.long_steps` steps.
+fn long_run(
+    body: RigidBody<f64>,
+    p: So3ZsParams<f64>,
+    setup: &Setup,
+    s0: &BodyState<f64>,
+) -> (f64, f64) {
     let mut long = LinearizedZs::<f64, true>::new(body, setup.h, p).expect("valid setup");
     let mut s = s0.to_relaxed();
     let e0 = body.relaxed_energy(&s, p.omega);
@@ -203,13 +241,24 @@ pub fn compute(setup: &Setup) -> Results {
         long_orth_err = long_orth_err.max(orthogonality_error(&matrix_of(&s.q)));
     }
 
+    (long_energy_err, long_orth_err)
+}
+
+/// The benchmark's `(h, max ‖R − R_ref‖)` on a grid of steps and its step at the error `target`.
+fn equal_error_grid(
+    body: RigidBody<f64>,
+    setup: &Setup,
+    s0: &BodyState<f64>,
+    r_ref: &[Matrix3<f64>],
+    target: f64,
+) -> (Vec<(f64, f64)>, f64) {
+    let n = (setup.t_end / setup.h).round() as usize;
     // Equal error: the benchmark's max deviation on steps h·m (m = 4, 2) and h/m (m = 1, 2, 4,
     // …, 64), each commensurate with the reference samples; its step at the Z&S error is
     // interpolated log-linearly between the bracketing steps.
-    let target = zs.max_err_r;
     let mut grid: Vec<(f64, f64)> = Vec::new();
     for m in [4usize, 2] {
-        let run = run_cayley(body, setup.h * m as f64, &s0, n / m, 1);
+        let run = run_cayley(body, setup.h * m as f64, s0, n / m, 1);
         let r_sub: Vec<Matrix3<f64>> = r_ref.iter().step_by(m).copied().collect();
         grid.push((
             setup.h * m as f64,
@@ -217,10 +266,10 @@ pub fn compute(setup: &Setup) -> Results {
         ));
     }
     for d in [1usize, 2, 4, 8, 16, 32, 64] {
-        let run = run_cayley(body, setup.h / d as f64, &s0, n * d, d);
+        let run = run_cayley(body, setup.h / d as f64, s0, n * d, d);
         grid.push((
             setup.h / d as f64,
-            cayley_errors(&body, &run, &r_ref).max_err_r,
+            cayley_errors(&body, &run, r_ref).max_err_r,
         ));
     }
     let h_equal = grid
@@ -236,7 +285,19 @@ pub fn compute(setup: &Setup) -> Results {
         } else {
             grid[grid.len() - 1].0
         });
-    let err_equal = target;
+    (grid, h_equal)
+}
+
+/// Seconds per unit simulated time over `setup.timing_reps` repetitions: the benchmark at
+/// `h_equal`, the Z&S at `h`, the benchmark at `h`.
+fn timings(
+    body: RigidBody<f64>,
+    p: So3ZsParams<f64>,
+    setup: &Setup,
+    s0: &BodyState<f64>,
+    h_equal: f64,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let s0 = *s0;
     let n_equal = (setup.timing_t / h_equal).round() as usize;
     let n_time = (setup.timing_t / setup.h).round() as usize;
     let time_cayley = |hc: f64, steps: usize| {
@@ -262,28 +323,7 @@ pub fn compute(setup: &Setup) -> Results {
         tz.push(time_zs());
         tc1.push(time_cayley(setup.h, n_time));
     }
-
-    Results {
-        zs,
-        zs1,
-        cayley,
-        zs_f32,
-        f32_vs_f64,
-        order_zs1: loglog_slope(&hs1, &e1),
-        order_zs2: loglog_slope(&hs, &e2),
-        order_cayley: loglog_slope(&hs1, &ec),
-        defect_zs2,
-        defect_zs1,
-        long_energy_err,
-        long_orth_err,
-        h_equal,
-        err_equal,
-        grid,
-        cost_cayley: median(tc),
-        cost_zs: median(tz),
-        cost_cayley_same_h: median(tc1),
-        long_steps: setup.long_steps,
-    }
+    (tc, tz, tc1)
 }
 
 /// Prints the table and the figure lines.
@@ -370,10 +410,6 @@ pub fn report(r: &Results) {
 
 /// `reproduce so3` (`--quick`: the reduced setup).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

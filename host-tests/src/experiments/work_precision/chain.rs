@@ -127,14 +127,13 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// The `chain<n>_w<ω>` problem (`n = D` nodes, `C = 2D` coordinates) over `[0, span]` with
-/// `n_out` outputs, error against `refq` (from [`reference`] with the same `n`).
-pub fn problem<'a, const C: usize, const D: usize>(
+/// The methods of the `chain<n>_w<ω>` problem: Z&S and SyLiPN (banded) on the penalty system,
+/// RATTLE and SHAKE on the rigid one, DOP853 in angles as the peer.
+fn methods<'a, const C: usize, const D: usize>(
     omega: f64,
     span: f64,
     n_out: usize,
-    refq: &'a [f64],
-) -> Problem<'a> {
+) -> Vec<Method<'a>> {
     let chain = Chain::<f64, C, D>::horizontal();
     let pen = chain.penalised(omega).expect("valid");
     let (sys, g, s0) = (chain.system(), chain.constraint(), chain.initial_state());
@@ -150,7 +149,7 @@ pub fn problem<'a, const C: usize, const D: usize>(
         snap: Some(dt),
         run,
     };
-    let methods = vec![
+    vec![
         fixed(
             "sylipn",
             "SyLiPN / Z&Ss, banded (β = 0.4)",
@@ -200,7 +199,18 @@ pub fn problem<'a, const C: usize, const D: usize>(
             snap: None,
             run: Box::new(move |tol| dop853_angles(D, tol, span, n_out)),
         },
-    ];
+    ]
+}
+
+/// The `chain<n>_w<ω>` problem (`n = D` nodes, `C = 2D` coordinates) over `[0, span]` with
+/// `n_out` outputs, error against `refq` (from [`reference`] with the same `n`).
+pub fn problem<'a, const C: usize, const D: usize>(
+    omega: f64,
+    span: f64,
+    n_out: usize,
+    refq: &'a [f64],
+) -> Problem<'a> {
+    let methods = methods::<C, D>(omega, span, n_out);
     Problem {
         key: super::leak(format!("chain{D}_w{omega}")),
         title: format!("chain of {D} pendula, penalty ω = {omega}, T = {span}: error vs rigid"),

@@ -78,15 +78,15 @@ fn newton() -> ConstraintNewtonParams<f64> {
     ConstraintNewtonParams::default()
 }
 
-/// The methods of the `dp_w<ω>` problem over `[0, span]`.
-fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
-    let dp = DoublePendulum::<f64>::paper();
-    let pen: Pen = dp.penalised(omega).expect("valid");
-    let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
-    let n_out = span.round() as usize;
-    let obs = |s: &State<f64, 4>, out: &mut Vec<f64>| out.extend(s.q.iter());
-    let p = ZsParams::with_beta(0.4);
-    let fixed = |key, label, p_max, p_min, run: Box<dyn Fn(f64) -> Outcome + 'a>| Method {
+/// A fixed-step method of the problem (parameter `h`, steps snapped to divide 1).
+fn fixed<'a>(
+    key: &'static str,
+    label: &'static str,
+    p_max: f64,
+    p_min: f64,
+    run: Box<dyn Fn(f64) -> Outcome + 'a>,
+) -> Method<'a> {
+    Method {
         key,
         label,
         param_name: "h",
@@ -94,7 +94,29 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
         p_min,
         snap: Some(1.0),
         run,
-    };
+    }
+}
+
+/// Observes the positions.
+fn obs(s: &State<f64, 4>, out: &mut Vec<f64>) {
+    out.extend(s.q.iter());
+}
+
+/// The methods of the `dp_w<ω>` problem over `[0, span]`.
+fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
+    let mut m = penalty_methods(omega, span);
+    m.extend(constrained_methods(span));
+    m.extend(peer_methods(omega, span));
+    m
+}
+
+/// The fixed-step methods on the penalised system.
+fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
+    let dp = DoublePendulum::<f64>::paper();
+    let pen: Pen = dp.penalised(omega).expect("valid");
+    let s0 = dp.initial_state();
+    let n_out = span.round() as usize;
+    let p = ZsParams::with_beta(0.4);
     vec![
         fixed(
             "zs",
@@ -159,6 +181,15 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
             1e-5,
             Box::new(move |h| run_fixed(VelocityVerlet::new(pen, h), s0, 1.0, n_out, obs)),
         ),
+    ]
+}
+
+/// The constrained methods on the rigid system.
+fn constrained_methods<'a>(span: f64) -> Vec<Method<'a>> {
+    let dp = DoublePendulum::<f64>::paper();
+    let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
+    let n_out = span.round() as usize;
+    vec![
         fixed(
             "rattle",
             "RATTLE",
@@ -183,6 +214,15 @@ fn methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
                 run_fixed(m, s0, 1.0, n_out, obs)
             }),
         ),
+    ]
+}
+
+/// The adaptive peers (tolerance sweeps): DOP853 in angles, Radau5 on the penalty system.
+fn peer_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
+    let dp = DoublePendulum::<f64>::paper();
+    let pen: Pen = dp.penalised(omega).expect("valid");
+    let s0 = dp.initial_state();
+    vec![
         Method {
             key: "dop853_angles",
             label: "DOP853 in angles (peer)",

@@ -357,10 +357,6 @@ mod charts;
 
 /// `reproduce work-precision` (`--quick`: the reduced setup).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

@@ -414,10 +414,6 @@ pub fn report(r: &Results) {
 
 /// `reproduce work-precision-remedies` (`--quick`: the reduced setup).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     report(&compute(&setup));
 }

@@ -16,37 +16,13 @@ pub mod penalty_scaling;
 pub mod stability;
 pub mod symplectic;
 
-use crate::fixtures::HenonHeiles;
+/// The Hénon–Heiles systems the experiments and tests share.
+pub use crate::fixtures::{hh, hh_split, hh_start, HhSplit};
+
 use crate::rigid::DoublePendulum as RigidDp;
-use macrostep::model::{Mass, Quadratic, Split, System};
+use macrostep::model::System;
 use macrostep::systems::DoublePendulum;
 use macrostep::State;
-use nalgebra::{matrix, vector};
-
-/// Hénon–Heiles with unit masses.
-pub fn hh() -> System<f64, HenonHeiles, 2> {
-    System::new(Mass::identity(), HenonHeiles)
-}
-
-/// The start of every Hénon–Heiles run (energy ≈ 0.08, regular motion).
-pub fn hh_start() -> State<f64, 2> {
-    State::new(0.0, vector![0.3, -0.2], vector![0.1, 0.25])
-}
-
-/// Hénon–Heiles plus the stiff spring `½·100·(x² + 4y²)`, split for the stiff Z&Ss.
-pub type HhSplit = Split<f64, HenonHeiles, Quadratic<f64, 2>>;
-
-/// [`HhSplit`] with unit masses.
-pub fn hh_split() -> System<f64, HhSplit, 2> {
-    System::new(
-        Mass::identity(),
-        Split::new(
-            HenonHeiles,
-            Quadratic::new(matrix![1.0, 0.0; 0.0, 4.0]),
-            100.0,
-        ),
-    )
-}
 
 /// The penalised double pendulum potential used here.
 pub type DpPenalty = macrostep::systems::GravityPenalty<f64, 4, 2>;

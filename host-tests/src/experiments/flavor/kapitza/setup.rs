@@ -146,7 +146,7 @@ impl Setup {
         for k in 0..steps {
             let c = s.t;
             legacy
-                .advance(&mut s, tau, Stiffness::On { clock: c })
+                .step(&mut s, tau, Stiffness::On { clock: c })
                 .expect("legacy step");
             if (k + 1) % per == 0 {
                 theta.push(s.q[0]);
@@ -166,7 +166,7 @@ impl Setup {
             for _ in 0..steps {
                 let c = s.t;
                 legacy
-                    .advance(&mut s, tau, Stiffness::On { clock: c })
+                    .step(&mut s, tau, Stiffness::On { clock: c })
                     .expect("legacy step");
             }
             best = best.min(clock.elapsed().as_secs_f64());

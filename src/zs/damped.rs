@@ -1,0 +1,387 @@
+//! Linear damping inside the one linear solve of the Z&S family: `M + βh² Hess V + ½hC`.
+//!
+//! ## Derivation (discrete Lagrange–d'Alembert, trapezoidal damping forces)
+//! Every member of the family is the two-stage map of 000 eq 2.10, which eliminating `v` gives
+//! `M (x_{k+1} − 2x_k + x_{k−1}) / h² = M f_k` with `f_k` the method's force (Z&S eq 1.3:
+//! `(M + βh² Hess V(x_k)) a_k = −∇V(x_k)`, `f_k = a_k − ½β²h⁴M⁻¹ a_k·V‴·a_k`). Marsden & West
+//! (2001 §3.2) add a force to a variational integrator as discrete forces `f⁻, f⁺` on the two
+//! ends of each step; the trapezoidal rule for the damping force `−C ẋ` with the step's secant
+//! velocity `(x_{k+1} − x_k)/h` gives `f⁻ = f⁺ = −½ C (x_{k+1} − x_k)`, and the discrete
+//! equations become
+//!
+//! ```text
+//! M (x_{k+1} − 2x_k + x_{k−1}) / h² = M f_k − C (x_{k+1} − x_{k−1}) / (2h).
+//! ```
+//!
+//! With the half-step velocities `v_{k±½} = (x_{k+1/2±1/2} − x_{k−1/2±1/2})/h` the damping term
+//! is `−C (v_{k−½} + v_{k+½})/2 = −C (v_{k−½} + ½h f_k)`: it is **linear in the unknown force**,
+//! and so is the Z&S linear system. For Z&Ss (`f_k = a_k`) the two merge into the one solve
+//!
+//! ```text
+//! (M + βh² Hess V(x_k) + ½h C) a_k = −∇V(x_k) − C v_{k−½},     γ = ½,
+//! ```
+//!
+//! the implicit (trapezoidal) half kick `(M + ½hC) v_k = M v_{k−½} + ½h F` of a damped
+//! velocity Verlet, with `F` the linearly implicit force. Nothing beyond the matrix already
+//! assembled is factorised: the extra cost is adding `½hC` into it (`N²` additions) and one
+//! product `C v_{k−½}` (`N²` multiply-adds) for the right-hand side, plus the trapezoidal
+//! dissipation `½h(v_kᵀCv_k + v_{k+1}ᵀCv_{k+1})` (two more products) that the energy guard
+//! is told about.
+//!
+//! **As a two-stage step** (what the code does): from `(x_k, v_k)` with the cached `f_k`,
+//! `x_{k+1} = x_k + h v_k + ½h² f_k` (the undamped formula, so `C = 0` is bit-identical),
+//! `v_{k+½} = v_k + ½h f_k`, then `f_{k+1}` from the damped solve above at `x_{k+1}`, and
+//! `v_{k+1} = v_k + ½h (f_k + f_{k+1})`. The force is a function `F(x, v)` of the position and
+//! of the velocity *at* that position (`M F = −∇V − βh² Hess V · F − C v` for Z&Ss): the closing
+//! half kick is implicit in `v_{k+1}`, the opening one explicit in `v_k` with the same `F`
+//! (cached), and the two are adjoint, so the damped map is **symmetric** (`Φ₋ₕ = Φₕ⁻¹`; a
+//! reversed step assembles `M + βh²K − ½|h|C`) and therefore **second order**. Not symplectic
+//! (dissipative). A step from a state the method did not return (start of a run, edited
+//! velocity) evaluates `F(x_k, v_k)` with the matrix `M + βh² Hess V` (no `C`: `v_k` is known).
+//!
+//! **Z&S.** The third-derivative correction is applied to the damped `a` (`f = a − ½β²h⁴M⁻¹
+//! a·V‴·a`), which keeps one solve; the damping term then sees `a` instead of `f`, an `O(h⁵ C)`
+//! difference per step: second order, but not exactly symmetric (`SYMMETRIC = false` for the
+//! damped Z&S, `true` for damped Z&Ss and stiff Z&Ss).
+//!
+//! **Energy.** For `C ≥ 0` the dashpots only take energy out; whether the discrete `E = K + V`
+//! decreases at *every* step is a question of the conservative method's own `O(h²)` energy
+//! oscillation against one step's dissipation — measured in `reproduce forcing`
+//! (`damping.monotone.*`, see [`crate::forcing`]).
+//!
+//! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
+//! with the banded strategy is not provided.
+
+use super::{Fsal, StiffSylipn, Sylipn, ZhangSkeel};
+use crate::guard::{Probe, Watch};
+use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
+use crate::model::{Hessian, Mass, Potential, Split, System, ThirdDerivative};
+use crate::validate::check_step_input;
+use crate::{ConfigError, Integrator, Real, State, StepError};
+use nalgebra::{SMatrix, SVector};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The Z&S-family methods that take a damping matrix into their linear solve
+/// ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`] with the [`Dense`] strategy); see [`DampedZs`].
+pub trait InMatrixDamping<T: Real, const N: usize>: Integrator<T, N> + sealed::Sealed {
+    /// Whether the damped map is symmetric (see the [module docs](self)).
+    const DAMPED_SYMMETRIC: bool;
+    /// The model the guards measure.
+    type Model: Probe<T, N>;
+
+    /// The model, the guard memory and `β`.
+    #[doc(hidden)]
+    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T);
+
+    /// The force `f` at `x` for step size squared `h2` into `out`: `rhs` is the damping force
+    /// `−C w` (`w` the known velocity) added to `−∇V`, `c_h` is `½h C` added into the matrix
+    /// (`None`: nothing added).
+    ///
+    /// # Errors
+    /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
+    #[doc(hidden)]
+    fn damped_force(
+        model: &Self::Model,
+        beta: T,
+        x: &SVector<T, N>,
+        h2: T,
+        rhs: Option<&SVector<T, N>>,
+        c_h: Option<&SMatrix<T, N, N>>,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError>;
+}
+
+/// `out = −g (+ rhs)`.
+#[inline]
+fn minus_gradient_plus<T: Real, const N: usize>(
+    g: &SVector<T, N>,
+    rhs: Option<&SVector<T, N>>,
+    out: &mut SVector<T, N>,
+) {
+    for i in 0..N {
+        out[i] = -g[i];
+    }
+    if let Some(r) = rhs {
+        for i in 0..N {
+            out[i] += r[i];
+        }
+    }
+}
+
+/// Assembles `M + shift·Hess P(x) (+ c_h)` and solves it against `out` in place.
+#[inline]
+fn solve_damped<T: Real, P: Hessian<T, N>, const N: usize>(
+    mass: &Mass<T, N>,
+    potential: &P,
+    x: &SVector<T, N>,
+    shift: T,
+    c_h: Option<&SMatrix<T, N, N>>,
+    out: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    let mut a = SMatrix::zeros();
+    mass.add_to(&mut a);
+    potential.add_hessian(x, shift, &mut a);
+    if let Some(c) = c_h {
+        a += c;
+    }
+    solve_symmetric_in_place(&mut a, out)
+}
+
+impl<T: Real, P, const N: usize> sealed::Sealed for ZhangSkeel<T, P, N, Dense> {}
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> InMatrixDamping<T, N>
+    for ZhangSkeel<T, P, N, Dense>
+{
+    const DAMPED_SYMMETRIC: bool = false;
+    type Model = System<T, P, N>;
+
+    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
+        (&self.system, &mut self.watch, self.beta)
+    }
+
+    #[inline]
+    fn damped_force(
+        model: &Self::Model,
+        beta: T,
+        x: &SVector<T, N>,
+        h2: T,
+        rhs: Option<&SVector<T, N>>,
+        c_h: Option<&SMatrix<T, N, N>>,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let g = model.potential.gradient(x);
+        minus_gradient_plus(&g, rhs, out);
+        solve_damped(&model.mass, &model.potential, x, beta * h2, c_h, out)?;
+        let c = model.potential.third_contraction(x, out);
+        let m = model.mass.solve(&c);
+        let k = beta * beta * T::lit(0.5) * h2 * h2;
+        for i in 0..N {
+            out[i] -= m[i] * k;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Real, P, const N: usize> sealed::Sealed for Sylipn<T, P, N, Dense> {}
+impl<T: Real, P: Hessian<T, N>, const N: usize> InMatrixDamping<T, N> for Sylipn<T, P, N, Dense> {
+    const DAMPED_SYMMETRIC: bool = true;
+    type Model = System<T, P, N>;
+
+    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
+        (&self.system, &mut self.watch, self.beta)
+    }
+
+    #[inline]
+    fn damped_force(
+        model: &Self::Model,
+        beta: T,
+        x: &SVector<T, N>,
+        h2: T,
+        rhs: Option<&SVector<T, N>>,
+        c_h: Option<&SMatrix<T, N, N>>,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let g = model.potential.gradient(x);
+        minus_gradient_plus(&g, rhs, out);
+        solve_damped(&model.mass, &model.potential, x, beta * h2, c_h, out)
+    }
+}
+
+impl<T: Real, V, U, const N: usize> sealed::Sealed for StiffSylipn<T, V, U, N, Dense> {}
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> InMatrixDamping<T, N>
+    for StiffSylipn<T, V, U, N, Dense>
+{
+    const DAMPED_SYMMETRIC: bool = true;
+    type Model = System<T, Split<T, V, U>, N>;
+
+    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
+        (&self.system, &mut self.watch, self.beta)
+    }
+
+    #[inline]
+    fn damped_force(
+        model: &Self::Model,
+        beta: T,
+        x: &SVector<T, N>,
+        h2: T,
+        rhs: Option<&SVector<T, N>>,
+        c_h: Option<&SMatrix<T, N, N>>,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let split = &model.potential;
+        let g = split.gradient(x);
+        minus_gradient_plus(&g, rhs, out);
+        let shift = beta * h2 * split.alpha;
+        solve_damped(&model.mass, &split.stiff, x, shift, c_h, out)
+    }
+}
+
+/// A Z&S-family method with linear damping `M q̈ = −∇V − C q̇` inside its one linear solve
+/// `(M + βh² Hess V + ½hC) a = −∇V − C v_{k−½}` (derivation in the [module docs](self); 000
+/// eq 1.3 / 2.7 / 2.8 with the trapezoidal Lagrange–d'Alembert damping force).
+///
+/// `C` is symmetric positive semi-definite (a matrix, or per-link dashpots assembled into one).
+/// Properties: `ORDER = 2`; `SYMMETRIC` for Z&Ss and stiff Z&Ss (not for Z&S: the correction
+/// term, `O(h⁵C)`); not symplectic; with `C = 0` every step is bit-identical to the undamped
+/// method. Cost per step over the undamped method: `½hC` added into the assembled matrix and
+/// three `N × N` products; no extra factorisation. The energy the dashpots take (trapezoidal,
+/// `½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`) is reported to the guards, so the run guard bounds
+/// `|E − E_ref + D|` (from the second step of a run: the first step's dissipation, `O(hC)` of
+/// the kinetic energy, is inside the bound).
+///
+/// # Errors
+/// [`DampedZs::new`]: [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
+/// [`ConfigError::NotPositiveDefinite`] `{ name: "damping" }`. `step`: the method's errors
+/// (bad input, [`StepError::Singular`], [`StepError::NonFiniteResult`], guards); the state is
+/// then unchanged.
+///
+/// ```
+/// use macrostep::systems::HarmonicOscillator;
+/// use macrostep::zs::{DampedZs, Sylipn, ZsParams};
+/// use macrostep::{Integrator, nalgebra::Matrix1};
+///
+/// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
+/// let zss = Sylipn::new(osc.system(), 0.01, ZsParams::default()).unwrap();
+/// let mut damped = DampedZs::new(zss, Matrix1::new(0.2)).unwrap();
+/// let mut s = osc.initial_state();
+/// let e0 = osc.system().energy(&s);
+/// damped.integrate(&mut s, 1000).unwrap(); // t = 10: E ≈ e^{−c t} E₀ for light damping
+/// let e = osc.system().energy(&s);
+/// assert!((e / e0 - (-2.0f64).exp()).abs() < 0.05);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DampedZs<T: Real, I, const N: usize> {
+    inner: I,
+    c: SMatrix<T, N, N>,
+    /// `C ≠ 0`: with `C = 0` the step does exactly the undamped arithmetic.
+    on: bool,
+    cache: Fsal<T, N>,
+    /// The velocity the cached force was computed with (`F` depends on it).
+    cache_v: SVector<T, N>,
+}
+
+impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> DampedZs<T, I, N> {
+    /// `method` with the damping matrix `c`.
+    ///
+    /// # Errors
+    /// See the type's `# Errors`.
+    pub fn new(method: I, c: SMatrix<T, N, N>) -> Result<Self, ConfigError> {
+        let on = crate::forcing::check_damping(&c)?;
+        Ok(Self {
+            inner: method,
+            c,
+            on,
+            cache: Fsal::empty(),
+            cache_v: SVector::zeros(),
+        })
+    }
+
+    /// The undamped method.
+    pub fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    /// The damping matrix `C`.
+    pub fn damping(&self) -> &SMatrix<T, N, N> {
+        &self.c
+    }
+
+    /// The cached force at `state` for `h2`, when the cache holds it.
+    #[inline]
+    fn cached(&self, state: &State<T, N>, h2: T) -> bool {
+        self.cache.lookup(&state.q, h2).is_some() && (!self.on || self.cache_v == state.v)
+    }
+}
+
+impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> crate::Stepper<T> for DampedZs<T, I, N> {
+    fn step_size(&self) -> T {
+        self.inner.step_size()
+    }
+}
+
+impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for DampedZs<T, I, N> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = I::DAMPED_SYMMETRIC;
+
+    fn watch(&self) -> Option<&Watch<T, N>> {
+        self.inner.watch()
+    }
+
+    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
+        self.inner.watch_mut()
+    }
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let h2 = h * h;
+        let half = T::lit(0.5);
+        let (c0, ch) = (h2 * half, h * half);
+        let hit = self.cached(state, h2);
+        let on = self.on;
+        let (c, cache, cache_v) = (&self.c, &mut self.cache, &mut self.cache_v);
+        let (model, watch, beta) = self.inner.damped_parts();
+        let mut f0 = SVector::<T, N>::zeros();
+        match cache.lookup(&state.q, h2) {
+            Some(f) if hit => f0 = f,
+            _ => {
+                let d = if on { Some(-(c * state.v)) } else { None };
+                I::damped_force(model, beta, &state.q, h2, d.as_ref(), None, &mut f0)?;
+            }
+        }
+        let mut q1 = SVector::<T, N>::zeros();
+        for i in 0..N {
+            q1[i] = state.q[i] + state.v[i] * h + f0[i] * c0;
+        }
+        if !all_finite(q1.as_slice()) {
+            return Err(StepError::NonFiniteResult);
+        }
+        let mut f1 = SVector::zeros();
+        let (d, c_h) = if on {
+            let v_half = state.v + f0 * ch;
+            (Some(-(c * v_half)), Some(c * ch))
+        } else {
+            (None, None)
+        };
+        I::damped_force(model, beta, &q1, h2, d.as_ref(), c_h.as_ref(), &mut f1)?;
+        let mut next = State::at_rest(q1);
+        next.t = state.t + h;
+        for i in 0..N {
+            next.v[i] = state.v[i] + (f0[i] + f1[i]) * ch;
+        }
+        let saved = *watch;
+        if on {
+            // The energy the dashpots took over the step (trapezoidal; negative for h > 0).
+            let d = -(state.v.dot(&(c * state.v)) + next.v.dot(&(c * next.v))) * ch;
+            watch.account(|_| d);
+        }
+        if let Err(e) = watch.commit(state, &next, h, model) {
+            *watch = saved;
+            return Err(e);
+        }
+        cache.store(state.q, h2, f1);
+        *cache_v = state.v;
+        Ok(())
+    }
+}
+
+/// A held force through the inner method ([`crate::forcing::Actuate`]); a change of `u`
+/// clears the cached force (the next step evaluates it afresh).
+impl<T: Real, I: InMatrixDamping<T, N> + crate::forcing::Actuate<T, N>, const N: usize>
+    crate::forcing::Actuate<T, N> for DampedZs<T, I, N>
+{
+    fn force(&self) -> &SVector<T, N> {
+        self.inner.force()
+    }
+
+    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
+        let changed = self.inner.force() != u;
+        self.inner.set_force(u)?;
+        if changed {
+            self.cache.clear();
+        }
+        Ok(())
+    }
+}
