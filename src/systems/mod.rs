@@ -1,7 +1,7 @@
 //! Built-in models with the seeds' parameters and initial conditions as named constructors.
 //!
 //! Shared by tests, benchmarks and firmware. Each model validates its parameters (`new`, returning
-//! [`ConfigError`]), has a named constructor `paper()` (or a descriptive name when a seed has
+//! [`ConfigError`](crate::ConfigError)), has a named constructor `paper()` (or a descriptive name when a seed has
 //! several set-ups) with the seed's parameters, gives its [`System`](crate::model::System) (mass
 //! and potential, with exact gradient, Hessian and third-derivative contraction) or its soft +
 //! stiff [`Split`](crate::model::Split), and its initial state.

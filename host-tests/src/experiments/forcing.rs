@@ -423,6 +423,13 @@ pub fn report(r: &Results, setup: &Setup) {
     for m in &r.forced {
         figure(&format!("forcing.forced_symplectic.{}", m.name), m.defect);
     }
+    report_damping(r, setup);
+    report_reaction_and_input(r, setup);
+}
+
+/// The damping tables and figures: per-step and per-period monotonicity, and the smallest
+/// dashpot from which no step gains energy.
+fn report_damping(r: &Results, setup: &Setup) {
     for (c, runs, prefix) in [
         (DASHPOTS[0], &r.damped, "damping"),
         (DASHPOTS[1], &r.damped_light, "damping.light"),
@@ -473,6 +480,10 @@ pub fn report(r: &Results, setup: &Setup) {
             monotone_from_c(r, k),
         );
     }
+}
+
+/// Rod tensions (penalty vs RATTLE) and the bad-input cases.
+fn report_reaction_and_input(r: &Results, setup: &Setup) {
     say!();
     say!("rod tensions, penalty Z&S (ω = 100) windowed over 0.2 vs RATTLE windowed, h = 0.001, t ≤ {}", setup.reaction_t);
     say!(

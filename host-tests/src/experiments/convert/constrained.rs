@@ -459,6 +459,11 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
         figure(&format!("{p}.energy_growth"), r.converted.energy_growth);
         figure(&format!("{p}.iterations_mean"), r.converted.iterations.0);
     }
+    plot_energy(rows, s);
+}
+
+/// The energy-error curves, source vs converted, one chart per model.
+fn plot_energy(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
     for model in ["pendulum", "double_pendulum"] {
         let mut series = Vec::new();
         for r in rows.iter().filter(|r| r.model == model) {

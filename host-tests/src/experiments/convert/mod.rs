@@ -248,6 +248,23 @@ pub fn report(r: &Results) {
             sci(m.defect),
         ]);
     }
+    for m in &r.methods {
+        let n = m.method.name();
+        figure(&format!("convert.{n}.order"), m.order);
+        figure(&format!("convert.{n}.source_order"), m.source_order);
+        figure(&format!("convert.{n}.symplectic_defect"), m.defect);
+        figure(
+            &format!("convert.{n}.source_symplectic_defect"),
+            m.source_defect,
+        );
+    }
+    report_long(r);
+    constrained::report(&r.constrained, &s.constrained);
+}
+
+/// The long runs: table, figures and the energy-error plots.
+fn report_long(r: &Results) {
+    let s = &r.setup;
     crate::say!(
         "\nlong runs, h = {}: pendulum to t = {}, double pendulum to t = {}; max |H − H₀|",
         s.h,
@@ -274,16 +291,6 @@ pub fn report(r: &Results) {
                 l.converted.iterations.0, l.converted.iterations.1
             ),
         ]);
-    }
-    for m in &r.methods {
-        let n = m.method.name();
-        figure(&format!("convert.{n}.order"), m.order);
-        figure(&format!("convert.{n}.source_order"), m.source_order);
-        figure(&format!("convert.{n}.symplectic_defect"), m.defect);
-        figure(
-            &format!("convert.{n}.source_symplectic_defect"),
-            m.source_defect,
-        );
     }
     for l in &r.long {
         let (model, n) = (l.model, l.method.name());
@@ -322,7 +329,6 @@ pub fn report(r: &Results) {
             series,
         });
     }
-    constrained::report(&r.constrained, &s.constrained);
 }
 
 /// `reproduce convert`.
