@@ -91,7 +91,7 @@ impl<T: Real, const DIM: usize> Columns<T, DIM> {
 
 /// `x·y` for small fixed-size arrays.
 #[inline]
-fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
+pub(super) fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
     let mut s = T::zero();
     for c in 0..DIM {
         s += x[c] * y[c];
@@ -192,12 +192,12 @@ impl<T: Real, const DIM: usize> Place<T, DIM> {
 impl<T: Real, const DIM: usize> Rod<T, DIM> {
     /// `d = p_a − p_b` at `q`.
     #[inline]
-    fn difference<const N: usize>(&self, q: &SVector<T, N>) -> [T; DIM] {
+    pub(super) fn difference<const N: usize>(&self, q: &SVector<T, N>) -> [T; DIM] {
         self.delta(q, true)
     }
 
     #[inline]
-    fn delta<const N: usize>(&self, q: &SVector<T, N>, with_origin: bool) -> [T; DIM] {
+    pub(super) fn delta<const N: usize>(&self, q: &SVector<T, N>, with_origin: bool) -> [T; DIM] {
         let mut d = self.a.point(q, with_origin);
         let pb = self.b.point(q, with_origin);
         for c in 0..DIM {
@@ -208,7 +208,7 @@ impl<T: Real, const DIM: usize> Rod<T, DIM> {
 
     /// `out += Bᵀ v` (the `+v` on end `a`, `−v` on end `b`).
     #[inline]
-    fn scatter<const N: usize>(&self, out: &mut SVector<T, N>, v: &[T; DIM]) {
+    pub(super) fn scatter<const N: usize>(&self, out: &mut SVector<T, N>, v: &[T; DIM]) {
         self.a.scatter(out, v);
         let mut m = *v;
         for x in m.iter_mut() {
@@ -219,7 +219,11 @@ impl<T: Real, const DIM: usize> Rod<T, DIM> {
 
     /// `out += scale · Bᵀ P B` for a symmetric `DIM × DIM` block `P` given as `p(r, c)`.
     #[inline]
-    fn add_block<const N: usize>(&self, out: &mut SMatrix<T, N, N>, p: impl Fn(usize, usize) -> T) {
+    pub(super) fn add_block<const N: usize>(
+        &self,
+        out: &mut SMatrix<T, N, N>,
+        p: impl Fn(usize, usize) -> T,
+    ) {
         let cols = Columns::of(self);
         for (i, bi) in cols.iter() {
             // `P bⱼ` is formed per column pair: `DIM ≤ 3`, so the cost is negligible.
