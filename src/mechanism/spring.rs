@@ -176,14 +176,7 @@ impl<T: Real, const DIM: usize, const N: usize, const S: usize> Hessian<T, N>
             } else {
                 ks * s.rest / (r * r * r)
             };
-            s.ends.add_block(out, |i, j| {
-                let o = outer * d[i] * d[j];
-                if i == j {
-                    o + diag
-                } else {
-                    o
-                }
-            });
+            s.ends.add_block(out, outer, diag, T::one(), &d);
         }
     }
 }
