@@ -398,9 +398,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// `"node"`; `"actuator axis"` ([`ConfigError::OutOfRange`] for a zero axis,
     /// [`ConfigError::NonFinite`]); [`ConfigError::Inconsistent`] `"actuators <= N"`.
     pub fn force_actuator(&mut self, a: usize, axis: [T; DIM]) -> Result<usize, ConfigError> {
-        let place = self.place(a)?;
+        self.place(a)?;
         let axis = unit(axis, "actuator axis")?;
-        self.push_actuator(Actuator::Force { place, axis })
+        self.push_actuator(Actuator::Force { node: a, axis })
     }
 
     /// A torque actuator between the rods `joint–a` and `joint–b` (planar only), as force pairs:
@@ -417,7 +417,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         a: usize,
         b: usize,
     ) -> Result<usize, ConfigError> {
-        let (pj, pa, pb) = (self.place(joint)?, self.place(a)?, self.place(b)?);
+        self.place(joint)?;
+        self.place(a)?;
+        self.place(b)?;
         if joint == a || joint == b || a == b {
             return Err(ConfigError::Inconsistent {
                 name: "rod ends distinct",
@@ -426,11 +428,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         if DIM != 2 {
             return Err(ConfigError::Inconsistent { name: "topology" });
         }
-        self.push_actuator(Actuator::Torque {
-            joint: pj,
-            a: pa,
-            b: pb,
-        })
+        self.push_actuator(Actuator::Torque { joint, a, b })
     }
 
     fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {

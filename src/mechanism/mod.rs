@@ -113,6 +113,10 @@ pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
 
 /// One actuator (see [`MechanismBuilder::force_actuator`], [`MechanismBuilder::torque_actuator`]).
+///
+/// Nodes are stored by index (validated by the builder), not by [`Place`]: an actuator is then
+/// a few words, which keeps a [`Mechanism`] small enough to live on a microcontroller's stack
+/// next to its integrator.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Actuator<T: Real, const DIM: usize> {
     /// An unused slot.
@@ -120,18 +124,18 @@ pub enum Actuator<T: Real, const DIM: usize> {
     /// A force along the unit `axis` on a node.
     Force {
         /// The node.
-        place: Place<T, DIM>,
+        node: usize,
         /// The unit axis.
         axis: SVector<T, DIM>,
     },
     /// A torque between the rods `joint–a` and `joint–b` (planar).
     Torque {
         /// The common node.
-        joint: Place<T, DIM>,
+        joint: usize,
         /// The far end of the rod turned by `+τ`.
-        a: Place<T, DIM>,
+        a: usize,
         /// The far end of the rod turned by `−τ`.
-        b: Place<T, DIM>,
+        b: usize,
     },
 }
 
@@ -344,18 +348,24 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             return Err(ConfigError::NonFinite { name: "command" });
         }
         u.fill(T::zero());
+        // Node indices were validated by the builder: `place` never misses.
+        let place = |i: usize| match self.places.get(i) {
+            Some(p) => *p,
+            None => Place::Ground(SVector::zeros()),
+        };
         for (act, &f) in self.actuators.iter().zip(commands.iter()) {
-            match act {
-                Actuator::Force { place, axis } => {
+            match *act {
+                Actuator::Force { node, axis } => {
                     let mut v = [T::zero(); DIM];
                     for c in 0..DIM {
                         v[c] = axis[c] * f;
                     }
-                    place.scatter(u, &v);
+                    place(node).scatter(u, &v);
                 }
                 Actuator::Torque { joint, a, b } => {
-                    torque_pair(u, q, joint, a, f);
-                    torque_pair(u, q, joint, b, -f);
+                    let j = place(joint);
+                    torque_pair(u, q, &j, &place(a), f);
+                    torque_pair(u, q, &j, &place(b), -f);
                 }
                 Actuator::None => {}
             }
