@@ -337,7 +337,6 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                 name: "spring ends coincide",
             });
         }
-        crate::error::check_derived(rest * rest, "rest length^2")?;
         if self.n_springs >= S {
             return Err(ConfigError::Inconsistent {
                 name: "springs = S",
