@@ -1,5 +1,6 @@
 //! The mechanism builder (issue 13): bit-identity with the built-in models, typed errors with
-//! the builder untouched, the rail linkage's derivatives, and the closed-loop cart-pole.
+//! the builder untouched, the rail linkage's and the springs' derivatives, a spring–mass
+//! frequency, and the closed-loop cart-pole.
 
 use host_tests::experiments::cart_pole_builder as cpb;
 use macrostep::mechanism::MechanismBuilder;
@@ -28,10 +29,10 @@ fn two_nodes() -> B {
 
 /// `f` on a copy must fail with `want` and leave the builder bit-identical (its `Debug` form
 /// prints every field, floats exactly).
-fn refused<R: std::fmt::Debug>(
-    b: &B,
+fn refused<X: Copy + std::fmt::Debug, R: std::fmt::Debug>(
+    b: &X,
     want: ConfigError,
-    f: impl FnOnce(&mut B) -> Result<R, ConfigError>,
+    f: impl FnOnce(&mut X) -> Result<R, ConfigError>,
 ) {
     let mut c = *b;
     let before = format!("{c:?}");
@@ -261,4 +262,148 @@ fn firmware_lqr_gains_are_the_riccati_solution() {
         macrostep_scenarios::CART_POLE_H,
         host_tests::experiments::cart_pole::H
     );
+}
+
+/// A cart-pole with three springs: rail cart ↔ tip (`L₀ = 0.3`), tip → ground (`L₀ = 0`, a
+/// zero-length spring) and cart → ground (`L₀ = 0.7`), on a slanted rail.
+type Sb = MechanismBuilder<f64, 2, 3, 1, 3>;
+fn sprung() -> macrostep::mechanism::Mechanism<f64, 2, 3, 1, 3> {
+    let mut b = Sb::new().unwrap();
+    b.rail_node(1.0, [0.1, -0.2], [3.0, 1.0], 0.3).unwrap();
+    b.node(0.1, [0.4, 0.5]).unwrap();
+    b.rod(1, 0).unwrap();
+    b.gravity(9.81).unwrap();
+    b.spring(0, 1, 40.0, 0.3).unwrap();
+    b.spring_to_ground(1, [1.0, 2.0], 7.0, 0.0).unwrap();
+    b.spring_to_ground(0, [-0.5, 0.3], 25.0, 0.7).unwrap();
+    b.build().unwrap()
+}
+
+/// Gradient, Hessian (and `add_hessian`) and `a·V‴·a` of `p` against central differences.
+fn check_fd<P: ThirdDerivative<f64, 3>>(p: &P, q: &SVector<f64, 3>, a: &SVector<f64, 3>) {
+    let h = 1e-5;
+    let e = |i: usize| SVector::<f64, 3>::from_fn(|r, _| if r == i { h } else { 0.0 });
+    let (grad, hess) = (p.gradient(q), p.hessian(q));
+    let mut added = SMatrix::<f64, 3, 3>::zeros();
+    p.add_hessian(q, 1.0, &mut added);
+    // Central differences: truncation O(h²·V‴) ≈ 1e-10·1e3, roundoff ε·V/h ≈ 1e-10.
+    let tol = 1e-6;
+    for i in 0..3 {
+        let fd = (p.energy(&(q + e(i))) - p.energy(&(q - e(i)))) / (2.0 * h);
+        assert!(
+            (fd - grad[i]).abs() < tol * (1.0 + grad[i].abs()),
+            "gradient {i}"
+        );
+        let fdh = (p.gradient(&(q + e(i))) - p.gradient(&(q - e(i)))) / (2.0 * h);
+        assert!(
+            (fdh - hess.column(i)).amax() < tol * (1.0 + hess.amax()),
+            "hessian {i}"
+        );
+    }
+    assert!((hess - hess.transpose()).amax() < 1e-12 * hess.amax());
+    assert!((added - hess).amax() < 1e-12 * hess.amax(), "add_hessian");
+    // a·V‴·a = d/dε Hess V(q + εa)·a at 0.
+    let t = p.third_contraction(q, a);
+    let fd3 = (p.hessian(&(q + a * h)) * a - p.hessian(&(q - a * h)) * a) / (2.0 * h);
+    assert!(
+        (fd3 - t).amax() < tol * (1.0 + t.amax()),
+        "third contraction"
+    );
+}
+
+#[test]
+fn spring_derivatives_match_central_differences() {
+    let m = sprung();
+    let q = SVector::<f64, 3>::new(0.2, 0.45, 0.6);
+    let a = SVector::<f64, 3>::new(0.3, -0.2, 0.5);
+    // The energy from the positions, written out here: ½ k (|p_a − p_b| − L₀)².
+    let (cart, tip) = (m.position(0, &q).unwrap(), m.position(1, &q).unwrap());
+    let v = |k: f64, d: SVector<f64, 2>, l0: f64| 0.5 * k * (d.norm() - l0).powi(2);
+    let by_hand = v(40.0, cart - tip, 0.3)
+        + v(7.0, tip - SVector::<f64, 2>::new(1.0, 2.0), 0.0)
+        + v(25.0, cart - SVector::<f64, 2>::new(-0.5, 0.3), 0.7);
+    let springs = m.springs();
+    assert!((springs.energy(&q) - by_hand).abs() < 1e-13 * by_hand);
+    let gravity = m.gravity().energy(&q);
+    assert!((m.loads().energy(&q) - by_hand - gravity).abs() < 1e-13 * by_hand);
+    check_fd(&springs, &q, &a);
+    check_fd(&m.loads(), &q, &a);
+    check_fd(&m.penalised_with_springs(30.0).unwrap().potential, &q, &a);
+    // Another configuration: the cart–tip spring compressed (the factor 1 − L₀/r changes sign).
+    let q2 = SVector::<f64, 3>::new(-0.4, 0.0, -0.3);
+    let (c2, t2) = (m.position(0, &q2).unwrap(), m.position(1, &q2).unwrap());
+    assert!((c2 - t2).norm() < 0.3, "compressed");
+    check_fd(&springs, &q2, &a);
+}
+
+#[test]
+fn spring_mass_oscillates_at_sqrt_k_over_m() {
+    use macrostep::zs::{ZhangSkeel, ZsParams};
+    use macrostep::Integrator;
+    // A 2 kg bob on a spring k = 50 N/m, L₀ = 1 m from a pin, under gravity, released 0.1 m
+    // below its equilibrium y* = −(L₀ + m g / k): y(t) = y* − 0.1 cos(ω t), ω = √(k/m) = 5.
+    let (mass, k, g, l0, amp) = (2.0, 50.0, 9.81, 1.0, 0.1);
+    let y_eq = -(l0 + mass * g / k);
+    let mut b = MechanismBuilder::<f64, 2, 2, 0, 1>::new().unwrap();
+    let bob = b.node(mass, [0.0, y_eq - amp]).unwrap();
+    b.spring_to_ground(bob, [0.0, 0.0], k, l0).unwrap();
+    b.gravity(g).unwrap();
+    let mech = b.build().unwrap();
+    let h = 1e-3;
+    let mut zs = ZhangSkeel::new(mech.system_with_springs(), h, ZsParams::default()).unwrap();
+    let mut s = mech.initial_state();
+    let omega = (k / mass).sqrt();
+    let steps = 600; // t = 0.6 s, about half a period (T = 1.257 s)
+    zs.integrate(&mut s, steps).unwrap();
+    let t = h * steps as f64;
+    let y = y_eq - amp * (omega * t).cos();
+    // Second order: phase error ≈ (ωh)² ω t / 24 ≈ 3e-6 rad, times the amplitude 0.1.
+    assert!((s.q[1] - y).abs() < 1e-6, "y {} vs {y}", s.q[1]);
+    assert_eq!(s.q[0], 0.0, "no sideways force");
+}
+
+#[test]
+fn spring_bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
+    let mut b = Sb::new().unwrap();
+    b.rail_node(1.0, [0.0, 0.0], [1.0, 0.0], 0.0).unwrap();
+    b.node(0.1, [0.0, 0.5]).unwrap();
+    let oor = |name, bound| ConfigError::OutOfRange { name, bound };
+    let inc = |name| ConfigError::Inconsistent { name };
+    refused(&b, oor("stiffness", ">= 0"), |b| b.spring(0, 1, -1.0, 0.5));
+    refused(&b, oor("rest length", ">= 0"), |b| {
+        b.spring(0, 1, 1.0, -0.5)
+    });
+    refused(&b, ConfigError::NonFinite { name: "stiffness" }, |b| {
+        b.spring(0, 1, f64::NAN, 0.5)
+    });
+    refused(
+        &b,
+        ConfigError::NonFinite {
+            name: "rest length",
+        },
+        |b| b.spring(0, 1, 1.0, f64::INFINITY),
+    );
+    refused(&b, oor("node", "< nodes"), |b| b.spring(0, 2, 1.0, 0.5));
+    refused(&b, oor("node", "< nodes"), |b| {
+        b.spring_to_ground(5, [0.0, 0.0], 1.0, 0.5)
+    });
+    refused(&b, inc("spring ends distinct"), |b| {
+        b.spring(1, 1, 1.0, 0.5)
+    });
+    refused(&b, ConfigError::NonFinite { name: "anchor" }, |b| {
+        b.spring_to_ground(1, [f64::NAN, 0.0], 1.0, 0.5)
+    });
+    // L₀ > 0 with both ends at one point (the tip's start) is singular; L₀ = 0 is not.
+    refused(&b, inc("spring ends coincide"), |b| {
+        b.spring_to_ground(1, [0.0, 0.5], 1.0, 0.5)
+    });
+    let mut c = b;
+    c.spring_to_ground(1, [0.0, 0.5], 1.0, 0.0).unwrap();
+    // Counts: S = 3 springs; fewer is refused at build, a fourth when added.
+    c.rod(1, 0).unwrap();
+    refused(&c, inc("springs = S"), |b| b.build());
+    c.spring(0, 1, 1.0, 0.5).unwrap();
+    c.spring(0, 1, 2.0, 0.5).unwrap();
+    refused(&c, inc("springs = S"), |b| b.spring(0, 1, 3.0, 0.5));
+    assert!(c.build().is_ok());
 }

@@ -1,17 +1,25 @@
-//! [`MechanismBuilder`]: masses, rods, pins, rails, gravity, dashpots and actuators, validated
+//! [`MechanismBuilder`]: masses, rods, pins, rails, gravity, springs, dashpots and actuators, validated
 //! one call at a time (a refused call leaves the builder unchanged).
 
 use super::linkage::Place;
+use super::spring::Spring;
 use super::{Actuator, Mechanism};
 use crate::systems::{Endpoint, Link};
 use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
-/// Builds a [`Mechanism`] with `N` coordinates and `D` rods in `DIM ∈ {2, 3}` dimensions (see
-/// the [module docs](super) for the coordinates, the forms produced and the errors).
+/// Builds a [`Mechanism`] with `N` coordinates, `D` rods and `S` springs (none by default) in
+/// `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the coordinates, the forms
+/// produced and the errors).
 #[derive(Clone, Copy, Debug)]
-pub struct MechanismBuilder<T: Real, const DIM: usize, const N: usize, const D: usize> {
+pub struct MechanismBuilder<
+    T: Real,
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const S: usize = 0,
+> {
     pub(super) places: [Place<T, DIM>; N],
     pub(super) node_mass: [T; N],
     pub(super) nodes: usize,
@@ -23,6 +31,8 @@ pub struct MechanismBuilder<T: Real, const DIM: usize, const N: usize, const D: 
     pub(super) damping: SMatrix<T, N, N>,
     pub(super) actuators: [Actuator<T, DIM>; N],
     pub(super) n_act: usize,
+    pub(super) springs: [Spring<T, DIM>; S],
+    pub(super) n_springs: usize,
 }
 
 /// `|v|²` of a `DIM`-vector.
@@ -48,7 +58,9 @@ fn unit<T: Real, const DIM: usize>(
     Ok(SVector::from(v) / n)
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder<T, DIM, N, D> {
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
+    MechanismBuilder<T, DIM, N, D, S>
+{
     /// An empty mechanism, no gravity.
     ///
     /// # Errors
@@ -70,6 +82,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
             damping: SMatrix::zeros(),
             actuators: [Actuator::None; N],
             n_act: 0,
+            springs: [Spring::unused(); S],
+            n_springs: 0,
         })
     }
 
@@ -265,6 +279,72 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
         Ok(self.rods - 1)
     }
 
+    /// A linear spring of stiffness `k ≥ 0` (N/m) and rest length `L₀ ≥ 0` (m) between nodes
+    /// `a` and `b`: `V = ½ k (|p_a − p_b| − L₀)²` ([`Springs`](super::Springs)). `L₀ = 0` (a
+    /// zero-length spring, `½ k |p_a − p_b|²`) is allowed: it is smooth everywhere. Returns the
+    /// spring's index.
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] `"node"`; [`ConfigError::Inconsistent`]
+    /// `"spring ends distinct"` (`a = b`); `"stiffness"` / `"rest length"`
+    /// ([`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for a negative value);
+    /// [`ConfigError::Inconsistent`] `"spring ends coincide"` when `L₀ > 0` and the two ends
+    /// start at one point (the force direction is undefined there); `"springs = S"` when `S`
+    /// springs exist already.
+    pub fn spring(&mut self, a: usize, b: usize, k: T, rest: T) -> Result<usize, ConfigError> {
+        let (pa, pb) = (self.place(a)?, self.place(b)?);
+        if a == b {
+            return Err(ConfigError::Inconsistent {
+                name: "spring ends distinct",
+            });
+        }
+        self.push_spring(pa, pb, k, rest)
+    }
+
+    /// A linear spring `k ≥ 0`, `L₀ ≥ 0` from node `a` to the ground pin `anchor`.
+    ///
+    /// # Errors
+    /// As [`MechanismBuilder::spring`]; [`ConfigError::NonFinite`] `"anchor"`.
+    pub fn spring_to_ground(
+        &mut self,
+        a: usize,
+        anchor: [T; DIM],
+        k: T,
+        rest: T,
+    ) -> Result<usize, ConfigError> {
+        let pa = self.place(a)?;
+        if !anchor.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "anchor" });
+        }
+        self.push_spring(pa, Place::Ground(SVector::from(anchor)), k, rest)
+    }
+
+    fn push_spring(
+        &mut self,
+        a: Place<T, DIM>,
+        b: Place<T, DIM>,
+        k: T,
+        rest: T,
+    ) -> Result<usize, ConfigError> {
+        let k = crate::systems::check_nonnegative(k, "stiffness")?;
+        let rest = crate::systems::check_nonnegative(rest, "rest length")?;
+        if rest > T::zero() && a.position(&self.start) == b.position(&self.start) {
+            return Err(ConfigError::Inconsistent {
+                name: "spring ends coincide",
+            });
+        }
+        if self.n_springs >= S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
+        }
+        if let Some(s) = self.springs.get_mut(self.n_springs) {
+            *s = Spring::from_valid(a, b, k, rest);
+        }
+        self.n_springs += 1;
+        Ok(self.n_springs - 1)
+    }
+
     /// Gravity `g ≥ 0` along the last axis, downwards (`−y` in the plane, `−z` in space):
     /// `V = Σ mᵢ g hᵢ` with `hᵢ` the node's height.
     ///
@@ -313,9 +393,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// `"node"`; `"actuator axis"` ([`ConfigError::OutOfRange`] for a zero axis,
     /// [`ConfigError::NonFinite`]); [`ConfigError::Inconsistent`] `"actuators <= N"`.
     pub fn force_actuator(&mut self, a: usize, axis: [T; DIM]) -> Result<usize, ConfigError> {
-        let place = self.place(a)?;
+        self.place(a)?;
         let axis = unit(axis, "actuator axis")?;
-        self.push_actuator(Actuator::Force { place, axis })
+        self.push_actuator(Actuator::Force { node: a, axis })
     }
 
     /// A torque actuator between the rods `joint–a` and `joint–b` (planar only), as force pairs:
@@ -332,7 +412,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
         a: usize,
         b: usize,
     ) -> Result<usize, ConfigError> {
-        let (pj, pa, pb) = (self.place(joint)?, self.place(a)?, self.place(b)?);
+        self.place(joint)?;
+        self.place(a)?;
+        self.place(b)?;
         if joint == a || joint == b || a == b {
             return Err(ConfigError::Inconsistent {
                 name: "rod ends distinct",
@@ -341,11 +423,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
         if DIM != 2 {
             return Err(ConfigError::Inconsistent { name: "topology" });
         }
-        self.push_actuator(Actuator::Torque {
-            joint: pj,
-            a: pa,
-            b: pb,
-        })
+        self.push_actuator(Actuator::Torque { joint, a, b })
     }
 
     fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
@@ -366,8 +444,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
     /// # Errors
     /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the nodes' coordinates do not add
     /// up to `N`, `"rods = D"` when fewer than `D` rods were added; [`ConfigError::Overflow`]
-    /// `"g * m"` when a weight is not representable.
-    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D>, ConfigError> {
+    /// `"g * m"` when a weight is not representable; `"springs = S"` when fewer than `S` springs
+    /// were added.
+    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S>, ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {
                 name: "coordinates = N",
@@ -375,6 +454,11 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> MechanismBuilder
         }
         if self.rods != D {
             return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        if self.n_springs != S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
         }
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;

@@ -1,4 +1,4 @@
-//! A mechanism builder: point masses, rods, ground pins, rails, gravity, dashpots and
+//! A mechanism builder: point masses, rods, ground pins, rails, gravity, springs, dashpots and
 //! actuators, turned into the objects every integrator family already consumes.
 //!
 //! ```
@@ -52,28 +52,51 @@
 //! | [`Mechanism::constraint`] | [`Linkage`]: the rods in squared-distance form, rails allowed (exact form for SHAKE/RATTLE) |
 //! | [`Mechanism::distances`] | the crate's [`Distances`], for a mechanism without rails — bit-identical to [`DoublePendulum`](crate::systems::DoublePendulum) and [`Chain`](crate::systems::Chain) |
 //! | [`Mechanism::penalised`] / [`Mechanism::penalised_distances`] | `V + ½ Σ ωₖ² gₖ²` (000 eq 1.7) for Z&S and SyLiPN |
+//! | [`Mechanism::springs`] / [`Mechanism::loads`] | [`Springs`] `Σ ½ k (r − L₀)²` with exact gradient, Hessian and `a·V‴·a`; [`Loads`] = gravity + springs |
+//! | [`Mechanism::system_with_springs`] / [`Mechanism::penalised_with_springs`] | the two forms above with [`Loads`] as the base potential (`S > 0`) |
 //! | [`Mechanism::damping`] | the damping matrix `C` for [`Damped`](crate::forcing::Damped) |
 //! | [`Mechanism::actuation`] | actuator commands → the generalised force `u` for [`Actuate::set_force`](crate::forcing::Actuate::set_force) |
 //!
-//! Dashpots are **isotropic** (`C += c BᵀB`, `B = ∂(p_a − p_b)/∂q`: `c (eₐ − e_b)(eₐ − e_b)ᵀ ⊗ I`
-//! between free nodes, `c eₐeₐᵀ ⊗ I` to ground): constant, so `Damped` precomputes its exact
-//! flow once. A line-of-centres dashpot would depend on `q`.
+//! **Springs** are a const-generic count `S` (default 0): `MechanismBuilder<T, DIM, N, D, S>`.
+//! Without springs (`S = 0`) the builder produces exactly the types and values it produced
+//! before springs existed ([`Mechanism::system`], [`Mechanism::penalised`],
+//! [`Mechanism::penalised_distances`], gravity alone as the base potential; those three exist
+//! only for `S = 0`, so a mechanism with springs cannot lose them by calling the wrong one). A
+//! zero rest length is allowed (`½ k |p_a − p_b|²`, a smooth quadratic); a spring with `L₀ > 0`
+//! whose ends start at one point is refused (its force direction is undefined there).
+//!
+//! **Dashpots** are **isotropic** (`C += c BᵀB`, `B = ∂(p_a − p_b)/∂q`: `c (eₐ − e_b)(eₐ − e_b)ᵀ ⊗ I`
+//! between free nodes, `c eₐeₐᵀ ⊗ I` to ground): constant, so [`Damped`](crate::forcing::Damped)
+//! computes its exact flow `exp(−M⁻¹C τ)` once, at construction, and composes it with any
+//! method at no per-step eigen-work. A dashpot along the moving line of centres
+//! (`C(q) = c Bᵀ n nᵀ B`, `n = d/|d|`, damping only the stretching rate, as a shock absorber)
+//! is **not offered**: its `C` depends on `q`, so it is not the constant matrix `Damped` takes —
+//! it would need `C(q)` re-formed and its flow (a generalised eigen-decomposition, `O(N³)`)
+//! recomputed every step, or a different split (e.g. a linearly implicit velocity update
+//! `(M + h/2 C(q)) v' = (M − h/2 C(q)) v`, still dissipative since `C(q) ≥ 0`), with its own
+//! order and bounded-cost analysis. It is a sound later `forcing` type; along a rigid rod, whose
+//! length is fixed, it would do nothing. Between nodes that do not rotate much relative
+//! to each other the isotropic form is the usual stand-in.
 //!
 //! ## Errors
 //! Every builder call validates its input and leaves the builder unchanged on error:
 //! `OutOfRange "node"` (index out of range), `OutOfRange "mass"` (`m ≤ 0`), `OutOfRange "rod
 //! length"` (`L ≤ 0`), `Inconsistent "rod ends distinct"` (a rod from a node to itself),
 //! `Inconsistent "rod ends coincide"` (a measured rod whose ends start at one point),
-//! `OutOfRange "rail direction"` (zero direction), `Inconsistent "topology"` (`DIM ∉ {2, 3}`, a
+//! `OutOfRange "rail direction"` (zero direction), `OutOfRange "stiffness"` / `"rest length"` /
+//! `"damping"` (negative), `Inconsistent "spring ends distinct"` / `"spring ends coincide"`
+//! (a spring from a node to itself; `L₀ > 0` with both ends starting at one point), `Inconsistent "topology"` (`DIM ∉ {2, 3}`, a
 //! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
-//! N"` / `"rods = D"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
+//! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
 //! input. All are [`ConfigError`]s.
 
 mod builder;
 mod linkage;
+mod spring;
 
 pub use builder::MechanismBuilder;
 pub use linkage::{Linkage, Place, Rod};
+pub use spring::{Loads, Spring, Springs};
 
 use crate::model::{Mass, Penalty, System};
 use crate::systems::{Distances, Endpoint, LinearPotential, Link};
@@ -90,6 +113,10 @@ pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
 
 /// One actuator (see [`MechanismBuilder::force_actuator`], [`MechanismBuilder::torque_actuator`]).
+///
+/// Nodes are stored by index (validated by the builder), not by [`Place`]: an actuator is then
+/// a few words, which keeps a [`Mechanism`] small enough to live on a microcontroller's stack
+/// next to its integrator.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Actuator<T: Real, const DIM: usize> {
     /// An unused slot.
@@ -97,18 +124,18 @@ pub enum Actuator<T: Real, const DIM: usize> {
     /// A force along the unit `axis` on a node.
     Force {
         /// The node.
-        place: Place<T, DIM>,
+        node: usize,
         /// The unit axis.
         axis: SVector<T, DIM>,
     },
     /// A torque between the rods `joint–a` and `joint–b` (planar).
     Torque {
         /// The common node.
-        joint: Place<T, DIM>,
+        joint: usize,
         /// The far end of the rod turned by `+τ`.
-        a: Place<T, DIM>,
+        a: usize,
         /// The far end of the rod turned by `−τ`.
-        b: Place<T, DIM>,
+        b: usize,
     },
 }
 
@@ -134,9 +161,16 @@ fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
     }
 }
 
-/// A validated mechanism: what [`MechanismBuilder::build`] returns.
+/// The penalised potential of a mechanism with springs: gravity and springs ([`Loads`]) plus
+/// `½ Σ ω² gₖ²` over its [`Linkage`].
+pub type SpringPenalty<T, const DIM: usize, const N: usize, const D: usize, const S: usize> =
+    Penalty<T, Loads<T, DIM, N, S>, Linkage<T, DIM, N, D>, D>;
+
+/// A validated mechanism with `S` springs (none by default): what [`MechanismBuilder::build`]
+/// returns.
 #[derive(Clone, Copy, Debug)]
-pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize> {
+pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize = 0>
+{
     places: [Place<T, DIM>; N],
     nodes: usize,
     mass: Mass<T, N>,
@@ -148,10 +182,13 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize> 
     actuators: [Actuator<T, DIM>; N],
     n_act: usize,
     start: SVector<T, N>,
+    springs: Springs<T, DIM, N, S>,
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM, N, D> {
-    fn from_builder(b: &MechanismBuilder<T, DIM, N, D>) -> Result<Self, ConfigError> {
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
+    Mechanism<T, DIM, N, D, S>
+{
+    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S>) -> Result<Self, ConfigError> {
         let up = DIM - 1;
         let mut m = SVector::<T, N>::zeros();
         let mut w = SVector::<T, N>::zeros();
@@ -201,6 +238,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM
             actuators: b.actuators,
             n_act: b.n_act,
             start: b.start,
+            springs: Springs::from_valid(b.springs),
         })
     }
 
@@ -211,10 +249,6 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM
     /// Gravity as a linear potential.
     pub fn gravity(&self) -> LinearPotential<T, N> {
         self.gravity
-    }
-    /// The unconstrained system `M`, gravity (pair it with [`Mechanism::constraint`]).
-    pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
-        System::new(self.mass, self.gravity)
     }
     /// The rods as exact constraints (rails allowed).
     pub fn constraint(&self) -> Linkage<T, DIM, N, D> {
@@ -232,31 +266,37 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM
         Ok(Distances::from_valid(self.links))
     }
 
-    /// The penalised system `V + ½ ω² Σ gₖ²` on [`Mechanism::constraint`].
+    /// The springs (gravity not included; see [`Mechanism::loads`]).
+    pub fn springs(&self) -> Springs<T, DIM, N, S> {
+        self.springs
+    }
+
+    /// Gravity plus the springs: the conservative loads.
+    pub fn loads(&self) -> Loads<T, DIM, N, S> {
+        Loads {
+            gravity: self.gravity,
+            springs: self.springs,
+        }
+    }
+
+    /// The unconstrained system `M`, gravity and springs (pair it with
+    /// [`Mechanism::constraint`] for SHAKE/RATTLE).
+    pub fn system_with_springs(&self) -> System<T, Loads<T, DIM, N, S>, N> {
+        System::new(self.mass, self.loads())
+    }
+
+    /// The penalised system `V + ½ ω² Σ gₖ²` on [`Mechanism::constraint`], `V` gravity and
+    /// springs (for Z&S and SyLiPN).
     ///
     /// # Errors
     /// `"omega"` as [`Penalty::new`].
-    pub fn penalised(
+    pub fn penalised_with_springs(
         &self,
         omega: T,
-    ) -> Result<System<T, LinkagePenalty<T, DIM, N, D>, N>, ConfigError> {
+    ) -> Result<System<T, SpringPenalty<T, DIM, N, D, S>, N>, ConfigError> {
         Ok(System::new(
             self.mass,
-            Penalty::new(self.gravity, self.linkage, omega)?,
-        ))
-    }
-
-    /// The penalised system on [`Mechanism::distances`] (the built-in models' type).
-    ///
-    /// # Errors
-    /// As [`Mechanism::distances`] and [`Mechanism::penalised`].
-    pub fn penalised_distances(
-        &self,
-        omega: T,
-    ) -> Result<System<T, DistancesPenalty<T, DIM, N, D>, N>, ConfigError> {
-        Ok(System::new(
-            self.mass,
-            Penalty::new(self.gravity, self.distances()?, omega)?,
+            Penalty::new(self.loads(), self.linkage, omega)?,
         ))
     }
 
@@ -308,23 +348,67 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM
             return Err(ConfigError::NonFinite { name: "command" });
         }
         u.fill(T::zero());
+        // Node indices were validated by the builder: `place` never misses.
+        let place = |i: usize| match self.places.get(i) {
+            Some(p) => *p,
+            None => Place::Ground(SVector::zeros()),
+        };
         for (act, &f) in self.actuators.iter().zip(commands.iter()) {
-            match act {
-                Actuator::Force { place, axis } => {
+            match *act {
+                Actuator::Force { node, axis } => {
                     let mut v = [T::zero(); DIM];
                     for c in 0..DIM {
                         v[c] = axis[c] * f;
                     }
-                    place.scatter(u, &v);
+                    place(node).scatter(u, &v);
                 }
                 Actuator::Torque { joint, a, b } => {
-                    torque_pair(u, q, joint, a, f);
-                    torque_pair(u, q, joint, b, -f);
+                    let j = place(joint);
+                    torque_pair(u, q, &j, &place(a), f);
+                    torque_pair(u, q, &j, &place(b), -f);
                 }
                 Actuator::None => {}
             }
         }
         Ok(())
+    }
+}
+
+/// The forms of a mechanism without springs: today's types, gravity alone as the base
+/// potential (a mechanism with springs uses [`Mechanism::system_with_springs`] and
+/// [`Mechanism::penalised_with_springs`], so its springs cannot be dropped by accident).
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM, N, D> {
+    /// The unconstrained system `M`, gravity (pair it with [`Mechanism::constraint`]).
+    pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
+        System::new(self.mass, self.gravity)
+    }
+
+    /// The penalised system `V + ½ ω² Σ gₖ²` on [`Mechanism::constraint`].
+    ///
+    /// # Errors
+    /// `"omega"` as [`Penalty::new`].
+    pub fn penalised(
+        &self,
+        omega: T,
+    ) -> Result<System<T, LinkagePenalty<T, DIM, N, D>, N>, ConfigError> {
+        Ok(System::new(
+            self.mass,
+            Penalty::new(self.gravity, self.linkage, omega)?,
+        ))
+    }
+
+    /// The penalised system on [`Mechanism::distances`] (the built-in models' type).
+    ///
+    /// # Errors
+    /// As [`Mechanism::distances`] and [`Mechanism::penalised`].
+    pub fn penalised_distances(
+        &self,
+        omega: T,
+    ) -> Result<System<T, DistancesPenalty<T, DIM, N, D>, N>, ConfigError> {
+        Ok(System::new(
+            self.mass,
+            Penalty::new(self.gravity, self.distances()?, omega)?,
+        ))
     }
 }
 

@@ -24,8 +24,11 @@ pub const CART_POLE_H: f64 = 1e-3;
 /// 0.5 m rod tilted 0.2 rad from upright, `g = 9.81`, a horizontal force actuator on the cart:
 /// `q = (s, x_tip, y_tip)`.
 ///
+/// Not inlined: the builder lives in this frame only (stack budget of `control_cart_pole`).
+///
 /// # Errors
 /// None expected (literal, valid parameters).
+#[inline(never)]
 pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
     let (l, tilt) = (T::lit(0.5), T::lit(0.2));
     let mut b = MechanismBuilder::<T, 2, 3, 1>::new()?;
@@ -39,18 +42,19 @@ pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
 }
 
 /// A plant integrator under LQR control: each step observes `(s, θ, ṡ, θ̇)`, sets the held
-/// force `F = −K x` on the cart, and takes one plant step.
-pub struct Controlled<T: Real, I> {
+/// force `F = −K x` on the cart, and takes one plant step. It borrows the mechanism (for
+/// [`Mechanism::actuation`]) rather than holding a copy: one copy less on the device's stack.
+pub struct Controlled<'m, T: Real, I> {
     /// The plant.
     pub plant: I,
-    mechanism: Mechanism<T, 2, 3, 1>,
+    mechanism: &'m Mechanism<T, 2, 3, 1>,
     gains: [T; 4],
     u: SVector<T, 3>,
 }
 
-impl<T: Real, I> Controlled<T, I> {
+impl<'m, T: Real, I> Controlled<'m, T, I> {
     /// The loop around `plant` with the gains [`CART_POLE_GAINS`].
-    pub fn new(plant: I, mechanism: Mechanism<T, 2, 3, 1>) -> Self {
+    pub fn new(plant: I, mechanism: &'m Mechanism<T, 2, 3, 1>) -> Self {
         Self {
             plant,
             mechanism,
@@ -71,13 +75,13 @@ impl<T: Real, I> Controlled<T, I> {
     }
 }
 
-impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Stepper<T> for Controlled<T, I> {
+impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Stepper<T> for Controlled<'_, T, I> {
     fn step_size(&self) -> T {
         self.plant.step_size()
     }
 }
 
-impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Integrator<T, 3> for Controlled<T, I> {
+impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Integrator<T, 3> for Controlled<'_, T, I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;

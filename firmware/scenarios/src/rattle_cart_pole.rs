@@ -24,7 +24,7 @@ pub fn rattle_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), Scenari
         T::lit(CART_POLE_H),
         ConstraintNewtonParams::default(),
     )?;
-    let mut tick = Controlled::new(rattle, mech);
+    let mut tick = Controlled::new(rattle, &mech);
     drive(sink, "main", &mut tick, mech.initial_state(), 5000, 500)?;
     Ok(())
 }
