@@ -8,8 +8,8 @@
 
 use super::forcing_methods::{self as fm, Built};
 use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
-use crate::report::{figure, figure_int, sci, Table};
-use crate::say;
+
+mod report;
 use macrostep::constrained::{MultiplierWindow, Rattle};
 use macrostep::forcing::reaction;
 use macrostep::model::Mass;
@@ -17,6 +17,7 @@ use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
+pub use report::report;
 
 /// What to run.
 pub struct Setup {
@@ -372,135 +373,6 @@ pub fn compute(setup: &Setup) -> Results {
         bad_ok,
         bad_cases,
     }
-}
-
-/// Prints the tables and the figure lines.
-pub fn report(r: &Results, setup: &Setup) {
-    say!(
-        "issue 13: forces on the double pendulum (000 §4.1), f(t) smooth, |f| ≤ 0.5, midpoint-held"
-    );
-    say!(
-        "order: global error at t = {} vs DOP853 on the same forced system, h = {:?}",
-        setup.order_t,
-        setup.order_steps
-    );
-    say!(
-        "balance: max |E − E₀ − W| over T = {} (W = Σ uᵀΔq per step or stage), at h = {} and h/2",
-        setup.balance_t,
-        setup.balance_h
-    );
-    let t = Table::new(&[
-        "method",
-        "ORDER",
-        "slope",
-        "balance h",
-        "balance h/2",
-        "rate",
-        "defect",
-    ]);
-    for m in &r.forced {
-        let rate = (m.balance / m.balance_half).log2();
-        t.row(&[
-            m.name.to_string(),
-            m.order.to_string(),
-            format!("{:.2}", m.slope),
-            sci(m.balance),
-            sci(m.balance_half),
-            format!("{rate:.2}"),
-            sci(m.defect),
-        ]);
-    }
-    for m in &r.forced {
-        figure(&format!("forcing.order.{}", m.name), m.slope);
-    }
-    for m in &r.forced {
-        figure(&format!("forcing.energy_balance.{}", m.name), m.balance);
-        figure(
-            &format!("forcing.energy_balance_rate.{}", m.name),
-            (m.balance / m.balance_half).log2(),
-        );
-    }
-    for m in &r.forced {
-        figure(&format!("forcing.forced_symplectic.{}", m.name), m.defect);
-    }
-    report_damping(r, setup);
-    report_reaction_and_input(r, setup);
-}
-
-/// The damping tables and figures: per-step and per-period monotonicity, and the smallest
-/// dashpot from which no step gains energy.
-fn report_damping(r: &Results, setup: &Setup) {
-    for (c, runs, prefix) in [
-        (DASHPOTS[0], &r.damped, "damping"),
-        (DASHPOTS[1], &r.damped_light, "damping.light"),
-    ] {
-        say!();
-        say!("damping C = {c} I (dashpot to ground on every coordinate), h = 0.01, {} steps, unforced", setup.damping_steps);
-        let t = Table::new(&[
-            "method",
-            "E increases",
-            "max increase / S",
-            "period-mean increases",
-            "(E−E_min)/(E₀−E_min)",
-        ]);
-        for d in runs {
-            t.row(&[
-                d.name.to_string(),
-                d.increases.to_string(),
-                sci(d.max_increase),
-                d.period_increases.to_string(),
-                sci(d.remaining),
-            ]);
-        }
-        for d in runs {
-            figure_int(
-                &format!("{prefix}.monotone.{}", d.name),
-                i64::from(d.increases == 0),
-            );
-            figure_int(
-                &format!("{prefix}.increases.{}", d.name),
-                d.increases as i64,
-            );
-        }
-        for d in runs {
-            figure_int(
-                &format!("{prefix}.monotone_period.{}", d.name),
-                i64::from(d.period_increases == 0),
-            );
-        }
-    }
-    say!();
-    say!(
-        "smallest c of {:?} from which on no single step gains energy (NaN: none)",
-        [DASHPOTS[1], SCAN[0], SCAN[1], DASHPOTS[0]]
-    );
-    for (k, d) in r.damped.iter().enumerate() {
-        figure(
-            &format!("damping.monotone_from_c.{}", d.name),
-            monotone_from_c(r, k),
-        );
-    }
-}
-
-/// Rod tensions (penalty vs RATTLE) and the bad-input cases.
-fn report_reaction_and_input(r: &Results, setup: &Setup) {
-    say!();
-    say!("rod tensions, penalty Z&S (ω = 100) windowed over 0.2 vs RATTLE windowed, h = 0.001, t ≤ {}", setup.reaction_t);
-    say!(
-        "  windowed: {}   pointwise −ω²g: {}   (relative to max RATTLE tension)",
-        sci(r.reaction_window),
-        sci(r.reaction_pointwise)
-    );
-    figure("reaction.rattle_vs_penalty", r.reaction_window);
-    figure("reaction.rattle_vs_penalty_pointwise", r.reaction_pointwise);
-    say!();
-    say!(
-        "bad input: {} of {} cases gave their typed error with the state untouched",
-        r.bad_ok,
-        r.bad_cases
-    );
-    figure_int("forcing.bad_input.ok", r.bad_ok as i64);
-    figure_int("forcing.bad_input.cases", r.bad_cases as i64);
 }
 
 /// `reproduce forcing` (quick with `--quick`).
