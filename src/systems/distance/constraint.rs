@@ -1,0 +1,259 @@
+//! [`Constraint`] for [`Distances`]: values, Jacobians, Hessians and the penalty terms of the
+//! squared-distance links (see the parent module for the formulas).
+
+use super::{Distances, Endpoint};
+use crate::model::{BandMut, Constraint};
+use crate::Real;
+use nalgebra::{SMatrix, SVector};
+
+/// `m[(i, j)] += x`; nothing for an entry outside `m` (no validated link produces one).
+#[inline(always)]
+fn add_at<T: Real, const R: usize, const C: usize>(
+    m: &mut SMatrix<T, R, C>,
+    i: usize,
+    j: usize,
+    x: T,
+) {
+    if let Some(e) = m.get_mut((i, j)) {
+        *e += x;
+    }
+}
+
+/// `m[(i, j)] -= x`; nothing for an entry outside `m` (no validated link produces one).
+#[inline(always)]
+fn sub_at<T: Real, const R: usize, const C: usize>(
+    m: &mut SMatrix<T, R, C>,
+    i: usize,
+    j: usize,
+    x: T,
+) {
+    if let Some(e) = m.get_mut((i, j)) {
+        *e -= x;
+    }
+}
+
+/// `x·y` for small fixed-size arrays (a plain loop: no iterator adapters left out of line at
+/// opt-level "s").
+#[inline]
+fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
+    let mut s = T::zero();
+    for c in 0..DIM {
+        s += x[c] * y[c];
+    }
+    s
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
+    for Distances<T, DIM, N, D>
+{
+    /// `max |gₖ| / Lₖ²`: the relative violation of the squared lengths.
+    fn residual(&self, q: &SVector<T, N>) -> T {
+        let mut r = T::zero();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let a = ((dot(&d, &d) - self.length2[k]) / self.length2[k]).abs();
+            if a > r || !a.finite() {
+                r = a;
+            }
+        }
+        r
+    }
+
+    /// `gₖ = |p_a − p_b|² − Lₖ²`.
+    fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
+        let mut g = SVector::<T, D>::zeros();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            g[k] = dot(&d, &d) - self.length2[k];
+        }
+        g
+    }
+
+    fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N> {
+        let mut j = SMatrix::<T, D, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut j, k, DIM * l.node + c, dc * two);
+                if let Endpoint::Node(b) = l.to {
+                    sub_at(&mut j, k, DIM * b + c, dc * two);
+                }
+            }
+        }
+        j
+    }
+
+    fn weighted_hessian(&self, _: &SVector<T, N>, w: &SVector<T, D>) -> SMatrix<T, N, N> {
+        let mut h = SMatrix::<T, N, N>::zeros();
+        for (k, l) in self.links.iter().enumerate() {
+            let w2 = w[k] + w[k];
+            let a = DIM * l.node;
+            for c in 0..DIM {
+                add_at(&mut h, a + c, a + c, w2);
+                if let Endpoint::Node(b) = l.to {
+                    let b = DIM * b;
+                    add_at(&mut h, b + c, b + c, w2);
+                    sub_at(&mut h, a + c, b + c, w2);
+                    sub_at(&mut h, b + c, a + c, w2);
+                }
+            }
+        }
+        h
+    }
+
+    fn hessian_times(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SMatrix<T, D, N> {
+        // Hess gₖ · a is the Jacobian row of gₖ evaluated at the displacement `a` (g is quadratic).
+        let mut m = SMatrix::<T, D, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::relative(a, l);
+            for (c, &dc) in d.iter().enumerate() {
+                add_at(&mut m, k, DIM * l.node + c, dc * two);
+                if let Endpoint::Node(b) = l.to {
+                    sub_at(&mut m, k, DIM * b + c, dc * two);
+                }
+            }
+        }
+        m
+    }
+
+    fn weighted_third_contraction(
+        &self,
+        _: &SVector<T, N>,
+        _: &SVector<T, D>,
+        _: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        SVector::zeros()
+    }
+
+    /// `Jᵀ w` link by link, `O(D)`.
+    fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let mut d = Self::difference(q, l);
+            let s = two * w[k];
+            for dc in d.iter_mut() {
+                *dc *= s;
+            }
+            self.scatter(&mut out, l, &d);
+        }
+        out
+    }
+
+    /// Link by link, `O(D)`: link `k` adds `2 wₖ gₖ d` to node `a` and subtracts it from node `b`.
+    fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let two = T::one() + T::one();
+        for (k, l) in self.links.iter().enumerate() {
+            let mut d = Self::difference(q, l);
+            let s = two * (w[k] * (dot(&d, &d) - self.length2[k]));
+            for dc in d.iter_mut() {
+                *dc *= s;
+            }
+            self.scatter(&mut out, l, &d);
+        }
+        out
+    }
+
+    /// Link by link, `O(D)`: with `d = p_a − p_b` and `δ = a_a − a_b` (`a_b = 0` for an anchor),
+    /// link `k` adds `wₖ (8 (d·δ) δ + 4 |δ|² d)` to node `a` and subtracts it from node `b`
+    /// (`g‴ = 0` for squared distances).
+    fn penalty_third_contraction(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        a: &SVector<T, N>,
+    ) -> SVector<T, N> {
+        let mut out = SVector::<T, N>::zeros();
+        let four = T::lit(4.0);
+        let eight = T::lit(8.0);
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let delta = Self::relative(a, l);
+            let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
+            let mut v = [T::zero(); DIM];
+            for c in 0..DIM {
+                v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
+            }
+            self.scatter(&mut out, l, &v);
+        }
+        out
+    }
+
+    /// Link by link, `O(D · DIM²)`: link `k` adds `B = scale·wₖ (4 d dᵀ + 2 gₖ I)` to the
+    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks.
+    fn add_penalty_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let two = T::one() + T::one();
+        let four = two + two;
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let g2 = two * (dot(&d, &d) - self.length2[k]);
+            let ws = w[k] * scale;
+            let ia = DIM * l.node;
+            for r in 0..DIM {
+                for c in 0..DIM {
+                    let mut b = four * d[r] * d[c];
+                    if r == c {
+                        b += g2;
+                    }
+                    let b = b * ws;
+                    add_at(out, ia + r, ia + c, b);
+                    if let Endpoint::Node(nb) = l.to {
+                        let ib = DIM * nb;
+                        add_at(out, ib + r, ib + c, b);
+                        sub_at(out, ia + r, ib + c, b);
+                        sub_at(out, ib + r, ia + c, b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
+    /// blocks of its nodes and `−B` to their off-diagonal block. `false` when a block falls
+    /// outside the band (for a chain in node order, `2·DIM` diagonals suffice).
+    fn penalty_hessian_band(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        band: &mut BandMut<'_, T>,
+    ) -> bool {
+        let two = T::one() + T::one();
+        let four = two + two;
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let g = dot(&d, &d) - self.length2[k];
+            let ia = DIM * l.node;
+            for r in 0..DIM {
+                for c in 0..DIM {
+                    let mut b = four * d[r] * d[c];
+                    if r == c {
+                        b += two * g;
+                    }
+                    let b = b * w[k] * scale;
+                    // Diagonal blocks: store each symmetric pair once (r ≥ c).
+                    if r >= c && !band.add(ia + r, ia + c, b) {
+                        return false;
+                    }
+                    if let Endpoint::Node(nb) = l.to {
+                        let ib = DIM * nb;
+                        if (r >= c && !band.add(ib + r, ib + c, b)) || !band.add(ia + r, ib + c, -b)
+                        {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+}
