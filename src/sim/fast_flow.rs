@@ -2,10 +2,12 @@
 
 use super::{FastParams, Friction, Noise};
 use crate::langevin::Normal;
-use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
-use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
+use modal::{
+    check_stiffness, friction_frame, joint_modes, modal_friction, modal_noise_covariance,
+    modal_stiffness,
+};
 use nalgebra::{Matrix2, SMatrix, SVector};
 use rand_core::Rng;
 
@@ -51,98 +53,18 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
     /// - [`ConfigError::Inconsistent`] `"eigendecomposition converged"` if Jacobi hits its cap.
     pub fn new(mass: Mass<T, N>, params: &FastParams<T, N>) -> Result<Self, ConfigError> {
         let k = params.stiffness;
-        if !k.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "stiffness" });
-        }
-        let scale = k.amax();
-        let sqrt_eps = T::default_epsilon().sqrt();
-        if (k - k.transpose()).amax() > scale * sqrt_eps {
-            return Err(ConfigError::NotSymmetric { name: "stiffness" });
-        }
+        check_stiffness(&k)?;
         let l = mass.cholesky_factor();
         let l_inv = l
             .solve_lower_triangular(&SMatrix::identity())
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
         let a = l_inv * k * l_inv.transpose();
         let a = (a + a.transpose()) * T::lit(0.5);
-        // Friction in the mass-weighted frame: L⁻¹ c L.
-        let (c_frame, scalar_c) = match params.friction {
-            Friction::Scalar(c) => {
-                check_nonnegative(c, "friction")?;
-                (SMatrix::<T, N, N>::identity() * c, Some(c))
-            }
-            Friction::Matrix(c) => {
-                if !c.iter().all(|x| x.finite()) {
-                    return Err(ConfigError::NonFinite { name: "friction" });
-                }
-                (l_inv * c * l, None)
-            }
-        };
-        // Joint diagonalisation: eigenvectors of A + μ·sym(C) diagonalise both when they
-        // commute (μ irrational-ish, scaled, so accidental degeneracies are unlikely).
-        let c_sym = (c_frame + c_frame.transpose()) * T::lit(0.5);
-        let combined = if scalar_c.is_some() || c_sym.amax() == T::zero() {
-            a
-        } else {
-            let na = a.amax().max(T::one());
-            a + c_sym * (na / c_sym.amax() * T::lit(0.618_033_988_749_894_8))
-        };
-        let eig = symmetric_eigen(&combined).ok_or(ConfigError::Inconsistent {
-            name: "eigendecomposition converged",
-        })?;
-        let qm = eig.vectors;
-        let a_modal = qm.transpose() * a * qm;
-        let c_modal = qm.transpose() * c_frame * qm;
-        let a_scale = a_modal.amax();
-        let mut lambda = a_modal.diagonal();
-        for x in lambda.iter_mut() {
-            if *x < -a_scale * sqrt_eps {
-                return Err(ConfigError::NotPositiveDefinite { name: "stiffness" });
-            }
-            if *x < T::zero() {
-                *x = T::zero();
-            }
-        }
-        let gamma = c_modal.diagonal();
-        let c_scale = c_modal.amax();
-        for i in 0..N {
-            for j in 0..N {
-                if i != j && c_modal[(i, j)].abs() > c_scale * sqrt_eps {
-                    return Err(ConfigError::Inconsistent {
-                        name: "friction commutes with stiffness",
-                    });
-                }
-            }
-            if gamma[i] < -c_scale * sqrt_eps {
-                return Err(ConfigError::OutOfRange {
-                    name: "friction",
-                    bound: "positive semidefinite",
-                });
-            }
-        }
-        let gamma = gamma.map(|g| g.max(T::zero()));
-        let noise_cov = match params.noise {
-            Noise::Scalar(s) => {
-                check_nonnegative(s, "noise")?;
-                let g = qm.transpose() * l_inv * s;
-                g * g.transpose()
-            }
-            Noise::Matrix(s) => {
-                if !s.iter().all(|x| x.finite()) {
-                    return Err(ConfigError::NonFinite { name: "noise" });
-                }
-                let g = qm.transpose() * l_inv * s;
-                g * g.transpose()
-            }
-            Noise::Thermal { beta } => {
-                check_positive(beta, "beta")?;
-                let c = scalar_c.ok_or(ConfigError::Inconsistent {
-                    name: "thermal noise needs scalar friction",
-                })?;
-                // σσᵀ = 2cM/β ⇒ GGᵀ = QᵀL⁻¹(2cM/β)L⁻ᵀQ = (2c/β) I.
-                SMatrix::identity() * ((c + c) / beta)
-            }
-        };
+        let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv)?;
+        let qm = joint_modes(&a, &c_frame, scalar_c.is_some())?;
+        let lambda = modal_stiffness(&(qm.transpose() * a * qm))?;
+        let gamma = modal_friction(&(qm.transpose() * c_frame * qm))?;
+        let noise_cov = modal_noise_covariance(&params.noise, &(qm.transpose() * l_inv), scalar_c)?;
         let noisy = noise_cov.iter().any(|&x| x != T::zero());
         let to_modal = qm.transpose() * l.transpose();
         let from_modal = l_inv.transpose() * qm;
@@ -515,3 +437,5 @@ fn semidefinite_cholesky<T: Real, const N: usize>(
     }
     l
 }
+
+mod modal;

@@ -1,0 +1,135 @@
+//! The validation and modal decomposition behind [`StiffLinear::new`](super::StiffLinear::new).
+
+use super::{Friction, Noise};
+use crate::linalg::symmetric_eigen;
+use crate::validate::{check_nonnegative, check_positive};
+use crate::{ConfigError, Real};
+use nalgebra::{SMatrix, SVector};
+
+/// `K` finite and symmetric to `√ε` relative to its largest entry.
+pub(super) fn check_stiffness<T: Real, const N: usize>(
+    k: &SMatrix<T, N, N>,
+) -> Result<(), ConfigError> {
+    if !k.iter().all(|x| x.finite()) {
+        return Err(ConfigError::NonFinite { name: "stiffness" });
+    }
+    if (k - k.transpose()).amax() > k.amax() * T::default_epsilon().sqrt() {
+        return Err(ConfigError::NotSymmetric { name: "stiffness" });
+    }
+    Ok(())
+}
+
+/// The friction in the mass-weighted frame, `L⁻¹ c L`, and the scalar `c` when it is one.
+pub(super) fn friction_frame<T: Real, const N: usize>(
+    friction: &Friction<T, N>,
+    l: &SMatrix<T, N, N>,
+    l_inv: &SMatrix<T, N, N>,
+) -> Result<(SMatrix<T, N, N>, Option<T>), ConfigError> {
+    match *friction {
+        Friction::Scalar(c) => {
+            check_nonnegative(c, "friction")?;
+            Ok((SMatrix::<T, N, N>::identity() * c, Some(c)))
+        }
+        Friction::Matrix(c) => {
+            if !c.iter().all(|x| x.finite()) {
+                return Err(ConfigError::NonFinite { name: "friction" });
+            }
+            Ok((l_inv * c * l, None))
+        }
+    }
+}
+
+/// The orthogonal `Q` of the modes: eigenvectors of `A + μ·sym(C)`, which diagonalise both `A`
+/// and `C` when they commute (`μ` irrational-ish and scaled, so accidental degeneracies are
+/// unlikely; `μ = 0` for a scalar or zero friction).
+pub(super) fn joint_modes<T: Real, const N: usize>(
+    a: &SMatrix<T, N, N>,
+    c_frame: &SMatrix<T, N, N>,
+    scalar_friction: bool,
+) -> Result<SMatrix<T, N, N>, ConfigError> {
+    let c_sym = (c_frame + c_frame.transpose()) * T::lit(0.5);
+    let combined = if scalar_friction || c_sym.amax() == T::zero() {
+        *a
+    } else {
+        let na = a.amax().max(T::one());
+        a + c_sym * (na / c_sym.amax() * T::lit(0.618_033_988_749_894_8))
+    };
+    let eig = symmetric_eigen(&combined).ok_or(ConfigError::Inconsistent {
+        name: "eigendecomposition converged",
+    })?;
+    Ok(eig.vectors)
+}
+
+/// `λ = diag(QᵀAQ)`: refused below `−√ε·max|QᵀAQ|`, rounding noise below zero clamped to 0.
+pub(super) fn modal_stiffness<T: Real, const N: usize>(
+    a_modal: &SMatrix<T, N, N>,
+) -> Result<SVector<T, N>, ConfigError> {
+    let a_scale = a_modal.amax();
+    let sqrt_eps = T::default_epsilon().sqrt();
+    let mut lambda = a_modal.diagonal();
+    for x in lambda.iter_mut() {
+        if *x < -a_scale * sqrt_eps {
+            return Err(ConfigError::NotPositiveDefinite { name: "stiffness" });
+        }
+        if *x < T::zero() {
+            *x = T::zero();
+        }
+    }
+    Ok(lambda)
+}
+
+/// `γ = diag(QᵀCQ)`: refused when `QᵀCQ` is not diagonal (to `√ε` relative) or `γ` is negative
+/// beyond rounding; rounding noise below zero clamped to 0.
+pub(super) fn modal_friction<T: Real, const N: usize>(
+    c_modal: &SMatrix<T, N, N>,
+) -> Result<SVector<T, N>, ConfigError> {
+    let gamma = c_modal.diagonal();
+    let c_scale = c_modal.amax();
+    let sqrt_eps = T::default_epsilon().sqrt();
+    for i in 0..N {
+        for j in 0..N {
+            if i != j && c_modal[(i, j)].abs() > c_scale * sqrt_eps {
+                return Err(ConfigError::Inconsistent {
+                    name: "friction commutes with stiffness",
+                });
+            }
+        }
+        if gamma[i] < -c_scale * sqrt_eps {
+            return Err(ConfigError::OutOfRange {
+                name: "friction",
+                bound: "positive semidefinite",
+            });
+        }
+    }
+    Ok(gamma.map(|g| g.max(T::zero())))
+}
+
+/// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`).
+pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
+    noise: &Noise<T, N>,
+    ql_inv: &SMatrix<T, N, N>,
+    scalar_friction: Option<T>,
+) -> Result<SMatrix<T, N, N>, ConfigError> {
+    match *noise {
+        Noise::Scalar(s) => {
+            check_nonnegative(s, "noise")?;
+            let g = ql_inv * s;
+            Ok(g * g.transpose())
+        }
+        Noise::Matrix(s) => {
+            if !s.iter().all(|x| x.finite()) {
+                return Err(ConfigError::NonFinite { name: "noise" });
+            }
+            let g = ql_inv * s;
+            Ok(g * g.transpose())
+        }
+        Noise::Thermal { beta } => {
+            check_positive(beta, "beta")?;
+            let c = scalar_friction.ok_or(ConfigError::Inconsistent {
+                name: "thermal noise needs scalar friction",
+            })?;
+            // σσᵀ = 2cM/β ⇒ GGᵀ = QᵀL⁻¹(2cM/β)L⁻ᵀQ = (2c/β) I.
+            Ok(SMatrix::identity() * ((c + c) / beta))
+        }
+    }
+}
