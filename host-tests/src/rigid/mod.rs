@@ -58,6 +58,7 @@
 
 mod double_pendulum;
 mod multiplier;
+pub mod so3;
 #[cfg(test)]
 mod tests;
 
