@@ -11,10 +11,7 @@
 //! - the thesis's FLAVOR example systems (004 eqs 2.93, 2.100, 2.101, 2.108, 2.120) and the
 //!   potentials behind them, and the FLAVOR stacks over symplectic Euler built on them
 //!   ([`nonintrusive_se`], [`nonintrusive_fused`]);
-//! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]);
-//! - the TIP3P water cluster of `reproduce water` and its tests ([`water`]).
-
-pub mod water;
+//! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
 
 use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
