@@ -210,6 +210,20 @@ pub fn mean_period(crossings: &[f64]) -> f64 {
     2.0 * (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64
 }
 
+/// Max |difference| of two equally long series (e.g. window means against the reference's).
+pub fn window_err(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "window series differ in length");
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Max |x| of a series.
+pub fn max_abs(x: &[f64]) -> f64 {
+    x.iter().fold(0.0_f64, |m, v| m.max(v.abs()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -214,8 +214,8 @@ fn spring_chain_rattle_beats_bdf2() {
 fn lennard_jones_bdf2_damps_the_vibration() {
     let r = lj::compute(&lj::Setup::quick());
     assert!(r.rattle.completed && r.bdf2.completed);
-    let (re, rl) = lj::vibration(&r.rattle);
-    let (be, bl) = lj::vibration(&r.bdf2);
+    let (re, rl) = r.rattle.vibration();
+    let (be, bl) = r.bdf2.vibration();
     // RATTLE's vibration wanders with the chaotic exchange between the modes (over the quick
     // run's fifths it varies by ~2×); BDF2's is gone, against its own start and RATTLE's end.
     assert!(bl / be < 0.2, "BDF2 vibration {be} -> {bl}");

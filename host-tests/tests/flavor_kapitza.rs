@@ -2,21 +2,22 @@
 //! setting is accurate, the thesis's δ = 0.002 is not, and the reason is the ratio `R = δ/τ`
 //! (cheap versions of `reproduce kapitza`; see `experiments::flavor::kapitza` for the analysis).
 
-use host_tests::experiments::flavor::kapitza::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
+use host_tests::experiments::flavor::kapitza::Setup;
+use host_tests::measure::{max_abs, window_err};
 use macrostep::flavor::{advice, Params};
 
 /// The recommended setting (nonintrusive FLAVOR 2.115, τ = 6.25e-6, δ = 3.125e-5) keeps the
-/// pendulum up with the reference's swing and window averages within [`TARGET`] = 1e-2 over the
+/// pendulum up with the reference's swing and window averages within `Setup::TARGET` = 1e-2 over the
 /// issue's T = 10 (measured 8.0e-3: legacy error 3.1e-3 at τ plus averaging error 4.9e-3 at R = 5).
 #[test]
 fn recommended_setting_tracks_the_reference() {
     let setup = Setup::paper();
     let theta_ref = setup.slowed_theta(1.0);
     let win_ref = setup.windows(&theta_ref, setup.dt_ref);
-    let (tau, delta, symmetric) = RECOMMENDED;
+    let (tau, delta, symmetric) = Setup::RECOMMENDED;
     let (theta, _) = setup.flavor_theta(tau, delta, symmetric).unwrap();
     let err = window_err(&setup.windows(&theta, delta), &win_ref);
-    assert!(err <= TARGET, "window error {err:e}");
+    assert!(err <= Setup::TARGET, "window error {err:e}");
     // Stays up, with the reference's swing (0.353): 1 % (measured 0.357).
     let (m, m_ref) = (max_abs(&theta), max_abs(&theta_ref));
     assert!((m - m_ref).abs() < 0.01 * m_ref + 0.005, "{m} vs {m_ref}");

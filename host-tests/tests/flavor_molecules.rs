@@ -2,7 +2,6 @@
 //! model (derivatives, validation) and cheap versions of `reproduce flavor-propane` and
 //! `reproduce flavor-molecule`.
 
-use host_tests::experiments::flavor::propane::PAPER;
 use host_tests::experiments::flavor::{molecule, propane};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
@@ -144,7 +143,7 @@ fn propane_slow_dynamics_captured() {
         t_end: 30.0,
         dt_ref: 0.01,
         window: 10.0,
-        sweep: vec![PAPER],
+        sweep: vec![propane::Setup::PAPER],
         legacy: vec![],
     });
     let e = r.flavor[0].2;
@@ -158,7 +157,8 @@ fn propane_slow_dynamics_captured() {
         e.bond_window
     );
     let m = Propane::<f64>::paper();
-    let mut se = SymplecticEuler::new(m.system(), PAPER.1, Ordering::KickDrift).unwrap();
+    let mut se =
+        SymplecticEuler::new(m.system(), propane::Setup::PAPER.1, Ordering::KickDrift).unwrap();
     let mut s = m.initial_state();
     let blew = se.integrate(&mut s, 300).is_err() || (Propane::angle(&s.q) - 1.9).abs() > 1.0;
     assert!(blew, "symplectic Euler at delta should fail");

@@ -1,11 +1,11 @@
 //! The SO(3) integrators of `macrostep::lie` (000 §4.5): claims measured, a cross-check against
 //! the crate's generic Z&S, torques and inertia beyond the paper, bad input.
 
-use host_tests::experiments::so3::{
-    cayley_order_errors, compute, relaxed_reference, rigid_reference, run_zs, zs_defect,
-    zs_order_errors, Setup,
-};
+use host_tests::experiments::so3::{compute, Setup};
 use host_tests::measure::{loglog_slope, reversibility_error};
+use host_tests::rigid::so3::{
+    cayley_order_errors, relaxed_reference, rigid_reference, run_zs, zs_defect, zs_order_errors,
+};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::lie::{

@@ -3,6 +3,7 @@
 //! (004 §5.4.3).
 
 use crate::report::{figure, sci, Table};
+use crate::rigid::multiplier_errors;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Stage};
 use macrostep::model::Potential;
 use macrostep::model::System;
@@ -164,83 +165,6 @@ pub fn vs_vr() {
     figure("vs-vr.vs_velocity_residual_max_second_half", vs_second);
     figure("vs-vr.vr_energy_error_max", de_vr);
     figure("vs-vr.vs_energy_error_max", de_vs);
-}
-
-/// Window errors of the recovered multiplier for one `ω`: `(window_err, pointwise_err,
-/// rigid_window_err)`.
-///
-/// The penalty run (`penalty_step`, step `h`) and RATTLE (step `h`) start from the same state of
-/// the double pendulum; `λ_R(tₙ) = ½(λ⁽ᵛ⁾ₙ + λ⁽ʳ⁾ₙ)` (O(h²)). Over `t ∈ [0, t_end]`:
-/// - `window_err = max_k ‖⟨−Ω g⟩_k − ⟨λ_R⟩_k‖∞`, both averaged over the same trailing window of
-///   `w` samples ([`MultiplierWindow`] on the penalty side);
-/// - `pointwise_err = max_k ‖−Ω g(q_k) − λ_R(t_k)‖∞`;
-/// - `rigid_window_err`: as `window_err` with the exact multiplier of the rigid reference.
-pub fn multiplier_errors(
-    omega: f64,
-    h: f64,
-    w: usize,
-    t_end: f64,
-    mut penalty_step: impl FnMut(&mut State<f64, 4>),
-) -> (f64, f64, f64) {
-    use macrostep::constrained::MultiplierWindow;
-    use macrostep::systems::DoublePendulum;
-    let dp = DoublePendulum::<f64>::paper();
-    let s0 = dp.initial_state();
-    let n = (t_end / h).round() as usize;
-    // RATTLE multipliers at t_1 … t_{n-1}.
-    let mut ra = Rattle::new(
-        dp.system(),
-        dp.constraint(),
-        h,
-        ConstraintNewtonParams::default(),
-    )
-    .expect("Rattle");
-    let mut s = s0;
-    let mut lam_r = vec![[0.0; 2]; n + 1];
-    let mut prev_end = None;
-    for slot in lam_r.iter_mut().take(n) {
-        ra.step(&mut s).expect("RATTLE step");
-        let m = ra.multipliers();
-        if let Some(pe) = prev_end {
-            let l: macrostep::nalgebra::SVector<f64, 2> = (pe + m.start) * 0.5;
-            *slot = [l[0], l[1]];
-        }
-        prev_end = Some(m.end);
-    }
-    // Exact multipliers.
-    let rigid = crate::rigid::DoublePendulum::seed();
-    let times: Vec<f64> = (0..=n).map(|k| k as f64 * h).collect();
-    let q0: [f64; 4] = s0.q.into();
-    let v0: [f64; 4] = s0.v.into();
-    let exact: Vec<[f64; 2]> = rigid
-        .solve(&q0, &v0, &times, 1e-12, 1e-12)
-        .into_iter()
-        .map(|x| x.lambda)
-        .collect();
-    // Penalty run with the on-line window.
-    let omega2 = macrostep::nalgebra::vector![omega * omega, omega * omega];
-    let mut win = MultiplierWindow::<f64, 2, 4096>::new(omega2, w).expect("window");
-    let g = dp.constraint();
-    let mut s = s0;
-    let (mut werr, mut perr, mut rerr) = (0.0_f64, 0.0_f64, 0.0_f64);
-    for k in 1..n {
-        penalty_step(&mut s);
-        win.push_state(&g, s.t, &s.q);
-        let pt = win.pointwise().expect("sample");
-        for i in 0..2 {
-            perr = perr.max((pt[i] - lam_r[k][i]).abs());
-        }
-        if let Some(est) = win.estimate() {
-            // Samples k − w + 1 … k (all ≥ 1, where λ_R is defined).
-            for i in 0..2 {
-                let avg_r: f64 = (k + 1 - w..=k).map(|j| lam_r[j][i]).sum::<f64>() / w as f64;
-                let avg_x: f64 = (k + 1 - w..=k).map(|j| exact[j][i]).sum::<f64>() / w as f64;
-                werr = werr.max((est[i] - avg_r).abs());
-                rerr = rerr.max((est[i] - avg_x).abs());
-            }
-        }
-    }
-    (werr, perr, rerr)
 }
 
 /// `reproduce multiplier`: 000 Fig 2b / Theorem 1.3 on the double pendulum.

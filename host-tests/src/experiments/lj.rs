@@ -198,6 +198,19 @@ pub struct Run {
     pub completed: bool,
 }
 
+impl Run {
+    /// Standard deviation of the end-to-end distance over the first and the last fifth of the
+    /// run.
+    pub fn vibration(&self) -> (f64, f64) {
+        let n = self.samples.len();
+        let sd = |xs: &[(f64, f64, f64, f64)]| {
+            let m = xs.iter().map(|x| x.3).sum::<f64>() / xs.len() as f64;
+            (xs.iter().map(|x| (x.3 - m).powi(2)).sum::<f64>() / xs.len() as f64).sqrt()
+        };
+        (sd(&self.samples[..n / 5]), sd(&self.samples[n - n / 5..]))
+    }
+}
+
 /// The study's results.
 #[derive(Clone, Debug)]
 pub struct Results {
@@ -258,16 +271,6 @@ pub fn compute(setup: &Setup) -> Results {
     }
 }
 
-/// Standard deviation of the end-to-end distance over the first and the last fifth of a run.
-pub fn vibration(r: &Run) -> (f64, f64) {
-    let n = r.samples.len();
-    let sd = |xs: &[(f64, f64, f64, f64)]| {
-        let m = xs.iter().map(|x| x.3).sum::<f64>() / xs.len() as f64;
-        (xs.iter().map(|x| (x.3 - m).powi(2)).sum::<f64>() / xs.len() as f64).sqrt()
-    };
-    (sd(&r.samples[..n / 5]), sd(&r.samples[n - n / 5..]))
-}
-
 /// Prints the comparison and the figures; `--plot` draws 001 Figs 6–7.
 pub fn report(r: &Results) {
     say!(
@@ -275,7 +278,7 @@ pub fn report(r: &Results) {
         r.v_min
     );
     for (name, run) in [("rattle", &r.rattle), ("bdf2", &r.bdf2)] {
-        let (early, late) = vibration(run);
+        let (early, late) = run.vibration();
         let max_de = run.samples.iter().map(|x| x.2.abs()).fold(0.0, f64::max);
         let final_de = run.samples.last().map_or(f64::NAN, |x| x.2);
         say!(

@@ -57,10 +57,13 @@
 //! ```
 
 mod double_pendulum;
+mod multiplier;
+pub mod so3;
 #[cfg(test)]
 mod tests;
 
 pub use double_pendulum::DoublePendulum;
+pub use multiplier::multiplier_errors;
 
 use crate::reference;
 use std::f64::consts::PI;

@@ -141,7 +141,7 @@ fn spring_chain_rattle_symplectic_and_vs_equals_vr() {
 /// ω grows (ω = 20 → 100), while the pointwise `−ω²g` stays O(1) away.
 #[test]
 fn recovered_multiplier_converges_in_window_average_only() {
-    use host_tests::experiments::constrained::multiplier_errors;
+    use host_tests::rigid::multiplier_errors;
     use macrostep::baselines::VelocityVerlet;
     let dp = DoublePendulum::<f64>::paper();
     let (h, w, t_end) = (0.001, 200, 2.0);

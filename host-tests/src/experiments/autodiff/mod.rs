@@ -217,13 +217,13 @@ impl<T: Real, const N: usize> Energy<T, N> for Chain<N> {
     }
 }
 
-/// Median wall time of `f` in nanoseconds over a few batches.
-fn time_ns(mut f: impl FnMut() -> f64) -> f64 {
+/// Median wall time of `f` in nanoseconds over `setup.batches` batches of `setup.reps` calls.
+fn time_ns(setup: &Setup, mut f: impl FnMut() -> f64) -> f64 {
     use std::time::Instant;
     let mut sink = 0.0;
     let mut samples = Vec::new();
-    for _ in 0..7 {
-        let reps = 200;
+    for _ in 0..setup.batches {
+        let reps = setup.reps;
         let t0 = Instant::now();
         for _ in 0..reps {
             sink += std::hint::black_box(f());
@@ -235,39 +235,99 @@ fn time_ns(mut f: impl FnMut() -> f64) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// Cost of each derivative relative to one plain energy evaluation, for the chain at `N`.
-fn cost<const N: usize>() -> [f64; 5] {
+/// Cost of each derivative relative to one plain energy evaluation, for the chain at `N`:
+/// `[energy ns, gradient, hess·a, a·V‴·a, hessian]`.
+fn cost<const N: usize>(setup: &Setup) -> [f64; 5] {
     let model = AutoDiff(Chain::<N>);
     let q = SVector::<f64, N>::from_fn(|i, _| 0.1 * i as f64);
     let a = SVector::<f64, N>::from_fn(|i, _| (i as f64).cos());
-    let e = time_ns(|| model.energy(&q));
+    let e = time_ns(setup, || model.energy(&q));
     [
         e,
-        time_ns(|| model.gradient(&q)[1]) / e,
-        time_ns(|| model.hessian_vector(&q, &a)[1]) / e,
-        time_ns(|| model.third_contraction(&q, &a)[1]) / e,
-        time_ns(|| model.hessian(&q)[(1, 1)]) / e,
+        time_ns(setup, || model.gradient(&q)[1]) / e,
+        time_ns(setup, || model.hessian_vector(&q, &a)[1]) / e,
+        time_ns(setup, || model.third_contraction(&q, &a)[1]) / e,
+        time_ns(setup, || model.hessian(&q)[(1, 1)]) / e,
     ]
 }
 
-/// Prints the f64 and f32 tables and `figure autodiff.max_rel_err` (f64).
-pub fn run() {
+/// The timing effort of `reproduce autodiff` (the closed-form checks do not depend on it).
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Timed batches per measurement (the median is kept).
+    pub batches: usize,
+    /// Calls per batch.
+    pub reps: usize,
+}
+
+impl Setup {
+    /// The published timing: 7 batches of 200 calls.
+    pub fn paper() -> Self {
+        Self {
+            batches: 7,
+            reps: 200,
+        }
+    }
+
+    /// A cheap version for tests: 3 batches of 20 calls.
+    pub fn quick() -> Self {
+        Self {
+            batches: 3,
+            reps: 20,
+        }
+    }
+}
+
+/// Everything `reproduce autodiff` prints.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The closed-form errors in `f64`, one per energy.
+    pub errors_f64: Vec<CaseError>,
+    /// The same in `f32`.
+    pub errors_f32: Vec<CaseError>,
+    /// `(N, [energy ns, gradient, hess·a, a·V‴·a, hessian])`: cost relative to one energy
+    /// evaluation on the FPU-like chain (this machine).
+    pub cost: Vec<(usize, [f64; 5])>,
+}
+
+impl Results {
+    /// The largest error over every case and quantity in `f64` (NaN if any is NaN).
+    pub fn max_rel_err(&self) -> f64 {
+        self.errors_f64
+            .iter()
+            .map(CaseError::max)
+            .fold(0.0, nan_max)
+    }
+
+    /// The same in `f32`.
+    pub fn max_rel_err_f32(&self) -> f64 {
+        self.errors_f32
+            .iter()
+            .map(CaseError::max)
+            .fold(0.0, nan_max)
+    }
+}
+
+/// Runs the closed-form checks in `f64` and `f32` and the cost study.
+pub fn compute(setup: &Setup) -> Results {
+    Results {
+        errors_f64: closed_form_errors::<f64>(),
+        errors_f32: closed_form_errors::<f32>(),
+        cost: vec![(10, cost::<10>(setup)), (40, cost::<40>(setup))],
+    }
+}
+
+/// Prints the f64 and f32 tables, `figure autodiff.max_rel_err` (f64), `…_f32` and the cost
+/// ratios at `N = 40`.
+pub fn report(r: &Results) {
     crate::say!("Forward-mode AD vs hand-derived closed forms: max normwise relative error\n");
     crate::say!("f64:");
-    let e64 = closed_form_errors::<f64>();
-    print_table(&e64);
+    print_table(&r.errors_f64);
     crate::say!("\nf32:");
-    let e32 = closed_form_errors::<f32>();
-    print_table(&e32);
+    print_table(&r.errors_f32);
     crate::say!();
-    figure(
-        "autodiff.max_rel_err",
-        e64.iter().map(CaseError::max).fold(0.0, nan_max),
-    );
-    figure(
-        "autodiff.max_rel_err_f32",
-        e32.iter().map(CaseError::max).fold(0.0, nan_max),
-    );
+    figure("autodiff.max_rel_err", r.max_rel_err());
+    figure("autodiff.max_rel_err_f32", r.max_rel_err_f32());
 
     crate::say!(
         "\nCost relative to one plain energy evaluation (FPU-like chain, f64, this machine):"
@@ -280,7 +340,7 @@ pub fn run() {
         "a·V'''·a",
         "hessian",
     ]);
-    for (n, c) in [(10, cost::<10>()), (40, cost::<40>())] {
+    for &(n, c) in &r.cost {
         table.row(&[
             n.to_string(),
             format!("{:.0}", c[0]),
@@ -295,4 +355,10 @@ pub fn run() {
             figure("autodiff.cost_ratio_hessian_n40", c[4]);
         }
     }
+}
+
+/// `reproduce autodiff` (`--quick`: fewer timing repeats).
+pub fn run() {
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
+    report(&compute(&setup));
 }

@@ -181,6 +181,9 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// [`PAPER`]: the thesis's `(τ, δ)` for the clip.
+    pub const PAPER: (f64, f64) = PAPER;
+
     /// T = 100, the thesis's (τ, δ) and five neighbours.
     pub fn paper() -> Self {
         Self {

@@ -31,8 +31,7 @@ use macrostep::Integrator;
 use nalgebra::Matrix3;
 use std::time::Instant;
 
-mod runs;
-pub use runs::*;
+pub use crate::rigid::so3::*;
 
 /// The measurement setup.
 #[derive(Clone, Copy, Debug)]
@@ -82,17 +81,6 @@ impl Setup {
             ..Self::paper()
         }
     }
-}
-
-/// Max deviation, energy error and orthogonality defect of one run.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RunErrors {
-    /// `max_k ‖R_k − R_ref(t_k)‖_F`.
-    pub max_err_r: f64,
-    /// `max_k |E_k − E_0|`.
-    pub max_energy_err: f64,
-    /// `max_k ‖R_kᵀR_k − I‖_F`.
-    pub max_orth_err: f64,
 }
 
 /// Everything `reproduce so3` prints.

@@ -6,6 +6,8 @@ use macrostep::flavor::{ForcedEuler, LegacyMap, Nonintrusive, Params, Stiffness,
 use macrostep::systems::Kapitza;
 use macrostep::Integrator;
 
+pub use crate::measure::{max_abs, window_err};
+
 /// The measurement setup: `T = 10`, trailing windows of 0.01 (ten forcing periods) on a
 /// 0.05 grid, reference sampled every `5·10⁻⁵`.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +25,11 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// [`TARGET`]: the window error asked of the recommended setting.
+    pub const TARGET: f64 = TARGET;
+    /// [`RECOMMENDED`]: the recommended setting `(τ, δ, symmetric)`.
+    pub const RECOMMENDED: (f64, f64, bool) = RECOMMENDED;
+
     /// The setup (004 Fig 2.17 parameters).
     pub fn paper() -> Self {
         Self {
@@ -174,20 +181,6 @@ impl Setup {
         }
         best
     }
-}
-
-/// Max |difference| of two window-mean series.
-pub fn window_err(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len(), "window series differ in length");
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
-
-/// Max |θ|.
-pub fn max_abs(theta: &[f64]) -> f64 {
-    theta.iter().fold(0.0_f64, |m, x| m.max(x.abs()))
 }
 
 /// The accuracy asked of the recommended setting: window error ≤ 10⁻² (3 % of the 0.35 swing;

@@ -1,5 +1,6 @@
-//! The runs behind `reproduce so3`: the two methods' trajectories, the DOP853 references of the
-//! rigid and the relaxed systems, and the error, order and symplecticity measurements.
+//! The free rigid body on SO(3) (000 §4.5): the DOP853 references of the rigid and the relaxed
+//! systems, the linearised Z&S and Cayley trajectories, and the error, order and symplecticity
+//! measurements behind `reproduce so3` and its tests.
 
 use crate::measure::integrator_defect;
 use macrostep::lie::{
@@ -10,7 +11,17 @@ use macrostep::zs::ImplicitNewtonParams;
 use macrostep::{Integrator, Real, State};
 use nalgebra::{Matrix3, SVector, Vector3};
 
-use super::RunErrors;
+/// Max deviation, energy error and orthogonality defect of one run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunErrors {
+    /// `max_k ‖R_k − R_ref(t_k)‖_F`.
+    pub max_err_r: f64,
+    /// `max_k |E_k − E_0|`.
+    pub max_energy_err: f64,
+    /// `max_k ‖R_kᵀR_k − I‖_F`.
+    pub max_orth_err: f64,
+}
+
 /// A trapezoidal (`S = true`) or first-order run of the linearised Z&S: states every step.
 pub fn run_zs<T: Real, const S: bool>(
     body: RigidBody<T>,
