@@ -2,7 +2,6 @@
 //! [parent module](super).
 
 use super::Sample;
-use crate::reference;
 
 /// The planar double pendulum in generalised coordinates `y = (θ, φ, θ̇, φ̇)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,7 +76,7 @@ impl DoublePendulum {
         [(b1 * a22 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det]
     }
 
-    /// The right-hand side `ẏ = f(y)` for [`reference::solve`].
+    /// The right-hand side `ẏ = f(y)` for [`reference::solve`](crate::reference::solve).
     pub fn rhs(&self) -> impl Fn(f64, &[f64], &mut [f64]) {
         let dp = *self;
         move |_t, y, dy| {
@@ -188,24 +187,17 @@ impl DoublePendulum {
         atol: f64,
     ) -> Vec<Sample<4, 2>> {
         let y0 = self.from_cartesian(q0, v0);
-        let t_end = times.iter().copied().fold(0.0, f64::max);
-        let t_end = if t_end > 0.0 { t_end } else { 1.0 };
-        let ys = reference::solve(self.rhs(), 0.0, &y0, t_end, rtol, atol, times);
-        times
-            .iter()
-            .zip(ys)
-            .map(|(&t, y)| {
-                let (q, v, a) = self.cartesian(&y);
-                Sample {
-                    t,
-                    q,
-                    v,
-                    a,
-                    lambda: self.multipliers(&y),
-                    energy: self.energy(&y),
-                    y,
-                }
-            })
-            .collect()
+        super::sample_reference(self.rhs(), &y0, times, rtol, atol, |t, y| {
+            let (q, v, a) = self.cartesian(&y);
+            Sample {
+                t,
+                q,
+                v,
+                a,
+                lambda: self.multipliers(&y),
+                energy: self.energy(&y),
+                y,
+            }
+        })
     }
 }

@@ -88,6 +88,22 @@ pub struct Sample<const N: usize, const D: usize> {
     pub energy: f64,
 }
 
+/// The reference solution of `rhs` from `y0` at `t = 0`, sampled at the non-negative,
+/// non-decreasing `times`, each state turned into a [`Sample`] by `sample(t, y)`.
+fn sample_reference<const N: usize, const D: usize>(
+    rhs: impl Fn(f64, &[f64], &mut [f64]),
+    y0: &[f64],
+    times: &[f64],
+    rtol: f64,
+    atol: f64,
+    sample: impl Fn(f64, Vec<f64>) -> Sample<N, D>,
+) -> Vec<Sample<N, D>> {
+    let t_end = times.iter().copied().fold(0.0, f64::max);
+    let t_end = if t_end > 0.0 { t_end } else { 1.0 };
+    let ys = reference::solve(rhs, 0.0, y0, t_end, rtol, atol, times);
+    times.iter().zip(ys).map(|(&t, y)| sample(t, y)).collect()
+}
+
 /// The planar pendulum `θ̈ = −(g/L) sin θ` of mass `m` on a rod of length `l`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pendulum {
@@ -169,25 +185,18 @@ impl Pendulum {
         atol: f64,
     ) -> Vec<Sample<2, 1>> {
         let y0 = self.from_cartesian(q0, v0);
-        let t_end = times.iter().copied().fold(0.0, f64::max);
-        let t_end = if t_end > 0.0 { t_end } else { 1.0 };
-        let ys = reference::solve(self.rhs(), 0.0, &y0, t_end, rtol, atol, times);
-        times
-            .iter()
-            .zip(ys)
-            .map(|(&t, y)| {
-                let (q, v, a) = self.cartesian(&y);
-                Sample {
-                    t,
-                    q,
-                    v,
-                    a,
-                    lambda: [self.multiplier(&y)],
-                    energy: self.energy(&y),
-                    y,
-                }
-            })
-            .collect()
+        sample_reference(self.rhs(), &y0, times, rtol, atol, |t, y| {
+            let (q, v, a) = self.cartesian(&y);
+            Sample {
+                t,
+                q,
+                v,
+                a,
+                lambda: [self.multiplier(&y)],
+                energy: self.energy(&y),
+                y,
+            }
+        })
     }
 
     /// The period measured on the reference solution: the first time `θ̇` returns to zero after
