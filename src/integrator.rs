@@ -44,6 +44,20 @@ pub trait Stepper<T: Real> {
     fn step_size(&self) -> T;
 }
 
+/// Writes the one-method [`Stepper`] impl every integrator needs, from the impl header and where
+/// the step size lives: `impl_stepper!(impl[T: Real, const N: usize] Foo<T, N> => h)` reads
+/// `self.h`; `=> inner.step_size()` asks a wrapped stepper.
+macro_rules! impl_stepper {
+    (impl[$($g:tt)*] $ty:ty $(where [$($w:tt)*])? => $($path:ident).+ $(($($arg:tt)*))?) => {
+        impl<$($g)*> $crate::Stepper<T> for $ty $(where $($w)*)? {
+            fn step_size(&self) -> T {
+                self.$($path).+ $(($($arg)*))?
+            }
+        }
+    };
+}
+pub(crate) use impl_stepper;
+
 /// A deterministic one-step method for a system with `N` degrees of freedom.
 ///
 /// The caller owns the [`State`]; the integrator owns its model, its validated parameters and its

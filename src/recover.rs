@@ -94,11 +94,9 @@ fn recoverable(e: StepError) -> bool {
     )
 }
 
-impl<T: Real, I: crate::Stepper<T>> crate::Stepper<T> for Recovering<I> {
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, I: crate::Stepper<T>] Recovering<I> => inner.step_size()
+);
 
 impl<T: Real, I: Integrator<T, N> + Clone, const N: usize> Integrator<T, N> for Recovering<I> {
     const ORDER: u32 = I::ORDER;

@@ -95,18 +95,12 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 }
 
-impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for SymplecticEuler<T, P, N> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, const N: usize] SymplecticEuler<T, P, N> => h
+);
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for SymplecticEuler<T, P, N> {
-    const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = false;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -64,18 +64,12 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
     }
 }
 
-impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for VelocityVerlet<T, P, N> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, const N: usize] VelocityVerlet<T, P, N> => h
+);
 
 impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityVerlet<T, P, N> {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

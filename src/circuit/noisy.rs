@@ -97,11 +97,9 @@ impl<T: Real, const B: usize, const M: usize> NoisyCircuitVi<T, B, M> {
     }
 }
 
-impl<T: Real, const B: usize, const M: usize> crate::Stepper<T> for NoisyCircuitVi<T, B, M> {
-    fn step_size(&self) -> T {
-        self.vi.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, const B: usize, const M: usize] NoisyCircuitVi<T, B, M> => vi.step_size()
+);
 
 impl<T: Real, const B: usize, const M: usize> StochasticIntegrator<T, M>
     for NoisyCircuitVi<T, B, M>

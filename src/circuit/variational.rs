@@ -126,11 +126,9 @@ impl<T: Real, const B: usize, const M: usize> CircuitVi<T, B, M> {
     }
 }
 
-impl<T: Real, const B: usize, const M: usize> crate::Stepper<T> for CircuitVi<T, B, M> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, const B: usize, const M: usize] CircuitVi<T, B, M> => h
+);
 
 impl<T: Real, const B: usize, const M: usize> Integrator<T, M> for CircuitVi<T, B, M> {
     const ORDER: u32 = 1;

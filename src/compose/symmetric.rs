@@ -103,11 +103,9 @@ impl<T: Real, I> SymmetricComposition<T, I> {
     }
 }
 
-impl<T: Real, I: crate::Stepper<T>> crate::Stepper<T> for SymmetricComposition<T, I> {
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, I: crate::Stepper<T>] SymmetricComposition<T, I> => inner.step_size()
+);
 
 impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for SymmetricComposition<T, I> {
     const ORDER: u32 = I::ORDER + 2;

@@ -181,11 +181,7 @@ where
     P: Hessian<T, N>,
     G: Constraint<T, N, D>,
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = false;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

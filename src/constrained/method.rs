@@ -44,15 +44,11 @@ pub struct Constrained<T: Real, P, G, S, const N: usize, const D: usize> {
     pub(super) scheme: S,
 }
 
-/// The configured step `h`, one impl for all four aliases (their steps are [`Integrator`] impls
-/// of their own).
-impl<T: Real, P, G, S, const N: usize, const D: usize> crate::Stepper<T>
-    for Constrained<T, P, G, S, N, D>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+// The configured step `h`, one impl for all four aliases (their steps are [`Integrator`] impls
+// of their own).
+crate::integrator::impl_stepper!(
+    impl[T: Real, P, G, S, const N: usize, const D: usize] Constrained<T, P, G, S, N, D> => h
+);
 
 impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>
 where

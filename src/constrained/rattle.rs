@@ -119,11 +119,7 @@ where
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -277,13 +277,10 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
     }
 }
 
-impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> crate::Stepper<T>
-    for ConvertedConstrained<T, L, N, D>
-{
-    fn step_size(&self) -> T {
-        self.layer.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize]
+    ConvertedConstrained<T, L, N, D> => layer.step_size()
+);
 
 impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Integrator<T, N>
     for ConvertedConstrained<T, L, N, D>

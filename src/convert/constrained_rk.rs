@@ -136,19 +136,11 @@ pub(crate) fn minv_jt<T: Real, const N: usize, const D: usize>(
     out
 }
 
-impl<
-        T: Real,
-        P: Potential<T, N>,
-        G: Constraint<T, N, D>,
-        K: Tableau,
-        const N: usize,
-        const D: usize,
-    > crate::Stepper<T> for ConstrainedRk<T, P, G, K, N, D>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau,
+         const N: usize, const D: usize]
+    ConstrainedRk<T, P, G, K, N, D> => h
+);
 
 impl<
         T: Real,

@@ -219,11 +219,9 @@ impl<T: Real, L: StandardLayer<T, N>, const N: usize> Converted<T, L, N> {
     }
 }
 
-impl<T: Real, L: StandardLayer<T, N>, const N: usize> crate::Stepper<T> for Converted<T, L, N> {
-    fn step_size(&self) -> T {
-        self.layer.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, L: StandardLayer<T, N>, const N: usize] Converted<T, L, N> => layer.step_size()
+);
 
 impl<T: Real, L: StandardLayer<T, N>, const N: usize> Integrator<T, N> for Converted<T, L, N> {
     const ORDER: u32 = L::ORDER;

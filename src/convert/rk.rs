@@ -116,13 +116,9 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K
     }
 }
 
-impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> crate::Stepper<T>
-    for ExplicitRk<T, P, K, N>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, K: Tableau, const N: usize] ExplicitRk<T, P, K, N> => h
+);
 
 impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
     for ExplicitRk<T, P, K, N>

@@ -117,13 +117,10 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
     }
 }
 
-impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> crate::Stepper<T>
-    for Artificial<T, V, U, N>
-{
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize]
+    Artificial<T, V, U, N> => params.delta
+);
 
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator<T, N>
     for Artificial<T, V, U, N>

@@ -119,13 +119,10 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft
     }
 }
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
-    for LangevinSoft<T, L, N>
-{
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize]
+    LangevinSoft<T, L, N> => params.delta
+);
 
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIntegrator<T, N>
     for LangevinSoft<T, L, N>

@@ -106,13 +106,10 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStif
     }
 }
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> crate::Stepper<T>
-    for LangevinStiff<T, L, N>
-{
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize]
+    LangevinStiff<T, L, N> => params.delta
+);
 
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> StochasticIntegrator<T, N>
     for LangevinStiff<T, L, N>

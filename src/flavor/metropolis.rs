@@ -139,16 +139,12 @@ where
     }
 }
 
-impl<T: Real, L, V, U, const N: usize> crate::Stepper<T> for Metropolis<T, L, V, U, N>
-where
-    L: LegacyMap<T, State = State<T, N>>,
-    V: Potential<T, N>,
-    U: Potential<T, N>,
-{
-    fn step_size(&self) -> T {
-        self.flavor.params().delta
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, L, V, U, const N: usize]
+    Metropolis<T, L, V, U, N>
+    where [L: LegacyMap<T, State = State<T, N>>, V: Potential<T, N>, U: Potential<T, N>]
+    => flavor.step_size()
+);
 
 impl<T: Real, L, V, U, const N: usize> StochasticIntegrator<T, N> for Metropolis<T, L, V, U, N>
 where

@@ -121,12 +121,8 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     }
 }
 
-/// The meso-step `δ`, for any state type.
-impl<T: Real, L: LegacyMap<T>> crate::Stepper<T> for Symmetric<T, L> {
-    fn step_size(&self) -> T {
-        self.params.delta
-    }
-}
+// The meso-step `δ`, for any state type.
+crate::integrator::impl_stepper!(impl[T: Real, L: LegacyMap<T>] Symmetric<T, L> => params.delta);
 
 impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T, N>
     for Symmetric<T, L>

@@ -144,11 +144,9 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
     }
 }
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> crate::Stepper<T> for Damped<T, I, N> {
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, I: Integrator<T, N>, const N: usize] Damped<T, I, N> => inner.step_size()
+);
 
 impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T, I, N> {
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };

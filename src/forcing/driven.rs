@@ -63,11 +63,9 @@ impl<T: Real, I, F> Driven<T, I, F> {
     }
 }
 
-impl<T: Real, I: crate::Stepper<T>, F> crate::Stepper<T> for Driven<T, I, F> {
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, I: crate::Stepper<T>, F] Driven<T, I, F> => inner.step_size()
+);
 
 impl<T, I, F, const N: usize> Integrator<T, N> for Driven<T, I, F>
 where

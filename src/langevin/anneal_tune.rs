@@ -255,11 +255,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize> crate::Stepper<T> for AnnealTuneGla<T, P, N> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize] AnnealTuneGla<T, P, N> => h
+);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> StochasticIntegrator<T, N>
     for AnnealTuneGla<T, P, N>

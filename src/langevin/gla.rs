@@ -125,11 +125,9 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     }
 }
 
-impl<T: Real, P: Potential<T, N>, const N: usize> crate::Stepper<T> for Gla<T, P, N> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, const N: usize] Gla<T, P, N> => h
+);
 
 impl<T: Real, P: Potential<T, N>, const N: usize> StochasticIntegrator<T, N> for Gla<T, P, N> {
     const DETERMINISTIC_ORDER: u32 = 1;

@@ -206,11 +206,9 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     }
 }
 
-impl<T: Real, const SECOND_ORDER: bool> crate::Stepper<T> for LinearizedZs<T, SECOND_ORDER> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, const SECOND_ORDER: bool] LinearizedZs<T, SECOND_ORDER> => h
+);
 
 impl<T: Real, const SECOND_ORDER: bool> Integrator<T, 9> for LinearizedZs<T, SECOND_ORDER> {
     const ORDER: u32 = if SECOND_ORDER { 2 } else { 1 };

@@ -86,13 +86,9 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) watch: Watch<T, N>,
 }
 
-/// The configured step `H`, one impl for [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`]
-/// (their steps are [`Integrator`] impls of their own).
-impl<T: Real, F, S, const N: usize> crate::Stepper<T> for Sim<T, F, S, N> {
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+// The configured step `H`, one impl for [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`]
+// (their steps are [`Integrator`] impls of their own).
+crate::integrator::impl_stepper!(impl[T: Real, F, S, const N: usize] Sim<T, F, S, N> => h);
 
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
     Sim<T, Conservative<P>, S, N>

@@ -258,19 +258,11 @@ pub struct Quasi1<T: Real, P, K, const N: usize, const S: usize, const F: usize>
 
 quasi_common!(Quasi1);
 
-impl<
-        T: Real,
-        P: Potential<T, N>,
-        K: QuasiStiffness<T, S, F>,
-        const N: usize,
-        const S: usize,
-        const F: usize,
-    > crate::Stepper<T> for Quasi1<T, P, K, N, S, F>
-{
-    fn step_size(&self) -> T {
-        self.core.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, K: QuasiStiffness<T, S, F>,
+         const N: usize, const S: usize, const F: usize]
+    Quasi1<T, P, K, N, S, F> => core.h
+);
 
 impl<
         T: Real,
@@ -281,11 +273,7 @@ impl<
         const F: usize,
     > Integrator<T, N> for Quasi1<T, P, K, N, S, F>
 {
-    const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = false;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -312,19 +300,11 @@ pub struct Quasi2<T: Real, P, K, const N: usize, const S: usize, const F: usize>
 
 quasi_common!(Quasi2);
 
-impl<
-        T: Real,
-        P: Potential<T, N>,
-        K: QuasiStiffness<T, S, F>,
-        const N: usize,
-        const S: usize,
-        const F: usize,
-    > crate::Stepper<T> for Quasi2<T, P, K, N, S, F>
-{
-    fn step_size(&self) -> T {
-        self.core.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Potential<T, N>, K: QuasiStiffness<T, S, F>,
+         const N: usize, const S: usize, const F: usize]
+    Quasi2<T, P, K, N, S, F> => core.h
+);
 
 impl<
         T: Real,
@@ -335,11 +315,7 @@ impl<
         const F: usize,
     > Integrator<T, N> for Quasi2<T, P, K, N, S, F>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

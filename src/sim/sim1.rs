@@ -163,11 +163,7 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
 }
 
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
-    const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = false;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

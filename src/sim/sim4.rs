@@ -103,11 +103,7 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
 }
 
 impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
-    const ORDER: u32 = 4;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 4, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

@@ -295,11 +295,9 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> DampedZs<T, I, N> {
     }
 }
 
-impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> crate::Stepper<T> for DampedZs<T, I, N> {
-    fn step_size(&self) -> T {
-        self.inner.step_size()
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, I: InMatrixDamping<T, N>, const N: usize] DampedZs<T, I, N> => inner.step_size()
+);
 
 impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for DampedZs<T, I, N> {
     const ORDER: u32 = 2;

@@ -172,22 +172,14 @@ pub(super) fn newmark_step<T: Real, P: Hessian<T, N>, const N: usize, S: Shifted
     Ok(it)
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
-    for Newmark<T, P, N, S>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>] Newmark<T, P, N, S> => h
+);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Newmark<T, P, N, S>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         self.iterations = newmark_step(

@@ -90,22 +90,15 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
-    for NewmarkOneIteration<T, P, N, S>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>]
+    NewmarkOneIteration<T, P, N, S> => h
+);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for NewmarkOneIteration<T, P, N, S>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = false;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let one = ImplicitNewtonParams {

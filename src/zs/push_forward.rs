@@ -103,22 +103,15 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
-    for PushForwardNewmark<T, P, N, S>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>]
+    PushForwardNewmark<T, P, N, S> => h
+);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for PushForwardNewmark<T, P, N, S>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {

@@ -95,22 +95,14 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
-    for Sylipn<T, P, N, S>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>] Sylipn<T, P, N, S> => h
+);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Sylipn<T, P, N, S>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {

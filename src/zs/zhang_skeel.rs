@@ -151,22 +151,15 @@ fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N
     Ok(())
 }
 
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::Stepper<T>
-    for ZhangSkeel<T, P, N, S>
-{
-    fn step_size(&self) -> T {
-        self.h
-    }
-}
+crate::integrator::impl_stepper!(
+    impl[T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>]
+    ZhangSkeel<T, P, N, S> => h
+);
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for ZhangSkeel<T, P, N, S>
 {
-    const ORDER: u32 = 2;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = true;
-
-    crate::watched::watch_accessors!();
+    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         let Self {
