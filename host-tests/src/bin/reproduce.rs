@@ -35,19 +35,26 @@ struct Cli {
 fn experiment_help() -> String {
     let mut s = String::from("Experiments (`reproduce list` adds the expected run times):\n");
     for e in EXPERIMENTS {
-        s.push_str(&format!("  {:<20} {}\n", e.name, e.seed));
+        s.push_str(&format!("  {:<23} {}\n", e.name, e.seed));
     }
     s
 }
 
 fn list() {
+    // Each column is as wide as its longest entry, so the run times line up.
+    let n = EXPERIMENTS.iter().map(|e| e.name.len()).max().unwrap_or(0);
+    let w = EXPERIMENTS
+        .iter()
+        .map(|e| e.seed.chars().count())
+        .max()
+        .unwrap_or(0);
     println!(
-        "{:<20} {:<28} {:>9}  about",
+        "{:<n$} {:<w$} {:>9}  about",
         "name", "seed reference", "time"
     );
     for e in EXPERIMENTS {
         println!(
-            "{:<20} {:<28} {:>9}  {}",
+            "{:<n$} {:<w$} {:>9}  {}",
             e.name,
             e.seed,
             e.expected_time(),
