@@ -12,6 +12,10 @@
 //!   potentials behind them, and the FLAVOR stacks over symplectic Euler built on them
 //!   ([`nonintrusive_se`], [`nonintrusive_fused`]);
 //! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
+//! - the one-dimensional Lennard-Jones double well of 004 §6.5 and its exact Boltzmann–Gibbs law
+//!   ([`lj_well`]).
+
+pub mod lj_well;
 
 use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
