@@ -10,11 +10,9 @@
 //! The seed reports these as plots (Figs 4.4–4.6) and one timing sentence ("an accurate 100x
 //! speed up ... because H/h = 100"); the numbers here are our measurements of the same claims.
 
-mod models;
-pub use models::*;
-
 use crate::experiments::work_precision::search::{self, Method, Problem, Search, Study};
 use crate::experiments::work_precision::{run_fixed, tag};
+use crate::fixtures::quasi_quadratic::*;
 use crate::measure::{integrator_defect, loglog_slope};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
