@@ -232,6 +232,18 @@ pub const SCAN: [f64; 2] = [0.2, 0.3];
 /// penalty mode (`ω = 20`), whose `O(h²)` energy oscillation makes single steps gain energy.
 pub const PERIOD_STEPS: usize = 32;
 
+impl Results {
+    /// [`monotone_from_c`] of the damped method `name`.
+    pub fn monotone_from_c(&self, name: &str) -> f64 {
+        let k = self
+            .damped
+            .iter()
+            .position(|d| d.name == name)
+            .expect("a damped method");
+        monotone_from_c(self, k)
+    }
+}
+
 /// The smallest `c` of `DASHPOTS ∪ SCAN` from which on (every larger one too) method `k` had no
 /// single-step increase; `NaN` when even `c = 0.5` had one.
 pub fn monotone_from_c(r: &Results, k: usize) -> f64 {
