@@ -14,9 +14,11 @@
 //! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
 //! - the one-dimensional Lennard-Jones double well of 004 §6.5 and its exact Boltzmann–Gibbs law
 //!   ([`lj_well`]).
+//! - the forced double pendulum of 000 §4.1 with a held force ([`forced_dp`]).
 //! - the quasi-quadratic models of 004 eqs 4.84/4.85 with their integrators and reference
 //!   ([`quasi_quadratic`]).
 
+pub mod forced_dp;
 pub mod lj_well;
 pub mod quasi_quadratic;
 
