@@ -14,10 +14,13 @@
 //! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
 //! - the one-dimensional Lennard-Jones double well of 004 §6.5 and its exact Boltzmann–Gibbs law
 //!   ([`lj_well`]).
+//! - the built-in double pendulum and chain written with the mechanism builder, and their
+//!   bit-identity check ([`builder_models`]).
 //! - the forced double pendulum of 000 §4.1 with a held force ([`forced_dp`]).
 //! - the quasi-quadratic models of 004 eqs 4.84/4.85 with their integrators and reference
 //!   ([`quasi_quadratic`]).
 
+pub mod builder_models;
 pub mod forced_dp;
 pub mod lj_well;
 pub mod quasi_quadratic;
