@@ -1,16 +1,10 @@
 //! `reproduce flavor-langevin`: the Langevin FLAVORs against GLA (004 §2.6.8 slow noise, §2.6.9
 //! fast noise, with a study over δ/τ and over ω) and the Metropolis-adjusted FLAVOR (§2.4.6).
 
-pub mod fast_noise;
-pub mod metropolis;
-pub mod moments;
-pub mod slow_noise;
-
-pub use fast_noise::*;
-pub use metropolis::metropolis_histogram;
-pub use moments::{argmax_z, max_mean_diff, max_z, Moments};
-pub use slow_noise::langevin_slow_noise;
-
+use crate::ensembles::fast_noise::*;
+use crate::ensembles::metropolis::metropolis_histogram;
+use crate::ensembles::moments::{argmax_z, max_mean_diff, max_z};
+use crate::ensembles::slow_noise::langevin_slow_noise;
 use crate::report::{figure, sci, Table};
 
 /// What to run.
