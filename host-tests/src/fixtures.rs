@@ -19,12 +19,15 @@
 //! - the forced double pendulum of 000 §4.1 with a held force ([`forced_dp`]).
 //! - the TIP3P water model of 000 §4.3 ([`water`]; defined in `experiments::water::model` and
 //!   re-exported here: moving its code changes the release codegen of `reproduce water`).
+//! - two variants of the penalised double pendulum, distance form and Gauss–Newton matrix
+//!   ([`penalised_dp`]).
 //! - the quasi-quadratic models of 004 eqs 4.84/4.85 with their integrators and reference
 //!   ([`quasi_quadratic`]).
 
 pub mod builder_models;
 pub mod forced_dp;
 pub mod lj_well;
+pub mod penalised_dp;
 pub mod quasi_quadratic;
 
 pub use crate::experiments::water::model as water;

@@ -8,7 +8,8 @@
 //! `Vec<f64>` state), which is what makes it a reference: an error in the core cannot be
 //! reproduced by it.
 //!
-//! [`circuit`] holds the exact law of the linear circuits of 004 §7.1 (closed form, no solver).
+//! [`chain`] holds the rigid pendulum chain in angle coordinates (004 §5.4.3); [`circuit`] the
+//! exact law of the linear circuits of 004 §7.1 (closed form, no solver).
 //!
 //! # Accuracy
 //! Every requested time is made a step end point (the crate's dense output is not accurate
@@ -24,6 +25,7 @@
 //! assert!((y[1][0] - (-1.0_f64).exp()).abs() < 1e-11);
 //! ```
 
+pub mod chain;
 pub mod circuit;
 
 use differential_equations::prelude::*;
