@@ -3,7 +3,7 @@
 //! the chain's angle-coordinate reference agrees with RATTLE. No timing is asserted (costs are
 //! benchmarks, not tests); only the ordering of costs that differ by a factor ≥ 4 in work.
 
-use host_tests::experiments::work_precision::{compute, dp, Results, Setup};
+use host_tests::experiments::work_precision::{compute, Results, Setup};
 use host_tests::reference::chain;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::systems::Chain;
@@ -21,18 +21,15 @@ fn results() -> &'static Results {
 fn found_steps_reach_their_targets_within_the_bracket() {
     let r = results();
     let setup = Setup::quick();
-    let rigid = dp::rigid_reference(setup.dp_span);
-    let problem = dp::problem(100.0, setup.dp_span, &rigid);
     let study = r
         .studies
         .iter()
         .find(|s| s.key == "dp_w100")
         .expect("dp study");
     let mut checked = 0;
-    for (curve, method) in study.curves.iter().zip(&problem.methods) {
-        assert_eq!(curve.key, method.key);
+    for curve in &study.curves {
         for f in curve.found.iter().flatten() {
-            let err = (problem.error)(&(method.run)(f.p).expect("found step runs"));
+            let err = r.dp_rerun(curve.key, f.p).expect("found step runs");
             assert!(
                 err <= f.target,
                 "{} at {}: {err:e} > {:e}",
@@ -49,8 +46,7 @@ fn found_steps_reach_their_targets_within_the_bracket() {
                     "{}",
                     curve.key
                 );
-                let above = (method.run)(miss).map(|o| (problem.error)(&o));
-                match above {
+                match r.dp_rerun(curve.key, miss) {
                     Ok(e) => assert!(e > f.target && !f.capped, "{}: {e:e}", curve.key),
                     Err(_) => assert!(f.capped, "{}: failure above not marked", curve.key),
                 }
