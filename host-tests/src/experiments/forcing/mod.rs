@@ -1,9 +1,9 @@
 //! `reproduce forcing` (issue 13, Show 1–5 and 8): external forces, damping and reaction forces
 //! on the double pendulum of 000 §4.1 (`DoublePendulum::paper()`, penalty `ω = 20`, `β = 0.4`).
 //!
-//! The force is `f(t)` of [`forcing_methods::force`] (smooth, `|f| ≤ 0.5`), applied through
-//! `Driven` (midpoint sample held over each step, see `macrostep::forcing`). References are
-//! DOP853 (`rtol = atol = 1e-13`) on the same forced system: the penalised ODE for the penalty
+//! The force is `f(t)` of [`forcing_methods::force`](super::forcing_methods::force) (smooth,
+//! `|f| ≤ 0.5`), applied through `Driven` (midpoint sample held over each step, see
+//! `macrostep::forcing`). References are DOP853 (`rtol = atol = 1e-13`) on the same forced system: the penalised ODE for the penalty
 //! methods, the index-1 DAE for the exact-constraint ones.
 
 use super::forcing_methods::{self as fm, Built};

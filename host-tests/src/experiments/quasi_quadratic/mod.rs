@@ -1,5 +1,6 @@
 //! `reproduce quasi-quadratic`: 004 §4.3.8 (diagonal frequency matrix, eq 4.84) and §4.3.9
-//! (non-diagonal, eq 4.85) with [`Quasi1`] / [`Quasi2`].
+//! (non-diagonal, eq 4.85) with [`Quasi1`](macrostep::sim::Quasi1) /
+//! [`Quasi2`](macrostep::sim::Quasi2).
 //!
 //! Figures: the slow error `|x − x_ref|` at `T` for a fixed `H` across `ω` (Theorem 4.3.3's
 //! uniformity, `quasi.uniform_error_ratio` = largest-ω error / smallest-ω error), the order at

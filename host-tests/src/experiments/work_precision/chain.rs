@@ -127,7 +127,7 @@ fn methods<'a, const C: usize, const D: usize>(
 }
 
 /// The `chain<n>_w<ω>` problem (`n = D` nodes, `C = 2D` coordinates) over `[0, span]` with
-/// `n_out` outputs, error against `refq` (from [`reference`] with the same `n`).
+/// `n_out` outputs, error against `refq` (from [`reference()`] with the same `n`).
 pub fn problem<'a, const C: usize, const D: usize>(
     omega: f64,
     span: f64,

@@ -77,7 +77,7 @@ pub struct OmegaRow {
     pub tau_delta: (f64, f64),
     /// Max |z| of `x − y` and of `x`.
     pub z: (f64, f64),
-    /// Max |ΔE[x]| and the largest standard error of GLA's E[x].
+    /// Max `|ΔE[x]|` and the largest standard error of GLA's `E[x]`.
     pub dx: (f64, f64),
     /// `E[y²]` ratio FLAVOR/GLA.
     pub y2_ratio: f64,
@@ -93,7 +93,7 @@ pub struct Results {
     pub t_fast: f64,
     /// §2.6.8: max |z|, GLA seconds, FLAVOR seconds.
     pub slow: (f64, f64, f64),
-    /// Seconds of the reference GLA and its E[y²] over t in [5, T].
+    /// Seconds of the reference GLA and its `E[y²]` over `t ∈ [5, T]`.
     pub gla: (f64, f64),
     /// Paths, max |z| of the paired h/2h difference, and bias/SD of the reference GLA.
     pub step_check: (usize, f64, f64),
