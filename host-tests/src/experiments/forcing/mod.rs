@@ -3,8 +3,9 @@
 //!
 //! The force is `f(t)` of [`forcing_methods::force`](super::forcing_methods::force) (smooth,
 //! `|f| ≤ 0.5`), applied through `Driven` (midpoint sample held over each step, see
-//! `macrostep::forcing`). References are DOP853 (`rtol = atol = 1e-13`) on the same forced system: the penalised ODE for the penalty
-//! methods, the index-1 DAE for the exact-constraint ones.
+//! `macrostep::forcing`). References are DOP853 (`rtol = atol = 1e-13`) on the same forced
+//! system: the penalised ODE for the penalty methods, the index-1 DAE for the exact-constraint
+//! ones.
 
 use super::forcing_methods::{self as fm, Built};
 use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
