@@ -12,6 +12,25 @@
 //!   potentials behind them, and the FLAVOR stacks over symplectic Euler built on them
 //!   ([`nonintrusive_se`], [`nonintrusive_fused`]);
 //! - the Hénon–Heiles systems of the Zhang–Skeel experiments and tests ([`hh`], [`hh_split`]).
+//! - the one-dimensional Lennard-Jones double well of 004 §6.5 and its exact Boltzmann–Gibbs law
+//!   ([`lj_well`]).
+//! - the built-in double pendulum and chain written with the mechanism builder, and their
+//!   bit-identity check ([`builder_models`]).
+//! - the forced double pendulum of 000 §4.1 with a held force ([`forced_dp`]).
+//! - the TIP3P water model of 000 §4.3 ([`water`]; defined in `experiments::water::model` and
+//!   re-exported here: moving its code changes the release codegen of `reproduce water`).
+//! - two variants of the penalised double pendulum, distance form and Gauss–Newton matrix
+//!   ([`penalised_dp`]).
+//! - the quasi-quadratic models of 004 eqs 4.84/4.85 with their integrators and reference
+//!   ([`quasi_quadratic`]).
+
+pub mod builder_models;
+pub mod forced_dp;
+pub mod lj_well;
+pub mod penalised_dp;
+pub mod quasi_quadratic;
+
+pub use crate::experiments::water::model as water;
 
 use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};

@@ -14,6 +14,8 @@
 //!   potentials (pendulum, Morse, Hénon–Heiles) generic over the scalar, each with its own `f64`
 //!   right-hand side for the reference solver, and 004's FLAVOR example systems ([`toy`] is the
 //!   same potentials under a second path).
+//! - [`ensembles`]: the Monte Carlo ensembles of the Langevin FLAVORs, shared by
+//!   `reproduce flavor-langevin` and its tests.
 //! - [`report`]: `figure` lines, tables and progress; [`experiments`]: `reproduce <name>`;
 //!   [`options`]: the command-line options of `reproduce`; [`plot`] and [`csv`]: its `--plot`
 //!   and `--csv` outputs.
@@ -21,6 +23,7 @@
 
 pub mod contract;
 pub mod csv;
+pub mod ensembles;
 pub mod experiments;
 pub mod fixtures;
 pub mod manifold;

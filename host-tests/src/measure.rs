@@ -4,6 +4,10 @@
 //! these: the log–log slope of error against step size, the symplecticity defect
 //! `‖DΦᵀ J DΦ − J‖` by central differences, the reversibility error of `Φ₋ₕ ∘ Φₕ`, and the
 //! slope of the energy error against time.
+//!
+//! [`baselines`] applies them to the explicit baselines (symplectic Euler, velocity Verlet).
+
+pub mod baselines;
 
 use macrostep::{model::Mass, Integrator, Real, State};
 use nalgebra::{DMatrix, DVector, SVector};

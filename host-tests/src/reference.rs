@@ -8,6 +8,9 @@
 //! `Vec<f64>` state), which is what makes it a reference: an error in the core cannot be
 //! reproduced by it.
 //!
+//! [`chain`] holds the rigid pendulum chain in angle coordinates (004 §5.4.3); [`circuit`] the
+//! exact law of the linear circuits of 004 §7.1 (closed form, no solver).
+//!
 //! # Accuracy
 //! Every requested time is made a step end point (the crate's dense output is not accurate
 //! enough: ~1e-8 at `rtol = 1e-13`), so the error is DOP853's global error. With
@@ -21,6 +24,9 @@
 //! let y = reference::solve(|_t, y, dy| dy[0] = -y[0], 0.0, &[1.0], 1.0, 1e-12, 1e-12, &[0.5, 1.0]);
 //! assert!((y[1][0] - (-1.0_f64).exp()).abs() < 1e-11);
 //! ```
+
+pub mod chain;
+pub mod circuit;
 
 use differential_equations::prelude::*;
 use macrostep::model::{Potential, System};

@@ -9,9 +9,8 @@
 //! invariant measure is below the standard errors at the steps used (checked by the same tests:
 //! a visible bias would fail them).
 
-use host_tests::experiments::accelerated_sampling::{
-    ensemble, exact, fig64_schemes, system, LjWell, Scheme, BETA, H, Q0,
-};
+use host_tests::experiments::accelerated_sampling::{compute, Results, Setup};
+use host_tests::fixtures::lj_well::{exact, system, LjWell, BETA, H, Q0};
 use host_tests::measure::loglog_slope;
 use host_tests::reference;
 use macrostep::langevin::{
@@ -172,21 +171,32 @@ fn anneal_tune_gla_samples_lj_boltzmann_gibbs_after_the_horizon() {
     }
 }
 
+/// `reproduce accelerated-sampling` at the one horizon `t = 30`, `paths` paths, for the schemes
+/// `only`.
+fn at_t30(paths: usize, only: Vec<&'static str>) -> Results {
+    compute(&Setup {
+        paths,
+        t_total: 30.0,
+        t_long: 30.0,
+        horizons: vec![30.0],
+        extra_horizons: vec![],
+        sweep: (vec![], 0, 30.0),
+        every: (30.0 / H).round() as usize,
+        only,
+        ..Setup::quick()
+    })
+}
+
 /// §6.5: tuning and annealing each speed up GLA (`c = 0.7`) at `t = 30`, and together most
 /// (Fig 6.4's ordering). Unpaired differences over 4 000 paths, bound 4 combined SE.
 #[test]
 fn tuned_and_annealed_gla_equilibrate_faster_than_gla() {
-    let ex = exact(BETA, 100_000);
-    let schemes = fig64_schemes();
-    let pick = |l: &str| *schemes.iter().find(|s| s.label == l).unwrap();
-    let n = (30.0 / H).round() as usize;
-    let run = |s: &Scheme, paths| {
-        let c = ensemble(s, BETA, Q0, paths, n, n, n, ex.barrier);
-        c.last(ex.mean)
-    };
-    let (gla, tune) = (run(&pick("gla"), 4000), run(&pick("tune_gla"), 4000));
-    let anneal = run(&pick("anneal_gla"), 1000);
-    let both = run(&pick("anneal_tune_gla_a0"), 1000);
+    let fixed = at_t30(4000, vec!["gla", "tune_gla"]);
+    let annealed = at_t30(1000, vec!["anneal_gla", "anneal_tune_gla_a0"]);
+    let last = |r: &Results, label| r.curve(label).expect(label).last(r.exact.mean);
+    let (gla, tune) = (last(&fixed, "gla"), last(&fixed, "tune_gla"));
+    let anneal = last(&annealed, "anneal_gla");
+    let both = last(&annealed, "anneal_tune_gla_a0");
     let better = |a: (f64, f64, f64), b: (f64, f64, f64), what: &str| {
         let se = (a.1 * a.1 + b.1 * b.1).sqrt();
         assert!(

@@ -2,11 +2,11 @@
 //! the exact harmonic flow. Every claimed property (`ORDER`, `SYMPLECTIC`, `SYMMETRIC`, adjointness,
 //! exactness, the error contract) is measured here.
 
-use host_tests::experiments::baselines::{
+use host_tests::fixtures::{Morse, PendulumPotential};
+use host_tests::measure::baselines::{
     defect_henon_heiles, global_errors, harmonic, harmonic_exact, henon_heiles, order_harmonic,
     order_henon_heiles, reversibility_henon_heiles, state_error, verlet_energy_drift, Baseline,
 };
-use host_tests::fixtures::{Morse, PendulumPotential};
 use host_tests::measure::{loglog_slope, symplecticity_defect};
 use host_tests::{for_scalars, reference, Tolerance};
 use macrostep::baselines::{HarmonicFlow, Ordering, SymplecticEuler, VelocityVerlet};

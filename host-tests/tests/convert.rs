@@ -4,7 +4,7 @@
 //! symplectic Euler / Verlet with the sources, long-run energy, the bias `α⁻ = −½`, f32 and f64,
 //! and every error path.
 
-use host_tests::experiments::convert::{compute, convert, Method, Setup};
+use host_tests::experiments::convert::{compute, Method, Results, Setup};
 use host_tests::measure::{integrator_defect, loglog_slope};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
@@ -21,9 +21,17 @@ use macrostep::{ConfigError, Guards, Integrator, Real, State, StepError};
 use std::sync::OnceLock;
 
 /// The quick experiment, computed once for the tests that read it.
-fn quick() -> &'static host_tests::experiments::convert::Results {
-    static R: OnceLock<host_tests::experiments::convert::Results> = OnceLock::new();
+fn quick() -> &'static Results {
+    static R: OnceLock<Results> = OnceLock::new();
     R.get_or_init(|| compute(&Setup::quick()))
+}
+
+/// The converted integrator of a layer with default parameters, guards off (the raw map).
+fn convert<L: StandardLayer<f64, N>, const N: usize>(layer: L) -> Converted<f64, L, N> {
+    Converted::new(layer, ConvertParams::default())
+        .unwrap()
+        .with_guards(Guards::off())
+        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

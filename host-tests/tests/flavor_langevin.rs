@@ -2,10 +2,11 @@
 //! SDE FLAVOR's weak accuracy, the Metropolis-adjusted FLAVOR's invariant marginal, and the
 //! moments against GLA (issue 7, items 2, 7, 9).
 
-use host_tests::experiments::flavor::langevin::{
-    fast_noise_flavor, fast_noise_gibbs_y2, langevin_fast_noise_with, langevin_slow_noise,
-    metropolis_histogram, FAST_NOISE, FAST_NOISE_FLAVOR,
+use host_tests::ensembles::fast_noise::{
+    fast_noise_flavor, fast_noise_gibbs_y2, langevin_fast_noise_with, FAST_NOISE, FAST_NOISE_FLAVOR,
 };
+use host_tests::ensembles::metropolis::metropolis_histogram;
+use host_tests::ensembles::slow_noise::langevin_slow_noise;
 use host_tests::fixtures::system_293;
 use host_tests::measure::{from_phase, jacobian_determinant, to_phase};
 use macrostep::baselines::{Ordering, SymplecticEuler};

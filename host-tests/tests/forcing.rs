@@ -116,10 +116,7 @@ fn damping_monotone_per_stiff_period() {
 #[test]
 fn damping_monotone_from_some_c() {
     let r = results();
-    let from = |name: &str| {
-        let k = r.damped.iter().position(|d| d.name == name).unwrap();
-        host_tests::experiments::forcing::monotone_from_c(r, k)
-    };
+    let from = |name: &str| r.monotone_from_c(name);
     for d in &r.damped {
         if d.name != "newmark" {
             assert!(from(d.name) <= 0.5, "{}: {}", d.name, from(d.name));

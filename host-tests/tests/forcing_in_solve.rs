@@ -11,7 +11,7 @@
 //! - reversibility `1e-12` (relative to the state's size): one step of `h` and one of `−h` from a
 //!   moving state; roundoff of two dense solves of a matrix with condition `≈ 1 + βh²ω²`.
 
-use host_tests::experiments::forcing_methods::{self as fm, split_system};
+use host_tests::fixtures::forced_dp::{self as fm, split_system};
 use host_tests::measure::loglog_slope;
 use macrostep::forcing::Actuate;
 use macrostep::model::Potential;

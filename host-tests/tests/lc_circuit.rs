@@ -9,9 +9,8 @@
 //! - Fig 7.2 discretisation bias ≤ 2 % at h = 0.1 (measured 0.49 %; O(h), 004 says "agree very
 //!   well"); Gibbs bias ≤ 2 % at h = 0.05 (measured 1.2 % on ⟨i₁²⟩).
 
-use host_tests::experiments::lc_circuit::{
-    compute, exact_moments, linear_sde, seed_params, Results, Setup, Stat,
-};
+use host_tests::experiments::lc_circuit::{compute, Results, Setup, Stat};
+use host_tests::reference::circuit::{exact_moments, linear_sde};
 use macrostep::circuit::{Circuit, CircuitParams, CircuitVi, NoisyCircuitVi};
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::nalgebra::{Matrix2, Vector2, Vector4};
@@ -116,7 +115,8 @@ fn symplectic_not_symmetric_and_volume_contracting_as_claimed() {
 
 #[test]
 fn reduced_matrices_agree_with_the_host_derivation() {
-    let p = seed_params();
+    // The §7.1.6 circuit with the seed's noise `Σ_jj = 0.01`.
+    let p = CircuitParams::lc_paper(10.0, 0.01);
     let c = Circuit::new(p).unwrap();
     let (a, gbar, s) = linear_sde(&p);
     assert_eq!(c.elastance(), &s);

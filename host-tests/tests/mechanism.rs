@@ -2,15 +2,23 @@
 //! the builder untouched, the rail linkage's and the springs' derivatives, a spring–mass
 //! frequency, and the closed-loop cart-pole.
 
-use host_tests::experiments::cart_pole_builder as cpb;
+use host_tests::experiments::cart_pole::{compute, Results, Setup};
+use host_tests::fixtures::builder_models as cpb;
 use macrostep::mechanism::MechanismBuilder;
 use macrostep::model::{Constraint, Hessian, Potential, ThirdDerivative};
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::ConfigError;
+use std::sync::OnceLock;
+
+/// `reproduce cart-pole` (its quick setup is the paper's, ≈ 0.1 s).
+fn results() -> &'static Results {
+    static R: OnceLock<Results> = OnceLock::new();
+    R.get_or_init(|| compute(&Setup::quick()))
+}
 
 #[test]
 fn builder_double_pendulum_and_chain_are_bit_identical_to_the_built_in_models() {
-    let r = cpb::bit_identity(1000).unwrap();
+    let r = results().identity.expect("the four comparisons run");
     assert!(r.dp_zs, "double pendulum, Z&S");
     assert!(r.dp_rattle, "double pendulum, RATTLE");
     assert!(r.chain_zs, "chain, Z&S");
@@ -208,8 +216,7 @@ fn dashpots_and_actuators_map_to_generalised_coordinates() {
 
 #[test]
 fn cart_pole_lqr_settles_from_a_0_2_rad_tilt() {
-    use host_tests::experiments::cart_pole::{compute, Setup};
-    let r = compute(&Setup::paper());
+    let r = results();
     for (name, run) in [("Z&S", &r.zs), ("RATTLE", &r.rattle)] {
         assert_eq!(run.error, None, "{name}: no step error");
         // Settled (|θ| ≤ 4 mrad, |s| ≤ 2 cm for good) well inside the 10 s run.
@@ -242,7 +249,7 @@ fn cart_pole_lqr_settles_from_a_0_2_rad_tilt() {
 
 #[test]
 fn stored_lqr_gains_are_the_riccati_solution() {
-    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    let k = results().gains;
     // The example stores the gains as literals: each must be the solver's value, printed.
     let example = include_str!("../../examples/cart_pole.rs");
     for g in k {
@@ -255,13 +262,10 @@ fn stored_lqr_gains_are_the_riccati_solution() {
 
 #[test]
 fn firmware_lqr_gains_are_the_riccati_solution() {
-    let k = host_tests::experiments::cart_pole::lqr_gains(1e-3);
+    let k = results().gains;
     // Same solver, same machine arithmetic: the stored literals are its printed values.
     assert_eq!(macrostep_scenarios::CART_POLE_GAINS, k);
-    assert_eq!(
-        macrostep_scenarios::CART_POLE_H,
-        host_tests::experiments::cart_pole::H
-    );
+    assert_eq!(macrostep_scenarios::CART_POLE_H, results().h);
 }
 
 /// A cart-pole with three springs: rail cart ↔ tip (`L₀ = 0.3`), tip → ground (`L₀ = 0`, a

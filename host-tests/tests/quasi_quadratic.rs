@@ -1,7 +1,7 @@
 //! Quasi1/Quasi2 (004 §4.3): measured order, symplecticity, symmetry, uniformity in ω, typed
 //! errors with the state untouched, and f32.
 
-use host_tests::experiments::quasi_quadratic::{
+use host_tests::fixtures::quasi_quadratic::{
     initial84, initial85, quasi84, quasi85, reference, slow_error, strang84, Ring, K84, K85,
 };
 use host_tests::measure::{integrator_defect, loglog_slope, reversibility_error};

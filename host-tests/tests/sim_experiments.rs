@@ -1,9 +1,7 @@
 //! Cheap versions of the SIM reproductions (`reproduce fpu-sim`, `sim-uniform`, `sim-langevin`,
 //! `sim-stiff-friction` run the full ones).
 
-use host_tests::experiments::sim::langevin::{
-    langevin_study, linear_law_study, max_abs_z, LangevinSetup, SimStats,
-};
+use host_tests::experiments::sim::langevin::{self, LangevinSetup};
 use host_tests::experiments::sim::{fpu, stiff_friction, uniform};
 
 #[test]
@@ -13,22 +11,18 @@ fn sim_error_in_q_is_uniform_in_omega_while_verlet_blows_up() {
         t_end: 0.5,
         ..uniform::Setup::paper()
     });
-    let sim1 = uniform::METHODS
+    let errs: Vec<f64> = r
+        .errors_of(uniform::Which::Sim1)
         .iter()
-        .position(|&m| m == uniform::Which::Sim1);
-    let verlet = uniform::METHODS
-        .iter()
-        .position(|&m| m == uniform::Which::Verlet);
-    let (sim1, verlet) = (sim1.expect("SIM1"), verlet.expect("Verlet"));
-    let errs: Vec<f64> = r.uniform.iter().map(|(_, e)| e[sim1]).collect();
+        .map(|&(_, e)| e)
+        .collect();
     let (lo, hi) = errs
         .iter()
         .fold((f64::INFINITY, 0.0f64), |(a, b), &e| (a.min(e), b.max(e)));
     // Uniform: an 8-fold range of ω changes the error by less than 50 % (measured: ~1 %).
     assert!(hi < 1.5 * lo && hi < 1e-2, "{errs:?}");
-    let (w_max, e_max) = r.uniform.last().expect("rows");
-    let vv = e_max[verlet];
-    assert_eq!(*w_max, 400.0);
+    let (w_max, vv) = *r.errors_of(uniform::Which::Verlet).last().expect("rows");
+    assert_eq!(w_max, 400.0);
     assert!(
         vv.is_infinite() || vv > 1.0,
         "Verlet at ωH = 4 must blow up: {vv}"
@@ -59,12 +53,16 @@ fn fpu_sim1_tracks_the_reference_on_a_short_window() {
     assert!(e_sum < 1e-2 && e_j < 2e-2, "ΣI {e_sum:e}, I_j {e_j:e}");
 }
 
-fn cheap_langevin() -> Vec<SimStats> {
-    // 300 paths to T ≈ 1.9 (1880 GLA steps: two resonant outputs, one non-resonant).
-    langevin_study(LangevinSetup {
-        paths: 300,
-        steps: 1880,
-        stiff_start: true,
+/// `reproduce sim-langevin` over `paths` paths of 1880 GLA steps (T ≈ 1.9: two resonant
+/// outputs, one non-resonant), with a token cost comparison.
+fn cheap_langevin(paths: usize) -> langevin::Results {
+    langevin::compute(&langevin::Setup {
+        study: LangevinSetup {
+            paths,
+            steps: 1880,
+            stiff_start: true,
+        },
+        speed: (1, 0.1),
     })
 }
 
@@ -79,11 +77,11 @@ fn cheap_langevin() -> Vec<SimStats> {
 /// allowance is not a no-op.
 #[test]
 fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
-    let stats = cheap_langevin();
+    let stats = cheap_langevin(300).stats.0;
     assert_eq!(stats.len(), 4);
     for st in &stats {
         assert!(!st.t.is_empty());
-        let z = max_abs_z(&st.corrected_kick, &st.gla_ref);
+        let z = st.max_abs_z_vs_ref(true);
         assert!(
             z < 4.0,
             "H = {} (mollified {}, family {}): max |z| = {z}",
@@ -94,7 +92,7 @@ fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
     }
     let nonresonant = &stats[1];
     assert!(!nonresonant.mollified && nonresonant.h < 0.15);
-    let z_without = max_abs_z(&nonresonant.corrected, &nonresonant.gla_ref);
+    let z_without = nonresonant.max_abs_z_vs_ref(false);
     assert!(z_without > 4.0, "stiff bias not resolved: {z_without}");
 }
 
@@ -106,7 +104,7 @@ fn sim_langevin_moments_agree_with_richardson_gla_after_bias_allowances() {
 /// is real: E[y] is off by ≈ 0.1 (≫ SE), E[x] at full-period H by the missed quasi-static shift.
 #[test]
 fn sim_langevin_linear_variant_matches_exact_laws() {
-    let stats = linear_law_study(400, 1880);
+    let stats = cheap_langevin(400).linear;
     assert_eq!(stats.len(), 2);
     for st in &stats {
         assert!(!st.t.is_empty());
@@ -168,13 +166,12 @@ fn sim_langevin_linear_variant_matches_exact_laws() {
 #[ignore = "known gap of the mollified kick: misses the stiff mode's parametric frequency shift; \
             E[x] 7.8 SE off at 5000 paths (slow test)"]
 fn sim_langevin_full_mollified_kick_agrees_with_richardson_gla() {
-    let stats = langevin_study(LangevinSetup {
-        paths: 5000,
-        steps: 10_000,
-        stiff_start: true,
+    let r = langevin::compute(&langevin::Setup {
+        speed: (1, 0.1),
+        ..langevin::Setup::paper()
     });
-    for st in stats.iter().filter(|st| st.mollified) {
-        let z = max_abs_z(&st.corrected_kick, &st.gla_ref);
+    for st in r.stats.0.iter().filter(|st| st.mollified) {
+        let z = st.max_abs_z_vs_ref(true);
         assert!(z < 4.0, "mollified H = {}: max |z| = {z}", st.h);
     }
 }

@@ -1,10 +1,7 @@
 //! The TIP3P water model and `reproduce water` (000 §4.3).
 
-use host_tests::experiments::water::model::{
-    cluster, constraints, mass, r_hh, Intermolecular, R_OH,
-};
-use host_tests::experiments::water::print::first_peak;
 use host_tests::experiments::water::{compute, Setup};
+use host_tests::fixtures::water::{cluster, constraints, mass, r_hh, Intermolecular, R_OH};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, Hessian, Penalty, Potential, System};
 use macrostep::nalgebra::{SVector, Vector3};
@@ -126,7 +123,7 @@ fn quick_run_is_clean() {
         // a 7-molecule cluster: O–O distances between the H-bond length and a few Å
         assert!(s.oo_mean > 2.5 && s.oo_mean < 6.0, "{name}: {}", s.oo_mean);
         // the hydrogen-bond peak of TIP3P water (dimer minimum 2.75 Å)
-        let peak = first_peak(&s.rdf);
+        let peak = s.first_peak();
         assert!(peak > 2.6 && peak < 2.9, "{name}: first peak at {peak}");
         let mass: f64 = s.rdf.iter().sum();
         assert!((mass - 1.0).abs() < 1e-12, "{name}: histogram leaks {mass}");
@@ -152,11 +149,8 @@ fn paper_run_matches_reference() {
         (t - 1.0).abs() < 4.0 * r.reference.tangent_temperature_se * setup.beta,
         "{t}"
     );
-    let l1 = host_tests::experiments::water::sim::l1(&r.zss.rdf, &r.reference.rdf);
-    let noise = host_tests::experiments::water::sim::l1(
-        &r.reference.rdf_halves[0],
-        &r.reference.rdf_halves[1],
-    );
+    let l1 = r.zss.rdf_l1(&r.reference);
+    let noise = r.reference.rdf_halves_l1();
     assert!(l1 < noise, "{l1} vs {noise}");
 }
 

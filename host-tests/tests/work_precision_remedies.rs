@@ -1,9 +1,8 @@
 //! `reproduce work-precision-remedies` (issue 14 item 3) on its quick setup, and the two model
 //! variants checked against closed forms and finite differences (not against themselves).
 
-use host_tests::experiments::work_precision::remedies::{
-    compute, remedies, DistanceForm, GaussNewton, Results, Setup,
-};
+use host_tests::experiments::work_precision::remedies::{compute, Results, Setup};
+use host_tests::fixtures::penalised_dp::{DistanceForm, GaussNewton};
 use macrostep::model::{Hessian, Potential, ThirdDerivative};
 use macrostep::systems::DoublePendulum;
 use nalgebra::{Matrix2, Matrix4, SVector, Vector4};
@@ -99,7 +98,7 @@ fn every_remedy_has_a_finite_cap() {
     let setup = Setup::quick();
     assert_eq!(r.caps.len(), setup.omegas.len());
     for (w, caps) in &r.caps {
-        assert_eq!(caps.len(), remedies(&setup).len());
+        assert_eq!(caps.len(), setup.remedies().len());
         for c in caps {
             assert!(
                 c.h_max.is_finite() && c.h_max * w >= 0.5,

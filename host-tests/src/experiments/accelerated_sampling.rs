@@ -23,117 +23,15 @@
 //! - "Escape rate": the fraction of paths past the barrier at `t = 30`, against its exact value.
 //! - Paths are fewer than the thesis's 10 000 (2 000, or `--paths`) to keep the run near a minute.
 
+use crate::fixtures::lj_well::{exact, system, Exact, BETA, H, Q0};
 use macrostep::langevin::{AnnealTuneGla, Cooling, Friction, Schedule, StochasticIntegrator};
-use macrostep::model::{Hessian, Mass, Potential, System};
-use macrostep::nalgebra::{SMatrix, SVector};
-use macrostep::{Real, State};
+use macrostep::nalgebra::SVector;
+use macrostep::State;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
-/// The §6.5 potential: two Lennard-Jones atoms fixed at 0 and 4, the right one 5× stronger.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LjWell;
-
-impl LjWell {
-    fn terms<T: Real>(x: T) -> (T, T, T) {
-        let r = x.recip();
-        let r6 = r * r * r * r * r * r;
-        let r12 = r6 * r6;
-        (
-            r12 - r6,
-            (T::lit(-12.0) * r12 + T::lit(6.0) * r6) * r,
-            (T::lit(156.0) * r12 - T::lit(42.0) * r6) * r * r,
-        )
-    }
-}
-
-impl<T: Real> Potential<T, 1> for LjWell {
-    fn energy(&self, q: &SVector<T, 1>) -> T {
-        Self::terms(q[0]).0 + T::lit(5.0) * Self::terms(T::lit(4.0) - q[0]).0
-    }
-    fn gradient(&self, q: &SVector<T, 1>) -> SVector<T, 1> {
-        SVector::from_element(Self::terms(q[0]).1 - T::lit(5.0) * Self::terms(T::lit(4.0) - q[0]).1)
-    }
-}
-
-impl<T: Real> Hessian<T, 1> for LjWell {
-    fn hessian(&self, q: &SVector<T, 1>) -> SMatrix<T, 1, 1> {
-        SMatrix::from_element(Self::terms(q[0]).2 + T::lit(5.0) * Self::terms(T::lit(4.0) - q[0]).2)
-    }
-}
-
-/// The §6.5 system (unit mass).
-pub fn system<T: Real>() -> System<T, LjWell, 1> {
-    System::new(Mass::identity(), LjWell)
-}
-
-/// `β = 10`, `q(0) = 1.1`, `h = 0.01`, GLA's best fixed friction `c = 0.7` (§6.5.1).
-pub const BETA: f64 = 10.0;
-/// Initial position (left well).
-pub const Q0: f64 = 1.1;
-/// Step.
-pub const H: f64 = 0.01;
 /// GLA's optimal fixed friction in the thesis (Fig 6.3).
 pub const C_GLA: f64 = 0.7;
-
-/// The exact Boltzmann–Gibbs law of `q` at `β`: mean, standard deviation, the barrier top and the
-/// mass to its right (composite Simpson on `[0.8, 3.2]`, outside which `βV > 10⁶`).
-#[derive(Clone, Copy, Debug)]
-pub struct Exact {
-    /// `E q`.
-    pub mean: f64,
-    /// `sd(q)`.
-    pub sd: f64,
-    /// Position of the barrier top.
-    pub barrier: f64,
-    /// `P(q > barrier)`.
-    pub right: f64,
-}
-
-/// [`Exact`] at inverse temperature `beta` with `n` (even) Simpson intervals.
-pub fn exact(beta: f64, n: usize) -> Exact {
-    let v = |q: f64| Potential::<f64, 1>::energy(&LjWell, &SVector::from_element(q));
-    let (a, b) = (0.8, 3.2);
-    let dx = (b - a) / n as f64;
-    let grid: Vec<f64> = (0..=n).map(|i| a + dx * i as f64).collect();
-    let barrier = grid
-        .iter()
-        .copied()
-        .filter(|&q| (1.4..2.6).contains(&q))
-        .fold((0.0, f64::NEG_INFINITY), |m, q| {
-            if v(q) > m.1 {
-                (q, v(q))
-            } else {
-                m
-            }
-        })
-        .0;
-    let vmin = grid.iter().map(|&q| v(q)).fold(f64::INFINITY, f64::min);
-    let (mut z, mut m1, mut m2, mut zr) = (0.0, 0.0, 0.0, 0.0);
-    for (i, &q) in grid.iter().enumerate() {
-        let w = if i == 0 || i == n {
-            1.0
-        } else if i % 2 == 1 {
-            4.0
-        } else {
-            2.0
-        };
-        let f = w * (-beta * (v(q) - vmin)).exp();
-        z += f;
-        m1 += f * q;
-        m2 += f * q * q;
-        if q > barrier {
-            zr += f;
-        }
-    }
-    let mean = m1 / z;
-    Exact {
-        mean,
-        sd: (m2 / z - mean * mean).sqrt(),
-        barrier,
-        right: zr / z,
-    }
-}
 
 /// One sampling scheme of the chapter: a friction rule and a cooling family (its final
 /// temperature is `1/β`, its horizon the run's).

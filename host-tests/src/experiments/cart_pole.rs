@@ -11,7 +11,7 @@
 //! `R = 0.1`. The firmware stores the same gains as constants
 //! (`macrostep_scenarios::CART_POLE_GAINS`; a test checks they equal [`lqr_gains`]).
 
-use super::cart_pole_builder;
+use crate::fixtures::builder_models::{bit_identity, BitIdentity};
 use crate::report::{figure, sci};
 use crate::say;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
@@ -99,6 +99,10 @@ pub struct Results {
     pub rattle: Run,
     /// The builder's double pendulum and chain reproduce the built-in models bit for bit.
     pub bit_identical: bool,
+    /// The four comparisons behind `bit_identical` (`None`: a configuration was refused).
+    pub identity: Option<BitIdentity>,
+    /// The control period and plant step `h` (s).
+    pub h: f64,
 }
 
 /// The cart-pole mechanism, generic over the scalar: node 0 the cart on the rail, node 1 the
@@ -259,14 +263,14 @@ pub fn compute(setup: &Setup) -> Results {
     let rattle_energy = |s: &State<f64, 3>| exact.energy(s);
     let rattle_run = closed_loop(setup, &mech, &mut rattle, rattle_energy, &gains);
 
-    let bit_identical = cart_pole_builder::bit_identity(setup.identity_steps)
-        .map(|r| r.all())
-        .unwrap_or(false);
+    let identity = bit_identity(setup.identity_steps).ok();
     Results {
         gains,
         zs: zs_run,
         rattle: rattle_run,
-        bit_identical,
+        bit_identical: identity.is_some_and(|r| r.all()),
+        identity,
+        h: H,
     }
 }
 

@@ -6,20 +6,21 @@ use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::guard::Watch;
-use macrostep::model::{Constraint, Mass, Penalty, Potential, Split, System, Zero};
+use macrostep::model::{Constraint, Mass, Potential, System, Zero};
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
-use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
 };
 use macrostep::{ConfigError, Integrator, State, StepError};
+
+pub use crate::fixtures::forced_dp::{
+    energy, split_system, systems, PenSys, RigidSys, SplitSys, OMEGA,
+};
 use std::cell::Cell;
 use std::rc::Rc;
-
-/// The penalty frequency of the penalised double pendulum (000 §4.1).
-pub const OMEGA: f64 = 20.0;
 
 /// The smooth external force `f(t)` on the four Cartesian coordinates `(x₁, y₁, x₂, y₂)`.
 pub fn force(t: f64) -> SVector<f64, 4> {
@@ -36,23 +37,6 @@ pub type ForceFn = fn(f64, &SVector<f64, 4>) -> SVector<f64, 4>;
 
 fn force_tq(t: f64, _q: &SVector<f64, 4>) -> SVector<f64, 4> {
     force(t)
-}
-
-/// The penalised system with a held force.
-pub type PenSys = System<f64, Actuated<f64, GravityPenalty<f64, 4, 2>, 4>, 4>;
-/// The rigid (exact-constraint) system with a held force.
-pub type RigidSys = System<f64, Actuated<f64, LinearPotential<f64, 4>, 4>, 4>;
-
-/// The forced penalised and rigid systems and the constraint.
-pub fn systems() -> (PenSys, RigidSys, PlanarDistances<f64, 4, 2>) {
-    let dp = DoublePendulum::<f64>::paper();
-    let pen = dp.penalised(OMEGA).expect("penalty");
-    let rigid = dp.system();
-    (
-        System::new(pen.mass, Actuated::new(pen.potential)),
-        System::new(rigid.mass, Actuated::new(rigid.potential)),
-        dp.constraint(),
-    )
 }
 
 /// A base method that adds up the work `uᵀ(q₁ − q₀)` of its held force, step by step (the
@@ -309,38 +293,6 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
 fn in_solve<I: InMatrixDamping<f64, 4> + 'static>(i: I, c: SMatrix<f64, 4, 4>) -> StepFn {
     let mut d = DampedZs::new(i, c).expect("damping");
     Box::new(move |s| d.step(s))
-}
-
-/// The forced penalised pendulum as a split: gravity soft, the rods' penalty stiff (`α = 1`).
-pub type SplitSys = System<
-    f64,
-    Split<
-        f64,
-        Actuated<f64, LinearPotential<f64, 4>, 4>,
-        Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>,
-    >,
-    4,
->;
-
-/// [`SplitSys`] (what stiff Z&Ss runs on).
-pub fn split_system() -> SplitSys {
-    let (pen, _, g) = systems();
-    let stiff = Penalty::new(Zero, g, OMEGA).expect("penalty");
-    let dp = DoublePendulum::<f64>::paper();
-    System::new(
-        pen.mass,
-        Split::new(Actuated::new(dp.system().potential), stiff, 1.0),
-    )
-}
-
-/// Mechanical energy `½vᵀMv + V(q)` (without the held force's `−uᵀq`).
-pub fn energy(rigid: bool, s: &State<f64, 4>) -> f64 {
-    let (pen, rig, _) = systems();
-    if rigid {
-        rig.mass.kinetic(&s.v) + rig.potential.potential.energy(&s.q)
-    } else {
-        pen.mass.kinetic(&s.v) + pen.potential.potential.energy(&s.q)
-    }
 }
 
 /// DOP853 reference of the forced penalised system at `t_end` from `s0`.

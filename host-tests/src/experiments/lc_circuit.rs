@@ -28,9 +28,7 @@ mod model;
 mod print;
 mod studies;
 
-pub use model::{
-    exact_moments, gibbs_params, linear_sde, scheme_maps, seed_params, Params, Vi, KT, R_GIBBS,
-};
+pub use model::{gibbs_params, scheme_maps, seed_params, Params, Vi, KT, R_GIBBS};
 pub use print::report;
 
 /// What to run.

@@ -9,7 +9,6 @@ pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
 pub mod cart_pole;
-pub mod cart_pole_builder;
 pub mod constrained;
 pub mod convert;
 pub mod flavor;

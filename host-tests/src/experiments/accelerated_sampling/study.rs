@@ -25,6 +25,8 @@ pub struct Setup {
     pub tol: f64,
     /// Record every this many steps.
     pub every: usize,
+    /// Labels of the schemes to run (empty: every scheme of Figs 6.4–6.6).
+    pub only: Vec<&'static str>,
 }
 
 impl Setup {
@@ -46,6 +48,7 @@ impl Setup {
             ),
             tol: 0.05,
             every: 10,
+            only: vec![],
         }
     }
     /// 200 paths (or `--paths`), horizons 10 and 30, three frictions to `t = 30`.
@@ -93,6 +96,7 @@ pub fn compute(setup: &Setup) -> Results {
                 .into_iter()
                 .filter(|s| !matches!(s.label, "constant" | "inverse_linear")),
         )
+        .filter(|s| setup.only.is_empty() || setup.only.contains(&s.label))
         .collect();
     let (mut fixed, mut annealed) = (Vec::new(), Vec::new());
     for s in schemes {

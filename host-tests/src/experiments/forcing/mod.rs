@@ -1,10 +1,11 @@
 //! `reproduce forcing` (issue 13, Show 1–5 and 8): external forces, damping and reaction forces
 //! on the double pendulum of 000 §4.1 (`DoublePendulum::paper()`, penalty `ω = 20`, `β = 0.4`).
 //!
-//! The force is `f(t)` of [`forcing_methods::force`] (smooth, `|f| ≤ 0.5`), applied through
-//! `Driven` (midpoint sample held over each step, see `macrostep::forcing`). References are
-//! DOP853 (`rtol = atol = 1e-13`) on the same forced system: the penalised ODE for the penalty
-//! methods, the index-1 DAE for the exact-constraint ones.
+//! The force is `f(t)` of [`forcing_methods::force`](super::forcing_methods::force) (smooth,
+//! `|f| ≤ 0.5`), applied through `Driven` (midpoint sample held over each step, see
+//! `macrostep::forcing`). References are DOP853 (`rtol = atol = 1e-13`) on the same forced
+//! system: the penalised ODE for the penalty methods, the index-1 DAE for the exact-constraint
+//! ones.
 
 use super::forcing_methods::{self as fm, Built};
 use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
@@ -231,6 +232,18 @@ pub const SCAN: [f64; 2] = [0.2, 0.3];
 /// The block of the period-averaged energy: `32 h = 0.32 ≈ 2π/ω`, one period of the rods'
 /// penalty mode (`ω = 20`), whose `O(h²)` energy oscillation makes single steps gain energy.
 pub const PERIOD_STEPS: usize = 32;
+
+impl Results {
+    /// [`monotone_from_c`] of the damped method `name`.
+    pub fn monotone_from_c(&self, name: &str) -> f64 {
+        let k = self
+            .damped
+            .iter()
+            .position(|d| d.name == name)
+            .expect("a damped method");
+        monotone_from_c(self, k)
+    }
+}
 
 /// The smallest `c` of `DASHPOTS ∪ SCAN` from which on (every larger one too) method `k` had no
 /// single-step increase; `NaN` when even `c = 0.5` had one.

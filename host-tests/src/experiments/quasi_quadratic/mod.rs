@@ -1,5 +1,6 @@
 //! `reproduce quasi-quadratic`: 004 §4.3.8 (diagonal frequency matrix, eq 4.84) and §4.3.9
-//! (non-diagonal, eq 4.85) with [`Quasi1`] / [`Quasi2`].
+//! (non-diagonal, eq 4.85) with [`Quasi1`](macrostep::sim::Quasi1) /
+//! [`Quasi2`](macrostep::sim::Quasi2).
 //!
 //! Figures: the slow error `|x − x_ref|` at `T` for a fixed `H` across `ω` (Theorem 4.3.3's
 //! uniformity, `quasi.uniform_error_ratio` = largest-ω error / smallest-ω error), the order at
@@ -10,11 +11,9 @@
 //! The seed reports these as plots (Figs 4.4–4.6) and one timing sentence ("an accurate 100x
 //! speed up ... because H/h = 100"); the numbers here are our measurements of the same claims.
 
-mod models;
-pub use models::*;
-
 use crate::experiments::work_precision::search::{self, Method, Problem, Search, Study};
 use crate::experiments::work_precision::{run_fixed, tag};
+use crate::fixtures::quasi_quadratic::*;
 use crate::measure::{integrator_defect, loglog_slope};
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;

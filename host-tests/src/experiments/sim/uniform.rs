@@ -114,6 +114,17 @@ pub struct Results {
     pub orders: Vec<OrderFit>,
 }
 
+impl Results {
+    /// Per ω: `(ω, error)` of `which`, one of [`METHODS`].
+    pub fn errors_of(&self, which: Which) -> Vec<(f64, f64)> {
+        let col = METHODS
+            .iter()
+            .position(|&m| m == which)
+            .expect("one of METHODS");
+        self.uniform.iter().map(|(w, e)| (*w, e[col])).collect()
+    }
+}
+
 /// Runs the experiment.
 pub fn compute(setup: &Setup) -> Results {
     let (t_end, h) = (setup.t_end, setup.h);

@@ -49,6 +49,24 @@ pub struct RunStats {
     pub error: Option<String>,
 }
 
+impl RunStats {
+    /// Centre of the histogram bin where the O–O distribution peaks (Å).
+    pub fn first_peak(&self) -> f64 {
+        super::print::first_peak(&self.rdf)
+    }
+
+    /// L1 distance of this run's O–O histogram from `other`'s.
+    pub fn rdf_l1(&self, other: &RunStats) -> f64 {
+        l1(&self.rdf, &other.rdf)
+    }
+
+    /// L1 distance between the histograms of the two halves of the production run (the
+    /// statistical noise of [`rdf_l1`](Self::rdf_l1)).
+    pub fn rdf_halves_l1(&self) -> f64 {
+        l1(&self.rdf_halves[0], &self.rdf_halves[1])
+    }
+}
+
 /// The exact OU flow `dv = −(γ/m) v dt + √(2γ/β)/m dW` on each coordinate, over one step.
 struct Thermostat {
     decay: SVector<f64, N>,

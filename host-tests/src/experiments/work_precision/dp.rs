@@ -6,13 +6,14 @@
 
 use super::run_fixed;
 use super::search::{Method, Outcome, Problem};
+use crate::fixtures::penalised_dp::stiff_split;
 use crate::reference;
 use crate::rigid::DoublePendulum as RigidDp;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
-use macrostep::model::{Hessian, Penalty, Split, System, Zero};
-use macrostep::systems::{DoublePendulum, GravityPenalty, LinearPotential, PlanarDistances};
+use macrostep::model::{Hessian, System};
+use macrostep::systems::{DoublePendulum, GravityPenalty};
 use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
 
@@ -313,22 +314,6 @@ fn cap_run<I: Integrator<f64, 4>>(
     }
     (None, min_eig)
 }
-
-/// Gravity soft, the penalty alone stiff: the split of stiff Z&Ss (000 eq 2.8), whose matrix
-/// holds the penalty's Hessian only.
-pub fn stiff_split(
-    omega: f64,
-) -> System<f64, Split<f64, LinearPotential<f64, 4>, StiffPenalty>, 4> {
-    let dp = DoublePendulum::<f64>::paper();
-    let penalty = Penalty::new(Zero, dp.constraint(), omega).expect("valid");
-    System::new(
-        dp.system().mass,
-        Split::new(dp.system().potential, penalty, 1.0),
-    )
-}
-
-/// The penalty alone.
-pub type StiffPenalty = Penalty<f64, Zero, PlanarDistances<f64, 4, 2>, 2>;
 
 /// Measures [`Cap`] on the penalised double pendulum at `omega`; `stiff` selects stiff Z&Ss
 /// instead of Z&S.

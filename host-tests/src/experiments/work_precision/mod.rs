@@ -136,6 +136,25 @@ pub struct Results {
     pub caps: Vec<dp::Cap>,
     /// The FPU reference's own error estimate: DOP853 at 1e-12 vs 1e-13, max over `I_j`.
     pub fpu_reference_err: f64,
+    /// Span of the double-pendulum study.
+    pub dp_span: f64,
+    /// The rigid reference of the double-pendulum study ([`dp::rigid_reference`]).
+    pub dp_rigid: Vec<f64>,
+}
+
+impl Results {
+    /// Runs method `key` of the double-pendulum study (`dp_w100`) again at parameter `p`: its
+    /// error against the rigid reference, or why it failed (to check the study's found
+    /// settings).
+    pub fn dp_rerun(&self, key: &str, p: f64) -> Result<f64, String> {
+        let problem = dp::problem(100.0, self.dp_span, &self.dp_rigid);
+        let method = problem
+            .methods
+            .iter()
+            .find(|m| m.key == key)
+            .ok_or_else(|| format!("no method {key} in the double-pendulum study"))?;
+        (method.run)(p).map(|obs| (problem.error)(&obs))
+    }
 }
 
 /// Runs every problem.
@@ -191,6 +210,8 @@ pub fn compute(setup: &Setup) -> Results {
         dp_model_err,
         caps,
         fpu_reference_err,
+        dp_span: setup.dp_span,
+        dp_rigid: rigid,
     }
 }
 

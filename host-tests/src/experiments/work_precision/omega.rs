@@ -15,13 +15,10 @@
 
 use super::search::{self, Search, Study};
 use super::{charts, dp, tag};
+use crate::fixtures::penalised_dp::cap_run;
 use crate::plot::{self, Chart, Series};
 use crate::report::{figure, sci, Table};
 use crate::say;
-use macrostep::baselines::VelocityVerlet;
-use macrostep::systems::DoublePendulum;
-use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::Integrator;
 
 /// The penalty methods whose stability cap is measured, in report order.
 pub const CAP_METHODS: [&str; 4] = ["zs", "sylipn", "stiff_sylipn", "verlet"];
@@ -121,37 +118,6 @@ pub struct Results {
     pub rows: Vec<Row>,
 }
 
-/// Runs `integ` over `[0, span]` in `round(span/h)` steps: the failure, if any.
-pub(super) fn completes<I: Integrator<f64, 4>>(
-    integ: Result<I, macrostep::ConfigError>,
-    span: f64,
-) -> Option<String> {
-    let mut integ = match integ {
-        Ok(i) => i,
-        Err(e) => return Some(format!("config: {e}")),
-    };
-    let n = (span / integ.step_size()).round() as usize;
-    let mut s = DoublePendulum::<f64>::paper().initial_state();
-    integ
-        .integrate(&mut s, n)
-        .err()
-        .map(|e| format!("{e:?} at t = {:.3}", s.t))
-}
-
-/// One run of `method` at ω and h (guards on): its failure, if any.
-pub fn cap_run(method: &str, omega: f64, h: f64, span: f64) -> Option<String> {
-    let dp = DoublePendulum::<f64>::paper();
-    let pen = dp.penalised(omega).expect("valid");
-    let p = ZsParams::with_beta(BETA);
-    match method {
-        "zs" => completes(ZhangSkeel::new(pen, h, p), span),
-        "sylipn" => completes(Sylipn::new(pen, h, p), span),
-        "stiff_sylipn" => completes(StiffSylipn::new(dp::stiff_split(omega), h, p), span),
-        "verlet" => completes(VelocityVerlet::new(pen, h), span),
-        _ => Some(format!("unknown method {method}")),
-    }
-}
-
 /// Measures [`Cap`]: scans `h = 0.05/ω · ratio^k` up to 1.
 pub fn cap(method: &'static str, omega: f64, span: f64, ratio: f64) -> Cap {
     let mut out = Cap {
@@ -205,6 +171,13 @@ fn found(s: &Study, method: &str, t: usize) -> (f64, f64) {
         .find(|c| c.key == method)
         .and_then(|c| c.found[t].as_ref())
         .map_or((f64::NAN, f64::NAN), |f| (f.p, f.cost))
+}
+
+impl Row {
+    /// The cost ratio `a` ÷ `b` of this row's study at target index `t` ([`ratio`]).
+    pub fn ratio(&self, a: &str, b: &str, t: usize) -> f64 {
+        ratio(self, a, b, t)
+    }
 }
 
 /// The ratio `a_over_b` of a row at target index `t`.

@@ -56,10 +56,8 @@
 //! The only larger stable step on this problem is SyLiPN's (3.7× Z&S's at ω = 100, 5.2× at
 //! ω = 1000), which `zs::advice` already recommends.
 
-mod potentials;
-pub use potentials::{DistanceEnergy, DistanceForm, GaussNewton};
-
-use super::omega::{completes, Cap};
+use super::omega::Cap;
+use crate::fixtures::penalised_dp::{completes, DistanceForm, GaussNewton};
 use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
 use crate::report::{figure, sci, Table};
@@ -209,6 +207,13 @@ impl Setup {
             order_hs: vec![0.002, 0.001, 0.0005],
             ..Self::paper()
         }
+    }
+}
+
+impl Setup {
+    /// The remedies of the cap scan, in report order ([`remedies`]).
+    pub fn remedies(&self) -> Vec<Remedy> {
+        remedies(self)
     }
 }
 

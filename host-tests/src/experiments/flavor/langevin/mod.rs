@@ -1,16 +1,10 @@
 //! `reproduce flavor-langevin`: the Langevin FLAVORs against GLA (004 §2.6.8 slow noise, §2.6.9
 //! fast noise, with a study over δ/τ and over ω) and the Metropolis-adjusted FLAVOR (§2.4.6).
 
-pub mod fast_noise;
-pub mod metropolis;
-pub mod moments;
-pub mod slow_noise;
-
-pub use fast_noise::*;
-pub use metropolis::metropolis_histogram;
-pub use moments::{argmax_z, max_mean_diff, max_z, Moments};
-pub use slow_noise::langevin_slow_noise;
-
+use crate::ensembles::fast_noise::*;
+use crate::ensembles::metropolis::metropolis_histogram;
+use crate::ensembles::moments::{argmax_z, max_mean_diff, max_z};
+use crate::ensembles::slow_noise::langevin_slow_noise;
 use crate::report::{figure, sci, Table};
 
 /// What to run.
@@ -83,7 +77,7 @@ pub struct OmegaRow {
     pub tau_delta: (f64, f64),
     /// Max |z| of `x − y` and of `x`.
     pub z: (f64, f64),
-    /// Max |ΔE[x]| and the largest standard error of GLA's E[x].
+    /// Max `|ΔE[x]|` and the largest standard error of GLA's `E[x]`.
     pub dx: (f64, f64),
     /// `E[y²]` ratio FLAVOR/GLA.
     pub y2_ratio: f64,
@@ -99,7 +93,7 @@ pub struct Results {
     pub t_fast: f64,
     /// §2.6.8: max |z|, GLA seconds, FLAVOR seconds.
     pub slow: (f64, f64, f64),
-    /// Seconds of the reference GLA and its E[y²] over t in [5, T].
+    /// Seconds of the reference GLA and its `E[y²]` over `t ∈ [5, T]`.
     pub gla: (f64, f64),
     /// Paths, max |z| of the paired h/2h difference, and bias/SD of the reference GLA.
     pub step_check: (usize, f64, f64),

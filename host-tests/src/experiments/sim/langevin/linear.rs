@@ -115,7 +115,7 @@ pub struct LinearStats {
     pub sim_law: Vec<[f64; 4]>,
     /// Monte Carlo of the `Sim1` implementation.
     pub sim_mc: Vec<[Acc; 4]>,
-    /// Monte Carlo of GLA at `h` on the same grid as [`langevin_study`].
+    /// Monte Carlo of GLA at `h` on the same grid as [`langevin_study`](super::langevin_study).
     pub gla_h: Vec<[Acc; 4]>,
     /// The Richardson GLA reference `(4X(h/8) − X(h/4))/3`.
     pub gla_ref: Vec<[Acc; 4]>,

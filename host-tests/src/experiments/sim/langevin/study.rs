@@ -112,6 +112,19 @@ pub struct SimStats {
     pub gla_ref_check: Vec<[Acc; 4]>,
 }
 
+impl SimStats {
+    /// `max |z|` ([`max_abs_z`]) of the bias-corrected SIM against the GLA reference, with the
+    /// stiff allowances (`corrected_kick`) or with the soft-bias extrapolation only (`corrected`).
+    pub fn max_abs_z_vs_ref(&self, stiff_allowances: bool) -> f64 {
+        let sim = if stiff_allowances {
+            &self.corrected_kick
+        } else {
+            &self.corrected
+        };
+        max_abs_z(sim, &self.gla_ref)
+    }
+}
+
 /// The GLA grid step and the two SIM steps.
 pub fn langevin_steps(omega: f64) -> (f64, f64, f64) {
     let h_res = 6.0 * std::f64::consts::PI / omega;

@@ -36,7 +36,7 @@ impl Moments {
         }
         self.n += 1;
     }
-    /// (estimate, standard error) of E[z] and E[z²] at time index `i`.
+    /// (estimate, standard error) of `E[z]` and `E[z²]` at time index `i`.
     pub fn at(&self, i: usize) -> [(f64, f64); 2] {
         let n = self.n as f64;
         let m1 = self.s1[i] / n;
