@@ -17,8 +17,7 @@
 //! - the built-in double pendulum and chain written with the mechanism builder, and their
 //!   bit-identity check ([`builder_models`]).
 //! - the forced double pendulum of 000 §4.1 with a held force ([`forced_dp`]).
-//! - the TIP3P water model of 000 §4.3 ([`water`]; defined in `experiments::water::model` and
-//!   re-exported here: moving its code changes the release codegen of `reproduce water`).
+//! - the TIP3P water cluster of 000 §4.3 ([`water`]).
 //! - two variants of the penalised double pendulum, distance form and Gauss–Newton matrix
 //!   ([`penalised_dp`]).
 //! - the quasi-quadratic models of 004 eqs 4.84/4.85 with their integrators and reference
@@ -29,8 +28,7 @@ pub mod forced_dp;
 pub mod lj_well;
 pub mod penalised_dp;
 pub mod quasi_quadratic;
-
-pub use crate::experiments::water::model as water;
+pub mod water;
 
 use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};

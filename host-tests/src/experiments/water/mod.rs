@@ -30,7 +30,7 @@
 //! [`StiffSylipn`]: macrostep::zs::StiffSylipn
 //! [`Shake`]: macrostep::constrained::Shake
 
-pub mod model;
+pub use crate::fixtures::water as model;
 pub mod print;
 pub mod sim;
 
