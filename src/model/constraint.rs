@@ -144,17 +144,7 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
         constraint: G,
         omega: SVector<T, D>,
     ) -> Result<Self, ConfigError> {
-        for &w in omega.iter() {
-            if !w.finite() {
-                return Err(ConfigError::NonFinite { name: "omega" });
-            }
-            if w <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "omega",
-                    bound: "> 0",
-                });
-            }
-        }
+        crate::validate::check_all_positive(omega.as_slice(), "omega")?;
         let omega2 = omega.component_mul(&omega);
         for &w2 in omega2.iter() {
             // `ω > 0` whose square underflows to 0 would switch the penalty off silently.
