@@ -105,15 +105,6 @@ macro_rules! elementary_functions {
             let r = self.re.recip();
             self.chain(r, -(r * r))
         }
-        #[inline]
-        fn abs(self) -> Self {
-            // |x|' = sign(x); the derivative at 0 is taken from the right.
-            if self.value() < T::zero() {
-                -self
-            } else {
-                self
-            }
-        }
     };
 }
 

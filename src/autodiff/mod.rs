@@ -153,55 +153,17 @@
 //! [`ThirdDerivative`]: crate::model::ThirdDerivative
 //! [`Constraint`]: crate::model::Constraint
 
-/// The four compound assignments (`+=`, `−=`, `×=`, `÷=`) of a number type `$ty<S>` from its
-/// binary operators, `a ∘= b` as `a = a ∘ b` (a trait impl for a foreign operator trait cannot be
-/// blanket over every type, hence a macro). The bounds are those of the binary operators.
-macro_rules! op_assign_via_binary {
-    ($ty:ident) => {
-        impl<S: Copy + core::ops::Add<Output = S>> core::ops::AddAssign for $ty<S> {
-            #[inline]
-            fn add_assign(&mut self, o: Self) {
-                *self = *self + o;
-            }
-        }
-        impl<S: Copy + core::ops::Sub<Output = S>> core::ops::SubAssign for $ty<S> {
-            #[inline]
-            fn sub_assign(&mut self, o: Self) {
-                *self = *self - o;
-            }
-        }
-        impl<S: Copy + core::ops::Add<Output = S> + core::ops::Mul<Output = S>> core::ops::MulAssign
-            for $ty<S>
-        {
-            #[inline]
-            fn mul_assign(&mut self, o: Self) {
-                *self = *self * o;
-            }
-        }
-        impl<S> core::ops::DivAssign for $ty<S>
-        where
-            S: Copy
-                + core::ops::Sub<Output = S>
-                + core::ops::Mul<Output = S>
-                + core::ops::Div<Output = S>,
-        {
-            #[inline]
-            fn div_assign(&mut self, o: Self) {
-                *self = *self / o;
-            }
-        }
-    };
-}
-use op_assign_via_binary;
-
 mod derivatives;
 mod dual;
 mod elementary;
 mod impls;
 mod jet;
 mod models;
+mod ops;
 mod vdual;
 mod wrapper;
+
+use ops::number_ops;
 
 pub use derivatives::{
     constraint_value, energy, gradient, hessian, hessian_times, hessian_vector, jacobian,
@@ -283,7 +245,17 @@ pub trait AdScalar<T: Real>:
     /// `1/x`.
     fn recip(self) -> Self;
     /// `|x|` (derivative `sign x`, taken as `+1` at `0`).
-    fn abs(self) -> Self;
+    ///
+    /// The default negates the whole number when its value is negative, which carries every
+    /// derivative part along (the plain scalar overrides it with its own `abs`).
+    #[inline]
+    fn abs(self) -> Self {
+        if self.value() < T::zero() {
+            -self
+        } else {
+            self
+        }
+    }
 }
 
 impl<T: Real> AdScalar<T> for T {
