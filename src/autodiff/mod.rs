@@ -258,6 +258,20 @@ pub trait AdScalar<T: Real>:
     }
 }
 
+/// Expands, inside `impl AdScalar<T> for T`, to methods that call the scalar's own function of
+/// the same name in `Trait` (a trait method cannot be supplied by a helper function).
+macro_rules! forward_to {
+    ($tr:ident: $($f:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
+        $(
+            #[inline]
+            fn $f(self $(, $arg: $ty)*) -> T {
+                $tr::$f(self $(, $arg)*)
+            }
+        )*
+    };
+}
+
+/// The plain scalar: no derivative parts, every function its own.
 impl<T: Real> AdScalar<T> for T {
     #[inline]
     fn cst(x: T) -> T {
@@ -267,78 +281,10 @@ impl<T: Real> AdScalar<T> for T {
     fn value(&self) -> T {
         *self
     }
-    #[inline]
-    fn sin(self) -> T {
-        ComplexField::sin(self)
-    }
-    #[inline]
-    fn cos(self) -> T {
-        ComplexField::cos(self)
-    }
-    #[inline]
-    fn tan(self) -> T {
-        ComplexField::tan(self)
-    }
-    #[inline]
-    fn asin(self) -> T {
-        ComplexField::asin(self)
-    }
-    #[inline]
-    fn acos(self) -> T {
-        ComplexField::acos(self)
-    }
-    #[inline]
-    fn atan(self) -> T {
-        ComplexField::atan(self)
-    }
-    #[inline]
-    fn atan2(self, x: T) -> T {
-        RealField::atan2(self, x)
-    }
-    #[inline]
-    fn sinh(self) -> T {
-        ComplexField::sinh(self)
-    }
-    #[inline]
-    fn cosh(self) -> T {
-        ComplexField::cosh(self)
-    }
-    #[inline]
-    fn tanh(self) -> T {
-        ComplexField::tanh(self)
-    }
-    #[inline]
-    fn exp(self) -> T {
-        ComplexField::exp(self)
-    }
-    #[inline]
-    fn ln(self) -> T {
-        ComplexField::ln(self)
-    }
-    #[inline]
-    fn sqrt(self) -> T {
-        ComplexField::sqrt(self)
-    }
-    #[inline]
-    fn cbrt(self) -> T {
-        ComplexField::cbrt(self)
-    }
-    #[inline]
-    fn powi(self, n: i32) -> T {
-        ComplexField::powi(self, n)
-    }
-    #[inline]
-    fn powf(self, c: T) -> T {
-        ComplexField::powf(self, c)
-    }
-    #[inline]
-    fn recip(self) -> T {
-        ComplexField::recip(self)
-    }
-    #[inline]
-    fn abs(self) -> T {
-        ComplexField::abs(self)
-    }
+    forward_to!(ComplexField: sin(), cos(), tan(), asin(), acos(), atan());
+    forward_to!(RealField: atan2(x: T));
+    forward_to!(ComplexField: sinh(), cosh(), tanh(), exp(), ln(), sqrt(), cbrt());
+    forward_to!(ComplexField: powi(n: i32), powf(c: T), recip(), abs());
 }
 
 /// A potential energy `V: ℝᴺ → ℝ` written once, generically over the scalar.
