@@ -35,22 +35,6 @@ pub struct MechanismBuilder<
     pub(super) n_springs: usize,
 }
 
-/// Puts `item` in the first free of `slots` (`count` of them taken) and returns its index;
-/// [`ConfigError::Inconsistent`] named `full` when all are taken.
-fn push_slot<X>(
-    slots: &mut [X],
-    count: &mut usize,
-    item: X,
-    full: &'static str,
-) -> Result<usize, ConfigError> {
-    let slot = slots
-        .get_mut(*count)
-        .ok_or(ConfigError::Inconsistent { name: full })?;
-    *slot = item;
-    *count += 1;
-    Ok(*count - 1)
-}
-
 /// `|v|²` of a `DIM`-vector.
 fn norm2<T: Real, const DIM: usize>(v: &[T; DIM]) -> T {
     v.iter().fold(T::zero(), |s, &x| s + x * x)
@@ -349,13 +333,16 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                 name: "spring ends coincide",
             });
         }
-        let spring = Spring::from_valid(a, b, k, rest);
-        push_slot(
-            &mut self.springs,
-            &mut self.n_springs,
-            spring,
-            "springs = S",
-        )
+        if self.n_springs >= S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
+        }
+        if let Some(s) = self.springs.get_mut(self.n_springs) {
+            *s = Spring::from_valid(a, b, k, rest);
+        }
+        self.n_springs += 1;
+        Ok(self.n_springs - 1)
     }
 
     /// Gravity `g ≥ 0` along the last axis, downwards (`−y` in the plane, `−z` in space):
@@ -440,7 +427,16 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     }
 
     fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
-        push_slot(&mut self.actuators, &mut self.n_act, act, "actuators <= N")
+        if self.n_act >= N {
+            return Err(ConfigError::Inconsistent {
+                name: "actuators <= N",
+            });
+        }
+        if let Some(a) = self.actuators.get_mut(self.n_act) {
+            *a = act;
+        }
+        self.n_act += 1;
+        Ok(self.n_act - 1)
     }
 
     /// The validated mechanism.

@@ -144,7 +144,19 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
         constraint: G,
         omega: SVector<T, D>,
     ) -> Result<Self, ConfigError> {
-        crate::validate::check_all_positive(omega.as_slice(), "omega")?;
+        // Written out rather than through `validate::check_all_positive`: the call moves the
+        // firmware stack high-water of the penalised models (control_loop +24 bytes).
+        for &w in omega.iter() {
+            if !w.finite() {
+                return Err(ConfigError::NonFinite { name: "omega" });
+            }
+            if w <= T::zero() {
+                return Err(ConfigError::OutOfRange {
+                    name: "omega",
+                    bound: "> 0",
+                });
+            }
+        }
         let omega2 = omega.component_mul(&omega);
         for &w2 in omega2.iter() {
             // `ω > 0` whose square underflows to 0 would switch the penalty off silently.
