@@ -68,6 +68,19 @@ pub fn check_positive<T: Real>(x: T, name: &'static str) -> Result<T, ConfigErro
     }
 }
 
+/// Every entry of a parameter array finite and `> 0` (frequencies, penalty weights), checked entry
+/// by entry as [`check_positive`]: the first bad entry decides the error.
+///
+/// # Errors
+/// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] `{ bound: "> 0" }` naming the
+/// parameter.
+pub fn check_all_positive<T: Real>(xs: &[T], name: &'static str) -> Result<(), ConfigError> {
+    for &x in xs {
+        check_positive(x, name)?;
+    }
+    Ok(())
+}
+
 /// A parameter that must be finite and `≥ 0`.
 ///
 /// # Errors
@@ -166,6 +179,15 @@ mod tests {
         assert_eq!(check_positive(f64::NAN, "x"), Err(nonfinite));
         assert_eq!(check_positive(0.0_f64, "x"), Err(range("> 0")));
         assert_eq!(check_positive(1e-300_f64, "x"), Ok(1e-300));
+        assert_eq!(
+            check_all_positive(&[1.0, f64::NAN, -1.0], "x"),
+            Err(nonfinite)
+        );
+        assert_eq!(
+            check_all_positive(&[1.0, -1.0, f64::NAN], "x"),
+            Err(range("> 0"))
+        );
+        assert_eq!(check_all_positive(&[1.0_f64, 2.0], "x"), Ok(()));
         assert_eq!(check_nonnegative(f64::INFINITY, "x"), Err(nonfinite));
         assert_eq!(check_nonnegative(-1e-300_f64, "x"), Err(range(">= 0")));
         assert_eq!(check_nonnegative(0.0_f64, "x"), Ok(0.0));

@@ -136,6 +136,18 @@ impl<T: Real, G: ConstraintFn<T, N, D> + ?Sized, const N: usize, const D: usize>
     }
 }
 
+/// The matrix whose row `i` is `rows[i]ᵀ`.
+#[inline]
+fn stack_rows<T: Real, const N: usize, const D: usize>(
+    rows: [SVector<T, N>; D],
+) -> SMatrix<T, D, N> {
+    let mut m = SMatrix::<T, D, N>::zeros();
+    for (mut row, r) in m.row_iter_mut().zip(rows.iter()) {
+        row.tr_copy_from(r);
+    }
+    m
+}
+
 /// `g(q)` at plain scalars.
 #[inline]
 pub fn constraint_value<
@@ -155,12 +167,7 @@ pub fn jacobian<T: Real, G: ConstraintFn<T, N, D> + ?Sized, const N: usize, cons
     g: &G,
     q: &SVector<T, N>,
 ) -> SMatrix<T, D, N> {
-    let rows = g.eval(&seed_gradient(q));
-    let mut j = SMatrix::<T, D, N>::zeros();
-    for (mut row, gi) in j.row_iter_mut().zip(rows.iter()) {
-        row.tr_copy_from(&gi.grad);
-    }
-    j
+    stack_rows(g.eval(&seed_gradient(q)).map(|gi| gi.grad))
 }
 
 /// The matrix whose row `i` is `(Hess gᵢ(q) a)ᵀ`, in one evaluation.
@@ -169,12 +176,7 @@ pub fn hessian_times<T: Real, G: ConstraintFn<T, N, D> + ?Sized, const N: usize,
     q: &SVector<T, N>,
     a: &SVector<T, N>,
 ) -> SMatrix<T, D, N> {
-    let rows = g.eval(&seed_direction(q, a));
-    let mut m = SMatrix::<T, D, N>::zeros();
-    for (mut row, gi) in m.row_iter_mut().zip(rows.iter()) {
-        row.tr_copy_from(&gi.eps.grad);
-    }
-    m
+    stack_rows(g.eval(&seed_direction(q, a)).map(|gi| gi.eps.grad))
 }
 
 /// `Σᵢ wᵢ Hess gᵢ(q)` in `N` evaluations.

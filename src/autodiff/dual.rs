@@ -3,7 +3,7 @@
 use super::elementary::elementary_functions;
 use super::AdScalar;
 use crate::Real;
-use core::ops::{Add, Div, Mul, Neg, Sub};
+use core::ops::Mul;
 
 /// A first-order dual number `re + eps·ε` with `ε² = 0`, over any [`AdScalar`] `S`.
 ///
@@ -71,98 +71,22 @@ impl<T: Real, S: AdScalar<T>> AdScalar<T> for Dual<S> {
     elementary_functions!();
 }
 
-impl<S: Add<Output = S>> Add for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn add(self, o: Self) -> Self {
-        Self {
-            re: self.re + o.re,
-            eps: self.eps + o.eps,
+super::number_ops! {
+    impl[S] Dual<S>, each S;
+    mixed[T: Real, S: AdScalar<T>] T;
+    { re, eps }
+    fn mul(a, b) {
+        Dual {
+            re: a.re * b.re,
+            eps: a.eps * b.re + a.re * b.eps,
         }
     }
-}
-impl<S: Sub<Output = S>> Sub for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, o: Self) -> Self {
-        Self {
-            re: self.re - o.re,
-            eps: self.eps - o.eps,
-        }
-    }
-}
-impl<S: Copy + Add<Output = S> + Mul<Output = S>> Mul for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, o: Self) -> Self {
-        Self {
-            re: self.re * o.re,
-            eps: self.eps * o.re + self.re * o.eps,
-        }
-    }
-}
-impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> Div for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn div(self, o: Self) -> Self {
+    fn div(a, b) {
         // (a/b)' = (a' − (a/b) b') / b.
-        let q = self.re / o.re;
-        Self {
+        let q = a.re / b.re;
+        Dual {
             re: q,
-            eps: (self.eps - q * o.eps) / o.re,
+            eps: (a.eps - q * b.eps) / b.re,
         }
     }
 }
-impl<S: Neg<Output = S>> Neg for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn neg(self) -> Self {
-        Self {
-            re: -self.re,
-            eps: -self.eps,
-        }
-    }
-}
-
-impl<T: Real, S: AdScalar<T>> Add<T> for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn add(self, c: T) -> Self {
-        Self {
-            re: self.re + c,
-            eps: self.eps,
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Sub<T> for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, c: T) -> Self {
-        Self {
-            re: self.re - c,
-            eps: self.eps,
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Mul<T> for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, c: T) -> Self {
-        Self {
-            re: self.re * c,
-            eps: self.eps * c,
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Div<T> for Dual<S> {
-    type Output = Self;
-    #[inline]
-    fn div(self, c: T) -> Self {
-        Self {
-            re: self.re / c,
-            eps: self.eps / c,
-        }
-    }
-}
-
-super::op_assign_via_binary!(Dual);

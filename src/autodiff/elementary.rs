@@ -6,79 +6,52 @@
 
 /// Expands to the `AdScalar` elementary functions for a type with a field `re` and a method
 /// `chain`. `T` is the base scalar in scope at the expansion site.
+///
+/// The one-argument functions are a table of chain rules `φ(x) => (φ(x), φ'(x))`; the `@chain`
+/// arm turns each row into `fn φ(self) -> Self`.
 macro_rules! elementary_functions {
     () => {
-        #[inline]
-        fn sin(self) -> Self {
-            let x = self.re;
-            self.chain(x.sin(), x.cos())
-        }
-        #[inline]
-        fn cos(self) -> Self {
-            let x = self.re;
-            self.chain(x.cos(), -x.sin())
-        }
-        #[inline]
-        fn tan(self) -> Self {
+        $crate::autodiff::elementary::elementary_functions!(@chain
+            sin(x) => (x.sin(), x.cos()),
+            cos(x) => (x.cos(), -x.sin()),
             // tan' = 1 + tan².
-            let t = self.re.tan();
-            self.chain(t, t * t + T::one())
-        }
-        #[inline]
-        fn asin(self) -> Self {
+            tan(x) => {
+                let t = x.tan();
+                (t, t * t + T::one())
+            },
             // asin' = 1/√(1 − x²).
-            let x = self.re;
-            self.chain(x.asin(), (-(x * x) + T::one()).sqrt().recip())
-        }
-        #[inline]
-        fn acos(self) -> Self {
-            let x = self.re;
-            self.chain(x.acos(), -(-(x * x) + T::one()).sqrt().recip())
-        }
-        #[inline]
-        fn atan(self) -> Self {
+            asin(x) => (x.asin(), (-(x * x) + T::one()).sqrt().recip()),
+            acos(x) => (x.acos(), -(-(x * x) + T::one()).sqrt().recip()),
             // atan' = 1/(1 + x²).
-            let x = self.re;
-            self.chain(x.atan(), (x * x + T::one()).recip())
-        }
-        #[inline]
-        fn sinh(self) -> Self {
-            let x = self.re;
-            self.chain(x.sinh(), x.cosh())
-        }
-        #[inline]
-        fn cosh(self) -> Self {
-            let x = self.re;
-            self.chain(x.cosh(), x.sinh())
-        }
-        #[inline]
-        fn tanh(self) -> Self {
+            atan(x) => (x.atan(), (x * x + T::one()).recip()),
+            sinh(x) => (x.sinh(), x.cosh()),
+            cosh(x) => (x.cosh(), x.sinh()),
             // tanh' = 1 − tanh².
-            let t = self.re.tanh();
-            self.chain(t, -(t * t) + T::one())
-        }
-        #[inline]
-        fn exp(self) -> Self {
-            let e = self.re.exp();
-            self.chain(e, e)
-        }
-        #[inline]
-        fn ln(self) -> Self {
-            let x = self.re;
-            self.chain(x.ln(), x.recip())
-        }
-        #[inline]
-        fn sqrt(self) -> Self {
+            tanh(x) => {
+                let t = x.tanh();
+                (t, -(t * t) + T::one())
+            },
+            exp(x) => {
+                let e = x.exp();
+                (e, e)
+            },
+            ln(x) => (x.ln(), x.recip()),
             // √' = 1/(2√x).
-            let s = self.re.sqrt();
-            self.chain(s, (s + s).recip())
-        }
-        #[inline]
-        fn cbrt(self) -> Self {
+            sqrt(x) => {
+                let s = x.sqrt();
+                (s, (s + s).recip())
+            },
             // ∛' = 1/(3 ∛x²).
-            let c = self.re.cbrt();
-            self.chain(c, (c * c * T::lit(3.0)).recip())
-        }
+            cbrt(x) => {
+                let c = x.cbrt();
+                (c, (c * c * T::lit(3.0)).recip())
+            },
+            // (1/x)' = −1/x².
+            recip(x) => {
+                let r = x.recip();
+                (r, -(r * r))
+            },
+        );
         #[inline]
         fn powi(self, n: i32) -> Self {
             let x = self.re;
@@ -99,21 +72,17 @@ macro_rules! elementary_functions {
             let x = self.re;
             self.chain(x.powf(c), x.powf(c - T::one()) * c)
         }
-        #[inline]
-        fn recip(self) -> Self {
-            // (1/x)' = −1/x².
-            let r = self.re.recip();
-            self.chain(r, -(r * r))
-        }
-        #[inline]
-        fn abs(self) -> Self {
-            // |x|' = sign(x); the derivative at 0 is taken from the right.
-            if self.value() < T::zero() {
-                -self
-            } else {
-                self
+    };
+
+    (@chain $($f:ident($x:ident) => $rule:expr),* $(,)?) => {
+        $(
+            #[inline]
+            fn $f(self) -> Self {
+                let $x = self.re;
+                let (f, df) = $rule;
+                self.chain(f, df)
             }
-        }
+        )*
     };
 }
 

@@ -2,7 +2,7 @@
 
 use super::AdScalar;
 use crate::Real;
-use core::ops::{Add, Div, Mul, Neg, Sub};
+use core::ops::{Add, Mul};
 
 /// A truncated Taylor series `c₀ + c₁ t + c₂ t²` in one direction, over any [`AdScalar`] `S`.
 ///
@@ -200,117 +200,28 @@ impl<T: Real, S: AdScalar<T>> AdScalar<T> for Jet2<S> {
         let r2 = r * r;
         self.chain(r, -r2, r2 * r)
     }
-    #[inline]
-    fn abs(self) -> Self {
-        if self.value() < T::zero() {
-            -self
-        } else {
-            self
-        }
-    }
 }
 
-impl<S: Add<Output = S>> Add for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn add(self, o: Self) -> Self {
-        Self {
-            c0: self.c0 + o.c0,
-            c1: self.c1 + o.c1,
-            c2: self.c2 + o.c2,
+super::number_ops! {
+    impl[S] Jet2<S>, each S;
+    mixed[T: Real, S: AdScalar<T>] T;
+    { c0, c1, c2 }
+    fn mul(a, b) {
+        Jet2 {
+            c0: a.c0 * b.c0,
+            c1: a.c0 * b.c1 + a.c1 * b.c0,
+            c2: a.c0 * b.c2 + a.c1 * b.c1 + a.c2 * b.c0,
         }
     }
-}
-impl<S: Sub<Output = S>> Sub for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, o: Self) -> Self {
-        Self {
-            c0: self.c0 - o.c0,
-            c1: self.c1 - o.c1,
-            c2: self.c2 - o.c2,
-        }
-    }
-}
-impl<S: Copy + Add<Output = S> + Mul<Output = S>> Mul for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, o: Self) -> Self {
-        Self {
-            c0: self.c0 * o.c0,
-            c1: self.c0 * o.c1 + self.c1 * o.c0,
-            c2: self.c0 * o.c2 + self.c1 * o.c1 + self.c2 * o.c0,
-        }
-    }
-}
-impl<S: Copy + Sub<Output = S> + Mul<Output = S> + Div<Output = S>> Div for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn div(self, o: Self) -> Self {
+    fn div(a, b) {
         // q = a/b solves q b = a coefficient by coefficient.
-        let q0 = self.c0 / o.c0;
-        let q1 = (self.c1 - q0 * o.c1) / o.c0;
-        let q2 = (self.c2 - q0 * o.c2 - q1 * o.c1) / o.c0;
-        Self {
+        let q0 = a.c0 / b.c0;
+        let q1 = (a.c1 - q0 * b.c1) / b.c0;
+        let q2 = (a.c2 - q0 * b.c2 - q1 * b.c1) / b.c0;
+        Jet2 {
             c0: q0,
             c1: q1,
             c2: q2,
         }
     }
 }
-impl<S: Neg<Output = S>> Neg for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn neg(self) -> Self {
-        Self {
-            c0: -self.c0,
-            c1: -self.c1,
-            c2: -self.c2,
-        }
-    }
-}
-
-impl<T: Real, S: AdScalar<T>> Add<T> for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn add(self, c: T) -> Self {
-        Self {
-            c0: self.c0 + c,
-            ..self
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Sub<T> for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, c: T) -> Self {
-        Self {
-            c0: self.c0 - c,
-            ..self
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Mul<T> for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, c: T) -> Self {
-        Self {
-            c0: self.c0 * c,
-            c1: self.c1 * c,
-            c2: self.c2 * c,
-        }
-    }
-}
-impl<T: Real, S: AdScalar<T>> Div<T> for Jet2<S> {
-    type Output = Self;
-    #[inline]
-    fn div(self, c: T) -> Self {
-        Self {
-            c0: self.c0 / c,
-            c1: self.c1 / c,
-            c2: self.c2 / c,
-        }
-    }
-}
-
-super::op_assign_via_binary!(Jet2);

@@ -153,55 +153,17 @@
 //! [`ThirdDerivative`]: crate::model::ThirdDerivative
 //! [`Constraint`]: crate::model::Constraint
 
-/// The four compound assignments (`+=`, `−=`, `×=`, `÷=`) of a number type `$ty<S>` from its
-/// binary operators, `a ∘= b` as `a = a ∘ b` (a trait impl for a foreign operator trait cannot be
-/// blanket over every type, hence a macro). The bounds are those of the binary operators.
-macro_rules! op_assign_via_binary {
-    ($ty:ident) => {
-        impl<S: Copy + core::ops::Add<Output = S>> core::ops::AddAssign for $ty<S> {
-            #[inline]
-            fn add_assign(&mut self, o: Self) {
-                *self = *self + o;
-            }
-        }
-        impl<S: Copy + core::ops::Sub<Output = S>> core::ops::SubAssign for $ty<S> {
-            #[inline]
-            fn sub_assign(&mut self, o: Self) {
-                *self = *self - o;
-            }
-        }
-        impl<S: Copy + core::ops::Add<Output = S> + core::ops::Mul<Output = S>> core::ops::MulAssign
-            for $ty<S>
-        {
-            #[inline]
-            fn mul_assign(&mut self, o: Self) {
-                *self = *self * o;
-            }
-        }
-        impl<S> core::ops::DivAssign for $ty<S>
-        where
-            S: Copy
-                + core::ops::Sub<Output = S>
-                + core::ops::Mul<Output = S>
-                + core::ops::Div<Output = S>,
-        {
-            #[inline]
-            fn div_assign(&mut self, o: Self) {
-                *self = *self / o;
-            }
-        }
-    };
-}
-use op_assign_via_binary;
-
 mod derivatives;
 mod dual;
 mod elementary;
 mod impls;
 mod jet;
 mod models;
+mod ops;
 mod vdual;
 mod wrapper;
+
+use ops::number_ops;
 
 pub use derivatives::{
     constraint_value, energy, gradient, hessian, hessian_times, hessian_vector, jacobian,
@@ -283,9 +245,33 @@ pub trait AdScalar<T: Real>:
     /// `1/x`.
     fn recip(self) -> Self;
     /// `|x|` (derivative `sign x`, taken as `+1` at `0`).
-    fn abs(self) -> Self;
+    ///
+    /// The default negates the whole number when its value is negative, which carries every
+    /// derivative part along (the plain scalar overrides it with its own `abs`).
+    #[inline]
+    fn abs(self) -> Self {
+        if self.value() < T::zero() {
+            -self
+        } else {
+            self
+        }
+    }
 }
 
+/// Expands, inside `impl AdScalar<T> for T`, to methods that call the scalar's own function of
+/// the same name in `Trait` (a trait method cannot be supplied by a helper function).
+macro_rules! forward_to {
+    ($tr:ident: $($f:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
+        $(
+            #[inline]
+            fn $f(self $(, $arg: $ty)*) -> T {
+                $tr::$f(self $(, $arg)*)
+            }
+        )*
+    };
+}
+
+/// The plain scalar: no derivative parts, every function its own.
 impl<T: Real> AdScalar<T> for T {
     #[inline]
     fn cst(x: T) -> T {
@@ -295,78 +281,10 @@ impl<T: Real> AdScalar<T> for T {
     fn value(&self) -> T {
         *self
     }
-    #[inline]
-    fn sin(self) -> T {
-        ComplexField::sin(self)
-    }
-    #[inline]
-    fn cos(self) -> T {
-        ComplexField::cos(self)
-    }
-    #[inline]
-    fn tan(self) -> T {
-        ComplexField::tan(self)
-    }
-    #[inline]
-    fn asin(self) -> T {
-        ComplexField::asin(self)
-    }
-    #[inline]
-    fn acos(self) -> T {
-        ComplexField::acos(self)
-    }
-    #[inline]
-    fn atan(self) -> T {
-        ComplexField::atan(self)
-    }
-    #[inline]
-    fn atan2(self, x: T) -> T {
-        RealField::atan2(self, x)
-    }
-    #[inline]
-    fn sinh(self) -> T {
-        ComplexField::sinh(self)
-    }
-    #[inline]
-    fn cosh(self) -> T {
-        ComplexField::cosh(self)
-    }
-    #[inline]
-    fn tanh(self) -> T {
-        ComplexField::tanh(self)
-    }
-    #[inline]
-    fn exp(self) -> T {
-        ComplexField::exp(self)
-    }
-    #[inline]
-    fn ln(self) -> T {
-        ComplexField::ln(self)
-    }
-    #[inline]
-    fn sqrt(self) -> T {
-        ComplexField::sqrt(self)
-    }
-    #[inline]
-    fn cbrt(self) -> T {
-        ComplexField::cbrt(self)
-    }
-    #[inline]
-    fn powi(self, n: i32) -> T {
-        ComplexField::powi(self, n)
-    }
-    #[inline]
-    fn powf(self, c: T) -> T {
-        ComplexField::powf(self, c)
-    }
-    #[inline]
-    fn recip(self) -> T {
-        ComplexField::recip(self)
-    }
-    #[inline]
-    fn abs(self) -> T {
-        ComplexField::abs(self)
-    }
+    forward_to!(ComplexField: sin(), cos(), tan(), asin(), acos(), atan());
+    forward_to!(RealField: atan2(x: T));
+    forward_to!(ComplexField: sinh(), cosh(), tanh(), exp(), ln(), sqrt(), cbrt());
+    forward_to!(ComplexField: powi(n: i32), powf(c: T), recip(), abs());
 }
 
 /// A potential energy `V: ℝᴺ → ℝ` written once, generically over the scalar.

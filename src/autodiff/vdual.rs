@@ -3,7 +3,6 @@
 use super::elementary::elementary_functions;
 use super::AdScalar;
 use crate::Real;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use nalgebra::SVector;
 
 /// A vector dual number: a value and its gradient with respect to `N` inputs.
@@ -79,123 +78,22 @@ impl<T: Real, const N: usize> AdScalar<T> for VDual<T, N> {
     elementary_functions!();
 }
 
-impl<T: Real, const N: usize> Add for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn add(self, o: Self) -> Self {
-        Self {
-            re: self.re + o.re,
-            grad: self.grad + o.grad,
+super::number_ops! {
+    impl[T: Real, const N: usize] VDual<T, N>, each T;
+    mixed[T: Real, const N: usize] T;
+    { re, grad }
+    fn mul(a, b) {
+        VDual {
+            re: a.re * b.re,
+            grad: a.grad * b.re + b.grad * a.re,
         }
     }
-}
-impl<T: Real, const N: usize> Sub for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, o: Self) -> Self {
-        Self {
-            re: self.re - o.re,
-            grad: self.grad - o.grad,
-        }
-    }
-}
-impl<T: Real, const N: usize> Mul for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, o: Self) -> Self {
-        Self {
-            re: self.re * o.re,
-            grad: self.grad * o.re + o.grad * self.re,
-        }
-    }
-}
-impl<T: Real, const N: usize> Div for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn div(self, o: Self) -> Self {
+    fn div(a, b) {
         // ∇(a/b) = (∇a − (a/b) ∇b) / b.
-        let q = self.re / o.re;
-        Self {
+        let q = a.re / b.re;
+        VDual {
             re: q,
-            grad: (self.grad - o.grad * q) / o.re,
+            grad: (a.grad - b.grad * q) / b.re,
         }
-    }
-}
-impl<T: Real, const N: usize> Neg for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn neg(self) -> Self {
-        Self {
-            re: -self.re,
-            grad: -self.grad,
-        }
-    }
-}
-
-impl<T: Real, const N: usize> Add<T> for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn add(self, c: T) -> Self {
-        Self {
-            re: self.re + c,
-            grad: self.grad,
-        }
-    }
-}
-impl<T: Real, const N: usize> Sub<T> for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn sub(self, c: T) -> Self {
-        Self {
-            re: self.re - c,
-            grad: self.grad,
-        }
-    }
-}
-impl<T: Real, const N: usize> Mul<T> for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn mul(self, c: T) -> Self {
-        Self {
-            re: self.re * c,
-            grad: self.grad * c,
-        }
-    }
-}
-impl<T: Real, const N: usize> Div<T> for VDual<T, N> {
-    type Output = Self;
-    #[inline]
-    fn div(self, c: T) -> Self {
-        Self {
-            re: self.re / c,
-            grad: self.grad / c,
-        }
-    }
-}
-
-impl<T: Real, const N: usize> AddAssign for VDual<T, N> {
-    #[inline]
-    fn add_assign(&mut self, o: Self) {
-        self.re += o.re;
-        self.grad += o.grad;
-    }
-}
-impl<T: Real, const N: usize> SubAssign for VDual<T, N> {
-    #[inline]
-    fn sub_assign(&mut self, o: Self) {
-        self.re -= o.re;
-        self.grad -= o.grad;
-    }
-}
-impl<T: Real, const N: usize> MulAssign for VDual<T, N> {
-    #[inline]
-    fn mul_assign(&mut self, o: Self) {
-        *self = *self * o;
-    }
-}
-impl<T: Real, const N: usize> DivAssign for VDual<T, N> {
-    #[inline]
-    fn div_assign(&mut self, o: Self) {
-        *self = *self / o;
     }
 }

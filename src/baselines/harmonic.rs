@@ -26,17 +26,7 @@ impl<T: Real, const N: usize> HarmonicFlow<T, N> {
     /// # Errors
     /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] (`ωᵢ ≤ 0`) for `"omega"`.
     pub fn new(omega: SVector<T, N>) -> Result<Self, ConfigError> {
-        for &w in omega.iter() {
-            if !w.finite() {
-                return Err(ConfigError::NonFinite { name: "omega" });
-            }
-            if w <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "omega",
-                    bound: "> 0",
-                });
-            }
-        }
+        crate::validate::check_all_positive(omega.as_slice(), "omega")?;
         Ok(Self { omega })
     }
 

@@ -64,17 +64,7 @@ impl<T: Real, const D: usize, const CAP: usize> MultiplierWindow<T, D, CAP> {
                 bound: "in 1..=CAP",
             });
         }
-        for &w in omega2.iter() {
-            if !w.finite() {
-                return Err(ConfigError::NonFinite { name: "omega2" });
-            }
-            if w <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "omega2",
-                    bound: "> 0",
-                });
-            }
-        }
+        crate::validate::check_all_positive(omega2.as_slice(), "omega2")?;
         Ok(Self {
             omega2,
             len,

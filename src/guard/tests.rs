@@ -5,45 +5,26 @@ use nalgebra::vector;
 fn guards_validate() {
     assert!(Guards::<f64>::default().validate().is_ok());
     assert!(Guards::<f32>::off().validate().is_ok());
-    let mut g = Guards::<f64> {
-        residual: Some(0.0),
-        ..Default::default()
-    };
-    assert_eq!(
-        g.validate(),
-        Err(ConfigError::OutOfRange {
-            name: "guards.residual",
-            bound: "> 0"
-        })
-    );
-    g.residual = Some(f64::NAN);
-    assert_eq!(
-        g.validate(),
-        Err(ConfigError::NonFinite {
-            name: "guards.residual"
-        })
-    );
+    // Each scale must be finite and positive: zero is out of range, a non-finite value named.
+    type Field = fn(&mut Guards<f64>) -> &mut Option<f64>;
+    let scales: [(Field, &str); 2] = [
+        (|g| &mut g.residual, "guards.residual"),
+        (|g| &mut g.energy_scale, "guards.energy_scale"),
+    ];
+    for (field, name) in scales {
+        for (bad, err) in [
+            (0.0, ConfigError::OutOfRange { name, bound: "> 0" }),
+            (f64::NAN, ConfigError::NonFinite { name }),
+            (f64::INFINITY, ConfigError::NonFinite { name }),
+        ] {
+            let mut g = Guards::<f64>::default();
+            *field(&mut g) = Some(bad);
+            assert_eq!(g.validate(), Err(err), "{name} = {bad}");
+        }
+    }
     let mut g = Guards::<f64>::off();
     g.velocity_step = Some(-1.0);
     assert!(g.validate().is_err());
-    let mut g = Guards::<f64> {
-        energy_scale: Some(0.0),
-        ..Default::default()
-    };
-    assert_eq!(
-        g.validate(),
-        Err(ConfigError::OutOfRange {
-            name: "guards.energy_scale",
-            bound: "> 0"
-        })
-    );
-    g.energy_scale = Some(f64::INFINITY);
-    assert_eq!(
-        g.validate(),
-        Err(ConfigError::NonFinite {
-            name: "guards.energy_scale"
-        })
-    );
 }
 
 /// At rest at `V = 0` the scale is the floor: a step to `K = 1e-3` is judged against it.

@@ -144,6 +144,8 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
         constraint: G,
         omega: SVector<T, D>,
     ) -> Result<Self, ConfigError> {
+        // Written out rather than through `validate::check_all_positive`: the call moves the
+        // firmware stack high-water of the penalised models (control_loop +24 bytes).
         for &w in omega.iter() {
             if !w.finite() {
                 return Err(ConfigError::NonFinite { name: "omega" });

@@ -50,7 +50,9 @@ mod sim4;
 
 pub use fast_flow::{mode_map, FastFlow, Increment, StiffLinear};
 pub use impulse::{NoisyScheme, Sim, SimScheme};
-pub use quasi::{Quasi1, Quasi2, QuasiExp, QuasiParams};
+pub use quasi::{
+    LieTrotterSplit, Quasi, Quasi1, Quasi2, QuasiExp, QuasiParams, QuasiSplitting, StrangSplit,
+};
 pub use quasi_flow::QuasiStiffness;
 pub use sim1::{LieTrotter, Sim1, Sim1Order};
 pub use sim2::{Sim2, Strang};

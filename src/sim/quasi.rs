@@ -55,6 +55,7 @@ use crate::model::Potential;
 use crate::validate::check_step_input;
 use crate::validate::{check_derived, check_positive, check_step};
 use crate::{ConfigError, Integrator, Real, State, StepError};
+use core::marker::PhantomData;
 use nalgebra::SVector;
 
 /// How the stiff flow φ³ is computed.
@@ -165,53 +166,126 @@ impl<T: Real, P, K: QuasiStiffness<T, S, F>, const S: usize, const F: usize> Cor
     }
 }
 
-macro_rules! quasi_common {
-    ($name:ident) => {
-        impl<
-                T: Real,
-                P: Potential<T, N>,
-                K: QuasiStiffness<T, S, F>,
-                const N: usize,
-                const S: usize,
-                const F: usize,
-            > $name<T, P, K, N, S, F>
-        {
-            /// The integrator for slow potential `V` (on the whole `q`), stiffness `K` and
-            /// parameters `params`.
-            ///
-            /// # Errors
-            /// See the [module docs](self).
-            pub fn new(
-                potential: P,
-                stiffness: K,
-                params: QuasiParams<T>,
-            ) -> Result<Self, ConfigError> {
-                Ok(Self {
-                    core: Core::new::<N>(potential, stiffness, params)?,
-                    watch: Watch::default(),
-                })
-            }
+mod sealed {
+    pub trait Sealed {}
+}
 
-            /// The slow potential `V`.
-            pub fn potential(&self) -> &P {
-                &self.core.potential
-            }
+/// The splitting a [`Quasi`] step composes (sealed): [`LieTrotterSplit`] for [`Quasi1`],
+/// [`StrangSplit`] for [`Quasi2`].
+pub trait QuasiSplitting: sealed::Sealed {
+    /// The order of the composition.
+    const ORDER: u32;
+    /// `false`: Lie–Trotter `φ³(H)∘φ²(H)∘φ¹(H)`; `true`: Strang
+    /// `φ²(H/2)∘φ¹(H/2)∘φ³(H)∘φ¹(H/2)∘φ²(H/2)`.
+    const SYMMETRIC: bool;
+}
 
-            /// The stiffness `K(q_slow)`.
-            pub fn stiffness(&self) -> &K {
-                &self.core.stiff
-            }
+/// Integrator 4.3.1's Lie–Trotter splitting, the strategy of [`Quasi1`].
+#[derive(Clone, Copy, Debug)]
+pub enum LieTrotterSplit {}
 
-            /// The total energy `½|v|² + V(q) + ½ ε⁻¹ q_fastᵀ K(q_slow) q_fast` of `s`.
-            pub fn energy(&self, s: &State<T, N>) -> T {
-                let qs = SVector::<T, S>::from_fn(|i, _| s.q[i]);
-                let x = SVector::<T, F>::from_fn(|j, _| s.q[S + j]);
-                let u = (self.core.stiff.stiffness(&qs) * x).dot(&x);
-                T::lit(0.5) * (s.v.dot(&s.v) + self.core.inv_eps * u)
-                    + self.core.potential.energy(&s.q)
-            }
+/// The symmetric Strang splitting, the strategy of [`Quasi2`].
+#[derive(Clone, Copy, Debug)]
+pub enum StrangSplit {}
+
+impl sealed::Sealed for LieTrotterSplit {}
+impl sealed::Sealed for StrangSplit {}
+
+impl QuasiSplitting for LieTrotterSplit {
+    const ORDER: u32 = 1;
+    const SYMMETRIC: bool = false;
+}
+
+impl QuasiSplitting for StrangSplit {
+    const ORDER: u32 = 2;
+    const SYMMETRIC: bool = true;
+}
+
+/// The SIM-type integrator for quasi-quadratic stiff potentials with splitting `M`: the common
+/// body of [`Quasi1`] and [`Quasi2`] (see those and the [module docs](self)).
+#[derive(Clone, Copy, Debug)]
+pub struct Quasi<T: Real, P, K, M, const N: usize, const S: usize, const F: usize> {
+    core: Core<T, P, K, S, F>,
+    watch: Watch<T, N>,
+    split: PhantomData<M>,
+}
+
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Quasi<T, P, K, M, N, S, F>
+where
+    T: Real,
+    P: Potential<T, N>,
+    K: QuasiStiffness<T, S, F>,
+    M: QuasiSplitting,
+{
+    /// The integrator for slow potential `V` (on the whole `q`), stiffness `K` and parameters
+    /// `params`.
+    ///
+    /// # Errors
+    /// See the [module docs](self).
+    pub fn new(potential: P, stiffness: K, params: QuasiParams<T>) -> Result<Self, ConfigError> {
+        Ok(Self {
+            core: Core::new::<N>(potential, stiffness, params)?,
+            watch: Watch::default(),
+            split: PhantomData,
+        })
+    }
+
+    /// The slow potential `V`.
+    pub fn potential(&self) -> &P {
+        &self.core.potential
+    }
+
+    /// The stiffness `K(q_slow)`.
+    pub fn stiffness(&self) -> &K {
+        &self.core.stiff
+    }
+
+    /// The total energy `½|v|² + V(q) + ½ ε⁻¹ q_fastᵀ K(q_slow) q_fast` of `s`.
+    pub fn energy(&self, s: &State<T, N>) -> T {
+        let qs = SVector::<T, S>::from_fn(|i, _| s.q[i]);
+        let x = SVector::<T, F>::from_fn(|j, _| s.q[S + j]);
+        let u = (self.core.stiff.stiffness(&qs) * x).dot(&x);
+        T::lit(0.5) * (s.v.dot(&s.v) + self.core.inv_eps * u) + self.core.potential.energy(&s.q)
+    }
+}
+
+crate::integrator::impl_stepper!(
+    impl[T: Real, P, K, M, const N: usize, const S: usize, const F: usize]
+    Quasi<T, P, K, M, N, S, F> => core.h
+);
+
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Integrator<T, N>
+    for Quasi<T, P, K, M, N, S, F>
+where
+    T: Real,
+    P: Potential<T, N>,
+    K: QuasiStiffness<T, S, F>,
+    M: QuasiSplitting,
+{
+    const ORDER: u32 = M::ORDER;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = M::SYMMETRIC;
+
+    crate::watched::watch_accessors!();
+
+    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        check_step_input(state, h)?;
+        let mut next = *state;
+        if M::SYMMETRIC {
+            let half = h * T::lit(0.5);
+            self.core.kick(&mut next, half);
+            Core::<T, P, K, S, F>::drift(&mut next, half);
+            self.core.stiff_flow(&mut next, h)?;
+            Core::<T, P, K, S, F>::drift(&mut next, half);
+            self.core.kick(&mut next, half);
+        } else {
+            Core::<T, P, K, S, F>::drift(&mut next, h);
+            self.core.kick(&mut next, h);
+            self.core.stiff_flow(&mut next, h)?;
         }
-    };
+        next.t = state.t + h;
+        self.watch.commit(state, &next, h, &NoProbe)
+    }
 }
 
 /// Integrator 4.3.1 of 004 (first-order Lie–Trotter, eqs 4.34–4.35) for quasi-quadratic stiff
@@ -250,41 +324,8 @@ macro_rules! quasi_common {
 /// m.integrate(&mut s, 100).unwrap(); // T = 1 with ωH = 1
 /// assert!((m.energy(&s) - e0).abs() < 0.05 * e0);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Quasi1<T: Real, P, K, const N: usize, const S: usize, const F: usize> {
-    core: Core<T, P, K, S, F>,
-    watch: Watch<T, N>,
-}
-
-quasi_common!(Quasi1);
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, K: QuasiStiffness<T, S, F>,
-         const N: usize, const S: usize, const F: usize]
-    Quasi1<T, P, K, N, S, F> => core.h
-);
-
-impl<
-        T: Real,
-        P: Potential<T, N>,
-        K: QuasiStiffness<T, S, F>,
-        const N: usize,
-        const S: usize,
-        const F: usize,
-    > Integrator<T, N> for Quasi1<T, P, K, N, S, F>
-{
-    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let mut next = *state;
-        Core::<T, P, K, S, F>::drift(&mut next, h);
-        self.core.kick(&mut next, h);
-        self.core.stiff_flow(&mut next, h)?;
-        next.t = state.t + h;
-        self.watch.commit(state, &next, h, &NoProbe)
-    }
-}
+pub type Quasi1<T, P, K, const N: usize, const S: usize, const F: usize> =
+    Quasi<T, P, K, LieTrotterSplit, N, S, F>;
 
 /// The symmetric (Strang) version of [`Quasi1`]:
 /// `φ²(H/2)∘φ¹(H/2)∘φ³(H)∘φ¹(H/2)∘φ²(H/2)` — half kick, half slow drift, the stiff flow at the
@@ -292,41 +333,5 @@ impl<
 ///
 /// Second order (for `H ≪ 1/ω`), symplectic and symmetric (every factor is, and φ³ of
 /// Integrator 4.3.2 is a power of position Verlet). See the [module docs](self).
-#[derive(Clone, Copy, Debug)]
-pub struct Quasi2<T: Real, P, K, const N: usize, const S: usize, const F: usize> {
-    core: Core<T, P, K, S, F>,
-    watch: Watch<T, N>,
-}
-
-quasi_common!(Quasi2);
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, K: QuasiStiffness<T, S, F>,
-         const N: usize, const S: usize, const F: usize]
-    Quasi2<T, P, K, N, S, F> => core.h
-);
-
-impl<
-        T: Real,
-        P: Potential<T, N>,
-        K: QuasiStiffness<T, S, F>,
-        const N: usize,
-        const S: usize,
-        const F: usize,
-    > Integrator<T, N> for Quasi2<T, P, K, N, S, F>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let half = h * T::lit(0.5);
-        let mut next = *state;
-        self.core.kick(&mut next, half);
-        Core::<T, P, K, S, F>::drift(&mut next, half);
-        self.core.stiff_flow(&mut next, h)?;
-        Core::<T, P, K, S, F>::drift(&mut next, half);
-        self.core.kick(&mut next, half);
-        next.t = state.t + h;
-        self.watch.commit(state, &next, h, &NoProbe)
-    }
-}
+pub type Quasi2<T, P, K, const N: usize, const S: usize, const F: usize> =
+    Quasi<T, P, K, StrangSplit, N, S, F>;

@@ -128,6 +128,17 @@ impl<T: Real, const N: usize> FpuSoft<T, N> {
             }
         }
     }
+
+    /// `Σⱼ f(cⱼ·x, cⱼ·a) cⱼ` over the soft springs: the directional derivatives of the quartic
+    /// spring energies, `f` giving the spring's factor from its extension and its change along `a`.
+    #[inline]
+    fn spring_sum(x: &SVector<T, N>, a: &SVector<T, N>, f: impl Fn(T, T) -> T) -> SVector<T, N> {
+        let mut out = SVector::zeros();
+        for j in 0..=N / 2 {
+            Self::axpy(&mut out, f(Self::dot(x, j), Self::dot(a, j)), j);
+        }
+        out
+    }
 }
 
 impl<T: Real, const N: usize> Potential<T, N> for FpuSoft<T, N> {
@@ -170,25 +181,13 @@ impl<T: Real, const N: usize> Hessian<T, N> for FpuSoft<T, N> {
         h
     }
     fn hessian_vector(&self, x: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        let mut out = SVector::zeros();
-        for j in 0..=N / 2 {
-            let d = Self::dot(x, j);
-            let ca = Self::dot(a, j);
-            Self::axpy(&mut out, self.three * d * d * ca, j);
-        }
-        out
+        Self::spring_sum(x, a, |d, ca| self.three * d * d * ca)
     }
 }
 
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for FpuSoft<T, N> {
     fn third_contraction(&self, x: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
-        let mut out = SVector::zeros();
-        for j in 0..=N / 2 {
-            let d = Self::dot(x, j);
-            let ca = Self::dot(a, j);
-            Self::axpy(&mut out, self.six * d * ca * ca, j);
-        }
-        out
+        Self::spring_sum(x, a, |d, ca| self.six * d * ca * ca)
     }
 }
 

@@ -20,15 +20,7 @@ impl<T: Real, const N: usize> HarmonicOscillator<T, N> {
     /// [`ConfigError::Overflow`] for `"omega^2"`.
     pub fn new(omega: SVector<T, N>) -> Result<Self, ConfigError> {
         for &w in omega.iter() {
-            if !w.finite() {
-                return Err(ConfigError::NonFinite { name: "omega" });
-            }
-            if w <= T::zero() {
-                return Err(ConfigError::OutOfRange {
-                    name: "omega",
-                    bound: "> 0",
-                });
-            }
+            crate::validate::check_positive(w, "omega")?;
             // `ω > 0` whose square underflows to 0 is a free particle, not an oscillator.
             if crate::validate::check_derived(w * w, "omega^2")? == T::zero() {
                 return Err(ConfigError::Overflow { name: "omega^2" });
