@@ -31,7 +31,8 @@
 //! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47.
 //! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
 //! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
-//!   (eqs 2.89, 2.91) friction and noise.
+//!   (eqs 2.89, 2.91) friction and noise, aliases of one [`LangevinFlavor`] with the friction
+//!   placement as strategy.
 //! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
 //! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
 //!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
@@ -90,8 +91,7 @@ mod euler_maruyama;
 mod explicit_euler;
 mod forced_euler;
 mod fused_euler;
-mod langevin_soft;
-mod langevin_stiff;
+mod langevin;
 mod metropolis;
 mod nonintrusive;
 mod stacks;
@@ -103,8 +103,9 @@ pub use euler_maruyama::{EulerMaruyama, StiffSde};
 pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
 pub use forced_euler::{ForcedEuler, SplitForce};
 pub use fused_euler::FusedEuler;
-pub use langevin_soft::LangevinSoft;
-pub use langevin_stiff::LangevinStiff;
+pub use langevin::{
+    FrictionPlacement, LangevinFlavor, LangevinSoft, LangevinStiff, SoftFriction, StiffFriction,
+};
 pub use metropolis::Metropolis;
 pub use nonintrusive::Nonintrusive;
 pub use stacks::{
