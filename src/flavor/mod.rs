@@ -22,7 +22,8 @@
 //!   adjoint step where one exists). Provided: [`Switched`] (any [`Integrator`](crate::Integrator)
 //!   over a [`Split`](crate::model::Split): symplectic Euler eq 2.49 with its adjoint eq 2.50,
 //!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
-//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64), [`ForcedEuler`] for mechanical
+//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64) (both aliases of one
+//!   [`OdeEuler`] with the increment as strategy), [`ForcedEuler`] for mechanical
 //!   systems with time-dependent stiff forcing (eqs 2.114/2.115), [`FusedEuler`] (symplectic
 //!   Euler drift–kick with the stiffness on, kick–drift with it off: its nonintrusive FLAVOR step
 //!   costs one legacy step, see [`LegacyMap::flavor_step`]).
@@ -99,8 +100,10 @@ mod switched;
 mod symmetric;
 
 pub use artificial::Artificial;
-pub use euler_maruyama::{EulerMaruyama, StiffSde};
-pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
+pub use euler_maruyama::{EulerMaruyama, MaruyamaScheme, StiffSde};
+pub use explicit_euler::{
+    ExplicitEuler, ExplicitScheme, OdeEuler, OdeIncrement, OdeState, StiffOde,
+};
 pub use forced_euler::{ForcedEuler, SplitForce};
 pub use fused_euler::FusedEuler;
 pub use langevin::{
