@@ -4,6 +4,8 @@ use super::explicit_euler::{sealed::Sealed, OdeEuler, OdeIncrement};
 use super::{OdeState, Stiffness};
 use crate::langevin::Normal;
 use crate::validate::check_nonnegative;
+#[cfg(doc)]
+use crate::StepError;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;

@@ -29,7 +29,8 @@
 //!   costs one legacy step, see [`LegacyMap::flavor_step`]).
 //! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
 //!   with the M-sample macro-step of eq 2.10.
-//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47.
+//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47. Both are aliases of one
+//!   [`Flavor`] with the composition as strategy ([`NonintrusiveForm`], [`SymmetricForm`]).
 //! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
 //! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
 //!   (eqs 2.89, 2.91) friction and noise, aliases of one [`LangevinFlavor`] with the friction
@@ -91,6 +92,7 @@ mod artificial;
 mod euler_maruyama;
 mod explicit_euler;
 mod forced_euler;
+mod form;
 mod fused_euler;
 mod langevin;
 mod metropolis;
@@ -105,6 +107,7 @@ pub use explicit_euler::{
     ExplicitEuler, ExplicitScheme, OdeEuler, OdeIncrement, OdeState, StiffOde,
 };
 pub use forced_euler::{ForcedEuler, SplitForce};
+pub use form::{Flavor, FlavorForm, NonintrusiveForm, SymmetricForm};
 pub use fused_euler::FusedEuler;
 pub use langevin::{
     FrictionPlacement, LangevinFlavor, LangevinSoft, LangevinStiff, SoftFriction, StiffFriction,
