@@ -1,11 +1,11 @@
 //! The stochastic variational circuit integrator, 004 §7.1.5 (principle 7.21).
 
 use super::{Circuit, CircuitVi};
+#[cfg(doc)]
 use crate::langevin::{Normal, StochasticIntegrator};
 use crate::validate::check_derived;
 use crate::{ConfigError, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
-use rand_core::Rng;
 
 /// The stochastic variational integrator of a noisy circuit (004 §7.1.5): the discrete
 /// reduced stochastic Euler–Lagrange equations of principle (7.21) with left-point noise,
@@ -101,17 +101,7 @@ crate::integrator::impl_stepper!(
     impl[T: Real, const B: usize, const M: usize] NoisyCircuitVi<T, B, M> => vi.step_size()
 );
 
-impl<T: Real, const B: usize, const M: usize> StochasticIntegrator<T, M>
-    for NoisyCircuitVi<T, B, M>
-{
-    const DETERMINISTIC_ORDER: u32 = 1;
-
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, M>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let xi = Normal::vector::<T, R, B>(rng);
-        self.step_with_normals(state, &xi)
-    }
-}
+crate::langevin::impl_step_from_normals!(
+    impl[T: Real, const B: usize, const M: usize] NoisyCircuitVi<T, B, M>
+    => dof M, normals B, order 1
+);

@@ -30,6 +30,13 @@ fn paper<T: Real>() -> CircuitParams<T, 4, 2> {
     CircuitParams::lc_paper(T::lit(10.0), T::lit(0.01))
 }
 
+/// The paper's circuit with `edit` applied.
+fn circuit<T: Real>(edit: impl FnOnce(&mut CircuitParams<T, 4, 2>)) -> Circuit<T, 4, 2> {
+    let mut p = paper::<T>();
+    edit(&mut p);
+    Circuit::new(p).unwrap()
+}
+
 fn lit<T: Real>(x: f64) -> T {
     T::lit(x)
 }
@@ -38,35 +45,18 @@ fn rejects_bad_parameters<T: Real>() {
     let nan = T::lit(f64::NAN);
     let neg = lit::<T>(-1.0);
     type Edit<T> = fn(&mut CircuitParams<T, 4, 2>, T);
+    let negative = |name| ConfigError::OutOfRange {
+        name,
+        bound: ">= 0",
+    };
     let cases: [(Edit<T>, ConfigError); 7] = [
-        (
-            |p, x| p.inductance[0] = x,
-            ConfigError::OutOfRange {
-                name: "inductance",
-                bound: ">= 0",
-            },
-        ),
+        (|p, x| p.inductance[0] = x, negative("inductance")),
         (
             |p, x| p.inverse_capacitance[3] = x,
-            ConfigError::OutOfRange {
-                name: "inverse_capacitance",
-                bound: ">= 0",
-            },
+            negative("inverse_capacitance"),
         ),
-        (
-            |p, x| p.resistance[1] = x,
-            ConfigError::OutOfRange {
-                name: "resistance",
-                bound: ">= 0",
-            },
-        ),
-        (
-            |p, x| p.noise[2] = x,
-            ConfigError::OutOfRange {
-                name: "noise",
-                bound: ">= 0",
-            },
-        ),
+        (|p, x| p.resistance[1] = x, negative("resistance")),
+        (|p, x| p.noise[2] = x, negative("noise")),
         (
             |p, _| p.loops[(1, 1)] = T::lit(f64::NAN),
             ConfigError::NonFinite { name: "loops" },
@@ -135,10 +125,11 @@ fn one_step_by_hand<T: Real>() {
     vi.step(&mut s).unwrap();
     assert!((s.q[0] - lit(0.989)).abs() < tol && (s.q[1] - lit(0.01)).abs() < tol);
     // With R₁ = 1 and a source u₁ = 2: (1 + h) ṽ₁[0] = h(2 − 1.1).
-    let mut p = paper::<T>();
-    p.resistance[0] = T::one();
-    p.source[0] = lit(2.0);
-    let mut vi = CircuitVi::new(Circuit::new(p).unwrap(), lit(0.1)).unwrap();
+    let c = circuit::<T>(|p| {
+        p.resistance[0] = T::one();
+        p.source[0] = lit(2.0);
+    });
+    let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
     let mut s = State::at_rest(Vector2::new(T::one(), T::zero()));
     vi.step(&mut s).unwrap();
     assert!((s.v[0] - lit(0.09 / 1.1)).abs() < tol, "{:?}", s.v);
@@ -146,10 +137,10 @@ fn one_step_by_hand<T: Real>() {
 }
 
 fn step_errors_leave_state_unchanged<T: Real>() {
-    let mut p = paper::<T>();
-    p.resistance[0] = T::one();
-    p.resistance[1] = T::one();
-    let c = Circuit::new(p).unwrap();
+    let c = circuit::<T>(|p| {
+        p.resistance[0] = T::one();
+        p.resistance[1] = T::one();
+    });
     let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
     let s0 = State::new(
         lit(0.5),
@@ -198,10 +189,10 @@ fn kirchhoff_laws_hold_along_a_run<T: Real>() {
 
 fn degenerate_circuit_with_resistor_steps<T: Real>() {
     // 𝕃 = diag(1, 0) is singular; the resistor on branch 2 makes 𝕃 + hD = diag(1, h) regular.
-    let mut p = paper::<T>();
-    p.inductance[1] = T::zero();
-    p.resistance[1] = T::one();
-    let c = Circuit::new(p).unwrap();
+    let c = circuit::<T>(|p| {
+        p.inductance[1] = T::zero();
+        p.resistance[1] = T::one();
+    });
     let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
     let mut s = State::at_rest(Vector2::new(T::one(), T::zero()));
     vi.step(&mut s).unwrap();

@@ -1,9 +1,12 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use super::{LegacyMap, OdeState, Stiffness};
+use super::explicit_euler::{sealed::Sealed, OdeEuler, OdeIncrement};
+use super::{OdeState, Stiffness};
 use crate::langevin::Normal;
-use crate::validate::{check_nonnegative, check_signed_step};
-use crate::{ConfigError, Real, StepError};
+use crate::validate::check_nonnegative;
+#[cfg(doc)]
+use crate::StepError;
+use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -53,8 +56,11 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// em.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!(s.u[0] != 1.0);
 /// ```
+pub type EulerMaruyama<T, F, R, const D: usize> = OdeEuler<MaruyamaScheme<T, F, R>, D>;
+
+/// The increment of [`EulerMaruyama`]: the SDE, its "on" stiffness and the RNG.
 #[derive(Clone, Debug)]
-pub struct EulerMaruyama<T: Real, F, R, const D: usize> {
+pub struct MaruyamaScheme<T, F, R> {
     sde: F,
     on: T,
     root_on: T,
@@ -68,59 +74,37 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> EulerMaruyama<T, F, R, 
     /// `"alpha"` non-finite or negative.
     pub fn new(sde: F, alpha: T, rng: R) -> Result<Self, ConfigError> {
         check_nonnegative(alpha, "alpha")?;
-        Ok(Self {
+        Ok(OdeEuler::from_scheme(MaruyamaScheme {
             sde,
             on: alpha,
             root_on: alpha.sqrt(),
             rng,
-        })
+        }))
     }
 
     /// The RNG (e.g. to reseed it).
     pub fn rng_mut(&mut self) -> &mut R {
-        &mut self.rng
+        &mut self.scheme_mut().rng
     }
 }
 
-impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> LegacyMap<T>
-    for EulerMaruyama<T, F, R, D>
+impl<T, F, R> Sealed for MaruyamaScheme<T, F, R> {}
+
+impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> OdeIncrement<T, D>
+    for MaruyamaScheme<T, F, R>
 {
-    type State = OdeState<T, D>;
-    const SYMPLECTIC: bool = false;
+    const FORWARD_ONLY: bool = true;
 
-    fn time(state: &OdeState<T, D>) -> T {
-        state.t
-    }
-
-    fn step(
-        &mut self,
-        state: &mut OdeState<T, D>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_signed_step(h)?;
-        if h < T::zero() {
-            return Err(StepError::StepSize);
-        }
-        if !state.is_finite() {
-            return Err(StepError::NonFiniteState);
-        }
+    /// Draws the `D` normals `ξ` (also on a step that then fails: the RNG advances).
+    fn next(&mut self, x: &OdeState<T, D>, h: T, stiffness: Stiffness<T>) -> SVector<T, D> {
         let xi = Normal::vector::<T, R, D>(&mut self.rng);
-        let (t, u) = (state.t, &state.u);
+        let (t, u) = (x.t, &x.u);
         let mut drift = self.sde.soft_drift(t, u);
         let mut diff = self.sde.soft_diffusion(t, u);
         if let Stiffness::On { clock } = stiffness {
             drift += self.sde.stiff_drift(clock, u) * self.on;
             diff += self.sde.stiff_diffusion(clock, u) * self.root_on;
         }
-        let next = OdeState {
-            t: t + h,
-            u: u + drift * h + diff * xi * h.sqrt(),
-        };
-        if !next.is_finite() {
-            return Err(StepError::NonFiniteResult);
-        }
-        *state = next;
-        Ok(())
+        u + drift * h + diff * xi * h.sqrt()
     }
 }

@@ -59,8 +59,11 @@ impl<T: Real, const D: usize> OdeState<T, D> {
 /// euler.step(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
 /// assert!((s.u[0] - 0.901).abs() < 1e-12);
 /// ```
+pub type ExplicitEuler<T, F, const D: usize> = OdeEuler<ExplicitScheme<T, F>, D>;
+
+/// The increment of [`ExplicitEuler`]: the ODE and its "on" stiffness.
 #[derive(Clone, Copy, Debug)]
-pub struct ExplicitEuler<T: Real, F, const D: usize> {
+pub struct ExplicitScheme<T, F> {
     ode: F,
     on: T,
 }
@@ -71,19 +74,65 @@ impl<T: Real, F, const D: usize> ExplicitEuler<T, F, D> {
     /// # Errors
     /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
     pub fn new(ode: F, alpha: T) -> Result<Self, ConfigError> {
-        Ok(Self {
-            ode,
-            on: check_finite(alpha, "alpha")?,
-        })
+        let on = check_finite(alpha, "alpha")?;
+        Ok(OdeEuler::from_scheme(ExplicitScheme { ode, on }))
     }
 
     /// The ODE.
     pub fn ode(&self) -> &F {
-        &self.ode
+        &self.scheme.ode
     }
 }
 
-impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<T, F, D> {
+impl<T, F> sealed::Sealed for ExplicitScheme<T, F> {}
+
+impl<T: Real, F: StiffOde<T, D>, const D: usize> OdeIncrement<T, D> for ExplicitScheme<T, F> {
+    const FORWARD_ONLY: bool = false;
+
+    fn next(&mut self, x: &OdeState<T, D>, h: T, stiffness: Stiffness<T>) -> SVector<T, D> {
+        let mut du = self.ode.soft(x.t, &x.u);
+        if let Stiffness::On { clock } = stiffness {
+            du += self.ode.stiff(clock, &x.u) * self.on;
+        }
+        x.u + du * h
+    }
+}
+
+pub(super) mod sealed {
+    pub trait Sealed {}
+}
+
+/// What one step of an [`OdeEuler`] map computes: the next point `u'` of a step `h` from `x`
+/// with the stiffness as switched. Implemented by [`ExplicitScheme`] and
+/// [`MaruyamaScheme`](super::MaruyamaScheme) (sealed).
+pub trait OdeIncrement<T: Real, const D: usize>: sealed::Sealed {
+    /// Whether only forward steps (`h > 0`) are defined (a random increment has no meaning for
+    /// a negative step).
+    const FORWARD_ONLY: bool;
+
+    /// The next point `u'` (the time advances by `h` outside).
+    fn next(&mut self, x: &OdeState<T, D>, h: T, stiffness: Stiffness<T>) -> SVector<T, D>;
+}
+
+/// A forward-Euler-type legacy map on an [`OdeState`] with increment `S`: the common body of
+/// [`ExplicitEuler`] and [`EulerMaruyama`](super::EulerMaruyama) (see those for the equations).
+/// The step checks `h` and the state, takes `u' = S::next(…)` and commits it only when finite.
+#[derive(Clone, Copy, Debug)]
+pub struct OdeEuler<S, const D: usize> {
+    scheme: S,
+}
+
+impl<S, const D: usize> OdeEuler<S, D> {
+    pub(super) fn from_scheme(scheme: S) -> Self {
+        Self { scheme }
+    }
+
+    pub(super) fn scheme_mut(&mut self) -> &mut S {
+        &mut self.scheme
+    }
+}
+
+impl<T: Real, S: OdeIncrement<T, D>, const D: usize> LegacyMap<T> for OdeEuler<S, D> {
     type State = OdeState<T, D>;
     const SYMPLECTIC: bool = false;
 
@@ -98,16 +147,15 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> LegacyMap<T> for ExplicitEuler<
         stiffness: Stiffness<T>,
     ) -> Result<(), StepError> {
         check_signed_step(h)?;
+        if S::FORWARD_ONLY && h < T::zero() {
+            return Err(StepError::StepSize);
+        }
         if !state.is_finite() {
             return Err(StepError::NonFiniteState);
         }
-        let mut du = self.ode.soft(state.t, &state.u);
-        if let Stiffness::On { clock } = stiffness {
-            du += self.ode.stiff(clock, &state.u) * self.on;
-        }
         let next = OdeState {
             t: state.t + h,
-            u: state.u + du * h,
+            u: self.scheme.next(state, h, stiffness),
         };
         if !next.is_finite() {
             return Err(StepError::NonFiniteResult);

@@ -1,10 +1,11 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
-use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::commit;
+use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
+use super::Stiffness;
 use crate::model::Mass;
-use crate::validate::check_step_input;
-use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+#[cfg(doc)]
+use crate::StepError;
+use crate::{validate::check_finite, ConfigError, Real};
 use nalgebra::SVector;
 
 /// A mechanical force field split into a soft part at real time `t` and a stiff part at the fast
@@ -47,8 +48,12 @@ pub trait SplitForce<T: Real, const N: usize> {
 /// map.step(&mut s, 0.1, Stiffness::On { clock: 1.0 }).unwrap();
 /// assert!((s.v[0] - (1.0 + 0.1 * (-0.1 + 10.0 * 1.0_f64.sin()))).abs() < 1e-12);
 /// ```
+pub type ForcedEuler<T, F, const N: usize> = EulerMap<ForcedKick<T, F, N>, N>;
+
+/// The kick of [`ForcedEuler`]: the split force, the mass and the "on" stiffness; always
+/// drift–kick (the adjoint kick–drift).
 #[derive(Clone, Copy, Debug)]
-pub struct ForcedEuler<T: Real, F, const N: usize> {
+pub struct ForcedKick<T: Real, F, const N: usize> {
     force: F,
     mass: Mass<T, N>,
     on: T,
@@ -60,61 +65,31 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> ForcedEuler<T, F, N> {
     /// # Errors
     /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
     pub fn new(force: F, mass: Mass<T, N>, alpha: T) -> Result<Self, ConfigError> {
-        Ok(Self {
-            force,
-            mass,
-            on: check_finite(alpha, "alpha")?,
-        })
+        let on = check_finite(alpha, "alpha")?;
+        let kick = ForcedKick { force, mass, on };
+        Ok(Self { kick })
     }
 
     /// The force field.
     pub fn force(&self) -> &F {
-        &self.force
-    }
-
-    fn accel(&self, t: T, q: &SVector<T, N>, stiffness: Stiffness<T>, dt: T) -> SVector<T, N> {
-        let mut f = self.force.soft_force(t + dt, q);
-        if let Stiffness::On { clock } = stiffness {
-            f += self.force.stiff_force(clock + dt, q) * self.on;
-        }
-        self.mass.solve(&f)
+        &self.kick.force
     }
 }
 
-impl<T: Real, F: SplitForce<T, N>, const N: usize> LegacyMap<T> for ForcedEuler<T, F, N> {
-    type State = State<T, N>;
-    const SYMPLECTIC: bool = true;
+impl<T: Real, F, const N: usize> Sealed for ForcedKick<T, F, N> {}
 
-    fn time(state: &State<T, N>) -> T {
-        state_time(state)
-    }
-
-    fn step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let q = state.q + state.v * h;
-        let v = state.v + self.accel(state.t, &q, stiffness, T::zero()) * h;
-        commit(state, State::new(state.t + h, q, v))
-    }
-
-    fn has_adjoint(&self) -> bool {
+impl<T: Real, F: SplitForce<T, N>, const N: usize> EulerKick<T, N> for ForcedKick<T, F, N> {
+    fn drift_first(_: Stiffness<T>) -> bool {
         true
     }
 
-    fn step_adjoint(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let v = state.v + self.accel(state.t, &state.q, stiffness, h) * h;
-        let q = state.q + v * h;
-        commit(state, State::new(state.t + h, q, v))
+    /// `M⁻¹ [f(t, q) + α g(c, q)]` (`α = 0` when off).
+    fn acceleration(&self, t: T, q: &SVector<T, N>, stiffness: Stiffness<T>) -> SVector<T, N> {
+        let mut f = self.force.soft_force(t, q);
+        if let Stiffness::On { clock } = stiffness {
+            f += self.force.stiff_force(clock, q) * self.on;
+        }
+        self.mass.solve(&f)
     }
 }
 

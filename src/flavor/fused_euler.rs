@@ -1,7 +1,10 @@
 //! Symplectic Euler with a stiffness-dependent ordering: the nonintrusive FLAVOR at the cost of
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
-use super::{state_time, LegacyMap, Stiffness};
+use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
+#[cfg(doc)]
+use super::LegacyMap;
+use super::Stiffness;
 use crate::integrator::commit;
 use crate::model::{Potential, Split, System};
 use crate::validate::check_step_input;
@@ -57,8 +60,13 @@ use nalgebra::SVector;
 /// let slow = (s.q[0] + s.q[1] + s.q[2]) / 3.0;
 /// assert!(s.is_finite() && slow.abs() < 1.0);
 /// ```
+pub type FusedEuler<T, V, U, const N: usize> = EulerMap<FusedKick<T, V, U, N>, N>;
+
+/// The kick of [`FusedEuler`]: the split system and its "on" stiffness; drift–kick with the
+/// stiffness on, kick–drift with it off (the adjoint the other way round), and the fused FLAVOR
+/// step.
 #[derive(Clone, Copy, Debug)]
-pub struct FusedEuler<T: Real, V, U, const N: usize> {
+pub struct FusedKick<T: Real, V, U, const N: usize> {
     system: System<T, Split<T, V, U>, N>,
     on: T,
 }
@@ -70,96 +78,26 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedEuler
     /// [`ConfigError::NonFinite`] `{ name: "alpha" }`.
     pub fn new(system: System<T, Split<T, V, U>, N>) -> Result<Self, ConfigError> {
         let on = check_finite(system.potential.alpha, "alpha")?;
-        Ok(Self { system, on })
+        Ok(Self {
+            kick: FusedKick { system, on },
+        })
     }
 
     /// The system (its split's `alpha` is the "on" stiffness).
     pub fn system(&self) -> &System<T, Split<T, V, U>, N> {
-        &self.system
+        &self.kick.system
     }
 
     /// The "on" stiffness `α`.
     pub fn stiffness_on(&self) -> T {
-        self.on
-    }
-
-    /// `M⁻¹ ∇(V + αU)(q)` with `α` as switched.
-    #[inline]
-    fn gradient_acc(&self, q: &SVector<T, N>, stiffness: Stiffness<T>) -> SVector<T, N> {
-        let split = &self.system.potential;
-        let mut g = split.soft.gradient(q);
-        if let Stiffness::On { .. } = stiffness {
-            g += split.stiff.gradient(q) * self.on;
-        }
-        self.system.mass.solve(&g)
-    }
-
-    /// Drift then kick (eq 2.50).
-    #[inline]
-    fn drift_kick(&self, s: &State<T, N>, h: T, stiffness: Stiffness<T>) -> State<T, N> {
-        let q = s.q + s.v * h;
-        let v = s.v - self.gradient_acc(&q, stiffness) * h;
-        State::new(s.t + h, q, v)
-    }
-
-    /// Kick then drift (eq 2.49).
-    #[inline]
-    fn kick_drift(&self, s: &State<T, N>, h: T, stiffness: Stiffness<T>) -> State<T, N> {
-        let v = s.v - self.gradient_acc(&s.q, stiffness) * h;
-        State::new(s.t + h, s.q + v * h, v)
+        self.kick.on
     }
 }
 
-impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<T>
-    for FusedEuler<T, V, U, N>
-{
-    type State = State<T, N>;
-    const SYMPLECTIC: bool = true;
-
-    fn time(state: &State<T, N>) -> T {
-        state_time(state)
-    }
-
-    fn step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = match stiffness {
-            Stiffness::On { .. } => self.drift_kick(state, h, stiffness),
-            Stiffness::Off => self.kick_drift(state, h, stiffness),
-        };
-        commit(state, next)
-    }
-
-    fn has_adjoint(&self) -> bool {
-        true
-    }
-
-    fn step_adjoint(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = match stiffness {
-            Stiffness::On { .. } => self.kick_drift(state, h, stiffness),
-            Stiffness::Off => self.drift_kick(state, h, stiffness),
-        };
-        commit(state, next)
-    }
-
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedKick<T, V, U, N> {
     /// The fused step: one soft and one stiff gradient (see the type docs).
-    fn flavor_step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        tau: T,
-        _clock: T,
-    ) -> Result<(), StepError> {
+    #[inline]
+    fn fused(&self, state: &mut State<T, N>, h: T, tau: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let q1 = state.q + state.v * tau;
         let split = &self.system.potential;
@@ -170,10 +108,37 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> LegacyMap<
     }
 }
 
+impl<T: Real, V, U, const N: usize> Sealed for FusedKick<T, V, U, N> {}
+
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> EulerKick<T, N>
+    for FusedKick<T, V, U, N>
+{
+    /// Drift–kick (eq 2.50) with the stiffness on, kick–drift (eq 2.49) with it off.
+    fn drift_first(stiffness: Stiffness<T>) -> bool {
+        matches!(stiffness, Stiffness::On { .. })
+    }
+
+    /// `−M⁻¹ ∇(V + αU)(q)` with `α` as switched; autonomous.
+    #[inline]
+    fn acceleration(&self, _t: T, q: &SVector<T, N>, stiffness: Stiffness<T>) -> SVector<T, N> {
+        let split = &self.system.potential;
+        let mut g = split.soft.gradient(q);
+        if let Stiffness::On { .. } = stiffness {
+            g += split.stiff.gradient(q) * self.on;
+        }
+        -self.system.mass.solve(&g)
+    }
+
+    #[inline]
+    fn fused_step(&self, s: &mut State<T, N>, h: T, tau: T) -> Option<Result<(), StepError>> {
+        Some(self.fused(s, h, tau))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flavor::{Nonintrusive, Params};
+    use crate::flavor::{LegacyMap, Nonintrusive, Params};
     use crate::model::{Mass, Quadratic};
     use nalgebra::{matrix, vector};
 

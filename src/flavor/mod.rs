@@ -22,16 +22,20 @@
 //!   adjoint step where one exists). Provided: [`Switched`] (any [`Integrator`](crate::Integrator)
 //!   over a [`Split`](crate::model::Split): symplectic Euler eq 2.49 with its adjoint eq 2.50,
 //!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
-//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64), [`ForcedEuler`] for mechanical
+//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64) (both aliases of one
+//!   [`OdeEuler`] with the increment as strategy), [`ForcedEuler`] for mechanical
 //!   systems with time-dependent stiff forcing (eqs 2.114/2.115), [`FusedEuler`] (symplectic
 //!   Euler drift–kick with the stiffness on, kick–drift with it off: its nonintrusive FLAVOR step
-//!   costs one legacy step, see [`LegacyMap::flavor_step`]).
+//!   costs one legacy step, see [`LegacyMap::flavor_step`]); the last two are aliases of one
+//!   [`EulerMap`] with the kick as strategy ([`ForcedKick`], [`FusedKick`]).
 //! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
 //!   with the M-sample macro-step of eq 2.10.
-//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47.
+//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47. Both are aliases of one
+//!   [`Flavor`] with the composition as strategy ([`NonintrusiveForm`], [`SymmetricForm`]).
 //! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
 //! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
-//!   (eqs 2.89, 2.91) friction and noise.
+//!   (eqs 2.89, 2.91) friction and noise, aliases of one [`LangevinFlavor`] with the friction
+//!   placement as strategy.
 //! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
 //! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
 //!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
@@ -86,12 +90,13 @@
 
 pub mod advice;
 mod artificial;
+mod euler_map;
 mod euler_maruyama;
 mod explicit_euler;
 mod forced_euler;
+mod form;
 mod fused_euler;
-mod langevin_soft;
-mod langevin_stiff;
+mod langevin;
 mod metropolis;
 mod nonintrusive;
 mod stacks;
@@ -99,12 +104,17 @@ mod switched;
 mod symmetric;
 
 pub use artificial::Artificial;
-pub use euler_maruyama::{EulerMaruyama, StiffSde};
-pub use explicit_euler::{ExplicitEuler, OdeState, StiffOde};
-pub use forced_euler::{ForcedEuler, SplitForce};
-pub use fused_euler::FusedEuler;
-pub use langevin_soft::LangevinSoft;
-pub use langevin_stiff::LangevinStiff;
+pub use euler_map::{EulerKick, EulerMap};
+pub use euler_maruyama::{EulerMaruyama, MaruyamaScheme, StiffSde};
+pub use explicit_euler::{
+    ExplicitEuler, ExplicitScheme, OdeEuler, OdeIncrement, OdeState, StiffOde,
+};
+pub use forced_euler::{ForcedEuler, ForcedKick, SplitForce};
+pub use form::{Flavor, FlavorForm, NonintrusiveForm, SymmetricForm};
+pub use fused_euler::{FusedEuler, FusedKick};
+pub use langevin::{
+    FrictionPlacement, LangevinFlavor, LangevinSoft, LangevinStiff, SoftFriction, StiffFriction,
+};
 pub use metropolis::Metropolis;
 pub use nonintrusive::Nonintrusive;
 pub use stacks::{
@@ -239,12 +249,24 @@ pub trait LegacyMap<T: Real> {
         tau: T,
         clock: T,
     ) -> Result<(), StepError> {
-        let mut x = *state;
-        self.step(&mut x, tau, Stiffness::On { clock })?;
-        self.step(&mut x, h - tau, Stiffness::Off)?;
-        *state = x;
-        Ok(())
+        two_sub_steps(self, state, h, tau, clock)
     }
+}
+
+/// The default [`LegacyMap::flavor_step`]: `Φ⁰_{h−τ} ∘ Φ^α_τ` as two [`LegacyMap::step`] calls
+/// on a copy, committed on success.
+pub(crate) fn two_sub_steps<T: Real, L: LegacyMap<T> + ?Sized>(
+    map: &mut L,
+    state: &mut L::State,
+    h: T,
+    tau: T,
+    clock: T,
+) -> Result<(), StepError> {
+    let mut x = *state;
+    map.step(&mut x, tau, Stiffness::On { clock })?;
+    map.step(&mut x, h - tau, Stiffness::Off)?;
+    *state = x;
+    Ok(())
 }
 
 /// The rule a legacy map without an adjoint violates when a symmetric FLAVOR is built on it:

@@ -1,8 +1,10 @@
 //! The nonintrusive FLAVOR, 004 eqs 2.8 / 2.34 / 2.45, and its macro-step form eq 2.10.
 
+use super::form::{Flavor, NonintrusiveForm};
 use super::{LegacyMap, Params};
-use crate::validate::check_signed_step;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{ConfigError, Real, StepError};
 
 /// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
 /// legacy map is random, e.g. [`EulerMaruyama`](super::EulerMaruyama)):
@@ -51,11 +53,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// assert!(((s.q[0] + s.q[1]) / 2.0 - 0.8055 * 0.5_f64.sqrt().cos()).abs() < 0.02);
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Nonintrusive<T: Real, L> {
-    legacy: L,
-    params: Params<T>,
-}
+pub type Nonintrusive<T, L> = Flavor<T, L, NonintrusiveForm>;
 
 impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// The FLAVOR of `legacy` with steps `params`.
@@ -63,7 +61,7 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// Infallible: a [`Params`] can only be built validated. Use [`Nonintrusive::try_new`] to
     /// validate raw values.
     pub fn new(legacy: L, params: Params<T>) -> Self {
-        Self { legacy, params }
+        Self::from_parts(legacy, params)
     }
 
     /// The FLAVOR of `legacy` with meso-step `delta` and micro-step `tau`.
@@ -72,61 +70,6 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// As [`Params::new`]: `0 < τ < δ`, both finite.
     pub fn try_new(legacy: L, delta: T, tau: T) -> Result<Self, ConfigError> {
         Ok(Self::new(legacy, Params::new(delta, tau)?))
-    }
-
-    /// The step sizes.
-    pub fn params(&self) -> &Params<T> {
-        &self.params
-    }
-
-    /// The legacy map.
-    pub fn legacy(&self) -> &L {
-        &self.legacy
-    }
-
-    /// Mutable access to the legacy map.
-    pub fn legacy_mut(&mut self) -> &mut L {
-        &mut self.legacy
-    }
-
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
-    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
-    ///
-    /// # Errors
-    /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
-    /// is unchanged on error.
-    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_signed_step(h)?;
-        let tau = self.params.tau_for(h);
-        let clock = self.params.clock(L::time(state));
-        self.legacy.flavor_step(state, h, tau, clock)
-    }
-
-    /// One FLAVOR step of length `δ`.
-    ///
-    /// # Errors
-    /// As [`Nonintrusive::step_by`].
-    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        let d = self.params.delta;
-        self.step_by(state, d)
-    }
-
-    /// Deprecated name of [`Nonintrusive::step_by`].
-    ///
-    /// # Errors
-    /// As [`Nonintrusive::step_by`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        self.step_by(state, h)
-    }
-
-    /// Deprecated name of [`Nonintrusive::step`].
-    ///
-    /// # Errors
-    /// As [`Nonintrusive::step`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        self.step(state)
     }
 
     /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.
@@ -140,38 +83,5 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
         }
         *state = x;
         Ok(())
-    }
-}
-
-// The meso-step `δ`, for any state type.
-crate::integrator::impl_stepper!(impl[T: Real, L: LegacyMap<T>] Nonintrusive<T, L> => params.delta);
-
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T, N>
-    for Nonintrusive<T, L>
-{
-    const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = L::SYMPLECTIC;
-    const SYMMETRIC: bool = false;
-
-    /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
-        self.legacy.set_guards(guards)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        // The inherent method (any state type), not this one.
-        Nonintrusive::step_by(self, state, h)
-    }
-}
-
-/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps).
-impl<T: Real, L: LegacyMap<T> + crate::forcing::Actuate<T, N>, const N: usize>
-    crate::forcing::Actuate<T, N> for Nonintrusive<T, L>
-{
-    fn force(&self) -> &nalgebra::SVector<T, N> {
-        self.legacy.force()
-    }
-    fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
-        self.legacy.set_force(u)
     }
 }

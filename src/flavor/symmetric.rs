@@ -1,8 +1,10 @@
 //! The symplectic and time-reversible FLAVOR, 004 eq 2.47 (Theorem 2.2.3).
 
-use super::{symmetric_core, LegacyMap, Params, NEEDS_ADJOINT};
-use crate::validate::check_signed_step;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use super::form::{Flavor, SymmetricForm};
+use super::{LegacyMap, Params, NEEDS_ADJOINT};
+#[cfg(doc)]
+use crate::StepError;
+use crate::{ConfigError, Real};
 
 /// Symmetric FLAVOR (004 eq 2.47, Theorem 2.2.3), built from a legacy map `Φ` and its adjoint
 /// `Φ*`:
@@ -43,11 +45,7 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// for _ in 0..10 { flavor.step_by(&mut s, -0.01).unwrap(); }
 /// assert!((s.q - s0.q).amax() < 1e-12 && (s.v - s0.v).amax() < 1e-10);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Symmetric<T: Real, L> {
-    legacy: L,
-    params: Params<T>,
-}
+pub type Symmetric<T, L> = Flavor<T, L, SymmetricForm>;
 
 impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// The symmetric FLAVOR of `legacy`.
@@ -61,7 +59,7 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
                 name: NEEDS_ADJOINT,
             });
         }
-        Ok(Self { legacy, params })
+        Ok(Self::from_parts(legacy, params))
     }
 
     /// As [`Symmetric::new`] from raw `delta`, `tau`.
@@ -70,86 +68,5 @@ impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
     /// As [`Params::new`] and [`Symmetric::new`].
     pub fn try_new(legacy: L, delta: T, tau: T) -> Result<Self, ConfigError> {
         Self::new(legacy, Params::new(delta, tau)?)
-    }
-
-    /// The step sizes.
-    pub fn params(&self) -> &Params<T> {
-        &self.params
-    }
-
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
-    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s).
-    ///
-    /// # Errors
-    /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
-    /// is unchanged on error.
-    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_signed_step(h)?;
-        let tau = self.params.tau_for(h);
-        let c0 = self.params.clock(L::time(state));
-        let mut x = *state;
-        symmetric_core(&mut self.legacy, &mut x, h, tau, c0)?;
-        *state = x;
-        Ok(())
-    }
-
-    /// One FLAVOR step of length `δ`.
-    ///
-    /// # Errors
-    /// As [`Symmetric::step_by`].
-    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        let d = self.params.delta;
-        self.step_by(state, d)
-    }
-
-    /// Deprecated name of [`Symmetric::step_by`].
-    ///
-    /// # Errors
-    /// As [`Symmetric::step_by`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        self.step_by(state, h)
-    }
-
-    /// Deprecated name of [`Symmetric::step`].
-    ///
-    /// # Errors
-    /// As [`Symmetric::step`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        self.step(state)
-    }
-}
-
-// The meso-step `δ`, for any state type.
-crate::integrator::impl_stepper!(impl[T: Real, L: LegacyMap<T>] Symmetric<T, L> => params.delta);
-
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> Integrator<T, N>
-    for Symmetric<T, L>
-{
-    const ORDER: u32 = 1;
-    const SYMPLECTIC: bool = L::SYMPLECTIC;
-    const SYMMETRIC: bool = true;
-
-    /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
-        self.legacy.set_guards(guards)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        // The inherent method (any state type), not this one.
-        Symmetric::step_by(self, state, h)
-    }
-}
-
-/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps).
-impl<T: Real, L: LegacyMap<T> + crate::forcing::Actuate<T, N>, const N: usize>
-    crate::forcing::Actuate<T, N> for Symmetric<T, L>
-{
-    fn force(&self) -> &nalgebra::SVector<T, N> {
-        self.legacy.force()
-    }
-    fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
-        self.legacy.set_force(u)
     }
 }

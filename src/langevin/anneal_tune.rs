@@ -29,14 +29,15 @@
 //! - **Indexing of the schedule.** The `k`-th step taken (`k = 0, 1, …`) uses `β(k + 1)`, so the
 //!   `N`-th step is at `T_f` (see [`Schedule`]).
 
-use super::{Cooling, Normal, Schedule, StochasticIntegrator};
+use super::{Cooling, Schedule};
+#[cfg(doc)]
+use super::{Normal, StochasticIntegrator};
 use crate::guard::{NoProbe, Watch};
 use crate::linalg::symmetric_eigen;
 use crate::model::{Hessian, System};
 use crate::validate::{check_nonnegative, check_positive, check_step, check_step_input};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
-use rand_core::Rng;
 
 /// How the friction of each step is chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -259,20 +260,10 @@ crate::integrator::impl_stepper!(
     impl[T: Real, P: Hessian<T, N>, const N: usize] AnnealTuneGla<T, P, N> => h
 );
 
-impl<T: Real, P: Hessian<T, N>, const N: usize> StochasticIntegrator<T, N>
-    for AnnealTuneGla<T, P, N>
-{
-    const DETERMINISTIC_ORDER: u32 = 1;
-
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let xi = Normal::vector::<T, R, N>(rng);
-        self.step_with_normals(state, &xi)
-    }
-}
+super::impl_step_from_normals!(
+    impl[T: Real, P: Hessian<T, N>, const N: usize] AnnealTuneGla<T, P, N>
+    => dof N, normals N, order 1
+);
 
 /// The plain-GLA schedule: constant temperature `T_f` (helper for [`Cooling::Constant`]).
 ///

@@ -240,33 +240,42 @@ mod tests {
     fn rejects_bad_parameters() {
         let e = |c, tf, n| Schedule::<f64>::new(c, tf, n).err();
         let oor = |name, bound| Some(ConfigError::OutOfRange { name, bound });
-        assert_eq!(e(Cooling::Constant, 0.0, 10), oor("temperature", "> 0"));
+        // (schedule, T_f, steps) and the OutOfRange it must give: (name, bound).
+        let out_of_range = [
+            (Cooling::Constant, 0.0, 10, "temperature", "> 0"),
+            (Cooling::Constant, 1.0, 0, "steps", ">= 1"),
+            (Cooling::ShiftedInverseLog { c: 0.0 }, 1.0, 9, "c", "> 0"),
+            (Cooling::Exponential { ratio: 1.0 }, 1.0, 9, "ratio", "> 1"),
+            (
+                Cooling::Linear { initial: 1.0 },
+                1.0,
+                9,
+                "initial",
+                "> t_final",
+            ),
+            (
+                Cooling::InverseLinear { initial: 0.5 },
+                1.0,
+                9,
+                "initial",
+                "> t_final",
+            ),
+            (
+                Cooling::ShiftedExponential { initial: 1.00001 },
+                1.0,
+                9,
+                "initial",
+                "> (1 + 1e-4) t_final",
+            ),
+        ];
+        for (c, tf, n, name, bound) in out_of_range {
+            assert_eq!(e(c, tf, n), oor(name, bound), "{c:?}");
+        }
         assert_eq!(
             e(Cooling::Constant, f64::NAN, 10),
             Some(ConfigError::NonFinite {
                 name: "temperature"
             })
-        );
-        assert_eq!(e(Cooling::Constant, 1.0, 0), oor("steps", ">= 1"));
-        assert_eq!(
-            e(Cooling::ShiftedInverseLog { c: 0.0 }, 1.0, 9),
-            oor("c", "> 0")
-        );
-        assert_eq!(
-            e(Cooling::Exponential { ratio: 1.0 }, 1.0, 9),
-            oor("ratio", "> 1")
-        );
-        assert_eq!(
-            e(Cooling::Linear { initial: 1.0 }, 1.0, 9),
-            oor("initial", "> t_final")
-        );
-        assert_eq!(
-            e(Cooling::InverseLinear { initial: 0.5 }, 1.0, 9),
-            oor("initial", "> t_final")
-        );
-        assert_eq!(
-            e(Cooling::ShiftedExponential { initial: 1.00001 }, 1.0, 9),
-            oor("initial", "> (1 + 1e-4) t_final")
         );
         assert_eq!(
             e(Cooling::Exponential { ratio: 2.0 }, 1.0, 5000),

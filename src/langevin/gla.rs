@@ -1,13 +1,13 @@
 //! The Geometric Langevin Algorithm (GLA), 004 eq 6.3.
 
-use super::{Normal, StochasticIntegrator};
+#[cfg(doc)]
+use super::StochasticIntegrator;
 use crate::guard::{NoProbe, Watch};
 use crate::model::{Potential, System};
 use crate::validate::check_step_input;
 use crate::validate::{check_nonnegative, check_positive};
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
-use rand_core::Rng;
 
 /// GLA (Bou-Rabee & Owhadi; 004 eq 6.3): an exact Ornstein–Uhlenbeck flow of the momenta composed
 /// with symplectic Euler, for `M dq = p dt`, `dp = −∇V(q) dt − c p dt + σ dW`, `σ² = 2c/β`:
@@ -129,15 +129,6 @@ crate::integrator::impl_stepper!(
     impl[T: Real, P: Potential<T, N>, const N: usize] Gla<T, P, N> => h
 );
 
-impl<T: Real, P: Potential<T, N>, const N: usize> StochasticIntegrator<T, N> for Gla<T, P, N> {
-    const DETERMINISTIC_ORDER: u32 = 1;
-
-    fn step<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let xi = Normal::vector::<T, R, N>(rng);
-        self.step_with_normals(state, &xi)
-    }
-}
+super::impl_step_from_normals!(
+    impl[T: Real, P: Potential<T, N>, const N: usize] Gla<T, P, N> => dof N, normals N, order 1
+);

@@ -32,6 +32,7 @@ mod ou;
 pub use anneal_tune::{constant_temperature, AnnealTuneGla, Friction};
 pub use cooling::{Cooling, Schedule};
 pub use gla::Gla;
+pub(crate) use normal::impl_step_from_normals;
 pub use normal::Normal;
 pub use ou::{DiagonalOu, Ou};
 
