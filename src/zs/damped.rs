@@ -232,13 +232,7 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::DAMPED_SYMMETRIC;
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        self.inner.watch()
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        self.inner.watch_mut()
-    }
+    crate::watched::watch_of_inner!(inner);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
