@@ -151,17 +151,7 @@ impl<
         const D: usize,
     > Integrator<T, N> for ConstrainedRk<T, P, G, K, N, D>
 {
-    const ORDER: u32 = K::ORDER;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = false;
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::claims_and_watch!(order: K::ORDER, symplectic: false, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -178,11 +168,7 @@ impl<
         if singular {
             return Err(StepError::Singular);
         }
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
+        let next = State::new(state.t + h, q, v);
         let g = &self.constraint;
         let probe = WithResidual {
             energy: &self.system,

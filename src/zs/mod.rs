@@ -147,19 +147,8 @@ impl<T: Real> ImplicitNewtonParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
     /// [`ConfigError::OutOfRange`] for `"max_iter"` (`0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        let tol = crate::validate::check_finite(self.tol, "tol")?;
-        if tol <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "tol",
-                bound: "> 0",
-            });
-        }
-        if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange {
-                name: "max_iter",
-                bound: ">= 1",
-            });
-        }
+        crate::validate::check_positive(self.tol, "tol")?;
+        crate::validate::check_count(self.max_iter, "max_iter")?;
         Ok(*self)
     }
 
