@@ -86,11 +86,11 @@ impl Tableau for Rk4 {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ExplicitRk<T: Real, P, K, const N: usize> {
-    system: System<T, P, N>,
-    h: T,
-    a: [[T; MAX_STAGES]; MAX_STAGES],
-    b: [T; MAX_STAGES],
-    watch: Watch<T, N>,
+    pub(super) system: System<T, P, N>,
+    pub(super) h: T,
+    pub(super) a: [[T; MAX_STAGES]; MAX_STAGES],
+    pub(super) b: [T; MAX_STAGES],
+    pub(super) watch: Watch<T, N>,
     tableau: PhantomData<K>,
 }
 
