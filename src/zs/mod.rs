@@ -11,6 +11,10 @@
 //! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
 //! | [`DampedZs`] (Z&S, Z&Ss, stiff Z&Ss with damping `C`) | [`damped`]: 000 eq 1.3/2.7/2.8 + trapezoidal Lagrange–d'Alembert damping | one linear, `M + βh² Hess V + ½hC` | no (dissipative) | Z&Ss, stiff Z&Ss: yes; Z&S: no (`O(h⁵C)`) |
 //!
+//! Each method is an alias of [`ZsFamily`] with its own [`member`] (as nalgebra's matrix aliases):
+//! the state, the constructor checks, the accessors and the step skeletons are written once in
+//! the family; each method's file keeps its paper reference, update, constructors and `step_by`.
+//!
 //! All share the two-stage form of 000 eq 2.10:
 //!
 //! ```text

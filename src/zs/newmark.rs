@@ -28,6 +28,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// [`StepError::Singular`] from the Newton matrix, [`StepError::NonFiniteResult`]. The state is
 /// unchanged on error.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{Newmark, ImplicitNewtonParams, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();

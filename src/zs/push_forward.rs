@@ -26,6 +26,9 @@ use nalgebra::SVector;
 /// Bad input, [`StepError::NotConverged`], [`StepError::Singular`],
 /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();

@@ -25,6 +25,9 @@ use nalgebra::SVector;
 /// # Errors
 /// As [`ZhangSkeel`](super::ZhangSkeel); the state is unchanged on error.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::model::{Mass, Quadratic, Split, System};
 /// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State};

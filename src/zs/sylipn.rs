@@ -27,6 +27,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// As [`ZhangSkeel`](super::ZhangSkeel): bad input, [`StepError::Singular`],
 /// [`StepError::NonFiniteResult`]; the state is then unchanged.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{Sylipn, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();

@@ -29,6 +29,9 @@ use nalgebra::SVector;
 /// from `LDLᵀ` to LU), [`StepError::NonFiniteResult`] when the result overflows. The state is
 /// then unchanged.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0).unwrap();
