@@ -126,6 +126,21 @@ pub fn check_derived<T: Real>(x: T, name: &'static str) -> Result<T, ConfigError
     }
 }
 
+/// A count that must be at least one (an iteration cap, a number of steps or bodies).
+///
+/// # Errors
+/// [`ConfigError::OutOfRange`] `{ bound: ">= 1" }`.
+pub fn check_count(n: u32, name: &'static str) -> Result<u32, ConfigError> {
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err(ConfigError::OutOfRange {
+            name,
+            bound: ">= 1",
+        })
+    }
+}
+
 /// The signed step of a `step_by`: non-zero and finite (negative steps run a method backwards).
 ///
 /// # Errors
@@ -196,6 +211,8 @@ mod tests {
         assert_eq!(check_derived(f64::MAX * 2.0, "x"), Err(overflow));
         assert_eq!(check_derived(1e-320_f64, "x"), Err(overflow)); // 1/x overflows
         assert_eq!(check_derived(0.0_f64, "x"), Ok(0.0));
+        assert_eq!(check_count(0, "x"), Err(range(">= 1")));
+        assert_eq!(check_count(1, "x"), Ok(1));
     }
 
     #[test]

@@ -19,10 +19,10 @@ macro_rules! watch_accessors {
 pub(crate) use watch_accessors;
 
 /// The head of an `impl Integrator` for a type with a `watch: Watch<T, N>` field: the three
-/// claims every host test measures (`ORDER` by a log–log slope, `SYMPLECTIC` by the
+/// claims (`order` a constant expression, e.g. `K::ORDER` of a tableau) every host test measures (`ORDER` by a log–log slope, `SYMPLECTIC` by the
 /// symplecticity defect, `SYMMETRIC` by reversibility) and the watch accessors.
 macro_rules! claims_and_watch {
-    (order: $order:literal, symplectic: $symplectic:literal, symmetric: $symmetric:literal) => {
+    (order: $order:expr, symplectic: $symplectic:literal, symmetric: $symmetric:literal) => {
         const ORDER: u32 = $order;
         const SYMPLECTIC: bool = $symplectic;
         const SYMMETRIC: bool = $symmetric;
@@ -31,3 +31,19 @@ macro_rules! claims_and_watch {
     };
 }
 pub(crate) use claims_and_watch;
+
+/// Expands, inside an `impl Integrator<T, N> for …` block of a wrapper (a damping split, a
+/// driving force), to `watch` and `watch_mut` handing out the guard memory of the integrator it
+/// wraps in the field `$inner`: the wrapper's steps commit through that integrator's guards.
+macro_rules! watch_of_inner {
+    ($inner:ident) => {
+        fn watch(&self) -> Option<&$crate::guard::Watch<T, N>> {
+            self.$inner.watch()
+        }
+
+        fn watch_mut(&mut self) -> Option<&mut $crate::guard::Watch<T, N>> {
+            self.$inner.watch_mut()
+        }
+    };
+}
+pub(crate) use watch_of_inner;

@@ -285,27 +285,13 @@ crate::integrator::impl_stepper!(
 impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Integrator<T, N>
     for ConvertedConstrained<T, L, N, D>
 {
-    const ORDER: u32 = L::ORDER;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = false;
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::claims_and_watch!(order: L::ORDER, symplectic: true, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let (q, v) = self.start(state)?;
         let (q, v, it) = self.solve(&q, &v, h)?;
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
+        let next = State::new(state.t + h, q, v);
         let g = self.layer.constraint();
         let probe = WithResidual {
             energy: self.layer.system(),

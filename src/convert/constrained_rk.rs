@@ -1,14 +1,12 @@
 //! An explicit Runge–Kutta method on the index-1 form of a holonomically constrained system:
 //! the non-symplectic, constraint-drifting standard layer of 003 §3–4.
 
-use super::rk::{action_slope, rk_advance, rk_segment, Slope, Tangent, MAX_STAGES};
-use super::{lu_solve, lu_solve_cols, Segment, StandardLayer, Tableau};
-use crate::guard::{Watch, WithResidual};
+use super::rk::{action_slope, rk_advance, rk_segment, Slope, Tangent};
+use super::{lu_solve, lu_solve_cols, ExplicitRk, Segment, StandardLayer, Tableau};
+use crate::guard::WithResidual;
 use crate::model::{Constraint, Hessian, Mass, Potential, System};
-use crate::validate::check_step;
 use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
-use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 
 /// A standard layer on a constrained configuration space `Q = {g(q) = 0}` (003 §3): a
@@ -52,13 +50,9 @@ pub trait ConstrainedLayer<T: Real, const N: usize, const D: usize>: StandardLay
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ConstrainedRk<T: Real, P, G, K, const N: usize, const D: usize> {
-    system: System<T, P, N>,
+    /// The unconstrained method: system, step, tableau and guard memory.
+    rk: ExplicitRk<T, P, K, N>,
     constraint: G,
-    h: T,
-    a: [[T; MAX_STAGES]; MAX_STAGES],
-    b: [T; MAX_STAGES],
-    watch: Watch<T, N>,
-    tableau: PhantomData<K>,
 }
 
 impl<
@@ -76,28 +70,23 @@ impl<
     /// [`ConfigError::StepSize`] when `h` is not positive and finite.
     pub fn new(system: System<T, P, N>, constraint: G, h: T) -> Result<Self, ConfigError> {
         Ok(Self {
-            system,
+            rk: ExplicitRk::new(system, h)?,
             constraint,
-            h: check_step(h)?,
-            a: K::A.map(|row| row.map(T::lit)),
-            b: K::B.map(T::lit),
-            watch: Watch::default(),
-            tableau: PhantomData,
         })
     }
 
     /// The system.
     pub fn system(&self) -> &System<T, P, N> {
-        &self.system
+        &self.rk.system
     }
 
     /// `M⁻¹g′ᵀ`, `S = g′M⁻¹g′ᵀ`, and `λ`, `A` at `(q, v)`.
     fn accel(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> Result<Accel<T, N, D>, StepError> {
-        let m = &self.system.mass;
+        let m = &self.rk.system.mass;
         let j = self.constraint.jacobian(q);
         let b = minv_jt(m, &j);
         let s = j * b;
-        let grad = self.system.potential.gradient(q);
+        let grad = self.rk.system.potential.gradient(q);
         let z = m.solve(&grad);
         let hv = self.constraint.hessian_times(q, v);
         let lam = lu_solve(&s, &(j * z - hv * v))?;
@@ -139,7 +128,7 @@ pub(crate) fn minv_jt<T: Real, const N: usize, const D: usize>(
 crate::integrator::impl_stepper!(
     impl[T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau,
          const N: usize, const D: usize]
-    ConstrainedRk<T, P, G, K, N, D> => h
+    ConstrainedRk<T, P, G, K, N, D> => rk.h
 );
 
 impl<
@@ -155,18 +144,12 @@ impl<
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::watch_of_inner!(rk);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let mut singular = false;
-        let (q, v) = rk_advance(&self.a, &self.b, K::STAGES, state, h, |q, v| {
+        let (q, v) = rk_advance(&self.rk.a, &self.rk.b, K::STAGES, state, h, |q, v| {
             self.accel(q, v).map_or_else(
                 |_| {
                     singular = true;
@@ -178,17 +161,13 @@ impl<
         if singular {
             return Err(StepError::Singular);
         }
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
+        let next = State::new(state.t + h, q, v);
         let g = &self.constraint;
         let probe = WithResidual {
-            energy: &self.system,
+            energy: &self.rk.system,
             residual: |q: &SVector<T, N>| g.residual(q),
         };
-        self.watch.commit(state, &next, h, &probe)
+        self.rk.watch.commit(state, &next, h, &probe)
     }
 }
 
@@ -216,9 +195,9 @@ impl<
                 s_v: y.q * nan,
             };
         };
-        let (m, g) = (&self.system.mass, &self.constraint);
+        let (m, g) = (&self.rk.system.mass, &self.constraint);
         // F_q = −Hess V + Σ λᵢ Hess gᵢ (the force's q-derivative at fixed λ).
-        let f_q = g.weighted_hessian(&y.q, &a.lam) - self.system.potential.hessian(&y.q);
+        let f_q = g.weighted_hessian(&y.q, &a.lam) - self.rk.system.potential.hessian(&y.q);
         let minv_fq = super::mass_solve_cols(m, &f_q);
         // Row i of ∂(vᵀ Hess gᵢ v)/∂q is a·gᵢ‴·a with a = v.
         let mut b3 = SMatrix::<T, D, N>::zeros();
@@ -235,7 +214,7 @@ impl<
         };
         let acc_q = minv_fq + a.b * lam_q;
         let acc_v = a.b * lam_v;
-        let (s, s_q, s_v) = action_slope(m, y, &a.grad, self.system.potential.energy(&y.q));
+        let (s, s_q, s_v) = action_slope(m, y, &a.grad, self.rk.system.potential.energy(&y.q));
         Slope {
             t: Tangent {
                 q: y.v,
@@ -264,11 +243,13 @@ impl<
     type Potential = P;
 
     fn system(&self) -> &System<T, P, N> {
-        &self.system
+        &self.rk.system
     }
 
     fn segment(&self, q: &SVector<T, N>, v: &SVector<T, N>, t: T) -> Segment<T, N> {
-        rk_segment(&self.a, &self.b, K::STAGES, q, v, t, |y| self.slope(y))
+        rk_segment(&self.rk.a, &self.rk.b, K::STAGES, q, v, t, |y| {
+            self.slope(y)
+        })
     }
 }
 

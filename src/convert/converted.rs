@@ -2,8 +2,8 @@
 
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer};
 use crate::guard::Watch;
-use crate::validate::check_finite;
 use crate::validate::check_step_input;
+use crate::validate::{check_count, check_finite, check_positive};
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -45,18 +45,8 @@ impl<T: Real> ConvertParams<T> {
                 bound: "in [-1, 0]",
             });
         }
-        if check_finite(self.tol, "tol")? <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "tol",
-                bound: "> 0",
-            });
-        }
-        if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange {
-                name: "max_iter",
-                bound: ">= 1",
-            });
-        }
+        check_positive(self.tol, "tol")?;
+        check_count(self.max_iter, "max_iter")?;
         Ok(*self)
     }
 }
@@ -224,26 +214,12 @@ crate::integrator::impl_stepper!(
 );
 
 impl<T: Real, L: StandardLayer<T, N>, const N: usize> Integrator<T, N> for Converted<T, L, N> {
-    const ORDER: u32 = L::ORDER;
-    const SYMPLECTIC: bool = true;
-    const SYMMETRIC: bool = false;
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::claims_and_watch!(order: L::ORDER, symplectic: true, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
         let (q, v, it) = self.solve(&state.q, &state.v, h)?;
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
+        let next = State::new(state.t + h, q, v);
         self.watch.commit(state, &next, h, self.layer.system())?;
         self.iterations = it;
         Ok(())

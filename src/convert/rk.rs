@@ -86,11 +86,11 @@ impl Tableau for Rk4 {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ExplicitRk<T: Real, P, K, const N: usize> {
-    system: System<T, P, N>,
-    h: T,
-    a: [[T; MAX_STAGES]; MAX_STAGES],
-    b: [T; MAX_STAGES],
-    watch: Watch<T, N>,
+    pub(super) system: System<T, P, N>,
+    pub(super) h: T,
+    pub(super) a: [[T; MAX_STAGES]; MAX_STAGES],
+    pub(super) b: [T; MAX_STAGES],
+    pub(super) watch: Watch<T, N>,
     tableau: PhantomData<K>,
 }
 
@@ -123,17 +123,7 @@ crate::integrator::impl_stepper!(
 impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
     for ExplicitRk<T, P, K, N>
 {
-    const ORDER: u32 = K::ORDER;
-    const SYMPLECTIC: bool = false;
-    const SYMMETRIC: bool = false;
-
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        Some(&self.watch)
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        Some(&mut self.watch)
-    }
+    crate::watched::claims_and_watch!(order: K::ORDER, symplectic: false, symmetric: false);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -141,11 +131,7 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
         let (q, v) = rk_advance(&self.a, &self.b, K::STAGES, state, h, |q, _| {
             sys.acceleration(q)
         });
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
+        let next = State::new(state.t + h, q, v);
         self.watch.commit(state, &next, h, &self.system)
     }
 }

@@ -1,7 +1,6 @@
 //! Linear damping `M v̇ = −C v` by its exact flow, Strang-composed with any method.
 
 use super::Actuate;
-use crate::guard::Watch;
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
 use crate::validate::check_step_input;
@@ -65,15 +64,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
     /// See the type's `# Errors`.
     pub fn new(inner: I, mass: Mass<T, N>, c: SMatrix<T, N, N>) -> Result<Self, ConfigError> {
         let name = "damping";
-        if !crate::linalg::all_finite(c.as_slice()) {
-            return Err(ConfigError::NonFinite { name });
-        }
-        let scale = c.amax();
-        let eps = T::default_epsilon();
-        if (c - c.transpose()).amax() > scale * eps * T::lit(8.0) {
-            return Err(ConfigError::NotSymmetric { name });
-        }
-        if scale == T::zero() {
+        if check_finite_symmetric(&c)? == T::zero() {
             // No damping: the kicks are exactly the identity.
             let tau = inner.step_size() * T::lit(0.5);
             let id = SMatrix::identity();
@@ -94,7 +85,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
         let ct = l_inv * c * l_inv.transpose();
         let eig = symmetric_eigen(&ct).ok_or(ConfigError::NonFinite { name })?;
-        let tol = ct.amax() * eps.sqrt();
+        let tol = ct.amax() * T::default_epsilon().sqrt();
         let mut rates = eig.values;
         for r in rates.iter_mut() {
             if *r < -tol {
@@ -153,13 +144,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        self.inner.watch()
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        self.inner.watch_mut()
-    }
+    crate::watched::watch_of_inner!(inner);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -225,21 +210,31 @@ pub(crate) fn check_damping<T: Real, const N: usize>(
     c: &SMatrix<T, N, N>,
 ) -> Result<bool, ConfigError> {
     let name = "damping";
-    if !crate::linalg::all_finite(c.as_slice()) {
-        return Err(ConfigError::NonFinite { name });
-    }
-    let scale = c.amax();
-    let eps = T::default_epsilon();
-    if (c - c.transpose()).amax() > scale * eps * T::lit(8.0) {
-        return Err(ConfigError::NotSymmetric { name });
-    }
+    let scale = check_finite_symmetric(c)?;
     if scale == T::zero() {
         return Ok(false);
     }
     let eig = symmetric_eigen(c).ok_or(ConfigError::NonFinite { name })?;
-    let tol = scale * eps.sqrt();
+    let tol = scale * T::default_epsilon().sqrt();
     if eig.values.iter().any(|&l| l < -tol) {
         return Err(ConfigError::NotPositiveDefinite { name });
     }
     Ok(true)
+}
+
+/// The first checks of a damping matrix, shared by [`Damped::new`] and [`check_damping`]:
+/// finite, then symmetric to `8ε‖C‖`. Returns `‖C‖` (max norm; zero means no damping).
+///
+/// # Errors
+/// [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`], both `{ name: "damping" }`.
+fn check_finite_symmetric<T: Real, const N: usize>(c: &SMatrix<T, N, N>) -> Result<T, ConfigError> {
+    let name = "damping";
+    if !crate::linalg::all_finite(c.as_slice()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let scale = c.amax();
+    if (c - c.transpose()).amax() > scale * T::default_epsilon() * T::lit(8.0) {
+        return Err(ConfigError::NotSymmetric { name });
+    }
+    Ok(scale)
 }

@@ -1,7 +1,6 @@
 //! A force function `f(t, q)` sampled once per step and held over it.
 
 use super::Actuate;
-use crate::guard::Watch;
 use crate::validate::check_step_input;
 use crate::{Integrator, Real, State, StepError};
 use nalgebra::SVector;
@@ -77,13 +76,7 @@ where
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        self.inner.watch()
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        self.inner.watch_mut()
-    }
+    crate::watched::watch_of_inner!(inner);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;

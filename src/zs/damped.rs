@@ -52,10 +52,13 @@
 //! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
 //! with the banded strategy is not provided.
 
-use super::{Fsal, StiffSylipn, Sylipn, ZhangSkeel};
-use crate::guard::{Probe, Watch};
+use super::member::LinearlyImplicit;
+use super::{Fsal, ZsFamily};
+#[cfg(doc)]
+use super::{StiffSylipn, Sylipn, ZhangSkeel};
+use crate::guard::Watch;
 use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
-use crate::model::{Hessian, Mass, Potential, Split, System, ThirdDerivative};
+use crate::model::{Hessian as _, Potential, System};
 use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -69,38 +72,60 @@ mod sealed {
 pub trait InMatrixDamping<T: Real, const N: usize>: Integrator<T, N> + sealed::Sealed {
     /// Whether the damped map is symmetric (see the [module docs](self)).
     const DAMPED_SYMMETRIC: bool;
-    /// The model the guards measure.
-    type Model: Probe<T, N>;
-
-    /// The model, the guard memory and `β`.
+    /// The potential of the method's system.
+    type Potential: Potential<T, N>;
+    /// The member of the family: its linear system takes the damping.
     #[doc(hidden)]
-    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T);
+    type Member: LinearlyImplicit<T, Self::Potential, N>;
 
-    /// The force `f` at `x` for step size squared `h2` into `out`: `rhs` is the damping force
-    /// `−C w` (`w` the known velocity) added to `−∇V`, `c_h` is `½h C` added into the matrix
-    /// (`None`: nothing added).
-    ///
-    /// # Errors
-    /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
+    /// The system, the guard memory, `β` and the member.
     #[doc(hidden)]
-    fn damped_force(
-        model: &Self::Model,
-        beta: T,
-        x: &SVector<T, N>,
-        h2: T,
-        rhs: Option<&SVector<T, N>>,
-        c_h: Option<&SMatrix<T, N, N>>,
-        out: &mut SVector<T, N>,
-    ) -> Result<(), StepError>;
+    fn damped_parts(&mut self) -> Parts<'_, T, Self::Potential, Self::Member, N>;
 }
 
-/// `out = −g (+ rhs)`.
+/// What [`DampedZs`] borrows of the undamped method: the system, the guard memory, `β` and the
+/// member.
+type Parts<'a, T, P, M, const N: usize> = (&'a System<T, P, N>, &'a mut Watch<T, N>, T, M);
+
+impl<T: Real, P, const N: usize, M: LinearlyImplicit<T, P, N>> sealed::Sealed
+    for ZsFamily<T, P, N, Dense, M>
+{
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize, M> InMatrixDamping<T, N>
+    for ZsFamily<T, P, N, Dense, M>
+where
+    M: LinearlyImplicit<T, P, N>,
+    Self: Integrator<T, N>,
+{
+    const DAMPED_SYMMETRIC: bool = M::DAMPED_SYMMETRIC;
+    type Potential = P;
+    type Member = M;
+
+    fn damped_parts(&mut self) -> Parts<'_, T, P, M, N> {
+        (&self.system, &mut self.watch, self.beta, self.member)
+    }
+}
+
+/// The force `f` of `member` at `x` for step size squared `h2` into `out`, with the damping in
+/// its linear system: `rhs = −C w` (`w` the known velocity) added to `−∇V`, `c_h = ½h C` added
+/// into the matrix (`None`: nothing added); the dense solve (`LDLᵀ`, LU fallback).
+///
+/// # Errors
+/// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
+#[allow(clippy::too_many_arguments)]
 #[inline]
-fn minus_gradient_plus<T: Real, const N: usize>(
-    g: &SVector<T, N>,
+fn damped_force<T: Real, P: Potential<T, N>, const N: usize, M: LinearlyImplicit<T, P, N>>(
+    member: &M,
+    system: &System<T, P, N>,
+    beta: T,
+    x: &SVector<T, N>,
+    h2: T,
     rhs: Option<&SVector<T, N>>,
+    c_h: Option<&SMatrix<T, N, N>>,
     out: &mut SVector<T, N>,
-) {
+) -> Result<(), StepError> {
+    let g = system.potential.gradient(x);
     for i in 0..N {
         out[i] = -g[i];
     }
@@ -109,113 +134,16 @@ fn minus_gradient_plus<T: Real, const N: usize>(
             out[i] += r[i];
         }
     }
-}
-
-/// Assembles `M + shift·Hess P(x) (+ c_h)` and solves it against `out` in place.
-#[inline]
-fn solve_damped<T: Real, P: Hessian<T, N>, const N: usize>(
-    mass: &Mass<T, N>,
-    potential: &P,
-    x: &SVector<T, N>,
-    shift: T,
-    c_h: Option<&SMatrix<T, N, N>>,
-    out: &mut SVector<T, N>,
-) -> Result<(), StepError> {
     let mut a = SMatrix::zeros();
-    mass.add_to(&mut a);
-    potential.add_hessian(x, shift, &mut a);
+    system.mass.add_to(&mut a);
+    let shift = M::shift(&system.potential, beta * h2);
+    M::matrix(&system.potential).add_hessian(x, shift, &mut a);
     if let Some(c) = c_h {
         a += c;
     }
-    solve_symmetric_in_place(&mut a, out)
-}
-
-impl<T: Real, P, const N: usize> sealed::Sealed for ZhangSkeel<T, P, N, Dense> {}
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> InMatrixDamping<T, N>
-    for ZhangSkeel<T, P, N, Dense>
-{
-    const DAMPED_SYMMETRIC: bool = false;
-    type Model = System<T, P, N>;
-
-    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
-        (&self.system, &mut self.watch, self.beta)
-    }
-
-    #[inline]
-    fn damped_force(
-        model: &Self::Model,
-        beta: T,
-        x: &SVector<T, N>,
-        h2: T,
-        rhs: Option<&SVector<T, N>>,
-        c_h: Option<&SMatrix<T, N, N>>,
-        out: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
-        let g = model.potential.gradient(x);
-        minus_gradient_plus(&g, rhs, out);
-        solve_damped(&model.mass, &model.potential, x, beta * h2, c_h, out)?;
-        let c = model.potential.third_contraction(x, out);
-        let m = model.mass.solve(&c);
-        let k = beta * beta * T::lit(0.5) * h2 * h2;
-        for i in 0..N {
-            out[i] -= m[i] * k;
-        }
-        Ok(())
-    }
-}
-
-impl<T: Real, P, const N: usize> sealed::Sealed for Sylipn<T, P, N, Dense> {}
-impl<T: Real, P: Hessian<T, N>, const N: usize> InMatrixDamping<T, N> for Sylipn<T, P, N, Dense> {
-    const DAMPED_SYMMETRIC: bool = true;
-    type Model = System<T, P, N>;
-
-    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
-        (&self.system, &mut self.watch, self.beta)
-    }
-
-    #[inline]
-    fn damped_force(
-        model: &Self::Model,
-        beta: T,
-        x: &SVector<T, N>,
-        h2: T,
-        rhs: Option<&SVector<T, N>>,
-        c_h: Option<&SMatrix<T, N, N>>,
-        out: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
-        let g = model.potential.gradient(x);
-        minus_gradient_plus(&g, rhs, out);
-        solve_damped(&model.mass, &model.potential, x, beta * h2, c_h, out)
-    }
-}
-
-impl<T: Real, V, U, const N: usize> sealed::Sealed for StiffSylipn<T, V, U, N, Dense> {}
-impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> InMatrixDamping<T, N>
-    for StiffSylipn<T, V, U, N, Dense>
-{
-    const DAMPED_SYMMETRIC: bool = true;
-    type Model = System<T, Split<T, V, U>, N>;
-
-    fn damped_parts(&mut self) -> (&Self::Model, &mut Watch<T, N>, T) {
-        (&self.system, &mut self.watch, self.beta)
-    }
-
-    #[inline]
-    fn damped_force(
-        model: &Self::Model,
-        beta: T,
-        x: &SVector<T, N>,
-        h2: T,
-        rhs: Option<&SVector<T, N>>,
-        c_h: Option<&SMatrix<T, N, N>>,
-        out: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
-        let split = &model.potential;
-        let g = split.gradient(x);
-        minus_gradient_plus(&g, rhs, out);
-        let shift = beta * h2 * split.alpha;
-        solve_damped(&model.mass, &split.stiff, x, shift, c_h, out)
-    }
+    solve_symmetric_in_place(&mut a, out)?;
+    member.correct(system, x, h2, out);
+    Ok(())
 }
 
 /// A Z&S-family method with linear damping `M q̈ = −∇V − C q̇` inside its one linear solve
@@ -304,13 +232,7 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::DAMPED_SYMMETRIC;
 
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        self.inner.watch()
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        self.inner.watch_mut()
-    }
+    crate::watched::watch_of_inner!(inner);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
         check_step_input(state, h)?;
@@ -320,13 +242,22 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
         let hit = self.cached(state, h2);
         let on = self.on;
         let (c, cache, cache_v) = (&self.c, &mut self.cache, &mut self.cache_v);
-        let (model, watch, beta) = self.inner.damped_parts();
+        let (model, watch, beta, member) = self.inner.damped_parts();
         let mut f0 = SVector::<T, N>::zeros();
         match cache.lookup(&state.q, h2) {
             Some(f) if hit => f0 = f,
             _ => {
                 let d = if on { Some(-(c * state.v)) } else { None };
-                I::damped_force(model, beta, &state.q, h2, d.as_ref(), None, &mut f0)?;
+                damped_force(
+                    &member,
+                    model,
+                    beta,
+                    &state.q,
+                    h2,
+                    d.as_ref(),
+                    None,
+                    &mut f0,
+                )?;
             }
         }
         let mut q1 = SVector::<T, N>::zeros();
@@ -343,7 +274,16 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
         } else {
             (None, None)
         };
-        I::damped_force(model, beta, &q1, h2, d.as_ref(), c_h.as_ref(), &mut f1)?;
+        damped_force(
+            &member,
+            model,
+            beta,
+            &q1,
+            h2,
+            d.as_ref(),
+            c_h.as_ref(),
+            &mut f1,
+        )?;
         let mut next = State::at_rest(q1);
         next.t = state.t + h;
         for i in 0..N {

@@ -11,6 +11,10 @@
 //! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
 //! | [`DampedZs`] (Z&S, Z&Ss, stiff Z&Ss with damping `C`) | [`damped`]: 000 eq 1.3/2.7/2.8 + trapezoidal Lagrange–d'Alembert damping | one linear, `M + βh² Hess V + ½hC` | no (dissipative) | Z&Ss, stiff Z&Ss: yes; Z&S: no (`O(h⁵C)`) |
 //!
+//! Each method is an alias of [`ZsFamily`] with its own [`member`] (as nalgebra's matrix aliases):
+//! the state, the constructor checks, the accessors and the step skeletons are written once in
+//! the family; each method's file keeps its paper reference, update, constructors and `step_by`.
+//!
 //! All share the two-stage form of 000 eq 2.10:
 //!
 //! ```text
@@ -38,6 +42,7 @@
 
 pub mod advice;
 pub mod damped;
+mod family;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -53,10 +58,21 @@ pub use stiff_sylipn::StiffSylipn;
 pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
-use crate::guard::{Probe, Watch};
-use crate::linalg::all_finite;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Real, State, StepError};
+pub use family::ZsFamily;
+
+/// The members of [`ZsFamily`]: what each method adds to the shared state. Named only in the
+/// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::Zs<T>>`, …).
+pub mod member {
+    pub use super::family::{LinearlyImplicit, Member};
+    pub use super::newmark::NewmarkNewton;
+    pub use super::newmark_one::OneIteration;
+    pub use super::push_forward::PushForward;
+    pub use super::stiff_sylipn::StiffZss;
+    pub use super::sylipn::Zss;
+    pub use super::zhang_skeel::Zs;
+}
+
+use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
 /// The parameter of the linearly implicit methods and of Newmark: `β`.
@@ -107,7 +123,8 @@ pub type NewtonParams<T> = ImplicitNewtonParams<T>;
 /// Newton iteration controls for the fully implicit Newmark methods.
 ///
 /// The iteration stops after the first update with `‖Δ‖∞ ≤ tol·(1 + ‖x‖∞)`; reaching
-/// `max_iter` updates without that is [`StepError::NotConverged`], never a silent result.
+/// `max_iter` updates without that is [`StepError::NotConverged`](crate::StepError::NotConverged),
+/// never a silent result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ImplicitNewtonParams<T> {
@@ -134,19 +151,8 @@ impl<T: Real> ImplicitNewtonParams<T> {
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
     /// [`ConfigError::OutOfRange`] for `"max_iter"` (`0`).
     pub fn validate(&self) -> Result<Self, ConfigError> {
-        let tol = crate::validate::check_finite(self.tol, "tol")?;
-        if tol <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "tol",
-                bound: "> 0",
-            });
-        }
-        if self.max_iter == 0 {
-            return Err(ConfigError::OutOfRange {
-                name: "max_iter",
-                bound: ">= 1",
-            });
-        }
+        crate::validate::check_positive(self.tol, "tol")?;
+        crate::validate::check_count(self.max_iter, "max_iter")?;
         Ok(*self)
     }
 
@@ -228,53 +234,6 @@ impl<T: Real, const N: usize> Fsal<T, N> {
         self.f[0] = f;
         self.valid = true;
     }
-}
-
-/// One step of the two-stage form (000 eq 2.10) with `f` from `force(q, h2, &mut f)` and the FSAL
-/// cache. Commits only on success (the state is bit-identical on error).
-///
-/// Written with plain loops over `N` and results into `&mut` places: on a Cortex-M4F at
-/// opt-level "s" every by-value vector move through a `Result` is a call of the byte-wise
-/// `memcpy` (≈ 150 instructions each).
-#[inline]
-pub(crate) fn two_stage_step<T: Real, const N: usize>(
-    state: &mut State<T, N>,
-    h: T,
-    cache: &mut Fsal<T, N>,
-    watch: &mut Watch<T, N>,
-    probe: &impl Probe<T, N>,
-    mut force: impl FnMut(&SVector<T, N>, T, &mut SVector<T, N>) -> Result<(), StepError>,
-) -> Result<(), StepError> {
-    check_step_input(state, h)?;
-    let h2 = h * h;
-    let half = T::lit(0.5);
-    let (c0, ch) = (h2 * half, h * half);
-    let i0 = cache.cur & 1;
-    let i1 = i0 ^ 1;
-    let hit = cache.hit(&state.q, h2);
-    // From here on `cache.q` is overwritten with the new position: valid again only on success.
-    cache.valid = false;
-    if !hit {
-        force(&state.q, h2, &mut cache.f[i0])?;
-    }
-    for i in 0..N {
-        cache.q[i] = state.q[i] + state.v[i] * h + cache.f[i0][i] * c0;
-    }
-    if !all_finite(cache.q.as_slice()) {
-        return Err(StepError::NonFiniteResult);
-    }
-    let q = &cache.q;
-    force(q, h2, &mut cache.f[i1])?;
-    let mut next = State::at_rest(cache.q);
-    next.t = state.t + h;
-    for i in 0..N {
-        next.v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
-    }
-    watch.commit(state, &next, h, probe)?;
-    cache.h2 = h2;
-    cache.cur = i1;
-    cache.valid = true;
-    Ok(())
 }
 
 #[cfg(test)]

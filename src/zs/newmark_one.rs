@@ -1,11 +1,9 @@
 //! One-iteration ("linearly implicit") Newmark: the negative baseline of 000 §4.1 Fig 1 row 5.
 
-use super::newmark::newmark_step;
-use super::{Fsal, ImplicitNewtonParams, ZsParams};
-use crate::guard::Watch;
+use super::family::{sealed, Member, ZsFamily};
+use super::{ImplicitNewtonParams, ZsParams};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Newmark (γ = ½, 000 Integrator 2.1) with **only the first Newton iteration** of its implicit
@@ -30,6 +28,9 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// # Errors
 /// Bad input, [`StepError::Singular`], [`StepError::NonFiniteResult`]; the state is unchanged.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{NewmarkOneIteration, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -38,21 +39,29 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// nm.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
+pub type NewmarkOneIteration<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, OneIteration>;
+
+/// The member of [`NewmarkOneIteration`]: nothing beyond the shared state.
 #[derive(Clone, Copy, Debug)]
-pub struct NewmarkOneIteration<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
-    h: T,
-    beta: T,
-    solver: S,
-    cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+pub struct OneIteration;
+
+impl sealed::Sealed for OneIteration {}
+
+/// A changed force clears the cached acceleration (the next step evaluates it afresh).
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for OneIteration {
+    type Matrix = P;
+    const LINEAR_IN_FORCE: bool = false;
+
+    fn matrix(potential: &P) -> &P {
+        potential
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> NewmarkOneIteration<T, P, N, Dense> {
-    /// One-iteration Newmark with step `h` and `β` from `params`.
+    /// One-iteration Newmark with step `h`, parameters `params` and the dense solver.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`]; `"beta"` as in [`ZsParams::validate`].
+    /// [`ConfigError::StepSize`] for `h`; `"beta"` as in [`ZsParams::validate`].
     pub fn new(system: System<T, P, N>, h: T, params: ZsParams<T>) -> Result<Self, ConfigError> {
         Self::with_solver(system, h, params, Dense)
     }
@@ -71,29 +80,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let beta = params.validate()?;
-        solver.check(&system.mass, &system.potential)?;
-        Ok(Self {
-            system,
-            h,
-            beta,
-            solver,
-            cache: Fsal::empty(),
-            watch: Watch::default(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
+        Self::build(system, h, params, solver, |_, _| Ok(OneIteration))
     }
 }
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>]
-    NewmarkOneIteration<T, P, N, S> => h
-);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for NewmarkOneIteration<T, P, N, S>
@@ -105,23 +94,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
             tol: T::one(),
             max_iter: 1,
         };
-        newmark_step(
-            &self.system,
-            &mut self.solver,
-            &mut self.cache,
-            &mut self.watch,
-            self.beta,
-            &one,
-            false,
-            state,
-            h,
-        )?;
+        self.newmark_step(&one, false, state, h)?;
         Ok(())
     }
-}
-
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::forcing::Actuate<T, N>
-    for NewmarkOneIteration<T, crate::forcing::Actuated<T, P, N>, N, S>
-{
-    crate::forcing::actuate_impl!(self, self.cache.clear());
 }

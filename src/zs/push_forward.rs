@@ -1,10 +1,9 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
-use super::{two_stage_step, Fsal, ImplicitNewtonParams, ZsParams};
-use crate::guard::Watch;
+use super::family::{sealed, Member, ZsFamily};
+use super::{ImplicitNewtonParams, ZsParams};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -27,6 +26,9 @@ use nalgebra::SVector;
 /// Bad input, [`StepError::NotConverged`], [`StepError::Singular`],
 /// [`StepError::NonFiniteResult`]; the state is unchanged on error.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -35,15 +37,24 @@ use nalgebra::SVector;
 /// pf.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
+pub type PushForwardNewmark<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, PushForward<T>>;
+
+/// The member of [`PushForwardNewmark`]: the Newton controls.
 #[derive(Clone, Copy, Debug)]
-pub struct PushForwardNewmark<T: Real, P, const N: usize, S = Dense> {
-    system: System<T, P, N>,
-    h: T,
-    beta: T,
+pub struct PushForward<T> {
     newton: ImplicitNewtonParams<T>,
-    solver: S,
-    cache: Fsal<T, N>,
-    watch: Watch<T, N>,
+}
+
+impl<T> sealed::Sealed for PushForward<T> {}
+
+/// A changed force clears the cached acceleration (the next step evaluates it afresh).
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for PushForward<T> {
+    type Matrix = P;
+    const LINEAR_IN_FORCE: bool = false;
+
+    fn matrix(potential: &P) -> &P {
+        potential
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> PushForwardNewmark<T, P, N, Dense> {
@@ -75,38 +86,12 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         newton: ImplicitNewtonParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let beta = params.validate()?;
-        let newton = newton.validate()?;
-        solver.check(&system.mass, &system.potential)?;
-        Ok(Self {
-            system,
-            h,
-            beta,
-            newton,
-            solver,
-            cache: Fsal::empty(),
-            watch: Watch::default(),
+        Self::build(system, h, params, solver, |_, _| {
+            let newton = newton.validate()?;
+            Ok(PushForward { newton })
         })
     }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// Mutable access to the system; clears the cached acceleration.
-    pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache.clear();
-        self.watch.restart();
-        &mut self.system
-    }
 }
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>]
-    PushForwardNewmark<T, P, N, S> => h
-);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for PushForwardNewmark<T, P, N, S>
@@ -114,42 +99,21 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let Self {
-            system,
-            beta,
-            newton,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        two_stage_step(
-            state,
-            h,
-            cache,
-            watch,
-            &*system,
-            |x: &SVector<T, N>, h2, out| {
-                let c = *beta * h2;
-                let mut a = SVector::<T, N>::zeros();
-                for _ in 0..newton.max_iter {
-                    let y = x + a * c;
-                    let r = system.mass.mul(&a) + system.potential.gradient(&y);
-                    let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
-                    a += da;
-                    if newton.converged(&da, &a) {
-                        *out = a;
-                        return Ok(());
-                    }
+        self.two_stage(state, h, |member, system, solver, beta, x, h2, out| {
+            let newton = &member.newton;
+            let c = beta * h2;
+            let mut a = SVector::<T, N>::zeros();
+            for _ in 0..newton.max_iter {
+                let y = x + a * c;
+                let r = system.mass.mul(&a) + system.potential.gradient(&y);
+                let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
+                a += da;
+                if newton.converged(&da, &a) {
+                    *out = a;
+                    return Ok(());
                 }
-                Err(StepError::NotConverged)
-            },
-        )
+            }
+            Err(StepError::NotConverged)
+        })
     }
-}
-
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::forcing::Actuate<T, N>
-    for PushForwardNewmark<T, crate::forcing::Actuated<T, P, N>, N, S>
-{
-    crate::forcing::actuate_impl!(self, self.cache.clear());
 }

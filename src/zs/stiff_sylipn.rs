@@ -1,10 +1,10 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
-use super::{two_stage_step, Fsal, ZsParams};
-use crate::guard::Watch;
+use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::ZsParams;
+use crate::forcing::{Actuate, Actuated};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
-use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -25,6 +25,9 @@ use nalgebra::SVector;
 /// # Errors
 /// As [`ZhangSkeel`](super::ZhangSkeel); the state is unchanged on error.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::model::{Mass, Quadratic, Split, System};
 /// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State};
@@ -43,14 +46,38 @@ use nalgebra::SVector;
 /// m.integrate(&mut s, 1000).unwrap(); // hω = 10: stable
 /// assert!(s.q.amax() <= 1.0 + 1e-9);
 /// ```
+pub type StiffSylipn<T, V, U, const N: usize, S = Dense> =
+    ZsFamily<T, Split<T, V, U>, N, S, StiffZss>;
+
+/// The member of [`StiffSylipn`]: nothing beyond the shared state (the split is the system's).
 #[derive(Clone, Copy, Debug)]
-pub struct StiffSylipn<T: Real, V, U, const N: usize, S = Dense> {
-    pub(super) system: System<T, Split<T, V, U>, N>,
-    h: T,
-    pub(super) beta: T,
-    solver: S,
-    cache: Fsal<T, N>,
-    pub(super) watch: Watch<T, N>,
+pub struct StiffZss;
+
+impl sealed::Sealed for StiffZss {}
+
+/// Only the stiff part's Hessian enters the matrix; a changed force (held in the soft part)
+/// refreshes the cached `f` by `f ← f + A⁻¹ δu` when the strategy keeps its factors.
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> Member<T, Split<T, V, U>, N>
+    for StiffZss
+{
+    type Matrix = U;
+    const LINEAR_IN_FORCE: bool = true;
+
+    fn matrix(potential: &Split<T, V, U>) -> &U {
+        &potential.stiff
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize>
+    LinearlyImplicit<T, Split<T, V, U>, N> for StiffZss
+{
+    const DAMPED_SYMMETRIC: bool = true;
+
+    /// `α βh²`: the stiff part enters scaled by `α`.
+    #[inline]
+    fn shift(potential: &Split<T, V, U>, beta_h2: T) -> T {
+        beta_h2 * potential.alpha
+    }
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> StiffSylipn<T, V, U, N, Dense> {
@@ -81,37 +108,12 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let beta = params.validate()?;
-        crate::validate::check_finite(system.potential.alpha, "alpha")?;
-        solver.check(&system.mass, &system.potential.stiff)?;
-        Ok(Self {
-            system,
-            h,
-            beta,
-            solver,
-            cache: Fsal::empty(),
-            watch: Watch::default(),
+        Self::build(system, h, params, solver, |_, system| {
+            crate::validate::check_finite(system.potential.alpha, "alpha")?;
+            Ok(StiffZss)
         })
     }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, Split<T, V, U>, N> {
-        &self.system
-    }
-
-    /// Mutable access to the system (e.g. to change `alpha`); clears the cached acceleration.
-    pub fn system_mut(&mut self) -> &mut System<T, Split<T, V, U>, N> {
-        self.cache.clear();
-        self.watch.restart();
-        &mut self.system
-    }
 }
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>]
-    StiffSylipn<T, V, U, N, S> => h
-);
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     Integrator<T, N> for StiffSylipn<T, V, U, N, S>
@@ -119,60 +121,19 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let Self {
-            system,
-            beta,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        two_stage_step(
-            state,
-            h,
-            cache,
-            watch,
-            &*system,
-            |x: &SVector<T, N>, h2, out| {
-                let split = &system.potential;
-                let g = split.gradient(x);
-                let c = *beta * h2 * split.alpha;
-                for i in 0..N {
-                    out[i] = -g[i];
-                }
-                solver.solve_in_place(&system.mass, &split.stiff, x, c, out)
-            },
-        )
+        self.two_stage(state, h, linear_force)
     }
 }
 
 /// The held force lives in the soft part: `Split<Actuated<V>, U>`.
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
-    crate::forcing::Actuate<T, N> for StiffSylipn<T, crate::forcing::Actuated<T, V, N>, U, N, S>
+    Actuate<T, N> for StiffSylipn<T, Actuated<T, V, N>, U, N, S>
 {
     fn force(&self) -> &SVector<T, N> {
         self.system.potential.soft.force()
     }
+
     fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
-        let Self {
-            system,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        let Some((_, _, f)) = cache.slot() else {
-            let mut du = SVector::zeros();
-            crate::forcing::set_held_into(&mut system.potential.soft, watch, u, &mut du)?;
-            return Ok(());
-        };
-        // `f` receives δu, then `f + A⁻¹ δu` when the strategy kept its factors.
-        if !crate::forcing::set_held_into(&mut system.potential.soft, watch, u, f)? {
-            return Ok(());
-        }
-        if !matches!(solver.resolve_changed(f), Ok(true)) {
-            cache.clear();
-        }
-        Ok(())
+        self.set_held(u, |p| &mut p.soft)
     }
 }

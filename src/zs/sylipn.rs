@@ -1,12 +1,10 @@
 //! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
-use super::{two_stage_step, Fsal, ZsParams};
-use crate::guard::Watch;
+use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::ZsParams;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
-use nalgebra::SVector;
 
 /// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls
 /// SyLiPN (004 Integrator 5.2.3):
@@ -29,6 +27,9 @@ use nalgebra::SVector;
 /// As [`ZhangSkeel`](super::ZhangSkeel): bad input, [`StepError::Singular`],
 /// [`StepError::NonFiniteResult`]; the state is then unchanged.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{Sylipn, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -37,14 +38,27 @@ use nalgebra::SVector;
 /// zss.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
+pub type Sylipn<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, Zss>;
+
+/// The member of [`Sylipn`]: nothing beyond the shared state.
 #[derive(Clone, Copy, Debug)]
-pub struct Sylipn<T: Real, P, const N: usize, S = Dense> {
-    pub(super) system: System<T, P, N>,
-    h: T,
-    pub(super) beta: T,
-    solver: S,
-    cache: Fsal<T, N>,
-    pub(super) watch: Watch<T, N>,
+pub struct Zss;
+
+impl sealed::Sealed for Zss {}
+
+/// A changed force refreshes the cached `f` at the last position by `f ← f + A⁻¹ δu` when the
+/// strategy keeps its factors ([`DenseKept`](crate::linalg::DenseKept)).
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for Zss {
+    type Matrix = P;
+    const LINEAR_IN_FORCE: bool = true;
+
+    fn matrix(potential: &P) -> &P {
+        potential
+    }
+}
+
+impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Zss {
+    const DAMPED_SYMMETRIC: bool = true;
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
@@ -69,35 +83,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let beta = params.validate()?;
-        solver.check(&system.mass, &system.potential)?;
-        Ok(Self {
-            system,
-            h,
-            beta,
-            solver,
-            cache: Fsal::empty(),
-            watch: Watch::default(),
-        })
-    }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// Mutable access to the system; clears the cached acceleration.
-    pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache.clear();
-        self.watch.restart();
-        &mut self.system
+        Self::build(system, h, params, solver, |_, _| Ok(Zss))
     }
 }
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>] Sylipn<T, P, N, S> => h
-);
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for Sylipn<T, P, N, S>
@@ -105,61 +93,6 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
     crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let Self {
-            system,
-            beta,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        two_stage_step(
-            state,
-            h,
-            cache,
-            watch,
-            &*system,
-            |x: &SVector<T, N>, h2, out| {
-                let g = system.potential.gradient(x);
-                for i in 0..N {
-                    out[i] = -g[i];
-                }
-                solver.solve_in_place(&system.mass, &system.potential, x, *beta * h2, out)
-            },
-        )
-    }
-}
-
-/// A changed force refreshes the cached `f` at the last position by `f ← f + A⁻¹ δu` when the
-/// strategy keeps its factors ([`DenseKept`](crate::linalg::DenseKept)); otherwise the next step
-/// evaluates `f` afresh.
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> crate::forcing::Actuate<T, N>
-    for Sylipn<T, crate::forcing::Actuated<T, P, N>, N, S>
-{
-    fn force(&self) -> &SVector<T, N> {
-        self.system.potential.force()
-    }
-
-    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
-        let Self {
-            system,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        let Some((_, _, f)) = cache.slot() else {
-            let mut du = SVector::zeros();
-            crate::forcing::set_held_into(&mut system.potential, watch, u, &mut du)?;
-            return Ok(());
-        };
-        // `f` receives δu, then `f + A⁻¹ δu` when the strategy kept its factors.
-        if !crate::forcing::set_held_into(&mut system.potential, watch, u, f)? {
-            return Ok(());
-        }
-        if !matches!(solver.resolve_changed(f), Ok(true)) {
-            cache.clear();
-        }
-        Ok(())
+        self.two_stage(state, h, linear_force)
     }
 }

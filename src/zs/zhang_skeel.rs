@@ -1,10 +1,9 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
-use super::{two_stage_step, Fsal, ZsParams};
-use crate::guard::Watch;
+use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::ZsParams;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
-use crate::validate::check_step;
 use crate::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -30,6 +29,9 @@ use nalgebra::SVector;
 /// from `LDLᵀ` to LU), [`StepError::NonFiniteResult`] when the result overflows. The state is
 /// then unchanged.
 ///
+/// The methods every member of the family shares (`system`, `system_mut`, `beta`, the held
+/// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
+///
 /// ```
 /// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0).unwrap();
@@ -39,15 +41,50 @@ use nalgebra::SVector;
 /// // q(1) = cos(1) to second order
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
+pub type ZhangSkeel<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, Zs<T>>;
+
+/// The member of [`ZhangSkeel`]: `½β²`, the factor of its third-derivative correction.
 #[derive(Clone, Copy, Debug)]
-pub struct ZhangSkeel<T: Real, P, const N: usize, S = Dense> {
-    pub(super) system: System<T, P, N>,
-    h: T,
-    pub(super) beta: T,
-    pub(super) half_beta2: T,
-    solver: S,
-    cache: Fsal<T, N>,
-    pub(super) watch: Watch<T, N>,
+pub struct Zs<T> {
+    half_beta2: T,
+}
+
+impl<T: Real> Zs<T> {
+    fn for_beta(beta: T) -> Self {
+        Self {
+            half_beta2: beta * beta * T::lit(0.5),
+        }
+    }
+}
+
+impl<T> sealed::Sealed for Zs<T> {}
+
+/// A changed force refreshes the cached `f` at the last position: with a strategy that keeps its
+/// factors ([`DenseKept`](crate::linalg::DenseKept)) by `a ← a + A⁻¹ δu` and the
+/// third-derivative term at the new `a` (no new assembly or factorisation); otherwise the next
+/// step evaluates `f` afresh.
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> Member<T, P, N> for Zs<T> {
+    type Matrix = P;
+    const LINEAR_IN_FORCE: bool = true;
+
+    fn matrix(potential: &P) -> &P {
+        potential
+    }
+
+    /// `f = a − ½β²h⁴ M⁻¹ (a · V‴(x) · a)`.
+    #[inline]
+    fn correct(&self, system: &System<T, P, N>, x: &SVector<T, N>, h2: T, f: &mut SVector<T, N>) {
+        let c = system.potential.third_contraction(x, f);
+        let m = system.mass.solve(&c);
+        let k = self.half_beta2 * h2 * h2;
+        for i in 0..N {
+            f[i] -= m[i] * k;
+        }
+    }
+}
+
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Zs<T> {
+    const DAMPED_SYMMETRIC: bool = false;
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {
@@ -75,37 +112,8 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        let h = check_step(h)?;
-        let beta = params.validate()?;
-        solver.check(&system.mass, &system.potential)?;
-        Ok(Self {
-            system,
-            h,
-            beta,
-            half_beta2: beta * beta * T::lit(0.5),
-            solver,
-            cache: Fsal::empty(),
-            watch: Watch::default(),
-        })
+        Self::build(system, h, params, solver, |beta, _| Ok(Zs::for_beta(beta)))
     }
-
-    /// The system.
-    pub fn system(&self) -> &System<T, P, N> {
-        &self.system
-    }
-
-    /// Mutable access to the system; clears the cached `f`.
-    pub fn system_mut(&mut self) -> &mut System<T, P, N> {
-        self.cache.clear();
-        self.watch.restart();
-        &mut self.system
-    }
-
-    /// `β`.
-    pub fn beta(&self) -> T {
-        self.beta
-    }
-
     /// `f(x)` of eq 1.3 for step size squared `h2` (no cache).
     ///
     /// # Errors
@@ -114,47 +122,11 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         // The solve replaces what the strategy keeps for the cached `f`.
         self.cache.clear();
         let mut f = SVector::zeros();
-        force(
-            &self.system,
-            &mut self.solver,
-            self.beta,
-            self.half_beta2,
-            x,
-            h2,
-            &mut f,
-        )?;
+        let (member, beta) = (&self.member, self.beta);
+        linear_force(member, &self.system, &mut self.solver, beta, x, h2, &mut f)?;
         Ok(f)
     }
 }
-
-#[inline]
-fn force<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>(
-    system: &System<T, P, N>,
-    solver: &mut S,
-    beta: T,
-    half_beta2: T,
-    x: &SVector<T, N>,
-    h2: T,
-    out: &mut SVector<T, N>,
-) -> Result<(), StepError> {
-    let g = system.potential.gradient(x);
-    for i in 0..N {
-        out[i] = -g[i];
-    }
-    solver.solve_in_place(&system.mass, &system.potential, x, beta * h2, out)?;
-    let c = system.potential.third_contraction(x, out);
-    let m = system.mass.solve(&c);
-    let k = half_beta2 * h2 * h2;
-    for i in 0..N {
-        out[i] -= m[i] * k;
-    }
-    Ok(())
-}
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>]
-    ZhangSkeel<T, P, N, S> => h
-);
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
     for ZhangSkeel<T, P, N, S>
@@ -162,65 +134,6 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> I
     crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
 
     fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let Self {
-            system,
-            beta,
-            half_beta2,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        two_stage_step(state, h, cache, watch, &*system, |x, h2, out| {
-            force(system, solver, *beta, *half_beta2, x, h2, out)
-        })
-    }
-}
-
-/// A changed force refreshes the cached `f` at the last position: with a strategy that keeps its
-/// factors ([`DenseKept`](crate::linalg::DenseKept)) by `a ← a + A⁻¹ δu` and the
-/// third-derivative term at the new `a` (no new assembly or factorisation); otherwise the next
-/// step evaluates `f` afresh.
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
-    crate::forcing::Actuate<T, N> for ZhangSkeel<T, crate::forcing::Actuated<T, P, N>, N, S>
-{
-    fn force(&self) -> &SVector<T, N> {
-        self.system.potential.force()
-    }
-
-    fn set_force(&mut self, u: &SVector<T, N>) -> Result<(), StepError> {
-        let Self {
-            system,
-            half_beta2,
-            solver,
-            cache,
-            watch,
-            ..
-        } = self;
-        let Some((q, h2, f)) = cache.slot() else {
-            let mut du = SVector::zeros();
-            crate::forcing::set_held_into(&mut system.potential, watch, u, &mut du)?;
-            return Ok(());
-        };
-        // `f` receives δu, then `a + A⁻¹ δu`, then `a − ½β²h⁴ M⁻¹ V‴(q)[a, a]`.
-        if !crate::forcing::set_held_into(&mut system.potential, watch, u, f)? {
-            return Ok(());
-        }
-        let fresh = match solver.resolve_changed(f) {
-            Ok(true) => {
-                let c = system.potential.third_contraction(q, f);
-                let m = system.mass.solve(&c);
-                let k = *half_beta2 * h2 * h2;
-                for i in 0..N {
-                    f[i] -= m[i] * k;
-                }
-                crate::linalg::all_finite(f.as_slice())
-            }
-            _ => false,
-        };
-        if !fresh {
-            cache.clear();
-        }
-        Ok(())
+        self.two_stage(state, h, linear_force)
     }
 }
