@@ -7,6 +7,7 @@
 
 use crate::csv::{self, Column};
 use crate::options;
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use std::path::Path;
@@ -100,8 +101,9 @@ fn drawable(chart: &Chart, p: &(f64, f64)) -> bool {
     p.0.is_finite() && p.1.is_finite() && (!chart.log_x || p.0 > 0.0) && (!chart.log_y || p.1 > 0.0)
 }
 
-/// The data range of one axis, widened so a flat curve still has a visible extent.
-fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+/// The data range of one axis, widened so a flat curve still has a visible extent (a log axis
+/// spanning less than a decade by 3× each way when `widen_log`, else by a few per cent).
+fn range(values: impl Iterator<Item = f64>, log: bool, widen_log: bool) -> (f64, f64) {
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
         (a.min(v), b.max(v))
     });
@@ -109,7 +111,10 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
         return if log { (1e-3, 1.0) } else { (0.0, 1.0) };
     }
     if log {
-        let (lo, hi) = if hi / lo < 10.0 {
+        let (lo, hi) = if !widen_log {
+            let pad = (hi / lo).powf(0.02).max(1.02);
+            (lo / pad, hi * pad)
+        } else if hi / lo < 10.0 {
             (lo / 3.0, hi * 3.0)
         } else {
             (lo, hi)
@@ -123,6 +128,37 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     }
 }
 
+/// A logarithmic axis on `lo..hi` with its ticks chosen here: plotters labels only the whole
+/// decades inside the range (none in a partial decade at either end, and it can lose the one at
+/// an exact power of ten to rounding). Labelled ticks at 1, 2, 5 × 10ᵏ (every decade, or every
+/// few, over wide ranges), grid lines at every integer multiple of 10ᵏ.
+fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let decades = (hi / lo).log10();
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let inside = |v: f64| v >= lo * (1.0 - 1e-12) && v <= hi * (1.0 + 1e-12);
+    let every = (decades / 10.0).ceil().max(1.0) as i32;
+    let mantissas: &[f64] = if decades <= 3.0 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
+    let mut bold = vec![];
+    let mut light = vec![];
+    for k in first..=last {
+        let p = 10f64.powi(k);
+        if k.rem_euclid(every) == 0 {
+            bold.extend(mantissas.iter().map(|m| m * p).filter(|&v| inside(v)));
+        }
+        if decades <= 10.0 {
+            light.extend((1..10).map(|m| f64::from(m) * p).filter(|&v| inside(v)));
+        }
+    }
+    (lo..hi)
+        .log_scale()
+        .with_key_points(bold)
+        .with_light_points(light)
+}
+
 /// Colours told apart in print and by most colour-blind readers (ColorBrewer Set1, with black).
 const PALETTE: [RGBColor; 7] = [
     RGBColor(228, 26, 28),
@@ -133,6 +169,9 @@ const PALETTE: [RGBColor; 7] = [
     RGBColor(0, 0, 0),
     RGBColor(166, 86, 40),
 ];
+
+/// Series with at most this many points are sweeps (one point per run): their points are marked.
+const MARKED: usize = 40;
 
 /// A tick label: plain decimals for moderate magnitudes, scientific notation otherwise.
 fn tick(v: f64) -> String {
@@ -159,8 +198,8 @@ pub fn write_png(dir: &Path, chart: &Chart) -> Result<(), Box<dyn std::error::Er
             .flat_map(|s| s.points.iter())
             .filter(|p| drawable(chart, p))
     };
-    let (x0, x1) = range(pts().map(|p| p.0), chart.log_x);
-    let (y0, y1) = range(pts().map(|p| p.1), chart.log_y);
+    let (x0, x1) = range(pts().map(|p| p.0), chart.log_x, false);
+    let (y0, y1) = range(pts().map(|p| p.1), chart.log_y, true);
     // Headroom above the data for the legend box.
     let y1 = if chart.log_y {
         y1 * (y1 / y0).powf(0.3)
@@ -169,9 +208,9 @@ pub fn write_png(dir: &Path, chart: &Chart) -> Result<(), Box<dyn std::error::Er
     };
     match (chart.log_x, chart.log_y) {
         (false, false) => draw(&path, chart, x0..x1, y0..y1),
-        (false, true) => draw(&path, chart, x0..x1, (y0..y1).log_scale()),
-        (true, false) => draw(&path, chart, (x0..x1).log_scale(), y0..y1),
-        (true, true) => draw(&path, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+        (false, true) => draw(&path, chart, x0..x1, log_axis(y0, y1)),
+        (true, false) => draw(&path, chart, log_axis(x0, x1), y0..y1),
+        (true, true) => draw(&path, chart, log_axis(x0, x1), log_axis(y0, y1)),
     }
 }
 
@@ -206,11 +245,19 @@ where
             .copied()
             .filter(|p| drawable(chart, p))
             .collect();
-        ctx.draw_series(LineSeries::new(points, color.stroke_width(2)))?
-            .label(&s.label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
-            });
+        if points.len() <= MARKED {
+            ctx.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+        }
+        // Segment by segment: a thick polyline gets mitred joins, which shoot far past the data
+        // (and out of the plotting area) where a dense curve zigzags.
+        let style = color.stroke_width(2);
+        ctx.draw_series(
+            points
+                .windows(2)
+                .map(|w| PathElement::new(vec![w[0], w[1]], style)),
+        )?
+        .label(&s.label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));
     }
     ctx.configure_series_labels()
         .background_style(WHITE.mix(0.85))
