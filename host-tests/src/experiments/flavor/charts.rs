@@ -1,0 +1,118 @@
+//! The charts of the FLAVOR experiments (`reproduce … --plot DIR`, `--csv DIR`): 004 Figs 2.4–2.5
+//! (`flavor-3dof`).
+
+use super::three_dof;
+use crate::plot::{emit, Chart, Series};
+use macrostep::State;
+
+/// About 1000 samples `[t, f(FLAVOR), f(reference)]` of a FLAVOR trajectory, the reference
+/// sampled every `dt_ref` on a grid that contains the FLAVOR times.
+pub(super) fn sampled<const N: usize>(
+    traj: &[State<f64, N>],
+    reference: &[State<f64, N>],
+    dt_ref: f64,
+    f: impl Fn(&State<f64, N>) -> f64,
+) -> Vec<[f64; 3]> {
+    let stride = (traj.len() / 1000).max(1);
+    traj.iter()
+        .step_by(stride)
+        .map(|s| {
+            let k = (s.t / dt_ref).round() as usize;
+            [s.t, f(s), f(&reference[k])]
+        })
+        .collect()
+}
+
+fn series(label: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+    Series {
+        label: label.into(),
+        points,
+    }
+}
+
+/// 004 Figs 2.4 (slow variable over time), 2.5a (error against δ), 2.5b (error over time) and
+/// 2.5c (error against ω) for `flavor-3dof`.
+pub(super) fn three_dof(r: &three_dof::Results) {
+    let flavor = format!(
+        "FLAVOR over symplectic Euler, δ = {}, τ = {:e}",
+        r.delta, r.tau
+    );
+    let curve = |col: usize| r.slow_curve.iter().map(|p| (p[0], p[col])).collect();
+    emit(&Chart {
+        stem: "flavor-3dof.slow".into(),
+        title: "004 Fig 2.4: slow variable of system 2.100 (ε = 1e-6), FLAVOR vs reference".into(),
+        x_label: "time t".into(),
+        y_label: "slow variable (x + y + z)/3".into(),
+        log_x: false,
+        log_y: false,
+        // The reference first, so the FLAVOR curve is drawn over it.
+        series: vec![
+            series("reference (DOP853, rtol = atol = 1e-11)", curve(2)),
+            series(flavor.clone(), curve(1)),
+        ],
+    });
+    emit(&Chart {
+        stem: "flavor-3dof.slow_error".into(),
+        title: "004 Fig 2.5b: FLAVOR error on the slow variable over time (system 2.100)".into(),
+        x_label: "time t".into(),
+        y_label: "|slow(FLAVOR) − slow(reference)|, slow = (x + y + z)/3 (log scale)".into(),
+        log_x: false,
+        log_y: true,
+        series: vec![series(
+            flavor,
+            // t = 0 is exact: left out of the log plot.
+            r.slow_curve
+                .iter()
+                .skip(1)
+                .map(|p| (p[0], (p[1] - p[2]).abs()))
+                .collect(),
+        )],
+    });
+    fig2_5a(r);
+    emit(&Chart {
+        stem: "flavor-3dof.fig2_5c".into(),
+        title: "004 Fig 2.5c: FLAVOR error does not grow with the stiffness ω".into(),
+        x_label: "ω = ε^(-1/2) (log scale)".into(),
+        y_label: "max over t ≤ 10 of the slow-variable error (log scale)".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![series(
+            "FLAVOR over symplectic Euler, δ = 0.01, τ = 0.05/ω",
+            r.fig2_5c.iter().map(|&(w, _, e)| (w, e)).collect(),
+        )],
+    });
+}
+
+/// 004 Fig 2.5a: error of the window mean of q against δ, split into its slow and fast parts.
+fn fig2_5a(r: &three_dof::Results) {
+    let rows = &r.fig2_5a;
+    let pts = |f: fn(&three_dof::Fig25aRow) -> f64| -> Vec<(f64, f64)> {
+        rows.iter().map(|row| (row.delta, f(row))).collect()
+    };
+    // A first-order guide through the coarsest point of the q error.
+    let guide = match rows.first() {
+        Some(first) => pts(|row| row.delta)
+            .into_iter()
+            .map(|(d, _)| (d, first.err * d / first.delta))
+            .collect(),
+        None => vec![],
+    };
+    emit(&Chart {
+        stem: "flavor-3dof.fig2_5a".into(),
+        title: "004 Fig 2.5a: error against δ, first order until the fast residual takes over"
+            .into(),
+        x_label: "mesostep δ = 1/M (log scale)".into(),
+        y_label: "error of the M-sample mean over [T − 1, T], T = 10 (log scale)".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![
+            series(
+                "q = (x, y, z), Euclidean norm (the thesis's)",
+                pts(|row| row.err),
+            ),
+            series("slow part (x + y + z)/3", pts(|row| row.slow)),
+            series("fast part (the rest of q)", pts(|row| row.fast)),
+            series("slope 1 (guide)", guide),
+        ],
+    });
+}
