@@ -1,7 +1,7 @@
-//! The charts of the FLAVOR experiments (`reproduce … --plot DIR`, `--csv DIR`): 004 Figs 2.4–2.5
-//! (`flavor-3dof`).
+//! The charts of the FLAVOR experiments (`reproduce … --plot DIR`, `--csv DIR`): 004 Fig 2.2
+//! (`flavor-stability`) and Figs 2.4–2.5 (`flavor-3dof`).
 
-use super::three_dof;
+use super::{stability, three_dof};
 use crate::plot::{emit, Chart, Series};
 use macrostep::State;
 
@@ -28,6 +28,46 @@ fn series(label: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
         label: label.into(),
         points,
     }
+}
+
+/// 004 Fig 2.2: the largest stable δ against τω² for both FLAVORs on system 2.93, with the
+/// limits of Theorem 2.5.1 (δ < 2 nonintrusive, δ < 2√2 artificial, as τω² → 0).
+pub(super) fn stability(r: &stability::Results) {
+    let w2 = r.omega * r.omega;
+    let x = |tau: f64| tau * w2;
+    let rows = &r.fig2_2;
+    let limit = |v: f64| rows.iter().map(|row| (x(row.tau), v)).collect();
+    emit(&Chart {
+        stem: "flavor-stability.fig2_2".into(),
+        title: format!(
+            "004 Fig 2.2: FLAVOR stability on system 2.93 (ω = {}): stable below each curve",
+            r.omega
+        ),
+        x_label: "τω² = τ/ε, micro-step × stiffness (log scale)".into(),
+        y_label: "largest stable mesostep δ (log scale)".into(),
+        log_x: true,
+        log_y: true,
+        // The limits first, so the measured curves are drawn over them.
+        series: vec![
+            series("Thm 2.5.1 limit τω² → 0, nonintrusive: δ = 2", limit(2.0)),
+            series(
+                "Thm 2.5.1 limit τω² → 0, artificial: δ = 2√2",
+                limit(2.0 * 2f64.sqrt()),
+            ),
+            series(
+                "nonintrusive FLAVOR (spectral radius of the step matrix)",
+                rows.iter()
+                    .map(|row| (x(row.tau), row.nonintrusive))
+                    .collect(),
+            ),
+            series(
+                "artificial FLAVOR (spectral radius of the step matrix)",
+                rows.iter()
+                    .map(|row| (x(row.tau), row.artificial))
+                    .collect(),
+            ),
+        ],
+    });
 }
 
 /// 004 Figs 2.4 (slow variable over time), 2.5a (error against δ), 2.5b (error over time) and
