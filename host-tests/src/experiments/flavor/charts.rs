@@ -1,7 +1,7 @@
 //! The charts of the FLAVOR experiments (`reproduce … --plot DIR`, `--csv DIR`): 004 Fig 2.2
-//! (`flavor-stability`) and Figs 2.4–2.5 (`flavor-3dof`).
+//! (`flavor-stability`), Figs 2.4–2.5 (`flavor-3dof`) and §2.6.3 (`flavor-fpu`).
 
-use super::{stability, three_dof};
+use super::{fpu, stability, three_dof};
 use crate::plot::{emit, Chart, Series};
 use macrostep::State;
 
@@ -155,4 +155,43 @@ fn fig2_5a(r: &three_dof::Results) {
             series("slope 1 (guide)", guide),
         ],
     });
+}
+
+/// 004 §2.6.3: the window means of the stiff-spring energies over time, one chart per spring,
+/// every FLAVOR against the reference.
+pub(super) fn fpu(r: &fpu::Results) {
+    let w = r.window;
+    let pts = |e: &[[f64; 3]], j: usize| -> Vec<(f64, f64)> {
+        e.iter()
+            .enumerate()
+            .map(|(k, e)| ((k + 1) as f64 * w, e[j]))
+            .collect()
+    };
+    for j in 0..3 {
+        let n = j + 1;
+        let mut curves = vec![series(
+            "reference (DOP853, rtol = atol = 1e-11)",
+            pts(&r.energies_ref, j),
+        )];
+        curves.extend(r.rows.iter().map(|row| {
+            let name = match row.name {
+                "artificial" => "artificial FLAVOR (2.51)",
+                "nonintrusive" => "nonintrusive FLAVOR over symplectic Euler",
+                _ => "nonintrusive FLAVOR, fused",
+            };
+            series(name, pts(&row.energies, j))
+        }));
+        emit(&Chart {
+            stem: format!("flavor-fpu.energy_I{n}"),
+            title: format!(
+                "004 §2.6.3: FPU (ω = {}), stiff spring {n}: energy exchange",
+                r.omega
+            ),
+            x_label: format!("time t (end of each window of width {w})"),
+            y_label: format!("window mean of the stiff-spring energy I{n}"),
+            log_x: false,
+            log_y: false,
+            series: curves,
+        });
+    }
 }
