@@ -130,14 +130,17 @@ fn range(values: impl Iterator<Item = f64>, log: bool, widen_log: bool) -> (f64,
 
 /// A logarithmic axis on `lo..hi` with its ticks chosen here: plotters labels only the whole
 /// decades inside the range (none in a partial decade at either end, and it can lose the one at
-/// an exact power of ten to rounding). Labelled ticks at 1, 2, 5 × 10ᵏ (every decade, or every
-/// few, over wide ranges), grid lines at every integer multiple of 10ᵏ.
+/// an exact power of ten to rounding). Labelled ticks at every integer multiple of 10ᵏ on a range
+/// of about a decade, at 1, 2, 5 × 10ᵏ up to three decades, at the powers of ten beyond (every
+/// few over wide ranges); grid lines at every integer multiple of 10ᵏ.
 fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
     let decades = (hi / lo).log10();
     let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let inside = |v: f64| v >= lo * (1.0 - 1e-12) && v <= hi * (1.0 + 1e-12);
     let every = (decades / 10.0).ceil().max(1.0) as i32;
-    let mantissas: &[f64] = if decades <= 3.0 {
+    let mantissas: &[f64] = if decades <= 1.2 {
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    } else if decades <= 3.0 {
         &[1.0, 2.0, 5.0]
     } else {
         &[1.0]
