@@ -271,3 +271,47 @@ where
     root.present()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::log_axis;
+
+    fn labels(lo: f64, hi: f64) -> Vec<f64> {
+        log_axis(lo, hi).bold_points().to_vec()
+    }
+
+    fn has(ticks: &[f64], v: f64) -> bool {
+        ticks.iter().any(|t| (t - v).abs() <= 1e-12 * v)
+    }
+
+    /// A partial decade at the bottom gets its labels (plotters' own ticks left 0.2 … 1 bare).
+    #[test]
+    fn log_axis_labels_a_partial_decade() {
+        let t = labels(0.199, 6.0);
+        for v in [0.2, 0.5, 1.0, 2.0, 5.0] {
+            assert!(has(&t, v), "{v} missing from {t:?}");
+        }
+    }
+
+    /// A range that starts at an exact power of ten labels it (plotters lost 0.01 to rounding).
+    #[test]
+    fn log_axis_labels_an_exact_lower_power_of_ten() {
+        let t = labels(0.01, 10.0);
+        assert!(has(&t, 0.01) && has(&t, 10.0), "{t:?}");
+        assert!(t
+            .iter()
+            .all(|&v| (0.01 * (1.0 - 1e-12)..=10.0 * (1.0 + 1e-12)).contains(&v)));
+    }
+
+    /// Over about one decade every integer multiple is labelled; over many, only some decades.
+    #[test]
+    fn log_axis_label_density_follows_the_span() {
+        let t = labels(50.0, 400.0);
+        for v in [50.0, 60.0, 100.0, 300.0, 400.0] {
+            assert!(has(&t, v), "{v} missing from {t:?}");
+        }
+        let t = labels(1e-16, 1e2);
+        assert!(t.len() <= 11, "{} labels over 18 decades: {t:?}", t.len());
+        assert!(!has(&t, 2e-3), "{t:?}");
+    }
+}
