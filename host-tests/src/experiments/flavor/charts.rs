@@ -51,7 +51,7 @@ pub(super) fn stability(r: &stability::Results) {
         series: vec![
             series("Thm 2.5.1 limit τω² → 0, nonintrusive: δ = 2", limit(2.0)),
             series(
-                "Thm 2.5.1 limit τω² → 0, artificial: δ = 2√2",
+                "Thm 2.5.1 limit τω² → 0, artificial: δ = 2√2 (under the measured curve)",
                 limit(2.0 * 2f64.sqrt()),
             ),
             series(
