@@ -63,7 +63,7 @@ pub mod so3;
 mod tests;
 
 pub use double_pendulum::DoublePendulum;
-pub use multiplier::multiplier_errors;
+pub use multiplier::{multiplier_curves, multiplier_errors, MultiplierCurves, MultiplierSample};
 
 use crate::reference;
 use std::f64::consts::PI;

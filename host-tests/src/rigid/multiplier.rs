@@ -18,8 +18,49 @@ pub fn multiplier_errors(
     h: f64,
     w: usize,
     t_end: f64,
-    mut penalty_step: impl FnMut(&mut State<f64, 4>),
+    penalty_step: impl FnMut(&mut State<f64, 4>),
 ) -> (f64, f64, f64) {
+    multiplier_curves(omega, h, w, t_end, usize::MAX, penalty_step).errors
+}
+
+/// One sample of the multiplier curves at time `t` (both components `i = 1, 2`).
+#[derive(Clone, Copy, Debug)]
+pub struct MultiplierSample {
+    /// Time.
+    pub t: f64,
+    /// RATTLE's `λ_R(t)`.
+    pub rattle: [f64; 2],
+    /// The rigid reference's exact `λ(t)`.
+    pub exact: [f64; 2],
+    /// The pointwise penalty force `−ω² g(q(t))`.
+    pub pointwise: [f64; 2],
+    /// The window estimate `⟨−ω² g⟩` over the trailing window ending at `t` (NaN until the
+    /// window is full).
+    pub window: [f64; 2],
+    /// RATTLE's `λ_R` averaged over the same trailing window (NaN until it is full).
+    pub rattle_window: [f64; 2],
+    /// `window_err` over the steps up to `t` (every step, not only the sampled ones).
+    pub window_err_so_far: f64,
+}
+
+/// [`multiplier_errors`] and the curves behind them, sampled every `every` steps.
+pub struct MultiplierCurves {
+    /// `(window_err, pointwise_err, rigid_window_err)`, as [`multiplier_errors`] returns.
+    pub errors: (f64, f64, f64),
+    /// The samples.
+    pub samples: Vec<MultiplierSample>,
+}
+
+/// [`multiplier_errors`], also recording a [`MultiplierSample`] every `every` steps (no samples
+/// for `every = usize::MAX`).
+pub fn multiplier_curves(
+    omega: f64,
+    h: f64,
+    w: usize,
+    t_end: f64,
+    every: usize,
+    mut penalty_step: impl FnMut(&mut State<f64, 4>),
+) -> MultiplierCurves {
     use macrostep::constrained::MultiplierWindow;
     use macrostep::systems::DoublePendulum;
     let dp = DoublePendulum::<f64>::paper();
@@ -61,6 +102,7 @@ pub fn multiplier_errors(
     let g = dp.constraint();
     let mut s = s0;
     let (mut werr, mut perr, mut rerr) = (0.0_f64, 0.0_f64, 0.0_f64);
+    let mut samples = Vec::new();
     for k in 1..n {
         penalty_step(&mut s);
         win.push_state(&g, s.t, &s.q);
@@ -68,6 +110,15 @@ pub fn multiplier_errors(
         for i in 0..2 {
             perr = perr.max((pt[i] - lam_r[k][i]).abs());
         }
+        let mut sample = MultiplierSample {
+            t: s.t,
+            rattle: lam_r[k],
+            exact: exact[k],
+            pointwise: [pt[0], pt[1]],
+            window: [f64::NAN; 2],
+            rattle_window: [f64::NAN; 2],
+            window_err_so_far: f64::NAN,
+        };
         if let Some(est) = win.estimate() {
             // Samples k − w + 1 … k (all ≥ 1, where λ_R is defined).
             for i in 0..2 {
@@ -75,8 +126,17 @@ pub fn multiplier_errors(
                 let avg_x: f64 = (k + 1 - w..=k).map(|j| exact[j][i]).sum::<f64>() / w as f64;
                 werr = werr.max((est[i] - avg_r).abs());
                 rerr = rerr.max((est[i] - avg_x).abs());
+                sample.window[i] = est[i];
+                sample.rattle_window[i] = avg_r;
             }
+            sample.window_err_so_far = werr;
+        }
+        if k % every.max(1) == 0 || (every != usize::MAX && k + 1 == n) {
+            samples.push(sample);
         }
     }
-    (werr, perr, rerr)
+    MultiplierCurves {
+        errors: (werr, perr, rerr),
+        samples,
+    }
 }

@@ -56,6 +56,8 @@ pub struct Row {
     pub energy_err: f64,
     /// Seconds over T (no recording).
     pub seconds: f64,
+    /// The window means of the three stiff-spring energies (windows ending at `k·window`).
+    pub energies: Vec<[f64; 3]>,
 }
 
 /// What the experiment measured.
@@ -68,6 +70,12 @@ pub struct Results {
     pub t_legacy: f64,
     /// `δ/τ`.
     pub ratio: f64,
+    /// Width of the energy windows.
+    pub window: f64,
+    /// `ω` of the chain.
+    pub omega: f64,
+    /// The reference's window means of the stiff-spring energies.
+    pub energies_ref: Vec<[f64; 3]>,
 }
 
 /// Window means of the three stiff energies over windows of width `w` ending at `k·w`.
@@ -152,7 +160,8 @@ pub fn compute(setup: &Setup) -> Results {
                 .map(|s| (s.q[0] - reference[(s.t / dt).round() as usize].q[0]).abs())
                 .fold(0.0, f64::max)
         };
-        let energy_err = energies(fpu, &traj, t_end, setup.window)
+        let e = energies(fpu, &traj, t_end, setup.window);
+        let energy_err = e
             .iter()
             .zip(&e_ref)
             .flat_map(|(a, b)| (0..3).map(move |i| (a[i] - b[i]).abs()))
@@ -163,6 +172,7 @@ pub fn compute(setup: &Setup) -> Results {
             slow_err: slow_err_until(t_end),
             energy_err,
             seconds,
+            energies: e,
         });
     }
     let mut se = SymplecticEuler::new(fpu.system(), tau, Ordering::KickDrift).expect("valid step");
@@ -177,11 +187,15 @@ pub fn compute(setup: &Setup) -> Results {
         rows,
         t_legacy,
         ratio: delta / tau,
+        window: setup.window,
+        omega,
+        energies_ref: e_ref,
     }
 }
 
-/// Prints the table and the `figure` lines.
+/// Prints the table, the charts (`--plot`, `--csv`) and the `figure` lines.
 pub fn report(r: &Results) {
+    super::charts::fpu(r);
     crate::say!(
         "reference: DOP853 rtol = atol = 1e-11 ({:.1} s)",
         r.reference_seconds

@@ -449,11 +449,12 @@ fn report_fig2_4(r: &Results) {
     figure("flavor-stability.fig2_4.tau_max_at_delta_0.01", tmax);
 }
 
-/// Prints the table and the `figure` lines.
+/// Prints the table, the chart (`--plot`, `--csv`) and the `figure` lines.
 pub fn report(r: &Results) {
     report_thresholds(r);
     report_fig2_2(r);
     report_fig2_4(r);
+    super::charts::stability(r);
 }
 
 fn figure_count(name: &str, n: usize) {

@@ -71,6 +71,8 @@ pub struct TauRow {
     pub dtw2: f64,
     /// Its accuracy.
     pub accuracy: Accuracy,
+    /// About 1000 samples `[t, slow(FLAVOR), slow(reference)]` over [0, T] (Figs 2.4–2.5b).
+    pub slow_curve: Vec<[f64; 3]>,
 }
 
 /// One row of Fig 2.5a.
@@ -103,6 +105,8 @@ pub struct Results {
     pub tau: f64,
     /// The accuracy at the chosen τ.
     pub accuracy: Accuracy,
+    /// The slow-variable curves at the chosen τ (see [`TauRow::slow_curve`]).
+    pub slow_curve: Vec<[f64; 3]>,
     /// Fig 2.5a.
     pub fig2_5a: Vec<Fig25aRow>,
     /// Log-log slope of the q error against δ on M = 25..400 (the published fit).
@@ -196,6 +200,7 @@ fn tau_rows(setup: &Setup, reference: &[State<f64, 3>], lmax: f64) -> Vec<TauRow
                 tau,
                 dtw2: delta * tau * lmax / eps,
                 accuracy: accuracy(&traj, reference, setup.dt_ref),
+                slow_curve: super::charts::sampled(&traj, reference, setup.dt_ref, slow3),
             }
         })
         .collect()
@@ -319,7 +324,7 @@ pub fn compute(setup: &Setup) -> Results {
             _ => Some(row),
         })
         .expect("a tau");
-    let (tau, accuracy) = (best.tau, best.accuracy);
+    let (tau, accuracy, slow_curve) = (best.tau, best.accuracy, best.slow_curve.clone());
     let fig2_5a = fig2_5a(setup, &reference, lmax);
     let ds: Vec<f64> = fig2_5a.iter().map(|r| r.delta).collect();
     let es: Vec<f64> = fig2_5a.iter().map(|r| r.err).collect();
@@ -334,6 +339,7 @@ pub fn compute(setup: &Setup) -> Results {
         tau_rows,
         tau,
         accuracy,
+        slow_curve,
         // The published figure: q over M = 25 … 400 (slow part dominant); the slow variable
         // alone over the whole range.
         delta_slope: loglog_slope(&ds[..5], &es[..5]),
@@ -475,11 +481,12 @@ fn report_speed(r: &Results) {
     );
 }
 
-/// Prints the tables and the `figure` lines.
+/// Prints the tables, the charts (`--plot`, `--csv`) and the `figure` lines.
 pub fn report(r: &Results) {
     report_tau(r);
     report_fig2_5(r);
     report_speed(r);
+    super::charts::three_dof(r);
 }
 
 /// `reproduce flavor-3dof`.

@@ -436,6 +436,7 @@ pub fn report(r: &Results) {
             .copied()
             .fold(0.0, f64::max),
     );
+    super::fpu_charts::charts(r);
 }
 
 /// `reproduce fpu-sim` (`--quick`: each SIM timed once).

@@ -214,6 +214,68 @@ pub fn report(r: &Results) {
             slope,
         );
     }
+    charts(r);
+}
+
+/// A method's name in the charts.
+fn label(which: Which) -> &'static str {
+    match which {
+        Which::Sim1 => "SIM1",
+        Which::Sim2 => "SIM2",
+        Which::Sim4 => "SIM4",
+        Which::Verlet => "velocity Verlet (diverges for ωH ≥ 2: no point)",
+    }
+}
+
+/// Thm 4.2.2 as charts (`--plot`, `--csv`): the error at fixed H against ω, and the error against
+/// H at fixed ω (the orders).
+fn charts(r: &Results) {
+    use crate::plot::{emit, Chart, Series};
+    let series = METHODS
+        .iter()
+        .enumerate()
+        .map(|(i, &which)| Series {
+            label: label(which).into(),
+            points: r.uniform.iter().map(|(w, e)| (*w, e[i])).collect(),
+        })
+        .collect();
+    emit(&Chart {
+        stem: "sim-uniform.error_vs_omega".into(),
+        title: format!(
+            "004 Thm 4.2.2: FPU error at fixed H = {} is uniform in ω for SIM",
+            r.h
+        ),
+        x_label: "stiffness ω (log scale)".into(),
+        y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
+        log_x: true,
+        log_y: true,
+        series,
+    });
+    let series = r
+        .orders
+        .iter()
+        .map(|fit| Series {
+            label: format!("{} (fitted slope {:.2})", label(fit.which), fit.slope),
+            points: fit
+                .hs
+                .iter()
+                .copied()
+                .zip(fit.errs.iter().copied())
+                .collect(),
+        })
+        .collect();
+    emit(&Chart {
+        stem: "sim-uniform.orders".into(),
+        title: format!(
+            "004 §4.2: SIM orders 1, 2, 4 on FPU (ω = {}, H ≪ 1/ω)",
+            r.omega_orders
+        ),
+        x_label: "step H (log scale)".into(),
+        y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
+        log_x: true,
+        log_y: true,
+        series,
+    });
 }
 
 /// `reproduce sim-uniform`.

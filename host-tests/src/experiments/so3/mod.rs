@@ -19,6 +19,8 @@
 //! over `[0, T]`: the benchmark's step is scaled (first order) until it matches the Z&S error,
 //! then both runs are timed alternately and the medians compared.
 
+mod charts;
+
 use crate::measure::loglog_slope;
 use crate::report::{figure, sci, Table};
 use crate::say;
@@ -102,6 +104,13 @@ pub struct Results {
     pub order_zs2: f64,
     /// Benchmark.
     pub order_cayley: f64,
+    /// The order runs' `(h, error at t_order)`: first-order Z&S, trapezoidal Z&S, benchmark.
+    pub order_points: [Vec<(f64, f64)>; 3],
+    /// Final time of the order runs.
+    pub t_order: f64,
+    /// Fig 10 curves `[t, ‖R − R_ref‖_F, |E − E₀|, ‖RᵀR − I‖_F]` every step at `h`: trapezoidal
+    /// Z&S, benchmark.
+    pub fig10: [Vec<[f64; 4]>; 2],
     /// Symplecticity defects of 10 steps in the canonical ℝ¹⁸ coordinates (trapezoidal, first
     /// order).
     pub defect_zs2: f64,
@@ -150,7 +159,9 @@ pub fn compute(setup: &Setup) -> Results {
         &run_zs::<f64, false>(body, p, setup.h, &s0, n),
         &r_ref,
     );
-    let cayley = cayley_errors(&body, &run_cayley(body, setup.h, &s0, n, 1), &r_ref);
+    let cayley_run = run_cayley(body, setup.h, &s0, n, 1);
+    let cayley = cayley_errors(&body, &cayley_run, &r_ref);
+    let fig10 = charts::fig10_curves(&body, p.omega, setup.h, &zs_run, &cayley_run, &r_ref);
     let body32 = RigidBody::<f32>::paper();
     let p32 = So3ZsParams::<f32> {
         omega: p.omega as f32,
@@ -197,6 +208,13 @@ pub fn compute(setup: &Setup) -> Results {
         order_zs1: loglog_slope(&hs1, &e1),
         order_zs2: loglog_slope(&hs, &e2),
         order_cayley: loglog_slope(&hs1, &ec),
+        order_points: [
+            hs1.iter().copied().zip(e1.iter().copied()).collect(),
+            hs.iter().copied().zip(e2.iter().copied()).collect(),
+            hs1.iter().copied().zip(ec.iter().copied()).collect(),
+        ],
+        t_order: setup.t_order,
+        fig10,
         defect_zs2,
         defect_zs1,
         long_energy_err,
@@ -394,6 +412,8 @@ pub fn report(r: &Results) {
         "so3.cost_ratio_equal_step",
         r.cost_cayley_same_h / r.cost_zs,
     );
+    charts::orders(r);
+    charts::fig10(r);
 }
 
 /// `reproduce so3` (`--quick`: the reduced setup).

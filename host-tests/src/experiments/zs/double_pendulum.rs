@@ -263,7 +263,7 @@ fn dp_charts(runs: &[(&'static str, DpRun)]) {
             2,
             "constraint",
             "constraint drift",
-            "max_i |g_i(q(t))|, g = |rod|² − 1",
+            "max_i |g_i(q(t))|, g = |rod|² − L²",
         ),
         (
             3,

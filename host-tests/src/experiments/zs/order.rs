@@ -51,6 +51,8 @@ impl Setup {
 
 /// What the experiment measured: the errors per step of each method.
 pub struct Results {
+    /// Final time.
+    pub t_end: f64,
     /// The steps.
     pub hs: Vec<f64>,
     /// The steps of the stiff Z&Ss.
@@ -104,6 +106,7 @@ pub fn compute(setup: &Setup) -> Results {
         zs4: errors(zs4, s0, t_end, hs, &reference_hh),
         hs: hs.clone(),
         hs_stiff: hs_stiff.clone(),
+        t_end,
     }
 }
 
@@ -127,6 +130,36 @@ pub fn report(r: &Results) {
         loglog_slope(&r.hs_stiff, &r.zss_stiff),
     );
     figure("zs-order.zs4.slope", loglog_slope(&r.hs, &r.zs4));
+    chart(r);
+}
+
+/// The errors against h, log–log (`--plot`, `--csv`); the legend gives each fitted slope.
+fn chart(r: &Results) {
+    let curve = |name: &str, hs: &[f64], errs: &[f64]| crate::plot::Series {
+        label: format!("{name} (fitted slope {:.2})", loglog_slope(hs, errs)),
+        points: hs.iter().copied().zip(errs.iter().copied()).collect(),
+    };
+    crate::plot::emit(&crate::plot::Chart {
+        stem: "zs-order.error_vs_h".into(),
+        title: "000 Cor 2.8, Rem 2.11: order of the Z&S family on Hénon–Heiles (β = 0.4)".into(),
+        x_label: "step h (log scale)".into(),
+        y_label: format!(
+            "max-norm error in (q, v) at T = {} against DOP853 (log scale)",
+            r.t_end
+        ),
+        log_x: true,
+        log_y: true,
+        series: vec![
+            curve("Z&S", &r.hs, &r.zs),
+            curve("Z&Ss (SyLiPN), on top of Z&S at this scale", &r.hs, &r.zss),
+            curve("Z&S composed by the triple jump", &r.hs, &r.zs4),
+            curve(
+                "stiff Z&Ss (stiffer split system)",
+                &r.hs_stiff,
+                &r.zss_stiff,
+            ),
+        ],
+    });
 }
 
 /// `reproduce zs-order`.
