@@ -66,36 +66,8 @@ pub fn multiplier_curves(
     let dp = DoublePendulum::<f64>::paper();
     let s0 = dp.initial_state();
     let n = (t_end / h).round() as usize;
-    // RATTLE multipliers at t_1 … t_{n-1}.
-    let mut ra = Rattle::new(
-        dp.system(),
-        dp.constraint(),
-        h,
-        ConstraintNewtonParams::default(),
-    )
-    .expect("Rattle");
-    let mut s = s0;
-    let mut lam_r = vec![[0.0; 2]; n + 1];
-    let mut prev_end = None;
-    for slot in lam_r.iter_mut().take(n) {
-        ra.step(&mut s).expect("RATTLE step");
-        let m = ra.multipliers();
-        if let Some(pe) = prev_end {
-            let l: macrostep::nalgebra::SVector<f64, 2> = (pe + m.start) * 0.5;
-            *slot = [l[0], l[1]];
-        }
-        prev_end = Some(m.end);
-    }
-    // Exact multipliers.
-    let rigid = super::DoublePendulum::seed();
-    let times: Vec<f64> = (0..=n).map(|k| k as f64 * h).collect();
-    let q0: [f64; 4] = s0.q.into();
-    let v0: [f64; 4] = s0.v.into();
-    let exact: Vec<[f64; 2]> = rigid
-        .solve(&q0, &v0, &times, 1e-12, 1e-12)
-        .into_iter()
-        .map(|x| x.lambda)
-        .collect();
+    let lam_r = rattle_multipliers(&dp, h, n);
+    let exact = exact_multipliers(&s0, h, n);
     // Penalty run with the on-line window.
     let omega2 = macrostep::nalgebra::vector![omega * omega, omega * omega];
     let mut win = MultiplierWindow::<f64, 2, 4096>::new(omega2, w).expect("window");
@@ -139,4 +111,46 @@ pub fn multiplier_curves(
         errors: (werr, perr, rerr),
         samples,
     }
+}
+
+/// RATTLE's multipliers `λ_R` at `t_1 … t_{n−1}` (the mean of a step's end and the next step's
+/// start impulse; slots 0 and `n` stay zero), on the paper's double pendulum with step `h`.
+fn rattle_multipliers(
+    dp: &macrostep::systems::DoublePendulum<f64>,
+    h: f64,
+    n: usize,
+) -> Vec<[f64; 2]> {
+    let mut ra = Rattle::new(
+        dp.system(),
+        dp.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .expect("Rattle");
+    let mut s = dp.initial_state();
+    let mut lam_r = vec![[0.0; 2]; n + 1];
+    let mut prev_end = None;
+    for slot in lam_r.iter_mut().take(n) {
+        ra.step(&mut s).expect("RATTLE step");
+        let m = ra.multipliers();
+        if let Some(pe) = prev_end {
+            let l: macrostep::nalgebra::SVector<f64, 2> = (pe + m.start) * 0.5;
+            *slot = [l[0], l[1]];
+        }
+        prev_end = Some(m.end);
+    }
+    lam_r
+}
+
+/// The exact multipliers of the rigid double pendulum from `s0` at `t_k = k h`, `k = 0 … n`.
+fn exact_multipliers(s0: &State<f64, 4>, h: f64, n: usize) -> Vec<[f64; 2]> {
+    let rigid = super::DoublePendulum::seed();
+    let times: Vec<f64> = (0..=n).map(|k| k as f64 * h).collect();
+    let q0: [f64; 4] = s0.q.into();
+    let v0: [f64; 4] = s0.v.into();
+    rigid
+        .solve(&q0, &v0, &times, 1e-12, 1e-12)
+        .into_iter()
+        .map(|x| x.lambda)
+        .collect()
 }

@@ -29,7 +29,7 @@ use macrostep::lie::{
     So3ZsParams,
 };
 use macrostep::zs::ImplicitNewtonParams;
-use macrostep::Integrator;
+use macrostep::{Integrator, State};
 use nalgebra::Matrix3;
 use std::time::Instant;
 
@@ -162,18 +162,7 @@ pub fn compute(setup: &Setup) -> Results {
     let cayley_run = run_cayley(body, setup.h, &s0, n, 1);
     let cayley = cayley_errors(&body, &cayley_run, &r_ref);
     let fig10 = charts::fig10_curves(&body, p.omega, setup.h, &zs_run, &cayley_run, &r_ref);
-    let body32 = RigidBody::<f32>::paper();
-    let p32 = So3ZsParams::<f32> {
-        omega: p.omega as f32,
-        beta: p.beta as f32,
-    };
-    let zs32_run = run_zs::<f32, true>(body32, p32, setup.h as f32, &BodyState::paper(), n);
-    let zs_f32 = zs_errors(&body, p.omega, &zs32_run, &r_ref);
-    let f32_vs_f64 = zs32_run
-        .iter()
-        .zip(&zs_run)
-        .map(|(a, b)| (a.cast::<f64>().q - b.q).amax())
-        .fold(0.0, f64::max);
+    let (zs_f32, f32_vs_f64) = f32_run(&body, p, setup, &zs_run, &r_ref);
 
     // Steps with h·2√2ω ≤ 0.3: the asymptotic regime of the penalty modes (at h = 0.04 they are
     // not resolved and the slope means nothing).
@@ -227,6 +216,31 @@ pub fn compute(setup: &Setup) -> Results {
         cost_cayley_same_h: median(tc1),
         long_steps: setup.long_steps,
     }
+}
+
+/// The trapezoidal Z&S in `f32` over the f64 run's steps: its errors against the f64 reference
+/// and its largest distance from the f64 run `zs_run`.
+fn f32_run(
+    body: &RigidBody<f64>,
+    p: So3ZsParams<f64>,
+    setup: &Setup,
+    zs_run: &[State<f64, 9>],
+    r_ref: &[Matrix3<f64>],
+) -> (RunErrors, f64) {
+    let n = zs_run.len() - 1;
+    let body32 = RigidBody::<f32>::paper();
+    let p32 = So3ZsParams::<f32> {
+        omega: p.omega as f32,
+        beta: p.beta as f32,
+    };
+    let zs32_run = run_zs::<f32, true>(body32, p32, setup.h as f32, &BodyState::paper(), n);
+    let zs_f32 = zs_errors(body, p.omega, &zs32_run, r_ref);
+    let f32_vs_f64 = zs32_run
+        .iter()
+        .zip(zs_run)
+        .map(|(a, b)| (a.cast::<f64>().q - b.q).amax())
+        .fold(0.0, f64::max);
+    (zs_f32, f32_vs_f64)
 }
 
 /// `max |E − E_0|` and the largest orthogonality defect of the trapezoidal Z&S over
@@ -387,6 +401,13 @@ pub fn report(r: &Results) {
         r.cost_cayley_same_h / r.cost_zs,
         if comparable && ratio > 1.0 { "holds" } else { "does not hold" }
     );
+    figures(r, ratio);
+    charts::orders(r);
+    charts::fig10(r);
+}
+
+/// The `figure` lines; `ratio` is the cost ratio at equal error.
+fn figures(r: &Results, ratio: f64) {
     for (prefix, e) in [
         ("so3.zs", r.zs),
         ("so3.zs1", r.zs1),
@@ -412,8 +433,6 @@ pub fn report(r: &Results) {
         "so3.cost_ratio_equal_step",
         r.cost_cayley_same_h / r.cost_zs,
     );
-    charts::orders(r);
-    charts::fig10(r);
 }
 
 /// `reproduce so3` (`--quick`: the reduced setup).
