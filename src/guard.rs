@@ -314,6 +314,38 @@ impl<T: Real, const N: usize> Watch<T, N> {
         same
     }
 
+    /// The state guards of [`Watch::commit`] after the energy guards: the constraint residual
+    /// of `next` and the velocity jump from `state` (a NaN fails both).
+    #[inline(always)]
+    fn check_residual_and_velocity<P: Probe<T, N>>(
+        &self,
+        state: &State<T, N>,
+        next: &State<T, N>,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        if let Some(bound) = self.guards.residual {
+            if let Some(r) = probe.residual(&next.q) {
+                // A NaN residual is refused too.
+                if r > bound || !r.finite() {
+                    return Err(StepError::Diverged {
+                        guard: Guard::Residual,
+                    });
+                }
+            }
+        }
+        if let Some(bound) = self.guards.velocity_step {
+            for i in 0..N {
+                let dv = (next.v[i] - state.v[i]).abs();
+                if dv > bound || !dv.finite() {
+                    return Err(StepError::Diverged {
+                        guard: Guard::VelocityStep,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Commits `next` (the step's result from `state` with signed step `h`) into `state` when it
     /// is finite, the clock advances and every guard holds; `next.t` is replaced by the
     /// compensated clock. Otherwise `state` and the watch are unchanged.
@@ -388,26 +420,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 }
             }
         }
-        if let Some(bound) = self.guards.residual {
-            if let Some(r) = probe.residual(&next.q) {
-                // A NaN residual is refused too.
-                if r > bound || !r.finite() {
-                    return Err(StepError::Diverged {
-                        guard: Guard::Residual,
-                    });
-                }
-            }
-        }
-        if let Some(bound) = self.guards.velocity_step {
-            for i in 0..N {
-                let dv = (next.v[i] - state.v[i]).abs();
-                if dv > bound || !dv.finite() {
-                    return Err(StepError::Diverged {
-                        guard: Guard::VelocityStep,
-                    });
-                }
-            }
-        }
+        self.check_residual_and_velocity(state, next, probe)?;
         state.t = t;
         state.q = next.q;
         state.v = next.v;
