@@ -83,96 +83,165 @@ pub fn double_pendulum_sensitivity(dp: &DoublePendulum, t_end: f64) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Rows of the solver's own checks: a harmonic oscillator and a Kepler orbit at three tolerances.
-fn solver_rows(table: &Table) {
+/// The tolerance of the checks (the references' `TIGHT` setting); the experiment has no reduced
+/// setup (it runs in well under a second).
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Relative (and absolute) tolerance of the checked solves.
+    pub tol: f64,
+}
+
+impl Setup {
+    /// The tolerance every experiment's reference uses.
+    pub fn paper() -> Self {
+        Self { tol: TIGHT.0 }
+    }
+
+    /// As [`Setup::paper`].
+    pub fn quick() -> Self {
+        Self::paper()
+    }
+}
+
+/// What the self-checks measure.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// Table rows `(check, tolerance, error)`.
+    pub rows: Vec<(String, String, f64)>,
+    /// Harmonic oscillator error at the setup's tolerance.
+    pub harmonic_error: f64,
+    /// Kepler orbit error at the setup's tolerance.
+    pub kepler_error: f64,
+    /// Closed-form period of the pendulum released horizontally.
+    pub period_closed: f64,
+    /// The reference solver's period.
+    pub period_measured: f64,
+    /// `(energy drift, DAE residual)` of the double pendulum to `t = 100`, physical gravity.
+    pub dp: (f64, f64),
+    /// The same with the seed's printed gravity sign.
+    pub dp_printed_sign: (f64, f64),
+    /// Sensitivity (1e-11 vs 1e-13 solves) at t = 20 and 50, physical gravity.
+    pub sensitivity: [f64; 2],
+    /// Sensitivity at t = 50 with the printed sign.
+    pub sensitivity_printed_sign_t50: f64,
+}
+
+/// The solver's own checks: a harmonic oscillator and a Kepler orbit at three tolerances.
+fn solver_rows(rows: &mut Vec<(String, String, f64)>) {
     for tol in [1e-9, 1e-11, 1e-13] {
-        table.row(&[
+        rows.push((
             "harmonic w=2 t<=20".into(),
             sci(tol),
-            sci(harmonic_error(2.0, 20.0, tol)),
-        ]);
+            harmonic_error(2.0, 20.0, tol),
+        ));
     }
     for tol in [1e-9, 1e-11, 1e-13] {
-        table.row(&[
-            "Kepler e=0.5".into(),
-            sci(tol),
-            sci(kepler_error(0.5, tol).1),
-        ]);
+        rows.push(("Kepler e=0.5".into(), sci(tol), kepler_error(0.5, tol).1));
     }
 }
 
-/// Rows of the double pendulum's sensitivity: solves at 1e-11 and 1e-13 apart, physical and
+/// The double pendulum's sensitivity: solves at 1e-11 and 1e-13 apart, physical and
 /// printed-sign gravity.
-fn sensitivity_rows(table: &Table) {
+fn sensitivity_rows(rows: &mut Vec<(String, String, f64)>) {
     for t in [10.0, 20.0, 50.0, 100.0] {
-        table.row(&[
+        rows.push((
             format!("dbl pend 1e-11 vs 1e-13 t={t}"),
             "-".into(),
-            sci(double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
-        ]);
-        table.row(&[
+            double_pendulum_sensitivity(&DoublePendulum::seed(), t),
+        ));
+        rows.push((
             format!("printed-sign 1e-11 vs 1e-13 t={t}"),
             "-".into(),
-            sci(double_pendulum_sensitivity(
-                &DoublePendulum::seed_printed_sign(),
-                t,
-            )),
-        ]);
+            double_pendulum_sensitivity(&DoublePendulum::seed_printed_sign(), t),
+        ));
     }
 }
 
-/// Runs the experiment.
-pub fn run() {
-    let (rtol, _) = TIGHT;
-    let table = Table::new(&["check", "tolerance", "error"]);
-    solver_rows(&table);
+/// Runs every check.
+pub fn compute(setup: &Setup) -> Results {
+    let rtol = setup.tol;
+    let mut rows = Vec::new();
+    solver_rows(&mut rows);
     let p = Pendulum::default();
     let th0 = p.from_cartesian(&[1.0, 0.0], &[0.0, 0.0])[0];
-    let closed = p.period(th0);
-    let measured = p.measured_period(th0, rtol, rtol);
-    table.row(&[
+    let period_closed = p.period(th0);
+    let period_measured = p.measured_period(th0, rtol, rtol);
+    let t = sci(rtol);
+    rows.push((
         "pendulum period".into(),
-        sci(rtol),
-        sci((measured - closed).abs()),
-    ]);
-    let (drift, resid) = double_pendulum_drift(&DoublePendulum::seed(), 100.0, 200, rtol);
-    table.row(&["double pendulum |dE| t<=100".into(), sci(rtol), sci(drift)]);
-    table.row(&["double pendulum DAE residual".into(), sci(rtol), sci(resid)]);
-    let (drift_u, resid_u) =
+        t.clone(),
+        (period_measured - period_closed).abs(),
+    ));
+    let dp = double_pendulum_drift(&DoublePendulum::seed(), 100.0, 200, rtol);
+    rows.push(("double pendulum |dE| t<=100".into(), t.clone(), dp.0));
+    rows.push(("double pendulum DAE residual".into(), t.clone(), dp.1));
+    let dp_printed_sign =
         double_pendulum_drift(&DoublePendulum::seed_printed_sign(), 100.0, 200, rtol);
-    table.row(&["printed-sign dbl pend |dE|".into(), sci(rtol), sci(drift_u)]);
-    table.row(&[
+    rows.push((
+        "printed-sign dbl pend |dE|".into(),
+        t.clone(),
+        dp_printed_sign.0,
+    ));
+    rows.push((
         "printed-sign dbl pend residual".into(),
-        sci(rtol),
-        sci(resid_u),
-    ]);
-    sensitivity_rows(&table);
+        t,
+        dp_printed_sign.1,
+    ));
+    sensitivity_rows(&mut rows);
+    Results {
+        rows,
+        harmonic_error: harmonic_error(2.0, 20.0, rtol),
+        kepler_error: kepler_error(0.5, rtol).1,
+        period_closed,
+        period_measured,
+        dp,
+        dp_printed_sign,
+        sensitivity: [20.0, 50.0].map(|t| double_pendulum_sensitivity(&DoublePendulum::seed(), t)),
+        sensitivity_printed_sign_t50: double_pendulum_sensitivity(
+            &DoublePendulum::seed_printed_sign(),
+            50.0,
+        ),
+    }
+}
+
+/// Prints the table and the figure lines.
+pub fn report(r: &Results) {
+    let table = Table::new(&["check", "tolerance", "error"]);
+    for (check, tol, err) in &r.rows {
+        table.row(&[check.clone(), tol.clone(), sci(*err)]);
+    }
+    let (closed, measured) = (r.period_closed, r.period_measured);
     crate::say!();
     crate::say!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
-    figure("reference.harmonic.error", harmonic_error(2.0, 20.0, rtol));
-    figure("reference.kepler.error", kepler_error(0.5, rtol).1);
+    figure("reference.harmonic.error", r.harmonic_error);
+    figure("reference.kepler.error", r.kepler_error);
     figure("reference.pendulum.period", measured);
     figure("reference.pendulum.period_error", (measured - closed).abs());
     figure(
         "reference.pendulum.period_vs_seed",
         (closed - 7.416298709).abs(),
     );
-    figure("reference.double_pendulum.energy_drift", drift);
-    figure("reference.double_pendulum.dae_residual", resid);
+    figure("reference.double_pendulum.energy_drift", r.dp.0);
+    figure("reference.double_pendulum.dae_residual", r.dp.1);
     figure(
         "reference.double_pendulum_printed_sign.energy_drift",
-        drift_u,
+        r.dp_printed_sign.0,
     );
     figure(
         "reference.double_pendulum.sensitivity_t20",
-        double_pendulum_sensitivity(&DoublePendulum::seed(), 20.0),
+        r.sensitivity[0],
     );
     figure(
         "reference.double_pendulum.sensitivity_t50",
-        double_pendulum_sensitivity(&DoublePendulum::seed(), 50.0),
+        r.sensitivity[1],
     );
     figure(
         "reference.double_pendulum_printed_sign.sensitivity_t50",
-        double_pendulum_sensitivity(&DoublePendulum::seed_printed_sign(), 50.0),
+        r.sensitivity_printed_sign_t50,
     );
+}
+
+/// `reproduce reference`.
+pub fn run() {
+    report(&compute(&Setup::paper()));
 }
