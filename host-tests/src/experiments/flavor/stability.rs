@@ -216,6 +216,11 @@ impl Setup {
             eps_2100: 1e-6,
         }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// One row of Fig 2.2: the largest stable δ of both FLAVORs at one τ.

@@ -88,6 +88,11 @@ impl Setup {
             ],
         }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// What the experiment measured: `(c, SIM1?, H, error in q)` per run.

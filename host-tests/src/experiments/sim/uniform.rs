@@ -83,6 +83,11 @@ impl Setup {
             omega_orders: 50.0,
         }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// The methods of the uniformity table, in its column order.

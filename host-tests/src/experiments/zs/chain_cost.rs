@@ -87,6 +87,11 @@ impl Setup {
     pub fn paper() -> Self {
         Self { reps: 20_000 }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// What the experiment measured.

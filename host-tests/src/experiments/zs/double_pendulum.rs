@@ -158,6 +158,11 @@ impl Setup {
     pub fn paper() -> Self {
         Self { t_end: 50.0 }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// What the experiment measured.

@@ -38,6 +38,11 @@ impl Setup {
             t_end: 50.0,
         }
     }
+
+    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
 }
 
 /// What the experiment measured: `(ω, ω² max|g|)`.
