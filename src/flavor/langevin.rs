@@ -150,7 +150,7 @@ pub type LangevinSoft<T, L, const N: usize> = LangevinFlavor<T, L, SoftFriction,
 /// let mut f = LangevinStiff::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-4).unwrap(),
 ///                                &model.system().mass, vector![0.1, 0.0], vector![1.0, 0.0], 1e4).unwrap();
 /// let mut s = model.initial_state();
-/// f.integrate_with(&mut s, 100, &mut Pcg32::seed_from_u64(3)).unwrap();
+/// f.integrate(&mut s, 100, &mut Pcg32::seed_from_u64(3)).unwrap();
 /// assert!(s.is_finite());
 /// ```
 pub type LangevinStiff<T, L, const N: usize> = LangevinFlavor<T, L, StiffFriction, N>;

@@ -51,7 +51,7 @@ use rand_core::Rng;
 /// let flavor = Symmetric::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap()).unwrap();
 /// let mut mh = Metropolis::new(flavor, model.system(), vector![1.0, 1.0], 1.0).unwrap();
 /// let mut s = model.initial_state();
-/// mh.integrate_with(&mut s, 200, &mut Pcg32::seed_from_u64(5)).unwrap();
+/// mh.integrate(&mut s, 200, &mut Pcg32::seed_from_u64(5)).unwrap();
 /// assert!(mh.acceptance_rate() > 0.5);
 /// ```
 #[derive(Clone, Copy, Debug)]
