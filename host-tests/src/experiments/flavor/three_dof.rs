@@ -50,6 +50,16 @@ impl Setup {
             reps: 3,
         }
     }
+
+    /// `reproduce flavor-3dof --quick`: T = 10 instead of 50 (Fig 2.5a needs t = 10) and one
+    /// timing repeat instead of three; the τ candidates and the δ and ω sweeps are kept.
+    pub fn quick() -> Self {
+        Self {
+            t_end: 10.0,
+            reps: 1,
+            ..Self::paper()
+        }
+    }
 }
 
 /// Accuracy of one FLAVOR run over `[0, T]`.
@@ -491,5 +501,10 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-3dof`.
 pub fn run() {
-    report(&compute(&Setup::paper()));
+    let quick = crate::options::get().quick;
+    report(&compute(&if quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    }));
 }
