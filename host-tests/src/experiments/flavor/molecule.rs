@@ -40,6 +40,15 @@ impl Setup {
             study_ratios: vec![2.0, 5.0, 10.0, 20.0, 50.0],
         }
     }
+
+    /// `reproduce flavor-molecule --quick`: T = 10 instead of 100 for every run (reference,
+    /// FLAVORs, timings, the δ/τ study); rest lengths, ω, (δ, τ) and the study grid are kept.
+    pub fn quick() -> Self {
+        Self {
+            flavor: (0.01, 2e-4, 10.0),
+            ..Self::paper()
+        }
+    }
 }
 
 /// The δ/τ study at one legacy step τ.
@@ -272,5 +281,10 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-molecule`.
 pub fn run() {
-    report(&compute(&Setup::paper()));
+    let setup = if crate::options::get().quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    };
+    report(&compute(&setup));
 }

@@ -201,6 +201,15 @@ impl Setup {
             legacy: vec![0.01, 0.005, 0.0025],
         }
     }
+
+    /// `reproduce flavor-propane --quick`: T = 20 instead of 100 (two windows) for every run;
+    /// the reference sampling, the window and the (τ, δ) and legacy sweeps are kept.
+    pub fn quick() -> Self {
+        Self {
+            t_end: 20.0,
+            ..Self::paper()
+        }
+    }
 }
 
 /// What the experiment measured.
@@ -448,5 +457,10 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-propane`.
 pub fn run() {
-    report(&compute(&Setup::paper()));
+    let setup = if crate::options::get().quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    };
+    report(&compute(&setup));
 }

@@ -50,6 +50,18 @@ impl Setup {
             reps: 3,
         }
     }
+
+    /// `reproduce flavor-3dof --quick`: T = 10 instead of 50 (Fig 2.5a needs t = 10), one
+    /// timing repeat instead of three, Fig 2.5c at ω = 125, 250, 500 (no 1000); the τ candidates
+    /// and the δ sweep are kept.
+    pub fn quick() -> Self {
+        Self {
+            t_end: 10.0,
+            omegas: vec![125.0, 250.0, 500.0],
+            reps: 1,
+            ..Self::paper()
+        }
+    }
 }
 
 /// Accuracy of one FLAVOR run over `[0, T]`.
@@ -491,5 +503,10 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-3dof`.
 pub fn run() {
-    report(&compute(&Setup::paper()));
+    let quick = crate::options::get().quick;
+    report(&compute(&if quick {
+        Setup::quick()
+    } else {
+        Setup::paper()
+    }));
 }
