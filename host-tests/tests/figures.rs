@@ -40,6 +40,11 @@ const FAST: &[&str] = &[
     "quasi-quadratic",
     "cart-pole",
     "convert",
+    "flavor-3dof",
+    "vdp",
+    "flavor-fpu",
+    "flavor-molecule",
+    "flavor-propane",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {
