@@ -42,11 +42,87 @@ fn pendulum_run<I: Integrator<f64, 2>, P: Potential<f64, 2>>(
     (py, max_dh)
 }
 
-/// `reproduce reich`: 002 §5, Tables 1–2.
-pub fn run() {
+/// What to run.
+pub struct Setup {
+    /// The pendulum's period `T` (m = g = L = 1, from q = (1, 0) at rest).
+    pub period: f64,
+    /// The step sizes as `(label, k)`: `h = T / k`, labelled `h = <label>` in the figure names.
+    /// `k = 25` is 002's `h = 0.04T`, the row whose `|p_y|` values the paper publishes.
+    pub steps: Vec<(&'static str, usize)>,
+}
+
+impl Setup {
+    /// 002 Tables 1–2: `h = 0.04T` and `h = 0.004T` over `[0, 4T]`.
+    pub fn paper() -> Self {
+        Self {
+            period: 7.416298709,
+            steps: vec![("0.04T", 25), ("0.004T", 250)],
+        }
+    }
+
+    /// The paper setup: it runs in milliseconds, nothing to reduce.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
+}
+
+/// One step size: `|p_y|` at `T, 2T, 4T` and `max |H − H₀|` for both methods.
+pub struct Row {
+    /// The step label (`0.04T`).
+    pub label: &'static str,
+    /// Steps per period.
+    pub k: usize,
+    /// Reich's Yoshida composition (002 eq 27): `|p_y|` at `T, 2T, 4T`.
+    pub yoshida_py: [f64; 3],
+    /// Its `max |H − H₀|`.
+    pub yoshida_dh: f64,
+    /// RATTLE: `|p_y|` at `T, 2T, 4T`.
+    pub rattle_py: [f64; 3],
+    /// Its `max |H − H₀|`.
+    pub rattle_dh: f64,
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// The period `T`.
+    pub period: f64,
+    /// One row per step size, in the order of [`Setup::steps`].
+    pub rows: Vec<Row>,
+}
+
+/// Runs both methods at every step size.
+pub fn compute(setup: &Setup) -> Results {
     let p = Pendulum::<f64>::paper();
-    let period = 7.416298709;
     let sys = p.system();
+    let params = ConstraintNewtonParams::default();
+    let rows = setup
+        .steps
+        .iter()
+        .map(|&(label, k)| {
+            let h = setup.period / k as f64;
+            let mut y4 = Reich4::new(sys, p.constraint(), h, Stage::Reich, params).expect("Reich4");
+            let (yoshida_py, yoshida_dh) = pendulum_run(&mut y4, &sys, p.initial_state(), k);
+            let mut ra = Rattle::new(sys, p.constraint(), h, params).expect("Rattle");
+            let (rattle_py, rattle_dh) = pendulum_run(&mut ra, &sys, p.initial_state(), k);
+            Row {
+                label,
+                k,
+                yoshida_py,
+                yoshida_dh,
+                rattle_py,
+                rattle_dh,
+            }
+        })
+        .collect();
+    Results {
+        period: setup.period,
+        rows,
+    }
+}
+
+/// Prints the table, the `figure` lines and the ratios to the published Yoshida row.
+pub fn report(r: &Results) {
+    let period = r.period;
     crate::say!("Reich 002 §5: pendulum m = g = L = 1 from q = (1, 0) at rest, T = {period}");
     crate::say!("Yoshida = Reich eq 27 (three constrained Verlet stages, c1 = 1/(2−2^(1/3)), one");
     crate::say!(
@@ -62,13 +138,10 @@ pub fn run() {
         "paper",
     ]);
     let mut measured = Vec::new();
-    for (label, k) in [("0.04T", 25usize), ("0.004T", 250)] {
-        let h = period / k as f64;
-        let params = ConstraintNewtonParams::default();
-        let mut y4 = Reich4::new(sys, p.constraint(), h, Stage::Reich, params).expect("Reich4");
-        let (py, dh) = pendulum_run(&mut y4, &sys, p.initial_state(), k);
-        let mut ra = Rattle::new(sys, p.constraint(), h, params).expect("Rattle");
-        let (pr, dr) = pendulum_run(&mut ra, &sys, p.initial_state(), k);
+    for row in &r.rows {
+        let (label, k) = (row.label, row.k);
+        let (py, dh) = (row.yoshida_py, row.yoshida_dh);
+        let (pr, dr) = (row.rattle_py, row.rattle_dh);
         let paper = if k == 25 {
             ".77e-1 .15 .31 | .15e-1"
         } else {
@@ -111,4 +184,9 @@ pub fn run() {
         crate::say!("  {name:>16}: {:.4}", m / paper);
         figure(&format!("reich.yoshida.{name}.ratio"), m / paper);
     }
+}
+
+/// `reproduce reich`: 002 §5, Tables 1–2.
+pub fn run() {
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }
