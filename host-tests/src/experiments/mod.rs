@@ -70,14 +70,14 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "002 §5 Tables 1–2",
         seconds: 0.0,
         about: "002 §5 Tables 1–2: Reich's 4th-order constrained Yoshida composition vs RATTLE, pendulum",
-        run: constrained::reich,
+        run: constrained::reich::run,
     },
     Experiment {
         name: "vs-vr",
         seed: "001 §3–4 Fig 2",
         seconds: 0.0,
         about: "001 §3–4, Fig 2: SHAKE (VS) vs RATTLE (VR) on the 6-node spring chain",
-        run: constrained::vs_vr,
+        run: constrained::vs_vr::run,
     },
     Experiment {
         name: "bdf2",
@@ -105,14 +105,14 @@ pub const EXPERIMENTS: &[Experiment] = &[
         seed: "000 Thm 1.3, Fig 2b",
         seconds: 0.2,
         about: "000 Thm 1.3 / Fig 2b: Lagrange multiplier recovered from a penalty run vs RATTLE's",
-        run: constrained::multiplier,
+        run: constrained::multiplier::run,
     },
     Experiment {
         name: "chain",
         seed: "004 §5.4.3",
         seconds: 0.1,
         about: "004 §5.4.3: chain of 20 pendula, SyLiPN (penalty) vs RATTLE, cost per step",
-        run: constrained::chain,
+        run: constrained::chain::run,
     },
     Experiment {
         name: "flavor-stability",
