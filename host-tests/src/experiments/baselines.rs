@@ -197,10 +197,5 @@ fn figures(r: &Results) {
 
 /// `reproduce baselines` (`--quick`: the shorter energy run).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
-    report(&compute(&setup));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }

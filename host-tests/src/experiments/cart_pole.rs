@@ -336,11 +336,7 @@ pub fn report(r: &Results, setup: &Setup) {
 
 /// `reproduce cart-pole`.
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     let r = compute(&setup);
     report(&r, &setup);
 }

@@ -281,10 +281,5 @@ pub fn report(r: &Results) {
 
 /// `reproduce flavor-molecule`.
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
-    report(&compute(&setup));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }

@@ -390,11 +390,7 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// `reproduce forcing` (quick with `--quick`).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
+    let setup = crate::options::setup(Setup::paper, Setup::quick);
     let r = compute(&setup);
     report(&r, &setup);
 }

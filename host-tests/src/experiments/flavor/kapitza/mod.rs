@@ -324,12 +324,7 @@ impl Setup {
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
 pub fn run() {
-    let setup = if crate::options::get().quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    };
-    report(&compute(&setup));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }
 
 fn form(symmetric: bool) -> &'static str {

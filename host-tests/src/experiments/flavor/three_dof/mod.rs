@@ -373,10 +373,5 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// `reproduce flavor-3dof`.
 pub fn run() {
-    let quick = crate::options::get().quick;
-    report(&compute(&if quick {
-        Setup::quick()
-    } else {
-        Setup::paper()
-    }));
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }
