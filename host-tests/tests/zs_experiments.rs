@@ -19,7 +19,7 @@ fn stability_figures() {
 /// on Hénon–Heiles; Theorem 2.4: Z&Ss is symplectic with one degree of freedom.
 #[test]
 fn double_pendulum_symplecticity() {
-    let r = symplectic::compute();
+    let r = symplectic::compute(&symplectic::Setup::quick());
     let &(_, _, _, zs, zss) = r
         .double_pendulum
         .iter()

@@ -80,8 +80,33 @@ pub struct Results {
     pub double_pendulum: Vec<DpRow>,
 }
 
-/// Runs the experiment (no parameters: the paper's setting).
-pub fn compute() -> Results {
+/// The sweep of the double-pendulum measurement: step counts and finite-difference steps (each
+/// with and without Richardson extrapolation). The other two measurements are single points.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Numbers of steps composed before the Jacobian is taken.
+    pub steps: Vec<usize>,
+    /// Central-difference steps `ε`.
+    pub eps: Vec<f64>,
+}
+
+impl Setup {
+    /// 1 and 10 steps, `ε = 10⁻⁴, 10⁻⁵, 10⁻⁶`.
+    pub fn paper() -> Self {
+        Self {
+            steps: vec![1, 10],
+            eps: vec![1e-4, 1e-5, 1e-6],
+        }
+    }
+
+    /// As [`Setup::paper`]: the experiment takes well under a second.
+    pub fn quick() -> Self {
+        Self::paper()
+    }
+}
+
+/// Runs the experiment.
+pub fn compute(setup: &Setup) -> Results {
     let p = ZsParams::with_beta(0.4);
     let pend = System::new(Mass::identity(), PendulumPotential::new(1.0));
     let s1 = State::new(0.0, vector![1.0], vector![0.3]);
@@ -95,8 +120,8 @@ pub fn compute() -> Results {
         integrator_defect(&mut zss, &Mass::identity(), &s0, 10, 1e-5),
     );
     let mut double_pendulum = vec![];
-    for steps in [1, 10] {
-        for eps in [1e-4, 1e-5, 1e-6] {
+    for &steps in &setup.steps {
+        for &eps in &setup.eps {
             for rich in [false, true] {
                 let (a, b) = dp_defects(steps, eps, rich);
                 double_pendulum.push((steps, eps, rich, a, b));
@@ -141,5 +166,5 @@ pub fn report(r: &Results) {
 
 /// `reproduce zs-symplectic`.
 pub fn run() {
-    report(&compute());
+    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
 }
