@@ -193,6 +193,17 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Probe<T, N> for System<T, P, N
     }
 }
 
+impl<T: Real, const N: usize, P: Probe<T, N> + ?Sized> Probe<T, N> for &P {
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        (**self).energy(s)
+    }
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        (**self).residual(q)
+    }
+}
+
 /// A model the guards cannot measure: only finiteness and the clock are checked.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoProbe;
@@ -348,7 +359,10 @@ impl<T: Real, const N: usize> Watch<T, N> {
 
     /// Commits `next` (the step's result from `state` with signed step `h`) into `state` when it
     /// is finite, the clock advances and every guard holds; `next.t` is replaced by the
-    /// compensated clock. Otherwise `state` and the watch are unchanged.
+    /// compensated clock. `exchanged` is the energy the step exchanged with the outside (work of
+    /// a force, minus the heat a damping split took): the run's reference energy moves by it, so
+    /// the energy guards bound the energy the dynamics were not given. Otherwise `state` and the
+    /// watch are unchanged. Called by the step driver ([`crate::driver`]) only.
     ///
     /// # Errors
     /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
@@ -360,7 +374,20 @@ impl<T: Real, const N: usize> Watch<T, N> {
         h: T,
         probe: &P,
     ) -> Result<(), StepError> {
-        if !next.is_finite() {
+        self.settle(state, next, h, T::zero(), probe)
+    }
+
+    /// TRANSITION: the driver's commit.
+    #[inline]
+    pub(crate) fn settle<P: Probe<T, N>>(
+        &mut self,
+        state: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+        exchanged: T,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        if !(next.is_finite() && exchanged.finite()) {
             return Err(StepError::NonFiniteResult);
         }
         let cont = self.continues(state);
@@ -376,7 +403,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         if self.guards.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
-                    self.e_last
+                    e_ref += exchanged;
+                    self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
                     scale = k0 + v0.abs();
@@ -393,6 +421,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                             guard: Guard::EnergyRun,
                         });
                     }
+                    e_ref += exchanged;
                     e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);

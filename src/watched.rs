@@ -7,13 +7,7 @@
 /// size is not here: it belongs to the separate [`Stepper`](crate::Stepper) impl.
 macro_rules! watch_accessors {
     () => {
-        fn watch(&self) -> Option<&$crate::guard::Watch<T, N>> {
-            Some(&self.watch)
-        }
 
-        fn watch_mut(&mut self) -> Option<&mut $crate::guard::Watch<T, N>> {
-            Some(&mut self.watch)
-        }
     };
 }
 pub(crate) use watch_accessors;
@@ -37,13 +31,7 @@ pub(crate) use claims_and_watch;
 /// wraps in the field `$inner`: the wrapper's steps commit through that integrator's guards.
 macro_rules! watch_of_inner {
     ($inner:ident) => {
-        fn watch(&self) -> Option<&$crate::guard::Watch<T, N>> {
-            self.$inner.watch()
-        }
 
-        fn watch_mut(&mut self) -> Option<&mut $crate::guard::Watch<T, N>> {
-            self.$inner.watch_mut()
-        }
     };
 }
 pub(crate) use watch_of_inner;

@@ -1,9 +1,9 @@
 //! Symplectic (variational) Euler, 004 eqs 2.49 and 2.50.
 
+use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::{Potential, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 
 /// Which of the two adjoint first-order symplectic Euler maps to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,35 +95,48 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, const N: usize] SymplecticEuler<T, P, N> => h
-);
+impl<T: Real, P: Potential<T, N>, const N: usize> Guarded<T, N> for SymplecticEuler<T, P, N> {
+    type Probe<'a>
+        = &'a System<T, P, N>
+    where
+        Self: 'a;
 
-impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for SymplecticEuler<T, P, N> {
-    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
+    fn step_size(&self) -> T {
+        self.h
+    }
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let (q, v) = match self.ordering {
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
+    }
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize> Method<T, N> for SymplecticEuler<T, P, N> {
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
+
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        match self.ordering {
             Ordering::KickDrift => {
-                let v = state.v + self.system.acceleration(&state.q) * h;
-                (state.q + v * h, v)
+                next.v = state.v + self.system.acceleration(&state.q) * h;
+                next.q = state.q + next.v * h;
             }
             Ordering::DriftKick => {
-                let q = state.q + state.v * h;
-                (q, state.v + self.system.acceleration(&q) * h)
+                next.q = state.q + state.v * h;
+                next.v = state.v + self.system.acceleration(&next.q) * h;
             }
-        };
-        self.watch.commit(
-            state,
-            &State {
-                t: state.t + h,
-                q,
-                v,
-            },
-            h,
-            &self.system,
-        )
+        }
+        Ok(T::zero())
     }
 }
 
