@@ -1,5 +1,5 @@
-//! FLAVOR cost per unit simulated time against its legacy integrator at the micro-step (issue 7,
-//! item 8). Each benchmark advances the same span `δ`: one FLAVOR step, or `δ/τ` legacy steps,
+//! FLAVOR cost per unit simulated time against its legacy integrator at the micro-step. Each
+//! benchmark advances the same span `δ`: one FLAVOR step, or `δ/τ` legacy steps,
 //! so the ratio of the times is the wall-clock speed-up (ideal `δ/τ`).
 //!
 //! - `flavor::nonintrusive_fused`: the nonintrusive FLAVOR (eq 2.45) over

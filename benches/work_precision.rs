@@ -1,4 +1,4 @@
-//! Work at equal accuracy (issue 14): each method integrates the same span at the step where
+//! Work at equal accuracy: each method integrates the same span at the step where
 //! `reproduce work-precision` found it reaches position error 1e-2 against the rigid solution,
 //! so the ratios of these times are equal-accuracy cost ratios from one run.
 //!

@@ -170,8 +170,10 @@ fn commit<T: Real, const N: usize, M: Guarded<T, N> + ?Sized>(
     h: T,
     exchanged: T,
 ) -> Result<(), StepError> {
-    let (watch, probe) = m.watch_and_probe();
-    watch.settle(state, next, h, exchanged, &probe)?;
+    {
+        let (watch, probe) = m.watch_and_probe();
+        watch.commit(state, next, h, exchanged, &probe)?;
+    }
     m.accept(state);
     Ok(())
 }

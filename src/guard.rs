@@ -367,19 +367,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// # Errors
     /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
     #[inline]
-    pub fn commit<P: Probe<T, N>>(
-        &mut self,
-        state: &mut State<T, N>,
-        next: &State<T, N>,
-        h: T,
-        probe: &P,
-    ) -> Result<(), StepError> {
-        self.settle(state, next, h, T::zero(), probe)
-    }
-
-    /// TRANSITION: the driver's commit.
-    #[inline]
-    pub(crate) fn settle<P: Probe<T, N>>(
+    pub(crate) fn commit<P: Probe<T, N>>(
         &mut self,
         state: &mut State<T, N>,
         next: &State<T, N>,

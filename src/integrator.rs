@@ -50,18 +50,13 @@ pub trait Stepper<T: Real, const N: usize> {
     fn step_size(&self) -> T;
 
     /// The step guards in force.
-    fn guards(&self) -> Guards<T> {
-        Guards::off() // TRANSITION
-    }
+    fn guards(&self) -> Guards<T>;
 
     /// Replaces the step guards (validated) and starts a new run.
     ///
     /// # Errors
     /// As [`Guards::validate`]; the guards are unchanged on error.
-    fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
-        let _ = guards; // TRANSITION
-        Err(ConfigError::Inconsistent { name: "guards" })
-    }
+    fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError>;
 
     /// The integrator with the given step guards (see [`Stepper::set_guards`]).
     ///
@@ -91,7 +86,7 @@ pub trait Stepper<T: Real, const N: usize> {
 ///
 /// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
 /// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
-pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> /* TRANSITION + sealed::Sealed<T, N> */ {
+pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T, N> {
     /// Order of global convergence.
     const ORDER: u32;
     /// Whether the map is symplectic (for the canonical form in `(q, M v)`).
@@ -185,7 +180,7 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> /* TRANSITION + sea
 /// Only forward steps of the configured size exist (there is no `step_by`): an
 /// Ornstein–Uhlenbeck increment has no meaning for a negative time step, and its coefficients are
 /// computed once for `h` at construction.
-pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T, N> /* TRANSITION + sealed::Sealed<T, N> */ {
+pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T, N> {
     /// The order of the method when the noise and friction vanish (the deterministic limit).
     const DETERMINISTIC_ORDER: u32;
 
@@ -228,34 +223,3 @@ pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T, N> /* TRANSI
         Ok(())
     }
 }
-
-/// TRANSITION: the bare commit of the methods not yet on the driver.
-///
-/// # Errors
-/// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`].
-#[inline]
-pub fn commit<T: Real, const N: usize>(
-    state: &mut State<T, N>,
-    next: State<T, N>,
-) -> Result<(), StepError> {
-    if !next.is_finite() {
-        Err(StepError::NonFiniteResult)
-    } else if next.t == state.t {
-        Err(StepError::ClockStalled)
-    } else {
-        *state = next;
-        Ok(())
-    }
-}
-
-/// TRANSITION: writes the `Stepper` impl of a method not yet on the driver.
-macro_rules! impl_stepper {
-    (impl[$($g:tt)*] $ty:ty $(where [$($w:tt)*])? => $($path:ident).+ $(($($arg:tt)*))?) => {
-        impl<$($g)*, const NN: usize> $crate::Stepper<T, NN> for $ty $(where $($w)*)? {
-            fn step_size(&self) -> T {
-                self.$($path).+ $(($($arg)*))?
-            }
-        }
-    };
-}
-pub(crate) use impl_stepper;

@@ -28,7 +28,6 @@ pub mod sim;
 mod state;
 pub mod systems;
 pub mod validate;
-mod watched;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};

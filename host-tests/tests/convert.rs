@@ -42,7 +42,7 @@ const SAME_ORDER_TOL: f64 = 0.15;
 /// Observed vs claimed order there: RK4's own slope is 4.2 at these `h` (pre-asymptotic, the
 /// stiff penalty mode), so 0.35; the harmonic-oscillator test below holds 0.1.
 const CLAIMED_ORDER_TOL: f64 = 0.35;
-/// The symplecticity defect bound the issue sets (central differences with step 1e-6 leave
+/// The required symplecticity defect bound (central differences with step 1e-6 leave
 /// ~1e-10 of differencing error; a non-symplectic source is at ≥ 1e-7 here).
 const DEFECT_MAX: f64 = 1e-9;
 

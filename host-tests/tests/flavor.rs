@@ -1,5 +1,5 @@
 //! FLAVOR: structure (symplecticity, reversibility), linear stability (Theorem 2.5.1), the τ
-//! clock, and bad input (issue 7, items 1, 2, 9).
+//! clock, and bad input.
 
 use host_tests::experiments::flavor::stability;
 use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
@@ -233,7 +233,7 @@ fn slow_variable_tracked<T: Real + Tolerance>() {
 }
 for_scalars!(slow_variable_tracked);
 
-/// Item 9: bad FLAVOR parameters → typed errors.
+/// Bad FLAVOR parameters → typed errors.
 #[test]
 fn bad_parameters_are_rejected() {
     let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
@@ -280,7 +280,7 @@ fn bad_parameters_are_rejected() {
     );
 }
 
-/// Item 9: a symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
+/// A symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
 #[test]
 fn maps_without_adjoint_and_bad_legacy_maps_are_rejected() {
     let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
@@ -404,7 +404,7 @@ fn stiff_forcing_sees_the_tau_clock() {
     assert_eq!(x.u[0], 1.0);
 }
 
-/// Item 3 (cheap version of `reproduce flavor-3dof`): on 2.100 with ε = 1e-6, δ = 0.01,
+/// Cheap version of `reproduce flavor-3dof`: on 2.100 with ε = 1e-6, δ = 0.01,
 /// τ = 2e-5, the slow variable (x+y+z)/3 stays within 1e-2 of a DOP853 reference over T = 5.
 #[test]
 fn three_dof_slow_variable_matches_reference() {
@@ -429,7 +429,7 @@ fn three_dof_slow_variable_matches_reference() {
     assert!(shifted > err, "the comparison is not sensitive");
 }
 
-/// Item 4 (cheap version of `reproduce vdp`, without the forward-Euler benchmark): FLAVOR over
+/// Cheap version of `reproduce vdp` (without the forward-Euler benchmark): FLAVOR over
 /// forward Euler on the hidden Van der Pol oscillator (1/ε = 1000, δ = 0.01, τ = 5e-5) captures
 /// the relaxation period of the Cartesian system within 3 % (measured 1.9 %; at ε = 1e-2 the
 /// weaker scale separation gives 5.8 %).

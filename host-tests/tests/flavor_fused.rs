@@ -1,7 +1,7 @@
 //! The fused nonintrusive FLAVOR over symplectic Euler ([`FusedEuler`]): the same composition
 //! `Φ⁰_{δ−τ} ∘ Φ^α_τ` (eq 2.45, on step eq 2.50, off step eq 2.49) at one legacy step's cost —
 //! equal to the unfused composition to rounding, built independently from the baselines'
-//! symplectic Euler; symplectic; and the symmetric FLAVOR over it reversible (issue 7, items 2, 8).
+//! symplectic Euler; symplectic; and the symmetric FLAVOR over it reversible.
 
 use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};

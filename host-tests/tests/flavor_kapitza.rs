@@ -1,4 +1,4 @@
-//! Kapitza's inverted pendulum under FLAVOR (issue #7 item 5, 004 §2.6.6): the recommended
+//! Kapitza's inverted pendulum under FLAVOR (004 §2.6.6): the recommended
 //! setting is accurate, the thesis's δ = 0.002 is not, and the reason is the ratio `R = δ/τ`
 //! (cheap versions of `reproduce kapitza`; see `experiments::flavor::kapitza` for the analysis).
 
@@ -8,7 +8,7 @@ use macrostep::flavor::{advice, Params};
 
 /// The recommended setting (nonintrusive FLAVOR 2.115, τ = 6.25e-6, δ = 3.125e-5) keeps the
 /// pendulum up with the reference's swing and window averages within `Setup::TARGET` = 1e-2 over the
-/// issue's T = 10 (measured 8.0e-3: legacy error 3.1e-3 at τ plus averaging error 4.9e-3 at R = 5).
+/// study's T = 10 (measured 8.0e-3: legacy error 3.1e-3 at τ plus averaging error 4.9e-3 at R = 5).
 #[test]
 fn recommended_setting_tracks_the_reference() {
     let setup = Setup::paper();

@@ -1,6 +1,6 @@
 //! Stochastic FLAVORs: conformal symplecticity of the Langevin FLAVORs (Theorem 2.4.1), the
 //! SDE FLAVOR's weak accuracy, the Metropolis-adjusted FLAVOR's invariant marginal, and the
-//! moments against GLA (issue 7, items 2, 7, 9).
+//! moments against GLA.
 
 use host_tests::ensembles::fast_noise::{
     fast_noise_flavor, fast_noise_gibbs_y2, langevin_fast_noise_with, FAST_NOISE, FAST_NOISE_FLAVOR,
@@ -178,7 +178,7 @@ fn sde_flavor_mean_of_slow_variable() {
     );
 }
 
-/// Item 7 (cheap version): Metropolis-adjusted FLAVOR, histogram of the slow variable against
+/// Cheap version of `reproduce flavor-langevin`: Metropolis-adjusted FLAVOR, histogram of the slow variable against
 /// the exact Boltzmann–Gibbs marginal, χ² p > 0.01. Thinned by 400 steps (20 time units) so
 /// the samples are nearly independent (thinning by 200 leaves correlations that inflate χ²).
 #[test]
@@ -188,14 +188,14 @@ fn metropolis_flavor_samples_the_slow_marginal() {
     assert!(acc > 0.5, "acceptance {acc}");
 }
 
-/// Item 7 (cheap version of §2.6.8): moments of the slow variable agree with GLA, |z| ≤ 4.
+/// Cheap version of §2.6.8: moments of the slow variable agree with GLA, |z| ≤ 4.
 #[test]
 fn langevin_slow_noise_moments_match_gla() {
     let (z, _, _) = langevin_slow_noise(100, 8, 21);
     assert!(z <= 4.0, "max |z| = {z}");
 }
 
-/// Item 7 (cheap version of §2.6.9, 100 paths, the full T = 10): stiff friction and noise,
+/// Cheap version of §2.6.9 (100 paths, the full T = 10): stiff friction and noise,
 /// FLAVOR (2.89 over the fused symplectic Euler) at the headline `τ = 5e-4`, `δ = 1e-3`
 /// (`δ/τ = 2`): the moments of `x − y` agree with GLA, |z| ≤ 4. GLA at `h = 5e-5` instead of
 /// the reproduction's `2.5e-5` to halve the time: `reproduce flavor-langevin` measures the bias

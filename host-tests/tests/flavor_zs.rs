@@ -1,5 +1,4 @@
-//! Any integrator of the crate as a FLAVOR legacy map (issue 7, Deliver: "let any integrator of
-//! the crate (e.g. Z&S) serve as a legacy map"): Zhang–Skeel (000 eq 1.3) wrapped by
+//! Any integrator of the crate as a FLAVOR legacy map: Zhang–Skeel (000 eq 1.3) wrapped by
 //! [`Switched::new`], its stiffness switched through `system_mut()`. Z&S is symmetric, so the
 //! wrapper uses it as its own adjoint and the symmetric FLAVOR (eq 2.47) can be built on it.
 
@@ -82,7 +81,7 @@ fn flavor_over_zs_is_symplectic_and_the_symmetric_one_reversible() {
     );
 }
 
-/// Accuracy (item 3's setting, ε = 10⁻⁶, δ = 0.01, τ = 2·10⁻⁵, T = 5, at rest): the slow
+/// Accuracy (the setting of `reproduce flavor-3dof`, ε = 10⁻⁶, δ = 0.01, τ = 2·10⁻⁵, T = 5, at rest): the slow
 /// variable of the FLAVOR over Z&S follows a DOP853 reference as closely as the FLAVOR over
 /// symplectic Euler does (`tests/flavor.rs` bounds that one by 1e-2).
 #[test]

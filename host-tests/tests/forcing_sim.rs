@@ -1,4 +1,4 @@
-//! Held actuator forces in the stochastic impulse methods (issue 13, "SIM where meaningful"): the
+//! Held actuator forces in the stochastic impulse methods: the
 //! force enters the slow kicks as the potential `V − uᵀq` of `forcing::Actuated`.
 //!
 //! The system: two unit masses, a stiff spring `ω = 10` on `q₀` (the fast linear part SIM flows
@@ -8,7 +8,7 @@
 //! Tolerances: the energy balance `E(t) − E(0) − W(t)` (W = Σ uₖ·Δqₖ, exact work of the held
 //! force) is the integration error of the piecewise-constant forced system, so it must shrink
 //! at each method's order; the fitted `log₂` ratio of two steps is allowed `±0.35` (pre-asymptotic
-//! constants at `h = 0.02 → 0.01`, measured 0.97 / 2.00 / 3.9 before this bound was set).
+//! constants at `h = 0.02 → 0.01`, measured 0.97 / 2.00 / 3.9).
 
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::model::{Mass, Potential};

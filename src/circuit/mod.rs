@@ -40,6 +40,13 @@
 //! - **Voltage sources.** `u_s` is a held vector (one voltage per branch, `diag(𝓔)u` of eq 7.3
 //!   folded into it), set between steps with [`CircuitVi::set_source`]: the zero-order hold a
 //!   control loop provides. A time function is the caller's loop around `set_source`.
+//! - **Step guards.** A lossless circuit (`R = 0`) conserves `H − fᵀq̃`, and [`CircuitVi`]'s
+//!   guards measure it ([`Circuit`] is its [`Probe`]): a step size past the stability limit is
+//!   refused with [`StepError::Diverged`](crate::StepError::Diverged) while the energy is still
+//!   finite. A new source voltage moves the run's reference energy by the change of `−fᵀq̃`
+//!   ([`crate::guard::Watch::account`]); a new capacitance starts a new run. A dissipative
+//!   circuit and the noisy integrator have no energy the guards check (finiteness, the velocity
+//!   guard and the clock apply).
 //! - **Noise.** `Σ` is diagonal (the seed: "usually constant and diagonal"), one amplitude per
 //!   branch. The §7.1.6 example has no resistor, so its variances grow for ever and it has no
 //!   stationary distribution; it is reproduced as printed (variances vs eq 7.24b). For a
@@ -60,6 +67,7 @@ mod variational;
 pub use noisy::NoisyCircuitVi;
 pub use variational::CircuitVi;
 
+use crate::guard::Probe;
 use crate::validate::{check_all_finite, check_derived, check_nonnegative};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
@@ -164,6 +172,8 @@ pub struct Circuit<T: Real, const B: usize, const M: usize> {
     d: SMatrix<T, M, M>,
     g: SMatrix<T, M, B>,
     f: SVector<T, M>,
+    /// `D = 0`: no mesh carries a resistance.
+    lossless: bool,
 }
 
 impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
@@ -201,6 +211,7 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
             params,
             l,
             s,
+            lossless: d.iter().all(|x| *x == T::zero()),
             d,
             g,
             f,
@@ -306,6 +317,36 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// The total energy `H = ½ ṽᵀ𝕃ṽ + ½ q̃ᵀSq̃`.
     pub fn energy(&self, state: &State<T, M>) -> T {
         self.magnetic_energy(state) + self.electric_energy(state)
+    }
+
+    /// Whether the circuit is lossless: `D = 0`, no mesh carries a resistance (then
+    /// `H − fᵀq̃` is conserved by the dynamics).
+    pub fn is_lossless(&self) -> bool {
+        self.lossless
+    }
+}
+
+/// What the step guards measure on a circuit: for a lossless one ([`Circuit::is_lossless`]) the
+/// conserved energy, split as `(½ ṽᵀ𝕃ṽ, ½ q̃ᵀSq̃ − fᵀq̃)` (the stored energy with the held source
+/// as the potential `−fᵀq̃` of a constant force); `None` for a dissipative one (its resistors take
+/// energy the guards do not measure). A circuit has no constraint residual (both Kirchhoff laws
+/// hold by construction).
+impl<T: Real, const B: usize, const M: usize> Probe<T, M> for Circuit<T, B, M> {
+    #[inline]
+    fn energy(&self, s: &State<T, M>) -> Option<(T, T)> {
+        if self.lossless {
+            Some((
+                self.magnetic_energy(s),
+                self.electric_energy(s) - self.f.dot(&s.q),
+            ))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn residual(&self, _: &SVector<T, M>) -> Option<T> {
+        None
     }
 }
 

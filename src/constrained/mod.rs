@@ -64,7 +64,7 @@ mod reich;
 mod shake;
 
 pub use bdf2::{Bdf2, Bdf2Scheme};
-pub use method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers};
+pub use method::{Constrained, ConstrainedScheme, ConstraintProbe, HeldForce, KeepsMultipliers};
 pub use multiplier::MultiplierWindow;
 pub use rattle::{Rattle, RattleScheme};
 pub use reich::{Reich4, ReichScheme, Stage};
@@ -94,14 +94,6 @@ pub enum OffManifold {
     /// Project the start onto the manifold (position, then velocity) before stepping.
     Project,
 }
-
-/// The former name of [`ConstraintNewtonParams`] (it was easy to confuse with
-/// [`ImplicitNewtonParams`](crate::zs::ImplicitNewtonParams)).
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `constrained::ConstraintNewtonParams`"
-)]
-pub type NewtonParams<T> = ConstraintNewtonParams<T>;
 
 /// Parameters of the multiplier solves, shared by [`Shake`], [`Rattle`] and [`Reich4`].
 ///

@@ -3,8 +3,6 @@
 use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
 use super::Stiffness;
 use crate::model::Mass;
-#[cfg(doc)]
-use crate::StepError;
 use crate::{validate::check_finite, ConfigError, Real};
 use nalgebra::SVector;
 
@@ -31,8 +29,8 @@ pub trait SplitForce<T: Real, const N: usize> {
 /// Properties: first order; symplectic for each frozen time when the forces are conservative.
 ///
 /// # Errors
-/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }`. Step: [`StepError::StepSize`],
-/// [`StepError::NonFiniteState`], [`StepError::NonFiniteResult`]; state unchanged on error.
+/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }`. A step never fails (it checks
+/// nothing: the FLAVOR over it does).
 ///
 /// ```
 /// use macrostep::flavor::{ForcedEuler, LegacyMap, SplitForce, Stiffness};

@@ -1,14 +1,15 @@
-//! The shared body of the nonintrusive and symmetric FLAVORs: [`Flavor`] holds the legacy map
-//! and the step sizes, scales the micro-step to the signed step and sets the fast clock; what one
-//! FLAVOR step composes is its strategy parameter `F` ([`FlavorForm`]). [`Nonintrusive`] (eq 2.45)
-//! and [`Symmetric`] (eq 2.47) are aliases of `Flavor` with one form each (the
-//! `VecInner`/alias pattern of heapless and nalgebra).
+//! The shared body of the nonintrusive and symmetric FLAVORs: [`Flavor`] holds the legacy map,
+//! the step sizes and the guard memory, scales the micro-step to the signed step and sets the
+//! fast clock; what one FLAVOR step composes is its strategy parameter `F` ([`FlavorForm`]).
+//! [`Nonintrusive`] (eq 2.45) and [`Symmetric`] (eq 2.47) are aliases of `Flavor` with one form
+//! each (the `VecInner`/alias pattern of heapless and nalgebra).
 
 use super::{symmetric_core, LegacyMap, Params};
 #[cfg(doc)]
 use super::{Nonintrusive, Symmetric};
-use crate::validate::check_signed_step;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::{Guarded, Method};
+use crate::guard::{NoProbe, Watch};
+use crate::{Real, State, StepError};
 use core::marker::PhantomData;
 
 mod sealed {
@@ -45,21 +46,30 @@ impl FlavorForm for SymmetricForm {
     const SYMMETRIC: bool = true;
 }
 
-/// A FLAVOR of form `F` over the legacy map `L`: the common body of [`Nonintrusive`] and
-/// [`Symmetric`] (see those for the equations, properties and errors).
+/// A FLAVOR of form `F` over the legacy map `L` on `N` coordinates: the common body of
+/// [`Nonintrusive`] and [`Symmetric`] (see those for the equations, properties and errors).
+///
+/// The FLAVOR is the integrator: it steps through the step driver ([`crate::driver`]) like every
+/// method of the crate and owns the guard memory, read and replaced with
+/// [`Stepper::guards`](crate::Stepper::guards) and [`Stepper::set_guards`](crate::Stepper::set_guards).
+/// The guards have no energy to bound ([`NoProbe`]): a FLAVOR does not conserve the energy of
+/// the stiff system (see the [module docs](super), "Stepping and the guards").
 #[derive(Clone, Copy, Debug)]
-pub struct Flavor<T: Real, L, F> {
+pub struct Flavor<T: Real, L, F, const N: usize> {
     pub(super) legacy: L,
     pub(super) params: Params<T>,
+    watch: Watch<T, N>,
     form: PhantomData<F>,
 }
 
-impl<T: Real, L: LegacyMap<T>, F: FlavorForm> Flavor<T, L, F> {
-    /// The FLAVOR of `legacy` with steps `params`, without the form's own checks.
+impl<T: Real, L: LegacyMap<T, N>, F: FlavorForm, const N: usize> Flavor<T, L, F, N> {
+    /// The FLAVOR of `legacy` with steps `params` and the default guards, without the form's
+    /// own checks.
     pub(super) fn from_parts(legacy: L, params: Params<T>) -> Self {
         Self {
             legacy,
             params,
+            watch: Watch::default(),
             form: PhantomData,
         }
     }
@@ -74,93 +84,83 @@ impl<T: Real, L: LegacyMap<T>, F: FlavorForm> Flavor<T, L, F> {
         &self.legacy
     }
 
-    /// Mutable access to the legacy map.
+    /// Mutable access to the legacy map; the next step starts a new guard run (the model may
+    /// change).
     pub fn legacy_mut(&mut self) -> &mut L {
+        self.watch.restart();
         &mut self.legacy
-    }
-
-    /// One FLAVOR step of signed length `h` (micro-step `τ·h/δ`), for any state type (the
-    /// [`Integrator::step_by`] of a mechanical FLAVOR, also for [`OdeState`](super::OdeState)s):
-    /// [`LegacyMap::flavor_step`] (nonintrusive), or the symmetric composition on a copy of the
-    /// state, committed on success.
-    ///
-    /// # Errors
-    /// [`StepError::StepSize`] for a zero or non-finite `h`; the legacy map's errors. The state
-    /// is unchanged on error.
-    pub fn step_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        check_signed_step(h)?;
-        let tau = self.params.tau_for(h);
-        let clock = self.params.clock(L::time(state));
-        if F::SYMMETRIC {
-            let mut x = *state;
-            symmetric_core(&mut self.legacy, &mut x, h, tau, clock)?;
-            *state = x;
-            Ok(())
-        } else {
-            self.legacy.flavor_step(state, h, tau, clock)
-        }
-    }
-
-    /// One FLAVOR step of length `δ`.
-    ///
-    /// # Errors
-    /// As [`Flavor::step_by`].
-    pub fn step(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        let d = self.params.delta;
-        self.step_by(state, d)
-    }
-
-    /// Deprecated name of [`Flavor::step_by`].
-    ///
-    /// # Errors
-    /// As [`Flavor::step_by`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step_by`")]
-    pub fn advance_by(&mut self, state: &mut L::State, h: T) -> Result<(), StepError> {
-        self.step_by(state, h)
-    }
-
-    /// Deprecated name of [`Flavor::step`].
-    ///
-    /// # Errors
-    /// As [`Flavor::step`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
-    pub fn advance(&mut self, state: &mut L::State) -> Result<(), StepError> {
-        self.step(state)
     }
 }
 
-// The meso-step `δ`, for any state type.
-crate::integrator::impl_stepper!(impl[T: Real, L: LegacyMap<T>, F] Flavor<T, L, F> => params.delta);
+impl<T: Real, L: LegacyMap<T, N>, F: FlavorForm, const N: usize> Guarded<T, N>
+    for Flavor<T, L, F, N>
+{
+    /// No energy or residual guard: see the [module docs](super), "Stepping and the guards".
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
 
-impl<T, L, F, const N: usize> Integrator<T, N> for Flavor<T, L, F>
-where
-    T: Real,
-    L: LegacyMap<T, State = State<T, N>>,
-    F: FlavorForm,
+    /// The meso-step `δ`.
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+}
+
+impl<T: Real, L: LegacyMap<T, N>, F: FlavorForm, const N: usize> Method<T, N>
+    for Flavor<T, L, F, N>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = L::SYMPLECTIC;
     const SYMMETRIC: bool = F::SYMMETRIC;
 
-    /// Forwarded to the legacy map ([`LegacyMap::set_guards`]).
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
-        self.legacy.set_guards(guards)
-    }
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        // The inherent method (any state type), not this one.
-        Flavor::step_by(self, state, h)
+    /// One FLAVOR step of signed length `h` with the micro-step `τ·h/δ`, the stiff sub-steps on
+    /// the fast clock `t·τ/δ`: [`LegacyMap::flavor_step`] (nonintrusive) or the symmetric
+    /// composition, on the working state `next`.
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        let tau = self.params.tau_for(h);
+        let clock = self.params.clock(state.t);
+        if F::SYMMETRIC {
+            symmetric_core(&mut self.legacy, next, h, tau, clock)
+        } else {
+            self.legacy.flavor_step(next, h, tau, clock)
+        }
     }
 }
 
-/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps).
-impl<T: Real, L: LegacyMap<T> + crate::forcing::Actuate<T, N>, F, const N: usize>
-    crate::forcing::Actuate<T, N> for Flavor<T, L, F>
+/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps). A
+/// change of force is accounted in the FLAVOR's guard memory (see [`crate::forcing`]): the run
+/// goes on.
+impl<T, L, F, const N: usize> crate::forcing::Actuate<T, N> for Flavor<T, L, F, N>
+where
+    T: Real,
+    L: LegacyMap<T, N> + crate::forcing::Actuate<T, N>,
 {
     fn force(&self) -> &nalgebra::SVector<T, N> {
         self.legacy.force()
     }
+
     fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
-        self.legacy.set_force(u)
+        if self.legacy.force() == u {
+            return Ok(());
+        }
+        let du = u - self.legacy.force();
+        self.legacy.set_force(u)?;
+        self.watch.account(|last| -du.dot(&last.q));
+        Ok(())
     }
 }

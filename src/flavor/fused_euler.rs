@@ -5,10 +5,8 @@ use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
 #[cfg(doc)]
 use super::LegacyMap;
 use super::Stiffness;
-use crate::integrator::commit;
 use crate::model::{Potential, Split, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, Real, State};
 use nalgebra::SVector;
 
 /// Symplectic Euler over a [`Split`] `V + αU` whose stiff-on step is drift–kick (004 eq 2.50)
@@ -46,8 +44,7 @@ use nalgebra::SVector;
 ///
 /// # Errors
 /// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }` when the split's `alpha` is not
-/// finite. Step: [`StepError::StepSize`] (zero or non-finite `h`), [`StepError::NonFiniteState`],
-/// [`StepError::NonFiniteResult`]; the state is unchanged on error.
+/// finite. A step never fails (it checks nothing: the FLAVOR over it does).
 ///
 /// ```
 /// use macrostep::{flavor::{FusedEuler, Nonintrusive, Params}, systems::SpringTrimer, Integrator};
@@ -95,16 +92,16 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedEuler
 }
 
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedKick<T, V, U, N> {
-    /// The fused step: one soft and one stiff gradient (see the type docs).
+    /// The fused step of the working state `x`, in place: one soft and one stiff gradient (see
+    /// the type docs).
     #[inline]
-    fn fused(&self, state: &mut State<T, N>, h: T, tau: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let q1 = state.q + state.v * tau;
+    fn fused(&self, x: &mut State<T, N>, h: T, tau: T) {
+        let q1 = x.q + x.v * tau;
         let split = &self.system.potential;
         let g = split.soft.gradient(&q1) * h + split.stiff.gradient(&q1) * (tau * self.on);
-        let v = state.v - self.system.mass.solve(&g);
-        let q = q1 + v * (h - tau);
-        commit(state, State::new(state.t + h, q, v))
+        x.v = x.v - self.system.mass.solve(&g);
+        x.q = q1 + x.v * (h - tau);
+        x.t = x.t + h;
     }
 }
 
@@ -130,16 +127,18 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> EulerKick<
     }
 
     #[inline]
-    fn fused_step(&self, s: &mut State<T, N>, h: T, tau: T) -> Option<Result<(), StepError>> {
-        Some(self.fused(s, h, tau))
+    fn fused_step(&self, x: &mut State<T, N>, h: T, tau: T) -> bool {
+        self.fused(x, h, tau);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flavor::{LegacyMap, Nonintrusive, Params};
+    use crate::flavor::{Nonintrusive, Params};
     use crate::model::{Mass, Quadratic};
+    use crate::{Guards, Integrator, StepError, Stepper};
     use nalgebra::{matrix, vector};
 
     fn map() -> FusedEuler<f64, Quadratic<f64, 2>, Quadratic<f64, 2>, 2> {
@@ -151,38 +150,32 @@ mod tests {
         FusedEuler::new(System::new(Mass::identity(), split)).unwrap()
     }
 
+    /// The FLAVOR over the map checks the input and the result; the state is left bit-identical
+    /// on error.
     #[test]
     fn rejects_bad_input_and_keeps_state() {
-        let mut m = map();
+        let m = map();
         let mut sys = *m.system();
         sys.potential.alpha = f64::NAN;
         assert_eq!(
             FusedEuler::new(sys).unwrap_err(),
             ConfigError::NonFinite { name: "alpha" }
         );
-        let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
-        assert_eq!(
-            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
-            Err(StepError::NonFiniteState)
-        );
+        let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap())
+            .with_guards(Guards::off())
+            .unwrap();
+        let nan = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
+        let mut s = nan;
+        assert_eq!(f.step(&mut s), Err(StepError::NonFiniteState));
         let s0 = State::new(0.0, vector![0.1, 0.2], vector![0.0, 0.0]);
         let mut s = s0;
         for h in [0.0, f64::INFINITY] {
-            assert_eq!(
-                m.flavor_step(&mut s, h, 1e-4, 0.0),
-                Err(StepError::StepSize)
-            );
-            assert_eq!(m.step(&mut s, h, Stiffness::Off), Err(StepError::StepSize));
+            assert_eq!(f.step_by(&mut s, h), Err(StepError::StepSize));
+            assert_eq!(s, s0);
         }
         // Overflow: the state is left bit-identical.
         let big = State::new(0.0, vector![1e308, -1e308], vector![0.0, 0.0]);
         let mut s = big;
-        assert_eq!(
-            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
-            Err(StepError::NonFiniteResult)
-        );
-        assert_eq!(s, big);
-        let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap());
         assert_eq!(f.step(&mut s), Err(StepError::NonFiniteResult));
         assert_eq!(s, big);
     }

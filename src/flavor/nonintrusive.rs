@@ -2,9 +2,7 @@
 
 use super::form::{Flavor, NonintrusiveForm};
 use super::{LegacyMap, Params};
-#[cfg(doc)]
-use crate::Integrator;
-use crate::{ConfigError, Real, StepError};
+use crate::{ConfigError, Integrator, Real, State, StepError};
 
 /// Nonintrusive FLAVOR (004 eq 2.45; eq 2.34 for general stiff ODEs; eq 2.77 for SDEs when the
 /// legacy map is random, e.g. [`EulerMaruyama`](super::EulerMaruyama)):
@@ -28,12 +26,16 @@ use crate::{ConfigError, Real, StepError};
 /// symmetric (see [`Symmetric`](super::Symmetric)). Linear stability: see the
 /// [module docs](super) (`δτω² < 4` for the fastest mode, `δ < 2` on 2.93).
 ///
-/// `step_by(h)` uses the micro-step `τ·h/δ` (so `h = −δ` runs `Θ_δ`'s sub-steps backwards); the
-/// stiff sub-step of the step starting at time `t` sees the fast clock `t·τ/δ`.
+/// It steps through [`Integrator`]: `step_by(h)` uses the micro-step `τ·h/δ` (so `h = −δ` runs
+/// `Θ_δ`'s sub-steps backwards); the stiff sub-step of the step starting at time `t` sees the fast
+/// clock `t·τ/δ`. The step guards check finiteness, the clock and the velocity jump (when on),
+/// not the energy: the FLAVOR does not conserve the stiff system's energy (see the
+/// [module docs](super), "Stepping and the guards").
 ///
 /// # Errors
-/// Construction: as [`Params::new`]. Step: [`StepError::StepSize`] for a zero or non-finite `h`,
-/// and the legacy map's errors. The state is unchanged on error.
+/// Construction: as [`Params::new`]. Step: as [`Integrator::step_by`] (input checks, a
+/// non-finite result, the clock, the guards) and the legacy map's errors. The state is unchanged
+/// on error.
 ///
 /// The common stacks are built in one call from `(system, δ, τ)` (see
 /// [`Nonintrusive::symplectic_euler`], [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`]);
@@ -53,9 +55,9 @@ use crate::{ConfigError, Real, StepError};
 /// assert!(((s.q[0] + s.q[1]) / 2.0 - 0.8055 * 0.5_f64.sqrt().cos()).abs() < 0.02);
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-pub type Nonintrusive<T, L> = Flavor<T, L, NonintrusiveForm>;
+pub type Nonintrusive<T, L, const N: usize> = Flavor<T, L, NonintrusiveForm, N>;
 
-impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
+impl<T: Real, L: LegacyMap<T, N>, const N: usize> Nonintrusive<T, L, N> {
     /// The FLAVOR of `legacy` with steps `params`.
     ///
     /// Infallible: a [`Params`] can only be built validated. Use [`Nonintrusive::try_new`] to
@@ -75,8 +77,8 @@ impl<T: Real, L: LegacyMap<T>> Nonintrusive<T, L> {
     /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.
     ///
     /// # Errors
-    /// As [`Nonintrusive::step_by`]; the state is unchanged if any of the `M` steps fails.
-    pub fn macro_step(&mut self, state: &mut L::State, samples: u32) -> Result<(), StepError> {
+    /// As [`Integrator::step`]; the state is unchanged if any of the `M` steps fails.
+    pub fn macro_step(&mut self, state: &mut State<T, N>, samples: u32) -> Result<(), StepError> {
         let mut x = *state;
         for _ in 0..samples {
             self.step(&mut x)?;

@@ -28,20 +28,20 @@ pub type VerletMap<T, V, U, const N: usize> = Switched<T, VelocityVerlet<T, Spli
 /// The nonintrusive FLAVOR (004 eq 2.45) over symplectic Euler; built by
 /// [`Nonintrusive::symplectic_euler`].
 pub type SymplecticEulerFlavor<T, V, U, const N: usize> =
-    Nonintrusive<T, SymplecticEulerMap<T, V, U, N>>;
+    Nonintrusive<T, SymplecticEulerMap<T, V, U, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over [`FusedEuler`]; built by
 /// [`Nonintrusive::fused_euler`].
-pub type FusedEulerFlavor<T, V, U, const N: usize> = Nonintrusive<T, FusedEuler<T, V, U, N>>;
+pub type FusedEulerFlavor<T, V, U, const N: usize> = Nonintrusive<T, FusedEuler<T, V, U, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over velocity Verlet; built by
 /// [`Nonintrusive::verlet`].
-pub type VerletFlavor<T, V, U, const N: usize> = Nonintrusive<T, VerletMap<T, V, U, N>>;
+pub type VerletFlavor<T, V, U, const N: usize> = Nonintrusive<T, VerletMap<T, V, U, N>, N>;
 
 /// The symmetric FLAVOR (004 eq 2.47) over symplectic Euler and its adjoint; built by
 /// [`Symmetric::symplectic_euler`].
 pub type SymmetricEulerFlavor<T, V, U, const N: usize> =
-    Symmetric<T, SymplecticEulerMap<T, V, U, N>>;
+    Symmetric<T, SymplecticEulerMap<T, V, U, N>, N>;
 
 /// Kick–drift symplectic Euler at step `τ` as a switched map (`τ` is its nominal step only: a
 /// FLAVOR calls it with explicit steps).
@@ -220,42 +220,6 @@ mod tests {
             assert_ne!(x.q, s0.q);
             assert_eq!(x, y);
         }
-    }
-
-    /// The deprecated names forward to the new ones: same states, step for step.
-    #[test]
-    #[allow(deprecated)]
-    fn deprecated_step_names_forward() {
-        use crate::flavor::{LegacyMap, Stiffness};
-        let s0 = State::new(0.0, vector![0.8, 0.811], vector![0.1, -0.2]);
-        let mut a = Nonintrusive::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
-        let mut b = a;
-        let (mut x, mut y) = (s0, s0);
-        a.advance(&mut x).unwrap();
-        a.advance_by(&mut x, -0.005).unwrap();
-        b.step(&mut y).unwrap();
-        b.step_by(&mut y, -0.005).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
-        let mut a = Symmetric::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
-        let mut b = a;
-        let (mut x, mut y) = (s0, s0);
-        a.advance(&mut x).unwrap();
-        a.advance_by(&mut x, 0.02).unwrap();
-        b.step(&mut y).unwrap();
-        b.step_by(&mut y, 0.02).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
-        let se = SymplecticEuler::new(system(1e4), 1e-4, Ordering::KickDrift).unwrap();
-        let mut map = Switched::symplectic_euler(se).unwrap();
-        let (mut x, mut y) = (s0, s0);
-        let on = Stiffness::On { clock: 0.0 };
-        map.advance(&mut x, 1e-3, on).unwrap();
-        map.advance_adjoint(&mut x, 1e-3, Stiffness::Off).unwrap();
-        map.step(&mut y, 1e-3, on).unwrap();
-        map.step_adjoint(&mut y, 1e-3, Stiffness::Off).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
     }
 
     #[test]

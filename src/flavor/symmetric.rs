@@ -2,8 +2,6 @@
 
 use super::form::{Flavor, SymmetricForm};
 use super::{LegacyMap, Params, NEEDS_ADJOINT};
-#[cfg(doc)]
-use crate::StepError;
 use crate::{ConfigError, Real};
 
 /// Symmetric FLAVOR (004 eq 2.47, Theorem 2.2.3), built from a legacy map `Φ` and its adjoint
@@ -19,13 +17,17 @@ use crate::{ConfigError, Real};
 ///
 /// Properties: symmetric/time-reversible (`Θ_{−δ} ∘ Θ_δ = id`, with `step_by(−δ)` using `−τ`),
 /// symplectic when `Φ` is, first order in `δ` for the slow variables (the averaging error
-/// dominates); four legacy steps per FLAVOR step.
+/// dominates); four legacy steps per FLAVOR step. It steps through
+/// [`Integrator`](crate::Integrator); the step guards check finiteness, the clock and the
+/// velocity jump (when on), not the energy (see the [module docs](super), "Stepping and the
+/// guards").
 ///
 /// # Errors
 /// Construction: as [`Params::new`], and [`ConfigError::Inconsistent`] `{ name: NEEDS_ADJOINT }`
 /// (see [`NEEDS_ADJOINT`]) when the legacy map has no adjoint — checked at construction, at run
-/// time, through [`LegacyMap::has_adjoint`]. Step: [`StepError::StepSize`] and the legacy map's
-/// errors; the state is unchanged on error.
+/// time, through [`LegacyMap::has_adjoint`]. Step: as
+/// [`Integrator::step_by`](crate::Integrator::step_by) (input checks, a non-finite result, the
+/// guards) and the legacy map's errors; the state is unchanged on error.
 ///
 /// Over symplectic Euler and its adjoint it is built in one call,
 /// [`Symmetric::symplectic_euler`]; the long way round, for any legacy map with an adjoint:
@@ -45,9 +47,9 @@ use crate::{ConfigError, Real};
 /// for _ in 0..10 { flavor.step_by(&mut s, -0.01).unwrap(); }
 /// assert!((s.q - s0.q).amax() < 1e-12 && (s.v - s0.v).amax() < 1e-10);
 /// ```
-pub type Symmetric<T, L> = Flavor<T, L, SymmetricForm>;
+pub type Symmetric<T, L, const N: usize> = Flavor<T, L, SymmetricForm, N>;
 
-impl<T: Real, L: LegacyMap<T>> Symmetric<T, L> {
+impl<T: Real, L: LegacyMap<T, N>, const N: usize> Symmetric<T, L, N> {
     /// The symmetric FLAVOR of `legacy`.
     ///
     /// # Errors

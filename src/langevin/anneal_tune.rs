@@ -29,15 +29,17 @@
 //! - **Indexing of the schedule.** The `k`-th step taken (`k = 0, 1, …`) uses `β(k + 1)`, so the
 //!   `N`-th step is at `T_f` (see [`Schedule`]).
 
-use super::{Cooling, Schedule};
 #[cfg(doc)]
-use super::{Normal, StochasticIntegrator};
+use super::StochasticIntegrator;
+use super::{Cooling, Normal, Schedule};
+use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
 use crate::linalg::symmetric_eigen;
 use crate::model::{Hessian, System};
-use crate::validate::{check_nonnegative, check_positive, check_step, check_step_input};
+use crate::validate::{check_nonnegative, check_positive, check_step};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
+use rand_core::Rng;
 
 /// How the friction of each step is chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,7 +80,10 @@ impl<T: Real> Friction<T> {
 ///
 /// First order in the deterministic limit; with [`Friction::Fixed`] and [`Cooling::Constant`] it
 /// is [`super::Gla`] draw for draw. Samples Boltzmann–Gibbs at `T_f` up to GLA's `O(h)` bias once
-/// the schedule has ended (see the module docs). Draws `N` standard normals per step ([`Normal::vector`]), like [`super::Gla`].
+/// the schedule has ended (see the module docs). Draws `N` standard normals per step
+/// ([`Normal::vector`]), like [`super::Gla`]; [`StochasticIntegrator::step_with_noise`] takes
+/// them pre-drawn. The guards measure no energy ([`NoProbe`]); finiteness, the velocity guard and
+/// the clock apply.
 ///
 /// # Errors
 /// Construction: [`ConfigError::StepSize`]; `"friction"`, `"alpha"` (negative or non-finite),
@@ -98,7 +103,7 @@ impl<T: Real> Friction<T> {
 /// let mut m = AnnealTuneGla::new(osc.system(), Friction::tuned(0.0), schedule, 0.01).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
-/// m.integrate(&mut s, 500, &mut rng).unwrap();
+/// m.integrate_noisy(&mut s, 500, &mut rng).unwrap();
 /// assert_eq!(m.steps_taken(), 500);
 /// assert!((m.temperature() - 0.1).abs() < 1e-15);
 /// ```
@@ -177,10 +182,11 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
         self.schedule.temperature(self.taken + 1)
     }
 
-    /// Restarts the schedule (for the next trajectory of an ensemble).
+    /// Restarts the schedule (for the next trajectory of an ensemble); the guards are kept and
+    /// their run starts again at the next step.
     pub fn reset(&mut self) {
         self.taken = 0;
-        self.watch = Watch::default();
+        self.watch.restart();
     }
 
     /// The tuned friction rates `2√λᵢ` and their eigen-directions `U` (columns, in mass-weighted
@@ -208,17 +214,50 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
             Ok(None)
         }
     }
+}
 
-    /// One step with the given standard normals `ξ` (one per degree of freedom).
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`]; see the type docs.
-    pub fn step_with_normals(
+impl<T: Real, P: Hessian<T, N>, const N: usize> Guarded<T, N> for AnnealTuneGla<T, P, N> {
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+
+    /// Counts the committed step (the schedule advances only on success).
+    fn accept(&mut self, _: &State<T, N>) {
+        self.taken = self.taken.saturating_add(1);
+    }
+}
+
+impl<T: Real, P: Hessian<T, N>, const N: usize> NoisyMethod<T, N> for AnnealTuneGla<T, P, N> {
+    const DETERMINISTIC_ORDER: u32 = 1;
+
+    /// The standard normals `ξ`, one per degree of freedom.
+    type Noise = SVector<T, N>;
+
+    /// Draws `N` standard normals ([`Normal::vector`], `2⌈N/2⌉` calls of `next_u64`).
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> SVector<T, N> {
+        Normal::vector::<T, R, N>(rng)
+    }
+
+    /// See the type docs for the errors.
+    fn propose_noisy(
         &mut self,
-        state: &mut State<T, N>,
+        state: &State<T, N>,
         xi: &SVector<T, N>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.h)?;
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let h = self.h;
         let beta = self.schedule.beta(self.taken + 1);
         let uniform = |state: &State<T, N>, decay: T, one_minus: T| {
@@ -243,27 +282,11 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
                 None => uniform(state, (-alpha * h).exp(), -(-(alpha + alpha) * h).exp_m1()),
             },
         };
-        let q = state.q + vh * h;
-        let v = vh + self.system.acceleration(&q) * h;
-        let next = State {
-            t: state.t + h,
-            q,
-            v,
-        };
-        self.watch.commit(state, &next, h, &NoProbe)?;
-        self.taken = self.taken.saturating_add(1);
-        Ok(())
+        next.q = state.q + vh * h;
+        next.v = vh + self.system.acceleration(&next.q) * h;
+        Ok(T::zero())
     }
 }
-
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Hessian<T, N>, const N: usize] AnnealTuneGla<T, P, N> => h
-);
-
-super::impl_step_from_normals!(
-    impl[T: Real, P: Hessian<T, N>, const N: usize] AnnealTuneGla<T, P, N>
-    => dof N, normals N, order 1
-);
 
 /// The plain-GLA schedule: constant temperature `T_f` (helper for [`Cooling::Constant`]).
 ///

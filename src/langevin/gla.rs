@@ -1,13 +1,15 @@
 //! The Geometric Langevin Algorithm (GLA), 004 eq 6.3.
 
+use super::Normal;
 #[cfg(doc)]
 use super::StochasticIntegrator;
+use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
 use crate::model::{Potential, System};
-use crate::validate::check_step_input;
 use crate::validate::{check_nonnegative, check_positive};
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
+use rand_core::Rng;
 
 /// GLA (Bou-Rabee & Owhadi; 004 eq 6.3): an exact Ornstein–Uhlenbeck flow of the momenta composed
 /// with symplectic Euler, for `M dq = p dt`, `dp = −∇V(q) dt − c p dt + σ dW`, `σ² = 2c/β`:
@@ -26,7 +28,14 @@ use nalgebra::{SMatrix, SVector};
 /// # Errors
 /// Construction: [`ConfigError::StepSize`], and `"friction"` (negative / non-finite) and `"beta"`
 /// (not positive) as [`ConfigError::OutOfRange`] / [`ConfigError::NonFinite`]. Steps: as
-/// [`StochasticIntegrator::step`].
+/// [`StochasticIntegrator::step_noisy`].
+///
+/// Each step draws `N` standard normals `ξ` ([`Normal::vector`], `2⌈N/2⌉` calls of `next_u64`);
+/// [`StochasticIntegrator::step_with_noise`] takes them pre-drawn, so a caller can reuse a
+/// Brownian path across step sizes: the OU increments of `k` sub-steps of size `h/k` aggregate
+/// exactly into one increment of size `h` (see the `sim-langevin` reproduction). The guards
+/// measure no energy ([`NoProbe`]: the dynamics are stochastic); finiteness, the velocity guard
+/// and the clock apply.
 ///
 /// ```
 /// use macrostep::{langevin::{Gla, StochasticIntegrator}, systems::HarmonicOscillator};
@@ -35,7 +44,7 @@ use nalgebra::{SMatrix, SVector};
 /// let mut gla = Gla::new(osc.system(), 0.5, 10.0, 0.01).unwrap(); // c, β, h
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
-/// gla.integrate(&mut s, 100, &mut rng).unwrap();
+/// gla.integrate_noisy(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -94,41 +103,48 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Gla<T, P, N> {
     pub fn system(&self) -> &System<T, P, N> {
         &self.system
     }
+}
 
-    /// One step with the given standard normals `ξ` (one per degree of freedom). Lets a caller
-    /// reuse a Brownian path across step sizes: the OU increments of `k` sub-steps of size
-    /// `h/k` aggregate exactly into one increment of size `h` (see the `sim-langevin`
-    /// reproduction).
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`].
-    pub fn step_with_normals(
-        &mut self,
-        state: &mut State<T, N>,
-        xi: &SVector<T, N>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.h)?;
-        let h = self.h;
-        let vh = state.v * self.decay + self.lt_inv * xi * self.sd;
-        let q = state.q + vh * h;
-        let v = vh + self.system.acceleration(&q) * h;
-        self.watch.commit(
-            state,
-            &State {
-                t: state.t + h,
-                q,
-                v,
-            },
-            h,
-            &NoProbe,
-        )
+impl<T: Real, P: Potential<T, N>, const N: usize> Guarded<T, N> for Gla<T, P, N> {
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, const N: usize] Gla<T, P, N> => h
-);
+impl<T: Real, P: Potential<T, N>, const N: usize> NoisyMethod<T, N> for Gla<T, P, N> {
+    const DETERMINISTIC_ORDER: u32 = 1;
 
-super::impl_step_from_normals!(
-    impl[T: Real, P: Potential<T, N>, const N: usize] Gla<T, P, N> => dof N, normals N, order 1
-);
+    /// The standard normals `ξ`, one per degree of freedom.
+    type Noise = SVector<T, N>;
+
+    /// Draws `N` standard normals ([`Normal::vector`], `2⌈N/2⌉` calls of `next_u64`).
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> SVector<T, N> {
+        Normal::vector::<T, R, N>(rng)
+    }
+
+    fn propose_noisy(
+        &mut self,
+        state: &State<T, N>,
+        xi: &SVector<T, N>,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        let h = self.h;
+        let vh = state.v * self.decay + self.lt_inv * xi * self.sd;
+        next.q = state.q + vh * h;
+        next.v = vh + self.system.acceleration(&next.q) * h;
+        Ok(T::zero())
+    }
+}

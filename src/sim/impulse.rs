@@ -5,13 +5,12 @@
 //! heapless and nalgebra).
 
 use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
+use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
 use crate::model::{Mass, Potential};
-use crate::validate::check_step_input;
-#[cfg(doc)]
-use crate::Integrator;
-use crate::StochasticIntegrator;
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
+#[cfg(doc)]
+use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
 use rand_core::Rng;
 
@@ -21,26 +20,20 @@ mod sealed {
 pub(super) use sealed::Sealed;
 
 /// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`]
-/// (what it precomputes and keeps between steps). Each alias implements [`Integrator`] itself,
-/// so that its step compiles exactly as a hand-written struct's would (the firmware instruction
-/// counts are golden).
+/// (what it precomputes and keeps between steps). Each alias implements the deterministic
+/// [`Method`](crate::driver::Method) itself, so that its proposal compiles exactly as a
+/// hand-written struct's would (the firmware instruction counts are golden).
 ///
 /// Implemented by [`super::LieTrotter`] (SIM1), [`super::Strang`] (SIM2) and
 /// [`super::TripleJump`] (SIM4); sealed.
 pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
-    /// What a committed step hands to the next one (SIM2: the force at the new position).
-    type Carry;
-
     /// Precomputes the flows of the step `h` (already validated) for the fast system `lin`.
     ///
     /// # Errors
     /// As [`FastFlow::new`]; a scheme may reject a fast system it cannot integrate.
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError>;
 
-    /// Keeps what the committed step at position `q` hands on.
-    fn keep(&mut self, q: &SVector<T, N>, carry: Self::Carry);
-
-    /// Forgets what was handed on (the force changed).
+    /// Forgets what a step keeps for the next one (the force changed).
     fn forget(&mut self);
 }
 
@@ -54,17 +47,27 @@ pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
     /// The fast flow over the configured step.
     fn flow(&self) -> &FastFlow<T, N>;
 
-    /// The step of the configured size with the fast-flow increment `r`.
-    fn advance_with<F: Force<T, N>>(
-        m: &Sim<T, F, Self, N>,
+    /// Writes the step of the configured size from `s` with the fast-flow increment `r` into
+    /// `next.q`, `next.v` (a scheme may keep a cache keyed on `next.q`).
+    fn propose_with<F: Force<T, N>>(
+        m: &mut Sim<T, F, Self, N>,
         s: &State<T, N>,
         r: &Increment<T, N>,
-    ) -> (State<T, N>, Self::Carry);
+        next: &mut State<T, N>,
+    );
 }
 
 /// A stochastic impulse method (004 §4.2) with composition `S`: the common body of
 /// [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`] (see those for the methods, their
 /// equations, properties and errors).
+///
+/// Every SIM is an [`Integrator`] (the deterministic impulse method; SIM1 and SIM2 refuse a noisy
+/// fast part there), and SIM1 and SIM2 are also [`StochasticIntegrator`]s whose noise is the
+/// fast-flow [`Increment`] (`step_noisy(state, rng)`, or `step_with_noise(state, &r)` with an
+/// increment drawn beforehand, e.g. aggregated from finer steps to reuse one Brownian path across
+/// step sizes: see [`FastFlow::sample_increment`], [`FastFlow::carry`]). The guards measure no
+/// energy ([`NoProbe`]): the slow force need not be conservative and the fast part may be
+/// dissipative; finiteness, the velocity guard and the clock apply.
 ///
 /// ```
 /// use macrostep::{sim::{FastParams, Sim, Strang}, model::{Mass, Quadratic}, Integrator, State};
@@ -85,10 +88,6 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) h: T,
     pub(super) watch: Watch<T, N>,
 }
-
-// The configured step `H`, one impl for [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`]
-// (their steps are [`Integrator`] impls of their own).
-crate::integrator::impl_stepper!(impl[T: Real, F, S, const N: usize] Sim<T, F, S, N> => h);
 
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
     Sim<T, Conservative<P>, S, N>
@@ -137,22 +136,6 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N
         &self.lin
     }
 
-    /// Commits `next` into `state` under the step guards; on success the scheme keeps `carry`.
-    #[inline]
-    fn commit(
-        &mut self,
-        state: &mut State<T, N>,
-        next: &State<T, N>,
-        h: T,
-        carry: S::Carry,
-    ) -> Result<(), StepError> {
-        let committed = self.watch.commit(state, next, h, &NoProbe);
-        if committed.is_ok() {
-            self.scheme.keep(&next.q, carry);
-        }
-        committed
-    }
-
     /// Mutable access to the force; forgets any force cached from the last step.
     pub fn force_mut(&mut self) -> &mut F {
         self.scheme.forget();
@@ -161,41 +144,61 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N
 }
 
 impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S, N> {
-    /// The fast flow over the configured step.
+    /// The fast flow over the configured step (draws and aggregates the increments
+    /// [`StochasticIntegrator::step_with_noise`] takes).
     pub fn flow(&self) -> &FastFlow<T, N> {
         self.scheme.flow()
     }
+}
 
-    /// One step of size `H` with a given fast-flow increment (modal coordinates; see
-    /// [`FastFlow::sample_increment`], [`FastFlow::carry`]). Lets a caller reuse one Brownian path
-    /// across step sizes.
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`].
-    pub fn step_with_increment(
-        &mut self,
-        state: &mut State<T, N>,
-        r: &Increment<T, N>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.h)?;
-        let (next, carry) = S::advance_with(self, state, r);
-        self.commit(state, &next, self.h, carry)
+impl<T: Real, F, S: SimScheme<T, N>, const N: usize> Guarded<T, N> for Sim<T, F, S, N> {
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    #[inline]
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
     }
 }
 
-impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> StochasticIntegrator<T, N>
+/// The Langevin form of SIM1 and SIM2 (Integrators 4.2.2, 4.2.3): one step of the configured size
+/// with the fast-flow increment `R(H) ~ N(0, Σ(H))`.
+impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> NoisyMethod<T, N>
     for Sim<T, F, S, N>
 {
     const DETERMINISTIC_ORDER: u32 = S::ORDER;
 
-    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
-    fn step<R: Rng + ?Sized>(
+    /// The fast-flow increment in modal coordinates.
+    type Noise = Increment<T, N>;
+
+    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise
+    /// ([`FastFlow::sample_increment`]).
+    #[inline]
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Increment<T, N> {
+        self.scheme.flow().sample_increment(rng)
+    }
+
+    #[inline]
+    fn propose_noisy(
         &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let r = self.scheme.flow().sample_increment(rng);
-        self.step_with_increment(state, &r)
+        state: &State<T, N>,
+        r: &Increment<T, N>,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        S::propose_with(self, state, r, next);
+        Ok(T::zero())
     }
 }
 

@@ -30,8 +30,10 @@
 //! contract are shared.
 //!
 //! All are [`crate::Integrator`]s when `σ = 0` (symplectic when also `c = 0`; conformally
-//! symplectic, with Jacobian determinant `e^{−c·N·H}`, for scalar `c`), and
-//! [`crate::langevin::StochasticIntegrator`]s (`Sim1`, `Sim2`) when `σ ≠ 0`.
+//! symplectic, with Jacobian determinant `e^{−c·N·H}`, for scalar `c`), and `Sim1`, `Sim2` are
+//! [`crate::StochasticIntegrator`]s as well (`step_noisy(state, rng)`, or
+//! `step_with_noise(state, &r)` with a pre-drawn fast-flow [`Increment`]), the Langevin form when
+//! `σ ≠ 0`.
 //!
 //! # Uniform accuracy
 //! Theorem 4.2.2: with `c = σ = 0`, SIM1's error in `q` is `O(H)` uniformly in the stiffness (the

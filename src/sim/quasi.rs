@@ -50,11 +50,13 @@
 //! exponential on a non-diagonal or non-positive `K`).
 
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
+use crate::driver::{Guarded, Method};
 use crate::guard::{NoProbe, Watch};
 use crate::model::Potential;
-use crate::validate::check_step_input;
 use crate::validate::{check_derived, check_positive, check_step};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{ConfigError, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::SVector;
 
@@ -249,12 +251,33 @@ where
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P, K, M, const N: usize, const S: usize, const F: usize]
-    Quasi<T, P, K, M, N, S, F> => core.h
-);
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Guarded<T, N>
+    for Quasi<T, P, K, M, N, S, F>
+where
+    T: Real,
+    P: Potential<T, N>,
+    K: QuasiStiffness<T, S, F>,
+    M: QuasiSplitting,
+{
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
 
-impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Integrator<T, N>
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+}
+
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Method<T, N>
     for Quasi<T, P, K, M, N, S, F>
 where
     T: Real,
@@ -266,25 +289,26 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = M::SYMMETRIC;
 
-    crate::watched::watch_accessors!();
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let mut next = *state;
+    /// The flows act on `next` in place (it holds a copy of the state on entry).
+    fn propose(
+        &mut self,
+        _state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         if M::SYMMETRIC {
             let half = h * T::lit(0.5);
-            self.core.kick(&mut next, half);
-            Core::<T, P, K, S, F>::drift(&mut next, half);
-            self.core.stiff_flow(&mut next, h)?;
-            Core::<T, P, K, S, F>::drift(&mut next, half);
-            self.core.kick(&mut next, half);
+            self.core.kick(next, half);
+            Core::<T, P, K, S, F>::drift(next, half);
+            self.core.stiff_flow(next, h)?;
+            Core::<T, P, K, S, F>::drift(next, half);
+            self.core.kick(next, half);
         } else {
-            Core::<T, P, K, S, F>::drift(&mut next, h);
-            self.core.kick(&mut next, h);
-            self.core.stiff_flow(&mut next, h)?;
+            Core::<T, P, K, S, F>::drift(next, h);
+            self.core.kick(next, h);
+            self.core.stiff_flow(next, h)?;
         }
-        next.t = state.t + h;
-        self.watch.commit(state, &next, h, &NoProbe)
+        Ok(T::zero())
     }
 }
 

@@ -2,11 +2,10 @@
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
-use crate::guard::NoProbe;
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 #[cfg(doc)]
-use crate::langevin::StochasticIntegrator;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
 
 /// Which Lie–Trotter order SIM1 uses.
@@ -40,10 +39,10 @@ pub enum Sim1Order {
 /// so [`Integrator::SYMPLECTIC`] refers to the plain kick.
 ///
 /// # Errors
-/// Construction: as [`Sim::with_force`]. Steps: as
-/// [`Integrator::step_by`]; the deterministic [`Integrator`] interface returns
+/// Construction: as [`Sim::with_force`]. Steps: as [`Integrator::step_by`] and
+/// [`StochasticIntegrator::step_noisy`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
-/// [`StochasticIntegrator::step`]).
+/// [`StochasticIntegrator::step_noisy`]).
 ///
 /// ```
 /// use macrostep::{sim::{FastParams, Sim1}, model::{Mass, Zero}, Integrator, State};
@@ -107,7 +106,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
         r: Option<&Increment<T, N>>,
-    ) -> State<T, N> {
+        next: &mut State<T, N>,
+    ) {
         let b12 = SVector::<T, N>::from_fn(|i, _| maps[i][(0, 1)]);
         let noise = r.map(|r| (&r.z, &r.zeta));
         let (q, v) = match self.scheme.order {
@@ -121,15 +121,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
                 self.lin.apply_maps(maps, &s.q, &v, noise)
             }
         };
-        State { t: s.t + h, q, v }
+        next.q = q;
+        next.v = v;
     }
 }
 
 impl<T: Real, const N: usize> Sealed for LieTrotter<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
-    type Carry = ();
-
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
         Ok(Self {
             flow: FastFlow::new(lin, h)?,
@@ -137,9 +136,6 @@ impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
             mollified: false,
         })
     }
-
-    #[inline]
-    fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
     #[inline]
     fn forget(&mut self) {}
@@ -153,28 +149,37 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
     }
 
     #[inline]
-    fn advance_with<F: Force<T, N>>(
-        m: &Sim1<T, F, N>,
+    fn propose_with<F: Force<T, N>>(
+        m: &mut Sim1<T, F, N>,
         s: &State<T, N>,
         r: &Increment<T, N>,
-    ) -> (State<T, N>, ()) {
-        (m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r)), ())
+        next: &mut State<T, N>,
+    ) {
+        m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r), next);
     }
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
-    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
+/// The deterministic SIM1 (`c` arbitrary, `σ = 0`): the fast flow over any signed step `h`
+/// (the precomputed maps at the configured step).
+impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim1<T, F, N> {
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         if self.lin.is_noisy() {
             return Err(StepError::Precondition);
         }
-        let next = if h == self.h {
-            self.advance_maps(state, h, self.scheme.flow.maps(), None)
+        if h == self.h {
+            self.advance_maps(state, h, self.scheme.flow.maps(), None, next);
         } else {
-            self.advance_maps(state, h, &self.lin.mode_maps(h), None)
-        };
-        self.watch.commit(state, &next, h, &NoProbe)
+            self.advance_maps(state, h, &self.lin.mode_maps(h), None, next);
+        }
+        Ok(T::zero())
     }
 }

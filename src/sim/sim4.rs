@@ -2,9 +2,8 @@
 
 use super::impulse::{Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, StiffLinear};
-use crate::guard::NoProbe;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
 /// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).
@@ -57,7 +56,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         h: T,
         outer: &[Matrix2<T>; N],
         inner: &[Matrix2<T>; N],
-    ) -> State<T, N> {
+        next: &mut State<T, N>,
+    ) {
         let half = self.scheme.half;
         let c = self.scheme.c;
         let w_end = c * h * half;
@@ -68,16 +68,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         let (q, v) = self.lin.apply_maps(inner, &q, &v, None);
         let v = self.kick(&q, &v, w_mid);
         let (q, v) = self.lin.apply_maps(outer, &q, &v, None);
-        let v = self.kick(&q, &v, w_end);
-        State { t: s.t + h, q, v }
+        next.v = self.kick(&q, &v, w_end);
+        next.q = q;
     }
 }
 
 impl<T: Real, const N: usize> Sealed for TripleJump<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
-    type Carry = ();
-
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
         if lin.is_noisy() {
             return Err(ConfigError::Inconsistent {
@@ -96,25 +94,34 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
     }
 
     #[inline]
-    fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
-
-    #[inline]
     fn forget(&mut self) {}
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
-    crate::watched::claims_and_watch!(order: 4, symplectic: true, symmetric: true);
+impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim4<T, F, N> {
+    const ORDER: u32 = 4;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = if h == self.h {
-            self.advance_maps(state, h, self.scheme.outer.maps(), self.scheme.inner.maps())
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        if h == self.h {
+            self.advance_maps(
+                state,
+                h,
+                self.scheme.outer.maps(),
+                self.scheme.inner.maps(),
+                next,
+            );
         } else {
             let c = self.scheme.c;
             let outer = self.lin.mode_maps(c * h);
             let inner = self.lin.mode_maps((T::one() - c - c) * h);
-            self.advance_maps(state, h, &outer, &inner)
-        };
-        self.watch.commit(state, &next, h, &NoProbe)
+            self.advance_maps(state, h, &outer, &inner, next);
+        }
+        Ok(T::zero())
     }
 }

@@ -115,11 +115,6 @@ impl<T: Real> ZsParams<T> {
     }
 }
 
-/// The former name of [`ImplicitNewtonParams`] (it was easy to confuse with
-/// [`ConstraintNewtonParams`](crate::constrained::ConstraintNewtonParams)).
-#[deprecated(since = "0.2.0", note = "renamed `zs::ImplicitNewtonParams`")]
-pub type NewtonParams<T> = ImplicitNewtonParams<T>;
-
 /// Newton iteration controls for the fully implicit Newmark methods.
 ///
 /// The iteration stops after the first update with `‖Δ‖∞ ≤ tol·(1 + ‖x‖∞)`; reaching

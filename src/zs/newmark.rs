@@ -4,7 +4,8 @@ use super::family::{sealed, Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by
 /// Newton's method to a tolerance:
@@ -46,6 +47,7 @@ pub type Newmark<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, Newmark
 pub struct NewmarkNewton<T> {
     newton: ImplicitNewtonParams<T>,
     iterations: u32,
+    pending: u32,
 }
 
 impl<T> sealed::Sealed for NewmarkNewton<T> {}
@@ -57,6 +59,11 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for NewmarkNewto
 
     fn matrix(potential: &P) -> &P {
         potential
+    }
+
+    #[inline]
+    fn accept(&mut self) {
+        self.iterations = self.pending;
     }
 }
 
@@ -93,6 +100,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
             Ok(NewmarkNewton {
                 newton,
                 iterations: 0,
+                pending: 0,
             })
         })
     }
@@ -103,14 +111,20 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
-    for Newmark<T, P, N, S>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for Newmark<T, P, N, S> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let newton = self.member.newton;
-        self.member.iterations = self.newmark_step(&newton, true, state, h)?;
-        Ok(())
+        self.member.pending = self.newmark_step(&newton, true, state, h, next)?;
+        Ok(T::zero())
     }
 }

@@ -4,7 +4,8 @@ use super::family::{sealed, Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark (γ = ½, 000 Integrator 2.1) with **only the first Newton iteration** of its implicit
 /// equation — "Newmark with only the first step of nonlinear solve" (000 §4.1, Fig 1 row 5).
@@ -84,17 +85,23 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
-    for NewmarkOneIteration<T, P, N, S>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: false);
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for NewmarkOneIteration<T, P, N, S> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let one = ImplicitNewtonParams {
             tol: T::one(),
             max_iter: 1,
         };
-        self.newmark_step(&one, false, state, h)?;
-        Ok(())
+        self.newmark_step(&one, false, state, h, next)?;
+        Ok(T::zero())
     }
 }

@@ -4,7 +4,8 @@ use super::family::{sealed, Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Push-forward Newmark (000 Integrator 2.2, eq 2.3): Newmark pushed forward by
@@ -93,13 +94,21 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for PushForwardNewmark<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, |member, system, solver, beta, x, h2, out| {
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, |member, system, solver, beta, x, h2, out| {
             let newton = &member.newton;
             let c = beta * h2;
             let mut a = SVector::<T, N>::zeros();
@@ -114,6 +123,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrato
                 }
             }
             Err(StepError::NotConverged)
-        })
+        })?;
+        Ok(T::zero())
     }
 }

@@ -5,7 +5,8 @@ use super::ZsParams;
 use crate::forcing::{Actuate, Actuated};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Stiff Z&Ss (000 Integrator 2.6, eq 2.8) on a split potential `V₀ + αV₁`
@@ -30,7 +31,7 @@ use nalgebra::SVector;
 ///
 /// ```
 /// use macrostep::model::{Mass, Quadratic, Split, System};
-/// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State};
+/// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State, Stepper};
 /// // soft spring 1, stiff spring 1e4 on the other coordinate
 /// let soft = Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]);
 /// let stiff = Quadratic::new(matrix![0.0, 0.0; 0.0, 1.0]);
@@ -115,13 +116,20 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     }
 }
 
-impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
-    Integrator<T, N> for StiffSylipn<T, V, U, N, S>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for StiffSylipn<T, V, U, N, S> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }
 

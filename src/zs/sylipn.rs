@@ -4,7 +4,8 @@ use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 
 /// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls
 /// SyLiPN (004 Integrator 5.2.3):
@@ -87,12 +88,19 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
-    for Sylipn<T, P, N, S>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for Sylipn<T, P, N, S> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }

@@ -4,7 +4,8 @@ use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Z&S (000 Integrator 1.1, eq 1.3; Zhang & Skeel 1997 §3):
@@ -128,12 +129,19 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
-    for ZhangSkeel<T, P, N, S>
-{
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for ZhangSkeel<T, P, N, S> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }

@@ -4,7 +4,7 @@
 use crate::{drive, ScenarioError, Sink};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, Nonintrusive, Params};
-use macrostep::models::SpringTrimer;
+use macrostep::systems::SpringTrimer;
 use macrostep::Real;
 
 /// System 2.100 ([`SpringTrimer`], `ω₁ = 1.1`, `ω₂ = 0.97`, start `(0.8, 0.811, 0.721)` at

@@ -2,7 +2,7 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
+use macrostep::systems::Fpu;
 use macrostep::sim::{FastParams, Sim1};
 use macrostep::Real;
 

@@ -2,7 +2,7 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::HarmonicOscillator;
+use macrostep::systems::HarmonicOscillator;
 use macrostep::nalgebra::SVector;
 use macrostep::Real;
 

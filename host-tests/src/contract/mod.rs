@@ -1,4 +1,4 @@
-//! The step and constructor contract of issue 12, as checks that random cases can break.
+//! The step and constructor contract, as checks that random cases can break.
 //!
 //! One *entry point* is a function `fn(&mut Pcg64) -> Outcome` that draws one case from the
 //! generator (valid or hostile parameters, a valid or hostile state, a few steps with valid or

@@ -1,4 +1,4 @@
-//! `reproduce cart-pole` (issue 13, Show 6–7): LQR on a cart-pole built with the mechanism
+//! `reproduce cart-pole`: LQR on a cart-pole built with the mechanism
 //! builder, plant stepped at 1 kHz by Z&S on the penalty form (and by RATTLE on the exact form),
 //! the actuator force set every tick with `Actuate::set_force`; and the builder's bit-identity
 //! with the built-in double pendulum and chain.
@@ -52,7 +52,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's case: 0.2 rad tilt, 10 s, 2 % band, 1000 identity steps.
+    /// The full case: 0.2 rad tilt, 10 s, 2 % band, 1000 identity steps.
     pub fn paper() -> Self {
         Self {
             tilt: 0.2,
@@ -277,7 +277,7 @@ pub fn compute(setup: &Setup) -> Results {
 /// Prints the table and the figure lines.
 pub fn report(r: &Results, setup: &Setup) {
     say!(
-        "issue 13: cart-pole (cart {M_CART} kg on a rail, tip {M_TIP} kg, rod {LENGTH} m), LQR at 1 kHz, start tilt {} rad, T = {} s",
+        "cart-pole (cart {M_CART} kg on a rail, tip {M_TIP} kg, rod {LENGTH} m), LQR at 1 kHz, start tilt {} rad, T = {} s",
         setup.tilt,
         setup.seconds
     );

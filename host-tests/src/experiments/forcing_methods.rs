@@ -343,7 +343,7 @@ fn to_state(s0: &State<f64, 4>, t_end: f64, f: impl Fn(f64, &[f64], &mut [f64]))
     )
 }
 
-/// Bad input (Show 8): each case must give its typed error and leave state (and force) as they
+/// Bad input: each case must give its typed error and leave state (and force) as they
 /// were. Returns (cases passed, cases).
 pub fn bad_input() -> (usize, usize) {
     let (pen, rigid, g) = systems();

@@ -1,10 +1,10 @@
-//! `reproduce guards`: what the step guards and the recovery wrapper do on the finding-1
+//! `reproduce guards`: what the step guards and the recovery wrapper do on a diverging
 //! setting (penalised double pendulum, `DoublePendulum::paper()`, ω = 20, β = 0.4, h = 0.1,
 //! started at rest from random angles), and the `f32` clock.
 //!
 //! "Silent garbage" is a run that ends with every step `Ok` but max `|g|` > 0.1 or `|ΔE|` > 1
-//! somewhere on the way (the bug the guards fix: before them, Z&S and SyLiPN returned hundreds
-//! of such steps). With the default guards the count must be 0.
+//! somewhere on the way (with the guards off, Z&S and SyLiPN return hundreds of such steps: the
+//! `garbage w/o guards` column). With the default guards the count must be 0.
 
 use super::guards_overhead::Overhead;
 use crate::report::{figure, figure_int};
@@ -30,7 +30,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The setting: 1,000 starts × 1,000 steps; 10⁷ clock steps.
+    /// The full setting: 1,000 starts × 1,000 steps; 10⁷ clock steps.
     pub fn paper() -> Self {
         Self {
             starts: 1000,
@@ -226,7 +226,7 @@ fn f32_clock(n: u64) -> (f64, f64) {
 
 /// Prints the table and the figures.
 pub fn report(r: &Results) {
-    say!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
+    say!("diverging setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
     say!(
         "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
         "method",
@@ -283,7 +283,7 @@ pub fn report(r: &Results) {
     report_overhead(&r.overhead);
 }
 
-/// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
+/// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
 fn report_overhead(o: &[Overhead]) {
     say!("guard overhead (median of interleaved repeats, double pendulum, same trajectory):");
     say!(

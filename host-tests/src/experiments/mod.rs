@@ -46,9 +46,9 @@ pub struct Experiment {
 pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "guards",
-        seed: "000 §4.1 (issue 12)",
+        seed: "000 §4.1 (random at-rest starts)",
         seconds: 2.0,
-        about: "step guards on the finding-1 double pendulum (silent garbage, recovery) and the f32 clock",
+        about: "step guards on a diverging double pendulum (silent garbage, recovery) and the f32 clock",
         run: guards::run_paper,
     },
     Experiment {
@@ -263,28 +263,28 @@ pub const EXPERIMENTS: &[Experiment] = &[
         about: "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost", run: so3::run },
     Experiment {
         name: "work-precision",
-        seed: "issue 14 (000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100)",
+        seed: "000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100",
         seconds: 35.0,
         about: "work–precision at equal accuracy: dp ω = 100 (10 methods + DOP853 peer), chains of 5–40, FPU SIM1/2/4 vs Verlet, FLAVOR trimer; Z&S cap",
         run: work_precision::run,
     },
     Experiment {
         name: "work-precision-omega",
-        seed: "issue 14 (000 §4.1, penalty ω = 20 … 2000)",
+        seed: "000 §4.1, penalty ω = 20 … 2000",
         seconds: 10.0,
         about: "double pendulum over penalty ω = 20 … 2000: largest stable steps, costs at equal error, Z&S ÷ Verlet",
         run: work_precision::omega::run,
     },
     Experiment {
         name: "work-precision-remedies",
-        seed: "issue 14 item 3 (000 §4.1, eq 1.2–1.3; 002 §5)",
+        seed: "000 §4.1, eq 1.2–1.3; 002 §5",
         seconds: 10.0,
         about: "Z&S stability-cap remedies on the penalised double pendulum: β, distance form, Gauss–Newton matrix (h_max at ω = 100, 1000; order, symplecticity, symmetry)",
         run: work_precision::remedies::run,
     },
     Experiment {
         name: "forcing",
-        seed: "issue 13 (Marsden & West 2001 §3.2; 000 eq 1.8)",
+        seed: "Marsden & West 2001 §3.2; 000 eq 1.8",
         seconds: 10.0,
         about: "external forces (order, energy balance, forced symplecticity), damping, reaction forces",
         run: forcing::run,
@@ -305,7 +305,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     },
     Experiment {
         name: "cart-pole",
-        seed: "issue 13 (Show 6-7)",
+        seed: "(application: 1 kHz LQR loop)",
         seconds: 0.2,
         about: "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity",
         run: cart_pole::run,

@@ -139,7 +139,7 @@ fn covariance_in_phase<F: macrostep::sim::Force<f64, 3>>(
 
 #[test]
 fn increment_statistics_within_three_standard_errors() {
-    // Item 1: 10⁵ increments from a fixed x: sample mean vs B(H)x, sample covariance vs Σ(H).
+    // 10⁵ increments from a fixed x: sample mean vs B(H)x, sample covariance vs Σ(H).
     let m = full_mass();
     let k = stiff_k();
     let (c, h) = (0.9, 0.05);

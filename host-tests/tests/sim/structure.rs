@@ -331,7 +331,7 @@ fn exact_with_v_zero<T: Real + host_tests::Tolerance>() {
         .unwrap()
         .integrate(&mut d, n)
         .unwrap();
-    // f64: 1e-12 (item 1). f32: the phase ωt = 200 carries ~ωt·ε relative error.
+    // f64: 1e-12 (the fast flow is exact). f32: the phase ωt = 200 carries ~ωt·ε relative error.
     let tol = if T::EPS > 1e-10 { 2e-4 } else { 1e-12 };
     for (name, s) in [("sim1", a), ("sim2", b), ("sim4", d)] {
         let err = (s.q[0].to_f64() - q).abs();

@@ -61,7 +61,7 @@ fn one_gradient_hessian_contraction_per_step_and_cache_keyed_on_h() {
     assert_eq!(cached, fresh_s, "cache reused across step sizes");
 }
 
-/// Item 9: bad input → typed errors, state untouched.
+/// Bad input → typed errors, state untouched.
 #[test]
 fn bad_configuration_is_rejected_with_typed_errors() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -90,7 +90,7 @@ fn bad_configuration_is_rejected_with_typed_errors() {
     assert!(SymmetricComposition::new(one, Scheme::TripleJump).is_err());
 }
 
-/// Item 9: failed steps → typed errors, state untouched.
+/// Failed steps → typed errors, state untouched.
 #[test]
 fn failed_steps_return_typed_errors_and_keep_the_state() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();

@@ -1,4 +1,4 @@
-//! `reproduce forcing` (issue 13, Show 1–5 and 8): external forces, damping and reaction forces
+//! `reproduce forcing`: external forces, damping and reaction forces
 //! on the double pendulum of 000 §4.1 (`DoublePendulum::paper()`, penalty `ω = 20`, `β = 0.4`).
 //!
 //! The force is `f(t)` of [`forcing_methods::force`](super::forcing_methods::force) (smooth,
@@ -37,7 +37,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's setting: T = 50 energy balance at h = 0.01, 10⁴ damped steps (order steps stop
+    /// The full setting: T = 50 energy balance at h = 0.01, 10⁴ damped steps (order steps stop
     /// at 0.000625: below it the 4th-order RATTLE composition reaches its Newton-tolerance floor).
     pub fn paper() -> Self {
         Self {

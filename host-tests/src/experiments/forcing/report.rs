@@ -6,9 +6,7 @@ use crate::say;
 
 /// Prints the tables and the figure lines.
 pub fn report(r: &Results, setup: &Setup) {
-    say!(
-        "issue 13: forces on the double pendulum (000 §4.1), f(t) smooth, |f| ≤ 0.5, midpoint-held"
-    );
+    say!("forces on the double pendulum (000 §4.1), f(t) smooth, |f| ≤ 0.5, midpoint-held");
     say!(
         "order: global error at t = {} vs DOP853 on the same forced system, h = {:?}",
         setup.order_t,

@@ -1,4 +1,4 @@
-//! `reproduce work-precision` (issue 14): which method wins where, **at equal accuracy**.
+//! `reproduce work-precision`: which method wins where, **at equal accuracy**.
 //!
 //! For each problem and method the harness ([`search`]) sweeps the step (a peer's tolerance)
 //! over a log grid, finds the coarsest setting that reaches each target error (every finer grid
@@ -9,9 +9,9 @@
 //! error at a large step is a failed sweep point, and the search moves to smaller steps.
 //!
 //! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
-//! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
+//! cap), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
 //! reference), [`omega`] (the double pendulum over ω = 20 … 2000: stability caps and costs,
-//! `reproduce work-precision-omega`), [`remedies`] (the Z&S cap remedies of item 3:
+//! `reproduce work-precision-omega`), [`remedies`] (remedies for the Z&S cap:
 //! β, distance form, Gauss–Newton matrix; `reproduce work-precision-remedies`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
 pub mod chain;
@@ -81,7 +81,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's setting: dp T = 10, chain T = 3, FPU T = 100, trimer T = 10.
+    /// The full setting: dp T = 10, chain T = 3, FPU T = 100, trimer T = 10.
     pub fn paper() -> Self {
         Self {
             dp_span: 10.0,
@@ -306,8 +306,8 @@ pub fn report(r: &Results) {
     report_caps(&r.caps);
 }
 
-/// The trimer's equal-accuracy speed-up in units of the fused FLAVOR's δ/τ (issue 14 quotes
-/// 1.05–1.10·δ/τ against the legacy map *at τ*; here the legacy map runs at its own
+/// The trimer's equal-accuracy speed-up in units of the fused FLAVOR's δ/τ (against the legacy
+/// map *at τ* the speed-up is 1.05–1.10·δ/τ; here the legacy map runs at its own
 /// equal-accuracy step).
 fn trimer_per_delta_over_tau(s: &Study) {
     let fused = s.curves.iter().find(|c| c.key == "fused");
@@ -335,7 +335,7 @@ fn trimer_per_delta_over_tau(s: &Study) {
     }
 }
 
-/// The Z&S ω = 100 stability cap (issue 14 item 3).
+/// The Z&S ω = 100 stability cap.
 fn report_caps(caps: &[dp::Cap]) {
     say!(
         "\n== stability cap, double pendulum ω = 100, T = 10 (grid ratio 2^(1/8) from h = 0.01) =="

@@ -1,4 +1,4 @@
-//! `reproduce work-precision-omega` (issue 14, the `omega` study): the penalised double pendulum
+//! `reproduce work-precision-omega` (the `omega` study): the penalised double pendulum
 //! (000 §4.1 start, β = 0.4, error against the rigid solution at t = 1, …, T) over penalty
 //! frequencies ω = 20 … 2000.
 //!
@@ -56,7 +56,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's ω list, T = 10, cap grid `2^(1/8)` (≈ 5 s in release).
+    /// The full ω list, T = 10, cap grid `2^(1/8)` (≈ 5 s in release).
     pub fn paper() -> Self {
         Self {
             omegas: vec![20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0],

@@ -1,4 +1,4 @@
-//! `reproduce work-precision-remedies` (issue 14 item 3): the remedies the seeds allow for the
+//! `reproduce work-precision-remedies`: the remedies the seeds allow for the
 //! Z&S stability cap on the penalised double pendulum, each measured on the `omega` study's
 //! cap scan ([`super::omega`]: 000 §4.1 start, guards on, `[0, T]` must complete, grid from
 //! `ωh = 0.05` up to `h = 1`).
@@ -22,7 +22,7 @@
 //!   error in q and v at t = 1, ω = 20), symplecticity defect (one step, ω = 100, h = 0.01) and
 //!   reversibility.
 //!
-//! The stiff Z&Ss of eq 2.8 is the fourth remedy of the issue; on this model (linear gravity)
+//! The stiff Z&Ss of eq 2.8 is the fourth remedy; on this model (linear gravity)
 //! it is SyLiPN (`work-precision-omega.stiff_sylipn.h_max.omega<ω>`; `sylipn` here).
 //!
 //! # Which remedy works
@@ -51,10 +51,10 @@
 //!   (reversibility ≈ 1e-13) but **not symplecticity**: defect 1.5e-2 against 1.4e-10 for the
 //!   exact Z&S (`f = −M⁻¹∇U` needs the matrix to be the Hessian of `V`; with `G ≠ ∇²V`
 //!   the term `βh²(∇²V − G)a` remains, whatever the third-derivative term — the exact-`V‴`
-//!   control has the same 1.4e-2). It also cuts SyLiPN's step by 2.4–3×. Not kept.
+//!   control has the same 1.4e-2). It also cuts SyLiPN's step by 2.4–3×, so the core does not offer it.
 //!
 //! The only larger stable step on this problem is SyLiPN's (3.7× Z&S's at ω = 100, 5.2× at
-//! ω = 1000), which `zs::advice` already recommends.
+//! ω = 1000), which `zs::advice` recommends.
 
 use super::omega::Cap;
 use crate::fixtures::penalised_dp::{completes, DistanceForm, GaussNewton};

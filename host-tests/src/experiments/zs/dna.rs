@@ -252,7 +252,7 @@ mod tests {
     fn bracket_widens_past_its_first_upper_end_and_bisects() {
         let inside = largest_passing(0.05, 1.0, |h| h < 0.3);
         assert!((inside - 0.3).abs() < 1e-4 && inside < 0.3, "{inside}");
-        // The old bracket [0.05, 1] returned ~0.98 here: its upper end was never seen to fail.
+        // A bracket fixed at [0.05, 1] would return ~0.98 here: its upper end never fails.
         let beyond = largest_passing(0.05, 1.0, |h| h < 3.0);
         assert!((beyond - 3.0).abs() < 1e-3 && beyond < 3.0, "{beyond}");
     }

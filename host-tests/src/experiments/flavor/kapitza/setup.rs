@@ -8,7 +8,7 @@ use macrostep::Integrator;
 
 pub use crate::measure::{max_abs, window_err};
 
-/// The measurement setup: `T = 10`, trailing windows of 0.01 (ten forcing periods) on a
+/// The measurement setup: `T = 10`, trailing windows of 0.01 (ten forcing periods) on a
 /// 0.05 grid, reference sampled every `5·10⁻⁵`.
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
@@ -30,7 +30,7 @@ impl Setup {
     /// [`RECOMMENDED`]: the recommended setting `(τ, δ, symmetric)`.
     pub const RECOMMENDED: (f64, f64, bool) = RECOMMENDED;
 
-    /// The setup (004 Fig 2.17 parameters).
+    /// The full setup (004 Fig 2.17 parameters).
     pub fn paper() -> Self {
         Self {
             model: Kapitza::paper(),

@@ -89,8 +89,9 @@ fn report_speed(r: &Results) {
          (delta/tau = {:.0})",
         delta / tau
     );
-    // Not at equal accuracy: the legacy map runs at the micro-step τ (issue 14 item 4; the
-    // equal-error comparison is `work_precision.trimer.*`). Old names stay for a release.
+    // Not at equal accuracy: the legacy map runs at the micro-step τ (the equal-error
+    // comparison is `work_precision.trimer.*`). Both names print the same value:
+    // `flavor-3dof.speedup` is a published name (names are stable), the second says what it is.
     figure("flavor-3dof.speedup", t_legacy / t_flavor);
     figure("flavor-3dof.speedup_vs_legacy_at_tau", t_legacy / t_flavor);
     let (fused, t_fused) = r.fused;
