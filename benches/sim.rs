@@ -14,7 +14,7 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
 use macrostep::systems::Fpu;
-use macrostep::{Integrator, Real};
+use macrostep::{Real, Stepper};
 
 const OMEGA: f64 = 1000.0;
 const H_SIM: f64 = 0.01;

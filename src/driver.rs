@@ -131,8 +131,12 @@ pub trait Method<T: Real, const N: usize>: Guarded<T, N> {
     /// # Errors
     /// The method's own failures (singular solve, Newton not converged, non-finite
     /// intermediate values).
-    fn propose(&mut self, state: &State<T, N>, h: T, next: &mut State<T, N>)
-        -> Result<T, StepError>;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError>;
 }
 
 /// A stochastic one-step method: a proposal from a noise input of the configured step size.
@@ -214,7 +218,11 @@ impl<T: Real, const N: usize, M: NoisyMethod<T, N>> StochasticIntegrator<T, N> f
     type Noise = M::Noise;
 
     #[inline]
-    fn step_with_noise(&mut self, state: &mut State<T, N>, noise: &M::Noise) -> Result<(), StepError> {
+    fn step_with_noise(
+        &mut self,
+        state: &mut State<T, N>,
+        noise: &M::Noise,
+    ) -> Result<(), StepError> {
         let h = Guarded::step_size(self);
         check_step_input(state, h)?;
         let mut next = *state;

@@ -180,7 +180,9 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T,
 /// Only forward steps of the configured size exist (there is no `step_by`): an
 /// Ornstein–Uhlenbeck increment has no meaning for a negative time step, and its coefficients are
 /// computed once for `h` at construction.
-pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T, N> {
+pub trait StochasticIntegrator<T: Real, const N: usize>:
+    Stepper<T, N> + sealed::Sealed<T, N>
+{
     /// The order of the method when the noise and friction vanish (the deterministic limit).
     const DETERMINISTIC_ORDER: u32;
 
@@ -193,8 +195,11 @@ pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T, N> + sealed:
     /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
     /// when the result is not, [`StepError::Diverged`] for a guard, [`StepError::ClockStalled`];
     /// a method adds its own. The state is unchanged on error.
-    fn step_with_noise(&mut self, state: &mut State<T, N>, noise: &Self::Noise)
-        -> Result<(), StepError>;
+    fn step_with_noise(
+        &mut self,
+        state: &mut State<T, N>,
+        noise: &Self::Noise,
+    ) -> Result<(), StepError>;
 
     /// Advances `state` by one step of the configured size, drawing the noise from `rng`.
     ///

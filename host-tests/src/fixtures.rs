@@ -341,7 +341,7 @@ pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
     system: SplitSystem<T, V, U, N>,
     delta: T,
     tau: T,
-) -> Nonintrusive<T, SeMap<T, V, U, N>>
+) -> Nonintrusive<T, SeMap<T, V, U, N>, N>
 where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
@@ -355,7 +355,7 @@ pub fn nonintrusive_fused<T: Real, V, U, const N: usize>(
     system: SplitSystem<T, V, U, N>,
     delta: T,
     tau: T,
-) -> Nonintrusive<T, FusedEuler<T, V, U, N>>
+) -> Nonintrusive<T, FusedEuler<T, V, U, N>, N>
 where
     V: Potential<T, N>,
     U: Potential<T, N>,

@@ -51,17 +51,17 @@ impl<K, const N: usize> EulerMap<K, N> {
         K: EulerKick<T, N>,
     {
         if drift {
-            x.q = x.q + x.v * h;
-            x.v = x.v + self.kick.acceleration(x.t, &x.q, stiffness) * h;
+            x.q += x.v * h;
+            x.v += self.kick.acceleration(x.t, &x.q, stiffness) * h;
         } else {
             let at_end = match stiffness {
                 Stiffness::On { clock } => Stiffness::On { clock: clock + h },
                 Stiffness::Off => Stiffness::Off,
             };
-            x.v = x.v + self.kick.acceleration(x.t + h, &x.q, at_end) * h;
-            x.q = x.q + x.v * h;
+            x.v += self.kick.acceleration(x.t + h, &x.q, at_end) * h;
+            x.q += x.v * h;
         }
-        x.t = x.t + h;
+        x.t += h;
     }
 }
 

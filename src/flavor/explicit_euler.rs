@@ -132,7 +132,7 @@ impl<T: Real, S: OdeIncrement<T, D>, const D: usize> LegacyMap<T, D> for OdeEule
             return Err(StepError::StepSize);
         }
         x.q = self.scheme.next(x, h, stiffness);
-        x.t = x.t + h;
+        x.t += h;
         Ok(T::zero())
     }
 }

@@ -142,9 +142,9 @@ impl<T: Real, L: LegacyMap<T, N>, F: FlavorForm, const N: usize> Method<T, N>
     }
 }
 
-/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps). A
-/// change of force is accounted in the FLAVOR's guard memory (see [`crate::forcing`]): the run
-/// goes on.
+/// The legacy map's held force, held over the whole FLAVOR step (stiff and soft sub-steps).
+/// Setting it does not restart the guard run; the FLAVOR's guards bound no energy, so the work
+/// of the force needs no accounting.
 impl<T, L, F, const N: usize> crate::forcing::Actuate<T, N> for Flavor<T, L, F, N>
 where
     T: Real,
@@ -155,12 +155,91 @@ where
     }
 
     fn set_force(&mut self, u: &nalgebra::SVector<T, N>) -> Result<(), StepError> {
-        if self.legacy.force() == u {
-            return Ok(());
+        self.legacy.set_force(u)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::flavor::{ExplicitEuler, Nonintrusive, StiffOde, Symmetric};
+    use crate::model::{Mass, Quadratic, Split, System};
+    use crate::{Guards, Integrator, State, StepError, Stepper};
+    use nalgebra::{matrix, vector, SVector};
+
+    fn system() -> System<f64, Split<f64, Quadratic<f64, 2>, Quadratic<f64, 2>>, 2> {
+        let split = Split::new(
+            Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
+            Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]),
+            1e4,
+        );
+        System::new(Mass::identity(), split)
+    }
+
+    /// The FLAVOR owns its guards: what is set is what is read, for both forms.
+    #[test]
+    fn guards_set_are_guards_read() {
+        let g = Guards {
+            velocity_step: Some(3.0),
+            ..Guards::off()
+        };
+        let mut f = Nonintrusive::symplectic_euler(system(), 0.01, 1e-4).unwrap();
+        assert_eq!(f.guards(), Guards::default());
+        f.set_guards(g).unwrap();
+        assert_eq!(f.guards(), g);
+        let f = Symmetric::symplectic_euler(system(), 0.01, 1e-4)
+            .unwrap()
+            .with_guards(g)
+            .unwrap();
+        assert_eq!(f.guards(), g);
+        let bad = Guards {
+            velocity_step: Some(-1.0),
+            ..Guards::off()
+        };
+        let mut f = f;
+        assert!(f.set_guards(bad).is_err());
+        assert_eq!(f.guards(), g);
+    }
+
+    /// The velocity guard is the FLAVOR's: a step whose velocity jumps by more is refused and
+    /// the state is left as it was.
+    #[test]
+    fn the_velocity_guard_refuses_a_jump() {
+        let mut f = Nonintrusive::symplectic_euler(system(), 0.01, 1e-4)
+            .unwrap()
+            .with_guards(Guards {
+                velocity_step: Some(1e-3),
+                ..Guards::off()
+            })
+            .unwrap();
+        let s0 = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
+        let mut s = s0;
+        assert!(matches!(f.step(&mut s), Err(StepError::Diverged { .. })));
+        assert_eq!(s, s0);
+    }
+
+    struct Decay;
+    impl StiffOde<f64, 1> for Decay {
+        fn soft(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> {
+            vector![0.0]
         }
-        let du = u - self.legacy.force();
-        self.legacy.set_force(u)?;
-        self.watch.account(|last| -du.dot(&last.q));
-        Ok(())
+        fn stiff(&self, _: f64, u: &SVector<f64, 1>) -> SVector<f64, 1> {
+            -u
+        }
+    }
+
+    /// An ODE FLAVOR steps through the driver: input checks, the compensated clock, `v` kept.
+    #[test]
+    fn ode_flavor_steps_through_the_driver() {
+        let mut f =
+            Nonintrusive::try_new(ExplicitEuler::new(Decay, 10.0).unwrap(), 0.1, 1e-2).unwrap();
+        let mut s = State::at_rest(vector![1.0]);
+        f.integrate(&mut s, 1000).unwrap();
+        assert_eq!(s.t, 100.0);
+        assert_eq!(s.v[0], 0.0);
+        assert!(s.q[0] > 0.0 && s.q[0] < 1e-3);
+        let bad = State::at_rest(vector![f64::NAN]);
+        let mut x = bad;
+        assert_eq!(f.step(&mut x), Err(StepError::NonFiniteState));
+        assert_eq!(f.step_by(&mut s, 0.0), Err(StepError::StepSize));
     }
 }

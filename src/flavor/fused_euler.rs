@@ -99,9 +99,9 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedKick<
         let q1 = x.q + x.v * tau;
         let split = &self.system.potential;
         let g = split.soft.gradient(&q1) * h + split.stiff.gradient(&q1) * (tau * self.on);
-        x.v = x.v - self.system.mass.solve(&g);
+        x.v -= self.system.mass.solve(&g);
         x.q = q1 + x.v * (h - tau);
-        x.t = x.t + h;
+        x.t += h;
     }
 }
 

@@ -154,7 +154,7 @@ pub use stacks::{
     FusedEulerFlavor, SymmetricEulerFlavor, SymplecticEulerFlavor, SymplecticEulerMap,
     VerletFlavor, VerletMap,
 };
-pub use switched::Switched;
+pub use switched::{AdjointStep, Switched};
 pub use symmetric::Symmetric;
 
 use crate::validate::{check_finite, check_nonnegative};

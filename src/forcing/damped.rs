@@ -1,10 +1,10 @@
 //! Linear damping `M v̇ = −C v` by its exact flow, Strang-composed with any method.
 
 use super::Actuate;
-use crate::linalg::symmetric_eigen;
-use crate::model::Mass;
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
+use crate::linalg::symmetric_eigen;
+use crate::model::Mass;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 

@@ -9,8 +9,8 @@
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
 use super::{Fsal, ZsParams};
-use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::driver::Guarded;
+use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
 use crate::model::{Hessian, Potential, System};

@@ -2,9 +2,9 @@
 
 use super::family::{sealed, Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by
@@ -111,7 +111,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for Newmark<T, P, N, S> {
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
+    for Newmark<T, P, N, S>
+{
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;

@@ -2,9 +2,9 @@
 
 use super::family::{sealed, Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -108,22 +108,27 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T,
         h: T,
         next: &mut State<T, N>,
     ) -> Result<T, StepError> {
-        self.two_stage(state, h, next, |member, system, solver, beta, x, h2, out| {
-            let newton = &member.newton;
-            let c = beta * h2;
-            let mut a = SVector::<T, N>::zeros();
-            for _ in 0..newton.max_iter {
-                let y = x + a * c;
-                let r = system.mass.mul(&a) + system.potential.gradient(&y);
-                let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
-                a += da;
-                if newton.converged(&da, &a) {
-                    *out = a;
-                    return Ok(());
+        self.two_stage(
+            state,
+            h,
+            next,
+            |member, system, solver, beta, x, h2, out| {
+                let newton = &member.newton;
+                let c = beta * h2;
+                let mut a = SVector::<T, N>::zeros();
+                for _ in 0..newton.max_iter {
+                    let y = x + a * c;
+                    let r = system.mass.mul(&a) + system.potential.gradient(&y);
+                    let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
+                    a += da;
+                    if newton.converged(&da, &a) {
+                        *out = a;
+                        return Ok(());
+                    }
                 }
-            }
-            Err(StepError::NotConverged)
-        })?;
+                Err(StepError::NotConverged)
+            },
+        )?;
         Ok(T::zero())
     }
 }

@@ -2,10 +2,10 @@
 
 use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::forcing::{Actuate, Actuated};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
-use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -116,7 +116,9 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     }
 }
 
-impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for StiffSylipn<T, V, U, N, S> {
+impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
+    Method<T, N> for StiffSylipn<T, V, U, N, S>
+{
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;

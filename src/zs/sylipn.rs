@@ -2,9 +2,9 @@
 
 use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls
@@ -88,7 +88,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for Sylipn<T, P, N, S> {
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
+    for Sylipn<T, P, N, S>
+{
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = true;

@@ -2,9 +2,9 @@
 
 use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
-use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -129,7 +129,9 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N> for ZhangSkeel<T, P, N, S> {
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
+    for ZhangSkeel<T, P, N, S>
+{
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;

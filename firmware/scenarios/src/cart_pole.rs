@@ -2,11 +2,11 @@
 //! gains and the closed loop as one [`Method`](macrostep::driver::Method) (so the firmware's per-step instruction
 //! count is the whole tick: observe, control, actuation, `set_force`, one plant step).
 
+use macrostep::driver::{Guarded, Method};
 use macrostep::forcing::Actuate;
+use macrostep::guard::Watch;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::nalgebra::SVector;
-use macrostep::driver::{Guarded, Method};
-use macrostep::guard::Watch;
 use macrostep::{ConfigError, Real, State, StepError};
 
 /// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`

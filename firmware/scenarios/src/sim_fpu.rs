@@ -2,8 +2,8 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::model::Mass;
-use macrostep::systems::Fpu;
 use macrostep::sim::{FastParams, Sim1};
+use macrostep::systems::Fpu;
 use macrostep::Real;
 
 /// SIM1 (004 Integrator 4.2.1: exact stiff flow, then the soft kick) on [`Fpu::paper`]

@@ -170,8 +170,8 @@ fn scheme(g: &mut Gen<'_>) -> Scheme {
     }
 }
 
-/// A composite: the residual guard is checked (stateless), the energy run guard is judged by
-/// the inner integrator on sub-steps not visible here (module docs of `contract`).
+/// A composite: the residual guard is checked (stateless), the energy run guard is not
+/// replayed (module docs of `contract`).
 fn composite<T: Special, P, const N: usize, I: Integrator<T, N>>(
     g: &mut Gen<'_>,
     m: &mut I,

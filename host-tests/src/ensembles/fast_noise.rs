@@ -236,7 +236,8 @@ pub fn fast_noise_flavor_at(
         let mut s = fast_noise_start_at(omega);
         path.clear();
         for _ in 0..n_rec {
-            f.integrate(&mut s, every, &mut rng).expect("FLAVOR step");
+            f.integrate_noisy(&mut s, every, &mut rng)
+                .expect("FLAVOR step");
             path.push(s);
         }
         out.add(&path);

@@ -26,7 +26,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let mut mh = Metropolis::new(flavor, system, SVector::from([2.0, 2.0]), beta).unwrap();
     let mut rng = rand_pcg::Pcg32::new(seed, 0x1405_7b7e_f767_814f);
     let mut s = State::new(0.0, SVector::from([1.0, 1.0]), SVector::zeros());
-    mh.integrate(&mut s, 1000, &mut rng).unwrap(); // burn-in
+    mh.integrate_noisy(&mut s, 1000, &mut rng).unwrap(); // burn-in
     mh.reset_counters();
     let bins = 20;
     let (lo, hi) = (-2.0, 2.0);
@@ -34,7 +34,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let mut counts = vec![0usize; bins];
     let mut outside = 0usize;
     for _ in 0..samples {
-        mh.integrate(&mut s, thin, &mut rng).unwrap();
+        mh.integrate_noisy(&mut s, thin, &mut rng).unwrap();
         let m = 0.5 * (s.q[0] + s.q[1]);
         let k = ((m - lo) / width).floor();
         if k >= 0.0 && (k as usize) < bins {

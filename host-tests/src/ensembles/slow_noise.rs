@@ -52,7 +52,7 @@ fn flavor_path<I: StochasticIntegrator<f64, 2>>(
     let mut out = Vec::with_capacity(n_rec);
     for _ in 0..n_rec {
         integ
-            .integrate(&mut s, record_every, rng)
+            .integrate_noisy(&mut s, record_every, rng)
             .expect("FLAVOR step");
         out.push(obs(&s));
     }

@@ -186,7 +186,7 @@ pub fn ensemble(
         m.reset();
         for k in 0..n_rec {
             if k > 0 {
-                m.integrate(&mut s, every, &mut rng).expect("step");
+                m.integrate_noisy(&mut s, every, &mut rng).expect("step");
             }
             let q = s.q[0];
             s1[k] += q;

@@ -4,6 +4,7 @@
 
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
+use macrostep::driver::{Guarded, Method};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::guard::Watch;
 use macrostep::model::{Constraint, Mass, Potential, System, Zero};
@@ -40,35 +41,54 @@ fn force_tq(t: f64, _q: &SVector<f64, 4>) -> SVector<f64, 4> {
 }
 
 /// A base method that adds up the work `uᵀ(q₁ − q₀)` of its held force, step by step (the
-/// method's own quadrature of `∫ f·dq`; composition stages each add their own).
+/// method's own quadrature of `∫ f·dq`; composition stages each add their own). The work of a
+/// proposal is added when the proposal is accepted.
 #[derive(Clone)]
 pub struct Logged<I> {
     inner: I,
     work: Rc<Cell<f64>>,
+    pending: f64,
 }
 
-impl<I: Integrator<f64, 4> + Actuate<f64, 4>> macrostep::Stepper<f64> for Logged<I> {
+impl<I: Method<f64, 4>> Guarded<f64, 4> for Logged<I> {
+    type Probe<'a>
+        = I::Probe<'a>
+    where
+        Self: 'a;
+
     fn step_size(&self) -> f64 {
-        self.inner.step_size()
+        Guarded::step_size(&self.inner)
+    }
+
+    fn watch(&self) -> &Watch<f64, 4> {
+        self.inner.watch()
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<f64, 4>, I::Probe<'_>) {
+        self.inner.watch_and_probe()
+    }
+
+    fn accept(&mut self, state: &State<f64, 4>) {
+        self.inner.accept(state);
+        self.work.set(self.work.get() + self.pending);
+        self.pending = 0.0;
     }
 }
 
-impl<I: Integrator<f64, 4> + Actuate<f64, 4>> Integrator<f64, 4> for Logged<I> {
+impl<I: Method<f64, 4> + Actuate<f64, 4>> Method<f64, 4> for Logged<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-    fn watch(&self) -> Option<&Watch<f64, 4>> {
-        self.inner.watch()
-    }
-    fn watch_mut(&mut self) -> Option<&mut Watch<f64, 4>> {
-        self.inner.watch_mut()
-    }
-    fn step_by(&mut self, state: &mut State<f64, 4>, h: f64) -> Result<(), StepError> {
-        let q0 = state.q;
-        self.inner.step_by(state, h)?;
-        self.work
-            .set(self.work.get() + self.force().dot(&(state.q - q0)));
-        Ok(())
+
+    fn propose(
+        &mut self,
+        state: &State<f64, 4>,
+        h: f64,
+        next: &mut State<f64, 4>,
+    ) -> Result<f64, StepError> {
+        let exchanged = self.inner.propose(state, h, next)?;
+        self.pending = self.force().dot(&(next.q - state.q));
+        Ok(exchanged)
     }
 }
 
@@ -102,12 +122,13 @@ pub struct Built {
 
 fn driven<I>(name: &'static str, base: I, rigid: bool, compose: bool) -> Built
 where
-    I: Integrator<f64, 4> + Actuate<f64, 4> + 'static,
+    I: Method<f64, 4> + Actuate<f64, 4> + 'static,
 {
     let work = Rc::new(Cell::new(0.0));
     let logged = Logged {
         inner: base,
         work: work.clone(),
+        pending: 0.0,
     };
     let d = Driven::new(logged, force_tq as ForceFn);
     if compose {
@@ -235,7 +256,7 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
     let (pen, rigid, g) = systems();
     let p = ZsParams::default();
     let cm = SMatrix::<f64, 4, 4>::identity() * c;
-    fn boxed<I: Integrator<f64, 4> + 'static>(
+    fn boxed<I: Method<f64, 4> + 'static>(
         i: I,
         mass: macrostep::model::Mass<f64, 4>,
         c: SMatrix<f64, 4, 4>,

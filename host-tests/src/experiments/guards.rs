@@ -9,11 +9,12 @@
 use super::guards_overhead::Overhead;
 use crate::report::{figure, figure_int};
 use crate::say;
+use macrostep::driver::Method;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
 use macrostep::recover::Recovering;
 use macrostep::systems::{DoublePendulum, GravityPenalty};
 use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -107,7 +108,7 @@ fn garbage(r: Option<(f64, f64)>) -> bool {
 }
 
 /// One method over every start: guarded, unguarded, and recovered.
-fn count<I: Integrator<f64, 4> + Clone>(
+fn count<I: Method<f64, 4> + Clone>(
     name: &'static str,
     integ: I,
     dp: &DoublePendulum<f64>,

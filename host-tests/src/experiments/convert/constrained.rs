@@ -25,7 +25,7 @@ use macrostep::convert::{
 use macrostep::model::{Constraint, Hessian, System};
 use macrostep::nalgebra::SVector;
 use macrostep::systems::{DoublePendulum, Pendulum};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// Parameters of the constrained measurements.
 #[derive(Clone, Debug)]

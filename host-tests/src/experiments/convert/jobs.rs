@@ -5,7 +5,7 @@ use crate::measure::integrator_defect;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::convert::{ConvertParams, Converted, Euler, ExplicitRk, Heun, Rk4, StandardLayer};
 use macrostep::model::{Hessian, System};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// The converted sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

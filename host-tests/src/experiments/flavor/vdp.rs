@@ -7,8 +7,9 @@ pub use crate::measure::{crossings, mean_period};
 
 use crate::fixtures::HiddenVdp;
 use crate::report::{figure, sci, Table};
-use macrostep::flavor::{ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, Stiffness};
+use macrostep::flavor::{ExplicitEuler, LegacyMap, Nonintrusive, Params, Stiffness};
 use macrostep::nalgebra::SVector;
+use macrostep::{Integrator, State};
 
 /// What to run.
 pub struct Setup {
@@ -83,13 +84,13 @@ fn flavor_run(eps: f64, delta: f64, tau: f64, t_end: f64) -> Run {
         Params::new(delta, tau).unwrap(),
     );
     let steps = (t_end / delta).round() as usize;
-    let mut s = OdeState::new(0.0, start());
+    let mut s = State::at_rest(start());
     let mut samples = Vec::with_capacity(steps + 1);
     let clock = std::time::Instant::now();
-    samples.push((0.0, y_of(&s.u)));
+    samples.push((0.0, y_of(&s.q)));
     for _ in 0..steps {
         flavor.step(&mut s).expect("FLAVOR step");
-        samples.push((s.t, y_of(&s.u)));
+        samples.push((s.t, y_of(&s.q)));
     }
     let seconds = clock.elapsed().as_secs_f64();
     Run {
@@ -104,16 +105,16 @@ fn euler_run(eps: f64, t_end: f64) -> Run {
     let h = 0.05 * eps;
     let mut fe = ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap();
     let steps = (t_end / h).round() as usize;
-    let mut s = OdeState::new(0.0, start());
+    let mut s = State::at_rest(start());
     let mut samples = Vec::with_capacity(steps / 20 + 2);
     let clock = std::time::Instant::now();
-    samples.push((0.0, y_of(&s.u)));
+    samples.push((0.0, y_of(&s.q)));
     for k in 0..steps {
         let clock = s.t;
         fe.step(&mut s, h, Stiffness::On { clock })
             .expect("forward Euler step");
         if (k + 1) % 20 == 0 {
-            samples.push((s.t, y_of(&s.u)));
+            samples.push((s.t, y_of(&s.q)));
         }
     }
     let seconds = clock.elapsed().as_secs_f64();

@@ -28,7 +28,7 @@ pub fn stiff_friction_error(c: f64, sim: bool, h: f64, t_end: f64, q_ref: &Vecto
     } else {
         let mut gla = Gla::new(model.system(), c, 1e300, h).expect("gla");
         let mut rng = Pcg32::seed_from_u64(0);
-        gla.integrate(&mut s, n, &mut rng)
+        gla.integrate_noisy(&mut s, n, &mut rng)
     };
     let e = (s.q - q_ref).amax();
     if ok.is_err() || !e.is_finite() || e > 1e6 {

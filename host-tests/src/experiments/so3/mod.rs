@@ -29,7 +29,7 @@ use macrostep::lie::{
     So3ZsParams,
 };
 use macrostep::zs::ImplicitNewtonParams;
-use macrostep::{Integrator, State};
+use macrostep::{Guards, Integrator, State};
 use nalgebra::Matrix3;
 use std::time::Instant;
 
@@ -278,7 +278,16 @@ fn equal_error_grid(
     // interpolated log-linearly between the bracketing steps.
     let mut grid: Vec<(f64, f64)> = Vec::new();
     for m in [4usize, 2] {
-        let run = run_cayley(body, setup.h * m as f64, s0, n / m, 1);
+        // Guards off at h·4 (0.4 in the paper setup): from the paper start the benchmark's
+        // energy error there exceeds 0.2 of the run's energy scale, so the default energy run
+        // guard refuses a step that is accurate enough for this study (its deviation brackets
+        // the Z&S error from above). The study measures the raw method at that step.
+        let guards = if m == 4 {
+            Guards::off()
+        } else {
+            Guards::default()
+        };
+        let run = run_cayley_with(body, setup.h * m as f64, guards, s0, n / m, 1);
         let r_sub: Vec<Matrix3<f64>> = r_ref.iter().step_by(m).copied().collect();
         grid.push((
             setup.h * m as f64,
@@ -323,7 +332,7 @@ fn timings(
     let time_cayley = |hc: f64, steps: usize| {
         let mut c =
             CayleyVariational::new(body, hc, ImplicitNewtonParams::default()).expect("valid");
-        let mut s = s0;
+        let mut s = s0.to_relaxed();
         let clock = Instant::now();
         c.integrate(&mut s, steps).expect("timed benchmark failed");
         std::hint::black_box(s);

@@ -15,7 +15,7 @@ use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stag
 use macrostep::model::{Hessian, System};
 use macrostep::systems::{DoublePendulum, GravityPenalty};
 use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// The penalised double pendulum.
 type Pen = System<f64, GravityPenalty<f64, 4, 2>, 4>;

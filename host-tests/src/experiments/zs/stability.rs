@@ -4,7 +4,7 @@
 use crate::report::{figure, sci, Table};
 use macrostep::systems::HarmonicOscillator;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::Integrator;
+use macrostep::{Integrator, Stepper};
 
 /// Energy-norm amplification `max_k ‖(ωq_k, v_k)‖ / ‖(ωq₀, v₀)‖` of Z&S on `q̈ = −ω²q`
 /// (ω = 1, step `hω`), over `steps` steps; stops early (returning the value reached) beyond 1e8.

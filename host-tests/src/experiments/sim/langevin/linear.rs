@@ -161,7 +161,7 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
             let per = (*every as f64 * h / st.h).round() as usize;
             let mut s = s0;
             for acc in st.sim_mc.iter_mut() {
-                sim.integrate(&mut s, per, &mut rng).expect("sim1");
+                sim.integrate_noisy(&mut s, per, &mut rng).expect("sim1");
                 for (a, m) in acc.iter_mut().zip(moments(&s)) {
                     a.add(m);
                 }

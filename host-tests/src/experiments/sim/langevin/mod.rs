@@ -158,7 +158,7 @@ pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
     let t0 = Instant::now();
     for _ in 0..paths {
         let mut s = model.initial_state();
-        gla.integrate(&mut s, (t_end / h).round() as usize, &mut rng)
+        gla.integrate_noisy(&mut s, (t_end / h).round() as usize, &mut rng)
             .expect("gla");
         sink += s.q[0];
     }
@@ -167,7 +167,7 @@ pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
     let t0 = Instant::now();
     for _ in 0..paths * reps {
         let mut s = model.initial_state();
-        sim.integrate(&mut s, (t_end / h_sim).round() as usize, &mut rng)
+        sim.integrate_noisy(&mut s, (t_end / h_sim).round() as usize, &mut rng)
             .expect("sim");
         sink += s.q[0];
     }

@@ -7,7 +7,7 @@ use indicatif::ProgressIterator;
 use macrostep::model::Mass;
 use macrostep::sim::{Conservative, FastParams, Increment, Sim1};
 use macrostep::systems::{QuarticBond, TwoSpring};
-use macrostep::State;
+use macrostep::{State, StochasticIntegrator};
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
@@ -234,9 +234,7 @@ fn family_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32)
         for _ in 0..groups {
             let r: [Increment<f64, 2>; 6] = core::array::from_fn(|_| f1.sample_increment(rng));
             let mut level = |l: usize, inc: &Increment<f64, 2>| {
-                sims[l]
-                    .step_with_increment(&mut a[l], inc)
-                    .expect("sim family");
+                sims[l].step_with_noise(&mut a[l], inc).expect("sim family");
                 kf[l].step(slow_force_x(&a[l]));
                 af[l].step(&a[l]);
             };
@@ -280,7 +278,7 @@ fn halving_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32
             let r1 = half_flow.sample_increment(rng);
             let r2 = half_flow.sample_increment(rng);
             for r in [&r1, &r2] {
-                small.step_with_increment(&mut b, r).expect("sim H/2");
+                small.step_with_noise(&mut b, r).expect("sim H/2");
                 kb.step(slow_force_x(&b));
                 lb.step(&b);
             }
@@ -289,7 +287,7 @@ fn halving_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32
                 z: c1.z + r2.z,
                 zeta: c1.zeta + r2.zeta,
             };
-            big.step_with_increment(&mut a, &r).expect("sim H");
+            big.step_with_noise(&mut a, &r).expect("sim H");
             ka.step(slow_force_x(&a));
             la.step(&a);
         }
