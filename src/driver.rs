@@ -79,7 +79,7 @@
 //! ```
 
 use crate::guard::{Guards, Probe, Watch};
-use crate::integrator::sealed::Sealed;
+use crate::sealed::Stepped;
 use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError, Stepper, StochasticIntegrator};
 use rand_core::Rng;
@@ -197,7 +197,7 @@ impl<T: Real, const N: usize, M: Guarded<T, N>> Stepper<T, N> for M {
     }
 }
 
-impl<T: Real, const N: usize, M: Guarded<T, N>> Sealed<T, N> for M {}
+impl<T: Real, const N: usize, M: Guarded<T, N>> Stepped<T, N> for M {}
 
 impl<T: Real, const N: usize, M: Method<T, N>> Integrator<T, N> for M {
     const ORDER: u32 = M::ORDER;

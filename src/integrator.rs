@@ -10,14 +10,11 @@
 //! The three traits are implemented once, by the step driver ([`crate::driver`]), for every
 //! method; a method supplies only its proposal.
 
+use crate::sealed;
 use crate::guard::Guards;
 use crate::{ConfigError, Real, State, StepError};
 use rand_core::Rng;
 
-pub(crate) mod sealed {
-    /// Implemented by the step driver only: every integrator steps through it.
-    pub trait Sealed<T, const N: usize> {}
-}
 
 /// What every one-step method has: a configured step size, its step guards, and one contract.
 ///
@@ -86,7 +83,7 @@ pub trait Stepper<T: Real, const N: usize> {
 ///
 /// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
 /// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
-pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T, N> {
+pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Stepped<T, N> {
     /// Order of global convergence.
     const ORDER: u32;
     /// Whether the map is symplectic (for the canonical form in `(q, M v)`).
@@ -181,7 +178,7 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Sealed<T,
 /// Ornstein–Uhlenbeck increment has no meaning for a negative time step, and its coefficients are
 /// computed once for `h` at construction.
 pub trait StochasticIntegrator<T: Real, const N: usize>:
-    Stepper<T, N> + sealed::Sealed<T, N>
+    Stepper<T, N> + sealed::Stepped<T, N>
 {
     /// The order of the method when the noise and friction vanish (the deterministic limit).
     const DETERMINISTIC_ORDER: u32;

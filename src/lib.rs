@@ -24,6 +24,7 @@ pub mod model;
 pub mod prelude;
 pub mod recover;
 mod scalar;
+mod sealed;
 pub mod sim;
 mod state;
 pub mod systems;

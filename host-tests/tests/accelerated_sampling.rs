@@ -59,8 +59,8 @@ fn reduces_to_gla<T: Real>() {
     );
     let (mut a, mut b) = (s0, s0);
     for _ in 0..500 {
-        gla.step(&mut a, &mut ra).unwrap();
-        acc.step(&mut b, &mut rb).unwrap();
+        gla.step_noisy(&mut a, &mut ra).unwrap();
+        acc.step_noisy(&mut b, &mut rb).unwrap();
         assert_eq!(a, b);
     }
 }
@@ -82,9 +82,9 @@ fn time_average<P: Hessian<f64, N>, const N: usize, const K: usize>(
         let mut rng = Pcg32::seed_from_u64(77 + i as u64);
         let mut s = s0;
         m.reset();
-        m.integrate(&mut s, n0, &mut rng).unwrap();
+        m.integrate_noisy(&mut s, n0, &mut rng).unwrap();
         for _ in n0..n1 {
-            m.step(&mut s, &mut rng).unwrap();
+            m.step_noisy(&mut s, &mut rng).unwrap();
             for (a, x) in acc.iter_mut().zip(f(&s)) {
                 *a += x / (n1 - n0) as f64;
             }
@@ -257,7 +257,7 @@ fn deterministic_limit_has_the_documented_order() {
         let mut m = AnnealTuneGla::new(sys, tuned(0.0), sched, h).unwrap();
         let mut s = State::new(0.0, vector![1.0], vector![0.5]);
         let mut rng = Pcg32::seed_from_u64(1);
-        m.integrate(&mut s, (t_end / h).round() as usize, &mut rng)
+        m.integrate_noisy(&mut s, (t_end / h).round() as usize, &mut rng)
             .unwrap();
         hs.push(h);
         errs.push(((s.q[0] - r[0]).powi(2) + (s.v[0] - r[1]).powi(2)).sqrt());
@@ -345,7 +345,7 @@ fn assert_untouched<P: Hessian<f64, 1>>(
     let mut t = s;
     let taken = m.steps_taken();
     let mut rng = Pcg32::seed_from_u64(5);
-    assert_eq!(m.step(&mut t, &mut rng), Err(want));
+    assert_eq!(m.step_noisy(&mut t, &mut rng), Err(want));
     assert_eq!(t.q[0].to_bits(), s.q[0].to_bits());
     assert_eq!(t.v[0].to_bits(), s.v[0].to_bits());
     assert_eq!(t.t.to_bits(), s.t.to_bits());
@@ -362,7 +362,7 @@ fn failed_steps_leave_state_and_schedule_untouched() {
     let mut m = AnnealTuneGla::new(system(), tuned(0.0), sched, H).unwrap();
     let mut rng = Pcg32::seed_from_u64(2);
     let mut s = State::at_rest(vector![Q0]);
-    m.integrate(&mut s, 10, &mut rng).unwrap();
+    m.integrate_noisy(&mut s, 10, &mut rng).unwrap();
     assert_eq!(m.steps_taken(), 10);
     // Non-finite input.
     assert_untouched(
@@ -385,7 +385,7 @@ fn failed_steps_leave_state_and_schedule_untouched() {
         StepError::NonFiniteResult,
     );
     // After the failures the run continues on schedule.
-    m.step(&mut s, &mut rng).unwrap();
+    m.step_noisy(&mut s, &mut rng).unwrap();
     assert_eq!(m.steps_taken(), 11);
 }
 
@@ -434,7 +434,7 @@ fn one_step_closed_form<T: Real>() {
             // Advance the schedule's counter by stepping a scratch state, then test one step.
             let want = ((1.0 - (-2.0 * c * h).exp()) * temp((step + 1).min(n))).sqrt();
             let mut probe = m;
-            probe.step_with_normals(&mut s, &vector![T::one()]).unwrap();
+            probe.step_with_noise(&mut s, &vector![T::one()]).unwrap();
             let got = s.v[0].to_f64() + h * k_spring * s.q[0].to_f64(); // undo the kick
             let tol = if core::mem::size_of::<T>() == 4 {
                 1e-5
@@ -446,7 +446,7 @@ fn one_step_closed_form<T: Real>() {
                 "k = {k_spring}, step {step}: {got} vs {want}"
             );
             let mut scratch = State::at_rest(vector![T::zero()]);
-            m.step_with_normals(&mut scratch, &vector![T::zero()])
+            m.step_with_noise(&mut scratch, &vector![T::zero()])
                 .unwrap();
         }
     }

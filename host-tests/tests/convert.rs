@@ -7,6 +7,7 @@
 use host_tests::experiments::convert::{compute, Method, Results, Setup};
 use host_tests::measure::{integrator_defect, loglog_slope};
 use host_tests::{for_scalars, Tolerance};
+use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::constrained::ConstraintNewtonParams;
 use macrostep::convert::{

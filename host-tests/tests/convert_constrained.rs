@@ -7,6 +7,7 @@
 
 use host_tests::experiments::convert::{compute_constrained, ConstrainedRow, ConstrainedSetup};
 use host_tests::{for_scalars, Tolerance};
+use macrostep::Stepper;
 use macrostep::constrained::{ConstraintNewtonParams, OffManifold};
 use macrostep::convert::{
     ConstrainedRk, ConvertParams, ConvertedConstrained, Euler, Heun, Rk4, StandardLayer,

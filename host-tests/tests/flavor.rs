@@ -5,10 +5,11 @@ use host_tests::experiments::flavor::stability;
 use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
+use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::flavor::Artificial;
 use macrostep::flavor::{
-    ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, StiffOde, Stiffness, Switched,
+    ExplicitEuler, LegacyMap, Nonintrusive, Params, StiffOde, Stiffness, Switched,
     Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::model::Quadratic;
@@ -103,9 +104,9 @@ fn nonintrusive_is_not_reversible_and_euler_flavor_is_not_symplectic() {
     let u0 = vector![0.8, 0.811, 0.721, 0.1, -0.2, 0.3];
     let d = host_tests::measure::symplecticity_defect(
         |x| {
-            let mut s = OdeState::new(0.0, SVector::<f64, 6>::from_column_slice(x.as_slice()));
+            let mut s = State::at_rest(SVector::<f64, 6>::from_column_slice(x.as_slice()));
             fe.step(&mut s).unwrap();
-            macrostep::nalgebra::DVector::from_column_slice(s.u.as_slice())
+            macrostep::nalgebra::DVector::from_column_slice(s.q.as_slice())
         },
         &macrostep::nalgebra::DVector::from_column_slice(u0.as_slice()),
         1e-6,
@@ -391,17 +392,17 @@ fn stiff_forcing_sees_the_tau_clock() {
         }
     }
     let mut f = Nonintrusive::try_new(ExplicitEuler::new(Clock, 1.0).unwrap(), 0.5, 0.125).unwrap();
-    let mut s = OdeState::new(0.0, vector![0.0]);
+    let mut s = State::at_rest(vector![0.0]);
     for _ in 0..3 {
         f.step(&mut s).unwrap();
     }
     // Clocks 0, τ, 2τ: u = τ·(0 + τ + 2τ) = 3τ².
-    assert!((s.u[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.u[0]);
+    assert!((s.q[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.q[0]);
     assert!((s.t - 1.5).abs() < 1e-15);
     let mut e = ExplicitEuler::new(Clock, 1.0).unwrap();
-    let mut x = OdeState::new(0.0, vector![1.0]);
+    let mut x = State::at_rest(vector![1.0]);
     e.step(&mut x, 0.5, Stiffness::Off).unwrap();
-    assert_eq!(x.u[0], 1.0);
+    assert_eq!(x.q[0], 1.0);
 }
 
 /// Cheap version of `reproduce flavor-3dof`: on 2.100 with ε = 1e-6, δ = 0.01,
@@ -445,11 +446,11 @@ fn hidden_vdp_period() {
         5e-5,
     )
     .unwrap();
-    let mut s = OdeState::new(0.0, vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
+    let mut s = State::at_rest(vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
     let mut samples = vec![(0.0, 1.0)];
     while s.t < t_end {
         f.step(&mut s).unwrap();
-        samples.push((s.t, s.u[0] * s.u[1].cos()));
+        samples.push((s.t, s.q[0] * s.q[1].cos()));
     }
     let p = mean_period(&crossings(&samples));
     let p_ref = HiddenVdp { eps }.reference_period(t_end, 50_000);

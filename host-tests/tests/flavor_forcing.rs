@@ -8,6 +8,7 @@
 //! with `δ = 0.01` is first order in `δ`; the tolerance `0.02 = 4·F·δ` bounds its slow error at
 //! `T = 10` (measured 5.0e-3).
 
+use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Nonintrusive, Params, Switched, Symmetric};
 use macrostep::forcing::{Actuate, Actuated};

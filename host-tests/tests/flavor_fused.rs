@@ -127,7 +127,7 @@ fn langevin_stiff_over_fused_map_is_conformally_symplectic() {
     let det = jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            f.step(&mut s, &mut rand_pcg::Pcg32::new(42, 54))
+            f.step_noisy(&mut s, &mut rand_pcg::Pcg32::new(42, 54))
                 .expect("step");
             to_phase(&s, &mass)
         },

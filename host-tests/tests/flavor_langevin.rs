@@ -11,13 +11,13 @@ use host_tests::fixtures::system_293;
 use host_tests::measure::{from_phase, jacobian_determinant, to_phase};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{
-    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, OdeState, Params,
+    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params,
     StiffSde, Switched, Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
 use macrostep::nalgebra::{matrix, vector, DVector, SMatrix, SVector};
-use macrostep::{ConfigError, State};
+use macrostep::{ConfigError, Integrator, State};
 use rand_pcg::Pcg32;
 
 const OMEGA: f64 = 30.0;
@@ -39,7 +39,7 @@ fn det_of<I: StochasticIntegrator<f64, 2>>(integ: &mut I) -> f64 {
     jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            integ.step(&mut s, &mut Pcg32::new(42, 54)).expect("step");
+            integ.step_noisy(&mut s, &mut Pcg32::new(42, 54)).expect("step");
             to_phase(&s, &mass)
         },
         &to_phase(&s0, &mass),
@@ -128,7 +128,7 @@ fn langevin_bad_input() {
     // A non-finite state is rejected and left untouched.
     let mut soft = LangevinSoft::new(se_map(), p, &Mass::identity(), c, c).unwrap();
     let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
-    assert!(soft.step(&mut s, &mut Pcg32::new(1, 1)).is_err());
+    assert!(soft.step_noisy(&mut s, &mut Pcg32::new(1, 1)).is_err());
     assert!(s.q[0].is_nan() && s.q[1] == 0.0);
 }
 
@@ -160,12 +160,12 @@ fn sde_flavor_mean_of_slow_variable() {
     let (mut sum, mut sum2) = (0.0, 0.0);
     for _ in 0..paths {
         let y0: f64 = macrostep::langevin::Normal::sample(&mut init);
-        let mut s = OdeState::new(0.0, vector![0.0, y0]);
+        let mut s = State::at_rest(vector![0.0, y0]);
         for _ in 0..steps {
             f.step(&mut s).unwrap();
         }
-        sum += s.u[0];
-        sum2 += s.u[0] * s.u[0];
+        sum += s.q[0];
+        sum2 += s.q[0] * s.q[0];
     }
     let mean = sum / paths as f64;
     let se = ((sum2 / paths as f64 - mean * mean) / paths as f64).sqrt();

@@ -62,7 +62,7 @@ fn flavor_over_zs_is_symplectic_and_the_symmetric_one_reversible() {
     let mut sym = Symmetric::new(zs_map(1e-4, 1e-3), params).unwrap();
     let mut non = Nonintrusive::new(zs_map(1e-4, 1e-3), params);
     // The claims the measurements below check.
-    const { assert!(Symmetric::<f64, ZsMap>::SYMPLECTIC && Symmetric::<f64, ZsMap>::SYMMETRIC) };
+    const { assert!(Symmetric::<f64, ZsMap, 3>::SYMPLECTIC && Symmetric::<f64, ZsMap, 3>::SYMMETRIC) };
     // Central differences with step 1e-4 through a map with |DΦ| ~ 10 (stiff kick ατ = 10):
     // roundoff grows as 1/step (6.8e-9 at 1e-6, 9e-10 at 1e-5), truncation as step² (Z&S's
     // third-derivative term; 4e-10 at 3e-4); measured 6.5e-11 at 1e-4, the minimum.

@@ -13,6 +13,7 @@
 //!   (3.3), so the bound is second order for every method.
 
 use host_tests::experiments::forcing::{compute, Results, Setup};
+use macrostep::Stepper;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::model::{Mass, System};

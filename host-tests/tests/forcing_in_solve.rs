@@ -13,6 +13,7 @@
 
 use host_tests::fixtures::forced_dp::{self as fm, split_system};
 use host_tests::measure::loglog_slope;
+use macrostep::Stepper;
 use macrostep::forcing::Actuate;
 use macrostep::model::Potential;
 use macrostep::nalgebra::{matrix, vector, Matrix1, SMatrix, SVector};

@@ -4,6 +4,7 @@
 //! exist for.
 
 use host_tests::experiments::guards::{compute, Setup};
+use macrostep::Stepper;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::model::{Constraint, Mass};
 use macrostep::recover::Recovering;

@@ -14,11 +14,9 @@ use crate::model::{Constraint, Potential, System};
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
-mod sealed {
-    pub trait Sealed {}
-}
-pub(super) use sealed::Sealed;
+pub(super) use crate::sealed::Sealed;
 
+#[doc(hidden)]
 /// The strategy of [`Constrained`]: what one method keeps between steps and starts with. Each
 /// alias implements [`Method`](crate::driver::Method) itself, so that its proposal compiles
 /// exactly as a hand-written struct's would (the firmware instruction counts are golden).
@@ -196,10 +194,12 @@ where
     }
 }
 
+#[doc(hidden)]
 /// The schemes whose integrator takes a held force ([`crate::forcing::Actuate`]): RATTLE, SHAKE
 /// and Reich's composition (BDF2 does not).
 pub trait HeldForce: Sealed {}
 
+#[doc(hidden)]
 /// The schemes that keep the multipliers `(start, end)` of their last step (RATTLE, SHAKE).
 pub trait KeepsMultipliers<T: Real, const D: usize>: Sealed {
     /// The multipliers of the last successful step.

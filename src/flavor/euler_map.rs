@@ -5,14 +5,13 @@
 //! and [`FusedEuler`](super::FusedEuler) (eqs 2.49/2.50, with a fused FLAVOR step) are aliases
 //! of `EulerMap` with one kick each.
 
+use crate::sealed;
 use super::{LegacyMap, Stiffness};
 use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
-pub(super) mod sealed {
-    pub trait Sealed {}
-}
 
+#[doc(hidden)]
 /// What the kicks of an [`EulerMap`] integrate: implemented by
 /// [`ForcedKick`](super::ForcedKick) and [`FusedKick`](super::FusedKick) (sealed).
 pub trait EulerKick<T: Real, const N: usize>: sealed::Sealed {

@@ -1,6 +1,7 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use super::explicit_euler::{sealed::Sealed, OdeEuler, OdeIncrement};
+use crate::sealed::Sealed;
+use super::explicit_euler::{OdeEuler, OdeIncrement};
 use super::Stiffness;
 use crate::langevin::Normal;
 use crate::validate::check_nonnegative;

@@ -1,5 +1,6 @@
 //! Forward Euler for stiff first-order ODEs as a legacy map (004 eqs 2.30, 2.104).
 
+use crate::sealed;
 use super::{LegacyMap, Stiffness};
 use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -85,10 +86,8 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> OdeIncrement<T, D> for Explicit
     }
 }
 
-pub(super) mod sealed {
-    pub trait Sealed {}
-}
 
+#[doc(hidden)]
 /// What one step of an [`OdeEuler`] map computes: the next point `u'` of a step `h` from `x`
 /// (the ODE's state `u` is `x.q`, its time `x.t`) with the stiffness as switched. Implemented by [`ExplicitScheme`] and
 /// [`MaruyamaScheme`](super::MaruyamaScheme) (sealed).

@@ -1,6 +1,7 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
-use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
+use crate::sealed::Sealed;
+use super::euler_map::{EulerKick, EulerMap};
 use super::Stiffness;
 use crate::model::Mass;
 use crate::{validate::check_finite, ConfigError, Real};

@@ -12,11 +12,9 @@ use crate::guard::{NoProbe, Watch};
 use crate::{Real, State, StepError};
 use core::marker::PhantomData;
 
-mod sealed {
-    pub trait Sealed {}
-}
-use sealed::Sealed;
+use crate::sealed::Sealed;
 
+#[doc(hidden)]
 /// What one FLAVOR step composes: implemented by [`NonintrusiveForm`] (eq 2.45) and
 /// [`SymmetricForm`] (eq 2.47); sealed.
 pub trait FlavorForm: Sealed {

@@ -1,7 +1,8 @@
 //! Symplectic Euler with a stiffness-dependent ordering: the nonintrusive FLAVOR at the cost of
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
-use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
+use crate::sealed::Sealed;
+use super::euler_map::{EulerKick, EulerMap};
 #[cfg(doc)]
 use super::LegacyMap;
 use super::Stiffness;

@@ -8,6 +8,7 @@
 //! ([`SoftFriction`], [`StiffFriction`]) and the two names as aliases (the `VecInner`/alias
 //! pattern of heapless).
 
+use crate::sealed;
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
 use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
@@ -18,10 +19,8 @@ use core::marker::PhantomData;
 use nalgebra::SVector;
 use rand_core::Rng;
 
-mod sealed {
-    pub trait Sealed {}
-}
 
+#[doc(hidden)]
 /// Where the friction and noise of a [`LangevinFlavor`] act; implemented by [`SoftFriction`]
 /// and [`StiffFriction`] (sealed).
 pub trait FrictionPlacement: sealed::Sealed {

@@ -14,11 +14,9 @@ use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
 use rand_core::Rng;
 
-mod sealed {
-    pub trait Sealed {}
-}
-pub(super) use sealed::Sealed;
+pub(super) use crate::sealed::Sealed;
 
+#[doc(hidden)]
 /// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`]
 /// (what it precomputes and keeps between steps). Each alias implements the deterministic
 /// [`Method`](crate::driver::Method) itself, so that its proposal compiles exactly as a
@@ -37,6 +35,7 @@ pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
     fn forget(&mut self);
 }
 
+#[doc(hidden)]
 /// A [`SimScheme`] with a single fast flow over the configured step, which can therefore carry
 /// the Ornstein–Uhlenbeck increment of a noisy fast system (SIM1, SIM2).
 pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {

@@ -49,6 +49,7 @@
 //! `N ≠ S + F`. Steps: as [`Integrator::step_by`], plus [`StepError::Precondition`] (diagonal
 //! exponential on a non-diagonal or non-positive `K`).
 
+use crate::sealed;
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
 use crate::driver::{Guarded, Method};
 use crate::guard::{NoProbe, Watch};
@@ -168,10 +169,8 @@ impl<T: Real, P, K: QuasiStiffness<T, S, F>, const S: usize, const F: usize> Cor
     }
 }
 
-mod sealed {
-    pub trait Sealed {}
-}
 
+#[doc(hidden)]
 /// The splitting a [`Quasi`] step composes (sealed): [`LieTrotterSplit`] for [`Quasi1`],
 /// [`StrangSplit`] for [`Quasi2`].
 pub trait QuasiSplitting: sealed::Sealed {

@@ -52,6 +52,7 @@
 //! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
 //! with the banded strategy is not provided.
 
+use crate::sealed;
 use super::member::LinearlyImplicit;
 use super::{Fsal, ZsFamily};
 #[cfg(doc)]
@@ -63,9 +64,6 @@ use crate::model::{Hessian as _, Potential, System};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
-mod sealed {
-    pub trait Sealed {}
-}
 
 /// The Z&S-family methods that take a damping matrix into their linear solve
 /// ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`] with the [`Dense`] strategy); see [`DampedZs`].

@@ -8,6 +8,7 @@
 //! whose Hessian is solved with, the third-derivative term of Z&S, whether `f` is linear in a
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
+use crate::sealed;
 use super::{Fsal, ZsParams};
 use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
@@ -38,11 +39,8 @@ pub struct ZsFamily<T: Real, P, const N: usize, S, M> {
     pub(super) member: M,
 }
 
-pub(super) mod sealed {
-    /// Only the family's own members implement [`Member`](super::Member).
-    pub trait Sealed {}
-}
 
+#[doc(hidden)]
 /// What a member of [`ZsFamily`] adds to the shared state and what differs between members.
 pub trait Member<T: Real, P, const N: usize>: Copy + sealed::Sealed {
     /// The part of the potential whose Hessian enters the linear solves `M + c·Hess`: all of it,
@@ -75,6 +73,7 @@ pub trait Member<T: Real, P, const N: usize>: Copy + sealed::Sealed {
     }
 }
 
+#[doc(hidden)]
 /// The linearly implicit members ([`ZhangSkeel`](super::ZhangSkeel), [`Sylipn`](super::Sylipn),
 /// [`StiffSylipn`](super::StiffSylipn)): `f` from one solve with `M + βh² Hess V` (000 eq 1.3,
 /// 2.7, 2.8) whatever the strategy; [`DampedZs`](super::DampedZs) runs the same force with the

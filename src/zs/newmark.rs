@@ -1,6 +1,7 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
-use super::family::{sealed, Member, ZsFamily};
+use crate::sealed;
+use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};

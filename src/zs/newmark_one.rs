@@ -1,6 +1,7 @@
 //! One-iteration ("linearly implicit") Newmark: the negative baseline of 000 §4.1 Fig 1 row 5.
 
-use super::family::{sealed, Member, ZsFamily};
+use crate::sealed;
+use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};

@@ -1,6 +1,7 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
-use super::family::{sealed, Member, ZsFamily};
+use crate::sealed;
+use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};

@@ -1,6 +1,7 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use crate::sealed;
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::forcing::{Actuate, Actuated};

@@ -1,6 +1,7 @@
 //! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use crate::sealed;
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};

@@ -1,6 +1,7 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use crate::sealed;
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};

@@ -121,7 +121,7 @@ fn step_errors_leave_state_untouched() {
     let mut big2 = before;
     let mut noisy2 = Sim2::new(m, FastParams::langevin(k, 0.1, 1.0), Soft, 0.1).unwrap();
     assert_eq!(
-        macrostep::StochasticIntegrator::step(&mut noisy2, &mut big2, &mut rng),
+        macrostep::StochasticIntegrator::step_noisy(&mut noisy2, &mut big2, &mut rng),
         Err(StepError::NonFiniteResult)
     );
     assert_eq!(big2, before);

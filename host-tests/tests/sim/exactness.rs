@@ -159,7 +159,7 @@ fn increment_statistics_within_three_standard_errors() {
     let mut sum2 = DMatrix::zeros(6, 6);
     for _ in 0..n {
         let mut s = s0;
-        macrostep::StochasticIntegrator::step(&mut sim, &mut s, &mut rng).unwrap();
+        macrostep::StochasticIntegrator::step_noisy(&mut sim, &mut s, &mut rng).unwrap();
         let x = to_phase(&s, &m) - &mean_exact;
         sum += &x;
         sum2 += &x * x.transpose();
@@ -208,7 +208,7 @@ fn semidefinite_noise_draws_nothing_in_silent_directions() {
     let mut rng = Pcg32::seed_from_u64(1);
     let s0: State<f64, 3> = State::new(0.0, vector![0.1, 0.2, 0.3], vector![0.0, 1.0, -1.0]);
     let (mut a, mut b) = (s0, s0);
-    macrostep::StochasticIntegrator::step(&mut sim, &mut a, &mut rng).unwrap();
+    macrostep::StochasticIntegrator::step_noisy(&mut sim, &mut a, &mut rng).unwrap();
     det.step(&mut b).unwrap();
     assert!((a.q[0] - b.q[0]).abs() > 1e-6, "noisy direction must move");
     for i in 1..3 {
