@@ -7,7 +7,6 @@
 use host_tests::experiments::convert::{compute, Method, Results, Setup};
 use host_tests::measure::{integrator_defect, loglog_slope};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::constrained::ConstraintNewtonParams;
 use macrostep::convert::{
@@ -17,6 +16,7 @@ use macrostep::convert::{
 use macrostep::model::Quadratic;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::{HarmonicOscillator, Pendulum};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, Real, State};
 use std::sync::OnceLock;
 

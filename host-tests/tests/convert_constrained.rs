@@ -7,7 +7,6 @@
 
 use host_tests::experiments::convert::{compute_constrained, ConstrainedRow, ConstrainedSetup};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::Stepper;
 use macrostep::constrained::{ConstraintNewtonParams, OffManifold};
 use macrostep::convert::{
     ConstrainedRk, ConvertParams, ConvertedConstrained, Euler, Heun, Rk4, StandardLayer,
@@ -16,6 +15,7 @@ use macrostep::model::Constraint;
 use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::Pendulum;
 use macrostep::systems::{LinearPotential, PlanarDistances};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guards, Integrator, Real, State, StepError};
 use std::sync::OnceLock;
 

@@ -4,6 +4,7 @@
 
 use macrostep::baselines::VelocityVerlet;
 use macrostep::convert::{ConvertParams, Converted, ExplicitRk, Rk4, Segment, StandardLayer};
+use macrostep::driver::{Guarded, Method};
 use macrostep::guard::Watch;
 use macrostep::model::{Quadratic, System};
 use macrostep::nalgebra::{vector, SMatrix, SVector};
@@ -141,21 +142,33 @@ fn step_errors_leave_the_state_untouched() {
 #[derive(Clone)]
 struct Frozen(VelocityVerlet<f64, Osc, 1>);
 
-impl macrostep::Stepper<f64> for Frozen {
+impl Guarded<f64, 1> for Frozen {
+    type Probe<'a> = <VelocityVerlet<f64, Osc, 1> as Guarded<f64, 1>>::Probe<'a>;
     fn step_size(&self) -> f64 {
-        macrostep::Stepper::step_size(&self.0)
+        Guarded::step_size(&self.0)
+    }
+    fn watch(&self) -> &Watch<f64, 1> {
+        self.0.watch()
+    }
+    fn watch_and_probe(&mut self) -> (&mut Watch<f64, 1>, Self::Probe<'_>) {
+        self.0.watch_and_probe()
+    }
+    fn accept(&mut self, state: &State<f64, 1>) {
+        self.0.accept(state);
     }
 }
 
-impl Integrator<f64, 1> for Frozen {
+impl Method<f64, 1> for Frozen {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-    fn step_by(&mut self, state: &mut State<f64, 1>, h: f64) -> Result<(), StepError> {
-        self.0.step_by(state, h)
-    }
-    fn watch(&self) -> Option<&Watch<f64, 1>> {
-        None
+    fn propose(
+        &mut self,
+        state: &State<f64, 1>,
+        h: f64,
+        next: &mut State<f64, 1>,
+    ) -> Result<f64, StepError> {
+        self.0.propose(state, h, next)
     }
 }
 

@@ -5,16 +5,16 @@ use host_tests::experiments::flavor::stability;
 use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
 use macrostep::flavor::Artificial;
 use macrostep::flavor::{
-    ExplicitEuler, LegacyMap, Nonintrusive, Params, StiffOde, Stiffness, Switched,
-    Symmetric, NEEDS_ADJOINT,
+    ExplicitEuler, LegacyMap, Nonintrusive, Params, StiffOde, Stiffness, Switched, Symmetric,
+    NEEDS_ADJOINT,
 };
 use macrostep::model::Quadratic;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::QuarticBond;
+use macrostep::Stepper;
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 /// System 2.100 with a moderate ε so that a few FLAVOR steps move everything.

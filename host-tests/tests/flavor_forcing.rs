@@ -8,12 +8,12 @@
 //! with `δ = 0.01` is first order in `δ`; the tolerance `0.02 = 4·F·δ` bounds its slow error at
 //! `T = 10` (measured 5.0e-3).
 
-use macrostep::Stepper;
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Nonintrusive, Params, Switched, Symmetric};
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{matrix, vector, SVector};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State, StepError};
 
 type Pot = Split<f64, Quadratic<f64, 2>, Quadratic<f64, 2>>;

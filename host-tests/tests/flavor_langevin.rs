@@ -11,8 +11,8 @@ use host_tests::fixtures::system_293;
 use host_tests::measure::{from_phase, jacobian_determinant, to_phase};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{
-    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params,
-    StiffSde, Switched, Symmetric, NEEDS_ADJOINT,
+    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params, StiffSde,
+    Switched, Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
@@ -39,7 +39,9 @@ fn det_of<I: StochasticIntegrator<f64, 2>>(integ: &mut I) -> f64 {
     jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            integ.step_noisy(&mut s, &mut Pcg32::new(42, 54)).expect("step");
+            integ
+                .step_noisy(&mut s, &mut Pcg32::new(42, 54))
+                .expect("step");
             to_phase(&s, &mass)
         },
         &to_phase(&s0, &mass),

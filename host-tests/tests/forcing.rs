@@ -13,13 +13,13 @@
 //!   (3.3), so the bound is second order for every method.
 
 use host_tests::experiments::forcing::{compute, Results, Setup};
-use macrostep::Stepper;
 use macrostep::baselines::VelocityVerlet;
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
 use macrostep::model::{Mass, System};
 use macrostep::nalgebra::{vector, Matrix1, SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, HarmonicOscillator};
 use macrostep::zs::{ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State};
 use std::sync::OnceLock;
 

@@ -13,12 +13,12 @@
 
 use host_tests::fixtures::forced_dp::{self as fm, split_system};
 use host_tests::measure::loglog_slope;
-use macrostep::Stepper;
 use macrostep::forcing::Actuate;
 use macrostep::model::Potential;
 use macrostep::nalgebra::{matrix, vector, Matrix1, SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, HarmonicOscillator};
 use macrostep::zs::{DampedZs, InMatrixDamping, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guards, Integrator, State, StepError};
 
 const C: f64 = 0.3;

@@ -3,13 +3,13 @@
 //! factorisation per tick. The trajectory is the method's own (equal to the fresh evaluation up
 //! to rounding), and the number of matrix assemblies per tick drops from two to one.
 
-use macrostep::Stepper;
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::linalg::{BandMut, DenseKept};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State};
 use std::cell::Cell;
 

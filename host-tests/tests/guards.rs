@@ -4,12 +4,12 @@
 //! exist for.
 
 use host_tests::experiments::guards::{compute, Setup};
-use macrostep::Stepper;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::model::{Constraint, Mass};
 use macrostep::recover::Recovering;
 use macrostep::systems::{DoublePendulum, HarmonicOscillator, Pendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guard, Guards, Integrator, State, StepError};
 use nalgebra::vector;
 

@@ -119,7 +119,6 @@ for_scalars!(f32_tracks_f64);
 
 // --- chain of pendula: local penalty derivatives and the banded solver ---------------------------
 
-use macrostep::Stepper;
 use macrostep::model::Constraint;
 use macrostep::systems::Chain;
 

@@ -12,7 +12,7 @@ use macrostep::zs::{
     ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
     ZhangSkeel, ZsParams,
 };
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Integrator, Real, State, StepError, Stepper};
 use nalgebra::{matrix, vector, DVector, SMatrix, SVector};
 use std::cell::Cell;
 
