@@ -10,11 +10,10 @@
 //! The three traits are implemented once, by the step driver ([`crate::driver`]), for every
 //! method; a method supplies only its proposal.
 
-use crate::sealed;
 use crate::guard::Guards;
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use rand_core::Rng;
-
 
 /// What every one-step method has: a configured step size, its step guards, and one contract.
 ///

@@ -5,11 +5,10 @@
 //! and [`FusedEuler`](super::FusedEuler) (eqs 2.49/2.50, with a fused FLAVOR step) are aliases
 //! of `EulerMap` with one kick each.
 
-use crate::sealed;
 use super::{LegacyMap, Stiffness};
+use crate::sealed;
 use crate::{Real, State, StepError};
 use nalgebra::SVector;
-
 
 #[doc(hidden)]
 /// What the kicks of an [`EulerMap`] integrate: implemented by

@@ -1,9 +1,9 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use crate::sealed::Sealed;
 use super::explicit_euler::{OdeEuler, OdeIncrement};
 use super::Stiffness;
 use crate::langevin::Normal;
+use crate::sealed::Sealed;
 use crate::validate::check_nonnegative;
 #[cfg(doc)]
 use crate::StepError;

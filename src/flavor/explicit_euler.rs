@@ -1,7 +1,7 @@
 //! Forward Euler for stiff first-order ODEs as a legacy map (004 eqs 2.30, 2.104).
 
-use crate::sealed;
 use super::{LegacyMap, Stiffness};
+use crate::sealed;
 use crate::{validate::check_finite, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
@@ -85,7 +85,6 @@ impl<T: Real, F: StiffOde<T, D>, const D: usize> OdeIncrement<T, D> for Explicit
         x.q + du * h
     }
 }
-
 
 #[doc(hidden)]
 /// What one step of an [`OdeEuler`] map computes: the next point `u'` of a step `h` from `x`

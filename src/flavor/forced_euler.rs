@@ -1,9 +1,9 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
-use crate::sealed::Sealed;
 use super::euler_map::{EulerKick, EulerMap};
 use super::Stiffness;
 use crate::model::Mass;
+use crate::sealed::Sealed;
 use crate::{validate::check_finite, ConfigError, Real};
 use nalgebra::SVector;
 

@@ -1,12 +1,12 @@
 //! Symplectic Euler with a stiffness-dependent ordering: the nonintrusive FLAVOR at the cost of
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
-use crate::sealed::Sealed;
 use super::euler_map::{EulerKick, EulerMap};
 #[cfg(doc)]
 use super::LegacyMap;
 use super::Stiffness;
 use crate::model::{Potential, Split, System};
+use crate::sealed::Sealed;
 use crate::{validate::check_finite, ConfigError, Real, State};
 use nalgebra::SVector;
 

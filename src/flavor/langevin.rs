@@ -8,17 +8,16 @@
 //! ([`SoftFriction`], [`StiffFriction`]) and the two names as aliases (the `VecInner`/alias
 //! pattern of heapless).
 
-use crate::sealed;
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
 use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
 use crate::langevin::{DiagonalOu, Normal};
 use crate::model::Mass;
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::SVector;
 use rand_core::Rng;
-
 
 #[doc(hidden)]
 /// Where the friction and noise of a [`LangevinFlavor`] act; implemented by [`SoftFriction`]

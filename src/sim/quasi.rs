@@ -49,11 +49,11 @@
 //! `N ≠ S + F`. Steps: as [`Integrator::step_by`], plus [`StepError::Precondition`] (diagonal
 //! exponential on a non-diagonal or non-positive `K`).
 
-use crate::sealed;
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
 use crate::driver::{Guarded, Method};
 use crate::guard::{NoProbe, Watch};
 use crate::model::Potential;
+use crate::sealed;
 use crate::validate::{check_derived, check_positive, check_step};
 #[cfg(doc)]
 use crate::Integrator;
@@ -168,7 +168,6 @@ impl<T: Real, P, K: QuasiStiffness<T, S, F>, const S: usize, const F: usize> Cor
         Ok(())
     }
 }
-
 
 #[doc(hidden)]
 /// The splitting a [`Quasi`] step composes (sealed): [`LieTrotterSplit`] for [`Quasi1`],

@@ -52,7 +52,6 @@
 //! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
 //! with the banded strategy is not provided.
 
-use crate::sealed;
 use super::member::LinearlyImplicit;
 use super::{Fsal, ZsFamily};
 #[cfg(doc)]
@@ -61,9 +60,9 @@ use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
 use crate::model::{Hessian as _, Potential, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
-
 
 /// The Z&S-family methods that take a damping matrix into their linear solve
 /// ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`] with the [`Dense`] strategy); see [`DampedZs`].

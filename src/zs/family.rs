@@ -8,13 +8,13 @@
 //! whose Hessian is solved with, the third-derivative term of Z&S, whether `f` is linear in a
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
-use crate::sealed;
 use super::{Fsal, ZsParams};
 use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
 use crate::model::{Hessian, Potential, System};
+use crate::sealed;
 use crate::validate::check_step;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -38,7 +38,6 @@ pub struct ZsFamily<T: Real, P, const N: usize, S, M> {
     pub(super) watch: Watch<T, N>,
     pub(super) member: M,
 }
-
 
 #[doc(hidden)]
 /// What a member of [`ZsFamily`] adds to the shared state and what differs between members.

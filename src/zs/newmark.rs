@@ -1,11 +1,11 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
-use crate::sealed;
 use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by

@@ -1,11 +1,11 @@
 //! One-iteration ("linearly implicit") Newmark: the negative baseline of 000 §4.1 Fig 1 row 5.
 
-use crate::sealed;
 use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark (γ = ½, 000 Integrator 2.1) with **only the first Newton iteration** of its implicit

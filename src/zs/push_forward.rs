@@ -1,11 +1,11 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
-use crate::sealed;
 use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 

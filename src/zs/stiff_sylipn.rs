@@ -1,12 +1,12 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
-use crate::sealed;
 use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::forcing::{Actuate, Actuated};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 

@@ -1,11 +1,11 @@
 //! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
-use crate::sealed;
 use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls

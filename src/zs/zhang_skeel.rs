@@ -1,11 +1,11 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
-use crate::sealed;
 use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
