@@ -176,6 +176,9 @@ impl<T: Real> Guards<T> {
 /// Implemented for [`System`] (energy of a conservative system, the residual of a penalty
 /// potential); integrators of models without an energy use [`NoProbe`].
 pub trait Probe<T: Real, const N: usize> {
+    /// Whether [`Probe::energy`] can return `Some`. A model without an energy lets the watch
+    /// skip remembering the run's last state (only its time, for the clock).
+    const HAS_ENERGY: bool = true;
     /// Kinetic and potential energy `(K, V)` of `s`, when the dynamics conserve `K + V`.
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)>;
     /// The constraint residual at `q`, when the model has constraints.
@@ -194,6 +197,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Probe<T, N> for System<T, P, N
 }
 
 impl<T: Real, const N: usize, P: Probe<T, N> + ?Sized> Probe<T, N> for &P {
+    const HAS_ENERGY: bool = P::HAS_ENERGY;
     #[inline]
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
         (**self).energy(s)
@@ -209,6 +213,7 @@ impl<T: Real, const N: usize, P: Probe<T, N> + ?Sized> Probe<T, N> for &P {
 pub struct NoProbe;
 
 impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
+    const HAS_ENERGY: bool = false;
     #[inline]
     fn energy(&self, _: &State<T, N>) -> Option<(T, T)> {
         None
@@ -315,12 +320,16 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
     }
 
-    /// Whether `state` continues the run (it is the state this watch committed last).
+    /// Whether `state` continues the run: it is the state this watch committed last (all of
+    /// it when the run's energy is tracked, its time otherwise — the clock's compensation is
+    /// all that then carries over).
     #[inline]
-    fn continues(&self, state: &State<T, N>) -> bool {
+    fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
         let mut same = self.running && self.last.t == state.t;
-        for i in 0..N {
-            same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+        if tracked {
+            for i in 0..N {
+                same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+            }
         }
         same
     }
@@ -378,7 +387,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         if !(next.is_finite() && exchanged.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        let cont = self.continues(state);
+        let tracked = P::HAS_ENERGY && self.guards.energy_on();
+        let cont = self.continues(state, tracked);
         // Kahan summation of the clock, compensation carried over the run.
         let y = h - if cont { self.clock_c } else { T::zero() };
         let t = state.t + y;
@@ -441,7 +451,11 @@ impl<T: Real, const N: usize> Watch<T, N> {
         state.t = t;
         state.q = next.q;
         state.v = next.v;
-        self.last = *state;
+        if tracked {
+            self.last = *state;
+        } else {
+            self.last.t = t;
+        }
         self.running = true;
         self.clock_c = c;
         self.e_last = e1;

@@ -212,8 +212,12 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     /// `(f + G) J_d⁻¹` with `G = ½ R û` the torque's force: the velocity increment per unit
     /// time.
     #[inline]
-    fn accel(f: &Matrix3<T>, g_torque: &Matrix3<T>, jd_inv: &Vector3<T>) -> Matrix3<T> {
-        let mut g = f + g_torque;
+    fn accel(&self, r: &Matrix3<T>, f: &Matrix3<T>) -> Matrix3<T> {
+        let mut g = *f;
+        if self.torque != Vector3::zeros() {
+            g += self.torque_force(r);
+        }
+        let jd_inv = &self.jd_inv;
         for l in 0..3 {
             let s = jd_inv[l];
             for k in 0..3 {
@@ -258,16 +262,14 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
         let h2 = h * h;
         let r0 = matrix_of(&state.q);
         let v0 = matrix_of(&state.v);
-        let forced = self.torque != Vector3::zeros();
-        let g0 = self.torque_force(&r0);
-        let (r1, v1, work) = if SECOND_ORDER {
+        let (r1, v1) = if SECOND_ORDER {
             let half_h = h * T::lit(0.5);
             let f0 = if self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
                 self.cache.f
             } else {
                 self.force(&r0, h2)?
             };
-            let v_half = v0 + Self::accel(&f0, &g0, &self.jd_inv) * half_h;
+            let v_half = v0 + self.accel(&r0, &f0) * half_h;
             let r1 = r0 + v_half * h;
             let f1 = self.force(&r1, h2)?;
             // Keyed on `R` and `h²`: valid whether or not the driver commits this proposal.
@@ -277,29 +279,25 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
                 f: f1,
                 valid: true,
             };
-            let g1 = self.torque_force(&r1);
-            let v1 = v_half + Self::accel(&f1, &g1, &self.jd_inv) * half_h;
-            // Trapezoidal work of the torque's force, as the two half kicks apply it.
-            let work = if forced {
-                (g0 + g1).dot(&(r1 - r0)) * T::lit(0.5)
-            } else {
-                T::zero()
-            };
-            (r1, v1, work)
+            let v1 = v_half + self.accel(&r1, &f1) * half_h;
+            (r1, v1)
         } else {
             let f0 = self.force(&r0, h2)?;
-            let v1 = v0 + Self::accel(&f0, &g0, &self.jd_inv) * h;
-            let r1 = r0 + v1 * h;
-            // Work of the force held at `R_k`, as the kick applies it.
-            let work = if forced {
-                g0.dot(&(r1 - r0))
-            } else {
-                T::zero()
-            };
-            (r1, v1, work)
+            let v1 = v0 + self.accel(&r0, &f0) * h;
+            (r0 + v1 * h, v1)
         };
         next.q = vec_of(&r1);
         next.v = vec_of(&v1);
-        Ok(work)
+        if self.torque == Vector3::zeros() {
+            return Ok(T::zero());
+        }
+        // The work of the torque's force as the kicks apply it: trapezoidal (both ends) for the
+        // second-order form, held at `R_k` for the first-order one.
+        let dr = r1 - r0;
+        Ok(if SECOND_ORDER {
+            (self.torque_force(&r0) + self.torque_force(&r1)).dot(&dr) * T::lit(0.5)
+        } else {
+            self.torque_force(&r0).dot(&dr)
+        })
     }
 }

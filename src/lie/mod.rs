@@ -334,8 +334,10 @@ impl<T: Real> So3Probe<T> {
     }
 }
 
+/// Not inlined: the probe's 3×3 temporaries then live in their own frame, only during the
+/// guard check, instead of enlarging the step's frame (the device's stack high-water mark).
 impl<T: Real> Probe<T, 9> for So3Probe<T> {
-    #[inline]
+    #[inline(never)]
     fn energy(&self, s: &State<T, 9>) -> Option<(T, T)> {
         let r = matrix_of(&s.q);
         let rd = matrix_of(&s.v);
@@ -350,7 +352,7 @@ impl<T: Real> Probe<T, 9> for So3Probe<T> {
         Some((T::lit(0.5) * kin, pot))
     }
 
-    #[inline]
+    #[inline(never)]
     fn residual(&self, q: &SVector<T, 9>) -> Option<T> {
         Some(orthogonality_error(&matrix_of(q)))
     }
