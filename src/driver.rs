@@ -21,7 +21,7 @@
 //! 2. `next ← state`, then [`Method::propose`] writes `next.q`, `next.v` (its `next.t` is
 //!    ignored) and returns the energy the step exchanged with the outside (work of a force,
 //!    heat taken by a damping split; zero for a conservative map);
-//! 3. [`Watch::commit`]: finiteness, the compensated clock and every guard that is on; only then
+//! 3. the commit of the [`Watch`]: finiteness, the compensated clock and every guard that is on; only then
 //!    is `state` overwritten;
 //! 4. [`Guarded::accept`] with the committed state.
 //!
@@ -107,6 +107,59 @@ pub trait Guarded<T: Real, const N: usize> {
     #[inline]
     fn accept(&mut self, state: &State<T, N>) {
         let _ = state;
+    }
+}
+
+/// A method built around another one (a damping split, a driving force, a composition, a retry
+/// policy, a controller): it steps with the inner method's step size and guard memory, so
+/// [`Guarded`] comes from the inner method through a blanket implementation.
+///
+/// The wrapper implements [`Method`] (or [`NoisyMethod`]) itself, calling the inner method's
+/// `propose` and `accept` where its own step needs them.
+pub trait Wrapper {
+    /// The wrapped method.
+    type Inner;
+
+    /// The wrapped method.
+    fn inner(&self) -> &Self::Inner;
+
+    /// Mutable access to the wrapped method.
+    fn inner_mut(&mut self) -> &mut Self::Inner;
+
+    /// Called after the inner method's [`Guarded::accept`] when a step is committed (what the
+    /// wrapper itself records of the step).
+    #[inline]
+    fn accepted(&mut self) {}
+}
+
+impl<T: Real, const N: usize, W: Wrapper> Guarded<T, N> for W
+where
+    W::Inner: Guarded<T, N>,
+{
+    type Probe<'a>
+        = <W::Inner as Guarded<T, N>>::Probe<'a>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        Guarded::step_size(self.inner())
+    }
+
+    #[inline]
+    fn watch(&self) -> &Watch<T, N> {
+        self.inner().watch()
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Self::Probe<'_>) {
+        self.inner_mut().watch_and_probe()
+    }
+
+    #[inline]
+    fn accept(&mut self, state: &State<T, N>) {
+        self.inner_mut().accept(state);
+        self.accepted();
     }
 }
 

@@ -11,7 +11,7 @@
 //! energy it started with, and the caller's state and the guard memory change only when the
 //! driver commits the step.
 
-use crate::driver::{Guarded, Method};
+use crate::driver::{Guarded, Method, Wrapper};
 use crate::guard::Watch;
 use crate::{ConfigError, Real, State, StepError};
 
@@ -161,31 +161,20 @@ impl<I> Recovering<I> {
 
 /// The inner method's step size, guard memory and probe: the recovered step is committed under
 /// the inner method's guards.
-impl<T: Real, I: Method<T, N>, const N: usize> Guarded<T, N> for Recovering<I> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+/// The inner method keeps what the committed step left, and the depth it needed is recorded.
+impl<I> Wrapper for Recovering<I> {
+    type Inner = I;
 
-    #[inline]
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<T, N> {
-        Guarded::watch(&self.inner)
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 
     #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    /// The inner method keeps what the committed step left, and the depth it needed is
-    /// recorded.
-    #[inline]
-    fn accept(&mut self, committed: &State<T, N>) {
-        self.inner.accept(committed);
+    fn accepted(&mut self) {
         self.last_depth = self.proposed_depth;
         self.max_used = self.max_used.max(self.proposed_depth);
     }

@@ -4,8 +4,7 @@
 
 use macrostep::baselines::VelocityVerlet;
 use macrostep::convert::{ConvertParams, Converted, ExplicitRk, Rk4, Segment, StandardLayer};
-use macrostep::driver::{Guarded, Method};
-use macrostep::guard::Watch;
+use macrostep::driver::{Method, Wrapper};
 use macrostep::model::{Quadratic, System};
 use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::HarmonicOscillator;
@@ -142,19 +141,13 @@ fn step_errors_leave_the_state_untouched() {
 #[derive(Clone)]
 struct Frozen(VelocityVerlet<f64, Osc, 1>);
 
-impl Guarded<f64, 1> for Frozen {
-    type Probe<'a> = <VelocityVerlet<f64, Osc, 1> as Guarded<f64, 1>>::Probe<'a>;
-    fn step_size(&self) -> f64 {
-        Guarded::step_size(&self.0)
+impl Wrapper for Frozen {
+    type Inner = VelocityVerlet<f64, Osc, 1>;
+    fn inner(&self) -> &Self::Inner {
+        &self.0
     }
-    fn watch(&self) -> &Watch<f64, 1> {
-        self.0.watch()
-    }
-    fn watch_and_probe(&mut self) -> (&mut Watch<f64, 1>, Self::Probe<'_>) {
-        self.0.watch_and_probe()
-    }
-    fn accept(&mut self, state: &State<f64, 1>) {
-        self.0.accept(state);
+    fn inner_mut(&mut self) -> &mut Self::Inner {
+        &mut self.0
     }
 }
 

@@ -1,7 +1,6 @@
 //! Symmetric composition: Yoshida's triple jump and Suzuki's 5-stage scheme.
 
-use crate::driver::{Guarded, Method};
-use crate::guard::Watch;
+use crate::driver::{Method, Wrapper};
 use crate::{ConfigError, Real, State, StepError};
 
 /// Which symmetric composition scheme (both raise an even order `p` to `p + 2`).
@@ -118,30 +117,15 @@ impl<T: Real, I> SymmetricComposition<T, I> {
 
 /// The base method's step size, guard memory and probe: the composed step is committed under
 /// the base method's guards.
-impl<T: Real, I: Method<T, N>, const N: usize> Guarded<T, N> for SymmetricComposition<T, I> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+impl<T: Real, I> Wrapper for SymmetricComposition<T, I> {
+    type Inner = I;
 
-    #[inline]
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<T, N> {
-        Guarded::watch(&self.inner)
-    }
-
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    /// The base method keeps what the last stage of the committed step left.
-    #[inline]
-    fn accept(&mut self, committed: &State<T, N>) {
-        self.inner.accept(committed);
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 }
 

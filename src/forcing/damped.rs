@@ -1,8 +1,7 @@
 //! Linear damping `M v̇ = −C v` by its exact flow, Strang-composed with any method.
 
 use super::Actuate;
-use crate::driver::{Guarded, Method};
-use crate::guard::Watch;
+use crate::driver::{Guarded, Method, Wrapper};
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
 use crate::{ConfigError, Real, State, StepError};
@@ -132,29 +131,15 @@ impl<T: Real, I: Method<T, N>, const N: usize> Damped<T, I, N> {
     }
 }
 
-impl<T: Real, I: Method<T, N>, const N: usize> Guarded<T, N> for Damped<T, I, N> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+impl<T: Real, I, const N: usize> Wrapper for Damped<T, I, N> {
+    type Inner = I;
 
-    #[inline]
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<T, N> {
-        self.inner.watch()
-    }
-
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    #[inline]
-    fn accept(&mut self, state: &State<T, N>) {
-        self.inner.accept(state);
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 }
 

@@ -1,8 +1,7 @@
 //! A force function `f(t, q)` sampled once per step and held over it.
 
 use super::Actuate;
-use crate::driver::{Guarded, Method};
-use crate::guard::Watch;
+use crate::driver::{Method, Wrapper};
 use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
@@ -63,33 +62,15 @@ impl<T: Real, I, F> Driven<T, I, F> {
     }
 }
 
-impl<T, I, F, const N: usize> Guarded<T, N> for Driven<T, I, F>
-where
-    T: Real,
-    I: Method<T, N>,
-{
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+impl<T: Real, I, F> Wrapper for Driven<T, I, F> {
+    type Inner = I;
 
-    #[inline]
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<T, N> {
-        self.inner.watch()
-    }
-
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    #[inline]
-    fn accept(&mut self, state: &State<T, N>) {
-        self.inner.accept(state);
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 }
 

@@ -2,9 +2,8 @@
 //! gains and the closed loop as one [`Method`](macrostep::driver::Method) (so the firmware's per-step instruction
 //! count is the whole tick: observe, control, actuation, `set_force`, one plant step).
 
-use macrostep::driver::{Guarded, Method};
+use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::Actuate;
-use macrostep::guard::Watch;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::nalgebra::SVector;
 use macrostep::{ConfigError, Real, State, StepError};
@@ -77,26 +76,16 @@ impl<'m, T: Real, I> Controlled<'m, T, I> {
     }
 }
 
-impl<T: Real, I: Method<T, 3>> Guarded<T, 3> for Controlled<'_, T, I> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+/// The plant's step size and guard memory: the tick is committed under the plant's guards.
+impl<T: Real, I> Wrapper for Controlled<'_, T, I> {
+    type Inner = I;
 
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.plant)
+    fn inner(&self) -> &I {
+        &self.plant
     }
 
-    fn watch(&self) -> &Watch<T, 3> {
-        self.plant.watch()
-    }
-
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, 3>, I::Probe<'_>) {
-        self.plant.watch_and_probe()
-    }
-
-    fn accept(&mut self, state: &State<T, 3>) {
-        self.plant.accept(state);
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.plant
     }
 }
 

@@ -4,16 +4,16 @@
 
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
-use macrostep::driver::{Guarded, Method};
+use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
-use macrostep::guard::Watch;
 use macrostep::model::{Constraint, Mass, Potential, System, Zero};
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
+    ImplicitNewtonParams, Newmark, NewmarkParams, PushForwardNewmark, StiffSylipn, Sylipn,
+    ZhangSkeel,
 };
 use macrostep::{ConfigError, Integrator, State, StepError};
 
@@ -50,26 +50,18 @@ pub struct Logged<I> {
     pending: f64,
 }
 
-impl<I: Method<f64, 4>> Guarded<f64, 4> for Logged<I> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+impl<I> Wrapper for Logged<I> {
+    type Inner = I;
 
-    fn step_size(&self) -> f64 {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<f64, 4> {
-        self.inner.watch()
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 
-    fn watch_and_probe(&mut self) -> (&mut Watch<f64, 4>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    fn accept(&mut self, state: &State<f64, 4>) {
-        self.inner.accept(state);
+    fn accepted(&mut self) {
         self.work.set(self.work.get() + self.pending);
         self.pending = 0.0;
     }
@@ -162,11 +154,15 @@ fn symplectic_of<I: Integrator<f64, 4>>(_: &I) -> bool {
     I::SYMPLECTIC
 }
 
-/// Newton controls tight enough that the fully implicit methods' maps are exact to roundoff.
-pub fn newton() -> ImplicitNewtonParams<f64> {
-    ImplicitNewtonParams {
-        tol: 1e-11,
-        max_iter: 30,
+/// `β` of `p` and Newton controls tight enough that the fully implicit methods' maps are exact
+/// to roundoff.
+pub fn newmark_params(p: ZsParams<f64>) -> NewmarkParams<f64> {
+    NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-11,
+            max_iter: 30,
+        },
     }
 }
 
@@ -183,7 +179,7 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
     let (pen, rigid, g) = systems();
     let p = ZsParams::default();
     let split = split_system();
-    use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+    use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
     vec![
         driven(
             "verlet",
@@ -193,7 +189,7 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
         ),
         driven(
             "symplectic_euler",
-            SymplecticEuler::new(pen, h, Ordering::KickDrift).expect("h"),
+            SymplecticEuler::new(pen, h, EulerOrdering::KickDrift).expect("h"),
             false,
             false,
         ),
@@ -207,13 +203,13 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
         ),
         driven(
             "newmark",
-            Newmark::new(pen, h, p, newton()).expect("h"),
+            Newmark::new(pen, h, newmark_params(p)).expect("h"),
             false,
             false,
         ),
         driven(
             "push_forward_newmark",
-            PushForwardNewmark::new(pen, h, p, newton()).expect("h"),
+            PushForwardNewmark::new(pen, h, newmark_params(p)).expect("h"),
             false,
             false,
         ),
@@ -285,7 +281,7 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
         (
             "newmark",
             false,
-            boxed(Newmark::new(pen, h, p, newton()).expect("h"), m, cm),
+            boxed(Newmark::new(pen, h, newmark_params(p)).expect("h"), m, cm),
         ),
         (
             "rattle",
