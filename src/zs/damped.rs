@@ -56,8 +56,7 @@ use super::member::LinearlyImplicit;
 use super::{Fsal, ZsFamily};
 #[cfg(doc)]
 use super::{StiffSylipn, Sylipn, ZhangSkeel};
-use crate::driver::{Guarded, Method};
-use crate::guard::Watch;
+use crate::driver::{Method, Wrapper};
 use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
 use crate::model::{Hessian as _, Potential, System};
 use crate::sealed;
@@ -218,29 +217,15 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> DampedZs<T, I, N> {
     }
 }
 
-impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Guarded<T, N> for DampedZs<T, I, N> {
-    type Probe<'a>
-        = I::Probe<'a>
-    where
-        Self: 'a;
+impl<T: Real, I, const N: usize> Wrapper for DampedZs<T, I, N> {
+    type Inner = I;
 
-    #[inline]
-    fn step_size(&self) -> T {
-        Guarded::step_size(&self.inner)
+    fn inner(&self) -> &I {
+        &self.inner
     }
 
-    fn watch(&self) -> &Watch<T, N> {
-        self.inner.watch()
-    }
-
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, I::Probe<'_>) {
-        self.inner.watch_and_probe()
-    }
-
-    #[inline]
-    fn accept(&mut self, state: &State<T, N>) {
-        self.inner.accept(state);
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
     }
 }
 
