@@ -16,7 +16,7 @@ mod common;
 
 use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::Nonintrusive;
 use macrostep::systems::SpringTrimer;
 use macrostep::State;
@@ -28,7 +28,7 @@ fn trimer(c: &mut Criterion) {
     let mut group = c.benchmark_group("step/trimer/n3");
     let s0: State<f64, 3> = model.initial_state();
 
-    let mut se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(model.system(), tau, EulerOrdering::KickDrift).unwrap();
     let id = format!("baselines::symplectic_euler_x{ratio}/f64");
     bench_span(&mut group, id, &mut se, s0, ratio);
 

@@ -48,22 +48,19 @@
 //! stretched, the DNA model of 000 §4.4 at `h = 2`) the *true* energy swings far below its start
 //! between turning points, and the default guard refuses those steps. Mechanisms whose stiff
 //! modes start quiet (penalised rods started on the constraint) are not affected. Runs that
-//! want the raw method there switch the guard off or loosen it. A fully implicit Newmark run
-//! from an energetic start of the penalised double pendulum loses up to 75 % of its energy at
-//! `h = 0.1` without ever diverging — that is what a two-sided bound catches.
+//! want the raw method there switch the guard off or loosen it. The bound is two-sided: it also
+//! refuses a run that loses much of its energy without ever diverging.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
-//! its energy and stretches its rods long before any value overflows (a Z&S run of the double
-//! pendulum at `h = 0.1` from a start far from rest returned 33 `Ok` steps with `|g|` up to
-//! `7.6e160`). A drift of a fifth of the run's energy scale, or a rod stretched by 10 % of its
-//! squared length, is far outside any accurate run and is reached early in every divergence we
-//! have seen. The energy bound is set by measurement (`reproduce guards`, 1,000 random at-rest
-//! starts of the penalised double pendulum at `h = 0.1`): the unguarded runs that end with
-//! `|ΔE| > 1` (about a fifth of that model's scale) drift by at least `0.20·S`, while clean Z&S
-//! runs stay below `0.21·S` (99 % below `0.12·S`); `0.25` let 18 of the Newmark runs through,
-//! `0.2` lets none through and refuses a handful of clean ones (counted as false alarms). Measurements that need a method's raw behaviour past these bounds (stability limits)
-//! switch guards off with [`Guards::off`]. Cost: one potential-energy evaluation per step (and one
-//! more at the start of a run) plus one residual evaluation; nothing when a guard is off.
+//! its energy and stretches its rods long before any value overflows. A drift of a fifth of the
+//! run's energy scale (`0.2`), or a rod stretched by 10 % of its squared length (`0.1`), is far
+//! outside any accurate run and is reached early in a divergence; the energy bound is the one
+//! that separates diverging from clean runs on random starts of the penalised double pendulum
+//! (`reproduce guards`). The measurements behind these defaults: `docs/guards.md` in the
+//! repository. Measurements that need a method's raw behaviour past these bounds (stability
+//! limits) switch guards off with [`Guards::off`]. Cost: one potential-energy evaluation per
+//! step (and one more at the start of a run) plus one residual evaluation; nothing when a guard
+//! is off.
 //!
 //! **The clock.** `t` is advanced by compensated (Kahan) summation carried across the steps of a
 //! run, so after `n` steps of `h` the clock is `t₀ + n·h` to within one rounding of `t`, in `f32`

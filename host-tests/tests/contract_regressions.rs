@@ -19,7 +19,7 @@ fn plain_commit_refuses_a_stalled_clock_fused_flavor() {
         1e2_f64,
     );
     let map = FusedEuler::new(System::new(Mass::identity(), split)).unwrap();
-    let mut f = Nonintrusive::new(map, Params::new(0.01, 1e-4).unwrap());
+    let mut f = Nonintrusive::new(map, Params::new(0.01, 1e-4).unwrap()).unwrap();
     let mut s = State::new(1e17, vector![0.8, 0.811], vector![0.0, 0.0]);
     let before = s;
     assert_eq!(f.step(&mut s), Err(StepError::ClockStalled));

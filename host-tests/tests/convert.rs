@@ -7,7 +7,7 @@
 use host_tests::experiments::convert::{compute, Method, Results, Setup};
 use host_tests::measure::{integrator_defect, loglog_slope};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::constrained::ConstraintNewtonParams;
 use macrostep::convert::{
     ConstrainedRk, ConvertParams, Converted, ConvertedConstrained, Euler, ExplicitRk, Heun, Rk4,
@@ -170,7 +170,7 @@ fn converted_verlet_is_verlet() {
 #[test]
 fn converted_symplectic_euler_is_symplectic_euler() {
     let sys = Pendulum::<f64>::paper().penalised(10.0).unwrap();
-    for o in [Ordering::KickDrift, Ordering::DriftKick] {
+    for o in [EulerOrdering::KickDrift, EulerOrdering::DriftKick] {
         let mut se = SymplecticEuler::new(sys, 0.01, o)
             .unwrap()
             .with_guards(Guards::off())

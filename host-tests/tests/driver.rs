@@ -16,7 +16,7 @@
 //! `convert`, every legacy map of `flavor` and the one-call stacks): keep it complete when a
 //! method is added.
 
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::circuit::{Circuit, CircuitParams, CircuitVi, NoisyCircuitVi};
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
@@ -25,11 +25,13 @@ use macrostep::convert::{
 };
 use macrostep::driver::{Method, NoisyMethod};
 use macrostep::flavor::{
-    Artificial, EulerMaruyama, ExplicitEuler, ForcedEuler, LangevinSoft, LangevinStiff, Metropolis,
-    Nonintrusive, Params, StiffOde, StiffSde, Switched, Symmetric,
+    Artificial, EulerMaruyama, ExplicitEuler, ForcedEuler, LangevinSoft, LangevinStiff, Legacy,
+    Metropolis, Nonintrusive, Params, StiffOde, StiffSde, Switched, Symmetric,
 };
 use macrostep::forcing::{Actuated, Damped, Driven};
-use macrostep::langevin::{AnnealTuneGla, Cooling, Friction, Gla, Schedule};
+use macrostep::langevin::{
+    AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Gla, GlaParams, Schedule,
+};
 use macrostep::lie::{
     BodyState, CayleyVariational, LinearizedZs1, LinearizedZs2, RigidBody, So3ZsParams,
 };
@@ -37,11 +39,11 @@ use macrostep::linalg::DenseKept;
 use macrostep::model::{Mass, Potential, Quadratic, Split, System, Zero};
 use macrostep::recover::Recovering;
 use macrostep::sim::{FastParams, Quasi1, Quasi2, QuasiExp, QuasiParams, QuasiStiffness};
-use macrostep::sim::{Sim1, Sim2, Sim4};
+use macrostep::sim::{QuasiSystem, Sim1, Sim2, Sim4, SimSystem};
 use macrostep::systems::{HarmonicOscillator, Kapitza, Pendulum, SpringTrimer, TwoSpring};
 use macrostep::zs::{
-    DampedZs, ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn,
-    Sylipn, ZhangSkeel, ZsParams,
+    DampedZs, ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams,
+    PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams,
 };
 use macrostep::{ConfigError, Guards, Integrator, State, StepError, Stepper, StochasticIntegrator};
 use nalgebra::{matrix, vector, Matrix1, SMatrix, SVector, Vector2};
@@ -161,10 +163,10 @@ fn start_293() -> State<f32, 2> {
 #[rustfmt::skip]
 fn baselines_and_zs() -> Built<Vec<Row>> {
     let (o, s0) = (osc().system(), osc().initial_state());
-    let (zp, np) = (ZsParams::default(), ImplicitNewtonParams::default());
+    let (zp, np) = (ZsParams::default(), NewmarkParams::default());
     let (tri, ts) = (SpringTrimer::<f32>::paper().system(), SpringTrimer::paper().initial_state());
     let (c, c3) = (Matrix1::new(0.2), SMatrix::identity());
-    let (kd, dk) = (Ordering::KickDrift, Ordering::DriftKick);
+    let (kd, dk) = (EulerOrdering::KickDrift, EulerOrdering::DriftKick);
     let kept = ZhangSkeel::with_solver(o, H, zp, DenseKept::new());
     let (zs, zss) = (ZhangSkeel::new(o, H, zp)?, Sylipn::new(o, H, zp)?);
     let stiff = StiffSylipn::new(tri, H, zp)?;
@@ -176,8 +178,8 @@ fn baselines_and_zs() -> Built<Vec<Row>> {
         row_det("ZhangSkeel<DenseKept>", kept, s0),
         row_det("Sylipn", Ok(zss), s0),
         row_det("StiffSylipn (SpringTrimer)", Ok(stiff), ts),
-        row_det("Newmark", Newmark::new(o, H, zp, np), s0),
-        row_det("PushForwardNewmark", PushForwardNewmark::new(o, H, zp, np), s0),
+        row_det("Newmark", Newmark::new(o, H, np), s0),
+        row_det("PushForwardNewmark", PushForwardNewmark::new(o, H, np), s0),
         row_det("NewmarkOneIteration", NewmarkOneIteration::new(o, H, zp), s0),
         row_det("DampedZs<ZhangSkeel>", DampedZs::new(zs, c), s0),
         row_det("DampedZs<Sylipn>", DampedZs::new(zss, c), s0),
@@ -208,7 +210,7 @@ fn convert() -> Built<Vec<Row>> {
     let rk4 = ExplicitRk::<_, _, Rk4, 1>::new(o, H)?;
     let crk4 = ConstrainedRk::<_, _, _, Rk4, 2, 1>::new(sys, g, H)?;
     let converted_constrained = ConvertedConstrained::new(crk4, cp, cnp);
-    let se = SymplecticEuler::new(o, H, Ordering::KickDrift)?;
+    let se = SymplecticEuler::new(o, H, EulerOrdering::KickDrift)?;
     let vv = VelocityVerlet::new(o, H)?;
     Ok(vec![
         row_det("ExplicitRk<Euler>", ExplicitRk::<_, _, Euler, 1>::new(o, H), s0),
@@ -267,20 +269,19 @@ impl QuasiStiffness<f32, 1, 1> for RingK {
 
 #[rustfmt::skip]
 fn sim() -> Built<Vec<Row>> {
-    let fast = FastParams::hamiltonian(matrix![1.0e4_f32]);
-    let noisy = FastParams::langevin(matrix![1.0e4_f32], 0.5, 0.3);
-    let (m, soft) = (Mass::identity(), Quadratic::new(matrix![1.0_f32]));
+    let (fast, noisy) = (FastParams::default(), FastParams::langevin(0.5, 0.3));
+    let ss = SimSystem::new(Mass::identity(), matrix![1.0e4_f32], Quadratic::new(matrix![1.0_f32]));
     let s0 = State::at_rest(vector![1.0_f32]);
-    let qp = QuasiParams { inv_eps: 1.0e4, h: H, exp: QuasiExp::Diagonal };
+    let (qsys, qp) = (|| QuasiSystem::new(RingV, RingK, 1.0e4), QuasiParams { exp: QuasiExp::Diagonal });
     let qs = State::at_rest(vector![1.1_f32, 0.007]);
     Ok(vec![
-        row_det("Sim1 (σ = 0)", Sim1::new(m, fast, soft, H), s0),
-        row_det("Sim2 (σ = 0)", Sim2::new(m, fast, soft, H), s0),
-        row_det("Sim4", Sim4::new(m, fast, soft, H), s0),
-        row_det("Quasi1", Quasi1::<f32, _, _, 2, 1, 1>::new(RingV, RingK, qp), qs),
-        row_det("Quasi2", Quasi2::<f32, _, _, 2, 1, 1>::new(RingV, RingK, qp), qs),
-        both("Sim1 (noisy)", Sim1::new(m, noisy, soft, H), s0),
-        both("Sim2 (noisy)", Sim2::new(m, noisy, soft, H), s0),
+        row_det("Sim1 (σ = 0)", Sim1::new(ss, H, fast), s0),
+        row_det("Sim2 (σ = 0)", Sim2::new(ss, H, fast), s0),
+        row_det("Sim4", Sim4::new(ss, H, fast), s0),
+        row_det("Quasi1", Quasi1::<f32, _, _, 2, 1, 1>::new(qsys(), H, qp), qs),
+        row_det("Quasi2", Quasi2::<f32, _, _, 2, 1, 1>::new(qsys(), H, qp), qs),
+        both("Sim1 (noisy)", Sim1::new(ss, H, noisy), s0),
+        both("Sim2 (noisy)", Sim2::new(ss, H, noisy), s0),
     ])
 }
 
@@ -289,15 +290,16 @@ fn langevin_circuit_lie() -> Built<Vec<Row>> {
     let o2 = HarmonicOscillator::<f32, 2>::new(vector![1.0, 3.0])?;
     let (sys, s0) = (o2.system(), o2.initial_state());
     let schedule = Schedule::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 500)?;
-    let tuned = Friction::tuned(0.0);
+    let gp = GlaParams { friction: 0.5, inverse_temperature: 10.0 };
+    let ap = AnnealTuneParams { friction: FrictionRule::tuned(0.0), schedule };
     let lossless = Circuit::new(CircuitParams::<f32, 4, 2>::lc_paper(10.0, 0.0))?;
     let noisy = Circuit::new(CircuitParams::<f32, 4, 2>::lc_paper(10.0, 0.01))?;
     let cs = State::at_rest(Vector2::new(1.0, 0.0));
     let (body, bs) = (RigidBody::<f32>::paper(), BodyState::<f32>::paper().to_relaxed());
     let (zp, np) = (So3ZsParams::default(), ImplicitNewtonParams::default());
     Ok(vec![
-        row_noisy("Gla", Gla::new(sys, 0.5, 10.0, H), s0),
-        row_noisy("AnnealTuneGla", AnnealTuneGla::new(sys, tuned, schedule, H), s0),
+        row_noisy("Gla", Gla::new(sys, H, gp), s0),
+        row_noisy("AnnealTuneGla", AnnealTuneGla::new(sys, H, ap), s0),
         row_det("CircuitVi", CircuitVi::new(lossless, H), cs),
         row_noisy("NoisyCircuitVi", NoisyCircuitVi::new(noisy, H), cs),
         row_det("LinearizedZs1", LinearizedZs1::new(body, H, zp), bs),
@@ -337,7 +339,7 @@ impl StiffSde<f32, 1> for Ou {
 /// The micro-step of every FLAVOR row (`δ = H`).
 const TAU: f32 = 1e-3;
 /// The legacy symplectic Euler of the FLAVOR rows.
-const KICK_DRIFT: Ordering = Ordering::KickDrift;
+const KICK_DRIFT: EulerOrdering = EulerOrdering::KickDrift;
 
 #[rustfmt::skip]
 fn flavor_deterministic() -> Built<Vec<Row>> {
@@ -350,12 +352,13 @@ fn flavor_deterministic() -> Built<Vec<Row>> {
     let ode = ExplicitEuler::new(Relax, 100.0)?;
     let u0 = State::at_rest(vector![1.0_f32]);
     Ok(vec![
-        row_det("Nonintrusive<Switched<SE>>", Ok(Nonintrusive::new(se_map()?, p)), s0),
+        row_det("Nonintrusive<Switched<SE>>", Nonintrusive::new(se_map()?, p), s0),
         row_det("Symmetric<Switched<SE>>", Symmetric::new(se_map()?, p), s0),
         row_det("Artificial", Artificial::new(sys, matrix![-1.0, 1.0], p), s0),
-        row_det("Nonintrusive<ExplicitEuler> (ODE)", Ok(Nonintrusive::new(ode, p)), u0),
-        row_det("Nonintrusive<EulerMaruyama> (SDE)", Ok(Nonintrusive::new(em, p)), u0),
-        row_det("Nonintrusive<ForcedEuler> (Kapitza)", Ok(Nonintrusive::new(forced, p)), ks),
+        row_det("Nonintrusive<ExplicitEuler> (ODE)", Nonintrusive::new(ode, p), u0),
+        row_det("Nonintrusive<EulerMaruyama> (SDE)", Nonintrusive::new(em, p), u0),
+        row_det("Nonintrusive<ForcedEuler> (Kapitza)", Nonintrusive::new(forced, p), ks),
+        row_det("Legacy<ForcedEuler> (Kapitza)", Legacy::new(forced, H), ks),
         row_det("Nonintrusive::symplectic_euler", Nonintrusive::symplectic_euler(sys, H, TAU), s0),
         row_det("Nonintrusive::fused_euler", Nonintrusive::fused_euler(tri, H, TAU), ts),
         row_det("Nonintrusive::verlet", Nonintrusive::verlet(sys, H, TAU), s0),

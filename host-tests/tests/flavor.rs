@@ -5,7 +5,7 @@ use host_tests::experiments::flavor::stability;
 use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::flavor::Artificial;
 use macrostep::flavor::{
     ExplicitEuler, LegacyMap, Nonintrusive, Params, StiffOde, Stiffness, Switched, Symmetric,
@@ -28,7 +28,7 @@ fn s0_2100<T: Real>() -> State<T, 3> {
     )
 }
 
-fn se_2100(ordering: Ordering) -> SeMap<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>, 3> {
+fn se_2100(ordering: EulerOrdering) -> SeMap<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>, 3> {
     let se = SymplecticEuler::new(system_2100::<f64>(EPS, 1.1, 0.97), 1e-3, ordering).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }
@@ -54,7 +54,7 @@ fn nonintrusive_over_symplectic_euler_is_symplectic() {
 #[test]
 fn symmetric_flavor_is_symplectic_and_reversible() {
     let mut f = Symmetric::new(
-        se_2100(Ordering::KickDrift),
+        se_2100(EulerOrdering::KickDrift),
         Params::new(0.01, 1e-3).unwrap(),
     )
     .unwrap();
@@ -99,8 +99,8 @@ fn nonintrusive_is_not_reversible_and_euler_flavor_is_not_symplectic() {
             vector![0.0, 0.0, 0.0, 1.1 * d1, -1.1 * d1 + 0.97 * d2, -0.97 * d2]
         }
     }
-    let mut fe =
-        Nonintrusive::try_new(ExplicitEuler::new(Ham, 1.0 / EPS).unwrap(), 0.01, 1e-3).unwrap();
+    let p = Params::new(0.01, 1e-3).unwrap();
+    let mut fe = Nonintrusive::new(ExplicitEuler::new(Ham, 1.0 / EPS).unwrap(), p).unwrap();
     let u0 = vector![0.8, 0.811, 0.721, 0.1, -0.2, 0.3];
     let d = host_tests::measure::symplecticity_defect(
         |x| {
@@ -237,36 +237,41 @@ for_scalars!(slow_variable_tracked);
 /// Bad FLAVOR parameters → typed errors.
 #[test]
 fn bad_parameters_are_rejected() {
-    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
+    let se =
+        || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, EulerOrdering::KickDrift).unwrap();
     let map = Switched::symplectic_euler(se()).unwrap();
+    // Raw step sizes reach a FLAVOR through `Params::new`.
+    let nonintrusive = |delta, tau| Params::new(delta, tau).and_then(|p| Nonintrusive::new(map, p));
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.01).unwrap_err(),
+        nonintrusive(0.01, 0.01).unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.02).unwrap_err(),
+        nonintrusive(0.01, 0.02).unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.0).unwrap_err(),
+        nonintrusive(0.01, 0.0).unwrap_err(),
         ConfigError::OutOfRange {
             name: "tau",
             bound: "> 0"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, -1e-4).unwrap_err(),
+        nonintrusive(0.01, -1e-4).unwrap_err(),
         ConfigError::OutOfRange {
             name: "tau",
             bound: "> 0"
         }
     );
     assert_eq!(
-        Symmetric::try_new(map, 0.01, 0.01).unwrap_err(),
+        Params::new(0.01, 0.01)
+            .and_then(|p| Symmetric::new(map, p))
+            .unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
@@ -284,7 +289,8 @@ fn bad_parameters_are_rejected() {
 /// A symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
 #[test]
 fn maps_without_adjoint_and_bad_legacy_maps_are_rejected() {
-    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
+    let se =
+        || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, EulerOrdering::KickDrift).unwrap();
     // A legacy map without an adjoint asked for the symmetric form: symplectic Euler wrapped
     // as a generic integrator (not symmetric, no adjoint given), and forward Euler.
     let generic = Switched::new(se(), 1e4, |i, a| i.system_mut().potential.alpha = a).unwrap();
@@ -353,7 +359,7 @@ fn failed_steps_leave_the_state_untouched() {
     assert_eq!(s, before);
     let mut sym = Symmetric::new(
         Switched::symplectic_euler(
-            SymplecticEuler::new(system_293::<f64>(1e4), 1e-3, Ordering::KickDrift).unwrap(),
+            SymplecticEuler::new(system_293::<f64>(1e4), 1e-3, EulerOrdering::KickDrift).unwrap(),
         )
         .unwrap(),
         Params::new(0.5, 1e-3).unwrap(),
@@ -391,7 +397,8 @@ fn stiff_forcing_sees_the_tau_clock() {
             vector![c]
         }
     }
-    let mut f = Nonintrusive::try_new(ExplicitEuler::new(Clock, 1.0).unwrap(), 0.5, 0.125).unwrap();
+    let p = Params::new(0.5, 0.125).unwrap();
+    let mut f = Nonintrusive::new(ExplicitEuler::new(Clock, 1.0).unwrap(), p).unwrap();
     let mut s = State::at_rest(vector![0.0]);
     for _ in 0..3 {
         f.step(&mut s).unwrap();
@@ -440,10 +447,9 @@ fn hidden_vdp_period() {
     use host_tests::measure::{crossings, mean_period};
     let eps = 1e-3;
     let t_end = 3.5 / eps;
-    let mut f = Nonintrusive::try_new(
+    let mut f = Nonintrusive::new(
         ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap(),
-        0.01,
-        5e-5,
+        Params::new(0.01, 5e-5).unwrap(),
     )
     .unwrap();
     let mut s = State::at_rest(vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);

@@ -6,7 +6,7 @@
 use host_tests::fixtures::system_2100;
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, LegacyMap, Nonintrusive, Params, Stiffness, Symmetric};
 use macrostep::model::Mass;
 use macrostep::nalgebra::vector;
@@ -31,10 +31,10 @@ fn fused_equals_unfused<T: Real + Tolerance>() {
     let sys = system_2100::<T>(EPS, 1.1, 0.97);
     let mut fused = FusedEuler::new(sys).unwrap();
     let mut split = fused;
-    let mut on = SymplecticEuler::new(sys, tau, Ordering::DriftKick).unwrap();
+    let mut on = SymplecticEuler::new(sys, tau, EulerOrdering::DriftKick).unwrap();
     let mut off_sys = sys;
     off_sys.potential.alpha = T::zero();
-    let mut off = SymplecticEuler::new(off_sys, delta - tau, Ordering::KickDrift).unwrap();
+    let mut off = SymplecticEuler::new(off_sys, delta - tau, EulerOrdering::KickDrift).unwrap();
     let (mut a, mut b, mut c) = (s0::<T>(), s0::<T>(), s0::<T>());
     let mut worst: f64 = 0.0;
     for _ in 0..200 {
@@ -76,7 +76,8 @@ fn fused_flavor_is_symplectic() {
     let mut f = Nonintrusive::new(
         FusedEuler::new(sys).unwrap(),
         Params::new(0.01, 1e-3).unwrap(),
-    );
+    )
+    .unwrap();
     let d = integrator_defect(&mut f, &Mass::identity(), &s0::<f64>(), 5, 1e-5);
     assert!(d <= DEFECT_TOL, "defect {d:e}");
     assert!(symplectic_claim(&f));

@@ -9,7 +9,7 @@ use host_tests::ensembles::metropolis::metropolis_histogram;
 use host_tests::ensembles::slow_noise::langevin_slow_noise;
 use host_tests::fixtures::system_293;
 use host_tests::measure::{from_phase, jacobian_determinant, to_phase};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{
     EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params, StiffSde,
     Switched, Symmetric, NEEDS_ADJOINT,
@@ -28,7 +28,8 @@ fn se_map() -> host_tests::fixtures::SeMap<
     macrostep::model::Quadratic<f64, 2>,
     2,
 > {
-    let se = SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, Ordering::KickDrift).unwrap();
+    let se =
+        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, EulerOrdering::KickDrift).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }
 
@@ -102,7 +103,7 @@ fn langevin_bad_input() {
         }
     );
     let generic = Switched::new(
-        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, Ordering::KickDrift).unwrap(),
+        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, EulerOrdering::KickDrift).unwrap(),
         OMEGA * OMEGA,
         |i, a| i.system_mut().potential.alpha = a,
     )
@@ -156,7 +157,7 @@ fn sde_flavor_mean_of_slow_variable() {
     }
     let eps = 1e-4;
     let em = EulerMaruyama::new(Sde, 1.0 / eps, Pcg32::new(7, 11)).unwrap();
-    let mut f = Nonintrusive::try_new(em, 3e-3, 1e-6).unwrap();
+    let mut f = Nonintrusive::new(em, Params::new(3e-3, 1e-6).unwrap()).unwrap();
     let mut init = Pcg32::new(3, 5);
     let (paths, steps) = (2000, 333);
     let (mut sum, mut sum2) = (0.0, 0.0);

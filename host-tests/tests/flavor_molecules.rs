@@ -5,7 +5,7 @@
 use host_tests::experiments::flavor::{molecule, propane};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::model::Potential;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::Propane;
@@ -157,8 +157,12 @@ fn propane_slow_dynamics_captured() {
         e.bond_window
     );
     let m = Propane::<f64>::paper();
-    let mut se =
-        SymplecticEuler::new(m.system(), propane::Setup::PAPER.1, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(
+        m.system(),
+        propane::Setup::PAPER.1,
+        EulerOrdering::KickDrift,
+    )
+    .unwrap();
     let mut s = m.initial_state();
     let blew = se.integrate(&mut s, 300).is_err() || (Propane::angle(&s.q) - 1.9).abs() > 1.0;
     assert!(blew, "symplectic Euler at delta should fail");

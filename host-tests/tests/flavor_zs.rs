@@ -60,7 +60,7 @@ fn flavor_over_zs_is_symplectic_and_the_symmetric_one_reversible() {
     let params = Params::new(0.01, 1e-3).unwrap();
     let mass = Mass::identity();
     let mut sym = Symmetric::new(zs_map(1e-4, 1e-3), params).unwrap();
-    let mut non = Nonintrusive::new(zs_map(1e-4, 1e-3), params);
+    let mut non = Nonintrusive::new(zs_map(1e-4, 1e-3), params).unwrap();
     // The claims the measurements below check.
     const { assert!(Symmetric::<f64, ZsMap, 3>::SYMPLECTIC && Symmetric::<f64, ZsMap, 3>::SYMMETRIC) };
     // Central differences with step 1e-4 through a map with |DΦ| ~ 10 (stiff kick ατ = 10):
@@ -89,7 +89,7 @@ fn flavor_over_zs_tracks_the_slow_variable() {
     let start = State::new(0.0, vector![0.8, 0.811, 0.721], SVector::zeros());
     let sys = system_2100::<f64>(1e-6, 1.1, 0.97);
     let reference = reference_samples(&sys, &start, 5.0, 0.01);
-    let mut f = Nonintrusive::new(zs_map(1e-6, 2e-5), Params::new(0.01, 2e-5).unwrap());
+    let mut f = Nonintrusive::new(zs_map(1e-6, 2e-5), Params::new(0.01, 2e-5).unwrap()).unwrap();
     let mut s = start;
     let mut err: f64 = 0.0;
     for r in reference.iter().skip(1) {

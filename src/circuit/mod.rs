@@ -73,7 +73,8 @@ use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
 /// The parameters of a circuit (004 eqs 7.1, 7.3, 7.17, 7.22): topology and one value per
-/// branch. Plain data; validated by [`Circuit::new`].
+/// branch. Plain data; [`CircuitParams::validate`] checks them and [`Circuit::new`] validates
+/// them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CircuitParams<T: Real, const B: usize, const M: usize> {
@@ -113,6 +114,35 @@ impl<T: Real> CircuitParams<T, 4, 2> {
     pub fn lc_paper_kcl() -> SMatrix<T, 4, 2> {
         let (o, z) = (T::one(), T::zero());
         SMatrix::<T, 4, 2>::new(o, z, z, -o, z, -o, -o, o)
+    }
+}
+
+impl<T: Real, const B: usize, const M: usize> CircuitParams<T, B, M> {
+    /// Checks the branch values of eqs 7.1, 7.3 and 7.17 (finite loops and sources, non-negative
+    /// `L_i`, `1/C_i`, `R_i`, `Σ_jj`).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] for a NaN/infinite entry (`name` = the field);
+    /// [`ConfigError::OutOfRange`] for a negative inductance, inverse capacitance, resistance or
+    /// noise amplitude.
+    ///
+    /// ```
+    /// use macrostep::circuit::CircuitParams;
+    /// let mut p = CircuitParams::<f64, 4, 2>::lc_paper(10.0, 0.01);
+    /// assert_eq!(p.validate(), Ok(p));
+    /// p.resistance[0] = -1.0;
+    /// assert!(p.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        check_all_finite(self.loops.as_slice(), "loops")?;
+        check_all_finite(self.source.as_slice(), "source")?;
+        for i in 0..B {
+            check_nonnegative(self.inductance[i], "inductance")?;
+            check_nonnegative(self.inverse_capacitance[i], "inverse_capacitance")?;
+            check_nonnegative(self.resistance[i], "resistance")?;
+            check_nonnegative(self.noise[i], "noise")?;
+        }
+        Ok(*self)
     }
 }
 
@@ -180,18 +210,9 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// Validates the parameters and forms the reduced matrices.
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] for a NaN/infinite entry (`name` = the field);
-    /// [`ConfigError::OutOfRange`] for a negative inductance, inverse capacitance, resistance or
-    /// noise amplitude; [`ConfigError::Overflow`] when a reduced matrix overflows.
+    /// As [`CircuitParams::validate`]; [`ConfigError::Overflow`] when a reduced matrix overflows.
     pub fn new(params: CircuitParams<T, B, M>) -> Result<Self, ConfigError> {
-        check_all_finite(params.loops.as_slice(), "loops")?;
-        check_all_finite(params.source.as_slice(), "source")?;
-        for i in 0..B {
-            check_nonnegative(params.inductance[i], "inductance")?;
-            check_nonnegative(params.inverse_capacitance[i], "inverse_capacitance")?;
-            check_nonnegative(params.resistance[i], "resistance")?;
-            check_nonnegative(params.noise[i], "noise")?;
-        }
+        let params = params.validate()?;
         let k2 = params.loops;
         let k2t = k2.transpose();
         let l = k2t * SMatrix::from_diagonal(&params.inductance) * k2;

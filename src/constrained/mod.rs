@@ -133,14 +133,14 @@ impl<T: Real> Default for ConstraintNewtonParams<T> {
 }
 
 impl<T: Real> ConstraintNewtonParams<T> {
-    /// Checks the parameters.
+    /// Checks the parameters and returns them.
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` and
     /// `"manifold_tol"` (must be positive), [`ConfigError::OutOfRange`] for `"max_iter"` (≥ 1),
     /// [`ConfigError::Inconsistent`] `"tol <= manifold_tol"` (a step's own result must count as
     /// on the manifold).
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<Self, ConfigError> {
         for (x, name) in [(self.tol, "tol"), (self.manifold_tol, "manifold_tol")] {
             if !x.finite() {
                 return Err(ConfigError::NonFinite { name });
@@ -161,7 +161,7 @@ impl<T: Real> ConstraintNewtonParams<T> {
                 name: "tol <= manifold_tol",
             });
         }
-        Ok(())
+        Ok(*self)
     }
 }
 

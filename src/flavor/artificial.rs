@@ -74,7 +74,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
         coords: SMatrix<T, D, N>,
         params: Params<T>,
     ) -> Result<Self, ConfigError> {
-        params.validate()?;
+        let params = params.validate()?;
         if !coords.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "coords" });
         }

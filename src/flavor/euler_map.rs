@@ -65,6 +65,8 @@ impl<K, const N: usize> EulerMap<K, N> {
 
 impl<T: Real, K: EulerKick<T, N>, const N: usize> LegacyMap<T, N> for EulerMap<K, N> {
     const SYMPLECTIC: bool = true;
+    const ORDER: u32 = 1;
+    const SYMMETRIC: bool = false;
 
     #[inline]
     fn step(&mut self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>) -> Result<T, StepError> {

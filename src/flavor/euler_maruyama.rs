@@ -42,8 +42,8 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// The RNG advances on every step, also one whose FLAVOR step then fails.
 ///
 /// ```
-/// use macrostep::flavor::{EulerMaruyama, LegacyMap, Stiffness, StiffSde};
-/// use macrostep::State;
+/// use macrostep::flavor::{EulerMaruyama, Nonintrusive, Params, StiffSde};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{vector, SMatrix, SVector};
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// struct Ou; // du = −α u dt + √(2α) dW
@@ -55,12 +55,13 @@ pub trait StiffSde<T: Real, const D: usize> {
 ///         SMatrix::from_element(2f64.sqrt())
 ///     }
 /// }
-/// let mut em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9)).unwrap();
+/// let em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9))?;
+/// // The SDE FLAVOR (eq 2.77): the map's RNG draws fresh noise for every stiff sub-step.
+/// let mut flavor = Nonintrusive::new(em, Params::new(0.01, 1e-3)?)?;
 /// let mut s = State::at_rest(vector![1.0]); // u = q
-/// em.step(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
-/// assert_eq!(s.q[0], 1.0);
-/// em.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
-/// assert!(s.q[0] != 1.0);
+/// flavor.integrate(&mut s, 100)?;
+/// assert!((s.t - 1.0).abs() < 1e-12 && s.q[0].is_finite() && s.q[0] != 1.0);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub type EulerMaruyama<T, F, R, const D: usize> = OdeEuler<MaruyamaScheme<T, F, R>, D>;
 

@@ -28,20 +28,23 @@ pub trait StiffOde<T: Real, const D: usize> {
 /// nothing: the FLAVOR over it does).
 ///
 /// ```
-/// use macrostep::flavor::{ExplicitEuler, LegacyMap, Nonintrusive, Stiffness, StiffOde};
+/// use macrostep::flavor::{ExplicitEuler, Legacy, Nonintrusive, Params, StiffOde};
 /// use macrostep::{Integrator, State};
 /// use nalgebra::{vector, SVector};
-/// struct Relax; // u̇ = 1 + α(0 − u)
+/// #[derive(Clone, Copy)]
+/// struct Relax; // u̇ = 1 − αu
 /// impl StiffOde<f64, 1> for Relax {
 ///     fn soft(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![1.0] }
 ///     fn stiff(&self, _: f64, u: &SVector<f64, 1>) -> SVector<f64, 1> { -u }
 /// }
-/// let mut euler = ExplicitEuler::new(Relax, 100.0).unwrap();
+/// let euler = ExplicitEuler::new(Relax, 100.0)?;
+/// // Forward Euler alone (eq 2.104) at h = 0.001: u ← u + h(1 − αu).
+/// let mut legacy = Legacy::new(euler, 0.001)?;
 /// let mut s = State::at_rest(vector![1.0]); // u = q = 1 at t = 0
-/// euler.step(&mut s, 0.001, Stiffness::On { clock: 0.0 }).unwrap();
+/// legacy.step(&mut s)?;
 /// assert!((s.q[0] - 0.901).abs() < 1e-12);
-/// // The FLAVOR over it steps through the driver: checks, guards and the clock.
-/// let mut flavor = Nonintrusive::try_new(euler, 0.01, 0.001)?;
+/// // The FLAVOR over it (eq 2.34) steps through the driver: checks, guards and the clock.
+/// let mut flavor = Nonintrusive::new(euler, Params::new(0.01, 0.001)?)?;
 /// flavor.integrate(&mut s, 100)?;
 /// assert!((s.t - 1.001).abs() < 1e-12 && s.q[0].is_finite());
 /// # Ok::<(), Box<dyn core::error::Error>>(())
@@ -120,6 +123,8 @@ impl<S, const D: usize> OdeEuler<S, D> {
 
 impl<T: Real, S: OdeIncrement<T, D>, const D: usize> LegacyMap<T, D> for OdeEuler<S, D> {
     const SYMPLECTIC: bool = false;
+    const ORDER: u32 = 1;
+    const SYMMETRIC: bool = false;
 
     /// # Errors
     /// [`StepError::StepSize`] for a backward step (`h < 0`) of a random increment (it has no

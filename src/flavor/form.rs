@@ -121,8 +121,8 @@ impl<T: Real, L: LegacyMap<T, N>, F: FlavorForm, const N: usize> Method<T, N>
     const SYMMETRIC: bool = F::SYMMETRIC;
 
     /// One FLAVOR step of signed length `h` with the micro-step `τ·h/δ`, the stiff sub-steps on
-    /// the fast clock `t·τ/δ`: [`LegacyMap::flavor_step`] (nonintrusive) or the symmetric
-    /// composition, on the working state `next`.
+    /// the fast clock `t·τ/δ`: the nonintrusive composition (eq 2.45, fused where the legacy map
+    /// fuses it) or the symmetric one (eq 2.47), on the working state `next`.
     #[inline]
     fn propose(
         &mut self,
@@ -159,7 +159,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use crate::flavor::{ExplicitEuler, Nonintrusive, StiffOde, Symmetric};
+    use crate::flavor::{ExplicitEuler, Nonintrusive, Params, StiffOde, Symmetric};
     use crate::model::{Mass, Quadratic, Split, System};
     use crate::{Guards, Integrator, State, StepError, Stepper};
     use nalgebra::{matrix, vector, SVector};
@@ -228,8 +228,8 @@ mod tests {
     /// An ODE FLAVOR steps through the driver: input checks, the compensated clock, `v` kept.
     #[test]
     fn ode_flavor_steps_through_the_driver() {
-        let mut f =
-            Nonintrusive::try_new(ExplicitEuler::new(Decay, 10.0).unwrap(), 0.1, 1e-2).unwrap();
+        let p = Params::new(0.1, 1e-2).unwrap();
+        let mut f = Nonintrusive::new(ExplicitEuler::new(Decay, 10.0).unwrap(), p).unwrap();
         let mut s = State::at_rest(vector![1.0]);
         f.integrate(&mut s, 1000).unwrap();
         assert_eq!(s.t, 100.0);

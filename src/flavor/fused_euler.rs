@@ -2,8 +2,6 @@
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
 use super::euler_map::{EulerKick, EulerMap};
-#[cfg(doc)]
-use super::LegacyMap;
 use super::Stiffness;
 use crate::model::{Potential, Split, System};
 use crate::sealed::Sealed;
@@ -28,8 +26,8 @@ use nalgebra::SVector;
 /// q₁ = q + τ M⁻¹p,   p₂ = p − δ∇V(q₁) − τα∇U(q₁),   q₂ = q₁ + (δ − τ) M⁻¹p₂
 /// ```
 ///
-/// [`LegacyMap::flavor_step`] computes exactly this (equal to the two separate
-/// [`LegacyMap::step`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
+/// The map's FLAVOR step computes exactly this (equal to the two separate sub-steps up to
+/// rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
 /// Over the steps, the drifts `τ` and `δ − τ` of consecutive FLAVOR steps merge: the FLAVOR is
 /// conjugate (by a drift of `τ`) to drift–kick symplectic Euler with step `δ` on
 /// `V + (τ/δ)αU` — the stiff force slowed by `τ/δ`, which is the flow-averaging mechanism made
@@ -52,7 +50,7 @@ use nalgebra::SVector;
 /// // System 2.100 (ε = 1e-6): one FLAVOR step of δ = 0.01 costs one symplectic Euler step.
 /// let model = SpringTrimer::<f64>::paper();
 /// let mut flavor = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(),
-///                                    Params::new(0.01, 2e-5).unwrap());
+///                                    Params::new(0.01, 2e-5).unwrap()).unwrap();
 /// let mut s = model.initial_state();
 /// flavor.integrate(&mut s, 100).unwrap(); // T = 1
 /// let slow = (s.q[0] + s.q[1] + s.q[2]) / 3.0;
@@ -163,6 +161,7 @@ mod tests {
             ConfigError::NonFinite { name: "alpha" }
         );
         let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap())
+            .unwrap()
             .with_guards(Guards::off())
             .unwrap();
         let nan = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);

@@ -103,19 +103,19 @@ pub struct LangevinFlavor<T: Real, L, K, const N: usize> {
 /// check finiteness, the clock and the velocity guard (when on) only.
 ///
 /// # Errors
-/// Construction: as [`Params::new`]; [`ConfigError::Inconsistent`]
+/// Construction: as [`Params::validate`]; [`ConfigError::Inconsistent`]
 /// `{ name: "Langevin FLAVOR needs a diagonal mass" }` for a full mass matrix; `"friction"`,
 /// `"noise"` negative or non-finite; for the symmetric form, `{ name: NEEDS_ADJOINT }`. Step: as
 /// [`StochasticIntegrator::step_with_noise`](crate::StochasticIntegrator::step_with_noise) and
 /// the legacy map's errors; the state is unchanged on error (the RNG has advanced).
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
 ///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-3, EulerOrdering::KickDrift).unwrap();
 /// let mut f = LangevinSoft::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap(),
 ///                               &model.system().mass, vector![0.1, 0.1], vector![0.5, 0.5]).unwrap();
 /// let mut s = model.initial_state();
@@ -145,12 +145,12 @@ pub type LangevinSoft<T, L, const N: usize> = LangevinFlavor<T, L, SoftFriction,
 /// [`ConfigError::OutOfRange`] / [`ConfigError::NonFinite`].
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinStiff, Params, Switched},
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{LangevinStiff, Params, Switched},
 ///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-4, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-4, EulerOrdering::KickDrift).unwrap();
 /// // Friction 1e4·0.1 and noise 100·1 on the first mass only (degenerate noise, §2.6.9).
 /// let mut f = LangevinStiff::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-4).unwrap(),
 ///                                &model.system().mass, vector![0.1, 0.0], vector![1.0, 0.0], 1e4).unwrap();
@@ -244,7 +244,7 @@ where
         symmetric: bool,
         ou: impl Fn(T) -> Result<DiagonalOu<T, N>, ConfigError>,
     ) -> Result<Self, ConfigError> {
-        params.validate()?;
+        let params = params.validate()?;
         if symmetric && !legacy.has_adjoint() {
             return Err(ConfigError::Inconsistent {
                 name: NEEDS_ADJOINT,

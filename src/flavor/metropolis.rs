@@ -50,12 +50,12 @@ use rand_core::Rng;
 /// state is unchanged on error.
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Metropolis, Params, Switched, Symmetric},
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{Metropolis, Params, Switched, Symmetric},
 ///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-3, EulerOrdering::KickDrift).unwrap();
 /// let flavor = Symmetric::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap()).unwrap();
 /// let mut mh = Metropolis::new(flavor, model.system(), vector![1.0, 1.0], 1.0).unwrap();
 /// let mut s = model.initial_state();

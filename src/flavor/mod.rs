@@ -18,32 +18,34 @@
 //! `Φ` and its adjoint `Φ*` (Theorem 2.2.3).
 //!
 //! # The pieces
-//! - [`LegacyMap`]: the abstraction (one step with the stiffness switched on or off, and the
-//!   adjoint step where one exists). Provided: [`Switched`] (any one-step
-//!   [`Method`](crate::driver::Method) over a [`Split`](crate::model::Split): symplectic Euler
-//!   eq 2.49 with its adjoint eq 2.50,
-//!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
-//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64) (both aliases of one
-//!   [`OdeEuler`] with the increment as strategy), [`ForcedEuler`] for mechanical
-//!   systems with time-dependent stiff forcing (eqs 2.114/2.115), [`FusedEuler`] (symplectic
-//!   Euler drift–kick with the stiffness on, kick–drift with it off: its nonintrusive FLAVOR step
-//!   costs one legacy step, see [`LegacyMap::flavor_step`]); the last two are aliases of one
-//!   [`EulerMap`] with the kick as strategy ([`ForcedKick`], [`FusedKick`]).
-//! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
-//!   with the M-sample macro-step of eq 2.10.
-//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47. Both are aliases of one
-//!   [`Flavor`] with the composition as strategy ([`NonintrusiveForm`], [`SymmetricForm`]).
-//! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
-//! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
-//!   (eqs 2.89, 2.91) friction and noise, aliases of one [`LangevinFlavor`] with the friction
-//!   placement as strategy.
-//! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
 //! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
 //!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
-//!   from `(system, δ, τ)`, with the aliases [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
-//!   [`VerletFlavor`], [`SymmetricEulerFlavor`] for their types.
+//!   from `(system, δ, τ)`; their types are [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
+//!   [`VerletFlavor`], [`SymmetricEulerFlavor`].
+//! - The FLAVORs over a legacy map, each built from the map and validated [`Params`]:
+//!   [`Nonintrusive`] (eq 2.45 / 2.34, the SDE FLAVOR eq 2.77 when the legacy map is random, and
+//!   the M-sample macro-step of eq 2.10), [`Symmetric`] (symplectic and time-reversible,
+//!   eq 2.47), [`LangevinSoft`] / [`LangevinStiff`] (soft friction and noise, eqs 2.88, 2.90, or
+//!   stiff, eqs 2.89, 2.91) and [`Metropolis`] (the Metropolis-adjusted FLAVOR of §2.4.6 over a
+//!   symmetric one). [`Artificial`] (eqs 2.51–2.53, freezing linear stiff coordinates during the
+//!   long step) is built from the split system itself.
+//! - The legacy maps: [`Switched`] makes one of any one-step [`Method`](crate::driver::Method)
+//!   over a [`Split`](crate::model::Split) (symplectic Euler eq 2.49 with its adjoint eq 2.50,
+//!   velocity Verlet, or anything else through a stiffness setter); [`ExplicitEuler`] for stiff
+//!   ODEs ([`StiffOde`], eq 2.104), [`EulerMaruyama`] for stiff SDEs ([`StiffSde`], eq 2.64),
+//!   [`ForcedEuler`] for mechanical systems with time-dependent stiff forcing ([`SplitForce`],
+//!   eqs 2.114/2.115), [`FusedEuler`] (symplectic Euler drift–kick with the stiffness on,
+//!   kick–drift with it off: its nonintrusive FLAVOR step costs one legacy step). [`Legacy`]
+//!   steps a legacy map alone, stiffness on: the single-scale integrator a FLAVOR's speed-up is
+//!   measured against.
 //! - [`Params`] and [`advice`]: validation (`0 < τ < δ`) and the rule of thumb for choosing
 //!   `τ`, `δ` from `ε`, with the linear stability check of Theorem 2.5.1.
+//!
+//! The names are aliases of a few generic bodies that carry their shared methods ([`Flavor`]
+//! for [`Nonintrusive`] and [`Symmetric`], [`LangevinFlavor`], [`OdeEuler`] for the ODE and SDE
+//! maps, [`EulerMap`] for [`ForcedEuler`] and [`FusedEuler`]); the strategy parameters that tell
+//! the forms apart, and the trait the legacy maps implement, are not part of the documented
+//! surface.
 //!
 //! # Stepping and the guards
 //! Every FLAVOR is an integrator of its own and steps through the step driver
@@ -53,8 +55,8 @@
 //! compensated clock (after `n` steps `t = t₀ + n·δ` to one rounding, whatever the sub-steps
 //! add up to), applies the guards and commits; the FLAVOR owns the guard memory
 //! ([`Stepper::guards`](crate::Stepper::guards), [`Stepper::set_guards`](crate::Stepper::set_guards)).
-//! A legacy map is not an integrator: its steps advance the FLAVOR's working state and check
-//! nothing (see [`LegacyMap`]).
+//! A legacy map is not an integrator: its sub-steps advance the FLAVOR's working state and check
+//! nothing ([`Legacy`] steps one alone through the driver).
 //!
 //! The guards of a FLAVOR bound no energy and no constraint residual
 //! ([`NoProbe`](crate::guard::NoProbe)); they check finiteness, the clock and, when it is on,
@@ -82,8 +84,8 @@
 //! # Time-dependent forcing: the τ clock (eq 2.115)
 //! A stiff term that depends on time must see the *fast* clock, which a FLAVOR advances by `τ`
 //! per step of length `δ`: during the stiff sub-step of the step that starts at time `t` the
-//! legacy map is given `clock = t·τ/δ` in [`Stiffness::On`], and evaluates its stiff forcing
-//! there (Kapitza: `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
+//! legacy map evaluates its stiff forcing at the fast-clock time `t·τ/δ` (Kapitza:
+//! `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
 //! In real time the slow variables then see the forcing at the slowed frequency `Ωτ/δ`, so
 //! `δ/τ` is bounded by the averaging, not only by stability: `Ωτ/δ ≫ ω_slow` (on Kapitza's
 //! pendulum `δ/τ ≲ 10`, which rules out the thesis's `δ = 0.002`; see [`advice`] and
@@ -121,7 +123,7 @@
 //! # Choosing the form
 //! The symmetric FLAVOR needs the legacy map's adjoint; asking for it on a map without one is a
 //! [`ConfigError::Inconsistent`] `{ name: NEEDS_ADJOINT }` returned by the constructor (a run-time
-//! check of [`LegacyMap::has_adjoint`], so one generic wrapper can hold maps with and without).
+//! check, so one generic wrapper can hold maps with and without an adjoint).
 
 pub mod advice;
 mod artificial;
@@ -132,24 +134,26 @@ mod forced_euler;
 mod form;
 mod fused_euler;
 mod langevin;
+mod legacy;
 mod metropolis;
 mod nonintrusive;
+mod params;
 mod stacks;
 mod switched;
 mod symmetric;
 
 pub use artificial::Artificial;
-pub use euler_map::{EulerKick, EulerMap};
-pub use euler_maruyama::{EulerMaruyama, MaruyamaScheme, StiffSde};
-pub use explicit_euler::{ExplicitEuler, ExplicitScheme, OdeEuler, OdeIncrement, StiffOde};
-pub use forced_euler::{ForcedEuler, ForcedKick, SplitForce};
-pub use form::{Flavor, FlavorForm, NonintrusiveForm, SymmetricForm};
-pub use fused_euler::{FusedEuler, FusedKick};
-pub use langevin::{
-    FrictionPlacement, LangevinFlavor, LangevinSoft, LangevinStiff, SoftFriction, StiffFriction,
-};
+pub use euler_map::EulerMap;
+pub use euler_maruyama::{EulerMaruyama, StiffSde};
+pub use explicit_euler::{ExplicitEuler, OdeEuler, StiffOde};
+pub use forced_euler::{ForcedEuler, SplitForce};
+pub use form::Flavor;
+pub use fused_euler::FusedEuler;
+pub use langevin::{LangevinFlavor, LangevinSoft, LangevinStiff};
+pub use legacy::Legacy;
 pub use metropolis::{Metropolis, MetropolisNoise};
 pub use nonintrusive::Nonintrusive;
+pub use params::Params;
 pub use stacks::{
     FusedEulerFlavor, SymmetricEulerFlavor, SymplecticEulerFlavor, SymplecticEulerMap,
     VerletFlavor, VerletMap,
@@ -157,10 +161,28 @@ pub use stacks::{
 pub use switched::{AdjointStep, Switched};
 pub use symmetric::Symmetric;
 
-use crate::validate::{check_finite, check_nonnegative};
+// Named in the definitions of the types above (their strategy parameters, and the trait the
+// legacy maps implement), never written by a user: reachable, not documented.
+#[doc(hidden)]
+pub use euler_map::EulerKick;
+#[doc(hidden)]
+pub use euler_maruyama::MaruyamaScheme;
+#[doc(hidden)]
+pub use explicit_euler::{ExplicitScheme, OdeIncrement};
+#[doc(hidden)]
+pub use forced_euler::ForcedKick;
+#[doc(hidden)]
+pub use form::{FlavorForm, NonintrusiveForm, SymmetricForm};
+#[doc(hidden)]
+pub use fused_euler::FusedKick;
+#[doc(hidden)]
+pub use langevin::{FrictionPlacement, SoftFriction, StiffFriction};
+
+use crate::validate::check_nonnegative;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Stiffness<T> {
@@ -182,7 +204,8 @@ pub enum Stiffness<T> {
 /// sub-step exchanged with the outside (the work of a held force; zero for a conservative map).
 /// It checks nothing and commits nothing: the FLAVOR built on it steps through the step driver
 /// ([`crate::driver`]), which checks the input, keeps the clock, bounds the result by the guards
-/// and commits it; on an error or a refused result the working state is discarded. A map that
+/// and commits it; on an error or a refused result the working state is discarded ([`Legacy`]
+/// steps a map alone, stiffness on, through the driver the same way). A map that
 /// has an adjoint `Φ*_h = (Φ_{−h})⁻¹` (eq 2.46) says so with [`LegacyMap::has_adjoint`] and
 /// implements [`LegacyMap::step_adjoint`]; the symmetric FLAVORs need it and check it when they
 /// are built.
@@ -191,9 +214,16 @@ pub enum Stiffness<T> {
 /// ODE's state in `x.q` and leave `x.v` as it is (see the [module docs](self)).
 ///
 /// A step never panics.
+#[doc(hidden)]
 pub trait LegacyMap<T: Real, const N: usize> {
     /// Whether the map is symplectic (with the stiffness on or off).
     const SYMPLECTIC: bool;
+
+    /// The order of the map with the stiffness on, stepped alone ([`Legacy`]).
+    const ORDER: u32;
+
+    /// Whether the map with the stiffness on is symmetric (`Φ_{−h} ∘ Φ_h = id`).
+    const SYMMETRIC: bool;
 
     /// One step `Φ_h^α` of signed length `h` with the stiffness switched as given, in place;
     /// returns the energy exchanged with the outside.
@@ -255,106 +285,6 @@ pub(crate) fn two_sub_steps<T: Real, L: LegacyMap<T, N> + ?Sized, const N: usize
 /// the `name` of the [`ConfigError::Inconsistent`] returned.
 pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adjoint";
 
-/// FLAVOR step sizes: the meso-step `δ` and the micro-step `τ`, with `0 < τ < δ`.
-///
-/// The fields are private so that a `Params` exists only validated ([`Params::new`]); every
-/// FLAVOR constructor can then rely on `0 < τ < δ`. A struct literal does not compile:
-///
-/// ```compile_fail
-/// let p = macrostep::flavor::Params { delta: 0.01, tau: 0.5 };
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Params<T> {
-    delta: T,
-    tau: T,
-}
-
-impl<T: Real> Params<T> {
-    /// The meso-step `δ` (the FLAVOR step size).
-    #[inline]
-    pub fn delta(&self) -> T {
-        self.delta
-    }
-
-    /// The micro-step `τ` during which the stiffness is on.
-    #[inline]
-    pub fn tau(&self) -> T {
-        self.tau
-    }
-
-    /// Validated parameters.
-    ///
-    /// # Errors
-    /// [`ConfigError::NonFinite`] (`"delta"`, `"tau"`), [`ConfigError::StepSize`] when `δ ≤ 0`,
-    /// [`ConfigError::OutOfRange`] `{ name: "tau" }` when `τ ≤ 0`, and
-    /// [`ConfigError::Inconsistent`] `{ name: "tau < delta" }` when `τ ≥ δ`.
-    pub fn new(delta: T, tau: T) -> Result<Self, ConfigError> {
-        let p = Self { delta, tau };
-        p.validate()?;
-        Ok(p)
-    }
-
-    /// The meso-step of the M-sample macro-step form (eq 2.10): `δ = H/M`.
-    ///
-    /// # Errors
-    /// [`ConfigError::OutOfRange`] `{ name: "samples" }` when `M = 0`; otherwise as
-    /// [`Params::new`] with `δ = H/M`.
-    pub fn from_macro_step(h: T, samples: u32, tau: T) -> Result<Self, ConfigError> {
-        if samples == 0 {
-            return Err(ConfigError::OutOfRange {
-                name: "samples",
-                bound: ">= 1",
-            });
-        }
-        Self::new(h / T::lit(f64::from(samples)), tau)
-    }
-
-    /// Checks `0 < τ < δ`, both finite.
-    ///
-    /// # Errors
-    /// As [`Params::new`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        check_finite(self.delta, "delta")?;
-        check_finite(self.tau, "tau")?;
-        if self.delta <= T::zero() {
-            return Err(ConfigError::StepSize);
-        }
-        if self.tau <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0",
-            });
-        }
-        if self.tau >= self.delta {
-            return Err(ConfigError::Inconsistent {
-                name: "tau < delta",
-            });
-        }
-        Ok(())
-    }
-
-    /// The micro-step for a FLAVOR step of signed length `h`: `τ` itself for `h = ±δ`, else
-    /// `τ·h/δ` (the ratio `τ/δ` is kept, so `Θ_{−δ}` runs the same sub-steps backwards).
-    #[inline]
-    pub(crate) fn tau_for(&self, h: T) -> T {
-        if h == self.delta {
-            self.tau
-        } else if h == -self.delta {
-            -self.tau
-        } else {
-            self.tau * (h / self.delta)
-        }
-    }
-
-    /// The fast-clock time at the start of a step from real time `t`: `t·τ/δ` (eq 2.115).
-    #[inline]
-    pub(crate) fn clock(&self, t: T) -> T {
-        t * (self.tau / self.delta)
-    }
-}
-
 /// The deterministic core of the symmetric FLAVORs (004 eq 2.47, also inside 2.90/2.91):
 /// `Φ^{α,*}_{τ/2} ∘ Φ^{0,*}_{(h−τ)/2} ∘ Φ^0_{(h−τ)/2} ∘ Φ^α_{τ/2}` (rightmost first), the stiff
 /// sub-steps on the fast clock starting at `clock`. Advances the working state `x` in place and
@@ -391,62 +321,4 @@ pub(crate) fn velocity_ou<T: Real, const N: usize>(
     })?;
     let root = alpha.sqrt();
     crate::langevin::DiagonalOu::new(friction * alpha, noise.component_div(&m) * root, h)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn params_reject_bad_input() {
-        assert_eq!(
-            Params::new(0.01_f64, 0.01).unwrap_err(),
-            ConfigError::Inconsistent {
-                name: "tau < delta"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, 0.02).unwrap_err(),
-            ConfigError::Inconsistent {
-                name: "tau < delta"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, 0.0).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, -1e-4).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0"
-            }
-        );
-        assert_eq!(
-            Params::new(-0.01_f64, 1e-4).unwrap_err(),
-            ConfigError::StepSize
-        );
-        assert_eq!(
-            Params::new(f64::NAN, 1e-4).unwrap_err(),
-            ConfigError::NonFinite { name: "delta" }
-        );
-        assert_eq!(
-            Params::new(0.01, f32::INFINITY).unwrap_err(),
-            ConfigError::NonFinite { name: "tau" }
-        );
-        assert_eq!(
-            Params::from_macro_step(1.0_f64, 0, 1e-4).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "samples",
-                bound: ">= 1"
-            }
-        );
-        let p = Params::from_macro_step(1.0_f64, 100, 1e-4).unwrap();
-        assert_eq!(p.delta, 0.01);
-        assert_eq!(p.tau_for(-0.01), -1e-4);
-        assert!((p.tau_for(0.005) - 5e-5).abs() < 1e-18);
-    }
 }

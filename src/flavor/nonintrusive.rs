@@ -12,8 +12,8 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// ```
 ///
 /// one legacy step of length `τ` with the stiffness on, then one of length `δ − τ` with it off
-/// (through [`LegacyMap::flavor_step`], which a legacy map may fuse: with
-/// [`FusedEuler`](super::FusedEuler) a FLAVOR step costs one symplectic Euler step).
+/// (a legacy map may fuse the two: with [`FusedEuler`](super::FusedEuler) a FLAVOR step costs one
+/// symplectic Euler step).
 /// [`Nonintrusive::macro_step`] takes `M` of them at once: `Φ_H = (Φ⁰_{δ−τ}∘Φ^{1/ε}_τ)^M` with
 /// `H = Mδ` (eq 2.10).
 ///
@@ -21,8 +21,8 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// `τ ≪ √ε ≪ δ`, `τ²/ε ≪ δ ≪ τ/√ε` (mechanical) or `τ ≪ ε ≪ δ`, `(τ/ε)² ≪ δ ≪ τ/ε` (first
 /// order) — Theorems 2.1.1, 2.1.3; symplectic when the legacy map is (Theorem 2.2.2); explicit
 /// when it is; two legacy steps per FLAVOR step (one with [`FusedEuler`](super::FusedEuler)), so
-/// the speed-up over the legacy integrator at step `τ` is `δ/τ·c_full/(c_full + c_soft)`, or
-/// ≈ `δ/τ` with the fused map (`benches/flavor.rs`). Not
+/// the speed-up over the legacy integrator at step `τ` ([`Legacy`](super::Legacy)) is
+/// `δ/τ·c_full/(c_full + c_soft)`, or ≈ `δ/τ` with the fused map (`benches/flavor.rs`). Not
 /// symmetric (see [`Symmetric`](super::Symmetric)). Linear stability: see the
 /// [module docs](super) (`δτω² < 4` for the fastest mode, `δ < 2` on 2.93).
 ///
@@ -33,13 +33,13 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// [module docs](super), "Stepping and the guards").
 ///
 /// # Errors
-/// Construction: as [`Params::new`]. Step: as [`Integrator::step_by`] (input checks, a
+/// Construction: as [`Params::validate`]. Step: as [`Integrator::step_by`] (input checks, a
 /// non-finite result, the clock, the guards) and the legacy map's errors. The state is unchanged
 /// on error.
 ///
 /// The common stacks are built in one call from `(system, δ, τ)` (see
 /// [`Nonintrusive::symplectic_euler`], [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`]);
-/// [`Nonintrusive::new`] takes any legacy map.
+/// [`Nonintrusive::new`] takes any legacy map and validated [`Params`].
 ///
 /// ```
 /// use macrostep::{flavor::Nonintrusive, model::{Mass, Quadratic, Split, System}, Integrator, State};
@@ -58,20 +58,29 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 pub type Nonintrusive<T, L, const N: usize> = Flavor<T, L, NonintrusiveForm, N>;
 
 impl<T: Real, L: LegacyMap<T, N>, const N: usize> Nonintrusive<T, L, N> {
-    /// The FLAVOR of `legacy` with steps `params`.
+    /// The nonintrusive FLAVOR (004 eq 2.45) of `legacy` with steps `params`.
     ///
-    /// Infallible: a [`Params`] can only be built validated. Use [`Nonintrusive::try_new`] to
-    /// validate raw values.
-    pub fn new(legacy: L, params: Params<T>) -> Self {
-        Self::from_parts(legacy, params)
-    }
-
-    /// The FLAVOR of `legacy` with meso-step `delta` and micro-step `tau`.
+    /// ```
+    /// use macrostep::flavor::{ExplicitEuler, Nonintrusive, Params, StiffOde};
+    /// use macrostep::{Integrator, State};
+    /// use nalgebra::{vector, SVector};
+    /// struct Relax; // u̇ = 1 − αu
+    /// impl StiffOde<f64, 1> for Relax {
+    ///     fn soft(&self, _: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![1.0] }
+    ///     fn stiff(&self, _: f64, u: &SVector<f64, 1>) -> SVector<f64, 1> { -u }
+    /// }
+    /// let euler = ExplicitEuler::new(Relax, 100.0)?;
+    /// let mut flavor = Nonintrusive::new(euler, Params::new(0.01, 1e-3)?)?;
+    /// let mut s = State::at_rest(vector![1.0]); // u = q
+    /// flavor.integrate(&mut s, 100)?;
+    /// assert!((s.t - 1.0).abs() < 1e-12 && s.q[0].is_finite());
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     ///
     /// # Errors
-    /// As [`Params::new`]: `0 < τ < δ`, both finite.
-    pub fn try_new(legacy: L, delta: T, tau: T) -> Result<Self, ConfigError> {
-        Ok(Self::new(legacy, Params::new(delta, tau)?))
+    /// As [`Params::validate`].
+    pub fn new(legacy: L, params: Params<T>) -> Result<Self, ConfigError> {
+        Ok(Self::from_parts(legacy, params.validate()?))
     }
 
     /// The macro-step of eq 2.10: `M` FLAVOR steps (`H = Mδ`), all or nothing.

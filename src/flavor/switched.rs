@@ -40,17 +40,24 @@ enum Adjoint<I, T: Real, const N: usize> {
 /// Time-dependent forcing is not part of a [`Method`]; see [`ForcedEuler`](super::ForcedEuler).
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LegacyMap, Stiffness, Switched},
-///                 model::{Mass, Quadratic, Split, System, Zero}, State};
-/// use nalgebra::{matrix, vector};
-/// let split = Split::new(Zero, Quadratic::new(matrix![1.0_f64]), 1e4);
-/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, Ordering::KickDrift).unwrap();
-/// let mut map = Switched::symplectic_euler(se).unwrap();
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{Legacy, Nonintrusive, Params, Switched},
+///                 model::{Mass, Quadratic, Split, System, Zero}, Integrator, State};
+/// use nalgebra::vector;
+/// // A free particle on a stiff spring: V = 0, αU = ½·1e4·q².
+/// let split = Split::new(Zero, Quadratic::new(nalgebra::matrix![1.0_f64]), 1e4);
+/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, EulerOrdering::KickDrift)?;
+/// let map = Switched::symplectic_euler(se)?;
+/// // Alone, the stiffness on: one kick–drift step of 1e-3 kicks by −1e4·1·1e-3.
 /// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
-/// map.step(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
-/// assert_eq!((s.q[0], s.t), (1.0, 0.5));
-/// map.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
-/// assert!((s.v[0] + 10.0).abs() < 1e-12); // kick by −1e4·1·1e-3
+/// Legacy::new(map, 1e-3)?.step(&mut s)?;
+/// assert!((s.v[0] + 10.0).abs() < 1e-12);
+/// // In a FLAVOR step of δ = 0.5 the spring acts for τ = 1e-3 only: the same kick, then free
+/// // flight for δ − τ.
+/// let mut f = Nonintrusive::new(map, Params::new(0.5, 1e-3)?)?;
+/// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+/// f.step(&mut s)?;
+/// assert!((s.v[0] + 10.0).abs() < 1e-12 && (s.q[0] - (0.99 - 10.0 * 0.499)).abs() < 1e-12);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct Switched<T: Real, I, const N: usize> {
@@ -231,6 +238,8 @@ impl<T: Real, I: Method<T, N>, const N: usize> Switched<T, I, N> {
 
 impl<T: Real, I: Method<T, N>, const N: usize> LegacyMap<T, N> for Switched<T, I, N> {
     const SYMPLECTIC: bool = <I as Method<T, N>>::SYMPLECTIC;
+    const ORDER: u32 = <I as Method<T, N>>::ORDER;
+    const SYMMETRIC: bool = <I as Method<T, N>>::SYMMETRIC;
 
     #[inline]
     fn step(&mut self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>) -> Result<T, StepError> {

@@ -2,7 +2,7 @@
 //!
 //! GLA (eq 6.3) with a friction `c_n` tuned per step to the local curvature (eq 6.4) and an
 //! inverse temperature `β_n` that follows a finite-horizon cooling schedule (eq 6.5 and
-//! §6.4.3, see [`Schedule`]). With [`Friction::Fixed`] and [`Cooling::Constant`] it is GLA;
+//! §6.4.3, see [`Schedule`]). With [`FrictionRule::Fixed`] and [`Cooling::Constant`] it is GLA;
 //! `Fixed` + a schedule is the thesis's *AnnealGLA*, `Tuned` + `Constant` its *TuneGLA*.
 //!
 //! # Why tuning does not bias the sampled measure
@@ -17,8 +17,8 @@
 //! - **Which curvature.** Eq 6.4 / 6.6 set `k_n = ½ ∂²V(q_n)` and `c_n = 2√k_n`, i.e.
 //!   `c_n = √(2V″)`, while §6.3.2 and the analysis of §6.4.1 (for `dp = −kq − cp`, so `k = V″`)
 //!   show that critical damping is `c = 2√V″`. The fraction `κ` of the Hessian is therefore a
-//!   parameter ([`Friction::Tuned::hessian_fraction`]): `κ = ½` is the printed eq 6.6 (the
-//!   default of [`Friction::tuned`], used for the reproduction), `κ = 1` critical damping of the
+//!   parameter ([`FrictionRule::Tuned::hessian_fraction`]): `κ = ½` is the printed eq 6.6 (the
+//!   default of [`FrictionRule::tuned`], used for the reproduction), `κ = 1` critical damping of the
 //!   local quadratic model. Both are measured by `reproduce accelerated-sampling`.
 //! - **Several degrees of freedom and a mass matrix.** `c_n = 2√k_n` is a matrix square root
 //!   (§6.4.1: "diagonalize `k` and choose `c` diagonal-wisely"). With `M = LLᵀ` the step works in
@@ -41,10 +41,10 @@ use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
-/// How the friction of each step is chosen.
+/// How AnnealTuneGLA chooses the friction of each step (004 eqs 6.3, 6.4).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum Friction<T> {
+pub enum FrictionRule<T> {
     /// A constant friction `c ≥ 0` (eq 6.3 with `c_n = c`): GLA or AnnealGLA.
     Fixed(T),
     /// The local critical-damping rule of eq 6.4: `k_n = κ Hess V(q_n)` if positive definite,
@@ -58,13 +58,73 @@ pub enum Friction<T> {
     },
 }
 
-impl<T: Real> Friction<T> {
+impl<T: Real> FrictionRule<T> {
     /// Eq 6.6 as printed: `k_n = ½ Hess V(q_n)`, `α` where the curvature is not positive.
+    ///
+    /// ```
+    /// use macrostep::langevin::FrictionRule;
+    /// let rule = FrictionRule::tuned(0.3_f64);
+    /// assert_eq!(rule, FrictionRule::Tuned { alpha: 0.3, hessian_fraction: 0.5 });
+    /// ```
     pub fn tuned(alpha: T) -> Self {
         Self::Tuned {
             alpha,
             hessian_fraction: T::lit(0.5),
         }
+    }
+}
+
+/// The friction rule and cooling schedule of [`AnnealTuneGla`] (004 eqs 6.4–6.6). The default is
+/// the fixed friction `c = 1` at the constant temperature `T = 1`: [`super::Gla`] with
+/// [`GlaParams::default`](super::GlaParams), draw for draw.
+///
+/// ```
+/// use macrostep::langevin::{AnnealTuneParams, Cooling, FrictionRule, Schedule};
+/// let params = AnnealTuneParams {
+///     friction: FrictionRule::tuned(0.0_f64),
+///     schedule: Schedule::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 500).unwrap(),
+/// };
+/// assert_eq!(params.validate(), Ok(params));
+/// let bad = AnnealTuneParams { friction: FrictionRule::Fixed(-1.0_f64), ..Default::default() };
+/// assert!(bad.validate().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnnealTuneParams<T: Real> {
+    /// How each step's friction is chosen.
+    pub friction: FrictionRule<T>,
+    /// The cooling schedule (validated when built, [`Schedule::new`]).
+    pub schedule: Schedule<T>,
+}
+
+impl<T: Real> Default for AnnealTuneParams<T> {
+    fn default() -> Self {
+        Self {
+            friction: FrictionRule::Fixed(T::one()),
+            schedule: Schedule::default(),
+        }
+    }
+}
+
+impl<T: Real> AnnealTuneParams<T> {
+    /// Checks the friction rule (the schedule is valid by construction).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"friction"`, `"alpha"`
+    /// (negative) and `"hessian_fraction"` (not positive).
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        match self.friction {
+            FrictionRule::Fixed(c) => {
+                check_nonnegative(c, "friction")?;
+            }
+            FrictionRule::Tuned {
+                alpha,
+                hessian_fraction,
+            } => {
+                check_nonnegative(alpha, "alpha")?;
+                check_positive(hessian_fraction, "hessian_fraction")?;
+            }
+        }
+        Ok(*self)
     }
 }
 
@@ -78,7 +138,7 @@ impl<T: Real> Friction<T> {
 /// p' = p̂ − h ∇V(q')
 /// ```
 ///
-/// First order in the deterministic limit; with [`Friction::Fixed`] and [`Cooling::Constant`] it
+/// First order in the deterministic limit; with [`FrictionRule::Fixed`] and [`Cooling::Constant`] it
 /// is [`super::Gla`] draw for draw. Samples Boltzmann–Gibbs at `T_f` up to GLA's `O(h)` bias once
 /// the schedule has ended (see the module docs). Draws `N` standard normals per step
 /// ([`Normal::vector`]), like [`super::Gla`]; [`StochasticIntegrator::step_with_noise`] takes
@@ -86,21 +146,21 @@ impl<T: Real> Friction<T> {
 /// the clock apply.
 ///
 /// # Errors
-/// Construction: [`ConfigError::StepSize`]; `"friction"`, `"alpha"` (negative or non-finite),
-/// `"hessian_fraction"` (not positive) as [`ConfigError::OutOfRange`] /
-/// [`ConfigError::NonFinite`]; [`ConfigError::NotPositiveDefinite`] for `"mass"`. Steps:
+/// Construction: [`ConfigError::StepSize`]; as [`AnnealTuneParams::validate`];
+/// [`ConfigError::NotPositiveDefinite`] for `"mass"`. Steps:
 /// [`StepError::NonFiniteState`]; [`StepError::NonFiniteResult`] when the result or the Hessian
 /// at `q_n` is not finite; [`StepError::NotConverged`] if the eigendecomposition reaches its
 /// sweep cap. The state and the step counter are unchanged on error.
 ///
 /// ```
-/// use macrostep::langevin::{AnnealTuneGla, Cooling, Friction, Schedule, StochasticIntegrator};
-/// use macrostep::systems::HarmonicOscillator;
+/// use macrostep::langevin::{AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Schedule};
+/// use macrostep::{langevin::StochasticIntegrator, systems::HarmonicOscillator};
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let osc = HarmonicOscillator::<f64, 2>::new(nalgebra::vector![1.0, 3.0]).unwrap();
 /// // 500 steps cooling from T_i = 1 to T_f = 0.1, friction tuned to the curvature.
 /// let schedule = Schedule::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 500).unwrap();
-/// let mut m = AnnealTuneGla::new(osc.system(), Friction::tuned(0.0), schedule, 0.01).unwrap();
+/// let params = AnnealTuneParams { friction: FrictionRule::tuned(0.0), schedule };
+/// let mut m = AnnealTuneGla::new(osc.system(), 0.01, params).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(1);
 /// let mut s = osc.initial_state();
 /// m.integrate_noisy(&mut s, 500, &mut rng).unwrap();
@@ -111,7 +171,7 @@ impl<T: Real> Friction<T> {
 pub struct AnnealTuneGla<T: Real, P, const N: usize> {
     system: System<T, P, N>,
     h: T,
-    friction: Friction<T>,
+    friction: FrictionRule<T>,
     schedule: Schedule<T>,
     /// Fixed friction: `e^{−ch}` and `1 − e^{−2ch}` (computed once).
     fixed: (T, T),
@@ -123,27 +183,21 @@ pub struct AnnealTuneGla<T: Real, P, const N: usize> {
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> AnnealTuneGla<T, P, N> {
-    /// The scheme with friction rule `friction`, cooling `schedule` and step `h`.
+    /// AnnealTuneGLA (eq 6.6) for `system` with step `h`, the friction rule and the cooling
+    /// schedule of `params`.
     ///
     /// # Errors
     /// See the type docs.
     pub fn new(
         system: System<T, P, N>,
-        friction: Friction<T>,
-        schedule: Schedule<T>,
         h: T,
+        params: AnnealTuneParams<T>,
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
+        let AnnealTuneParams { friction, schedule } = params.validate()?;
         let c = match friction {
-            Friction::Fixed(c) => check_nonnegative(c, "friction")?,
-            Friction::Tuned {
-                alpha,
-                hessian_fraction,
-            } => {
-                check_nonnegative(alpha, "alpha")?;
-                check_positive(hessian_fraction, "hessian_fraction")?;
-                T::zero()
-            }
+            FrictionRule::Fixed(c) => c,
+            FrictionRule::Tuned { .. } => T::zero(),
         };
         let lt = system.mass.cholesky_factor().transpose();
         let lt_inv = lt
@@ -264,8 +318,8 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> NoisyMethod<T, N> for AnnealTune
             state.v * decay + self.lt_inv * xi * (one_minus / beta).sqrt()
         };
         let vh = match self.friction {
-            Friction::Fixed(_) => uniform(state, self.fixed.0, self.fixed.1),
-            Friction::Tuned {
+            FrictionRule::Fixed(_) => uniform(state, self.fixed.0, self.fixed.1),
+            FrictionRule::Tuned {
                 alpha,
                 hessian_fraction,
             } => match self.tuned_friction(&state.q, hessian_fraction)? {

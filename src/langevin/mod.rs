@@ -12,9 +12,12 @@
 //!   `integrate_noisy(state, n, rng)` and `step_with_noise(state, &noise)` with pre-drawn noise.
 //!   SIM1/SIM2, [`Gla`], [`AnnealTuneGla`] and the noisy circuit integrator implement it through
 //!   the step driver ([`crate::driver::NoisyMethod`]).
-//! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline.
+//! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline; built as
+//!   `Gla::new(system, h, GlaParams { friction, inverse_temperature })`.
 //! - [`AnnealTuneGla`]: GLA with friction tuned to the local curvature and an annealed
-//!   temperature (004 eq 6.6), for faster sampling; its cooling [`Schedule`]s (eqs 6.33–6.38).
+//!   temperature (004 eq 6.6), for faster sampling: `AnnealTuneGla::new(system, h,
+//!   AnnealTuneParams { friction, schedule })` with a [`FrictionRule`] and one of the cooling
+//!   [`Schedule`]s (eqs 6.33–6.38).
 //!
 //! # Reproducible draws (host vs device)
 //! The draws are a function of the RNG's `next_u64` stream only. `rand_pcg::Pcg32` gives the same
@@ -31,9 +34,9 @@ mod gla;
 mod normal;
 mod ou;
 
-pub use anneal_tune::{constant_temperature, AnnealTuneGla, Friction};
+pub use anneal_tune::{constant_temperature, AnnealTuneGla, AnnealTuneParams, FrictionRule};
 pub use cooling::{Cooling, Schedule};
-pub use gla::Gla;
+pub use gla::{Gla, GlaParams};
 pub use normal::Normal;
 pub use ou::{DiagonalOu, Ou};
 
@@ -131,7 +134,11 @@ mod tests {
         use crate::{State, Stepper};
         use nalgebra::{matrix, vector, SVector};
         let sys = System::new(Mass::identity(), Quadratic::new(matrix![1.0_f64]));
-        let mut a = Gla::new(sys, 0.5, 2.0, 0.01).unwrap();
+        let params = GlaParams {
+            friction: 0.5,
+            inverse_temperature: 2.0,
+        };
+        let mut a = Gla::new(sys, 0.01, params).unwrap();
         let mut b = a;
         assert_eq!(a.step_size(), 0.01);
         let s0 = State::new(0.0, vector![1.0], vector![0.0]);
@@ -167,7 +174,7 @@ mod tests {
         assert_eq!(
             Ou::<f64>::thermal(1.0, 0.0, 1.0, 0.1),
             Err(ConfigError::OutOfRange {
-                name: "beta",
+                name: "inverse_temperature",
                 bound: "> 0"
             })
         );

@@ -4,10 +4,10 @@
 //! [`super::Sim4`] are aliases of `Sim` with one scheme each (the `VecInner`/alias pattern of
 //! heapless and nalgebra).
 
-use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
+use super::{Conservative, FastFlow, FastParams, Force, Increment, SimSystem, StiffLinear};
 use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
-use crate::model::{Mass, Potential};
+use crate::model::Potential;
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
 #[cfg(doc)]
 use crate::{Integrator, StochasticIntegrator};
@@ -69,11 +69,12 @@ pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
 /// dissipative; finiteness, the velocity guard and the clock apply.
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim, Strang}, model::{Mass, Quadratic}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim, SimSystem, Strang}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
 /// let soft = Quadratic::new(matrix![1.0]);
-/// let mut sim: Sim<f64, _, Strang<f64, 1>, 1> = Sim::new(Mass::identity(), fast, soft, 1e-3)?;
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim: Sim<f64, _, Strang<f64, 1>, 1> = Sim::new(system, 1e-3, FastParams::default())?;
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 100)?;
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-3);
@@ -88,44 +89,27 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) watch: Watch<T, N>,
 }
 
-impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
-    Sim<T, Conservative<P>, S, N>
-{
-    /// The method for the slow force `−∇V` of `potential` (see [`Sim::with_force`] for any
-    /// force).
-    ///
-    /// # Errors
-    /// As [`Sim::with_force`].
-    pub fn new(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        potential: P,
-        h: T,
-    ) -> Result<Self, ConfigError> {
-        Self::with_force(mass, fast, Conservative(potential), h)
-    }
-}
-
 impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N> {
-    /// The method with mass `M`, fast part `fast`, slow force `force` and step `H`.
+    /// The method for the system `M dq = p dt`, `dp = F(q) dt − Kq dt − c p dt + σ dW` (004 eqs
+    /// 4.10/4.11): the mass, stiffness and slow force of `system`, the macro step `H` and the
+    /// friction `c` and noise `σ` of the fast flow in `params`.
     ///
     /// # Errors
     /// [`ConfigError::StepSize`] for a bad `H`; as [`StiffLinear::new`] and [`FastFlow::new`];
     /// SIM4 rejects a noisy fast part ([`ConfigError::Inconsistent`]).
-    pub fn with_force(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        force: F,
+    pub fn new(
+        system: SimSystem<T, F, N>,
         h: T,
+        params: FastParams<T, N>,
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
-        let lin = StiffLinear::new(mass, &fast)?;
+        let lin = StiffLinear::new(system.mass, system.stiffness, params)?;
         let scheme = S::build(&lin, h)?;
         Ok(Self {
             watch: Watch::default(),
             lin,
             scheme,
-            force,
+            force: system.force,
             h,
         })
     }
@@ -135,8 +119,24 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N
         &self.lin
     }
 
-    /// Mutable access to the force; forgets any force cached from the last step.
-    pub fn force_mut(&mut self) -> &mut F {
+    /// The slow force `F` of the kick `p ← p + h F(q)` (eq 4.13).
+    ///
+    /// ```
+    /// use macrostep::{sim::{FastParams, Sim2, SimSystem}, model::{Mass, Quadratic}};
+    /// use nalgebra::{matrix, vector};
+    /// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Quadratic::new(matrix![2.0]));
+    /// let mut sim = Sim2::new(system, 1e-3, FastParams::default()).unwrap();
+    /// assert_eq!(sim.slow_force().0.k, matrix![2.0]);
+    /// sim.slow_force_mut().0.k = matrix![3.0]; // the next step evaluates the new force
+    /// assert_eq!(sim.slow_force().0.k, matrix![3.0]);
+    /// ```
+    pub fn slow_force(&self) -> &F {
+        &self.force
+    }
+
+    /// Mutable access to the slow force `F` (eq 4.13); forgets any force cached from the last
+    /// step.
+    pub fn slow_force_mut(&mut self) -> &mut F {
         self.scheme.forget();
         &mut self.force
     }
@@ -202,8 +202,8 @@ impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> NoisyMethod<
 }
 
 /// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
-/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim1::new(mass,
-/// fast, Actuated::new(slow), h)`.
+/// hold entering the slow kicks (the stiff linear flow is unchanged):
+/// `Sim1::new(SimSystem::new(mass, stiffness, Actuated::new(slow)), h, params)`.
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize> crate::forcing::Actuate<T, N>
     for Sim<T, Conservative<crate::forcing::Actuated<T, P, N>>, S, N>
 {

@@ -39,17 +39,17 @@ pub enum Sim1Order {
 /// so [`Integrator::SYMPLECTIC`] refers to the plain kick.
 ///
 /// # Errors
-/// Construction: as [`Sim::with_force`]. Steps: as [`Integrator::step_by`] and
+/// Construction: as [`Sim::new`]. Steps: as [`Integrator::step_by`] and
 /// [`StochasticIntegrator::step_noisy`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
 /// [`StochasticIntegrator::step_noisy`]).
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim1}, model::{Mass, Zero}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim1, SimSystem}, model::{Mass, Zero}, Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // A stiff oscillator ω = 100 and no slow force: SIM1 is exact at any H.
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
-/// let mut sim = Sim1::new(Mass::identity(), fast, Zero, 0.1).unwrap();
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Zero);
+/// let mut sim = Sim1::new(system, 0.1, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - 100.0_f64.cos()).abs() < 1e-12);
@@ -70,11 +70,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     pub fn with_order(mut self, order: Sim1Order) -> Self {
         self.scheme.order = order;
         self
-    }
-
-    /// The slow force.
-    pub fn force(&self) -> &F {
-        &self.force
     }
 
     /// Uses the mollified (Hamilton–Pontryagin–Marsden, eq 4.8) kick.

@@ -22,12 +22,13 @@ use nalgebra::SVector;
 /// As [`super::Sim1`].
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim2}, model::Quadratic, model::Mass, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim2, SimSystem}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // Stiff spring ω = 100 plus a soft spring of stiffness 1: ω_eff² = 10001.
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
 /// let soft = Quadratic::new(matrix![1.0]);
-/// let mut sim = Sim2::new(Mass::identity(), fast, soft, 1e-3).unwrap();
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim = Sim2::new(system, 1e-3, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-3);

@@ -25,10 +25,12 @@ pub const SIM4_C: f64 = 1.351_207_191_959_657_8;
 /// As [`super::Sim1`], plus the noise rule above.
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim4}, model::{Mass, Quadratic}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim4, SimSystem}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
-/// let mut sim = Sim4::new(Mass::identity(), fast, Quadratic::new(matrix![1.0]), 1e-2).unwrap();
+/// let soft = Quadratic::new(matrix![1.0]);
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim = Sim4::new(system, 1e-2, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-6);

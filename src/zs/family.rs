@@ -21,7 +21,7 @@ use nalgebra::SVector;
 
 /// A member of the Z&S family: the system, the step size, `β`, the linear-solve strategy `S`,
 /// the first-same-as-last cache of `f`, the guard memory and the member `M` (what the method
-/// adds, [`member`](super::member)).
+/// adds; named only in the aliases' definitions).
 ///
 /// Used through its aliases, whose docs give the paper, the update and the properties:
 /// [`ZhangSkeel`](super::ZhangSkeel), [`Sylipn`](super::Sylipn),
@@ -97,7 +97,7 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
 /// `"beta"`.
 fn check_h_beta<T: Real>(h: T, params: &ZsParams<T>) -> Result<(T, T), ConfigError> {
     let h = check_step(h)?;
-    Ok((h, params.validate()?))
+    Ok((h, params.validate()?.beta))
 }
 
 impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>

@@ -41,16 +41,18 @@ use crate::{ConfigError, Real, State, StepError};
 /// nm.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type NewmarkOneIteration<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, OneIteration>;
+pub type NewmarkOneIteration<T, P, const N: usize, S = Dense> =
+    ZsFamily<T, P, N, S, NewmarkOneIterationMember>;
 
 /// The member of [`NewmarkOneIteration`]: nothing beyond the shared state.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct OneIteration;
+pub struct NewmarkOneIterationMember;
 
-impl sealed::Sealed for OneIteration {}
+impl sealed::Sealed for NewmarkOneIterationMember {}
 
 /// A changed force clears the cached acceleration (the next step evaluates it afresh).
-impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for OneIteration {
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for NewmarkOneIterationMember {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = false;
 
@@ -82,7 +84,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |_, _| Ok(OneIteration))
+        Self::build(system, h, params, solver, |_, _| {
+            Ok(NewmarkOneIterationMember)
+        })
     }
 }
 

@@ -48,19 +48,21 @@ use nalgebra::SVector;
 /// m.integrate(&mut s, 1000).unwrap(); // hω = 10: stable
 /// assert!(s.q.amax() <= 1.0 + 1e-9);
 /// ```
+#[doc(alias = "stiff Z&Ss")]
 pub type StiffSylipn<T, V, U, const N: usize, S = Dense> =
-    ZsFamily<T, Split<T, V, U>, N, S, StiffZss>;
+    ZsFamily<T, Split<T, V, U>, N, S, StiffSylipnMember>;
 
 /// The member of [`StiffSylipn`]: nothing beyond the shared state (the split is the system's).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct StiffZss;
+pub struct StiffSylipnMember;
 
-impl sealed::Sealed for StiffZss {}
+impl sealed::Sealed for StiffSylipnMember {}
 
 /// Only the stiff part's Hessian enters the matrix; a changed force (held in the soft part)
 /// refreshes the cached `f` by `f ← f + A⁻¹ δu` when the strategy keeps its factors.
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> Member<T, Split<T, V, U>, N>
-    for StiffZss
+    for StiffSylipnMember
 {
     type Matrix = U;
     const LINEAR_IN_FORCE: bool = true;
@@ -71,7 +73,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> Member<T, Sp
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize>
-    LinearlyImplicit<T, Split<T, V, U>, N> for StiffZss
+    LinearlyImplicit<T, Split<T, V, U>, N> for StiffSylipnMember
 {
     const DAMPED_SYMMETRIC: bool = true;
 
@@ -112,7 +114,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     ) -> Result<Self, ConfigError> {
         Self::build(system, h, params, solver, |_, system| {
             crate::validate::check_finite(system.potential.alpha, "alpha")?;
-            Ok(StiffZss)
+            Ok(StiffSylipnMember)
         })
     }
 }

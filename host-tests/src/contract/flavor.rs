@@ -9,7 +9,7 @@
 
 use super::cases::{clock_only, stochastic, two_spring, TwoSplit};
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::flavor::{
     Artificial, FusedEuler, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params,
     Switched, Symmetric,
@@ -82,9 +82,9 @@ fn verlet(g: &mut Gen<'_>) -> Result<Legacy<VelocityVerlet<f64, Soft, 2>>, Outco
 fn euler(g: &mut Gen<'_>) -> Result<Legacy<SymplecticEuler<f64, Soft, 2>>, Outcome> {
     let (sys, s) = two_spring::<f64>(g)?;
     let o = if g.chance(0.5) {
-        Ordering::KickDrift
+        EulerOrdering::KickDrift
     } else {
-        Ordering::DriftKick
+        EulerOrdering::DriftKick
     };
     let se = built(SymplecticEuler::new(sys, 0.01, o))?;
     Ok((built(Switched::symplectic_euler(se))?, sys, s))
@@ -94,7 +94,7 @@ fn nonintrusive(rng: &mut Pcg64) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
         let (legacy, _, s) = verlet(&mut g)?;
-        let mut m = Nonintrusive::new(legacy, params(&mut g)?);
+        let mut m = built(Nonintrusive::new(legacy, params(&mut g)?))?;
         Ok(clock_only(&mut g, &mut m, s))
     })
 }
@@ -103,7 +103,8 @@ fn fused(rng: &mut Pcg64) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
         let (sys, s) = two_spring::<f64>(&mut g)?;
-        let mut m = Nonintrusive::new(built(FusedEuler::new(sys))?, params(&mut g)?);
+        let map = built(FusedEuler::new(sys))?;
+        let mut m = built(Nonintrusive::new(map, params(&mut g)?))?;
         Ok(clock_only(&mut g, &mut m, s))
     })
 }

@@ -1,7 +1,7 @@
 //! The Metropolis-adjusted FLAVOR (004 §2.4.6) sampling a double well in the centre of mass.
 
 use crate::fixtures::MeanDoubleWell;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{Metropolis, Params, Switched, Symmetric};
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::{Mass, Quadratic, Split, System};
@@ -17,7 +17,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let beta = 2.0;
     let stiff = Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]);
     let system = System::new(Mass::identity(), Split::new(MeanDoubleWell, stiff, 1e4));
-    let se = SymplecticEuler::new(system, 1e-3, Ordering::KickDrift).unwrap();
+    let se = SymplecticEuler::new(system, 1e-3, EulerOrdering::KickDrift).unwrap();
     let flavor = Symmetric::new(
         Switched::symplectic_euler(se).unwrap(),
         Params::new(0.05, 1e-3).unwrap(),

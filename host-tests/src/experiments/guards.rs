@@ -13,7 +13,7 @@ use macrostep::driver::Method;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
 use macrostep::recover::Recovering;
 use macrostep::systems::{DoublePendulum, GravityPenalty};
-use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{Newmark, NewmarkParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State, Stepper};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -192,7 +192,7 @@ pub fn compute(setup: &Setup) -> Results {
         ),
         count(
             "newmark",
-            Newmark::new(sys, h, p, ImplicitNewtonParams::default()).expect("valid"),
+            Newmark::new(sys, h, NewmarkParams::with_beta(p.beta)).expect("valid"),
             &dp,
             &sys,
             &starts,

@@ -66,7 +66,10 @@ fn named_constructors_match_validated_ones() {
     );
     let kp = Kapitza::<f64>::paper();
     let kn = Kapitza::<f64>::new(9.8, 9.0, 1000.0).unwrap();
-    assert_eq!(kp.generalised_force(0.3, 0.123), kn.generalised_force(0.3, 0.123));
+    assert_eq!(
+        kp.generalised_force(0.3, 0.123),
+        kn.generalised_force(0.3, 0.123)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -233,7 +233,7 @@ fn cross_check_newmark_push_forward_and_composition() {
         1000,
     );
     let mut s = s0;
-    Newmark::new(hh(), 0.1, p(0.4), np)
+    Newmark::new(hh(), 0.1, pn(0.4, np))
         .unwrap()
         .integrate(&mut s, 1000)
         .unwrap();
@@ -261,7 +261,7 @@ fn cross_check_newmark_push_forward_and_composition() {
 
     let (q, v) = dyn_push_forward(&pot, &ones, q0.clone(), v0.clone(), 0.1, 0.4, tol, 1000);
     let mut s = s0;
-    PushForwardNewmark::new(hh(), 0.1, p(0.4), np)
+    PushForwardNewmark::new(hh(), 0.1, pn(0.4, np))
         .unwrap()
         .integrate(&mut s, 1000)
         .unwrap();

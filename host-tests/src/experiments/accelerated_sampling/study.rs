@@ -3,7 +3,7 @@
 use super::{ensemble, exact, fig64_schemes, schedule_schemes, Curve, Exact, Scheme, BETA, H, Q0};
 use crate::plot::{emit, Chart, Series};
 use crate::report::{figure, sci, Table};
-use macrostep::langevin::{Cooling, Friction};
+use macrostep::langevin::{Cooling, FrictionRule};
 use std::time::Instant;
 
 /// What to run.
@@ -126,7 +126,7 @@ pub fn compute(setup: &Setup) -> Results {
         .map(|&c| {
             let s = Scheme {
                 label: "gla",
-                friction: Friction::Fixed(c),
+                friction: FrictionRule::Fixed(c),
                 cooling: |_| Cooling::Constant,
             };
             let curve = ensemble(&s, BETA, Q0, *sweep_paths, n, n, n, b);

@@ -5,7 +5,7 @@
 
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
 use crate::report::{figure, sci, Table};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{Artificial, Params};
 use macrostep::nalgebra::SMatrix;
 use macrostep::systems::Fpu;
@@ -184,7 +184,8 @@ pub fn compute(setup: &Setup) -> Results {
             energies: e,
         });
     }
-    let mut se = SymplecticEuler::new(fpu.system(), tau, Ordering::KickDrift).expect("valid step");
+    let mut se =
+        SymplecticEuler::new(fpu.system(), tau, EulerOrdering::KickDrift).expect("valid step");
     let mut s = s0;
     let clock = std::time::Instant::now();
     se.integrate(&mut s, (t_end / tau).round() as usize)

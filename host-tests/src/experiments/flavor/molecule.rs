@@ -7,7 +7,7 @@
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
 use crate::fixtures::{AngleWell, Bond};
 use crate::report::{figure, sci, Table};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::model::{Mass, Split, System};
 use macrostep::nalgebra::SVector;
 use macrostep::{Integrator, State};
@@ -137,7 +137,7 @@ fn compute_r0(setup: &Setup, r0: f64) -> R0Results {
         .fold(f64::NEG_INFINITY, f64::max)
         - reference.iter().map(theta).fold(f64::INFINITY, f64::min);
     let t_f = seconds(nonintrusive_se(system, delta, tau), &s0, steps);
-    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).unwrap();
+    let se = SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
     let t_se = seconds(se, &s0, (t_end / tau).round() as usize);
     // The fused FLAVOR (one soft + one stiff gradient per step): accuracy and speed-up.
     let traj = trajectory(&mut nonintrusive_fused(system, delta, tau), &s0, steps);
@@ -168,7 +168,7 @@ fn ratio_study(
     let mut rows = vec![];
     for &tau in &setup.study_taus {
         // The legacy map at τ, sampled on the reference grid.
-        let mut se = SymplecticEuler::new(*system, tau, Ordering::KickDrift).unwrap();
+        let mut se = SymplecticEuler::new(*system, tau, EulerOrdering::KickDrift).unwrap();
         let per = (dt / tau).round() as usize;
         let mut s = *s0;
         let mut legacy = vec![s];

@@ -6,7 +6,7 @@
 
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory};
 use crate::report::{figure, sci, Table};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::systems::Propane;
 use macrostep::{Integrator, State};
 
@@ -244,7 +244,7 @@ fn timings(m: &Propane<f64>, span: f64) -> (f64, f64, f64) {
     let steps = (span / delta).round() as usize;
     let (mut t_se, mut t_f, mut t_fused) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     for _ in 0..5 {
-        let mut se = SymplecticEuler::new(m.system(), tau, Ordering::KickDrift).unwrap();
+        let mut se = SymplecticEuler::new(m.system(), tau, EulerOrdering::KickDrift).unwrap();
         let mut s = s0;
         let c = std::time::Instant::now();
         se.integrate(&mut s, (span / tau).round() as usize).unwrap();
@@ -299,7 +299,7 @@ pub fn compute(setup: &Setup) -> Results {
         .legacy
         .iter()
         .map(|&h| {
-            let mut se = SymplecticEuler::new(m.system(), h, Ordering::KickDrift).unwrap();
+            let mut se = SymplecticEuler::new(m.system(), h, EulerOrdering::KickDrift).unwrap();
             let every = (dt_ref / h).round().max(1.0) as usize;
             let traj = sampled(&mut se, &s0, (t_end / h).round() as usize, every);
             (

@@ -10,7 +10,7 @@ use crate::reference;
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1, Sim2};
+use macrostep::sim::{FastParams, Sim1, Sim2, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 use std::time::Instant;
@@ -72,25 +72,15 @@ pub fn fpu_run<I: Integrator<f64, 6>>(
 /// The SIM1 / SIM2 integrators on the FPU chain with step `h`.
 pub fn fpu_sim1(fpu: &Fpu<f64, 6>, h: f64) -> impl Integrator<f64, 6> {
     let split = fpu.split();
-    Sim1::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        h,
-    )
-    .expect("valid FPU SIM1")
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    Sim1::new(system, h, FastParams::default()).expect("valid FPU SIM1")
 }
 
 /// SIM2 on the FPU chain.
 pub fn fpu_sim2(fpu: &Fpu<f64, 6>, h: f64) -> impl Integrator<f64, 6> {
     let split = fpu.split();
-    Sim2::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        h,
-    )
-    .expect("valid FPU SIM2")
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    Sim2::new(system, h, FastParams::default()).expect("valid FPU SIM2")
 }
 
 /// Max over outputs `k < upto` of `|ΣI(k) − ΣI_ref(k)|` and of `max_j |I_j(k) − I_j,ref(k)|`.

@@ -3,10 +3,10 @@
 
 use crate::reference;
 use crate::report::{figure, sci, Table};
-use macrostep::langevin::{Gla, StochasticIntegrator};
+use macrostep::langevin::{Gla, GlaParams, StochasticIntegrator};
 use macrostep::model::Mass;
 use macrostep::nalgebra::Vector2;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use macrostep::Integrator;
 use rand::SeedableRng;
@@ -21,12 +21,16 @@ pub fn stiff_friction_error(c: f64, sim: bool, h: f64, t_end: f64, q_ref: &Vecto
     let n = (t_end / h).round() as usize;
     let mut s = model.initial_state();
     let ok = if sim {
-        let fast = FastParams::langevin(split.stiff.k, c, 0.0);
-        let mut sim1 = Sim1::new(Mass::identity(), fast, split.soft, h).expect("sim");
+        let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+        let mut sim1 = Sim1::new(system, h, FastParams::langevin(c, 0.0)).expect("sim");
         // Sim1 is also a StochasticIntegrator (in scope for GLA): name the deterministic step.
         Integrator::integrate(&mut sim1, &mut s, n)
     } else {
-        let mut gla = Gla::new(model.system(), c, 1e300, h).expect("gla");
+        let params = GlaParams {
+            friction: c,
+            inverse_temperature: 1e300,
+        };
+        let mut gla = Gla::new(model.system(), h, params).expect("gla");
         let mut rng = Pcg32::seed_from_u64(0);
         gla.integrate_noisy(&mut s, n, &mut rng)
     };

@@ -6,7 +6,7 @@ use crate::reference;
 use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::sim::{FastParams, Sim1, Sim2, Sim4, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 
@@ -28,19 +28,14 @@ pub enum Which {
 pub fn uniform_error(omega: f64, which: Which, h: f64, t_end: f64, q_ref: &State<f64, 6>) -> f64 {
     let fpu = Fpu::<f64, 6>::new(omega).expect("fpu");
     let split = fpu.split();
-    let fast = FastParams::hamiltonian(split.stiff.k);
+    let sys = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    let fast = FastParams::default();
     let n = (t_end / h).round() as usize;
     let mut s = fpu.initial_state();
     let ok = match which {
-        Which::Sim1 => Sim1::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim1")
-            .integrate(&mut s, n),
-        Which::Sim2 => Sim2::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim2")
-            .integrate(&mut s, n),
-        Which::Sim4 => Sim4::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim4")
-            .integrate(&mut s, n),
+        Which::Sim1 => Sim1::new(sys, h, fast).expect("sim1").integrate(&mut s, n),
+        Which::Sim2 => Sim2::new(sys, h, fast).expect("sim2").integrate(&mut s, n),
+        Which::Sim4 => Sim4::new(sys, h, fast).expect("sim4").integrate(&mut s, n),
         Which::Verlet => VelocityVerlet::new(fpu.system(), h)
             .expect("vv")
             .integrate(&mut s, n),

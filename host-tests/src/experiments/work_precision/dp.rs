@@ -14,7 +14,7 @@ use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::model::{Hessian, System};
 use macrostep::systems::{DoublePendulum, GravityPenalty};
-use macrostep::zs::{Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{Newmark, NewmarkParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State, Stepper};
 
 /// The penalised double pendulum.
@@ -166,7 +166,7 @@ fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
             1e-4,
             Box::new(move |h| {
                 run_fixed(
-                    Newmark::new(pen, h, p, Default::default()),
+                    Newmark::new(pen, h, NewmarkParams::with_beta(p.beta)),
                     s0,
                     1.0,
                     n_out,

@@ -8,7 +8,7 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, System};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, Sylipn, ZhangSkeel, ZsParams,
 };
 use macrostep::Integrator;
 use std::time::Instant;
@@ -99,9 +99,12 @@ pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
     let sys = dp_penalised(omega);
     let p = ZsParams::with_beta(0.4);
     let h = 0.1;
-    let newton = ImplicitNewtonParams {
-        tol: 1e-12,
-        max_iter: 50,
+    let np = NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-12,
+            max_iter: 50,
+        },
     };
     vec![
         (
@@ -119,12 +122,7 @@ pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
         ),
         (
             "newmark",
-            dp_run(
-                || Newmark::new(sys, h, p, newton).expect("valid"),
-                &sys,
-                h,
-                t_end,
-            ),
+            dp_run(|| Newmark::new(sys, h, np).expect("valid"), &sys, h, t_end),
         ),
         (
             "newmark1",

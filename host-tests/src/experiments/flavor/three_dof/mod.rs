@@ -6,7 +6,7 @@
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
 use crate::fixtures::system_2100;
 use crate::measure::{best_time, loglog_slope};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{Nonintrusive, Params, Switched};
 use macrostep::nalgebra::SVector;
 use macrostep::zs::ZhangSkeel;
@@ -302,7 +302,7 @@ fn speed(setup: &Setup, reference: &[State<f64, 3>], tau: f64, r: &mut Results) 
     let n_legacy = (setup.t_end / tau).round() as usize;
     let sys = || system_2100::<f64>(eps, w1, w2);
     r.t_legacy = best_time(reps, &s0, n_legacy, || {
-        SymplecticEuler::new(sys(), tau, Ordering::KickDrift).unwrap()
+        SymplecticEuler::new(sys(), tau, EulerOrdering::KickDrift).unwrap()
     });
     r.t_flavor = best_time(reps, &s0, steps, || nonintrusive_se(sys(), delta, tau));
     let traj = trajectory(&mut nonintrusive_fused(sys(), delta, tau), &s0, steps);
@@ -315,10 +315,11 @@ fn speed(setup: &Setup, reference: &[State<f64, 3>], tau: f64, r: &mut Results) 
     let zs_map =
         || Switched::new(zs(), 1.0 / eps, |i, a| i.system_mut().potential.alpha = a).unwrap();
     let params = Params::new(delta, tau).unwrap();
-    let traj = trajectory(&mut Nonintrusive::new(zs_map(), params), &s0, steps);
+    let zs_flavor = || Nonintrusive::new(zs_map(), params).unwrap();
+    let traj = trajectory(&mut zs_flavor(), &s0, steps);
     let acc_zs = accuracy(&traj, reference, setup.dt_ref);
     let t_zs_legacy = best_time(reps, &s0, n_legacy, zs);
-    let t_zs = best_time(reps, &s0, steps, || Nonintrusive::new(zs_map(), params));
+    let t_zs = best_time(reps, &s0, steps, zs_flavor);
     r.zs = (acc_zs, t_zs, t_zs_legacy);
 }
 

@@ -1,7 +1,7 @@
 //! The per-path allowances for SIM's stiff biases on the two-spring system ([`KickFilter`],
 //! [`AliasFilter`]) and GLA on four nested step sizes over one Brownian path ([`GlaLevels`]).
 
-use macrostep::langevin::{Gla, Ou};
+use macrostep::langevin::{Gla, GlaParams, Ou};
 use macrostep::nalgebra::Vector2;
 use macrostep::{State, StochasticIntegrator};
 
@@ -156,7 +156,10 @@ impl<P: macrostep::model::Potential<f64, 2> + Copy> GlaLevels<P> {
     ) -> Self {
         let dts = [h, h / 2.0, h / 4.0, h / 8.0];
         Self {
-            g: dts.map(|dt| Gla::with_noise(system, c, sigma, dt).expect("gla")),
+            g: dts.map(|dt| {
+                let params = GlaParams::from_noise(c, sigma).expect("gla");
+                Gla::new(system, dt, params).expect("gla")
+            }),
             ou: dts.map(|dt| Ou::new(c, sigma, dt).expect("ou")),
             states: [s0; 4],
         }

@@ -7,7 +7,7 @@ use crate::report::{figure, progress, sci, Table};
 use indicatif::ProgressIterator;
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use macrostep::State;
 use rand::SeedableRng;
@@ -136,7 +136,7 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         Mass::identity(),
         macrostep::model::Quadratic::new(sys.stiff() + sys.soft()),
     );
-    let fast = FastParams::langevin(sys.stiff(), sys.c, sys.sigma);
+    let fast = FastParams::langevin(sys.c, sys.sigma);
     for path in (0..paths).progress_with(progress(paths, "linear variant paths")) {
         let mut rng = Pcg32::seed_from_u64(3_000_000_019 + path as u64);
         let mut gla = GlaLevels::new(system, sys.c, sys.sigma, h, s0);
@@ -157,7 +157,8 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         for (st, every) in out.iter_mut() {
             let mut rng = Pcg32::seed_from_u64(4_000_000_007 + path as u64);
             let soft = macrostep::model::Quadratic::new(sys.soft());
-            let mut sim = Sim1::new(Mass::identity(), fast, soft, st.h).expect("sim1");
+            let sim_system = SimSystem::new(Mass::identity(), sys.stiff(), soft);
+            let mut sim = Sim1::new(sim_system, st.h, fast).expect("sim1");
             let per = (*every as f64 * h / st.h).round() as usize;
             let mut s = s0;
             for acc in st.sim_mc.iter_mut() {

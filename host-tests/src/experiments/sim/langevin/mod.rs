@@ -16,9 +16,9 @@ pub use study::{
 };
 
 use crate::report::figure;
-use macrostep::langevin::{Gla, StochasticIntegrator};
+use macrostep::langevin::{Gla, GlaParams, StochasticIntegrator};
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
@@ -150,9 +150,11 @@ pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
     let lp = model.langevin();
     let split = model.split();
     let h = 0.1 / model.omega();
-    let mut gla = Gla::with_noise(model.system(), lp.c, lp.sigma, h).expect("gla");
-    let fast = FastParams::langevin(split.stiff.k, lp.c, lp.sigma);
-    let mut sim = Sim1::new(Mass::identity(), fast, split.soft, h_sim).expect("sim");
+    let gla_params = GlaParams::from_noise(lp.c, lp.sigma).expect("gla");
+    let mut gla = Gla::new(model.system(), h, gla_params).expect("gla");
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    let fast = FastParams::langevin(lp.c, lp.sigma);
+    let mut sim = Sim1::new(system, h_sim, fast).expect("sim");
     let mut rng = Pcg32::seed_from_u64(99);
     let mut sink = 0.0;
     let t0 = Instant::now();

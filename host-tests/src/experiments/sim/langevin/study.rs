@@ -5,7 +5,7 @@ use super::filters::{moments_kick, slow_force_x, AliasFilter, GlaLevels, KickFil
 use crate::report::progress;
 use indicatif::ProgressIterator;
 use macrostep::model::Mass;
-use macrostep::sim::{Conservative, FastParams, Increment, Sim1};
+use macrostep::sim::{Conservative, FastParams, Increment, Sim1, SimSystem};
 use macrostep::systems::{QuarticBond, TwoSpring};
 use macrostep::{State, StochasticIntegrator};
 use rand::SeedableRng;
@@ -134,8 +134,8 @@ pub fn langevin_steps(omega: f64) -> (f64, f64, f64) {
 
 /// What every path of [`langevin_study`] shares.
 struct Ctx {
+    system: SimSystem<f64, Conservative<QuarticBond<f64, 2>>, 2>,
     fast: FastParams<f64, 2>,
-    soft: QuarticBond<f64, 2>,
     lam: f64,
     c: f64,
     h: f64,
@@ -143,7 +143,7 @@ struct Ctx {
 
 impl Ctx {
     fn sim(&self, h: f64) -> Sim1<f64, Conservative<QuarticBond<f64, 2>>, 2> {
-        Sim1::new(Mass::identity(), self.fast, self.soft, h).expect("sim")
+        Sim1::new(self.system, h, self.fast).expect("sim")
     }
 }
 
@@ -311,8 +311,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
     let (h, h_res, h_nr) = langevin_steps(omega);
     let split = model.split();
     let ctx = Ctx {
-        fast: FastParams::langevin(split.stiff.k, c, sigma),
-        soft: split.soft,
+        system: SimSystem::new(Mass::identity(), split.stiff.k, split.soft),
+        fast: FastParams::langevin(c, sigma),
         lam: omega * omega,
         c,
         h,
