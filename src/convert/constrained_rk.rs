@@ -12,6 +12,7 @@ use crate::Integrator;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
+#[doc(hidden)]
 /// A standard layer on a constrained configuration space `Q = {g(q) = 0}` (003 §3): a
 /// [`StandardLayer`] of the ambient `ℝᴺ` whose vector field is the constrained one, together with
 /// the constraint. The layer need not preserve `g` (stage S3 lifts that restriction).

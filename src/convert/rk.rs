@@ -14,6 +14,7 @@ use nalgebra::{SMatrix, SVector};
 /// The most stages a [`Tableau`] may have.
 pub const MAX_STAGES: usize = 4;
 
+#[doc(hidden)]
 /// An explicit Butcher tableau with at most [`MAX_STAGES`] stages (strictly lower `A`).
 pub trait Tableau {
     /// The method's name.

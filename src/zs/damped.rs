@@ -63,6 +63,7 @@ use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
+#[doc(hidden)]
 /// The Z&S-family methods that take a damping matrix into their linear solve
 /// ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`] with the [`Dense`] strategy); see [`DampedZs`].
 pub trait InMatrixDamping<T: Real, const N: usize>: Method<T, N> + sealed::Sealed {
