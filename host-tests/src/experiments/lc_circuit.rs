@@ -23,6 +23,8 @@
 //! Exact moments use the reduced SDE (7.20) built here from the parameters (not from
 //! [`macrostep::circuit::Circuit`]) and the Van Loan matrix exponential.
 
+use crate::experiments::Experiment;
+use crate::report::Output;
 pub mod flavor;
 mod model;
 mod print;
@@ -32,7 +34,7 @@ pub use model::{gibbs_params, scheme_maps, seed_params, Params, Vi, KT, R_GIBBS}
 pub use print::report;
 
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Setup {
     /// Fig 7.2 ensemble size (the seed: 100000).
     pub paths: usize,
@@ -104,6 +106,8 @@ pub struct Stat {
 /// Everything measured.
 #[derive(Clone, Debug, Default)]
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Output times of Fig 7.2.
     pub times: Vec<f64>,
     /// Per time, per flux `p₁, p₂`: variance statistics.
@@ -136,7 +140,10 @@ pub struct Results {
 
 /// Runs every part.
 pub fn compute(setup: &Setup) -> Results {
-    let mut r = Results::default();
+    let mut r = Results {
+        setup: setup.clone(),
+        ..Results::default()
+    };
     studies::fig72(setup, &mut r);
     studies::weak_orders(setup, &mut r);
     studies::strong_order(setup, &mut r);
@@ -150,8 +157,33 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce lc-circuit`.
-pub fn run() {
-    let mut setup = crate::options::setup(Setup::paper, Setup::quick);
-    setup.paths = crate::options::paths_or(setup.paths);
-    report(&setup, &compute(&setup));
+pub struct LcCircuitExperiment;
+
+impl Experiment for LcCircuitExperiment {
+    const NAME: &'static str = "lc-circuit";
+    const SEED: &'static str = "004 §7.1.6 Fig 7.2";
+    const SECONDS: f64 = 8.0;
+    const ABOUT: &'static str = "004 §7.1: noisy LC circuit, variational + stochastic variational integrator: Fig 7.2 variances, orders, Gibbs statistics";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn with_paths(setup: Setup, paths: usize) -> Setup {
+        Setup { paths, ..setup }
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

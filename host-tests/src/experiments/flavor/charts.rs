@@ -3,6 +3,7 @@
 
 use super::{fpu, stability, three_dof};
 use crate::plot::{emit, Chart, Series};
+use crate::report::Output;
 use macrostep::State;
 
 /// About 1000 samples `[t, f(FLAVOR), f(reference)]` of a FLAVOR trajectory, the reference
@@ -32,99 +33,113 @@ fn series(label: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
 
 /// 004 Fig 2.2: the largest stable δ against τω² for both FLAVORs on system 2.93, with the
 /// limits of Theorem 2.5.1 (δ < 2 nonintrusive, δ < 2√2 artificial, as τω² → 0).
-pub(super) fn stability(r: &stability::Results) {
+pub(super) fn stability(r: &stability::Results, out: &Output) {
     let w2 = r.omega * r.omega;
     let x = |tau: f64| tau * w2;
     let rows = &r.fig2_2;
     let limit = |v: f64| rows.iter().map(|row| (x(row.tau), v)).collect();
-    emit(&Chart {
-        stem: "flavor-stability.fig2_2".into(),
-        title: format!(
-            "004 Fig 2.2: FLAVOR stability on system 2.93 (ω = {}): stable below each curve",
-            r.omega
-        ),
-        x_label: "τω² = τ/ε, micro-step × stiffness (log scale)".into(),
-        y_label: "largest stable mesostep δ (log scale)".into(),
-        log_x: true,
-        log_y: true,
-        // The limits first, so the measured curves are drawn over them.
-        series: vec![
-            series("Thm 2.5.1 limit τω² → 0, nonintrusive: δ = 2", limit(2.0)),
-            series(
-                "Thm 2.5.1 limit τω² → 0, artificial: δ = 2√2 (under the measured curve)",
-                limit(2.0 * 2f64.sqrt()),
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-stability.fig2_2".into(),
+            title: format!(
+                "004 Fig 2.2: FLAVOR stability on system 2.93 (ω = {}): stable below each curve",
+                r.omega
             ),
-            series(
-                "nonintrusive FLAVOR (spectral radius of the step matrix)",
-                rows.iter()
-                    .map(|row| (x(row.tau), row.nonintrusive))
-                    .collect(),
-            ),
-            series(
-                "artificial FLAVOR (spectral radius of the step matrix)",
-                rows.iter()
-                    .map(|row| (x(row.tau), row.artificial))
-                    .collect(),
-            ),
-        ],
-    });
+            x_label: "τω² = τ/ε, micro-step × stiffness (log scale)".into(),
+            y_label: "largest stable mesostep δ (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            // The limits first, so the measured curves are drawn over them.
+            series: vec![
+                series("Thm 2.5.1 limit τω² → 0, nonintrusive: δ = 2", limit(2.0)),
+                series(
+                    "Thm 2.5.1 limit τω² → 0, artificial: δ = 2√2 (under the measured curve)",
+                    limit(2.0 * 2f64.sqrt()),
+                ),
+                series(
+                    "nonintrusive FLAVOR (spectral radius of the step matrix)",
+                    rows.iter()
+                        .map(|row| (x(row.tau), row.nonintrusive))
+                        .collect(),
+                ),
+                series(
+                    "artificial FLAVOR (spectral radius of the step matrix)",
+                    rows.iter()
+                        .map(|row| (x(row.tau), row.artificial))
+                        .collect(),
+                ),
+            ],
+        },
+    );
 }
 
 /// 004 Figs 2.4 (slow variable over time), 2.5a (error against δ), 2.5b (error over time) and
 /// 2.5c (error against ω) for `flavor-3dof`.
-pub(super) fn three_dof(r: &three_dof::Results) {
+pub(super) fn three_dof(r: &three_dof::Results, out: &Output) {
     let flavor = format!(
         "FLAVOR over symplectic Euler, δ = {}, τ = {:e}",
         r.delta, r.tau
     );
     let curve = |col: usize| r.slow_curve.iter().map(|p| (p[0], p[col])).collect();
-    emit(&Chart {
-        stem: "flavor-3dof.slow".into(),
-        title: "004 Fig 2.4: slow variable of system 2.100 (ε = 1e-6), FLAVOR vs reference".into(),
-        x_label: "time t".into(),
-        y_label: "slow variable (x + y + z)/3".into(),
-        log_x: false,
-        log_y: false,
-        // The reference first, so the FLAVOR curve is drawn over it.
-        series: vec![
-            series("reference (DOP853, rtol = atol = 1e-11)", curve(2)),
-            series(flavor.clone(), curve(1)),
-        ],
-    });
-    emit(&Chart {
-        stem: "flavor-3dof.slow_error".into(),
-        title: "004 Fig 2.5b: FLAVOR error on the slow variable over time (system 2.100)".into(),
-        x_label: "time t".into(),
-        y_label: "|slow(FLAVOR) − slow(reference)|, slow = (x + y + z)/3 (log scale)".into(),
-        log_x: false,
-        log_y: true,
-        series: vec![series(
-            flavor,
-            // t = 0 is exact: left out of the log plot.
-            r.slow_curve
-                .iter()
-                .skip(1)
-                .map(|p| (p[0], (p[1] - p[2]).abs()))
-                .collect(),
-        )],
-    });
-    fig2_5a(r);
-    emit(&Chart {
-        stem: "flavor-3dof.fig2_5c".into(),
-        title: "004 Fig 2.5c: FLAVOR error does not grow with the stiffness ω".into(),
-        x_label: "ω = ε^(-1/2) (log scale)".into(),
-        y_label: "max over t ≤ 10 of the slow-variable error (log scale)".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![series(
-            "FLAVOR over symplectic Euler, δ = 0.01, τ = 0.05/ω",
-            r.fig2_5c.iter().map(|&(w, _, e)| (w, e)).collect(),
-        )],
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.slow".into(),
+            title: "004 Fig 2.4: slow variable of system 2.100 (ε = 1e-6), FLAVOR vs reference"
+                .into(),
+            x_label: "time t".into(),
+            y_label: "slow variable (x + y + z)/3".into(),
+            log_x: false,
+            log_y: false,
+            // The reference first, so the FLAVOR curve is drawn over it.
+            series: vec![
+                series("reference (DOP853, rtol = atol = 1e-11)", curve(2)),
+                series(flavor.clone(), curve(1)),
+            ],
+        },
+    );
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.slow_error".into(),
+            title: "004 Fig 2.5b: FLAVOR error on the slow variable over time (system 2.100)"
+                .into(),
+            x_label: "time t".into(),
+            y_label: "|slow(FLAVOR) − slow(reference)|, slow = (x + y + z)/3 (log scale)".into(),
+            log_x: false,
+            log_y: true,
+            series: vec![series(
+                flavor,
+                // t = 0 is exact: left out of the log plot.
+                r.slow_curve
+                    .iter()
+                    .skip(1)
+                    .map(|p| (p[0], (p[1] - p[2]).abs()))
+                    .collect(),
+            )],
+        },
+    );
+    fig2_5a(r, out);
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.fig2_5c".into(),
+            title: "004 Fig 2.5c: FLAVOR error does not grow with the stiffness ω".into(),
+            x_label: "ω = ε^(-1/2) (log scale)".into(),
+            y_label: "max over t ≤ 10 of the slow-variable error (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![series(
+                "FLAVOR over symplectic Euler, δ = 0.01, τ = 0.05/ω",
+                r.fig2_5c.iter().map(|&(w, _, e)| (w, e)).collect(),
+            )],
+        },
+    );
 }
 
 /// 004 Fig 2.5a: error of the window mean of q against δ, split into its slow and fast parts.
-fn fig2_5a(r: &three_dof::Results) {
+fn fig2_5a(r: &three_dof::Results, out: &Output) {
     let rows = &r.fig2_5a;
     let pts = |f: fn(&three_dof::Fig25aRow) -> f64| -> Vec<(f64, f64)> {
         rows.iter().map(|row| (row.delta, f(row))).collect()
@@ -137,29 +152,32 @@ fn fig2_5a(r: &three_dof::Results) {
             .collect(),
         None => vec![],
     };
-    emit(&Chart {
-        stem: "flavor-3dof.fig2_5a".into(),
-        title: "004 Fig 2.5a: error against δ, first order until the fast residual takes over"
-            .into(),
-        x_label: "mesostep δ = 1/M (log scale)".into(),
-        y_label: "error of the M-sample mean over [T − 1, T], T = 10 (log scale)".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![
-            series(
-                "q = (x, y, z), Euclidean norm (the thesis's)",
-                pts(|row| row.err),
-            ),
-            series("slow part (x + y + z)/3", pts(|row| row.slow)),
-            series("fast part (the rest of q)", pts(|row| row.fast)),
-            series("slope 1 (guide)", guide),
-        ],
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.fig2_5a".into(),
+            title: "004 Fig 2.5a: error against δ, first order until the fast residual takes over"
+                .into(),
+            x_label: "mesostep δ = 1/M (log scale)".into(),
+            y_label: "error of the M-sample mean over [T − 1, T], T = 10 (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![
+                series(
+                    "q = (x, y, z), Euclidean norm (the thesis's)",
+                    pts(|row| row.err),
+                ),
+                series("slow part (x + y + z)/3", pts(|row| row.slow)),
+                series("fast part (the rest of q)", pts(|row| row.fast)),
+                series("slope 1 (guide)", guide),
+            ],
+        },
+    );
 }
 
 /// 004 §2.6.3: the window means of the stiff-spring energies over time, one chart per spring,
 /// every FLAVOR against the reference.
-pub(super) fn fpu(r: &fpu::Results) {
+pub(super) fn fpu(r: &fpu::Results, out: &Output) {
     let w = r.window;
     let pts = |e: &[[f64; 3]], j: usize| -> Vec<(f64, f64)> {
         e.iter()
@@ -181,17 +199,20 @@ pub(super) fn fpu(r: &fpu::Results) {
             };
             series(name, pts(&row.energies, j))
         }));
-        emit(&Chart {
-            stem: format!("flavor-fpu.energy_I{n}"),
-            title: format!(
-                "004 §2.6.3: FPU (ω = {}), stiff spring {n}: energy exchange",
-                r.omega
-            ),
-            x_label: format!("time t (end of each window of width {w})"),
-            y_label: format!("window mean of the stiff-spring energy I{n}"),
-            log_x: false,
-            log_y: false,
-            series: curves,
-        });
+        emit(
+            out,
+            &Chart {
+                stem: format!("flavor-fpu.energy_I{n}"),
+                title: format!(
+                    "004 §2.6.3: FPU (ω = {}), stiff spring {n}: energy exchange",
+                    r.omega
+                ),
+                x_label: format!("time t (end of each window of width {w})"),
+                y_label: format!("window mean of the stiff-spring energy I{n}"),
+                log_x: false,
+                log_y: false,
+                series: curves,
+            },
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! δ = 0.002, τ = 0.1/ω; speed-up over symplectic Euler at τ.
 
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Artificial, Params};
 use macrostep::nalgebra::SMatrix;
@@ -203,19 +204,23 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table, the charts (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    super::charts::fpu(r);
+pub fn report(r: &Results, out: &Output) {
+    super::charts::fpu(r, out);
     crate::say!(
+        out,
         "reference: DOP853 rtol = atol = 1e-11 ({:.1} s)",
         r.reference_seconds
     );
-    let table = Table::new(&[
-        "method",
-        "slow_err_T<=10",
-        "slow_err_T=2w",
-        "energy_err_max",
-        "seconds",
-    ]);
+    let table = Table::new(
+        out,
+        &[
+            "method",
+            "slow_err_T<=10",
+            "slow_err_T=2w",
+            "energy_err_max",
+            "seconds",
+        ],
+    );
     for row in &r.rows {
         table.row(&[
             row.name.into(),
@@ -226,6 +231,7 @@ pub fn report(r: &Results) {
         ]);
     }
     crate::say!(
+        out,
         "symplectic Euler at tau over T: {:.3} s (delta/tau = {:.0}); the slow variable \
          dephases over O(omega) (pointwise error ~ its amplitude), the stiff-energy exchange \
          (window means over 10) is what the FLAVORs capture",
@@ -258,6 +264,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce flavor-fpu`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct FlavorFpuExperiment;
+
+impl Experiment for FlavorFpuExperiment {
+    const NAME: &'static str = "flavor-fpu";
+    const SEED: &'static str = "004 §2.6.3";
+    const SECONDS: f64 = 6.4;
+    const ABOUT: &'static str =
+        "artificial and nonintrusive FLAVORs on the FPU chain over T = 2 omega (004 §2.6.3)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -4,8 +4,9 @@
 //! cross-checked against the thesis's written-out products (eqs 2.94, 2.97).
 
 use super::nonintrusive_se;
+use crate::experiments::Experiment;
 use crate::fixtures::{coords_293, system_2100, system_293};
-use crate::report::{figure, figure_int, sci, Table};
+use crate::report::{figure, figure_int, sci, Output, Table};
 use macrostep::flavor::{Artificial, Params};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{DMatrix, SMatrix, SVector};
@@ -355,12 +356,16 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the thresholds of system 2.93 at the headline τ.
-fn report_thresholds(r: &Results) {
+fn report_thresholds(r: &Results, out: &Output) {
     let worst = r.matrix_rel_diff;
-    crate::say!("step matrices vs the thesis's eqs 2.94/2.97: max relative difference {worst:.2e}");
+    crate::say!(
+        out,
+        "step matrices vs the thesis's eqs 2.94/2.97: max relative difference {worst:.2e}"
+    );
     figure("flavor-stability.matrix_rel_diff", worst);
     let (thr, predicted) = (r.nonintrusive, r.nonintrusive_predicted);
     crate::say!(
+        out,
         "nonintrusive, tau = 1e-6: threshold {thr:.6} (theory 2; 2 − τω²/2 = {predicted:.6}; \
          rel. diff {:.2e})",
         (thr - predicted).abs() / predicted
@@ -381,6 +386,7 @@ fn report_thresholds(r: &Results) {
     let thr_a = r.artificial;
     let exact = 2.0 * 2f64.sqrt();
     crate::say!(
+        out,
         "artificial, tau = 1e-6: threshold {thr_a:.6} (theory 2√2 = {exact:.6}; rel. diff {:.2e})",
         (thr_a - exact).abs() / exact
     );
@@ -396,16 +402,22 @@ fn report_thresholds(r: &Results) {
 }
 
 /// Prints Fig 2.2: the nonintrusive threshold shrinks as τω² grows.
-fn report_fig2_2(r: &Results) {
-    crate::say!("\nFig 2.2 (omega = 100): largest stable delta against tau");
-    let table = Table::new(&[
-        "tau",
-        "tau*w^2",
-        "nonintrusive",
-        "2-tw^2/2",
-        "2/(tau w^2)",
-        "artificial",
-    ]);
+fn report_fig2_2(r: &Results, out: &Output) {
+    crate::say!(
+        out,
+        "\nFig 2.2 (omega = 100): largest stable delta against tau"
+    );
+    let table = Table::new(
+        out,
+        &[
+            "tau",
+            "tau*w^2",
+            "nonintrusive",
+            "2-tw^2/2",
+            "2/(tau w^2)",
+            "artificial",
+        ],
+    );
     for row in &r.fig2_2 {
         let t = row.tau;
         let tw = t * r.omega * r.omega;
@@ -430,10 +442,14 @@ fn report_fig2_2(r: &Results) {
 }
 
 /// Prints the Fig 2.4 setting on 2.100 (ε = 10⁻⁶, δ = 0.01, τ = 5·10⁻⁴).
-fn report_fig2_4(r: &Results) {
-    crate::say!("\nFig 2.4 setting (system 2.100 linearised, eps = 1e-6):");
+fn report_fig2_4(r: &Results, out: &Output) {
+    crate::say!(
+        out,
+        "\nFig 2.4 setting (system 2.100 linearised, eps = 1e-6):"
+    );
     let (lmax, w2max, rho_fig) = (r.lambda_max, r.omega2_max, r.rho_fig2_4);
     crate::say!(
+        out,
         "  lambda_max = {lmax:.4}, omega_max^2 = {w2max:.4e}, delta*tau*omega^2 = {:.3}; \
          spectral radius at the thesis's parameters: {rho_fig:.4}",
         0.01 * 5e-4 * w2max
@@ -445,6 +461,7 @@ fn report_fig2_4(r: &Results) {
     figure("flavor-stability.fig2_4.rho", rho_fig);
     let (dmax, tmax) = (r.delta_max, r.tau_max);
     crate::say!(
+        out,
         "  stable range: delta < {dmax:.4e} at tau = 5e-4 (bound 4/(tau w^2) = {:.4e}); \
          tau < {tmax:.4e} at delta = 0.01 (bound {:.4e})",
         4.0 / (5e-4 * w2max),
@@ -455,11 +472,11 @@ fn report_fig2_4(r: &Results) {
 }
 
 /// Prints the table, the chart (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    report_thresholds(r);
-    report_fig2_2(r);
-    report_fig2_4(r);
-    super::charts::stability(r);
+pub fn report(r: &Results, out: &Output) {
+    report_thresholds(r, out);
+    report_fig2_2(r, out);
+    report_fig2_4(r, out);
+    super::charts::stability(r, out);
 }
 
 fn figure_count(name: &str, n: usize) {
@@ -467,6 +484,31 @@ fn figure_count(name: &str, n: usize) {
 }
 
 /// `reproduce flavor-stability`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct FlavorStabilityExperiment;
+
+impl Experiment for FlavorStabilityExperiment {
+    const NAME: &'static str = "flavor-stability";
+    const SEED: &'static str = "004 Thm 2.5.1, Fig 2.2";
+    const SECONDS: f64 = 0.0;
+    const ABOUT: &'static str =
+        "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)";
+    const PAPER_UNDER_QUICK: bool = true;
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -8,7 +8,9 @@
 //! ones.
 
 use super::forcing_methods::{self as fm, Built};
+use crate::experiments::Experiment;
 use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
+use crate::report::Output;
 
 mod report;
 use macrostep::constrained::{MultiplierWindow, Rattle};
@@ -21,6 +23,7 @@ use macrostep::{Integrator, State};
 pub use report::report;
 
 /// What to run.
+#[derive(Clone, Debug)]
 pub struct Setup {
     /// Step sizes of the order fit.
     pub order_steps: Vec<f64>,
@@ -100,6 +103,8 @@ pub struct DampedRun {
 
 /// What the experiment measured.
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Forced methods.
     pub forced: Vec<Forced>,
     /// Damped methods, `c = DASHPOTS[0]`.
@@ -377,6 +382,7 @@ pub fn compute(setup: &Setup) -> Results {
     let (reaction_window, reaction_pointwise) = reactions(setup);
     let (bad_ok, bad_cases) = fm::bad_input();
     Results {
+        setup: setup.clone(),
         forced,
         damped: damping(setup, DASHPOTS[0]),
         damped_light: damping(setup, DASHPOTS[1]),
@@ -389,8 +395,30 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce forcing` (quick with `--quick`).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    let r = compute(&setup);
-    report(&r, &setup);
+pub struct ForcingExperiment;
+
+impl Experiment for ForcingExperiment {
+    const NAME: &'static str = "forcing";
+    const SEED: &'static str = "Marsden & West 2001 §3.2; 000 eq 1.8";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str =
+        "external forces (order, energy balance, forced symplecticity), damping, reaction forces";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -6,8 +6,9 @@
 //! and the reference's `I_j` printed, only on the window where its error estimate is small; the
 //! adiabatic invariant ΣI on the whole run.
 
+use crate::experiments::Experiment;
 use crate::reference;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, Sim2};
@@ -332,9 +333,10 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// The reference and the energy table: the reference's `I_j` only inside the trusted window
 /// (beyond it the extrapolated values are not energies: they go negative), ΣI throughout.
-fn report_reference(r: &Results) {
+fn report_reference(r: &Results, out: &Output) {
     let (t_trusted, richardson) = (r.t_trusted, &r.richardson);
     crate::say!(
+        out,
         "Verlet–Richardson reference vs DOP853 (1e-12) on t ≤ {t_trusted}: max |ΔI_j| = {}. \
          Beyond ≈ 300 neither reference converges (the stiff-energy exchange is sensitive: \
          DOP853 at rtol 1e-11/1e-12/1e-13 gives I₁(500) = 0.088/0.075/0.093), so I_j errors are \
@@ -342,6 +344,7 @@ fn report_reference(r: &Results) {
         sci(r.vs_dop)
     );
     crate::say!(
+        out,
         "reference: Verlet h = {:e} (CPU {:.2} s), Richardson with h/2, h/4; \
          |I(h) − I(h/2)| max {}; estimated reference error max {} ; trusted to t = {t_trusted}",
         r.h_ref,
@@ -350,13 +353,17 @@ fn report_reference(r: &Results) {
         sci(r.est_err.iter().copied().fold(0.0, f64::max))
     );
     crate::say!(
+        out,
         "I_j of the reference are printed for t ≤ {t_trusted} only (beyond, \"-\": the \
          Richardson extrapolation of the unconverged chaotic exchange is no estimate and even \
          goes negative); ΣI ref and its error estimate on the whole run"
     );
-    let tab = Table::new(&[
-        "t", "I1 ref", "I2 ref", "I3 ref", "ΣI ref", "I1 SIM1", "I2 SIM1", "I3 SIM1", "ref err",
-    ]);
+    let tab = Table::new(
+        out,
+        &[
+            "t", "I1 ref", "I2 ref", "I3 ref", "ΣI ref", "I1 SIM1", "I2 SIM1", "I3 SIM1", "ref err",
+        ],
+    );
     let sim1 = &r.runs[0].series;
     for k in (0..richardson.t.len()).step_by(10) {
         let (ref_ij, s) = (&richardson.ij[k], &sim1.ij[k]);
@@ -380,26 +387,30 @@ fn report_reference(r: &Results) {
             sci(r.est_err[k]),
         ]);
     }
-    crate::say!();
+    crate::say!(out);
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "FPU m = 3, ω = {}, T = 5ω = {}; outputs every {}",
         r.omega,
         r.t_end,
         r.every
     );
-    report_reference(r);
-    let tab = Table::new(&[
-        "method",
-        "H",
-        "max err ΣI",
-        "max err I_j",
-        "CPU s",
-        "speedup",
-    ]);
+    report_reference(r, out);
+    let tab = Table::new(
+        out,
+        &[
+            "method",
+            "H",
+            "max err ΣI",
+            "max err I_j",
+            "CPU s",
+            "speedup",
+        ],
+    );
     for run in &r.runs {
         let (name, h, cpu) = (run.name, run.h, run.cpu);
         let (e_sum_all, e_j) = (run.err_sum, run.err_j);
@@ -437,10 +448,34 @@ pub fn report(r: &Results) {
             .copied()
             .fold(0.0, f64::max),
     );
-    super::fpu_charts::charts(r);
+    super::fpu_charts::charts(r, out);
 }
 
 /// `reproduce fpu-sim` (`--quick`: each SIM timed once).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct FpuSimExperiment;
+
+impl Experiment for FpuSimExperiment {
+    const NAME: &'static str = "fpu-sim";
+    const SEED: &'static str = "004 §4.2.6 Fig 4.3";
+    const SECONDS: f64 = 27.0;
+    const ABOUT: &'static str =
+        "004 §4.2.6 Fig 4.3: SIM1/SIM2 on FPU (ω = 200, T = 5ω) vs a Verlet reference";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -2,11 +2,12 @@
 
 use super::fpu::{FpuSeries, Results, SimRun};
 use crate::plot::{emit, Chart, Series};
+use crate::report::Output;
 
 /// 004 Fig 4.3 as curves (`--plot`, `--csv`): the stiff-spring energies `I_j` over time (SIM1
 /// at the smallest H and the reference on its trusted window), their sum ΣI for every run, and
 /// the error of ΣI.
-pub(super) fn charts(r: &Results) {
+pub(super) fn charts(r: &Results, out: &Output) {
     let label = |run: &SimRun| format!("{} H = {}", run.name.to_uppercase(), run.h);
     let pts = |s: &FpuSeries, upto: usize, f: &dyn Fn(&FpuSeries, usize) -> f64| {
         (0..s.t.len().min(upto))
@@ -30,15 +31,18 @@ pub(super) fn charts(r: &Results) {
             points: pts(&r.richardson, r.trusted, &|s, k| s.ij[k][j]),
         });
     }
-    emit(&Chart {
-        stem: "fpu-sim.energies".into(),
-        title: title("energy exchange among the stiff springs"),
-        x_label: format!("time t (sampled every {})", r.every),
-        y_label: "stiff-spring energy I_j".into(),
-        log_x: false,
-        log_y: false,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "fpu-sim.energies".into(),
+            title: title("energy exchange among the stiff springs"),
+            x_label: format!("time t (sampled every {})", r.every),
+            y_label: "stiff-spring energy I_j".into(),
+            log_x: false,
+            log_y: false,
+            series,
+        },
+    );
     let mut series: Vec<Series> = r
         .runs
         .iter()
@@ -51,15 +55,18 @@ pub(super) fn charts(r: &Results) {
         label: reference,
         points: pts(&r.richardson, usize::MAX, &|s, k| s.sum(k)),
     });
-    emit(&Chart {
-        stem: "fpu-sim.energy_sum".into(),
-        title: title("total stiff energy ΣI, an adiabatic invariant"),
-        x_label: format!("time t (sampled every {})", r.every),
-        y_label: "ΣI = I1 + I2 + I3".into(),
-        log_x: false,
-        log_y: false,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "fpu-sim.energy_sum".into(),
+            title: title("total stiff energy ΣI, an adiabatic invariant"),
+            x_label: format!("time t (sampled every {})", r.every),
+            y_label: "ΣI = I1 + I2 + I3".into(),
+            log_x: false,
+            log_y: false,
+            series,
+        },
+    );
     let series = r
         .runs
         .iter()
@@ -76,13 +83,16 @@ pub(super) fn charts(r: &Results) {
                 .collect(),
         })
         .collect();
-    emit(&Chart {
-        stem: "fpu-sim.energy_sum_error".into(),
-        title: title("error of ΣI against the reference"),
-        x_label: format!("time t (sampled every {})", r.every),
-        y_label: "|ΣI − ΣI reference| (log scale)".into(),
-        log_x: false,
-        log_y: true,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "fpu-sim.energy_sum_error".into(),
+            title: title("error of ΣI against the reference"),
+            x_label: format!("time t (sampled every {})", r.every),
+            y_label: "|ΣI − ΣI reference| (log scale)".into(),
+            log_x: false,
+            log_y: true,
+            series,
+        },
+    );
 }

@@ -21,8 +21,9 @@
 
 mod charts;
 
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 use macrostep::lie::{
     matrix_of, orthogonality_error, BodyState, CayleyVariational, LinearizedZs, RigidBody,
@@ -356,8 +357,11 @@ fn timings(
 }
 
 /// Prints the table and the figure lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&["method (h=0.1)", "max|R-Rref|", "max|dE|", "max|RtR-I|"]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(
+        out,
+        &["method (h=0.1)", "max|R-Rref|", "max|dE|", "max|RtR-I|"],
+    );
     for (name, e) in [
         ("Z&S trapezoidal", r.zs),
         ("Z&S first order", r.zs1),
@@ -371,25 +375,29 @@ pub fn report(r: &Results) {
             sci(e.max_orth_err),
         ]);
     }
-    say!();
+    say!(out);
     say!(
+        out,
         "orders: Z&S first-order {:.3}, trapezoidal {:.3}, benchmark {:.3}",
         r.order_zs1,
         r.order_zs2,
         r.order_cayley
     );
     say!(
+        out,
         "symplecticity defect (10 steps, R^18 canonical): trapezoidal {}, first order {}",
         sci(r.defect_zs2),
         sci(r.defect_zs1)
     );
     say!(
+        out,
         "{} steps of h = 0.1: max|dE| {}, max|RtR-I| {}",
         r.long_steps,
         sci(r.long_energy_err),
         sci(r.long_orth_err)
     );
     say!(
+        out,
         "equal error {} (Z&S at h = 0.1): benchmark h = {} (interpolated); seconds per unit time: benchmark {}, Z&S {}, benchmark at h = 0.1 {}",
         sci(r.err_equal),
         sci(r.h_equal),
@@ -398,11 +406,12 @@ pub fn report(r: &Results) {
         sci(r.cost_cayley_same_h)
     );
     for (h, e) in &r.grid {
-        say!("benchmark h = {} max|R-Rref| = {}", sci(*h), sci(*e));
+        say!(out, "benchmark h = {} max|R-Rref| = {}", sci(*h), sci(*e));
     }
     let ratio = r.cost_cayley / r.cost_zs;
     let comparable = r.zs.max_err_r <= 3.0 * r.cayley.max_err_r;
     say!(
+        out,
         "paper's claim (Z&S at h = 0.1 comparable in accuracy to the benchmark at h = 0.1, at a fraction of its cost): accuracy {} (Z&S/benchmark error {:.2}), cost ratio at equal error {:.1}, at equal step {:.1} -> {}",
         if comparable { "comparable" } else { "not comparable" },
         r.zs.max_err_r / r.cayley.max_err_r,
@@ -411,8 +420,8 @@ pub fn report(r: &Results) {
         if comparable && ratio > 1.0 { "holds" } else { "does not hold" }
     );
     figures(r, ratio);
-    charts::orders(r);
-    charts::fig10(r);
+    charts::orders(r, out);
+    charts::fig10(r, out);
 }
 
 /// The `figure` lines; `ratio` is the cost ratio at equal error.
@@ -445,7 +454,30 @@ fn figures(r: &Results, ratio: f64) {
 }
 
 /// `reproduce so3` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct So3Experiment;
+
+impl Experiment for So3Experiment {
+    const NAME: &'static str = "so3";
+    const SEED: &'static str = "000 §4.5 Figs 9–10";
+    const SECONDS: f64 = 20.0;
+    const ABOUT: &'static str =
+        "000 §4.5 Figs 9–10: linearised Z&S on SO(3) vs the Cayley benchmark, orders, cost";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

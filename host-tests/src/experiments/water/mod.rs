@@ -34,6 +34,8 @@ pub use crate::fixtures::water as model;
 pub mod print;
 pub mod sim;
 
+use crate::experiments::Experiment;
+use crate::report::Output;
 use macrostep::constrained::{ConstraintNewtonParams, Shake};
 use macrostep::linalg::Banded;
 use macrostep::model::{Penalty, Split, System, Zero};
@@ -109,8 +111,10 @@ impl Setup {
 }
 
 /// Everything measured.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Simplified Z&Ss + GLA at `h`.
     pub zss: RunStats,
     /// SHAKE + GLA at `h`.
@@ -150,6 +154,7 @@ pub fn compute(setup: &Setup) -> Results {
         guards_off(VelocityVerlet::new(System::new(mass(), pen), setup.h_ref).expect("verlet"));
     let rng = |k: u64| Pcg32::seed_from_u64(setup.seed.wrapping_mul(31).wrapping_add(k));
     Results {
+        setup: setup.clone(),
         zss: sim::run(&mut zss, &g, setup.h, setup, false, &mut rng(1)),
         shake: sim::run(&mut shake, &g, setup.h, setup, true, &mut rng(2)),
         reference: sim::run(&mut verlet, &g, setup.h_ref, setup, false, &mut rng(3)),
@@ -157,7 +162,29 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce water`.
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&setup, &compute(&setup));
+pub struct WaterExperiment;
+
+impl Experiment for WaterExperiment {
+    const NAME: &'static str = "water";
+    const SEED: &'static str = "000 §4.3 Fig 4";
+    const SECONDS: f64 = 25.0;
+    const ABOUT: &'static str = "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -50,7 +50,8 @@ pub mod setup;
 
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
@@ -323,8 +324,32 @@ impl Setup {
 }
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct KapitzaExperiment;
+
+impl Experiment for KapitzaExperiment {
+    const NAME: &'static str = "kapitza";
+    const SEED: &'static str = "004 §2.6.6";
+    const SECONDS: f64 = 128.0;
+    const ABOUT: &'static str =
+        "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }
 
 fn form(symmetric: bool) -> &'static str {

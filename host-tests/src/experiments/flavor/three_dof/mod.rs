@@ -4,8 +4,10 @@
 //! for the fused FLAVOR and for a FLAVOR over Z&S.
 
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
+use crate::experiments::Experiment;
 use crate::fixtures::system_2100;
 use crate::measure::{best_time, loglog_slope};
+use crate::report::Output;
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Nonintrusive, Params, Switched};
 use macrostep::nalgebra::SVector;
@@ -372,6 +374,30 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce flavor-3dof`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct Flavor3DofExperiment;
+
+impl Experiment for Flavor3DofExperiment {
+    const NAME: &'static str = "flavor-3dof";
+    const SEED: &'static str = "004 §2.6.2 Fig 2.5";
+    const SECONDS: f64 = 15.0;
+    const ABOUT: &'static str =
+        "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,22 +1,29 @@
 //! The tables, charts and `figure` lines of `reproduce flavor-3dof`.
 
 use super::Results;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 
-fn report_tau(r: &Results) {
+fn report_tau(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "reference: DOP853 rtol = atol = 1e-11, sampled every {} ({:.1} s)",
         r.dt_ref,
         r.reference_seconds
     );
-    crate::say!("\nslow variable (x+y+z)/3, delta = 0.01, eps = 1e-6, T = 50: choice of tau");
-    let table = Table::new(&[
-        "tau",
-        "d*t*w^2",
-        "slow_err_max",
-        "slow_err_int_t",
-        "fast_rel_err",
-    ]);
+    crate::say!(
+        out,
+        "\nslow variable (x+y+z)/3, delta = 0.01, eps = 1e-6, T = 50: choice of tau"
+    );
+    let table = Table::new(
+        out,
+        &[
+            "tau",
+            "d*t*w^2",
+            "slow_err_max",
+            "slow_err_int_t",
+            "fast_rel_err",
+        ],
+    );
     for row in &r.tau_rows {
         let a = row.accuracy;
         table.row(&[
@@ -28,10 +35,11 @@ fn report_tau(r: &Results) {
         ]);
     }
     crate::say!(
+        out,
         "slow_err_max is the max over every mesostep (t = k·delta); slow_err_int_t over integer \
          t only, as the thesis samples"
     );
-    crate::say!("chosen tau = {:e} (smallest slow error)", r.tau);
+    crate::say!(out, "chosen tau = {:e} (smallest slow error)", r.tau);
     figure("flavor-3dof.tau", r.tau);
     figure("flavor-3dof.delta", r.delta);
     figure("flavor-3dof.slow_err_max", r.accuracy.slow_err_max);
@@ -42,13 +50,14 @@ fn report_tau(r: &Results) {
     figure("flavor-3dof.fast_window_rel_err", r.accuracy.fast_rel_err);
 }
 
-fn report_fig2_5(r: &Results) {
+fn report_fig2_5(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "\nFig 2.5a: |window mean of q over [T-1, T]| error against delta (tau = 1e-5, T = 10); \
          slow = window mean of (x+y+z)/3, fast = the rest of q, phi = fast phase the FLAVOR \
          covers in the window"
     );
-    let table = Table::new(&["M", "delta", "error (q)", "slow", "fast", "phi"]);
+    let table = Table::new(out, &["M", "delta", "error (q)", "slow", "fast", "phi"]);
     for row in &r.fig2_5a {
         table.row(&[
             row.m.to_string(),
@@ -61,19 +70,23 @@ fn report_fig2_5(r: &Results) {
     }
     let (slope, slope_all, slope_slow) = (r.delta_slope, r.delta_slope_all, r.delta_slope_slow);
     crate::say!(
+        out,
         "log-log slope of error against delta: q (the thesis's norm) {slope:.3} on M = 25..400 \
          ({slope_all:.3} on M = 50..1600, where the fast part's residual takes over); slow \
          variable {slope_slow:.3} on M = 25..1600 (first order: 1)"
     );
     figure("flavor-3dof.delta_slope", slope);
     figure("flavor-3dof.delta_slope_slow", slope_slow);
-    crate::say!("\nFig 2.5c: slow error (T = 10) against omega = eps^-1/2 at delta = 0.01, tau = 0.05/omega");
-    let table = Table::new(&["omega", "tau", "slow_err_max"]);
+    crate::say!(out, "\nFig 2.5c: slow error (T = 10) against omega = eps^-1/2 at delta = 0.01, tau = 0.05/omega");
+    let table = Table::new(out, &["omega", "tau", "slow_err_max"]);
     for &(w, tau_w, e) in &r.fig2_5c {
         table.row(&[format!("{w}"), sci(tau_w), sci(e)]);
     }
     let wslope = r.omega_slope;
-    crate::say!("log-log slope of error against omega: {wslope:.3} (not growing: <= 0)");
+    crate::say!(
+        out,
+        "log-log slope of error against omega: {wslope:.3} (not growing: <= 0)"
+    );
     figure("flavor-3dof.omega_slope", wslope);
     let errs = &r.fig2_5c;
     figure(
@@ -82,9 +95,10 @@ fn report_fig2_5(r: &Results) {
     );
 }
 
-fn report_speed(r: &Results) {
+fn report_speed(r: &Results, out: &Output) {
     let (t_legacy, t_flavor, delta, tau) = (r.t_legacy, r.t_flavor, r.delta, r.tau);
     crate::say!(
+        out,
         "\nwall clock over T = 50: symplectic Euler at tau {t_legacy:.4} s, FLAVOR {t_flavor:.5} s \
          (delta/tau = {:.0})",
         delta / tau
@@ -96,6 +110,7 @@ fn report_speed(r: &Results) {
     figure("flavor-3dof.speedup_vs_legacy_at_tau", t_legacy / t_flavor);
     let (fused, t_fused) = r.fused;
     crate::say!(
+        out,
         "fused FLAVOR (on: drift-kick 2.50, off: kick-drift 2.49): slow_err_max {:.3e}, \
          fast_rel_err {:.3e}, {t_fused:.5} s, speed-up {:.0} = {:.2}·delta/tau",
         fused.slow_err_max,
@@ -112,6 +127,7 @@ fn report_speed(r: &Results) {
     );
     let (zs, t_zs, t_zs_legacy) = r.zs;
     crate::say!(
+        out,
         "FLAVOR over Z&S (Switched::new, stiffness set through system_mut): slow_err_max \
          {:.3e}, fast_rel_err {:.3e}; Z&S at tau {t_zs_legacy:.4} s, FLAVOR {t_zs:.5} s, \
          speed-up {:.0}",
@@ -129,9 +145,9 @@ fn report_speed(r: &Results) {
 }
 
 /// Prints the tables, the charts (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    report_tau(r);
-    report_fig2_5(r);
-    report_speed(r);
-    super::super::charts::three_dof(r);
+pub fn report(r: &Results, out: &Output) {
+    report_tau(r, out);
+    report_fig2_5(r, out);
+    report_speed(r, out);
+    super::super::charts::three_dof(r, out);
 }
