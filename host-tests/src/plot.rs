@@ -21,6 +21,16 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+impl Series {
+    /// A curve labelled `label` through `points`.
+    pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Self {
+            label: label.into(),
+            points,
+        }
+    }
+}
+
 /// A chart: its file stem (`<experiment>.<what>`), texts, axis scales and curves.
 pub struct Chart {
     /// File stem: the PNG is `<stem>.png`, the CSV `<stem>.csv`.

@@ -23,15 +23,12 @@
 //! Exact moments use the reduced SDE (7.20) built here from the parameters (not from
 //! [`macrostep::circuit::Circuit`]) and the Van Loan matrix exponential.
 
-use crate::experiments::Experiment;
-use crate::report::Output;
 pub mod flavor;
 mod model;
 mod print;
 mod studies;
 
 pub use model::{gibbs_params, scheme_maps, seed_params, Params, Vi, KT, R_GIBBS};
-pub use print::report;
 
 /// What to run.
 #[derive(Clone, Debug, Default)]
@@ -158,32 +155,3 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// `reproduce lc-circuit`.
 pub struct LcCircuitExperiment;
-
-impl Experiment for LcCircuitExperiment {
-    const NAME: &'static str = "lc-circuit";
-    const SEED: &'static str = "004 §7.1.6 Fig 7.2";
-    const SECONDS: f64 = 8.0;
-    const ABOUT: &'static str = "004 §7.1: noisy LC circuit, variational + stochastic variational integrator: Fig 7.2 variances, orders, Gibbs statistics";
-    type Setup = Setup;
-    type Results = Results;
-
-    fn paper() -> Setup {
-        Setup::paper()
-    }
-
-    fn quick() -> Setup {
-        Setup::quick()
-    }
-
-    fn with_paths(setup: Setup, paths: usize) -> Setup {
-        Setup { paths, ..setup }
-    }
-
-    fn compute(setup: &Setup) -> Results {
-        compute(setup)
-    }
-
-    fn report(results: &Results, out: &Output) {
-        report(results, out);
-    }
-}

@@ -5,6 +5,7 @@
 
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
 use crate::experiments::Experiment;
+use crate::plot::{emit, Chart, Series};
 use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::{Ordering, SymplecticEuler};
 use macrostep::flavor::{Artificial, Params};
@@ -205,7 +206,7 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// Prints the table, the charts (`--plot`, `--csv`) and the `figure` lines.
 pub fn report(r: &Results, out: &Output) {
-    super::charts::fpu(r, out);
+    charts(r, out);
     crate::say!(
         out,
         "reference: DOP853 rtol = atol = 1e-11 ({:.1} s)",
@@ -289,5 +290,47 @@ impl Experiment for FlavorFpuExperiment {
 
     fn report(results: &Results, out: &Output) {
         report(results, out);
+    }
+}
+
+/// 004 §2.6.3: the window means of the stiff-spring energies over time, one chart per spring,
+/// every FLAVOR against the reference.
+fn charts(r: &Results, out: &Output) {
+    let w = r.window;
+    let pts = |e: &[[f64; 3]], j: usize| -> Vec<(f64, f64)> {
+        e.iter()
+            .enumerate()
+            .map(|(k, e)| ((k + 1) as f64 * w, e[j]))
+            .collect()
+    };
+    for j in 0..3 {
+        let n = j + 1;
+        let mut curves = vec![Series::new(
+            "reference (DOP853, rtol = atol = 1e-11)",
+            pts(&r.energies_ref, j),
+        )];
+        curves.extend(r.rows.iter().map(|row| {
+            let name = match row.name {
+                "artificial" => "artificial FLAVOR (2.51)",
+                "nonintrusive" => "nonintrusive FLAVOR over symplectic Euler",
+                _ => "nonintrusive FLAVOR, fused",
+            };
+            Series::new(name, pts(&row.energies, j))
+        }));
+        emit(
+            out,
+            &Chart {
+                stem: format!("flavor-fpu.energy_I{n}"),
+                title: format!(
+                    "004 §2.6.3: FPU (ω = {}), stiff spring {n}: energy exchange",
+                    r.omega
+                ),
+                x_label: format!("time t (end of each window of width {w})"),
+                y_label: format!("window mean of the stiff-spring energy I{n}"),
+                log_x: false,
+                log_y: false,
+                series: curves,
+            },
+        );
     }
 }

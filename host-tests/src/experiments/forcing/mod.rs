@@ -8,9 +8,7 @@
 //! ones.
 
 use super::forcing_methods::{self as fm, Built};
-use crate::experiments::Experiment;
 use crate::measure::{from_phase, loglog_slope, symplecticity_defect, to_phase};
-use crate::report::Output;
 
 mod report;
 use macrostep::constrained::{MultiplierWindow, Rattle};
@@ -20,7 +18,6 @@ use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
-pub use report::report;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -396,29 +393,3 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// `reproduce forcing` (quick with `--quick`).
 pub struct ForcingExperiment;
-
-impl Experiment for ForcingExperiment {
-    const NAME: &'static str = "forcing";
-    const SEED: &'static str = "Marsden & West 2001 §3.2; 000 eq 1.8";
-    const SECONDS: f64 = 10.0;
-    const ABOUT: &'static str =
-        "external forces (order, energy balance, forced symplecticity), damping, reaction forces";
-    type Setup = Setup;
-    type Results = Results;
-
-    fn paper() -> Setup {
-        Setup::paper()
-    }
-
-    fn quick() -> Setup {
-        Setup::quick()
-    }
-
-    fn compute(setup: &Setup) -> Results {
-        compute(setup)
-    }
-
-    fn report(results: &Results, out: &Output) {
-        report(results, out);
-    }
-}

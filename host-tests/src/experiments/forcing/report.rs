@@ -1,6 +1,7 @@
 //! The report of `reproduce forcing`: tables and `figure` lines from [`Results`].
 
-use super::{monotone_from_c, Results, Setup, DASHPOTS, SCAN};
+use super::{compute, monotone_from_c, ForcingExperiment, Results, Setup, DASHPOTS, SCAN};
+use crate::experiments::Experiment;
 use crate::report::{figure, figure_int, sci, Output, Table};
 use crate::say;
 
@@ -144,4 +145,30 @@ fn report_reaction_and_input(r: &Results, setup: &Setup, out: &Output) {
     );
     figure_int("forcing.bad_input.ok", r.bad_ok as i64);
     figure_int("forcing.bad_input.cases", r.bad_cases as i64);
+}
+
+impl Experiment for ForcingExperiment {
+    const NAME: &'static str = "forcing";
+    const SEED: &'static str = "Marsden & West 2001 §3.2; 000 eq 1.8";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str =
+        "external forces (order, energy balance, forced symplecticity), damping, reaction forces";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

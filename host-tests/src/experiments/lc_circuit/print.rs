@@ -1,7 +1,8 @@
 //! The tables, figure lines and chart of `reproduce lc-circuit`.
 
 use super::model::{KT, R_GIBBS};
-use super::{Results, Setup, Stat};
+use super::{compute, LcCircuitExperiment, Results, Setup, Stat};
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::plot::{self, Chart, Series};
 use crate::report::{figure, sci, Output, Table};
@@ -277,4 +278,33 @@ fn flavor_chart(f: &super::flavor::FlavorResults, stem: &str, what: &str, out: &
             series,
         },
     );
+}
+
+impl Experiment for LcCircuitExperiment {
+    const NAME: &'static str = "lc-circuit";
+    const SEED: &'static str = "004 §7.1.6 Fig 7.2";
+    const SECONDS: f64 = 8.0;
+    const ABOUT: &'static str = "004 §7.1: noisy LC circuit, variational + stochastic variational integrator: Fig 7.2 variances, orders, Gibbs statistics";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn with_paths(setup: Setup, paths: usize) -> Setup {
+        Setup { paths, ..setup }
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

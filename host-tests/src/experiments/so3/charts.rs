@@ -3,45 +3,6 @@
 use super::Results;
 use crate::plot::{emit, Chart, Series};
 use crate::report::Output;
-use macrostep::lie::{matrix_of, orthogonality_error, BodyState, RigidBody};
-use macrostep::State;
-use nalgebra::Matrix3;
-
-/// The curves of 000 Fig 10 at every step: `[t, ‖R − R_ref‖_F, |E − E₀|, ‖RᵀR − I‖_F]` of the
-/// trapezoidal Z&S (energy of its penalised system) and of the benchmark (rigid-body energy),
-/// as [`super::zs_errors`] and [`super::cayley_errors`] measure them.
-pub(super) fn fig10_curves(
-    body: &RigidBody<f64>,
-    omega: f64,
-    h: f64,
-    zs: &[State<f64, 9>],
-    cayley: &[BodyState<f64>],
-    r_ref: &[Matrix3<f64>],
-) -> [Vec<[f64; 4]>; 2] {
-    let e0 = body.relaxed_energy(&zs[0], omega);
-    let zs = zs
-        .iter()
-        .zip(r_ref)
-        .enumerate()
-        .map(|(k, (s, rr))| {
-            let r = matrix_of(&s.q);
-            let de = (body.relaxed_energy(s, omega) - e0).abs();
-            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
-        })
-        .collect();
-    let e0 = body.energy(&cayley[0]);
-    let cayley = cayley
-        .iter()
-        .zip(r_ref)
-        .enumerate()
-        .map(|(k, (s, rr))| {
-            let de = (body.energy(s) - e0).abs();
-            let r = s.rotation;
-            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
-        })
-        .collect();
-    [zs, cayley]
-}
 
 /// 000 Fig 10: deviation from the benchmark at h = 10⁻⁴, energy error and orthogonality defect
 /// over time, Z&S and the benchmark at the same step, one chart per quantity.

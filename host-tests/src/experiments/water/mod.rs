@@ -34,15 +34,12 @@ pub use crate::fixtures::water as model;
 pub mod print;
 pub mod sim;
 
-use crate::experiments::Experiment;
-use crate::report::Output;
 use macrostep::constrained::{ConstraintNewtonParams, Shake};
 use macrostep::linalg::Banded;
 use macrostep::model::{Penalty, Split, System, Zero};
 use macrostep::zs::{StiffSylipn, ZsParams};
 use macrostep::{baselines::VelocityVerlet, Guards, Integrator};
 use model::{constraints, mass, Intermolecular};
-pub use print::report;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 pub use sim::RunStats;
@@ -163,28 +160,3 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// `reproduce water`.
 pub struct WaterExperiment;
-
-impl Experiment for WaterExperiment {
-    const NAME: &'static str = "water";
-    const SEED: &'static str = "000 §4.3 Fig 4";
-    const SECONDS: f64 = 25.0;
-    const ABOUT: &'static str = "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost";
-    type Setup = Setup;
-    type Results = Results;
-
-    fn paper() -> Setup {
-        Setup::paper()
-    }
-
-    fn quick() -> Setup {
-        Setup::quick()
-    }
-
-    fn compute(setup: &Setup) -> Results {
-        compute(setup)
-    }
-
-    fn report(results: &Results, out: &Output) {
-        report(results, out);
-    }
-}

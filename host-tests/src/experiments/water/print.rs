@@ -1,7 +1,8 @@
 //! The table, the `figure` lines and the O–O histogram chart of `reproduce water`.
 
 use super::sim::{l1, RunStats, RDF_BINS, RDF_MAX, RDF_MIN};
-use super::{Results, Setup, W};
+use super::{compute, Results, Setup, WaterExperiment, W};
+use crate::experiments::Experiment;
 use crate::plot::{emit, Chart, Series};
 use crate::report::{figure, sci, Output, Table};
 
@@ -11,18 +12,6 @@ fn rows(r: &Results) -> [(&'static str, &RunStats); 3] {
         ("shake", &r.shake),
         ("reference", &r.reference),
     ]
-}
-
-/// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.
-pub fn first_peak(rdf: &[f64]) -> f64 {
-    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
-    let mut best = 0;
-    for (i, p) in rdf.iter().enumerate() {
-        if *p > rdf[best] {
-            best = i;
-        }
-    }
-    RDF_MIN + (best as f64 + 0.5) * width
 }
 
 /// Prints the table and figures and emits the histogram chart.
@@ -115,7 +104,7 @@ fn print_figures(setup: &Setup, r: &Results, noise: f64) {
         figure(&format!("water.{name}.oo_mean_se"), s.oo_se);
         figure(&format!("water.{name}.residual"), s.residual);
         figure(&format!("water.{name}.cost"), s.cost);
-        figure(&format!("water.{name}.first_peak"), first_peak(&s.rdf));
+        figure(&format!("water.{name}.first_peak"), s.first_peak());
     }
     figure("water.zss.rdf_l1", l1(&r.zss.rdf, &r.reference.rdf));
     figure("water.shake.rdf_l1", l1(&r.shake.rdf, &r.reference.rdf));
@@ -150,4 +139,29 @@ fn emit_chart(r: &Results, out: &Output) {
             series,
         },
     );
+}
+
+impl Experiment for WaterExperiment {
+    const NAME: &'static str = "water";
+    const SEED: &'static str = "000 §4.3 Fig 4";
+    const SECONDS: f64 = 25.0;
+    const ABOUT: &'static str = "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

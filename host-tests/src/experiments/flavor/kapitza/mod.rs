@@ -44,14 +44,11 @@
 //! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
 mod tables;
-pub use tables::*;
 
 pub mod setup;
 
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
-use crate::experiments::Experiment;
-use crate::report::{figure, sci, Output, Table};
 use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
@@ -325,32 +322,6 @@ impl Setup {
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
 pub struct KapitzaExperiment;
-
-impl Experiment for KapitzaExperiment {
-    const NAME: &'static str = "kapitza";
-    const SEED: &'static str = "004 §2.6.6";
-    const SECONDS: f64 = 128.0;
-    const ABOUT: &'static str =
-        "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)";
-    type Setup = Setup;
-    type Results = Results;
-
-    fn paper() -> Setup {
-        Setup::paper()
-    }
-
-    fn quick() -> Setup {
-        Setup::quick()
-    }
-
-    fn compute(setup: &Setup) -> Results {
-        compute(setup)
-    }
-
-    fn report(results: &Results, out: &Output) {
-        report(results, out);
-    }
-}
 
 fn form(symmetric: bool) -> &'static str {
     if symmetric {

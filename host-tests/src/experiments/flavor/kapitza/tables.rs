@@ -1,7 +1,8 @@
 //! The printed tables of `reproduce kapitza` and its `figure` lines.
 
-use super::*;
-use crate::report::Output;
+use super::{compute, form, KapitzaExperiment, Results, Row, Setup, RATIOS, RECOMMENDED, TARGET};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 
 /// Tables 1, 1b and 2: the averaging error and the legacy error apart.
 fn report_parts(r: &Results, out: &Output) {
@@ -198,4 +199,30 @@ pub fn report(r: &Results, out: &Output) {
          R = 160; the legacy costs ~7.6e7 tau^2 (tau <~ h0/8 for 5e-3). delta = 0.002 means \
          R = 30 at the thesis's tau = h0 (legacy error ~0.3) and R >= 240 at an accurate tau."
     );
+}
+
+impl Experiment for KapitzaExperiment {
+    const NAME: &'static str = "kapitza";
+    const SEED: &'static str = "004 §2.6.6";
+    const SECONDS: f64 = 128.0;
+    const ABOUT: &'static str =
+        "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,6 +1,8 @@
 //! The tables, charts and `figure` lines of `reproduce flavor-3dof`.
 
-use super::Results;
+use super::{compute, Fig25aRow, Flavor3DofExperiment, Results, Setup};
+use crate::experiments::Experiment;
+use crate::plot::{emit, Chart, Series};
 use crate::report::{figure, sci, Output, Table};
 
 fn report_tau(r: &Results, out: &Output) {
@@ -149,5 +151,132 @@ pub fn report(r: &Results, out: &Output) {
     report_tau(r, out);
     report_fig2_5(r, out);
     report_speed(r, out);
-    super::super::charts::three_dof(r, out);
+    charts(r, out);
+}
+
+/// 004 Figs 2.4 (slow variable over time), 2.5a (error against δ), 2.5b (error over time) and
+/// 2.5c (error against ω) for `flavor-3dof`.
+fn charts(r: &Results, out: &Output) {
+    let flavor = format!(
+        "FLAVOR over symplectic Euler, δ = {}, τ = {:e}",
+        r.delta, r.tau
+    );
+    let curve = |col: usize| r.slow_curve.iter().map(|p| (p[0], p[col])).collect();
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.slow".into(),
+            title: "004 Fig 2.4: slow variable of system 2.100 (ε = 1e-6), FLAVOR vs reference"
+                .into(),
+            x_label: "time t".into(),
+            y_label: "slow variable (x + y + z)/3".into(),
+            log_x: false,
+            log_y: false,
+            // The reference first, so the FLAVOR curve is drawn over it.
+            series: vec![
+                Series::new("reference (DOP853, rtol = atol = 1e-11)", curve(2)),
+                Series::new(flavor.clone(), curve(1)),
+            ],
+        },
+    );
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.slow_error".into(),
+            title: "004 Fig 2.5b: FLAVOR error on the slow variable over time (system 2.100)"
+                .into(),
+            x_label: "time t".into(),
+            y_label: "|slow(FLAVOR) − slow(reference)|, slow = (x + y + z)/3 (log scale)".into(),
+            log_x: false,
+            log_y: true,
+            series: vec![Series::new(
+                flavor,
+                // t = 0 is exact: left out of the log plot.
+                r.slow_curve
+                    .iter()
+                    .skip(1)
+                    .map(|p| (p[0], (p[1] - p[2]).abs()))
+                    .collect(),
+            )],
+        },
+    );
+    fig2_5a(r, out);
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.fig2_5c".into(),
+            title: "004 Fig 2.5c: FLAVOR error does not grow with the stiffness ω".into(),
+            x_label: "ω = ε^(-1/2) (log scale)".into(),
+            y_label: "max over t ≤ 10 of the slow-variable error (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![Series::new(
+                "FLAVOR over symplectic Euler, δ = 0.01, τ = 0.05/ω",
+                r.fig2_5c.iter().map(|&(w, _, e)| (w, e)).collect(),
+            )],
+        },
+    );
+}
+
+/// 004 Fig 2.5a: error of the window mean of q against δ, split into its slow and fast parts.
+fn fig2_5a(r: &Results, out: &Output) {
+    let rows = &r.fig2_5a;
+    let pts = |f: fn(&Fig25aRow) -> f64| -> Vec<(f64, f64)> {
+        rows.iter().map(|row| (row.delta, f(row))).collect()
+    };
+    // A first-order guide through the coarsest point of the q error.
+    let guide = match rows.first() {
+        Some(first) => pts(|row| row.delta)
+            .into_iter()
+            .map(|(d, _)| (d, first.err * d / first.delta))
+            .collect(),
+        None => vec![],
+    };
+    emit(
+        out,
+        &Chart {
+            stem: "flavor-3dof.fig2_5a".into(),
+            title: "004 Fig 2.5a: error against δ, first order until the fast residual takes over"
+                .into(),
+            x_label: "mesostep δ = 1/M (log scale)".into(),
+            y_label: "error of the M-sample mean over [T − 1, T], T = 10 (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![
+                Series::new(
+                    "q = (x, y, z), Euclidean norm (the thesis's)",
+                    pts(|row| row.err),
+                ),
+                Series::new("slow part (x + y + z)/3", pts(|row| row.slow)),
+                Series::new("fast part (the rest of q)", pts(|row| row.fast)),
+                Series::new("slope 1 (guide)", guide),
+            ],
+        },
+    );
+}
+
+impl Experiment for Flavor3DofExperiment {
+    const NAME: &'static str = "flavor-3dof";
+    const SEED: &'static str = "004 §2.6.2 Fig 2.5";
+    const SECONDS: f64 = 15.0;
+    const ABOUT: &'static str =
+        "nonintrusive FLAVOR on the 3-DOF system 2.100: slow/fast accuracy, Fig 2.5, speed-up";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }
