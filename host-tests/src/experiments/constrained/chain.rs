@@ -16,7 +16,7 @@ fn chain_ends<const N: usize>(s: &State<f64, N>) -> [f64; 4] {
 
 /// The first sample time at which two trajectories of chain ends (sampled at the same times)
 /// differ by more than `tol` in max norm; `t_end` if never.
-fn agree_until(a: &[(f64, [f64; 4])], b: &[(f64, [f64; 4])], tol: f64, t_end: f64) -> f64 {
+pub fn agree_until(a: &[(f64, [f64; 4])], b: &[(f64, [f64; 4])], tol: f64, t_end: f64) -> f64 {
     let mut last = t_end;
     for ((t, x), (_, y)) in a.iter().zip(b) {
         if (0..4).any(|i| (x[i] - y[i]).abs() > tol) {
