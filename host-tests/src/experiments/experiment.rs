@@ -2,7 +2,7 @@
 //! registry ([`EXPERIMENTS`](super::EXPERIMENTS)) holds for `reproduce`.
 //!
 //! An experiment is a unit type with its facts as constants, two setups, a `compute` that
-//! measures (no printing, no global state) and a `report` that prints what was measured:
+//! measures (no printing, no global state) and a `report` that prints the measurements:
 //!
 //! ```text
 //! let r = E::compute(&E::quick());   // a test: assert on `r`
@@ -38,7 +38,7 @@ pub trait Experiment {
 
     /// What to run.
     type Setup;
-    /// What was measured.
+    /// What it measures.
     type Results;
 
     /// The seed's setup.

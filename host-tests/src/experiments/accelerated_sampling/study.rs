@@ -334,48 +334,32 @@ fn error_series(r: &Results, label: &str, legend: &str) -> Series {
     }
 }
 
-fn charts(r: &Results, out: &Output) {
-    let chart = |stem: &str, title: &str, x: &str, y: &str, log_x, log_y, series| Chart {
+/// A chart of the chapter: `(x, y)` axis labels, `(log x, log y)` scales.
+fn chart(
+    stem: &str,
+    title: &str,
+    axes: (&str, &str),
+    log: (bool, bool),
+    series: Vec<Series>,
+) -> Chart {
+    Chart {
         stem: format!("accelerated-sampling.{stem}"),
         title: title.into(),
-        x_label: x.into(),
-        y_label: y.into(),
-        log_x,
-        log_y,
+        x_label: axes.0.into(),
+        y_label: axes.1.into(),
+        log_x: log.0,
+        log_y: log.1,
         series,
-    };
-    let sweep = Series {
-        label: "GLA".into(),
-        points: r.sweep.iter().map(|&(c, m, _)| (c, m)).collect(),
-    };
-    emit(
-        out,
-        &chart(
-            "fig6_3",
-            "Fig 6.3: GLA mean position at fixed time vs friction",
-            "c",
-            "mean q(T)",
-            true,
-            false,
-            vec![sweep],
-        ),
-    );
+    }
+}
+
+/// Figs 6.3–6.6 (`--plot`, `--csv`).
+fn charts(r: &Results, out: &Output) {
+    let sweep = Series::new("GLA", r.sweep.iter().map(|&(c, m, _)| (c, m)).collect());
     let s64 = fig64_schemes()
         .iter()
         .map(|s| error_series(r, s.label, s.label))
         .collect();
-    emit(
-        out,
-        &chart(
-            "fig6_4",
-            "Fig 6.4: error of mean position, horizon 30",
-            "t",
-            "|mean q - E q(inf)|",
-            false,
-            true,
-            s64,
-        ),
-    );
     let sched = schedule_schemes();
     let map = |l: &'static str| match l {
         "constant" => "tune_gla",
@@ -384,43 +368,48 @@ fn charts(r: &Results, out: &Output) {
     };
     let s65 = sched
         .iter()
-        .map(|s| Series {
-            label: s.label.into(),
-            points: r
-                .by_horizon(map(s.label))
-                .into_iter()
-                .map(|(t, e, _)| (t, e))
-                .collect(),
+        .map(|s| {
+            let by_horizon = r.by_horizon(map(s.label)).into_iter();
+            Series::new(s.label, by_horizon.map(|(t, e, _)| (t, e)).collect())
         })
         .collect();
-    emit(
-        out,
-        &chart(
-            "fig6_5",
-            "Fig 6.5: final error vs total time, AnnealTuneGLA schedules",
-            "N h",
-            "|mean q_N - E q(inf)|",
-            false,
-            true,
-            s65,
-        ),
-    );
     let s66 = sched
         .iter()
         .map(|s| error_series(r, map(s.label), s.label))
         .collect();
-    emit(
-        out,
-        &chart(
+    let error = "|mean q - E q(inf)|";
+    for c in [
+        chart(
+            "fig6_3",
+            "Fig 6.3: GLA mean position at fixed time vs friction",
+            ("c", "mean q(T)"),
+            (true, false),
+            vec![sweep],
+        ),
+        chart(
+            "fig6_4",
+            "Fig 6.4: error of mean position, horizon 30",
+            ("t", error),
+            (false, true),
+            s64,
+        ),
+        chart(
+            "fig6_5",
+            "Fig 6.5: final error vs total time, AnnealTuneGLA schedules",
+            ("N h", "|mean q_N - E q(inf)|"),
+            (false, true),
+            s65,
+        ),
+        chart(
             "fig6_6",
             "Fig 6.6: error over time, schedules, horizon 30",
-            "t",
-            "|mean q - E q(inf)|",
-            false,
-            true,
+            ("t", error),
+            (false, true),
             s66,
         ),
-    );
+    ] {
+        emit(out, &c);
+    }
 }
 
 /// `reproduce accelerated-sampling` (`--quick`: 200 paths, two horizons; `--paths N`).

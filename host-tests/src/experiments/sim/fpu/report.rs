@@ -155,91 +155,94 @@ impl Experiment for FpuSimExperiment {
 /// at the smallest H and the reference on its trusted window), their sum ΣI for every run, and
 /// the error of ΣI.
 fn charts(r: &Results, out: &Output) {
-    let label = |run: &SimRun| format!("{} H = {}", run.name.to_uppercase(), run.h);
-    let pts = |s: &FpuSeries, upto: usize, f: &dyn Fn(&FpuSeries, usize) -> f64| {
-        (0..s.t.len().min(upto))
-            .map(|k| (s.t[k], f(s, k)))
-            .collect()
-    };
-    let title = |what: &str| format!("004 Fig 4.3: FPU (m = 3, ω = {}), {what}", r.omega);
-    let reference = format!("Verlet–Richardson reference (h = {:e})", r.h_ref);
+    emit(out, &energies_chart(r));
+    emit(out, &sum_chart(r));
+    emit(out, &sum_error_chart(r));
+}
+
+fn run_label(run: &SimRun) -> String {
+    format!("{} H = {}", run.name.to_uppercase(), run.h)
+}
+
+/// `(t, f(k))` for the first `upto` samples of `s`.
+fn points(s: &FpuSeries, upto: usize, f: impl Fn(&FpuSeries, usize) -> f64) -> Vec<(f64, f64)> {
+    (0..s.t.len().min(upto))
+        .map(|k| (s.t[k], f(s, k)))
+        .collect()
+}
+
+/// A chart of Fig 4.3 over time.
+fn over_time(r: &Results, stem: &str, what: &str, y_label: &str, series: Vec<Series>) -> Chart {
+    Chart {
+        stem: format!("fpu-sim.{stem}"),
+        title: format!("004 Fig 4.3: FPU (m = 3, ω = {}), {what}", r.omega),
+        x_label: format!("time t (sampled every {})", r.every),
+        y_label: y_label.into(),
+        log_x: false,
+        log_y: false,
+        series,
+    }
+}
+
+/// The `I_j` of SIM1 at the smallest H and of the reference on its trusted window.
+fn energies_chart(r: &Results) -> Chart {
     let mut series = Vec::new();
     if let Some(run) = r.runs.first() {
         for j in 0..3 {
-            series.push(Series {
-                label: format!("I{} {}", j + 1, label(run)),
-                points: pts(&run.series, usize::MAX, &|s, k| s.ij[k][j]),
-            });
+            series.push(Series::new(
+                format!("I{} {}", j + 1, run_label(run)),
+                points(&run.series, usize::MAX, |s, k| s.ij[k][j]),
+            ));
         }
     }
     for j in 0..3 {
-        series.push(Series {
-            label: format!("I{} reference, trusted t ≤ {}", j + 1, r.t_trusted),
-            points: pts(&r.richardson, r.trusted, &|s, k| s.ij[k][j]),
-        });
+        series.push(Series::new(
+            format!("I{} reference, trusted t ≤ {}", j + 1, r.t_trusted),
+            points(&r.richardson, r.trusted, |s, k| s.ij[k][j]),
+        ));
     }
-    emit(
-        out,
-        &Chart {
-            stem: "fpu-sim.energies".into(),
-            title: title("energy exchange among the stiff springs"),
-            x_label: format!("time t (sampled every {})", r.every),
-            y_label: "stiff-spring energy I_j".into(),
-            log_x: false,
-            log_y: false,
-            series,
-        },
-    );
+    let what = "energy exchange among the stiff springs";
+    over_time(r, "energies", what, "stiff-spring energy I_j", series)
+}
+
+/// ΣI of every run and of the reference.
+fn sum_chart(r: &Results) -> Chart {
     let mut series: Vec<Series> = r
         .runs
         .iter()
-        .map(|run| Series {
-            label: label(run),
-            points: pts(&run.series, usize::MAX, &|s, k| s.sum(k)),
+        .map(|run| {
+            Series::new(
+                run_label(run),
+                points(&run.series, usize::MAX, |s, k| s.sum(k)),
+            )
         })
         .collect();
-    series.push(Series {
-        label: reference,
-        points: pts(&r.richardson, usize::MAX, &|s, k| s.sum(k)),
-    });
-    emit(
-        out,
-        &Chart {
-            stem: "fpu-sim.energy_sum".into(),
-            title: title("total stiff energy ΣI, an adiabatic invariant"),
-            x_label: format!("time t (sampled every {})", r.every),
-            y_label: "ΣI = I1 + I2 + I3".into(),
-            log_x: false,
-            log_y: false,
-            series,
-        },
-    );
+    series.push(Series::new(
+        format!("Verlet–Richardson reference (h = {:e})", r.h_ref),
+        points(&r.richardson, usize::MAX, |s, k| s.sum(k)),
+    ));
+    let what = "total stiff energy ΣI, an adiabatic invariant";
+    over_time(r, "energy_sum", what, "ΣI = I1 + I2 + I3", series)
+}
+
+/// |ΣI − ΣI reference| of every run (log scale; t = 0 is exact and left out).
+fn sum_error_chart(r: &Results) -> Chart {
     let series = r
         .runs
         .iter()
-        .map(|run| Series {
-            label: label(run),
-            // t = 0 is exact: left out of the log plot.
-            points: (1..run.series.t.len().min(r.richardson.t.len()))
-                .map(|k| {
-                    (
-                        run.series.t[k],
-                        (run.series.sum(k) - r.richardson.sum(k)).abs(),
-                    )
-                })
-                .collect(),
+        .map(|run| {
+            let n = run.series.t.len().min(r.richardson.t.len());
+            let err = |k: usize| (run.series.sum(k) - r.richardson.sum(k)).abs();
+            Series::new(
+                run_label(run),
+                (1..n).map(|k| (run.series.t[k], err(k))).collect(),
+            )
         })
         .collect();
-    emit(
-        out,
-        &Chart {
-            stem: "fpu-sim.energy_sum_error".into(),
-            title: title("error of ΣI against the reference"),
-            x_label: format!("time t (sampled every {})", r.every),
-            y_label: "|ΣI − ΣI reference| (log scale)".into(),
-            log_x: false,
-            log_y: true,
-            series,
-        },
-    );
+    let what = "error of ΣI against the reference";
+    let y_label = "|ΣI − ΣI reference| (log scale)";
+    Chart {
+        log_y: true,
+        ..over_time(r, "energy_sum_error", what, y_label, series)
+    }
 }
