@@ -32,9 +32,6 @@ pub trait Experiment {
     const SECONDS: f64;
     /// What it reproduces, in one line.
     const ABOUT: &'static str;
-    /// `true` when `reproduce --quick` still runs the paper setup: the paper setup takes about a
-    /// second, so [`Experiment::quick`] only serves the tests.
-    const PAPER_UNDER_QUICK: bool = false;
 
     /// What to run.
     type Setup;
@@ -43,7 +40,8 @@ pub trait Experiment {
 
     /// The seed's setup.
     fn paper() -> Self::Setup;
-    /// A reduced setup that exercises the same code in seconds (`--quick`, the tests).
+    /// A reduced setup that exercises the same code in seconds (`--quick`, the tests); the paper
+    /// setup itself where that already runs in about a second.
     fn quick() -> Self::Setup;
     /// `setup` with `paths` Monte Carlo paths; experiments without paths ignore it.
     fn with_paths(setup: Self::Setup, _paths: usize) -> Self::Setup {
@@ -56,7 +54,7 @@ pub trait Experiment {
 
     /// The setup `reproduce` runs at `scale`.
     fn setup(scale: &Scale) -> Self::Setup {
-        let setup = if scale.quick && !Self::PAPER_UNDER_QUICK {
+        let setup = if scale.quick {
             Self::quick()
         } else {
             Self::paper()

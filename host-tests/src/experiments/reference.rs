@@ -251,7 +251,6 @@ impl Experiment for ReferenceExperiment {
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str =
         "self-checks of the DOP853 reference solver and the rigid pendulum references";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

@@ -144,7 +144,6 @@ impl Experiment for SimStiffFrictionExperiment {
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str =
         "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

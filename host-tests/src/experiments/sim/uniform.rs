@@ -305,7 +305,6 @@ impl Experiment for SimUniformExperiment {
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str =
         "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

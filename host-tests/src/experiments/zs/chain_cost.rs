@@ -200,7 +200,6 @@ impl Experiment for ZsChainCostExperiment {
     const SECONDS: f64 = 1.5;
     const ABOUT: &'static str =
         "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

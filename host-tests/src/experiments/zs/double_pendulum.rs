@@ -252,7 +252,6 @@ impl Experiment for DoublePendulumExperiment {
     const SECONDS: f64 = 0.3;
     const ABOUT: &'static str =
         "000 §4.1 Fig 1: Z&S, Z&Ss, Newmark, one-iteration Newmark, Verlet vs rigid reference";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

@@ -184,7 +184,6 @@ impl Experiment for ZsOrderExperiment {
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str =
         "000 Cor 2.8, Rem 2.11: order of Z&S, Z&Ss, stiff Z&Ss, composed Z&S";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

@@ -108,7 +108,6 @@ impl Experiment for PenaltyScalingExperiment {
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str =
         "000 Thm 1.3 / Rem A.3 / Fig 2a: omega^2 max|g| bounded for the penalised double pendulum";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

@@ -123,7 +123,6 @@ impl Experiment for ZsStabilityExperiment {
     const SEED: &'static str = "000 Thm 2.5";
     const SECONDS: f64 = 0.1;
     const ABOUT: &'static str = "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 

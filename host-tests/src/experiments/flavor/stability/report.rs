@@ -140,7 +140,6 @@ impl Experiment for FlavorStabilityExperiment {
     const SECONDS: f64 = 0.0;
     const ABOUT: &'static str =
         "FLAVOR linear stability: Theorem 2.5.1 and Fig 2.2 on system 2.93 (004 §2.5.1)";
-    const PAPER_UNDER_QUICK: bool = true;
     type Setup = Setup;
     type Results = Results;
 
