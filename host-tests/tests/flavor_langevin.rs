@@ -234,3 +234,35 @@ fn langevin_fast_noise_fast_marginal_is_the_slowed_quartics() {
     // The measurement separates the two laws: at δ/τ = 500 the true E[y²] is 22× smaller.
     assert!(fast_noise_gibbs_y2(omega4) * 10.0 < fast_noise_gibbs_y2(omega4 * 2e-5 / 1e-2));
 }
+
+/// `reproduce flavor-langevin --quick --paths 20` through its `Results` (004 §2.6.8–2.6.9,
+/// §2.4.6): the slow-noise FLAVOR and the headline fast-noise FLAVOR match GLA's moments to
+/// Monte-Carlo resolution (max |z| over every time and moment below 4.5), the Metropolis-adjusted
+/// FLAVOR samples the slow marginal (χ² p-value not small), and the headline FLAVOR is faster
+/// than the reference GLA (measured ~100x at 50 paths).
+#[test]
+fn flavor_langevin_moments_match_gla() {
+    use host_tests::experiments::flavor::langevin::FlavorLangevinExperiment as E;
+    use host_tests::experiments::Experiment;
+    let r = E::compute(&E::with_paths(E::quick(), 20));
+    assert_eq!(r.paths, 20);
+    let (z_slow, _, _) = r.slow;
+    assert!(z_slow < 4.5, "slow noise max |z| {z_slow}");
+    let (tau, delta) = FAST_NOISE_FLAVOR;
+    let headline = r
+        .study
+        .iter()
+        .rfind(|row| (row.tau, row.delta) == (tau, delta))
+        .expect("headline row");
+    assert!(
+        headline.xy.0 < 4.5 && headline.x < 4.5,
+        "{:?} {}",
+        headline.xy,
+        headline.x
+    );
+    let (_, _, p, acceptance) = r.metropolis;
+    assert!(p > 1e-3, "Metropolis χ² p-value {p}");
+    assert!(acceptance > 0.5, "acceptance {acceptance}");
+    let speedup = r.gla.0 / headline.seconds;
+    assert!(speedup > 3.0, "speed-up {speedup}");
+}

@@ -257,3 +257,42 @@ fn f32_tracks_f64() {
         s64.q[0]
     );
 }
+
+/// `reproduce quasi-quadratic --quick` (004 §4.3.8–4.3.9) through its `Results`: Quasi1's slow
+/// error at fixed H does not grow with ω (Theorem 4.3.3), Quasi1 is first and Quasi2 second
+/// order, both maps are symplectic, the non-diagonal example is accurate at H = 0.1, and at
+/// ω = 1000 Quasi1 reaches 10⁻² with a step more than ten times Verlet's (a step ratio from the
+/// error search, not a timing), which is where its speed-up comes from.
+#[test]
+fn quasi_quadratic_quick_results() {
+    use host_tests::experiments::quasi_quadratic::QuasiQuadraticExperiment;
+    use host_tests::experiments::Experiment;
+    let r = QuasiQuadraticExperiment::compute(&QuasiQuadraticExperiment::quick());
+    assert!(
+        r.uniform_ratio > 0.5 && r.uniform_ratio < 2.0,
+        "{}",
+        r.uniform_ratio
+    );
+    assert!((r.order - 1.0).abs() < 0.2, "Quasi1 order {}", r.order);
+    assert!(
+        (r.order_strang - 2.0).abs() < 0.2,
+        "Quasi2 order {}",
+        r.order_strang
+    );
+    assert!(r.defects.iter().all(|d| *d < 1e-7), "{:?}", r.defects);
+    assert!(r.nondiag_err < 1e-2, "{}", r.nondiag_err);
+    let (_, study) = r
+        .studies
+        .iter()
+        .find(|(w, _)| *w == 1000.0)
+        .expect("ω = 1000 study");
+    let step_at = |key: &str| {
+        let curve = study.curves.iter().find(|c| c.key == key).expect(key);
+        curve.found[0].as_ref().expect("target 1e-2 reached").p
+    };
+    let (verlet, quasi) = (step_at("verlet"), step_at("quasi"));
+    assert!(
+        quasi > 10.0 * verlet,
+        "Quasi1 h = {quasi:e}, Verlet h = {verlet:e}"
+    );
+}

@@ -216,4 +216,4 @@ pub fn ensemble(
 }
 
 mod study;
-pub use study::{compute, report, run, Results, Setup};
+pub use study::{compute, report, AcceleratedSamplingExperiment, Results, Setup};

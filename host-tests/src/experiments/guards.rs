@@ -7,7 +7,8 @@
 //! `garbage w/o guards` column). With the default guards the count must be 0.
 
 use super::guards_overhead::Overhead;
-use crate::report::{figure, figure_int};
+use crate::experiments::Experiment;
+use crate::report::{figure, figure_int, Output};
 use crate::say;
 use macrostep::driver::Method;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
@@ -226,9 +227,10 @@ fn f32_clock(n: u64) -> (f64, f64) {
 }
 
 /// Prints the table and the figures.
-pub fn report(r: &Results) {
-    say!("diverging setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
+pub fn report(r: &Results, out: &Output) {
+    say!(out, "diverging setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
     say!(
+        out,
         "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
         "method",
         "clean",
@@ -240,6 +242,7 @@ pub fn report(r: &Results) {
     );
     for m in &r.methods {
         say!(
+            out,
             "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
             m.name,
             m.clean,
@@ -252,6 +255,7 @@ pub fn report(r: &Results) {
     }
     let count = |f: fn(&MethodCounts) -> usize| r.methods.iter().map(f).sum::<usize>() as i64;
     say!(
+        out,
         "f32 clock after the steps: guarded rel err {:.2e}, plain t += h {:.2e}",
         r.f32_clock_rel_err,
         r.f32_naive_rel_err
@@ -281,13 +285,17 @@ pub fn report(r: &Results) {
     }
     figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
     figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);
-    report_overhead(&r.overhead);
+    report_overhead(&r.overhead, out);
 }
 
 /// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
-fn report_overhead(o: &[Overhead]) {
-    say!("guard overhead (median of interleaved repeats, double pendulum, same trajectory):");
+fn report_overhead(o: &[Overhead], out: &Output) {
     say!(
+        out,
+        "guard overhead (median of interleaved repeats, double pendulum, same trajectory):"
+    );
+    say!(
+        out,
         "{:<8} {:>14} {:>16} {:>22}",
         "method",
         "ns/step (off)",
@@ -296,6 +304,7 @@ fn report_overhead(o: &[Overhead]) {
     );
     for m in o {
         say!(
+            out,
             "{:<8} {:>14.1} {:>16.3} {:>22.3}",
             m.name,
             m.ns_unguarded,
@@ -316,7 +325,30 @@ fn report_overhead(o: &[Overhead]) {
 }
 
 /// `reproduce guards` (`--quick`: the reduced setup).
-pub fn run_paper() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct GuardsExperiment;
+
+impl Experiment for GuardsExperiment {
+    const NAME: &'static str = "guards";
+    const SEED: &'static str = "000 §4.1 (random at-rest starts)";
+    const SECONDS: f64 = 2.0;
+    const ABOUT: &'static str =
+        "step guards on a diverging double pendulum (silent garbage, recovery) and the f32 clock";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -5,8 +5,9 @@
 /// The period measures the vdp experiment and its tests share.
 pub use crate::measure::{crossings, mean_period};
 
+use crate::experiments::Experiment;
 use crate::fixtures::HiddenVdp;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::flavor::{ExplicitEuler, Legacy, Nonintrusive, Params};
 use macrostep::nalgebra::SVector;
 use macrostep::{Integrator, State};
@@ -147,9 +148,12 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let (p_ref, fe, fl) = (r.period_ref, r.euler, r.flavor);
-    let table = Table::new(&["method", "steps", "period", "rel_err_vs_ref", "seconds"]);
+    let table = Table::new(
+        out,
+        &["method", "steps", "period", "rel_err_vs_ref", "seconds"],
+    );
     table.row(&[
         "reference".into(),
         "DOP853".into(),
@@ -172,7 +176,10 @@ pub fn report(r: &Results) {
         format!("{:.4}", fl.seconds),
     ]);
     let asymptotic = (3.0 - 2.0 * 2f64.ln()) / r.eps;
-    crate::say!("asymptotic relaxation period (3 − 2 ln 2)/ε = {asymptotic:.1}");
+    crate::say!(
+        out,
+        "asymptotic relaxation period (3 − 2 ln 2)/ε = {asymptotic:.1}"
+    );
     figure("vdp.period_ref", p_ref);
     figure("vdp.period_flavor", fl.period);
     figure("vdp.period_rel_err", (fl.period - p_ref).abs() / p_ref);
@@ -189,6 +196,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce vdp`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct VdpExperiment;
+
+impl Experiment for VdpExperiment {
+    const NAME: &'static str = "vdp";
+    const SEED: &'static str = "004 §2.6.1";
+    const SECONDS: f64 = 43.0;
+    const ABOUT: &'static str =
+        "nonintrusive FLAVOR on the hidden Van der Pol oscillator 2.101 (004 §2.6.1)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

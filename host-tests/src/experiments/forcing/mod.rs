@@ -18,9 +18,9 @@ use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
-pub use report::report;
 
 /// What to run.
+#[derive(Clone, Debug)]
 pub struct Setup {
     /// Step sizes of the order fit.
     pub order_steps: Vec<f64>,
@@ -100,6 +100,8 @@ pub struct DampedRun {
 
 /// What the experiment measured.
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Forced methods.
     pub forced: Vec<Forced>,
     /// Damped methods, `c = DASHPOTS[0]`.
@@ -377,6 +379,7 @@ pub fn compute(setup: &Setup) -> Results {
     let (reaction_window, reaction_pointwise) = reactions(setup);
     let (bad_ok, bad_cases) = fm::bad_input();
     Results {
+        setup: setup.clone(),
         forced,
         damped: damping(setup, DASHPOTS[0]),
         damped_light: damping(setup, DASHPOTS[1]),
@@ -389,8 +392,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce forcing` (quick with `--quick`).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    let r = compute(&setup);
-    report(&r, &setup);
-}
+pub struct ForcingExperiment;

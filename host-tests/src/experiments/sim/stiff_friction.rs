@@ -1,8 +1,9 @@
 //! `reproduce sim-stiff-friction` (004 Remark 4.2.5): with stiff friction c = O(ω) SIM1 stays
 //! accurate at macroscopic H while GLA needs H ≪ 1/c.
 
+use crate::experiments::Experiment;
 use crate::reference;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::langevin::{Gla, GlaParams, StochasticIntegrator};
 use macrostep::model::Mass;
 use macrostep::nalgebra::Vector2;
@@ -123,13 +124,14 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "Remark 4.2.5: two-spring system ω = 100 with stiff friction c = O(ω) (ε^(-1/2)), σ = 0; \
          error in q at T = {} vs DOP853",
         r.t_end
     );
-    let tab = Table::new(&["c", "method", "H", "err q"]);
+    let tab = Table::new(out, &["c", "method", "H", "err q"]);
     for &(c, sim, h, e) in &r.errors {
         let name = if sim { "sim1" } else { "gla" };
         tab.row(&[format!("{c}"), name.into(), format!("{h}"), sci(e)]);
@@ -138,6 +140,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce sim-stiff-friction`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct SimStiffFrictionExperiment;
+
+impl Experiment for SimStiffFrictionExperiment {
+    const NAME: &'static str = "sim-stiff-friction";
+    const SEED: &'static str = "004 Rem 4.2.5";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -57,10 +57,11 @@
 //! ω = 1000), which `zs::advice` recommends.
 
 use super::omega::Cap;
+use crate::experiments::Experiment;
 use crate::fixtures::penalised_dp::{completes, DistanceForm, GaussNewton};
 use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
@@ -359,9 +360,15 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
-    say!("Z&S stability-cap remedies, penalised double pendulum (000 §4.1), guards on");
-    let t = Table::new(&["omega", "remedy", "h_max", "omega*h_max", "first failure"]);
+pub fn report(r: &Results, out: &Output) {
+    say!(
+        out,
+        "Z&S stability-cap remedies, penalised double pendulum (000 §4.1), guards on"
+    );
+    let t = Table::new(
+        out,
+        &["omega", "remedy", "h_max", "omega*h_max", "first failure"],
+    );
     for (w, caps) in &r.caps {
         for c in caps {
             t.row(&[
@@ -385,14 +392,17 @@ pub fn report(r: &Results) {
             );
         }
     }
-    say!("\nproperties (order: ω = 20, error in q, v at t = 1 vs DOP853; defect, reversibility: ω = 100, h = 0.01, from t = 2)");
-    let t = Table::new(&[
-        "method",
-        "errors",
-        "order",
-        "symplectic defect",
-        "reversibility",
-    ]);
+    say!(out, "\nproperties (order: ω = 20, error in q, v at t = 1 vs DOP853; defect, reversibility: ω = 100, h = 0.01, from t = 2)");
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "errors",
+            "order",
+            "symplectic defect",
+            "reversibility",
+        ],
+    );
     for p in &r.props {
         let errs: Vec<String> = p.errors.iter().map(|&e| sci(e)).collect();
         t.row(&[
@@ -418,7 +428,29 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce work-precision-remedies` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct WorkPrecisionRemediesExperiment;
+
+impl Experiment for WorkPrecisionRemediesExperiment {
+    const NAME: &'static str = "work-precision-remedies";
+    const SEED: &'static str = "000 §4.1, eq 1.2–1.3; 002 §5";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str = "Z&S stability-cap remedies on the penalised double pendulum: β, distance form, Gauss–Newton matrix (h_max at ω = 100, 1000; order, symplecticity, symmetry)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

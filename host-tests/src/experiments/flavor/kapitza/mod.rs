@@ -44,13 +44,11 @@
 //! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
 mod tables;
-pub use tables::*;
 
 pub mod setup;
 
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
-use crate::report::{figure, sci, Table};
 use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
@@ -323,9 +321,7 @@ impl Setup {
 }
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
-}
+pub struct KapitzaExperiment;
 
 fn form(symmetric: bool) -> &'static str {
     if symmetric {

@@ -13,7 +13,6 @@ use macrostep::zs::ZhangSkeel;
 use macrostep::State;
 
 mod print;
-pub use print::report;
 
 /// What to run.
 pub struct Setup {
@@ -143,6 +142,24 @@ pub struct Results {
     pub zs: (Accuracy, f64, f64),
 }
 
+/// About 1000 samples `[t, f(FLAVOR), f(reference)]` of a FLAVOR trajectory, the reference
+/// sampled every `dt_ref` on a grid that contains the FLAVOR times.
+fn sampled<const N: usize>(
+    traj: &[State<f64, N>],
+    reference: &[State<f64, N>],
+    dt_ref: f64,
+    f: impl Fn(&State<f64, N>) -> f64,
+) -> Vec<[f64; 3]> {
+    let stride = (traj.len() / 1000).max(1);
+    traj.iter()
+        .step_by(stride)
+        .map(|s| {
+            let k = (s.t / dt_ref).round() as usize;
+            [s.t, f(s), f(&reference[k])]
+        })
+        .collect()
+}
+
 /// Slow variable of 2.100.
 fn slow3(s: &State<f64, 3>) -> f64 {
     (s.q[0] + s.q[1] + s.q[2]) / 3.0
@@ -214,7 +231,7 @@ fn tau_rows(setup: &Setup, reference: &[State<f64, 3>], lmax: f64) -> Vec<TauRow
                 tau,
                 dtw2: delta * tau * lmax / eps,
                 accuracy: accuracy(&traj, reference, setup.dt_ref),
-                slow_curve: super::charts::sampled(&traj, reference, setup.dt_ref, slow3),
+                slow_curve: sampled(&traj, reference, setup.dt_ref, slow3),
             }
         })
         .collect()
@@ -373,6 +390,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce flavor-3dof`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
-}
+pub struct Flavor3DofExperiment;

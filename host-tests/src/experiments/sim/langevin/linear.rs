@@ -3,7 +3,7 @@
 
 use super::filters::GlaLevels;
 use super::study::{langevin_steps, moments, Acc, MOMENTS};
-use crate::report::{figure, progress, sci, Table};
+use crate::report::{figure, progress, sci, Output, Table};
 use indicatif::ProgressIterator;
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
@@ -204,16 +204,19 @@ fn law_stats(sys: &LinearTwoSpring, hh: f64, every: usize, steps: usize, h: f64)
 
 /// Figures of the linear-variant study; returns `max |z|` of (SIM − exact bias) vs the GLA
 /// reference over both `H`.
-pub fn report_linear(stats: &[LinearStats]) -> f64 {
+pub fn report_linear(stats: &[LinearStats], out: &Output) -> f64 {
     let sys = LinearTwoSpring::paper_like();
     let mut worst: f64 = 0.0;
     let (mut ref_z, mut gla_z): (f64, f64) = (0.0, 0.0);
     for (label, st) in ["resonant", "nonresonant"].iter().zip(stats) {
-        crate::say!("\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
-        let tab = Table::new(&[
-            "t", "moment", "exact", "SIM law", "bias", "SIM MC", "±SE", "z own", "GLA ref", "±SE",
-            "z",
-        ]);
+        crate::say!(out, "\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
+        let tab = Table::new(
+            out,
+            &[
+                "t", "moment", "exact", "SIM law", "bias", "SIM MC", "±SE", "z own", "GLA ref",
+                "±SE", "z",
+            ],
+        );
         let (mut z_own, mut z, mut bias_se): (f64, f64, f64) = (0.0, 0.0, 0.0);
         let mut bias_abs = [0.0f64; 4];
         for k in 0..st.t.len() {
