@@ -235,6 +235,22 @@ fn commit<T: Real, const N: usize, M: Guarded<T, N> + ?Sized>(
     Ok(())
 }
 
+/// The commit of the driver on `watch`, a copy of `m`'s guard memory, under `m`'s probe: whether
+/// the driver would commit `next` (a retry policy judges its attempts with it,
+/// [`Recovering`](crate::recover::Recovering)). `m`'s own guard memory is not touched.
+#[inline]
+pub(crate) fn trial_commit<T: Real, const N: usize, M: Guarded<T, N> + ?Sized>(
+    m: &mut M,
+    watch: &mut Watch<T, N>,
+    state: &mut State<T, N>,
+    next: &State<T, N>,
+    h: T,
+    exchanged: T,
+) -> Result<(), StepError> {
+    let (_, probe) = m.watch_and_probe();
+    watch.commit(state, next, h, exchanged, &probe)
+}
+
 impl<T: Real, const N: usize, M: Guarded<T, N>> Stepper<T, N> for M {
     #[inline]
     fn step_size(&self) -> T {

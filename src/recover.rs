@@ -116,8 +116,7 @@ impl<I> Recovering<I> {
     where
         I: Method<T, N>,
     {
-        let (_, probe) = self.inner.watch_and_probe();
-        watch.commit(s, next, h, exchanged, &probe)
+        crate::driver::trial_commit(&mut self.inner, watch, s, next, h, exchanged)
     }
 
     /// `pieces` sub-steps of `h / pieces` from `state`, each proposed by the inner method and
