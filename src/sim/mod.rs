@@ -64,7 +64,7 @@ pub use quasi::{
 pub use quasi_flow::QuasiStiffness;
 pub use sim1::{LieTrotter, Sim1, Sim1Order};
 pub use sim2::{Sim2, Strang};
-pub use sim4::{Sim4, TripleJump, SIM4_C};
+pub use sim4::{Sim4, TripleJump};
 
 use crate::model::{Mass, Potential};
 use crate::validate::{check_all_finite, check_nonnegative, check_positive};

@@ -6,9 +6,6 @@ use crate::driver::Method;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
 
-/// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).
-pub const SIM4_C: f64 = 1.351_207_191_959_657_8;
-
 /// Fourth-order impulse method (004 Remark 4.2.4), with `c₄ = 1/(2 − 2^{1/3})`:
 ///
 /// ```text
@@ -84,7 +81,8 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
                 name: "fourth-order SIM needs σ = 0",
             });
         }
-        let c = T::lit(SIM4_C);
+        // `c₄` is the first coefficient of Yoshida's triple jump for a second-order base.
+        let c = T::lit(crate::compose::Scheme::TripleJump.gammas(2).0[0]);
         let outer = FastFlow::new(lin, c * h)?;
         let inner = FastFlow::new(lin, (T::one() - c - c) * h)?;
         Ok(Self {
