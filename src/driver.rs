@@ -17,7 +17,7 @@
 //!
 //! One deterministic step of the driver:
 //!
-//! 1. [`check_step_input`]: `h` finite and non-zero, the state finite;
+//! 1. the input checks: `h` finite and non-zero, the state finite;
 //! 2. `next ← state`, then [`Method::propose`] writes `next.q`, `next.v` (its `next.t` is
 //!    ignored) and returns the energy the step exchanged with the outside (work of a force,
 //!    heat taken by a damping split; zero for a conservative map);
