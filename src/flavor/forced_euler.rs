@@ -72,8 +72,8 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> ForcedEuler<T, F, N> {
         Ok(Self { kick })
     }
 
-    /// The force field.
-    pub fn force(&self) -> &F {
+    /// The split force field (its soft and stiff parts).
+    pub fn split_force(&self) -> &F {
         &self.kick.force
     }
 }
