@@ -1,5 +1,5 @@
-//! FLAVOR cost per unit simulated time against its legacy integrator at the micro-step (issue 7,
-//! item 8). Each benchmark advances the same span `δ`: one FLAVOR step, or `δ/τ` legacy steps,
+//! FLAVOR cost per unit simulated time against its legacy integrator at the micro-step. Each
+//! benchmark advances the same span `δ`: one FLAVOR step, or `δ/τ` legacy steps,
 //! so the ratio of the times is the wall-clock speed-up (ideal `δ/τ`).
 //!
 //! - `flavor::nonintrusive_fused`: the nonintrusive FLAVOR (eq 2.45) over
@@ -16,7 +16,7 @@ mod common;
 
 use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::Nonintrusive;
 use macrostep::systems::SpringTrimer;
 use macrostep::State;
@@ -28,7 +28,7 @@ fn trimer(c: &mut Criterion) {
     let mut group = c.benchmark_group("step/trimer/n3");
     let s0: State<f64, 3> = model.initial_state();
 
-    let mut se = SymplecticEuler::new(model.system(), tau, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(model.system(), tau, EulerOrdering::KickDrift).unwrap();
     let id = format!("baselines::symplectic_euler_x{ratio}/f64");
     bench_span(&mut group, id, &mut se, s0, ratio);
 

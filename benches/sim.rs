@@ -12,9 +12,9 @@ use common::{bench_span, config};
 use criterion::{criterion_group, criterion_main, Criterion};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::sim::{FastParams, Sim1, Sim2, Sim4, SimSystem};
 use macrostep::systems::Fpu;
-use macrostep::{Integrator, Real};
+use macrostep::{Real, Stepper};
 
 const OMEGA: f64 = 1000.0;
 const H_SIM: f64 = 0.01;
@@ -22,15 +22,16 @@ const H_SIM: f64 = 0.01;
 fn bench_scalar<T: Real>(c: &mut Criterion, label: &str) {
     let fpu = Fpu::<T, 6>::new(T::lit(OMEGA)).expect("fpu");
     let split = fpu.split();
-    let fast = FastParams::hamiltonian(split.stiff.k);
+    let sys = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    let fast = FastParams::default();
     let h_sim = T::lit(H_SIM);
     let n_sim = (1.0 / H_SIM).round() as usize;
     let h_vv = 1.8 / OMEGA;
     let n_vv = (1.0 / h_vv).round() as usize;
     let s0 = fpu.initial_state();
-    let mut sim1 = Sim1::new(Mass::identity(), fast, split.soft, h_sim).expect("sim1");
-    let mut sim2 = Sim2::new(Mass::identity(), fast, split.soft, h_sim).expect("sim2");
-    let mut sim4 = Sim4::new(Mass::identity(), fast, split.soft, h_sim).expect("sim4");
+    let mut sim1 = Sim1::new(sys, h_sim, fast).expect("sim1");
+    let mut sim2 = Sim2::new(sys, h_sim, fast).expect("sim2");
+    let mut sim4 = Sim4::new(sys, h_sim, fast).expect("sim4");
     // At 90 % of its stability limit Verlet's energy error is a multiple of the stiff springs'
     // energy, beyond the default run guard (0.2 of the run's scale): this group measures the raw
     // method's cost at its stability limit, so the guards are off for it.

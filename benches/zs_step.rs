@@ -13,7 +13,9 @@ use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
 use macrostep::systems::{Chain, DoublePendulum, GravityPenalty};
-use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{
+    ImplicitNewtonParams, Newmark, NewmarkParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams,
+};
 use macrostep::{Integrator, State};
 use nalgebra::{SMatrix, SVector};
 use std::hint::black_box;
@@ -66,14 +68,17 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
         StiffSylipn::with_solver(split, h, p, Banded::<4>).expect("valid"),
         s0,
     );
-    let newton = ImplicitNewtonParams {
-        tol: 1e-10,
-        max_iter: 50,
+    let np = NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-10,
+            max_iter: 50,
+        },
     };
     bench_steps(
         &mut g,
         "zs::newmark/f64",
-        Newmark::new(sys, h, p, newton).expect("valid"),
+        Newmark::new(sys, h, np).expect("valid"),
         s0,
     );
     g.finish();
@@ -173,14 +178,17 @@ fn double_pendulum(c: &mut Criterion) {
         StiffSylipn::new(split, h, p).expect("valid"),
         s0,
     );
-    let newton = ImplicitNewtonParams {
-        tol: 1e-10,
-        max_iter: 50,
+    let np = NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-10,
+            max_iter: 50,
+        },
     };
     bench_steps(
         &mut g,
         "zs::newmark/f64",
-        Newmark::new(sys, h, p, newton).expect("valid"),
+        Newmark::new(sys, h, np).expect("valid"),
         s0,
     );
     // f32 Z&S in the same group

@@ -22,7 +22,7 @@ use macrostep::constrained::{self, Rattle};
 use macrostep::model::{Constraint, Potential, System};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, Sylipn, ZhangSkeel, ZsParams,
 };
 use macrostep::{Integrator, State};
 use std::time::Instant;
@@ -138,9 +138,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sys = pendulum.penalised(OMEGA)?;
     let reference = rigid_reference();
     let p = ZsParams::with_beta(BETA);
-    let newton = ImplicitNewtonParams {
-        tol: 1e-12,
-        max_iter: 50,
+    let np = NewmarkParams {
+        beta: BETA,
+        newton: ImplicitNewtonParams {
+            tol: 1e-12,
+            max_iter: 50,
+        },
     };
     println!(
         "penalised double pendulum (000 §4.1, Fig. 1): omega = {OMEGA}, beta = {BETA}, T = {T_END}"
@@ -165,7 +168,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         run("zss", Sylipn::new(sys, H, p)?, &sys, &pendulum, &reference)?,
         run(
             "newmark",
-            Newmark::new(sys, H, p, newton)?,
+            Newmark::new(sys, H, np)?,
             &sys,
             &pendulum,
             &reference,

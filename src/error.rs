@@ -131,36 +131,6 @@ impl fmt::Display for StepError {
 
 impl core::error::Error for StepError {}
 
-/// Deprecated home of [`crate::validate::check_step`].
-///
-/// # Errors
-/// [`ConfigError::StepSize`].
-#[deprecated(since = "0.3.0", note = "moved to `macrostep::validate::check_step`")]
-pub fn check_step<T: crate::Real>(h: T) -> Result<T, ConfigError> {
-    crate::validate::check_step(h)
-}
-
-/// Deprecated home of [`crate::validate::check_finite`].
-///
-/// # Errors
-/// [`ConfigError::NonFinite`] naming the parameter.
-#[deprecated(since = "0.3.0", note = "moved to `macrostep::validate::check_finite`")]
-pub fn check_finite<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    crate::validate::check_finite(x, name)
-}
-
-/// Deprecated home of [`crate::validate::check_derived`].
-///
-/// # Errors
-/// [`ConfigError::Overflow`] naming the quantity.
-#[deprecated(
-    since = "0.3.0",
-    note = "moved to `macrostep::validate::check_derived`"
-)]
-pub fn check_derived<T: crate::Real>(x: T, name: &'static str) -> Result<T, ConfigError> {
-    crate::validate::check_derived(x, name)
-}
-
 #[cfg(test)]
 mod tests {
     extern crate std;

@@ -48,22 +48,19 @@
 //! stretched, the DNA model of 000 §4.4 at `h = 2`) the *true* energy swings far below its start
 //! between turning points, and the default guard refuses those steps. Mechanisms whose stiff
 //! modes start quiet (penalised rods started on the constraint) are not affected. Runs that
-//! want the raw method there switch the guard off or loosen it. A fully implicit Newmark run
-//! from an energetic start of the penalised double pendulum loses up to 75 % of its energy at
-//! `h = 0.1` without ever diverging — that is what a two-sided bound catches.
+//! want the raw method there switch the guard off or loosen it. The bound is two-sided: it also
+//! refuses a run that loses much of its energy without ever diverging.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
-//! its energy and stretches its rods long before any value overflows (a Z&S run of the double
-//! pendulum at `h = 0.1` from a start far from rest returned 33 `Ok` steps with `|g|` up to
-//! `7.6e160`). A drift of a fifth of the run's energy scale, or a rod stretched by 10 % of its
-//! squared length, is far outside any accurate run and is reached early in every divergence we
-//! have seen. The energy bound is set by measurement (`reproduce guards`, 1,000 random at-rest
-//! starts of the penalised double pendulum at `h = 0.1`): the unguarded runs that end with
-//! `|ΔE| > 1` (about a fifth of that model's scale) drift by at least `0.20·S`, while clean Z&S
-//! runs stay below `0.21·S` (99 % below `0.12·S`); `0.25` let 18 of the Newmark runs through,
-//! `0.2` lets none through and refuses a handful of clean ones (counted as false alarms). Measurements that need a method's raw behaviour past these bounds (stability limits)
-//! switch guards off with [`Guards::off`]. Cost: one potential-energy evaluation per step (and one
-//! more at the start of a run) plus one residual evaluation; nothing when a guard is off.
+//! its energy and stretches its rods long before any value overflows. A drift of a fifth of the
+//! run's energy scale (`0.2`), or a rod stretched by 10 % of its squared length (`0.1`), is far
+//! outside any accurate run and is reached early in a divergence; the energy bound is the one
+//! that separates diverging from clean runs on random starts of the penalised double pendulum
+//! (`reproduce guards`). The measurements behind these defaults: `docs/guards.md` in the
+//! repository. Measurements that need a method's raw behaviour past these bounds (stability
+//! limits) switch guards off with [`Guards::off`]. Cost: one potential-energy evaluation per
+//! step (and one more at the start of a run) plus one residual evaluation; nothing when a guard
+//! is off.
 //!
 //! **The clock.** `t` is advanced by compensated (Kahan) summation carried across the steps of a
 //! run, so after `n` steps of `h` the clock is `t₀ + n·h` to within one rounding of `t`, in `f32`
@@ -176,6 +173,9 @@ impl<T: Real> Guards<T> {
 /// Implemented for [`System`] (energy of a conservative system, the residual of a penalty
 /// potential); integrators of models without an energy use [`NoProbe`].
 pub trait Probe<T: Real, const N: usize> {
+    /// Whether [`Probe::energy`] can return `Some`. A model without an energy lets the watch
+    /// skip remembering the run's last state (only its time, for the clock).
+    const HAS_ENERGY: bool = true;
     /// Kinetic and potential energy `(K, V)` of `s`, when the dynamics conserve `K + V`.
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)>;
     /// The constraint residual at `q`, when the model has constraints.
@@ -193,11 +193,24 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Probe<T, N> for System<T, P, N
     }
 }
 
+impl<T: Real, const N: usize, P: Probe<T, N> + ?Sized> Probe<T, N> for &P {
+    const HAS_ENERGY: bool = P::HAS_ENERGY;
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        (**self).energy(s)
+    }
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        (**self).residual(q)
+    }
+}
+
 /// A model the guards cannot measure: only finiteness and the clock are checked.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoProbe;
 
 impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
+    const HAS_ENERGY: bool = false;
     #[inline]
     fn energy(&self, _: &State<T, N>) -> Option<(T, T)> {
         None
@@ -304,12 +317,16 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
     }
 
-    /// Whether `state` continues the run (it is the state this watch committed last).
+    /// Whether `state` continues the run: it is the state this watch committed last (all of
+    /// it when the run's energy is tracked, its time otherwise — the clock's compensation is
+    /// all that then carries over).
     #[inline]
-    fn continues(&self, state: &State<T, N>) -> bool {
+    fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
         let mut same = self.running && self.last.t == state.t;
-        for i in 0..N {
-            same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+        if tracked {
+            for i in 0..N {
+                same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+            }
         }
         same
     }
@@ -348,22 +365,27 @@ impl<T: Real, const N: usize> Watch<T, N> {
 
     /// Commits `next` (the step's result from `state` with signed step `h`) into `state` when it
     /// is finite, the clock advances and every guard holds; `next.t` is replaced by the
-    /// compensated clock. Otherwise `state` and the watch are unchanged.
+    /// compensated clock. `exchanged` is the energy the step exchanged with the outside (work of
+    /// a force, minus the heat a damping split took): the run's reference energy moves by it, so
+    /// the energy guards bound the energy the dynamics were not given. Otherwise `state` and the
+    /// watch are unchanged. Called by the step driver ([`crate::driver`]) only.
     ///
     /// # Errors
     /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
     #[inline]
-    pub fn commit<P: Probe<T, N>>(
+    pub(crate) fn commit<P: Probe<T, N>>(
         &mut self,
         state: &mut State<T, N>,
         next: &State<T, N>,
         h: T,
+        exchanged: T,
         probe: &P,
     ) -> Result<(), StepError> {
-        if !next.is_finite() {
+        if !(next.is_finite() && exchanged.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        let cont = self.continues(state);
+        let tracked = P::HAS_ENERGY && self.guards.energy_on();
+        let cont = self.continues(state, tracked);
         // Kahan summation of the clock, compensation carried over the run.
         let y = h - if cont { self.clock_c } else { T::zero() };
         let t = state.t + y;
@@ -376,7 +398,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         if self.guards.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
-                    self.e_last
+                    e_ref += exchanged;
+                    self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
                     scale = k0 + v0.abs();
@@ -393,6 +416,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                             guard: Guard::EnergyRun,
                         });
                     }
+                    e_ref += exchanged;
                     e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);
@@ -424,7 +448,11 @@ impl<T: Real, const N: usize> Watch<T, N> {
         state.t = t;
         state.q = next.q;
         state.v = next.v;
-        self.last = *state;
+        if tracked {
+            self.last = *state;
+        } else {
+            self.last.t = t;
+        }
         self.running = true;
         self.clock_c = c;
         self.e_last = e1;

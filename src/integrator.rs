@@ -1,20 +1,21 @@
 //! The one-step method vocabulary shared by every family.
 //!
-//! - [`Stepper`]: what every one-step method has — a configured step size — and the contract
-//!   every step keeps (state bit-identical on error, clock advanced with the state, no panic).
+//! - [`Stepper`]: what every one-step method has — a configured step size and its step
+//!   [`Guards`] — and the contract every step keeps (state bit-identical on error, clock advanced
+//!   with the state, no panic).
 //! - [`Integrator`]: deterministic methods, `step` / `step_by(h)` / `integrate(n)`.
-//! - [`StochasticIntegrator`]: stochastic methods, the same names with an RNG argument:
-//!   `step(rng)` / `integrate(n, rng)`.
+//! - [`StochasticIntegrator`]: stochastic methods, `step_noisy(rng)` / `integrate_noisy(n, rng)`,
+//!   or `step_with_noise(noise)` with pre-drawn noise.
 //!
-//! FLAVOR's legacy maps keep their own trait, [`LegacyMap`](crate::flavor::LegacyMap) (a step
-//! there also takes the stiffness switch, and the state may be an ODE state), with the matching
-//! names `step` / `step_adjoint`.
+//! The three traits are implemented once, by the step driver ([`crate::driver`]), for every
+//! method; a method supplies only its proposal.
 
-use crate::guard::{Guards, Watch};
+use crate::guard::Guards;
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use rand_core::Rng;
 
-/// What every one-step method has: a configured step size, and one contract.
+/// What every one-step method has: a configured step size, its step guards, and one contract.
 ///
 /// # Contract (deterministic and stochastic steps alike)
 /// - On `Ok(())` the state is advanced by the step, **including its time** `state.t` (advanced
@@ -25,38 +26,46 @@ use rand_core::Rng;
 /// - A step never panics.
 ///
 /// The supertrait of [`Integrator`] and [`StochasticIntegrator`], so that code that only needs
-/// the step size (a time grid, a step count for a horizon) accepts both.
+/// the step size (a time grid, a step count for a horizon) or the guards accepts both.
 ///
 /// ```
 /// use macrostep::prelude::*;
 /// use macrostep::systems::Pendulum;
 ///
-/// fn steps_to<T: Real, S: Stepper<T>>(s: &S, horizon: T) -> T {
+/// fn steps_to<T: Real, S: Stepper<T, 2>>(s: &S, horizon: T) -> T {
 ///     horizon / s.step_size()
 /// }
 /// let p = Pendulum::<f64>::paper();
 /// let rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
 /// assert!((steps_to(&rattle, 1.0) - 20.0).abs() < 1e-12);
+/// assert_eq!(rattle.guards(), Guards::default());
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-pub trait Stepper<T: Real> {
+pub trait Stepper<T: Real, const N: usize> {
     /// The configured step size `h` (the meso-step `δ` for a FLAVOR).
     fn step_size(&self) -> T;
-}
 
-/// Writes the one-method [`Stepper`] impl every integrator needs, from the impl header and where
-/// the step size lives: `impl_stepper!(impl[T: Real, const N: usize] Foo<T, N> => h)` reads
-/// `self.h`; `=> inner.step_size()` asks a wrapped stepper.
-macro_rules! impl_stepper {
-    (impl[$($g:tt)*] $ty:ty $(where [$($w:tt)*])? => $($path:ident).+ $(($($arg:tt)*))?) => {
-        impl<$($g)*> $crate::Stepper<T> for $ty $(where $($w)*)? {
-            fn step_size(&self) -> T {
-                self.$($path).+ $(($($arg)*))?
-            }
-        }
-    };
+    /// The step guards in force.
+    fn guards(&self) -> Guards<T>;
+
+    /// Replaces the step guards (validated) and starts a new run.
+    ///
+    /// # Errors
+    /// As [`Guards::validate`]; the guards are unchanged on error.
+    fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError>;
+
+    /// The integrator with the given step guards (see [`Stepper::set_guards`]).
+    ///
+    /// # Errors
+    /// As [`Stepper::set_guards`].
+    fn with_guards(mut self, guards: Guards<T>) -> Result<Self, ConfigError>
+    where
+        Self: Sized,
+    {
+        self.set_guards(guards)?;
+        Ok(self)
+    }
 }
-pub(crate) use impl_stepper;
 
 /// A deterministic one-step method for a system with `N` degrees of freedom.
 ///
@@ -68,12 +77,12 @@ pub(crate) use impl_stepper;
 /// The [`Stepper`] contract: on `Ok(())` the state is advanced by `h` (time included), finite
 /// and within the guards; on `Err(_)` it is bit-identical to what it was; a step never panics.
 ///
-/// Integrators of mechanical systems carry [`Guards`] (on by default, see [`crate::guard`]):
-/// read them with [`Integrator::guards`], replace them with [`Integrator::set_guards`].
+/// Every integrator carries [`Guards`] (on by default, see [`crate::guard`]): read them with
+/// [`Stepper::guards`], replace them with [`Stepper::set_guards`].
 ///
 /// The associated constants are claims that host tests measure: `ORDER` by the log–log slope of
 /// the global error, `SYMPLECTIC` by the defect `‖DΦᵀ J DΦ − J‖`, `SYMMETRIC` by `Φ₋ₕ∘Φₕ = id`.
-pub trait Integrator<T: Real, const N: usize>: Stepper<T> {
+pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Stepped<T, N> {
     /// Order of global convergence.
     const ORDER: u32;
     /// Whether the map is symplectic (for the canonical form in `(q, M v)`).
@@ -96,46 +105,6 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T> {
     fn step(&mut self, state: &mut State<T, N>) -> Result<(), StepError> {
         let h = self.step_size();
         self.step_by(state, h)
-    }
-
-    /// The integrator's guard memory, when it has one (the default: none).
-    fn watch(&self) -> Option<&Watch<T, N>> {
-        None
-    }
-
-    /// Mutable access to the guard memory, when the integrator has one.
-    fn watch_mut(&mut self) -> Option<&mut Watch<T, N>> {
-        None
-    }
-
-    /// The step guards in force; `None` when the integrator has no guards.
-    fn guards(&self) -> Option<Guards<T>> {
-        self.watch().map(|w| *w.guards())
-    }
-
-    /// Replaces the step guards (validated) and starts a new run.
-    ///
-    /// # Errors
-    /// As [`Guards::validate`]; [`ConfigError::Inconsistent`] `{ name: "guards" }` when the
-    /// integrator has no guards and `guards` is not [`Guards::off`].
-    fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
-        match self.watch_mut() {
-            Some(w) => w.set_guards(guards),
-            None if guards == Guards::off() => Ok(()),
-            None => Err(ConfigError::Inconsistent { name: "guards" }),
-        }
-    }
-
-    /// The integrator with the given step guards (see [`Integrator::set_guards`]).
-    ///
-    /// # Errors
-    /// As [`Integrator::set_guards`].
-    fn with_guards(mut self, guards: Guards<T>) -> Result<Self, ConfigError>
-    where
-        Self: Sized,
-    {
-        self.set_guards(guards)?;
-        Ok(self)
     }
 
     /// Takes `n` steps of the configured size like [`Integrator::integrate`], calling `observe`
@@ -191,10 +160,13 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T> {
     }
 }
 
-/// A stochastic one-step method for `N` degrees of freedom: each step draws its noise from an RNG.
+/// A stochastic one-step method for `N` degrees of freedom: each step draws its noise from an RNG
+/// or takes it pre-drawn.
 ///
-/// The sibling of [`Integrator`], with the same names and an RNG argument: `step(state, rng)`,
-/// `integrate(state, n, rng)`; the step size comes from the common supertrait [`Stepper`].
+/// Names that cannot collide with [`Integrator`]'s (a SIM is both: the deterministic impulse
+/// method and its Langevin form): `step_noisy(state, rng)`, `integrate_noisy(state, n, rng)`,
+/// and `step_with_noise(state, &noise)` with noise drawn beforehand (to reuse one Brownian path
+/// across step sizes, or for bit parity with another implementation).
 ///
 /// # Contract
 /// The [`Stepper`] contract, and: on error the RNG has advanced (its draws for the failed step
@@ -204,20 +176,32 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T> {
 /// Only forward steps of the configured size exist (there is no `step_by`): an
 /// Ornstein–Uhlenbeck increment has no meaning for a negative time step, and its coefficients are
 /// computed once for `h` at construction.
-///
-/// A type can implement both traits (SIM's [`Sim1`](crate::sim::Sim1) and
-/// [`Sim2`](crate::sim::Sim2): the deterministic step, and the step with noise); with both
-/// traits in scope, name the one meant: `StochasticIntegrator::step(&mut sim, &mut s, &mut rng)`.
-pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T> {
+pub trait StochasticIntegrator<T: Real, const N: usize>:
+    Stepper<T, N> + sealed::Stepped<T, N>
+{
     /// The order of the method when the noise and friction vanish (the deterministic limit).
     const DETERMINISTIC_ORDER: u32;
+
+    /// The noise one step consumes.
+    type Noise;
+
+    /// Advances `state` by one step of the configured size with pre-drawn `noise`.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
+    /// when the result is not, [`StepError::Diverged`] for a guard, [`StepError::ClockStalled`];
+    /// a method adds its own. The state is unchanged on error.
+    fn step_with_noise(
+        &mut self,
+        state: &mut State<T, N>,
+        noise: &Self::Noise,
+    ) -> Result<(), StepError>;
 
     /// Advances `state` by one step of the configured size, drawing the noise from `rng`.
     ///
     /// # Errors
-    /// [`StepError::NonFiniteState`] when the input is not finite, [`StepError::NonFiniteResult`]
-    /// when the result is not; a method adds its own. The state is unchanged on error.
-    fn step<R: Rng + ?Sized>(
+    /// As [`StochasticIntegrator::step_with_noise`].
+    fn step_noisy<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         rng: &mut R,
@@ -228,79 +212,15 @@ pub trait StochasticIntegrator<T: Real, const N: usize>: Stepper<T> {
     ///
     /// # Errors
     /// The first step error.
-    fn integrate<R: Rng + ?Sized>(
+    fn integrate_noisy<R: Rng + ?Sized>(
         &mut self,
         state: &mut State<T, N>,
         n: usize,
         rng: &mut R,
     ) -> Result<(), StepError> {
         for _ in 0..n {
-            self.step(state, rng)?;
+            self.step_noisy(state, rng)?;
         }
-        Ok(())
-    }
-
-    /// Deprecated name of [`StochasticIntegrator::step`].
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
-    fn step_with<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        self.step(state, rng)
-    }
-
-    /// Deprecated name of [`StochasticIntegrator::integrate`].
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::integrate`].
-    #[deprecated(since = "0.3.0", note = "renamed to `integrate`")]
-    fn integrate_with<R: Rng + ?Sized>(
-        &mut self,
-        state: &mut State<T, N>,
-        n: usize,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        self.integrate(state, n, rng)
-    }
-}
-
-/// Deprecated home of [`crate::validate::check_step_input`].
-///
-/// # Errors
-/// [`StepError::StepSize`], [`StepError::NonFiniteState`].
-#[deprecated(
-    since = "0.3.0",
-    note = "moved to `macrostep::validate::check_step_input`"
-)]
-#[inline]
-pub fn check_step_input<T: Real, const N: usize>(
-    state: &State<T, N>,
-    h: T,
-) -> Result<(), StepError> {
-    crate::validate::check_step_input(state, h)
-}
-
-/// Commits `next` into `state` if it is finite and its clock moved (`next.t = state.t + h`
-/// with `h ≠ 0` rounds back to `state.t` once `|h|` is below half the spacing of `t`);
-/// otherwise leaves `state` untouched.
-///
-/// # Errors
-/// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`].
-#[inline]
-pub fn commit<T: Real, const N: usize>(
-    state: &mut State<T, N>,
-    next: State<T, N>,
-) -> Result<(), StepError> {
-    if !next.is_finite() {
-        Err(StepError::NonFiniteResult)
-    } else if next.t == state.t {
-        Err(StepError::ClockStalled)
-    } else {
-        *state = next;
         Ok(())
     }
 }

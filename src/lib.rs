@@ -10,6 +10,7 @@ pub mod circuit;
 pub mod compose;
 pub mod constrained;
 pub mod convert;
+pub mod driver;
 pub mod error;
 pub mod flavor;
 pub mod forcing;
@@ -20,20 +21,14 @@ pub mod lie;
 pub mod linalg;
 pub mod mechanism;
 pub mod model;
-/// Deprecated name of [`systems`], kept for one release (it differed from [`model`] by one
-/// letter).
-#[deprecated(since = "0.3.0", note = "renamed to `systems`")]
-pub mod models {
-    pub use crate::systems::*;
-}
 pub mod prelude;
 pub mod recover;
 mod scalar;
+mod sealed;
 pub mod sim;
 mod state;
 pub mod systems;
 pub mod validate;
-mod watched;
 pub mod zs;
 
 pub use error::{ConfigError, StepError};

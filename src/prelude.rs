@@ -1,6 +1,7 @@
 //! What a first program needs, in one import: `use macrostep::prelude::*;`.
 //!
-//! - the vocabulary: [`State`], [`Stepper`] (the step size), [`Integrator`], [`System`], [`Mass`],
+//! - the vocabulary: [`State`], [`Stepper`] (step size and guards), [`Integrator`],
+//!   [`StochasticIntegrator`], [`System`], [`Mass`],
 //!   [`Real`];
 //! - the model traits [`Potential`], [`Hessian`], [`ThirdDerivative`], [`Constraint`], and
 //!   automatic differentiation ([`AutoDiff`] over an [`Energy`] or a [`ConstraintFn`], written
@@ -41,7 +42,7 @@ pub use crate::baselines::VelocityVerlet;
 pub use crate::constrained::Rattle;
 pub use crate::error::{ConfigError, StepError};
 pub use crate::guard::Guards;
-pub use crate::integrator::{Integrator, Stepper};
+pub use crate::integrator::{Integrator, Stepper, StochasticIntegrator};
 pub use crate::model::{Constraint, Hessian, Mass, Potential, System, ThirdDerivative};
 pub use crate::recover::Recovering;
 pub use crate::zs::{Sylipn, ZhangSkeel, ZsParams};

@@ -2,14 +2,18 @@
 //!
 //! A step that fails a guard or a solve at step `h` may succeed as two steps of `h/2`, four of
 //! `h/4`, …: the stiff or nonlinear feature that broke it is then resolved. [`Recovering`] wraps
-//! any [`Integrator`] and does exactly that, up to `max_depth` halvings, so the worst case is
-//! known in advance: `1 + 2 + 4 + … + 2^max_depth = 2^(max_depth+1) − 1` inner steps. Every
-//! attempt runs on a copy of the state and of the inner integrator; the caller's state changes
-//! only when an attempt succeeds, and the inner integrator's guard memory (the run's reference
-//! energy, the clock's compensation) is restored before each retry, so a retried run is still
-//! judged against the energy it started with.
+//! any [`Method`] and does exactly that, up to `max_depth` halvings, so the worst case is known
+//! in advance: `1 + 2 + 4 + … + 2^max_depth = 2^(max_depth+1) − 1` inner steps. Every attempt
+//! runs on a copy of the state and is judged on a copy of the inner method's guard memory: the
+//! full step, and each sub-step of a retry in sequence, must pass the guards there, and a retry
+//! also needs its end state to pass them as one step of `h` (what the driver then commits). The
+//! inner method is restored before each retry, so a retried run is still judged against the
+//! energy it started with, and the caller's state and the guard memory change only when the
+//! driver commits the step.
 
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::{Guarded, Method, Wrapper};
+use crate::guard::Watch;
+use crate::{ConfigError, Real, State, StepError};
 
 /// An integrator that retries a failed step as `2, 4, …, 2^max_depth` sub-steps (see the
 /// [module docs](self)).
@@ -30,6 +34,8 @@ pub struct Recovering<I> {
     max_depth: u32,
     last_depth: u32,
     max_used: u32,
+    /// The depth of the last proposal (kept when the driver commits it).
+    proposed_depth: u32,
 }
 
 impl<I> Recovering<I> {
@@ -52,6 +58,7 @@ impl<I> Recovering<I> {
             max_depth,
             last_depth: 0,
             max_used: 0,
+            proposed_depth: 0,
         })
     }
 
@@ -94,35 +101,102 @@ fn recoverable(e: StepError) -> bool {
     )
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, I: crate::Stepper<T>] Recovering<I> => inner.step_size()
-);
+impl<I> Recovering<I> {
+    /// Commits `next` (a step of `h` from `s` that exchanged `exchanged`) on `watch`, a copy of
+    /// the inner method's guard memory, under its probe: whether the driver would commit it.
+    #[inline]
+    fn trial<T: Real, const N: usize>(
+        &mut self,
+        watch: &mut Watch<T, N>,
+        s: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+        exchanged: T,
+    ) -> Result<(), StepError>
+    where
+        I: Method<T, N>,
+    {
+        crate::driver::trial_commit(&mut self.inner, watch, s, next, h, exchanged)
+    }
 
-impl<T: Real, I: Integrator<T, N> + Clone, const N: usize> Integrator<T, N> for Recovering<I> {
+    /// `pieces` sub-steps of `h / pieces` from `state`, each proposed by the inner method and
+    /// trial-committed in sequence on a copy of its guard memory, then the end state
+    /// trial-committed as one step of `h`. Writes the end into `next` and returns the energy
+    /// exchanged.
+    fn attempt<T: Real, const N: usize>(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        pieces: u32,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError>
+    where
+        I: Method<T, N>,
+    {
+        let sub = h / T::lit(f64::from(pieces));
+        let start = *Guarded::watch(&self.inner);
+        let mut watch = start;
+        let mut s = *state;
+        let mut exchanged = T::zero();
+        for k in 0..pieces {
+            let mut end = s;
+            let e = self.inner.propose(&s, sub, &mut end)?;
+            self.trial(&mut watch, &mut s, &end, sub, e)?;
+            exchanged += e;
+            if k + 1 < pieces {
+                self.inner.accept(&s);
+            }
+        }
+        if pieces > 1 {
+            // The driver commits the end as one step of `h`: it must pass the guards as such.
+            let (mut fresh, mut whole) = (start, *state);
+            self.trial(&mut fresh, &mut whole, &s, h, exchanged)?;
+        }
+        next.q = s.q;
+        next.v = s.v;
+        Ok(exchanged)
+    }
+}
+
+/// The inner method's step size, guard memory and probe: the recovered step is committed under
+/// the inner method's guards.
+/// The inner method keeps what the committed step left, and the depth it needed is recorded.
+impl<I> Wrapper for Recovering<I> {
+    type Inner = I;
+
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+
+    #[inline]
+    fn accepted(&mut self) {
+        self.last_depth = self.proposed_depth;
+        self.max_used = self.max_used.max(self.proposed_depth);
+    }
+}
+
+impl<T: Real, I: Method<T, N> + Clone, const N: usize> Method<T, N> for Recovering<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    fn watch(&self) -> Option<&crate::guard::Watch<T, N>> {
-        self.inner.watch()
-    }
-
-    fn watch_mut(&mut self) -> Option<&mut crate::guard::Watch<T, N>> {
-        self.inner.watch_mut()
-    }
-
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), ConfigError> {
-        self.inner.set_guards(guards)
-    }
-
     /// # Errors
-    /// The inner step's error when it is not recoverable (bad input or step size), else the
-    /// error of the deepest attempt. The state is unchanged on error.
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        let first = match self.inner.step_by(state, h) {
-            Ok(()) => {
-                self.last_depth = 0;
-                return Ok(());
+    /// The inner step's error when it is not recoverable (bad input or step size, a stalled
+    /// clock), else the error of the deepest attempt. The state is unchanged on error.
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        let first = match self.attempt(state, h, 1, next) {
+            Ok(exchanged) => {
+                self.proposed_depth = 0;
+                return Ok(exchanged);
             }
             Err(e) => e,
         };
@@ -134,14 +208,10 @@ impl<T: Real, I: Integrator<T, N> + Clone, const N: usize> Integrator<T, N> for 
         let mut pieces: u32 = 1;
         for depth in 1..=self.max_depth {
             pieces *= 2;
-            let sub = h / T::lit(f64::from(pieces));
-            let mut s = *state;
-            match (0..pieces).try_for_each(|_| self.inner.step_by(&mut s, sub)) {
-                Ok(()) => {
-                    *state = s;
-                    self.last_depth = depth;
-                    self.max_used = self.max_used.max(depth);
-                    return Ok(());
+            match self.attempt(state, h, pieces, next) {
+                Ok(exchanged) => {
+                    self.proposed_depth = depth;
+                    return Ok(exchanged);
                 }
                 Err(e) => {
                     err = e;

@@ -104,7 +104,7 @@ mod tests {
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
     use crate::nalgebra::{Matrix2, Vector3};
-    use crate::sim::FastParams;
+    use crate::sim::{FastParams, Friction, Noise};
     use crate::zs::ZsParams;
     use crate::{constrained, flavor, zs, State};
 
@@ -166,7 +166,12 @@ mod serde_tests {
             ..Default::default()
         };
         assert_eq!(round_trip(&rattle), rattle);
-        let fast = FastParams::thermal(Matrix2::new(4.0, 1.0, 1.0, 3.0), 0.5, 2.0);
+        let fast = FastParams::<f64, 2> {
+            friction: Friction::Matrix(Matrix2::new(4.0, 1.0, 1.0, 3.0)),
+            noise: Noise::Thermal {
+                inverse_temperature: 2.0,
+            },
+        };
         assert_eq!(round_trip(&fast), fast);
         // FLAVOR's parameters are validated and their fields private: they serialize, and are
         // read back through `Params::new`, never bypassing it.

@@ -1,10 +1,12 @@
 //! Validation in one place: the checks every constructor and every step uses.
 //!
 //! Constructors return [`ConfigError`]; a value that validated once is never re-checked per step.
-//! Steps return [`StepError`] and check only what can change per call: the signed step `h` and
-//! the state. Each check returns the checked value so it chains: `let h = check_step(h)?;`.
+//! Steps return [`StepError`] and check only what can change per call, the signed step `h` and
+//! the state, once, in the step driver ([`crate::driver`]). Each check returns the checked value
+//! so it chains: `let h = check_step(h)?;`.
 //!
-//! Public so that a user's own integrator or model reports the same errors as the crate's:
+//! Public so that a user's own method or model reports the same configuration errors as the
+//! crate's:
 //!
 //! ```
 //! use macrostep::validate::{check_nonnegative, check_positive, check_step};
@@ -141,26 +143,14 @@ pub fn check_count(n: u32, name: &'static str) -> Result<u32, ConfigError> {
     }
 }
 
-/// The signed step of a `step_by`: non-zero and finite (negative steps run a method backwards).
-///
-/// # Errors
-/// [`StepError::StepSize`].
-#[inline]
-pub fn check_signed_step<T: Real>(h: T) -> Result<(), StepError> {
-    if h.finite() && h != T::zero() {
-        Ok(())
-    } else {
-        Err(StepError::StepSize)
-    }
-}
-
-/// The common preconditions of a step: a usable signed `h` (as [`check_signed_step`]) and a
-/// finite state.
+/// The preconditions of every step, checked by the step driver ([`crate::driver`]) before a
+/// method proposes: a signed `h` that is non-zero and finite (negative steps run a method
+/// backwards) and a finite state.
 ///
 /// # Errors
 /// [`StepError::StepSize`], [`StepError::NonFiniteState`].
 #[inline]
-pub fn check_step_input<T: Real, const N: usize>(
+pub(crate) fn check_step_input<T: Real, const N: usize>(
     state: &State<T, N>,
     h: T,
 ) -> Result<(), StepError> {
@@ -217,14 +207,12 @@ mod tests {
 
     #[test]
     fn step_checks() {
-        for bad in [0.0, f64::NAN, f64::INFINITY] {
-            assert_eq!(check_signed_step(bad), Err(StepError::StepSize));
-        }
-        assert_eq!(check_signed_step(-0.1_f64), Ok(()));
         let good = State::new(0.0, vector![1.0_f64], vector![0.0]);
         let bad = State::new(0.0, vector![f64::NAN], vector![0.0]);
         assert_eq!(check_step_input(&good, -0.1), Ok(()));
-        assert_eq!(check_step_input(&good, 0.0), Err(StepError::StepSize));
+        for bad_h in [0.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(check_step_input(&good, bad_h), Err(StepError::StepSize));
+        }
         assert_eq!(check_step_input(&bad, 0.1), Err(StepError::NonFiniteState));
     }
 }

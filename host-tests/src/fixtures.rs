@@ -30,7 +30,7 @@ pub mod penalised_dp;
 pub mod quasi_quadratic;
 pub mod water;
 
-use macrostep::flavor::{FusedEuler, Nonintrusive, StiffOde};
+use macrostep::flavor::{FusedEulerFlavor, Nonintrusive, StiffOde, SymplecticEulerFlavor};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
 use macrostep::systems::{QuarticBond, SpringTrimer};
@@ -341,7 +341,7 @@ pub fn nonintrusive_se<T: Real, V, U, const N: usize>(
     system: SplitSystem<T, V, U, N>,
     delta: T,
     tau: T,
-) -> Nonintrusive<T, SeMap<T, V, U, N>>
+) -> SymplecticEulerFlavor<T, V, U, N>
 where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
@@ -349,13 +349,14 @@ where
     Nonintrusive::symplectic_euler(system, delta, tau).expect("finite alpha, 0 < tau < delta")
 }
 
-/// The nonintrusive FLAVOR (2.45) over [`FusedEuler`] (on step drift–kick 2.50, off step
-/// kick–drift 2.49, the two kicks fused): one legacy step's cost per FLAVOR step.
+/// The nonintrusive FLAVOR (2.45) over [`FusedEuler`](macrostep::flavor::FusedEuler) (on step
+/// drift–kick 2.50, off step kick–drift 2.49, the two kicks fused): one legacy step's cost per
+/// FLAVOR step.
 pub fn nonintrusive_fused<T: Real, V, U, const N: usize>(
     system: SplitSystem<T, V, U, N>,
     delta: T,
     tau: T,
-) -> Nonintrusive<T, FusedEuler<T, V, U, N>>
+) -> FusedEulerFlavor<T, V, U, N>
 where
     V: Potential<T, N>,
     U: Potential<T, N>,

@@ -16,9 +16,9 @@
 //!   same potentials under a second path).
 //! - [`ensembles`]: the Monte Carlo ensembles of the Langevin FLAVORs, shared by
 //!   `reproduce flavor-langevin` and its tests.
-//! - [`report`]: `figure` lines, tables and progress; [`experiments`]: `reproduce <name>`;
-//!   [`options`]: the command-line options of `reproduce`; [`plot`] and [`csv`]: its `--plot`
-//!   and `--csv` outputs.
+//! - [`report`]: `figure` lines, tables, progress and the [`Output`](report::Output) a report
+//!   writes to; [`experiments`]: the [`Experiment`](experiments::Experiment) trait and the
+//!   registry `reproduce <name>` reads; [`plot`] and [`csv`]: the `--plot` and `--csv` outputs.
 //! - [`for_scalars!`] and [`Tolerance`]: run a generic test for `f32` and `f64`.
 
 pub mod contract;
@@ -28,7 +28,6 @@ pub mod experiments;
 pub mod fixtures;
 pub mod manifold;
 pub mod measure;
-pub mod options;
 pub mod plot;
 pub mod record;
 pub mod reference;

@@ -6,7 +6,7 @@
 //! needed.
 
 use crate::csv::{self, Column};
-use crate::options;
+use crate::report::Output;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -19,6 +19,16 @@ pub struct Series {
     pub label: String,
     /// Points in drawing order.
     pub points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    /// A curve labelled `label` through `points`.
+    pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Self {
+            label: label.into(),
+            points,
+        }
+    }
 }
 
 /// A chart: its file stem (`<experiment>.<what>`), texts, axis scales and curves.
@@ -39,16 +49,15 @@ pub struct Chart {
     pub series: Vec<Series>,
 }
 
-/// Writes the chart's CSV and PNG to the directories given by `--csv` / `--plot`, if any;
+/// Writes the chart's CSV and PNG to the directories `out` names (`--csv` / `--plot`), if any;
 /// reports a failure on stderr and goes on (a figure file is a by-product of the run).
-pub fn emit(chart: &Chart) {
-    let opts = options::get();
-    if let Some(dir) = &opts.csv {
+pub fn emit(out: &Output, chart: &Chart) {
+    if let Some(dir) = &out.csv {
         if let Err(e) = write_csv(dir, chart) {
             eprintln!("warning: could not write {}.csv: {e}", chart.stem);
         }
     }
-    if let Some(dir) = &opts.plot {
+    if let Some(dir) = &out.plot {
         if let Err(e) = write_png(dir, chart) {
             eprintln!("warning: could not draw {}.png: {e}", chart.stem);
         }

@@ -1,21 +1,40 @@
 //! The output format of `reproduce`: a human table and `figure <experiment>.<name> <value>` lines,
 //! and the progress display on stderr.
 //!
-//! Human text goes through [`say!`](crate::say), which `--figures-only` silences; `figure`
-//! lines are always printed, in the same format.
+//! Human text goes through [`say!`](crate::say), which [`Output::figures_only`] silences;
+//! `figure` lines are always printed, in the same format.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressFinish, ProgressStyle};
+use std::path::PathBuf;
 use std::sync::LazyLock;
 use std::time::Duration;
+
+/// Where and how an experiment's report goes: passed to every report function. The default
+/// prints everything and writes no files (what a test or a library user wants).
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    /// Print only the `figure` lines (`--figures-only`).
+    pub figures_only: bool,
+    /// Directory for the CSV files of the curves behind each figure (`--csv DIR`).
+    pub csv: Option<PathBuf>,
+    /// Directory for the PNG plots of the paper figures (`--plot DIR`).
+    pub plot: Option<PathBuf>,
+}
 
 /// Every bar of the process, so an experiment's spinner and its loops' bars share stderr.
 static BARS: LazyLock<MultiProgress> = LazyLock::new(MultiProgress::new);
 
-/// `println!` for the human part of an experiment's output (silenced by `--figures-only`).
+/// `println!` for the human part of an experiment's output: `say!(out, "…", …)` prints unless
+/// `out` (an [`Output`]) asks for the `figure` lines only.
 #[macro_export]
 macro_rules! say {
-    ($($arg:tt)*) => {
-        if !$crate::options::get().figures_only {
+    ($out:expr) => {
+        if !$out.figures_only {
+            println!();
+        }
+    };
+    ($out:expr, $($arg:tt)*) => {
+        if !$out.figures_only {
             println!($($arg)*);
         }
     };
@@ -34,19 +53,22 @@ pub fn figure_int(name: &str, value: i64) {
 /// A simple fixed-width table printer for the human-readable part of an experiment.
 pub struct Table {
     widths: Vec<usize>,
+    /// Rows are silenced like [`say!`](crate::say).
+    figures_only: bool,
 }
 
 impl Table {
-    /// Prints the header row and remembers column widths.
-    pub fn new(headers: &[&str]) -> Self {
+    /// Prints the header row (unless `out` asks for figures only) and remembers column widths.
+    pub fn new(out: &Output, headers: &[&str]) -> Self {
         let widths: Vec<usize> = headers.iter().map(|h| h.len().max(12)).collect();
         let row: Vec<String> = headers
             .iter()
             .zip(&widths)
             .map(|(h, w)| format!("{h:>w$}"))
             .collect();
-        crate::say!("{}", row.join("  "));
+        crate::say!(out, "{}", row.join("  "));
         crate::say!(
+            out,
             "{}",
             widths
                 .iter()
@@ -54,7 +76,10 @@ impl Table {
                 .collect::<Vec<_>>()
                 .join("  ")
         );
-        Self { widths }
+        Self {
+            widths,
+            figures_only: out.figures_only,
+        }
     }
 
     /// Prints one row of preformatted cells.
@@ -64,7 +89,7 @@ impl Table {
             .zip(&self.widths)
             .map(|(c, w)| format!("{c:>w$}"))
             .collect();
-        crate::say!("{}", row.join("  "));
+        crate::say!(self, "{}", row.join("  "));
     }
 }
 

@@ -5,7 +5,8 @@
 //! - [`FpuChain`]: `V = Σ ½dᵢ² + ¼ dᵢ⁴`, `dᵢ = qᵢ₊₁ − qᵢ` with fixed ends — a tridiagonal Hessian
 //!   that implements `hessian_band`, for the banded solver.
 //! - [`dyn_zs`]: Z&S / Z&Ss written again with `DVector`/`DMatrix` and closures for the
-//!   derivatives, no caching, for the cross-check of item 8.
+//!   derivatives, no caching, for the cross-check against the `no_std` implementation
+//!   (`tests/zs/cross_checks.rs`).
 
 use macrostep::linalg::BandMut;
 use macrostep::model::{Hessian, Potential, ThirdDerivative};

@@ -14,7 +14,8 @@ use host_tests::fixtures::lj_well::{exact, system, LjWell, BETA, H, Q0};
 use host_tests::measure::loglog_slope;
 use host_tests::reference;
 use macrostep::langevin::{
-    constant_temperature, AnnealTuneGla, Cooling, Friction, Gla, Schedule, StochasticIntegrator,
+    constant_temperature, AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Gla, GlaParams,
+    Schedule, StochasticIntegrator,
 };
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, System};
 use macrostep::Stepper;
@@ -23,8 +24,8 @@ use nalgebra::{matrix, vector, Matrix2, SMatrix, SVector};
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
-fn tuned(alpha: f64) -> Friction<f64> {
-    Friction::tuned(alpha)
+fn tuned(alpha: f64) -> FrictionRule<f64> {
+    FrictionRule::tuned(alpha)
 }
 
 macro_rules! both_scalars {
@@ -48,9 +49,25 @@ fn reduces_to_gla<T: Real>() {
     let m = Mass::full(matrix![T::lit(2.0), T::lit(0.5); T::lit(0.5), T::lit(1.0)]).unwrap();
     let sys = System::new(m, Quadratic::new(k));
     let (c, beta, h) = (T::lit(0.7), T::lit(10.0), T::lit(0.01));
-    let mut gla = Gla::new(sys, c, beta, h).unwrap();
+    let mut gla = Gla::new(
+        sys,
+        h,
+        GlaParams {
+            friction: c,
+            inverse_temperature: beta,
+        },
+    )
+    .unwrap();
     let sched = constant_temperature(T::one() / beta).unwrap();
-    let mut acc = AnnealTuneGla::new(sys, Friction::Fixed(c), sched, h).unwrap();
+    let mut acc = AnnealTuneGla::new(
+        sys,
+        h,
+        AnnealTuneParams {
+            friction: FrictionRule::Fixed(c),
+            schedule: sched,
+        },
+    )
+    .unwrap();
     let (mut ra, mut rb) = (Pcg32::seed_from_u64(3), Pcg32::seed_from_u64(3));
     let s0 = State::new(
         T::zero(),
@@ -59,8 +76,8 @@ fn reduces_to_gla<T: Real>() {
     );
     let (mut a, mut b) = (s0, s0);
     for _ in 0..500 {
-        gla.step(&mut a, &mut ra).unwrap();
-        acc.step(&mut b, &mut rb).unwrap();
+        gla.step_noisy(&mut a, &mut ra).unwrap();
+        acc.step_noisy(&mut b, &mut rb).unwrap();
         assert_eq!(a, b);
     }
 }
@@ -82,9 +99,9 @@ fn time_average<P: Hessian<f64, N>, const N: usize, const K: usize>(
         let mut rng = Pcg32::seed_from_u64(77 + i as u64);
         let mut s = s0;
         m.reset();
-        m.integrate(&mut s, n0, &mut rng).unwrap();
+        m.integrate_noisy(&mut s, n0, &mut rng).unwrap();
         for _ in n0..n1 {
-            m.step(&mut s, &mut rng).unwrap();
+            m.step_noisy(&mut s, &mut rng).unwrap();
             for (a, x) in acc.iter_mut().zip(f(&s)) {
                 *a += x / (n1 - n0) as f64;
             }
@@ -116,13 +133,21 @@ fn tuned_friction_samples_gaussian_boltzmann_gibbs_with_full_mass() {
     let beta = 10.0;
     for friction in [
         tuned(0.0),
-        Friction::Tuned {
+        FrictionRule::Tuned {
             alpha: 0.0,
             hessian_fraction: 1.0,
         },
     ] {
         let sched = constant_temperature(1.0 / beta).unwrap();
-        let m = AnnealTuneGla::new(sys, friction, sched, 0.01).unwrap();
+        let m = AnnealTuneGla::new(
+            sys,
+            0.01,
+            AnnealTuneParams {
+                friction,
+                schedule: sched,
+            },
+        )
+        .unwrap();
         let s0 = State::at_rest(vector![1.0, -1.0]);
         let est = time_average(m, s0, (5.0, 45.0), 200, |s| {
             [
@@ -159,7 +184,15 @@ fn anneal_tune_gla_samples_lj_boltzmann_gibbs_after_the_horizon() {
     let tf = 1.0 / BETA;
     for friction in [tuned(0.0), tuned(0.7)] {
         let sched = Schedule::new(Cooling::InverseLinear { initial: 10.0 * tf }, tf, 3000).unwrap();
-        let m = AnnealTuneGla::new(system(), friction, sched, H).unwrap();
+        let m = AnnealTuneGla::new(
+            system(),
+            H,
+            AnnealTuneParams {
+                friction,
+                schedule: sched,
+            },
+        )
+        .unwrap();
         let s0 = State::at_rest(vector![Q0]);
         let [mq, vq, v2] = time_average(m, s0, (40.0, 60.0), 300, |s| {
             let d = s.q[0] - ex.mean;
@@ -254,10 +287,18 @@ fn deterministic_limit_has_the_documented_order() {
     for k in 0..4 {
         let h = 0.02 / 2f64.powi(k);
         let sched = constant_temperature(1e-300).unwrap();
-        let mut m = AnnealTuneGla::new(sys, tuned(0.0), sched, h).unwrap();
+        let mut m = AnnealTuneGla::new(
+            sys,
+            h,
+            AnnealTuneParams {
+                friction: tuned(0.0),
+                schedule: sched,
+            },
+        )
+        .unwrap();
         let mut s = State::new(0.0, vector![1.0], vector![0.5]);
         let mut rng = Pcg32::seed_from_u64(1);
-        m.integrate(&mut s, (t_end / h).round() as usize, &mut rng)
+        m.integrate_noisy(&mut s, (t_end / h).round() as usize, &mut rng)
             .unwrap();
         hs.push(h);
         errs.push(((s.q[0] - r[0]).powi(2) + (s.v[0] - r[1]).powi(2)).sqrt());
@@ -298,13 +339,26 @@ fn lj_model_derivatives_match_finite_differences() {
 fn bad_configuration_is_rejected() {
     let sys = system::<f64>();
     let sched = constant_temperature(0.1).unwrap();
-    let new = |f, h| AnnealTuneGla::new(sys, f, sched, h).err();
+    let new = |f, h| {
+        AnnealTuneGla::new(
+            sys,
+            h,
+            AnnealTuneParams {
+                friction: f,
+                schedule: sched,
+            },
+        )
+        .err()
+    };
     let oor = |name, bound| Some(ConfigError::OutOfRange { name, bound });
     assert_eq!(new(tuned(0.0), 0.0), Some(ConfigError::StepSize));
     assert_eq!(new(tuned(0.0), f64::NAN), Some(ConfigError::StepSize));
-    assert_eq!(new(Friction::Fixed(-1.0), 0.01), oor("friction", ">= 0"));
     assert_eq!(
-        new(Friction::Fixed(f64::INFINITY), 0.01),
+        new(FrictionRule::Fixed(-1.0), 0.01),
+        oor("friction", ">= 0")
+    );
+    assert_eq!(
+        new(FrictionRule::Fixed(f64::INFINITY), 0.01),
         Some(ConfigError::NonFinite { name: "friction" })
     );
     assert_eq!(new(tuned(-0.1), 0.01), oor("alpha", ">= 0"));
@@ -312,7 +366,7 @@ fn bad_configuration_is_rejected() {
         new(tuned(f64::NAN), 0.01),
         Some(ConfigError::NonFinite { name: "alpha" })
     );
-    let kf = |k| Friction::Tuned {
+    let kf = |k| FrictionRule::Tuned {
         alpha: 0.0,
         hessian_fraction: k,
     };
@@ -345,7 +399,7 @@ fn assert_untouched<P: Hessian<f64, 1>>(
     let mut t = s;
     let taken = m.steps_taken();
     let mut rng = Pcg32::seed_from_u64(5);
-    assert_eq!(m.step(&mut t, &mut rng), Err(want));
+    assert_eq!(m.step_noisy(&mut t, &mut rng), Err(want));
     assert_eq!(t.q[0].to_bits(), s.q[0].to_bits());
     assert_eq!(t.v[0].to_bits(), s.v[0].to_bits());
     assert_eq!(t.t.to_bits(), s.t.to_bits());
@@ -359,10 +413,18 @@ fn assert_untouched<P: Hessian<f64, 1>>(
 #[test]
 fn failed_steps_leave_state_and_schedule_untouched() {
     let sched = Schedule::new(Cooling::InverseLinear { initial: 1.0 }, 0.1, 100).unwrap();
-    let mut m = AnnealTuneGla::new(system(), tuned(0.0), sched, H).unwrap();
+    let mut m = AnnealTuneGla::new(
+        system(),
+        H,
+        AnnealTuneParams {
+            friction: tuned(0.0),
+            schedule: sched,
+        },
+    )
+    .unwrap();
     let mut rng = Pcg32::seed_from_u64(2);
     let mut s = State::at_rest(vector![Q0]);
-    m.integrate(&mut s, 10, &mut rng).unwrap();
+    m.integrate_noisy(&mut s, 10, &mut rng).unwrap();
     assert_eq!(m.steps_taken(), 10);
     // Non-finite input.
     assert_untouched(
@@ -378,14 +440,22 @@ fn failed_steps_leave_state_and_schedule_untouched() {
     );
     // A step whose force overflows: deep inside the wall (fixed friction: no Hessian involved).
     // Zero friction draws no noise, so the drift cannot carry q out of the wall.
-    let mut g = AnnealTuneGla::new(system(), Friction::Fixed(0.0), sched, H).unwrap();
+    let mut g = AnnealTuneGla::new(
+        system(),
+        H,
+        AnnealTuneParams {
+            friction: FrictionRule::Fixed(0.0),
+            schedule: sched,
+        },
+    )
+    .unwrap();
     assert_untouched(
         &mut g,
         State::at_rest(vector![1e-30]),
         StepError::NonFiniteResult,
     );
     // After the failures the run continues on schedule.
-    m.step(&mut s, &mut rng).unwrap();
+    m.step_noisy(&mut s, &mut rng).unwrap();
     assert_eq!(m.steps_taken(), 11);
 }
 
@@ -399,25 +469,25 @@ fn one_step_closed_form<T: Real>() {
         1.0 / (f / tf + (1.0 - f) / ti)
     };
     for (k_spring, friction, c) in [
-        (9.0, Friction::tuned(0.3), 2.0 * (0.5f64 * 9.0).sqrt()),
+        (9.0, FrictionRule::tuned(0.3), 2.0 * (0.5f64 * 9.0).sqrt()),
         (
             9.0,
-            Friction::Tuned {
+            FrictionRule::Tuned {
                 alpha: 0.3,
                 hessian_fraction: 1.0,
             },
             6.0,
         ),
-        (-1.0, Friction::tuned(0.3), 0.3),
-        (9.0, Friction::Fixed(0.7), 0.7),
+        (-1.0, FrictionRule::tuned(0.3), 0.3),
+        (9.0, FrictionRule::Fixed(0.7), 0.7),
     ] {
         let lit = |x: f64| T::lit(x);
         let friction = match friction {
-            Friction::Fixed(c) => Friction::Fixed(lit(c)),
-            Friction::Tuned {
+            FrictionRule::Fixed(c) => FrictionRule::Fixed(lit(c)),
+            FrictionRule::Tuned {
                 alpha,
                 hessian_fraction,
-            } => Friction::Tuned {
+            } => FrictionRule::Tuned {
                 alpha: lit(alpha),
                 hessian_fraction: lit(hessian_fraction),
             },
@@ -428,13 +498,21 @@ fn one_step_closed_form<T: Real>() {
             Quadratic::new(SMatrix::from_element(lit(k_spring))),
         );
         let sched = Schedule::new(Cooling::InverseLinear { initial: lit(ti) }, lit(tf), n).unwrap();
-        let mut m = AnnealTuneGla::new(sys, friction, sched, lit(h)).unwrap();
+        let mut m = AnnealTuneGla::new(
+            sys,
+            lit(h),
+            AnnealTuneParams {
+                friction,
+                schedule: sched,
+            },
+        )
+        .unwrap();
         for step in 0..n + 2 {
             let mut s = State::at_rest(vector![T::zero()]);
             // Advance the schedule's counter by stepping a scratch state, then test one step.
             let want = ((1.0 - (-2.0 * c * h).exp()) * temp((step + 1).min(n))).sqrt();
             let mut probe = m;
-            probe.step_with_normals(&mut s, &vector![T::one()]).unwrap();
+            probe.step_with_noise(&mut s, &vector![T::one()]).unwrap();
             let got = s.v[0].to_f64() + h * k_spring * s.q[0].to_f64(); // undo the kick
             let tol = if core::mem::size_of::<T>() == 4 {
                 1e-5
@@ -446,7 +524,7 @@ fn one_step_closed_form<T: Real>() {
                 "k = {k_spring}, step {step}: {got} vs {want}"
             );
             let mut scratch = State::at_rest(vector![T::zero()]);
-            m.step_with_normals(&mut scratch, &vector![T::zero()])
+            m.step_with_noise(&mut scratch, &vector![T::zero()])
                 .unwrap();
         }
     }

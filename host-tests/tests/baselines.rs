@@ -9,7 +9,7 @@ use host_tests::measure::baselines::{
 };
 use host_tests::measure::{loglog_slope, symplecticity_defect};
 use host_tests::{for_scalars, reference, Tolerance};
-use macrostep::baselines::{HarmonicFlow, Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, HarmonicFlow, SymplecticEuler, VelocityVerlet};
 use macrostep::model::{Mass, Potential, Quadratic, Split, System};
 use macrostep::nalgebra::{matrix, vector, DVector, SVector};
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
@@ -183,7 +183,7 @@ fn symplectic_euler_not_reversible() {
 fn euler_orderings_are_adjoint<T: Real + Tolerance>() {
     let (sys, s0) = henon_heiles::<T>();
     let h = T::lit(0.1);
-    for ord in [Ordering::KickDrift, Ordering::DriftKick] {
+    for ord in [EulerOrdering::KickDrift, EulerOrdering::DriftKick] {
         let mut fwd = SymplecticEuler::new(sys, h, ord).expect("valid h");
         let mut adj = fwd.adjoint();
         assert_eq!(adj.ordering(), ord.adjoint());
@@ -220,7 +220,7 @@ fn verlet_is_composition_of_euler_half_steps<T: Real + Tolerance>() {
     let h = T::lit(0.1);
     let half = T::lit(0.05);
     let mut vv = VelocityVerlet::new(sys, h).expect("valid h");
-    let mut kd = SymplecticEuler::new(sys, half, Ordering::KickDrift).expect("valid h");
+    let mut kd = SymplecticEuler::new(sys, half, EulerOrdering::KickDrift).expect("valid h");
     let mut dk = kd.adjoint();
     let (mut a, mut b) = (s0, s0);
     for _ in 0..20 {
@@ -305,9 +305,11 @@ fn verlet_alpha_switch_clears_cache<T: Real + Tolerance>() {
     assert!((c.q[0] - a.q[0]).abs().to_f64() > 1e-3);
 
     // Same for symplectic Euler (no cache, but the switch must be honoured).
-    let mut se = SymplecticEuler::new(split_system::<T>(1.0), h, Ordering::DriftKick).expect("h");
+    let mut se =
+        SymplecticEuler::new(split_system::<T>(1.0), h, EulerOrdering::DriftKick).expect("h");
     se.system_mut().potential.alpha = T::zero();
-    let mut se0 = SymplecticEuler::new(split_system::<T>(0.0), h, Ordering::DriftKick).expect("h");
+    let mut se0 =
+        SymplecticEuler::new(split_system::<T>(0.0), h, EulerOrdering::DriftKick).expect("h");
     let (mut a, mut b) = (s, s);
     se.integrate(&mut a, 5).expect("steps");
     se0.integrate(&mut b, 5).expect("steps");
@@ -452,9 +454,9 @@ fn bad_inputs_give_typed_errors<T: Real + Tolerance>() {
     let h = T::lit(0.1);
     let mut vv = VelocityVerlet::new(sys, h).expect("valid h");
     check_contract(&mut vv, "Verlet");
-    let mut kd = SymplecticEuler::new(sys, h, Ordering::KickDrift).expect("valid h");
+    let mut kd = SymplecticEuler::new(sys, h, EulerOrdering::KickDrift).expect("valid h");
     check_contract(&mut kd, "SE kick-drift");
-    let mut dk = SymplecticEuler::new(sys, h, Ordering::DriftKick).expect("valid h");
+    let mut dk = SymplecticEuler::new(sys, h, EulerOrdering::DriftKick).expect("valid h");
     check_contract(&mut dk, "SE drift-kick");
 
     for bad_h in [0.0, -0.1, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
@@ -462,7 +464,7 @@ fn bad_inputs_give_typed_errors<T: Real + Tolerance>() {
             VelocityVerlet::new(sys, T::lit(bad_h)),
             Err(ConfigError::StepSize)
         ));
-        for ord in [Ordering::KickDrift, Ordering::DriftKick] {
+        for ord in [EulerOrdering::KickDrift, EulerOrdering::DriftKick] {
             assert!(matches!(
                 SymplecticEuler::new(sys, T::lit(bad_h), ord),
                 Err(ConfigError::StepSize)

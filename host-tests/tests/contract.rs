@@ -1,4 +1,4 @@
-//! Contract property tests (issue 12): every public integrator and constructor, random valid
+//! Contract property tests: every public integrator and constructor, random valid
 //! and hostile parameters, states and step sizes, drawn by `host_tests::contract` (the same
 //! generators `cargo xtask fuzz` runs 10⁶ times per entry point).
 //!

@@ -7,7 +7,7 @@
 use host_tests::experiments::convert::{compute, Method, Results, Setup};
 use host_tests::measure::{integrator_defect, loglog_slope};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::constrained::ConstraintNewtonParams;
 use macrostep::convert::{
     ConstrainedRk, ConvertParams, Converted, ConvertedConstrained, Euler, ExplicitRk, Heun, Rk4,
@@ -16,6 +16,7 @@ use macrostep::convert::{
 use macrostep::model::Quadratic;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::{HarmonicOscillator, Pendulum};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, Real, State};
 use std::sync::OnceLock;
 
@@ -42,7 +43,7 @@ const SAME_ORDER_TOL: f64 = 0.15;
 /// Observed vs claimed order there: RK4's own slope is 4.2 at these `h` (pre-asymptotic, the
 /// stiff penalty mode), so 0.35; the harmonic-oscillator test below holds 0.1.
 const CLAIMED_ORDER_TOL: f64 = 0.35;
-/// The symplecticity defect bound the issue sets (central differences with step 1e-6 leave
+/// The required symplecticity defect bound (central differences with step 1e-6 leave
 /// ~1e-10 of differencing error; a non-symplectic source is at ≥ 1e-7 here).
 const DEFECT_MAX: f64 = 1e-9;
 
@@ -169,7 +170,7 @@ fn converted_verlet_is_verlet() {
 #[test]
 fn converted_symplectic_euler_is_symplectic_euler() {
     let sys = Pendulum::<f64>::paper().penalised(10.0).unwrap();
-    for o in [Ordering::KickDrift, Ordering::DriftKick] {
+    for o in [EulerOrdering::KickDrift, EulerOrdering::DriftKick] {
         let mut se = SymplecticEuler::new(sys, 0.01, o)
             .unwrap()
             .with_guards(Guards::off())

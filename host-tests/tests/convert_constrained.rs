@@ -15,6 +15,7 @@ use macrostep::model::Constraint;
 use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::Pendulum;
 use macrostep::systems::{LinearPotential, PlanarDistances};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guards, Integrator, Real, State, StepError};
 use std::sync::OnceLock;
 
@@ -32,7 +33,7 @@ fn quick() -> &'static [ConstrainedRow] {
 const SAME_ORDER_TOL: f64 = 0.15;
 /// Observed vs claimed order of the converted method: 0.15 for the same reason.
 const CLAIMED_ORDER_TOL: f64 = 0.15;
-/// The symplecticity defect bound the issue sets (central differences with step 1e-6 leave
+/// The required symplecticity defect bound (central differences with step 1e-6 leave
 /// ~1e-10 of differencing error).
 const DEFECT_MAX: f64 = 1e-9;
 /// Relative constraint residual of a converted run: the projection's Newton tolerance is

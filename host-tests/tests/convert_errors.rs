@@ -4,7 +4,7 @@
 
 use macrostep::baselines::VelocityVerlet;
 use macrostep::convert::{ConvertParams, Converted, ExplicitRk, Rk4, Segment, StandardLayer};
-use macrostep::guard::Watch;
+use macrostep::driver::{Method, Wrapper};
 use macrostep::model::{Quadratic, System};
 use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::HarmonicOscillator;
@@ -141,21 +141,27 @@ fn step_errors_leave_the_state_untouched() {
 #[derive(Clone)]
 struct Frozen(VelocityVerlet<f64, Osc, 1>);
 
-impl macrostep::Stepper<f64> for Frozen {
-    fn step_size(&self) -> f64 {
-        macrostep::Stepper::step_size(&self.0)
+impl Wrapper for Frozen {
+    type Inner = VelocityVerlet<f64, Osc, 1>;
+    fn inner(&self) -> &Self::Inner {
+        &self.0
+    }
+    fn inner_mut(&mut self) -> &mut Self::Inner {
+        &mut self.0
     }
 }
 
-impl Integrator<f64, 1> for Frozen {
+impl Method<f64, 1> for Frozen {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = true;
-    fn step_by(&mut self, state: &mut State<f64, 1>, h: f64) -> Result<(), StepError> {
-        self.0.step_by(state, h)
-    }
-    fn watch(&self) -> Option<&Watch<f64, 1>> {
-        None
+    fn propose(
+        &mut self,
+        state: &State<f64, 1>,
+        h: f64,
+        next: &mut State<f64, 1>,
+    ) -> Result<f64, StepError> {
+        self.0.propose(state, h, next)
     }
 }
 

@@ -1,19 +1,20 @@
 //! FLAVOR: structure (symplecticity, reversibility), linear stability (Theorem 2.5.1), the τ
-//! clock, and bad input (issue 7, items 1, 2, 9).
+//! clock, and bad input.
 
 use host_tests::experiments::flavor::stability;
 use host_tests::fixtures::{coords_2100, nonintrusive_se, system_2100, system_293, SeMap};
 use host_tests::measure::{integrator_defect, reversibility_error};
 use host_tests::{for_scalars, Tolerance};
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::flavor::Artificial;
 use macrostep::flavor::{
-    ExplicitEuler, LegacyMap, Nonintrusive, OdeState, Params, StiffOde, Stiffness, Switched,
-    Symmetric, NEEDS_ADJOINT,
+    ExplicitEuler, LegacyMap, Nonintrusive, Params, StiffOde, Stiffness, Switched, Symmetric,
+    NEEDS_ADJOINT,
 };
 use macrostep::model::Quadratic;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::QuarticBond;
+use macrostep::Stepper;
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 /// System 2.100 with a moderate ε so that a few FLAVOR steps move everything.
@@ -27,7 +28,7 @@ fn s0_2100<T: Real>() -> State<T, 3> {
     )
 }
 
-fn se_2100(ordering: Ordering) -> SeMap<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>, 3> {
+fn se_2100(ordering: EulerOrdering) -> SeMap<f64, QuarticBond<f64, 3>, Quadratic<f64, 3>, 3> {
     let se = SymplecticEuler::new(system_2100::<f64>(EPS, 1.1, 0.97), 1e-3, ordering).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }
@@ -53,7 +54,7 @@ fn nonintrusive_over_symplectic_euler_is_symplectic() {
 #[test]
 fn symmetric_flavor_is_symplectic_and_reversible() {
     let mut f = Symmetric::new(
-        se_2100(Ordering::KickDrift),
+        se_2100(EulerOrdering::KickDrift),
         Params::new(0.01, 1e-3).unwrap(),
     )
     .unwrap();
@@ -98,14 +99,14 @@ fn nonintrusive_is_not_reversible_and_euler_flavor_is_not_symplectic() {
             vector![0.0, 0.0, 0.0, 1.1 * d1, -1.1 * d1 + 0.97 * d2, -0.97 * d2]
         }
     }
-    let mut fe =
-        Nonintrusive::try_new(ExplicitEuler::new(Ham, 1.0 / EPS).unwrap(), 0.01, 1e-3).unwrap();
+    let p = Params::new(0.01, 1e-3).unwrap();
+    let mut fe = Nonintrusive::new(ExplicitEuler::new(Ham, 1.0 / EPS).unwrap(), p).unwrap();
     let u0 = vector![0.8, 0.811, 0.721, 0.1, -0.2, 0.3];
     let d = host_tests::measure::symplecticity_defect(
         |x| {
-            let mut s = OdeState::new(0.0, SVector::<f64, 6>::from_column_slice(x.as_slice()));
+            let mut s = State::at_rest(SVector::<f64, 6>::from_column_slice(x.as_slice()));
             fe.step(&mut s).unwrap();
-            macrostep::nalgebra::DVector::from_column_slice(s.u.as_slice())
+            macrostep::nalgebra::DVector::from_column_slice(s.q.as_slice())
         },
         &macrostep::nalgebra::DVector::from_column_slice(u0.as_slice()),
         1e-6,
@@ -233,39 +234,44 @@ fn slow_variable_tracked<T: Real + Tolerance>() {
 }
 for_scalars!(slow_variable_tracked);
 
-/// Item 9: bad FLAVOR parameters → typed errors.
+/// Bad FLAVOR parameters → typed errors.
 #[test]
 fn bad_parameters_are_rejected() {
-    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
+    let se =
+        || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, EulerOrdering::KickDrift).unwrap();
     let map = Switched::symplectic_euler(se()).unwrap();
+    // Raw step sizes reach a FLAVOR through `Params::new`.
+    let nonintrusive = |delta, tau| Params::new(delta, tau).and_then(|p| Nonintrusive::new(map, p));
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.01).unwrap_err(),
+        nonintrusive(0.01, 0.01).unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.02).unwrap_err(),
+        nonintrusive(0.01, 0.02).unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, 0.0).unwrap_err(),
+        nonintrusive(0.01, 0.0).unwrap_err(),
         ConfigError::OutOfRange {
             name: "tau",
             bound: "> 0"
         }
     );
     assert_eq!(
-        Nonintrusive::try_new(map, 0.01, -1e-4).unwrap_err(),
+        nonintrusive(0.01, -1e-4).unwrap_err(),
         ConfigError::OutOfRange {
             name: "tau",
             bound: "> 0"
         }
     );
     assert_eq!(
-        Symmetric::try_new(map, 0.01, 0.01).unwrap_err(),
+        Params::new(0.01, 0.01)
+            .and_then(|p| Symmetric::new(map, p))
+            .unwrap_err(),
         ConfigError::Inconsistent {
             name: "tau < delta"
         }
@@ -280,10 +286,11 @@ fn bad_parameters_are_rejected() {
     );
 }
 
-/// Item 9: a symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
+/// A symmetric FLAVOR over a map without an adjoint, and bad legacy maps → typed errors.
 #[test]
 fn maps_without_adjoint_and_bad_legacy_maps_are_rejected() {
-    let se = || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, Ordering::KickDrift).unwrap();
+    let se =
+        || SymplecticEuler::new(system_293::<f64>(100.0), 1e-4, EulerOrdering::KickDrift).unwrap();
     // A legacy map without an adjoint asked for the symmetric form: symplectic Euler wrapped
     // as a generic integrator (not symmetric, no adjoint given), and forward Euler.
     let generic = Switched::new(se(), 1e4, |i, a| i.system_mut().potential.alpha = a).unwrap();
@@ -352,7 +359,7 @@ fn failed_steps_leave_the_state_untouched() {
     assert_eq!(s, before);
     let mut sym = Symmetric::new(
         Switched::symplectic_euler(
-            SymplecticEuler::new(system_293::<f64>(1e4), 1e-3, Ordering::KickDrift).unwrap(),
+            SymplecticEuler::new(system_293::<f64>(1e4), 1e-3, EulerOrdering::KickDrift).unwrap(),
         )
         .unwrap(),
         Params::new(0.5, 1e-3).unwrap(),
@@ -390,21 +397,22 @@ fn stiff_forcing_sees_the_tau_clock() {
             vector![c]
         }
     }
-    let mut f = Nonintrusive::try_new(ExplicitEuler::new(Clock, 1.0).unwrap(), 0.5, 0.125).unwrap();
-    let mut s = OdeState::new(0.0, vector![0.0]);
+    let p = Params::new(0.5, 0.125).unwrap();
+    let mut f = Nonintrusive::new(ExplicitEuler::new(Clock, 1.0).unwrap(), p).unwrap();
+    let mut s = State::at_rest(vector![0.0]);
     for _ in 0..3 {
         f.step(&mut s).unwrap();
     }
     // Clocks 0, τ, 2τ: u = τ·(0 + τ + 2τ) = 3τ².
-    assert!((s.u[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.u[0]);
+    assert!((s.q[0] - 3.0 * 0.125 * 0.125).abs() < 1e-15, "{}", s.q[0]);
     assert!((s.t - 1.5).abs() < 1e-15);
     let mut e = ExplicitEuler::new(Clock, 1.0).unwrap();
-    let mut x = OdeState::new(0.0, vector![1.0]);
+    let mut x = State::at_rest(vector![1.0]);
     e.step(&mut x, 0.5, Stiffness::Off).unwrap();
-    assert_eq!(x.u[0], 1.0);
+    assert_eq!(x.q[0], 1.0);
 }
 
-/// Item 3 (cheap version of `reproduce flavor-3dof`): on 2.100 with ε = 1e-6, δ = 0.01,
+/// Cheap version of `reproduce flavor-3dof`: on 2.100 with ε = 1e-6, δ = 0.01,
 /// τ = 2e-5, the slow variable (x+y+z)/3 stays within 1e-2 of a DOP853 reference over T = 5.
 #[test]
 fn three_dof_slow_variable_matches_reference() {
@@ -429,7 +437,7 @@ fn three_dof_slow_variable_matches_reference() {
     assert!(shifted > err, "the comparison is not sensitive");
 }
 
-/// Item 4 (cheap version of `reproduce vdp`, without the forward-Euler benchmark): FLAVOR over
+/// Cheap version of `reproduce vdp` (without the forward-Euler benchmark): FLAVOR over
 /// forward Euler on the hidden Van der Pol oscillator (1/ε = 1000, δ = 0.01, τ = 5e-5) captures
 /// the relaxation period of the Cartesian system within 3 % (measured 1.9 %; at ε = 1e-2 the
 /// weaker scale separation gives 5.8 %).
@@ -439,17 +447,16 @@ fn hidden_vdp_period() {
     use host_tests::measure::{crossings, mean_period};
     let eps = 1e-3;
     let t_end = 3.5 / eps;
-    let mut f = Nonintrusive::try_new(
+    let mut f = Nonintrusive::new(
         ExplicitEuler::new(HiddenVdp { eps }, 1.0 / eps).unwrap(),
-        0.01,
-        5e-5,
+        Params::new(0.01, 5e-5).unwrap(),
     )
     .unwrap();
-    let mut s = OdeState::new(0.0, vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
+    let mut s = State::at_rest(vector![2f64.sqrt(), std::f64::consts::FRAC_PI_4]);
     let mut samples = vec![(0.0, 1.0)];
     while s.t < t_end {
         f.step(&mut s).unwrap();
-        samples.push((s.t, s.u[0] * s.u[1].cos()));
+        samples.push((s.t, s.q[0] * s.q[1].cos()));
     }
     let p = mean_period(&crossings(&samples));
     let p_ref = HiddenVdp { eps }.reference_period(t_end, 50_000);

@@ -1,6 +1,6 @@
 //! Stochastic FLAVORs: conformal symplecticity of the Langevin FLAVORs (Theorem 2.4.1), the
 //! SDE FLAVOR's weak accuracy, the Metropolis-adjusted FLAVOR's invariant marginal, and the
-//! moments against GLA (issue 7, items 2, 7, 9).
+//! moments against GLA.
 
 use host_tests::ensembles::fast_noise::{
     fast_noise_flavor, fast_noise_gibbs_y2, langevin_fast_noise_with, FAST_NOISE, FAST_NOISE_FLAVOR,
@@ -9,15 +9,15 @@ use host_tests::ensembles::metropolis::metropolis_histogram;
 use host_tests::ensembles::slow_noise::langevin_slow_noise;
 use host_tests::fixtures::system_293;
 use host_tests::measure::{from_phase, jacobian_determinant, to_phase};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{
-    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, OdeState, Params,
-    StiffSde, Switched, Symmetric, NEEDS_ADJOINT,
+    EulerMaruyama, LangevinSoft, LangevinStiff, Metropolis, Nonintrusive, Params, StiffSde,
+    Switched, Symmetric, NEEDS_ADJOINT,
 };
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
 use macrostep::nalgebra::{matrix, vector, DVector, SMatrix, SVector};
-use macrostep::{ConfigError, State};
+use macrostep::{ConfigError, Integrator, State};
 use rand_pcg::Pcg32;
 
 const OMEGA: f64 = 30.0;
@@ -28,7 +28,8 @@ fn se_map() -> host_tests::fixtures::SeMap<
     macrostep::model::Quadratic<f64, 2>,
     2,
 > {
-    let se = SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, Ordering::KickDrift).unwrap();
+    let se =
+        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, EulerOrdering::KickDrift).unwrap();
     Switched::symplectic_euler(se).unwrap()
 }
 
@@ -39,7 +40,9 @@ fn det_of<I: StochasticIntegrator<f64, 2>>(integ: &mut I) -> f64 {
     jacobian_determinant(
         |x: &DVector<f64>| {
             let mut s = from_phase(x, &mass, 0.0);
-            integ.step(&mut s, &mut Pcg32::new(42, 54)).expect("step");
+            integ
+                .step_noisy(&mut s, &mut Pcg32::new(42, 54))
+                .expect("step");
             to_phase(&s, &mass)
         },
         &to_phase(&s0, &mass),
@@ -100,7 +103,7 @@ fn langevin_bad_input() {
         }
     );
     let generic = Switched::new(
-        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, Ordering::KickDrift).unwrap(),
+        SymplecticEuler::new(system_293::<f64>(OMEGA), 1e-3, EulerOrdering::KickDrift).unwrap(),
         OMEGA * OMEGA,
         |i, a| i.system_mut().potential.alpha = a,
     )
@@ -128,7 +131,7 @@ fn langevin_bad_input() {
     // A non-finite state is rejected and left untouched.
     let mut soft = LangevinSoft::new(se_map(), p, &Mass::identity(), c, c).unwrap();
     let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
-    assert!(soft.step(&mut s, &mut Pcg32::new(1, 1)).is_err());
+    assert!(soft.step_noisy(&mut s, &mut Pcg32::new(1, 1)).is_err());
     assert!(s.q[0].is_nan() && s.q[1] == 0.0);
 }
 
@@ -154,18 +157,18 @@ fn sde_flavor_mean_of_slow_variable() {
     }
     let eps = 1e-4;
     let em = EulerMaruyama::new(Sde, 1.0 / eps, Pcg32::new(7, 11)).unwrap();
-    let mut f = Nonintrusive::try_new(em, 3e-3, 1e-6).unwrap();
+    let mut f = Nonintrusive::new(em, Params::new(3e-3, 1e-6).unwrap()).unwrap();
     let mut init = Pcg32::new(3, 5);
     let (paths, steps) = (2000, 333);
     let (mut sum, mut sum2) = (0.0, 0.0);
     for _ in 0..paths {
         let y0: f64 = macrostep::langevin::Normal::sample(&mut init);
-        let mut s = OdeState::new(0.0, vector![0.0, y0]);
+        let mut s = State::at_rest(vector![0.0, y0]);
         for _ in 0..steps {
             f.step(&mut s).unwrap();
         }
-        sum += s.u[0];
-        sum2 += s.u[0] * s.u[0];
+        sum += s.q[0];
+        sum2 += s.q[0] * s.q[0];
     }
     let mean = sum / paths as f64;
     let se = ((sum2 / paths as f64 - mean * mean) / paths as f64).sqrt();
@@ -178,7 +181,7 @@ fn sde_flavor_mean_of_slow_variable() {
     );
 }
 
-/// Item 7 (cheap version): Metropolis-adjusted FLAVOR, histogram of the slow variable against
+/// Cheap version of `reproduce flavor-langevin`: Metropolis-adjusted FLAVOR, histogram of the slow variable against
 /// the exact Boltzmann–Gibbs marginal, χ² p > 0.01. Thinned by 400 steps (20 time units) so
 /// the samples are nearly independent (thinning by 200 leaves correlations that inflate χ²).
 #[test]
@@ -188,14 +191,14 @@ fn metropolis_flavor_samples_the_slow_marginal() {
     assert!(acc > 0.5, "acceptance {acc}");
 }
 
-/// Item 7 (cheap version of §2.6.8): moments of the slow variable agree with GLA, |z| ≤ 4.
+/// Cheap version of §2.6.8: moments of the slow variable agree with GLA, |z| ≤ 4.
 #[test]
 fn langevin_slow_noise_moments_match_gla() {
     let (z, _, _) = langevin_slow_noise(100, 8, 21);
     assert!(z <= 4.0, "max |z| = {z}");
 }
 
-/// Item 7 (cheap version of §2.6.9, 100 paths, the full T = 10): stiff friction and noise,
+/// Cheap version of §2.6.9 (100 paths, the full T = 10): stiff friction and noise,
 /// FLAVOR (2.89 over the fused symplectic Euler) at the headline `τ = 5e-4`, `δ = 1e-3`
 /// (`δ/τ = 2`): the moments of `x − y` agree with GLA, |z| ≤ 4. GLA at `h = 5e-5` instead of
 /// the reproduction's `2.5e-5` to halve the time: `reproduce flavor-langevin` measures the bias
@@ -230,4 +233,36 @@ fn langevin_fast_noise_fast_marginal_is_the_slowed_quartics() {
     }
     // The measurement separates the two laws: at δ/τ = 500 the true E[y²] is 22× smaller.
     assert!(fast_noise_gibbs_y2(omega4) * 10.0 < fast_noise_gibbs_y2(omega4 * 2e-5 / 1e-2));
+}
+
+/// `reproduce flavor-langevin --quick --paths 20` through its `Results` (004 §2.6.8–2.6.9,
+/// §2.4.6): the slow-noise FLAVOR and the headline fast-noise FLAVOR match GLA's moments to
+/// Monte-Carlo resolution (max |z| over every time and moment below 4.5), the Metropolis-adjusted
+/// FLAVOR samples the slow marginal (χ² p-value not small), and the headline FLAVOR is faster
+/// than the reference GLA (measured ~100x at 50 paths).
+#[test]
+fn flavor_langevin_moments_match_gla() {
+    use host_tests::experiments::flavor::langevin::FlavorLangevinExperiment as E;
+    use host_tests::experiments::Experiment;
+    let r = E::compute(&E::with_paths(E::quick(), 20));
+    assert_eq!(r.paths, 20);
+    let (z_slow, _, _) = r.slow;
+    assert!(z_slow < 4.5, "slow noise max |z| {z_slow}");
+    let (tau, delta) = FAST_NOISE_FLAVOR;
+    let headline = r
+        .study
+        .iter()
+        .rfind(|row| (row.tau, row.delta) == (tau, delta))
+        .expect("headline row");
+    assert!(
+        headline.xy.0 < 4.5 && headline.x < 4.5,
+        "{:?} {}",
+        headline.xy,
+        headline.x
+    );
+    let (_, _, p, acceptance) = r.metropolis;
+    assert!(p > 1e-3, "Metropolis χ² p-value {p}");
+    assert!(acceptance > 0.5, "acceptance {acceptance}");
+    let speedup = r.gla.0 / headline.seconds;
+    assert!(speedup > 3.0, "speed-up {speedup}");
 }

@@ -1,11 +1,11 @@
-//! FLAVOR on the molecular examples of 004 §2.6.4–2.6.5 (issue #7 item 6): the propane clip
+//! FLAVOR on the molecular examples of 004 §2.6.4–2.6.5: the propane clip
 //! model (derivatives, validation) and cheap versions of `reproduce flavor-propane` and
 //! `reproduce flavor-molecule`.
 
 use host_tests::experiments::flavor::{molecule, propane};
 use host_tests::{for_scalars, Tolerance};
 use macrostep::autodiff::AutoDiff;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::model::Potential;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::Propane;
@@ -129,7 +129,7 @@ fn propane_rejects_bad_parameters() {
     );
 }
 
-/// Item 6, propane (cheap `reproduce flavor-propane`): the thesis's FLAVOR (τ = 0.01, δ = 0.1,
+/// Propane (cheap `reproduce flavor-propane`): the thesis's FLAVOR (τ = 0.01, δ = 0.1,
 /// over symplectic Euler) follows the slow bond angle and orientation of a DOP853 reference over
 /// T = 30 (three angle periods, 90°–135°). Measured: θ 1.23e-2 rad (already the maximum over
 /// T = 100), φ 1.9e-3 rad, bond-length window means 2.4e-4. The θ bound 1.5e-2 is the
@@ -157,8 +157,12 @@ fn propane_slow_dynamics_captured() {
         e.bond_window
     );
     let m = Propane::<f64>::paper();
-    let mut se =
-        SymplecticEuler::new(m.system(), propane::Setup::PAPER.1, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(
+        m.system(),
+        propane::Setup::PAPER.1,
+        EulerOrdering::KickDrift,
+    )
+    .unwrap();
     let mut s = m.initial_state();
     let blew = se.integrate(&mut s, 300).is_err() || (Propane::angle(&s.q) - 1.9).abs() > 1.0;
     assert!(blew, "symplectic Euler at delta should fail");
@@ -179,7 +183,7 @@ fn molecule_t20(r0: f64, small_tau: Option<f64>) -> molecule::R0Results {
     r.runs.into_iter().next().expect("one rest length")
 }
 
-/// Item 6, the 2-D primitive molecule (§2.6.4, eq 2.108; cheap `reproduce flavor-molecule`):
+/// The 2-D primitive molecule (§2.6.4, eq 2.108; cheap `reproduce flavor-molecule`):
 /// ω = 500, δ = 0.01, τ = 2e-4, r₀ = 1.3, start (1.1, 0.8) at rest; the slow angle in window
 /// means over 1 stays within 1e-2 of DOP853 over T = 20 (measured 7.8e-3, also the maximum over
 /// T = 100, on a swing of 1.9 rad; with r₀ = 1, an initial stretch of 0.36 at ω = 500, the

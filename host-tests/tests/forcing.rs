@@ -1,8 +1,8 @@
-//! Issue 13, items 1–3: external forces, damping, reaction forces (`reproduce forcing`, quick
+//! External forces, damping, reaction forces (`reproduce forcing`, quick
 //! setup), plus the guard interplay and the bit-identity of the unforced, undamped case.
 //!
 //! Tolerances:
-//! - order: `±0.1` around each driven method's `ORDER` (the issue's bound; the quick fit uses
+//! - order: `±0.1` around each driven method's `ORDER` (the required bound; the quick fit uses
 //!   `h = 0.0025 … 0.000625`, where the penalty's stiff mode is resolved, `hω_eff ≤ 0.14`);
 //! - forced symplecticity `≤ 1e-9`: central differences with `ε = 1e-5` on one step of the
 //!   penalised pendulum (differencing error `O(ε²)` times the map's third derivatives, roundoff
@@ -19,6 +19,7 @@ use macrostep::model::{Mass, System};
 use macrostep::nalgebra::{vector, Matrix1, SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, HarmonicOscillator};
 use macrostep::zs::{ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State};
 use std::sync::OnceLock;
 

@@ -9,6 +9,7 @@ use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, Third
 use macrostep::nalgebra::{matrix, vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State};
 use std::cell::Cell;
 

@@ -1,5 +1,7 @@
-//! Regression tests for the "never `Ok` with garbage" findings (issue 12, findings 1–5): each
-//! failed on the code before the step guards, the exact clock and the validation fixes.
+//! Tests of "never `Ok` with garbage": a diverging run ends in a typed error, a tiny step's
+//! velocity jump is refused, derived overflow is a configuration error, the `f32` clock stays
+//! exact; each case is one that the step guards, the compensated clock or the constructor checks
+//! exist for.
 
 use host_tests::experiments::guards::{compute, Setup};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
@@ -7,14 +9,15 @@ use macrostep::model::{Constraint, Mass};
 use macrostep::recover::Recovering;
 use macrostep::systems::{DoublePendulum, HarmonicOscillator, Pendulum};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guard, Guards, Integrator, State, StepError};
 use nalgebra::vector;
 
-/// Finding 1: from θ = 2, φ = −1 at rest, Z&S and SyLiPN at h = 0.1 diverge; every `Ok` they
-/// return keeps |g| ≤ 0.1 and |ΔE| ≤ 1, and the run ends in `Diverged` (SyLiPN used to return
-/// 1,000 `Ok` steps ending at |ΔE| = 3.6e10).
+/// From θ = 2, φ = −1 at rest, Z&S and SyLiPN at h = 0.1 diverge; every `Ok` they return keeps
+/// |g| ≤ 0.1 and |ΔE| ≤ 1, and the run ends in `Diverged` (unguarded, SyLiPN returns 1,000 `Ok`
+/// steps ending at |ΔE| = 3.6e10).
 #[test]
-fn finding_1_divergence_ends_in_a_typed_error() {
+fn divergence_ends_in_a_typed_error() {
     let dp = DoublePendulum::<f64>::paper();
     let sys = dp.penalised(20.0).unwrap();
     let s0 = State::at_rest(dp.from_angles(2.0, -1.0));
@@ -43,7 +46,7 @@ fn finding_1_divergence_ends_in_a_typed_error() {
     let k_sy = check(&mut |s| sy.step(s));
     println!("figure guards.finding1.zs_first_error_step {k_zs}");
     println!("figure guards.finding1.sylipn_first_error_step {k_sy}");
-    // With guards off the old behaviour is back: SyLiPN returns garbage as `Ok`.
+    // With guards off, SyLiPN returns garbage as `Ok`.
     let mut raw = Sylipn::new(sys, 0.1, ZsParams::default())
         .unwrap()
         .with_guards(Guards::off())
@@ -85,7 +88,7 @@ fn random_starts_no_silent_garbage() {
         assert_eq!(m.silent_garbage, 0, "{}: {m:?}", m.name);
     }
     let unguarded: usize = r.methods.iter().map(|m| m.silent_garbage_unguarded).sum();
-    assert!(unguarded > 0, "the unguarded runs should show the bug");
+    assert!(unguarded > 0, "unguarded runs must return garbage");
     assert!(r.f32_clock_rel_err < 1e-6, "{}", r.f32_clock_rel_err);
     assert!(r.f32_naive_rel_err > 1e-3);
 }
@@ -99,15 +102,15 @@ fn newmark_no_silent_garbage() {
     assert_eq!(nm.silent_garbage, 0, "{nm:?}");
 }
 
-/// Finding 3: SHAKE/RATTLE from a start with |g| within the manifold tolerance, stepped by a
-/// tiny h, used to return `Ok` with |v| ≈ r/h (4.7e75); now a typed error, state untouched.
+/// SHAKE/RATTLE from a start with |g| within the manifold tolerance, stepped by a tiny h, would
+/// give |v| ≈ r/h (4.7e75); the step returns a typed error instead, state untouched.
 ///
 /// On the single pendulum at rest on the x axis RATTLE's answer is legitimately `Ok`: the
 /// position correction is radial and the velocity projection removes the radial jump, leaving
 /// |v| = g·h = 1e-100 (checked). SHAKE, whose velocity is (q₁ − q₀)/h, is refused there; both are
 /// refused from moving double-pendulum starts, where the correction is not removed.
 #[test]
-fn finding_3_tiny_step_velocity_jump_is_refused() {
+fn tiny_step_velocity_jump_is_refused() {
     let p = Pendulum::<f64>::paper();
     let c = p.constraint();
     let mut s = p.initial_state();
@@ -155,9 +158,9 @@ fn finding_3_tiny_step_velocity_jump_is_refused() {
     assert!(s.v.amax() < 10.0);
 }
 
-/// Finding 4: constructors refuse parameters whose derived quantities overflow.
+/// Constructors refuse parameters whose derived quantities overflow.
 #[test]
-fn finding_4_derived_overflow_is_a_config_error() {
+fn derived_overflow_is_a_config_error() {
     assert_eq!(
         Mass::<f64, 2>::diagonal(vector![5e-324, 1.0]).unwrap_err(),
         ConfigError::Overflow { name: "1/mass" }
@@ -181,11 +184,11 @@ fn finding_4_derived_overflow_is_a_config_error() {
     assert!(dp32.penalised(1e3).is_ok());
 }
 
-/// Finding 5: the f32 clock after 10⁶ steps of 0.1 is within 1e-6 relative (plain `t += h`
+/// The f32 clock after 10⁶ steps of 0.1 is within 1e-6 relative (plain `t += h`
 /// is 8.8 % off after 10⁷), and at t = 2²¹ a step fails with `ClockStalled` instead of an `Ok`
 /// that leaves t unchanged.
 #[test]
-fn finding_5_f32_clock() {
+fn f32_clock_stays_exact_and_stalls_with_an_error() {
     let osc = HarmonicOscillator::<f32, 1>::isotropic(1.0).unwrap();
     let mut zs = ZhangSkeel::new(osc.system(), 0.1, ZsParams::default()).unwrap();
     let mut s = osc.initial_state();

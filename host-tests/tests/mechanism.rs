@@ -1,4 +1,4 @@
-//! The mechanism builder (issue 13): bit-identity with the built-in models, typed errors with
+//! The mechanism builder: bit-identity with the built-in models, typed errors with
 //! the builder untouched, the rail linkage's and the springs' derivatives, a spring–mass
 //! frequency, and the closed-loop cart-pole.
 

@@ -5,6 +5,7 @@ use host_tests::fixtures::water::{cluster, constraints, mass, r_hh, Intermolecul
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, Hessian, Penalty, Potential, System};
 use macrostep::nalgebra::{SVector, Vector3};
+use macrostep::Stepper;
 use macrostep::{Guards, Integrator, State};
 
 const N2: usize = 18;

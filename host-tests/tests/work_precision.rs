@@ -1,4 +1,4 @@
-//! `reproduce work-precision` (issue 14) on its quick setup: the found steps really reach their
+//! `reproduce work-precision` on its quick setup: the found steps really reach their
 //! targets, error falls as cost rises along every curve, the Z&S ω = 100 cap is reported, and
 //! the chain's angle-coordinate reference agrees with RATTLE. No timing is asserted (costs are
 //! benchmarks, not tests); only the ordering of costs that differ by a factor ≥ 4 in work.
@@ -95,7 +95,7 @@ fn error_decreases_with_cost_on_every_curve() {
     }
 }
 
-/// Issue 14 item 3: Z&S on the double pendulum at ω = 100 stops completing T = 10 at
+/// Z&S on the double pendulum at ω = 100 stops completing T = 10 at
 /// ωh ≈ 6–7 for β ≥ 0.3 (≈ 4.8 at β = ¼). With guards on the energy guard stops it while
 /// `M + βh²∇²V` is still positive definite; without guards the matrix goes indefinite before
 /// the `Singular`/`NonFiniteResult` end — indefiniteness follows the instability, it does not
@@ -121,7 +121,7 @@ fn zs_omega100_cap_is_reported() {
     };
     let zs04 = at("zs", 0.4).unwrap();
     assert!(zs04.h_fail > 0.06 && zs04.h_fail < 0.07);
-    // The remedy the core already has: stiff Z&Ss (000 eq 2.8) runs at ≥ 3× Z&S's cap.
+    // The remedy the core has: stiff Z&Ss (000 eq 2.8) runs at ≥ 3× Z&S's cap.
     for b in [0.25, 0.3, 0.4, 0.5] {
         let (zs, stiff) = (at("zs", b).unwrap(), at("stiff_sylipn", b).unwrap());
         assert!(
@@ -133,11 +133,11 @@ fn zs_omega100_cap_is_reported() {
     }
 }
 
-/// Issue 14 item 3, the gap itself: Z&S (000 eq 1.3, β = 0.4) on the penalised double pendulum
+/// The stability cap itself: Z&S (000 eq 1.3, β = 0.4) on the penalised double pendulum
 /// at ω = 100 cannot take h = 0.08 (ωh = 8) over T = 10 although it is linearly unconditionally
 /// stable. Reproducer: `reproduce work-precision` (stability-cap table). Stiff Z&Ss runs there.
 #[test]
-#[ignore = "known gap: Z&S on the penalised double pendulum at ω = 100 fails for ωh ≳ 6.7 (energy guard at t ≈ 7; unguarded M + βh²∇²V turns indefinite, then NonFiniteResult); issue 14 item 3 remedies not in the core"]
+#[ignore = "known gap: Z&S on the penalised double pendulum at ω = 100 fails for ωh ≳ 6.7 (energy guard at t ≈ 7; unguarded M + βh²∇²V turns indefinite, then NonFiniteResult); no remedy for Z&S itself (`reproduce work-precision-remedies`) is in the core"]
 fn zs_runs_at_omega_h_8_on_the_double_pendulum() {
     let failure = host_tests::fixtures::penalised_dp::cap_run("zs", 100.0, 0.08, 10.0);
     assert_eq!(failure, None);

@@ -1,4 +1,4 @@
-//! `reproduce work-precision-remedies` (issue 14 item 3) on its quick setup, and the two model
+//! `reproduce work-precision-remedies` on its quick setup, and the two model
 //! variants checked against closed forms and finite differences (not against themselves).
 
 use host_tests::experiments::work_precision::remedies::{compute, Results, Setup};

@@ -14,5 +14,5 @@ mod symplectic_euler;
 mod verlet;
 
 pub use harmonic::HarmonicFlow;
-pub use symplectic_euler::{Ordering, SymplecticEuler};
+pub use symplectic_euler::{EulerOrdering, SymplecticEuler};
 pub use verlet::VelocityVerlet;

@@ -1,22 +1,24 @@
 //! Symplectic (variational) Euler, 004 eqs 2.49 and 2.50.
 
+use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::{Potential, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 
-/// Which of the two adjoint first-order symplectic Euler maps to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which of the two adjoint first-order symplectic Euler maps to apply: the parameter of
+/// [`SymplecticEuler`]. The default is [`EulerOrdering::KickDrift`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Ordering {
+pub enum EulerOrdering {
     /// Kick then drift (004 eq 2.49): `p ← p − h∇V(q)`, `q ← q + hM⁻¹p`.
+    #[default]
     KickDrift,
-    /// Drift then kick, the adjoint of [`Ordering::KickDrift`] (004 eq 2.50):
+    /// Drift then kick, the adjoint of [`EulerOrdering::KickDrift`] (004 eq 2.50):
     /// `q ← q + hM⁻¹p`, `p ← p − h∇V(q)`.
     DriftKick,
 }
 
-impl Ordering {
+impl EulerOrdering {
     /// The adjoint ordering.
     pub fn adjoint(self) -> Self {
         match self {
@@ -36,9 +38,11 @@ impl Ordering {
 /// composition with half steps is Störmer–Verlet. One gradient per step.
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, systems::HarmonicOscillator, Integrator};
+/// use macrostep::baselines::{EulerOrdering, SymplecticEuler};
+/// use macrostep::{systems::HarmonicOscillator, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
-/// let mut se = SymplecticEuler::new(osc.system(), 0.01, Ordering::KickDrift).unwrap();
+/// let mut se = SymplecticEuler::new(osc.system(), 0.01, EulerOrdering::KickDrift).unwrap();
+/// assert_eq!(se.ordering(), EulerOrdering::default());
 /// let mut s = osc.initial_state();
 /// se.integrate(&mut s, 100).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12);
@@ -47,16 +51,21 @@ impl Ordering {
 pub struct SymplecticEuler<T: Real, P, const N: usize> {
     system: System<T, P, N>,
     h: T,
-    ordering: Ordering,
+    ordering: EulerOrdering,
     watch: Watch<T, N>,
 }
 
 impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
-    /// Symplectic Euler with step `h` and the given ordering.
+    /// Symplectic Euler with step `h` and the given ordering (its parameter; the default is
+    /// kick–drift).
     ///
     /// # Errors
     /// [`ConfigError::StepSize`] when `h` is not positive and finite.
-    pub fn new(system: System<T, P, N>, h: T, ordering: Ordering) -> Result<Self, ConfigError> {
+    pub fn new(
+        system: System<T, P, N>,
+        h: T,
+        ordering: EulerOrdering,
+    ) -> Result<Self, ConfigError> {
         Ok(Self {
             system,
             h: check_step(h)?,
@@ -66,7 +75,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 
     /// The ordering.
-    pub fn ordering(&self) -> Ordering {
+    pub fn ordering(&self) -> EulerOrdering {
         self.ordering
     }
 
@@ -95,35 +104,48 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, const N: usize] SymplecticEuler<T, P, N> => h
-);
+impl<T: Real, P: Potential<T, N>, const N: usize> Guarded<T, N> for SymplecticEuler<T, P, N> {
+    type Probe<'a>
+        = &'a System<T, P, N>
+    where
+        Self: 'a;
 
-impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for SymplecticEuler<T, P, N> {
-    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
+    fn step_size(&self) -> T {
+        self.h
+    }
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let (q, v) = match self.ordering {
-            Ordering::KickDrift => {
-                let v = state.v + self.system.acceleration(&state.q) * h;
-                (state.q + v * h, v)
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
+    }
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize> Method<T, N> for SymplecticEuler<T, P, N> {
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
+
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        match self.ordering {
+            EulerOrdering::KickDrift => {
+                next.v = state.v + self.system.acceleration(&state.q) * h;
+                next.q = state.q + next.v * h;
             }
-            Ordering::DriftKick => {
-                let q = state.q + state.v * h;
-                (q, state.v + self.system.acceleration(&q) * h)
+            EulerOrdering::DriftKick => {
+                next.q = state.q + state.v * h;
+                next.v = state.v + self.system.acceleration(&next.q) * h;
             }
-        };
-        self.watch.commit(
-            state,
-            &State {
-                t: state.t + h,
-                q,
-                v,
-            },
-            h,
-            &self.system,
-        )
+        }
+        Ok(T::zero())
     }
 }
 

@@ -1,9 +1,9 @@
 //! Velocity Verlet (Störmer–Verlet in velocity form).
 
+use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::{Potential, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Velocity Verlet: `v½ = v + ½h a(q)`, `q' = q + h v½`, `v' = v½ + ½h a(q')`, with
@@ -64,33 +64,46 @@ impl<T: Real, P: Potential<T, N>, const N: usize> VelocityVerlet<T, P, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, const N: usize] VelocityVerlet<T, P, N> => h
-);
+impl<T: Real, P: Potential<T, N>, const N: usize> Guarded<T, N> for VelocityVerlet<T, P, N> {
+    type Probe<'a>
+        = &'a System<T, P, N>
+    where
+        Self: 'a;
 
-impl<T: Real, P: Potential<T, N>, const N: usize> Integrator<T, N> for VelocityVerlet<T, P, N> {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+    fn step_size(&self) -> T {
+        self.h
+    }
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
+    }
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize> Method<T, N> for VelocityVerlet<T, P, N> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
+
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let half = h * T::lit(0.5);
         let a0 = self.acceleration_at(&state.q);
         let vh = state.v + a0 * half;
-        let q = state.q + vh * h;
-        let a1 = self.system.acceleration(&q);
-        let v = vh + a1 * half;
-        self.watch.commit(
-            state,
-            &State {
-                t: state.t + h,
-                q,
-                v,
-            },
-            h,
-            &self.system,
-        )?;
-        self.cache = Some((q, a1));
-        Ok(())
+        next.q = state.q + vh * h;
+        let a1 = self.system.acceleration(&next.q);
+        next.v = vh + a1 * half;
+        // Keyed on the position: valid whether or not the driver commits this proposal.
+        self.cache = Some((next.q, a1));
+        Ok(T::zero())
     }
 }
 

@@ -40,6 +40,13 @@
 //! - **Voltage sources.** `u_s` is a held vector (one voltage per branch, `diag(𝓔)u` of eq 7.3
 //!   folded into it), set between steps with [`CircuitVi::set_source`]: the zero-order hold a
 //!   control loop provides. A time function is the caller's loop around `set_source`.
+//! - **Step guards.** A lossless circuit (`R = 0`) conserves `H − fᵀq̃`, and [`CircuitVi`]'s
+//!   guards measure it ([`Circuit`] is its [`Probe`]): a step size past the stability limit is
+//!   refused with [`StepError::Diverged`](crate::StepError::Diverged) while the energy is still
+//!   finite. A new source voltage moves the run's reference energy by the change of `−fᵀq̃`
+//!   ([`crate::guard::Watch::account`]); a new capacitance starts a new run. A dissipative
+//!   circuit and the noisy integrator have no energy the guards check (finiteness, the velocity
+//!   guard and the clock apply).
 //! - **Noise.** `Σ` is diagonal (the seed: "usually constant and diagonal"), one amplitude per
 //!   branch. The §7.1.6 example has no resistor, so its variances grow for ever and it has no
 //!   stationary distribution; it is reproduced as printed (variances vs eq 7.24b). For a
@@ -60,12 +67,14 @@ mod variational;
 pub use noisy::NoisyCircuitVi;
 pub use variational::CircuitVi;
 
+use crate::guard::Probe;
 use crate::validate::{check_all_finite, check_derived, check_nonnegative};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
 /// The parameters of a circuit (004 eqs 7.1, 7.3, 7.17, 7.22): topology and one value per
-/// branch. Plain data; validated by [`Circuit::new`].
+/// branch. Plain data; [`CircuitParams::validate`] checks them and [`Circuit::new`] validates
+/// them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CircuitParams<T: Real, const B: usize, const M: usize> {
@@ -105,6 +114,35 @@ impl<T: Real> CircuitParams<T, 4, 2> {
     pub fn lc_paper_kcl() -> SMatrix<T, 4, 2> {
         let (o, z) = (T::one(), T::zero());
         SMatrix::<T, 4, 2>::new(o, z, z, -o, z, -o, -o, o)
+    }
+}
+
+impl<T: Real, const B: usize, const M: usize> CircuitParams<T, B, M> {
+    /// Checks the branch values of eqs 7.1, 7.3 and 7.17 (finite loops and sources, non-negative
+    /// `L_i`, `1/C_i`, `R_i`, `Σ_jj`).
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] for a NaN/infinite entry (`name` = the field);
+    /// [`ConfigError::OutOfRange`] for a negative inductance, inverse capacitance, resistance or
+    /// noise amplitude.
+    ///
+    /// ```
+    /// use macrostep::circuit::CircuitParams;
+    /// let mut p = CircuitParams::<f64, 4, 2>::lc_paper(10.0, 0.01);
+    /// assert_eq!(p.validate(), Ok(p));
+    /// p.resistance[0] = -1.0;
+    /// assert!(p.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        check_all_finite(self.loops.as_slice(), "loops")?;
+        check_all_finite(self.source.as_slice(), "source")?;
+        for i in 0..B {
+            check_nonnegative(self.inductance[i], "inductance")?;
+            check_nonnegative(self.inverse_capacitance[i], "inverse_capacitance")?;
+            check_nonnegative(self.resistance[i], "resistance")?;
+            check_nonnegative(self.noise[i], "noise")?;
+        }
+        Ok(*self)
     }
 }
 
@@ -164,24 +202,17 @@ pub struct Circuit<T: Real, const B: usize, const M: usize> {
     d: SMatrix<T, M, M>,
     g: SMatrix<T, M, B>,
     f: SVector<T, M>,
+    /// `D = 0`: no mesh carries a resistance.
+    lossless: bool,
 }
 
 impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// Validates the parameters and forms the reduced matrices.
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] for a NaN/infinite entry (`name` = the field);
-    /// [`ConfigError::OutOfRange`] for a negative inductance, inverse capacitance, resistance or
-    /// noise amplitude; [`ConfigError::Overflow`] when a reduced matrix overflows.
+    /// As [`CircuitParams::validate`]; [`ConfigError::Overflow`] when a reduced matrix overflows.
     pub fn new(params: CircuitParams<T, B, M>) -> Result<Self, ConfigError> {
-        check_all_finite(params.loops.as_slice(), "loops")?;
-        check_all_finite(params.source.as_slice(), "source")?;
-        for i in 0..B {
-            check_nonnegative(params.inductance[i], "inductance")?;
-            check_nonnegative(params.inverse_capacitance[i], "inverse_capacitance")?;
-            check_nonnegative(params.resistance[i], "resistance")?;
-            check_nonnegative(params.noise[i], "noise")?;
-        }
+        let params = params.validate()?;
         let k2 = params.loops;
         let k2t = k2.transpose();
         let l = k2t * SMatrix::from_diagonal(&params.inductance) * k2;
@@ -201,6 +232,7 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
             params,
             l,
             s,
+            lossless: d.iter().all(|x| *x == T::zero()),
             d,
             g,
             f,
@@ -306,6 +338,36 @@ impl<T: Real, const B: usize, const M: usize> Circuit<T, B, M> {
     /// The total energy `H = ½ ṽᵀ𝕃ṽ + ½ q̃ᵀSq̃`.
     pub fn energy(&self, state: &State<T, M>) -> T {
         self.magnetic_energy(state) + self.electric_energy(state)
+    }
+
+    /// Whether the circuit is lossless: `D = 0`, no mesh carries a resistance (then
+    /// `H − fᵀq̃` is conserved by the dynamics).
+    pub fn is_lossless(&self) -> bool {
+        self.lossless
+    }
+}
+
+/// What the step guards measure on a circuit: for a lossless one ([`Circuit::is_lossless`]) the
+/// conserved energy, split as `(½ ṽᵀ𝕃ṽ, ½ q̃ᵀSq̃ − fᵀq̃)` (the stored energy with the held source
+/// as the potential `−fᵀq̃` of a constant force); `None` for a dissipative one (its resistors take
+/// energy the guards do not measure). A circuit has no constraint residual (both Kirchhoff laws
+/// hold by construction).
+impl<T: Real, const B: usize, const M: usize> Probe<T, M> for Circuit<T, B, M> {
+    #[inline]
+    fn energy(&self, s: &State<T, M>) -> Option<(T, T)> {
+        if self.lossless {
+            Some((
+                self.magnetic_energy(s),
+                self.electric_energy(s) - self.f.dot(&s.q),
+            ))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn residual(&self, _: &SVector<T, M>) -> Option<T> {
+        None
     }
 }
 

@@ -1,11 +1,15 @@
 //! The stochastic variational circuit integrator, 004 §7.1.5 (principle 7.21).
 
 use super::{Circuit, CircuitVi};
+use crate::driver::{Guarded, NoisyMethod};
+use crate::guard::{NoProbe, Watch};
+use crate::langevin::Normal;
 #[cfg(doc)]
-use crate::langevin::{Normal, StochasticIntegrator};
+use crate::langevin::StochasticIntegrator;
 use crate::validate::check_derived;
-use crate::{ConfigError, Real, State, StepError, Stepper};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
+use rand_core::Rng;
 
 /// The stochastic variational integrator of a noisy circuit (004 §7.1.5): the discrete
 /// reduced stochastic Euler–Lagrange equations of principle (7.21) with left-point noise,
@@ -22,7 +26,12 @@ use nalgebra::{SMatrix, SVector};
 /// Properties: first order in the deterministic limit; for additive noise the scheme has strong
 /// and weak order 1 (measured by the `lc-circuit` reproduction); symplectic almost surely for
 /// `R = 0` (the noise is a state-independent kick). Each step draws `B` normals
-/// ([`Normal::vector`], `2⌈B/2⌉` words of `next_u64`).
+/// ([`Normal::vector`], `2⌈B/2⌉` words of `next_u64`);
+/// [`StochasticIntegrator::step_with_noise`] takes them pre-drawn, so a caller can reuse a
+/// Brownian path across step sizes (the sum of `r` fine increments `√(h/r) ξ` is one coarse
+/// increment `√h ξ'` with `ξ' = Σξ/√r`). The guards (shared with [`NoisyCircuitVi::deterministic`])
+/// measure no energy ([`NoProbe`]: the noise heats the circuit); finiteness, the velocity guard
+/// and the clock apply.
 ///
 /// # Errors
 /// As [`CircuitVi::new`], plus [`ConfigError::Overflow`] `{ name: "sqrt(h) K2^T Sigma" }`.
@@ -38,7 +47,7 @@ use nalgebra::{SMatrix, SVector};
 /// let mut vi = NoisyCircuitVi::new(circuit, 0.1).unwrap();
 /// let mut rng = Pcg32::seed_from_u64(3);
 /// let mut s = State::at_rest(Vector2::new(1.0, 0.0));
-/// vi.integrate(&mut s, 300, &mut rng).unwrap();
+/// vi.integrate_noisy(&mut s, 300, &mut rng).unwrap();
 /// assert!((s.t - 30.0).abs() < 1e-9);
 /// assert!(circuit.energy(&s) < 1.0); // E₀ = 0.55 plus a little noise heating
 /// ```
@@ -80,28 +89,46 @@ impl<T: Real, const B: usize, const M: usize> NoisyCircuitVi<T, B, M> {
     pub fn set_source(&mut self, source: SVector<T, B>) -> Result<(), ConfigError> {
         self.vi.set_source(source)
     }
+}
 
-    /// One step with the given standard normals `ξ_k` (one per branch): a caller can reuse a
-    /// Brownian path across step sizes (the sum of `r` fine increments `√(h/r) ξ` is one coarse
-    /// increment `√h ξ'` with `ξ' = Σξ/√r`).
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`].
-    pub fn step_with_normals(
-        &mut self,
-        state: &mut State<T, M>,
-        xi: &SVector<T, B>,
-    ) -> Result<(), StepError> {
-        let kick = self.gs * xi;
-        self.vi.advance(state, self.vi.step_size(), &kick)
+impl<T: Real, const B: usize, const M: usize> Guarded<T, M> for NoisyCircuitVi<T, B, M> {
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    fn step_size(&self) -> T {
+        self.vi.h
+    }
+
+    fn watch(&self) -> &Watch<T, M> {
+        &self.vi.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, M>, NoProbe) {
+        (&mut self.vi.watch, NoProbe)
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, const B: usize, const M: usize] NoisyCircuitVi<T, B, M> => vi.step_size()
-);
+impl<T: Real, const B: usize, const M: usize> NoisyMethod<T, M> for NoisyCircuitVi<T, B, M> {
+    const DETERMINISTIC_ORDER: u32 = 1;
 
-crate::langevin::impl_step_from_normals!(
-    impl[T: Real, const B: usize, const M: usize] NoisyCircuitVi<T, B, M>
-    => dof M, normals B, order 1
-);
+    /// The standard normals `ξ_k`, one per branch.
+    type Noise = SVector<T, B>;
+
+    /// Draws `B` standard normals ([`Normal::vector`], `2⌈B/2⌉` calls of `next_u64`).
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> SVector<T, B> {
+        Normal::vector::<T, R, B>(rng)
+    }
+
+    fn propose_noisy(
+        &mut self,
+        state: &State<T, M>,
+        xi: &SVector<T, B>,
+        next: &mut State<T, M>,
+    ) -> Result<T, StepError> {
+        let kick = self.gs * xi;
+        self.vi.advance(state, self.vi.h, &kick, next)?;
+        Ok(T::zero())
+    }
+}

@@ -1,8 +1,9 @@
 //! Unit tests of the circuit module: validation, error paths, one step by hand, both scalars.
 
 use super::*;
+use crate::guard::Guard;
 use crate::langevin::StochasticIntegrator;
-use crate::{Integrator, StepError};
+use crate::{Integrator, StepError, Stepper};
 use nalgebra::{Vector2, Vector4};
 use rand_pcg::rand_core::SeedableRng;
 
@@ -21,6 +22,8 @@ gen_tests!(
     kirchhoff_laws_hold_along_a_run,
     degenerate_circuit_with_resistor_steps,
     noise_kick_by_hand,
+    energy_guard_refuses_an_unstable_step,
+    source_change_keeps_the_run,
     set_source_validates,
     set_inverse_capacitance_validates,
     johnson_nyquist_values,
@@ -165,7 +168,7 @@ fn step_errors_leave_state_unchanged<T: Real>() {
     let mut noisy = NoisyCircuitVi::new(c, lit(0.1)).unwrap();
     let mut rng = rand_pcg::Pcg32::seed_from_u64(1);
     assert_eq!(
-        noisy.step(&mut huge, &mut rng),
+        noisy.step_noisy(&mut huge, &mut rng),
         Err(StepError::NonFiniteResult)
     );
     assert_eq!(huge, h0);
@@ -178,7 +181,7 @@ fn kirchhoff_laws_hold_along_a_run<T: Real>() {
     let mut rng = rand_pcg::Pcg32::seed_from_u64(2);
     let mut s = State::at_rest(Vector2::new(T::one(), T::zero()));
     for _ in 0..50 {
-        vi.step(&mut s, &mut rng).unwrap();
+        vi.step_noisy(&mut s, &mut rng).unwrap();
         let v = c.branch_currents(&s);
         let q = c.branch_charges(&s);
         let tol = lit::<T>(1e-5) * (T::one() + v.norm() + q.norm());
@@ -210,7 +213,7 @@ fn noise_kick_by_hand<T: Real>() {
     let mut vi = NoisyCircuitVi::new(c, lit(0.04)).unwrap();
     let mut s = State::at_rest(Vector2::zeros());
     let xi = Vector4::new(T::one(), lit(2.0), lit(3.0), lit(4.0));
-    vi.step_with_normals(&mut s, &xi).unwrap();
+    vi.step_with_noise(&mut s, &xi).unwrap();
     // K₂ᵀξ = (1 + 3 + 4, 2 − 3) = (8, −1); √h Σ = 0.2 · 0.01.
     let tol = lit::<T>(1e-6);
     assert!((s.v[0] - lit(0.016)).abs() < tol && (s.v[1] - lit(-0.002)).abs() < tol);
@@ -219,6 +222,62 @@ fn noise_kick_by_hand<T: Real>() {
         <NoisyCircuitVi<T, 4, 2> as StochasticIntegrator<T, 2>>::DETERMINISTIC_ORDER,
         1
     );
+}
+
+fn energy_guard_refuses_an_unstable_step<T: Real>() {
+    // Lossless, ω_max = 1.432: stable only for h < 1.397. The energy guard refuses the run
+    // while the energy is still finite; with the guards off it runs until E = ∞.
+    let c = Circuit::new(CircuitParams::<T, 4, 2>::lc_paper(lit(10.0), T::zero())).unwrap();
+    assert!(c.is_lossless());
+    let s0 = State::at_rest(Vector2::new(T::one(), T::zero()));
+    let mut vi = CircuitVi::new(c, lit(1.5)).unwrap();
+    let mut s = s0;
+    let mut n = 0;
+    let err = loop {
+        match vi.step(&mut s) {
+            Ok(()) => n += 1,
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(
+        err,
+        StepError::Diverged {
+            guard: Guard::EnergyRun
+        }
+    );
+    assert!(n < 20, "{n} steps accepted");
+    assert!(c.energy(&s).finite());
+    let mut off = CircuitVi::new(c, lit(1.5))
+        .unwrap()
+        .with_guards(crate::Guards::off())
+        .unwrap();
+    let mut s = s0;
+    let mut m = 0;
+    while off.step(&mut s).is_ok() {
+        m += 1;
+    }
+    assert!(m > 10 * n, "{m} unguarded steps, {n} guarded");
+    // Dissipative: no energy is measured (the degenerate RC circuit runs, see below).
+    assert!(!circuit::<T>(|p| p.resistance[0] = T::one()).is_lossless());
+    assert_eq!(
+        crate::guard::Probe::energy(&circuit::<T>(|p| p.resistance[0] = T::one()), &s0),
+        None
+    );
+}
+
+fn source_change_keeps_the_run<T: Real>() {
+    // A lossless circuit charged by a source from rest: the guarded energy is H − fᵀq̃, so the
+    // run is not refused although H grows from 0; a new source voltage keeps the run going.
+    let c = Circuit::new(CircuitParams::<T, 4, 2>::lc_paper(lit(10.0), T::zero())).unwrap();
+    let mut vi = CircuitVi::new(c, lit(0.05)).unwrap();
+    let mut s = State::at_rest(Vector2::new(lit(0.1), T::zero()));
+    vi.set_source(Vector4::new(T::one(), T::zero(), T::zero(), T::zero()))
+        .unwrap();
+    vi.integrate(&mut s, 200).unwrap();
+    vi.set_source(Vector4::new(lit(-1.0), T::zero(), T::zero(), T::zero()))
+        .unwrap();
+    vi.integrate(&mut s, 200).unwrap();
+    assert!(c.energy(&s) > lit(0.1));
 }
 
 fn set_source_validates<T: Real>() {

@@ -1,8 +1,7 @@
 //! Symmetric composition: Yoshida's triple jump and Suzuki's 5-stage scheme.
 
-use crate::integrator::commit;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::{Method, Wrapper};
+use crate::{ConfigError, Real, State, StepError};
 
 /// Which symmetric composition scheme (both raise an even order `p` to `p + 2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +14,27 @@ pub enum Scheme {
     Suzuki5,
 }
 
+impl Scheme {
+    /// The stage coefficients `(γ₁, …, γ_s)` for a base method of even order `p` (padded with
+    /// zeros to five) and the number of stages `s`. The one definition of these coefficients in
+    /// the crate ([`Reich4`](crate::constrained::Reich4) takes the triple jump for `p = 2`).
+    pub(crate) fn gammas(self, order: u32) -> ([f64; 5], usize) {
+        let root = 1.0 / f64::from(order + 1);
+        match self {
+            Self::TripleJump => {
+                let g1 = 1.0 / (2.0 - libm::pow(2.0, root));
+                let g2 = 1.0 - 2.0 * g1;
+                ([g1, g2, g1, 0.0, 0.0], 3)
+            }
+            Self::Suzuki5 => {
+                let g1 = 1.0 / (4.0 - libm::pow(4.0, root));
+                let g3 = 1.0 - 4.0 * g1;
+                ([g1, g1, g3, g1, g1], 5)
+            }
+        }
+    }
+}
+
 /// A symmetric composition `Φ_{γ_s h} ∘ … ∘ Φ_{γ₁ h}` of a symmetric one-step method `Φ` of even
 /// order `p`, of order `p + 2` (Yoshida 1990; Hairer–Lubich–Wanner Thm II.4.2; 000 Rem 2.11).
 ///
@@ -24,9 +44,13 @@ pub enum Scheme {
 /// step size. Applied to [`ZhangSkeel`](crate::zs::ZhangSkeel) it gives the 4th-order Z&S of
 /// 000 Remark 2.11.
 ///
+/// The stages are proposals of the base method chained on a local state (the base method keeps
+/// what each stage leaves for the next through its `accept`); the composed step is committed
+/// once, under the base method's guards, so the guards judge the composed step and the clock
+/// advances by `h`.
+///
 /// # Errors
-/// `step` returns the first base step's error; the state is then unchanged (stages run on a
-/// copy).
+/// `step` returns the first stage's error; the state is then unchanged (stages run on a copy).
 ///
 /// ```
 /// use macrostep::compose::{Scheme, SymmetricComposition};
@@ -55,7 +79,7 @@ impl<T: Real, I> SymmetricComposition<T, I> {
     /// its order is odd — the schemes need a symmetric method of even order.
     pub fn new<const N: usize>(inner: I, scheme: Scheme) -> Result<Self, ConfigError>
     where
-        I: Integrator<T, N>,
+        I: Method<T, N>,
     {
         if !I::SYMMETRIC {
             return Err(ConfigError::Inconsistent {
@@ -67,19 +91,7 @@ impl<T: Real, I> SymmetricComposition<T, I> {
                 name: "composition needs a base method of even order",
             });
         }
-        let root = 1.0 / f64::from(I::ORDER + 1);
-        let (gamma, stages) = match scheme {
-            Scheme::TripleJump => {
-                let g1 = 1.0 / (2.0 - libm::pow(2.0, root));
-                let g2 = 1.0 - 2.0 * g1;
-                ([g1, g2, g1, 0.0, 0.0], 3)
-            }
-            Scheme::Suzuki5 => {
-                let g1 = 1.0 / (4.0 - libm::pow(4.0, root));
-                let g3 = 1.0 - 4.0 * g1;
-                ([g1, g1, g3, g1, g1], 5)
-            }
-        };
+        let (gamma, stages) = scheme.gammas(I::ORDER);
         Ok(Self {
             inner,
             gamma: gamma.map(T::lit),
@@ -103,26 +115,46 @@ impl<T: Real, I> SymmetricComposition<T, I> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, I: crate::Stepper<T>] SymmetricComposition<T, I> => inner.step_size()
-);
+/// The base method's step size, guard memory and probe: the composed step is committed under
+/// the base method's guards.
+impl<T: Real, I> Wrapper for SymmetricComposition<T, I> {
+    type Inner = I;
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for SymmetricComposition<T, I> {
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+}
+
+impl<T: Real, I: Method<T, N>, const N: usize> Method<T, N> for SymmetricComposition<T, I> {
     const ORDER: u32 = I::ORDER + 2;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let mut s = *state;
-        let t0 = s.t;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let gamma = self.gamma;
-        for &g in gamma.iter().take(self.stages) {
-            self.inner.step_by(&mut s, g * h)?;
+        let stages = self.stages;
+        let mut exchanged = T::zero();
+        // `next` carries the stage's start; `stage` receives its end.
+        let mut stage = *state;
+        for (k, &g) in gamma.iter().take(stages).enumerate() {
+            let sub = g * h;
+            exchanged += self.inner.propose(next, sub, &mut stage)?;
+            stage.t = next.t + sub;
+            if k + 1 < stages {
+                self.inner.accept(&stage);
+            }
+            *next = stage;
         }
-        // The stage times sum to h up to rounding; set it exactly.
-        s.t = t0 + h;
-        commit(state, s)
+        Ok(exchanged)
     }
 }
 

@@ -4,11 +4,13 @@
 use super::method::{Constrained, ConstrainedScheme, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
+use crate::driver::Method;
 use crate::guard::{Guards, Watch};
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian};
-use crate::validate::check_step_input;
-use crate::{Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// The second-order backward differentiation formula on `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`
@@ -70,6 +72,8 @@ pub type Bdf2<T, P, G, const N: usize, const D: usize> =
 pub struct Bdf2Scheme<T: Real, const N: usize, const D: usize> {
     history: Option<History<T, N>>,
     multiplier: SVector<T, D>,
+    /// What the last proposal would add to the history (kept when the driver commits it).
+    proposed: Proposed<T, N, D>,
 }
 
 impl<T: Real, const N: usize, const D: usize> Default for Bdf2Scheme<T, N, D> {
@@ -77,6 +81,11 @@ impl<T: Real, const N: usize, const D: usize> Default for Bdf2Scheme<T, N, D> {
         Self {
             history: None,
             multiplier: SVector::zeros(),
+            proposed: Proposed {
+                previous: State::at_rest(SVector::zeros()),
+                h: T::zero(),
+                multiplier: SVector::zeros(),
+            },
         }
     }
 }
@@ -88,6 +97,14 @@ struct History<T: Real, const N: usize> {
     previous: State<T, N>,
     returned: State<T, N>,
     h: T,
+}
+
+/// What a proposal leaves for the history: its start, its step size and its multiplier.
+#[derive(Clone, Copy, Debug)]
+struct Proposed<T: Real, const N: usize, const D: usize> {
+    previous: State<T, N>,
+    h: T,
+    multiplier: SVector<T, D>,
 }
 
 /// The coefficients `(α₀, α₁, α₂)` of `α₀ q_{n+1} + α₁ qₙ + α₂ q_{n−1}`.
@@ -173,18 +190,36 @@ impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for Bdf2Sc
             ..Guards::default()
         })
     }
+
+    /// The committed step becomes the history of the next: its start, the state the driver
+    /// returned and its step size.
+    #[inline]
+    fn accept(&mut self, committed: &State<T, N>) {
+        self.history = Some(History {
+            previous: self.proposed.previous,
+            returned: *committed,
+            h: self.proposed.h,
+        });
+        self.multiplier = self.proposed.multiplier;
+    }
 }
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Bdf2<T, P, G, N, D>
+impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Bdf2<T, P, G, N, D>
 where
     T: Real,
     P: Hessian<T, N>,
     G: Constraint<T, N, D>,
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: false);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let ((a0, a1, a2), prev) = self.scheme(state, h);
         let s = self
             .kernel
@@ -199,18 +234,13 @@ where
             s.q * T::lit(2.0) - prev.q
         };
         let (q, mu) = self.solve(a0, &c, h, guess)?;
-        let next = State {
-            t: s.t + h,
-            q,
-            v: (q * a0 + rq) / h,
-        };
-        self.commit(state, &next, h)?;
-        self.scheme.history = Some(History {
+        next.q = q;
+        next.v = (q * a0 + rq) / h;
+        self.scheme.proposed = Proposed {
             previous: s,
-            returned: *state,
             h,
-        });
-        self.scheme.multiplier = mu / (h * h);
-        Ok(())
+            multiplier: mu / (h * h),
+        };
+        Ok(T::zero())
     }
 }

@@ -2,25 +2,24 @@
 //! constraint, the step, the validated Newton kernel and the guard memory; what one step computes
 //! is its strategy parameter `S` ([`ConstrainedScheme`]). [`super::Rattle`], [`super::Shake`],
 //! [`super::Reich4`] and [`super::Bdf2`] are aliases of `Constrained` with one scheme each (the
-//! `VecInner`/alias pattern of heapless and nalgebra).
+//! `VecInner`/alias pattern of heapless and nalgebra). The step driver's [`Guarded`] is
+//! implemented once, here, for all four; each alias implements [`Method`](crate::driver::Method)
+//! itself.
 
 use super::kernel::Kernel;
 use super::{ConstraintNewtonParams, Multipliers};
-use crate::guard::{Watch, WithResidual};
+use crate::driver::Guarded;
+use crate::guard::{Probe, Watch};
 use crate::model::{Constraint, Potential, System};
-#[cfg(doc)]
-use crate::Integrator;
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
-mod sealed {
-    pub trait Sealed {}
-}
-pub(super) use sealed::Sealed;
+pub(super) use crate::sealed::Sealed;
 
+#[doc(hidden)]
 /// The strategy of [`Constrained`]: what one method keeps between steps and starts with. Each
-/// alias implements [`Integrator`] itself, so that its step compiles exactly as a hand-written
-/// struct's would (the firmware instruction counts are golden).
+/// alias implements [`Method`](crate::driver::Method) itself, so that its proposal compiles
+/// exactly as a hand-written struct's would (the firmware instruction counts are golden).
 ///
 /// Implemented by [`super::RattleScheme`], [`super::ShakeScheme`], [`super::ReichScheme`] and
 /// [`super::Bdf2Scheme`]; sealed.
@@ -28,6 +27,40 @@ pub trait ConstrainedScheme<T: Real, const N: usize>: Sealed + Sized {
     /// The guard memory a new integrator starts with.
     fn watch() -> Watch<T, N> {
         Watch::default()
+    }
+
+    /// Keeps what the proposal that was just committed computed (its multipliers, the history
+    /// of a two-step method); `committed` is the state the driver returned.
+    #[inline]
+    fn accept(&mut self, committed: &State<T, N>) {
+        let _ = committed;
+    }
+}
+
+/// What the guards measure on an exact-constraint method: the energy of `energy` (its
+/// potential penalises nothing) and the residual of `constraint`
+/// ([`Constraint::residual`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ConstraintProbe<'a, S, G, const D: usize> {
+    /// The probe giving the energy (the system).
+    pub energy: &'a S,
+    /// The constraint whose residual is bounded.
+    pub constraint: &'a G,
+}
+
+impl<T, S, G, const N: usize, const D: usize> Probe<T, N> for ConstraintProbe<'_, S, G, D>
+where
+    T: Real,
+    S: Probe<T, N>,
+    G: Constraint<T, N, D>,
+{
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        self.energy.energy(s)
+    }
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        Some(self.constraint.residual(q))
     }
 }
 
@@ -44,11 +77,45 @@ pub struct Constrained<T: Real, P, G, S, const N: usize, const D: usize> {
     pub(super) scheme: S,
 }
 
-// The configured step `h`, one impl for all four aliases (their steps are [`Integrator`] impls
-// of their own).
-crate::integrator::impl_stepper!(
-    impl[T: Real, P, G, S, const N: usize, const D: usize] Constrained<T, P, G, S, N, D> => h
-);
+/// The step size, the guard memory and the probe, one impl for all four aliases (their
+/// proposals are [`Method`](crate::driver::Method) impls of their own).
+impl<T, P, G, S, const N: usize, const D: usize> Guarded<T, N> for Constrained<T, P, G, S, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+    S: ConstrainedScheme<T, N>,
+{
+    type Probe<'a>
+        = ConstraintProbe<'a, System<T, P, N>, G, D>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Self::Probe<'_>) {
+        (
+            &mut self.watch,
+            ConstraintProbe {
+                energy: &self.system,
+                constraint: &self.constraint,
+            },
+        )
+    }
+
+    #[inline]
+    fn accept(&mut self, committed: &State<T, N>) {
+        self.scheme.accept(committed);
+    }
+}
 
 impl<T, P, G, S, const N: usize, const D: usize> Constrained<T, P, G, S, N, D>
 where
@@ -111,25 +178,6 @@ where
         &self.kernel.params
     }
 
-    /// Commits `next` into `state` under the step guards (energy and constraint residual).
-    #[inline]
-    pub(super) fn commit(
-        &mut self,
-        state: &mut State<T, N>,
-        next: &State<T, N>,
-        h: T,
-    ) -> Result<(), StepError> {
-        self.watch.commit(
-            state,
-            next,
-            h,
-            &WithResidual {
-                energy: &self.system,
-                residual: |q: &SVector<T, N>| self.constraint.residual(q),
-            },
-        )
-    }
-
     /// Projects `state` onto the solution manifold (positions along `M⁻¹g'ᵀ`, then velocities
     /// `M`-orthogonally onto the hidden constraint `g'(q)v = 0`), the explicit alternative to
     /// [`OffManifold::Project`](super::OffManifold::Project).
@@ -146,10 +194,12 @@ where
     }
 }
 
+#[doc(hidden)]
 /// The schemes whose integrator takes a held force ([`crate::forcing::Actuate`]): RATTLE, SHAKE
 /// and Reich's composition (BDF2 does not).
 pub trait HeldForce: Sealed {}
 
+#[doc(hidden)]
 /// The schemes that keep the multipliers `(start, end)` of their last step (RATTLE, SHAKE).
 pub trait KeepsMultipliers<T: Real, const D: usize>: Sealed {
     /// The multipliers of the last successful step.

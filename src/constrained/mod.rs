@@ -64,7 +64,7 @@ mod reich;
 mod shake;
 
 pub use bdf2::{Bdf2, Bdf2Scheme};
-pub use method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers};
+pub use method::{Constrained, ConstrainedScheme, ConstraintProbe, HeldForce, KeepsMultipliers};
 pub use multiplier::MultiplierWindow;
 pub use rattle::{Rattle, RattleScheme};
 pub use reich::{Reich4, ReichScheme, Stage};
@@ -94,14 +94,6 @@ pub enum OffManifold {
     /// Project the start onto the manifold (position, then velocity) before stepping.
     Project,
 }
-
-/// The former name of [`ConstraintNewtonParams`] (it was easy to confuse with
-/// [`ImplicitNewtonParams`](crate::zs::ImplicitNewtonParams)).
-#[deprecated(
-    since = "0.2.0",
-    note = "renamed `constrained::ConstraintNewtonParams`"
-)]
-pub type NewtonParams<T> = ConstraintNewtonParams<T>;
 
 /// Parameters of the multiplier solves, shared by [`Shake`], [`Rattle`] and [`Reich4`].
 ///
@@ -141,14 +133,14 @@ impl<T: Real> Default for ConstraintNewtonParams<T> {
 }
 
 impl<T: Real> ConstraintNewtonParams<T> {
-    /// Checks the parameters.
+    /// Checks the parameters and returns them.
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` and
     /// `"manifold_tol"` (must be positive), [`ConfigError::OutOfRange`] for `"max_iter"` (≥ 1),
     /// [`ConfigError::Inconsistent`] `"tol <= manifold_tol"` (a step's own result must count as
     /// on the manifold).
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<Self, ConfigError> {
         for (x, name) in [(self.tol, "tol"), (self.manifold_tol, "manifold_tol")] {
             if !x.finite() {
                 return Err(ConfigError::NonFinite { name });
@@ -169,7 +161,7 @@ impl<T: Real> ConstraintNewtonParams<T> {
                 name: "tol <= manifold_tol",
             });
         }
-        Ok(())
+        Ok(*self)
     }
 }
 

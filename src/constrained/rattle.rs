@@ -5,9 +5,11 @@ use super::method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers,
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use super::Multipliers;
+use crate::driver::Method;
 use crate::model::{Constraint, Potential};
-use crate::validate::check_step_input;
-use crate::{Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
 /// RATTLE (VR, 001 eqs 24–28) in velocities, for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -56,47 +58,17 @@ pub type Rattle<T, P, G, const N: usize, const D: usize> =
 /// step.
 #[derive(Clone, Copy, Debug)]
 pub struct RattleScheme<T: Real, const D: usize> {
+    /// The multipliers of the last committed step.
     last: Multipliers<T, D>,
-}
-
-impl<T, P, G, const N: usize, const D: usize> Rattle<T, P, G, N, D>
-where
-    T: Real,
-    P: Potential<T, N>,
-    G: Constraint<T, N, D>,
-{
-    /// One RATTLE step from `s` (on the manifold) into locals: `(state, multipliers)`.
-    pub(crate) fn raw_step(
-        &self,
-        s: &State<T, N>,
-        h: T,
-        guess: SVector<T, D>,
-    ) -> Result<(State<T, N>, Multipliers<T, D>), StepError> {
-        let g = &self.constraint;
-        let mass = &self.system.mass;
-        let half = h * self.kernel.half;
-        let a0 = self.system.acceleration(&s.q);
-        let w = s.v + a0 * half;
-        let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
-        let (q, lr) = self
-            .kernel
-            .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
-        let a1 = self.system.acceleration(&q);
-        let u = w + b0 * (lr * half) + a1 * half;
-        let (v, mu) = self.kernel.velocity_project(g, mass, &q, &u)?;
-        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
-        let lv = mu / half;
-        Ok((
-            State { t: s.t + h, q, v },
-            Multipliers { start: lr, end: lv },
-        ))
-    }
+    /// The multipliers of the last proposal (kept when the driver commits it).
+    proposed: Multipliers<T, D>,
 }
 
 impl<T: Real, const D: usize> Default for RattleScheme<T, D> {
     fn default() -> Self {
         Self {
             last: Multipliers::default(),
+            proposed: Multipliers::default(),
         }
     }
 }
@@ -111,32 +83,55 @@ impl<T: Real, const D: usize> KeepsMultipliers<T, D> for RattleScheme<T, D> {
     }
 }
 
-impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for RattleScheme<T, D> {}
+impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for RattleScheme<T, D> {
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.last = self.proposed;
+    }
+}
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Rattle<T, P, G, N, D>
+impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Rattle<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let s = self
-            .kernel
-            .start(&self.constraint, &self.system.mass, state, true)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        let g = &self.constraint;
+        let mass = &self.system.mass;
+        let s = self.kernel.start(g, mass, state, true)?;
         let guess = if self.kernel.params.warm_start {
             self.scheme.last.end
         } else {
             SVector::zeros()
         };
-        let (next, lam) = self.raw_step(&s, h, guess)?;
-        if lam.start.iter().chain(lam.end.iter()).any(|x| !x.finite()) {
+        let half = h * self.kernel.half;
+        let a0 = self.system.acceleration(&s.q);
+        let w = s.v + a0 * half;
+        let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
+        let (q, lr) = self
+            .kernel
+            .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
+        let a1 = self.system.acceleration(&q);
+        let u = w + b0 * (lr * half) + a1 * half;
+        let (v, mu) = self.kernel.velocity_project(g, mass, &q, &u)?;
+        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
+        let lv = mu / half;
+        if lr.iter().chain(lv.iter()).any(|x| !x.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        self.commit(state, &next, h)?;
-        self.scheme.last = lam;
-        Ok(())
+        next.q = q;
+        next.v = v;
+        self.scheme.proposed = Multipliers { start: lr, end: lv };
+        Ok(T::zero())
     }
 }

@@ -3,9 +3,10 @@
 use super::kernel::Kernel;
 use super::method::{Constrained, ConstrainedScheme, HeldForce, Sealed};
 use super::ConstraintNewtonParams;
+use crate::compose::Scheme;
+use crate::driver::Method;
 use crate::model::{Constraint, Potential, System};
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The second-order stage [`Reich4`] composes.
@@ -38,11 +39,13 @@ pub enum Stage {
 /// the kick alone, and `Λ` is fixed by `g = 0` (the tests check it). This is Reich's cancellation
 /// argument in the proof of Theorem 3.3, and it makes the composition symmetric: it is a
 /// palindromic composition of symmetric RATTLE steps.
-/// The Yoshida coefficients are kept local to this file (written before the generic
-/// [`compose`](crate::compose) family landed). With [`Stage::Rattle`] the method is the same map
-/// as `compose::SymmetricComposition` of [`Rattle`](super::Rattle) with the triple jump (a host
-/// test checks the two agree); this type exists for Reich's one-projection form (eq 27) and for
-/// a device build that wants one concrete type.
+///
+/// The coefficients are those of [`Scheme::TripleJump`] for a second-order base method (one
+/// definition, in [`compose`](crate::compose)). With [`Stage::Rattle`] the method is the same
+/// map as [`SymmetricComposition`](crate::compose::SymmetricComposition) of
+/// [`Rattle`](super::Rattle) with the triple jump (a host test checks the two agree); this type
+/// exists for Reich's one-projection form (eq 27) and for a device build that wants one concrete
+/// type.
 ///
 /// Properties: order 4 (Theorem 3.3 of 002); symplectic on the solution manifold; symmetric;
 /// constraint
@@ -78,12 +81,11 @@ pub struct ReichScheme<T: Real> {
     c: [T; 3],
 }
 
-/// Yoshida's 4th-order triple-jump coefficients `(c₁, c₂, c₁)`.
+/// Yoshida's 4th-order triple-jump coefficients `(c₁, c₂, c₁)`: [`Scheme::TripleJump`] over
+/// a base method of order 2.
 fn yoshida<T: Real>() -> [T; 3] {
-    let cbrt2 = libm::cbrt(2.0);
-    let c1 = 1.0 / (2.0 - cbrt2);
-    let c2 = -cbrt2 / (2.0 - cbrt2);
-    [T::lit(c1), T::lit(c2), T::lit(c1)]
+    let (c, _) = Scheme::TripleJump.gammas(2);
+    [T::lit(c[0]), T::lit(c[1]), T::lit(c[2])]
 }
 
 impl<T, P, G, const N: usize, const D: usize> Reich4<T, P, G, N, D>
@@ -143,16 +145,22 @@ impl<T: Real> HeldForce for ReichScheme<T> {}
 
 impl<T: Real, const N: usize> ConstrainedScheme<T, N> for ReichScheme<T> {}
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Reich4<T, P, G, N, D>
+impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Reich4<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    crate::watched::claims_and_watch!(order: 4, symplectic: true, symmetric: true);
+    const ORDER: u32 = 4;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let g = &self.constraint;
         let mass = &self.system.mass;
         let mut s = self.kernel.start(g, mass, state, true)?;
@@ -165,7 +173,8 @@ where
         if self.scheme.stage == Stage::Reich {
             s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
         }
-        s.t = state.t + h;
-        self.commit(state, &s, h)
+        next.q = s.q;
+        next.v = s.v;
+        Ok(T::zero())
     }
 }

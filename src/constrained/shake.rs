@@ -3,9 +3,9 @@
 use super::kernel::Kernel;
 use super::method::{Constrained, ConstrainedScheme, HeldForce, KeepsMultipliers, Sealed};
 use super::Multipliers;
+use crate::driver::Method;
 use crate::model::{Constraint, Potential};
-use crate::validate::check_step_input;
-use crate::{Integrator, Real, State, StepError};
+use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
 /// SHAKE in velocity form (VS, 001 eqs 15–18), for `M q̈ = −∇V(q) + g'(q)ᵀλ`, `g(q) = 0`:
@@ -55,13 +55,17 @@ pub type Shake<T, P, G, const N: usize, const D: usize> =
 /// step.
 #[derive(Clone, Copy, Debug)]
 pub struct ShakeScheme<T: Real, const D: usize> {
+    /// The multipliers of the last committed step.
     last: Multipliers<T, D>,
+    /// The multipliers of the last proposal (kept when the driver commits it).
+    proposed: Multipliers<T, D>,
 }
 
 impl<T: Real, const D: usize> Default for ShakeScheme<T, D> {
     fn default() -> Self {
         Self {
             last: Multipliers::default(),
+            proposed: Multipliers::default(),
         }
     }
 }
@@ -76,18 +80,29 @@ impl<T: Real, const D: usize> KeepsMultipliers<T, D> for ShakeScheme<T, D> {
     }
 }
 
-impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for ShakeScheme<T, D> {}
+impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for ShakeScheme<T, D> {
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.last = self.proposed;
+    }
+}
 
-impl<T, P, G, const N: usize, const D: usize> Integrator<T, N> for Shake<T, P, G, N, D>
+impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Shake<T, P, G, N, D>
 where
     T: Real,
     P: Potential<T, N>,
     G: Constraint<T, N, D>,
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let g = &self.constraint;
         let mass = &self.system.mass;
         let s = self.kernel.start(g, mass, state, false)?;
@@ -116,8 +131,9 @@ where
             return Err(StepError::NonFiniteResult);
         }
         Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
-        self.commit(state, &State { t: s.t + h, q, v }, h)?;
-        self.scheme.last = Multipliers { start: l0, end: l1 };
-        Ok(())
+        next.q = q;
+        next.v = v;
+        self.scheme.proposed = Multipliers { start: l0, end: l1 };
+        Ok(T::zero())
     }
 }

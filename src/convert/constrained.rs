@@ -3,11 +3,11 @@
 
 use super::constrained_rk::{minv_jt, ConstrainedLayer};
 use super::{lu_solve, lu_solve_cols, ConvertParams};
-use crate::constrained::{ConstraintNewtonParams, OffManifold};
-use crate::guard::{Watch, WithResidual};
-use crate::model::Constraint;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::constrained::{ConstraintNewtonParams, ConstraintProbe, OffManifold};
+use crate::driver::{Guarded, Method};
+use crate::guard::Watch;
+use crate::model::{Constraint, System};
+use crate::{ConfigError, Integrator, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 
 /// The variational integrator converted from a standard layer `L` on the constraint manifold
@@ -67,6 +67,8 @@ pub struct ConvertedConstrained<T: Real, L, const N: usize, const D: usize> {
     params: ConvertParams<T>,
     newton: ConstraintNewtonParams<T>,
     iterations: u32,
+    /// The iteration count of the last proposal (kept when the driver commits it).
+    proposed_iterations: u32,
     watch: Watch<T, N>,
 }
 
@@ -154,6 +156,7 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
             params,
             newton,
             iterations: 0,
+            proposed_iterations: 0,
             watch: Watch::default(),
         })
     }
@@ -277,28 +280,58 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize]
-    ConvertedConstrained<T, L, N, D> => layer.step_size()
-);
-
-impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Integrator<T, N>
+impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Guarded<T, N>
     for ConvertedConstrained<T, L, N, D>
 {
-    crate::watched::claims_and_watch!(order: L::ORDER, symplectic: true, symmetric: false);
+    type Probe<'a>
+        = ConstraintProbe<'a, System<T, L::Potential, N>, L::Constraint, D>
+    where
+        Self: 'a;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    #[inline]
+    fn step_size(&self) -> T {
+        Stepper::step_size(&self.layer)
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Self::Probe<'_>) {
+        (
+            &mut self.watch,
+            ConstraintProbe {
+                energy: self.layer.system(),
+                constraint: self.layer.constraint(),
+            },
+        )
+    }
+
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.iterations = self.proposed_iterations;
+    }
+}
+
+impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize> Method<T, N>
+    for ConvertedConstrained<T, L, N, D>
+{
+    const ORDER: u32 = <L as Integrator<T, N>>::ORDER;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
+
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let (q, v) = self.start(state)?;
         let (q, v, it) = self.solve(&q, &v, h)?;
-        let next = State::new(state.t + h, q, v);
-        let g = self.layer.constraint();
-        let probe = WithResidual {
-            energy: self.layer.system(),
-            residual: |q: &SVector<T, N>| g.residual(q),
-        };
-        self.watch.commit(state, &next, h, &probe)?;
-        self.iterations = it;
-        Ok(())
+        next.q = q;
+        next.v = v;
+        self.proposed_iterations = it;
+        Ok(T::zero())
     }
 }

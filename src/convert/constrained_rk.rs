@@ -3,12 +3,16 @@
 
 use super::rk::{action_slope, rk_advance, rk_segment, Slope, Tangent};
 use super::{lu_solve, lu_solve_cols, ExplicitRk, Segment, StandardLayer, Tableau};
-use crate::guard::WithResidual;
+use crate::constrained::ConstraintProbe;
+use crate::driver::{Guarded, Method};
+use crate::guard::Watch;
 use crate::model::{Constraint, Hessian, Mass, Potential, System};
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
+#[doc(hidden)]
 /// A standard layer on a constrained configuration space `Q = {g(q) = 0}` (003 §3): a
 /// [`StandardLayer`] of the ambient `ℝᴺ` whose vector field is the constrained one, together with
 /// the constraint. The layer need not preserve `g` (stage S3 lifts that restriction).
@@ -125,11 +129,40 @@ pub(crate) fn minv_jt<T: Real, const N: usize, const D: usize>(
     out
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, G: Constraint<T, N, D>, K: Tableau,
-         const N: usize, const D: usize]
-    ConstrainedRk<T, P, G, K, N, D> => rk.h
-);
+impl<
+        T: Real,
+        P: Potential<T, N>,
+        G: Constraint<T, N, D>,
+        K: Tableau,
+        const N: usize,
+        const D: usize,
+    > Guarded<T, N> for ConstrainedRk<T, P, G, K, N, D>
+{
+    type Probe<'a>
+        = ConstraintProbe<'a, System<T, P, N>, G, D>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        self.rk.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.rk.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Self::Probe<'_>) {
+        (
+            &mut self.rk.watch,
+            ConstraintProbe {
+                energy: &self.rk.system,
+                constraint: &self.constraint,
+            },
+        )
+    }
+}
 
 impl<
         T: Real,
@@ -138,16 +171,18 @@ impl<
         K: Tableau,
         const N: usize,
         const D: usize,
-    > Integrator<T, N> for ConstrainedRk<T, P, G, K, N, D>
+    > Method<T, N> for ConstrainedRk<T, P, G, K, N, D>
 {
     const ORDER: u32 = K::ORDER;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = false;
 
-    crate::watched::watch_of_inner!(rk);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let mut singular = false;
         let (q, v) = rk_advance(&self.rk.a, &self.rk.b, K::STAGES, state, h, |q, v| {
             self.accel(q, v).map_or_else(
@@ -161,13 +196,9 @@ impl<
         if singular {
             return Err(StepError::Singular);
         }
-        let next = State::new(state.t + h, q, v);
-        let g = &self.constraint;
-        let probe = WithResidual {
-            energy: &self.rk.system,
-            residual: |q: &SVector<T, N>| g.residual(q),
-        };
-        self.rk.watch.commit(state, &next, h, &probe)
+        next.q = q;
+        next.v = v;
+        Ok(T::zero())
     }
 }
 

@@ -1,17 +1,18 @@
 //! The symplectic layer of 003 §2 (stage S0 of §3, unconstrained) over any standard layer.
 
 use super::{lu_solve, lu_solve_cols, Segment, StandardLayer};
+use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
-use crate::validate::check_step_input;
+use crate::model::System;
 use crate::validate::{check_count, check_finite, check_positive};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Integrator, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 
 /// Parameters of the conversion: the bias and the bounded solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ConvertParams<T> {
-    /// The bias `α⁻ ∈ [−1, 0]` (003 §2 item 1); `α⁺ = 1 + α⁻`. `0` (the default) puts the state
+    /// The bias `α⁻ ∈ [−1, 0]` (003 §2); `α⁺ = 1 + α⁻`. `0` (the default) puts the state
     /// at the start of each segment and costs one layer evaluation per iteration; `−½` centres
     /// the segment (two evaluations).
     pub alpha_minus: T,
@@ -93,6 +94,8 @@ pub struct Converted<T: Real, L, const N: usize> {
     params: ConvertParams<T>,
     alpha_plus: T,
     iterations: u32,
+    /// The iteration count of the last proposal (kept when the driver commits it).
+    proposed_iterations: u32,
     watch: Watch<T, N>,
 }
 
@@ -116,6 +119,7 @@ impl<T: Real, L: StandardLayer<T, N>, const N: usize> Converted<T, L, N> {
             alpha_plus: T::one() + params.alpha_minus,
             params,
             iterations: 0,
+            proposed_iterations: 0,
             watch: Watch::default(),
         })
     }
@@ -209,19 +213,47 @@ impl<T: Real, L: StandardLayer<T, N>, const N: usize> Converted<T, L, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, L: StandardLayer<T, N>, const N: usize] Converted<T, L, N> => layer.step_size()
-);
+impl<T: Real, L: StandardLayer<T, N>, const N: usize> Guarded<T, N> for Converted<T, L, N> {
+    type Probe<'a>
+        = &'a System<T, L::Potential, N>
+    where
+        Self: 'a;
 
-impl<T: Real, L: StandardLayer<T, N>, const N: usize> Integrator<T, N> for Converted<T, L, N> {
-    crate::watched::claims_and_watch!(order: L::ORDER, symplectic: true, symmetric: false);
+    #[inline]
+    fn step_size(&self) -> T {
+        Stepper::step_size(&self.layer)
+    }
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Self::Probe<'_>) {
+        (&mut self.watch, self.layer.system())
+    }
+
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.iterations = self.proposed_iterations;
+    }
+}
+
+impl<T: Real, L: StandardLayer<T, N>, const N: usize> Method<T, N> for Converted<T, L, N> {
+    const ORDER: u32 = <L as Integrator<T, N>>::ORDER;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
+
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let (q, v, it) = self.solve(&state.q, &state.v, h)?;
-        let next = State::new(state.t + h, q, v);
-        self.watch.commit(state, &next, h, self.layer.system())?;
-        self.iterations = it;
-        Ok(())
+        next.q = q;
+        next.v = v;
+        self.proposed_iterations = it;
+        Ok(T::zero())
     }
 }

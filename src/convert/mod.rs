@@ -150,6 +150,7 @@ impl<T: Real, const N: usize> Segment<T, N> {
     }
 }
 
+#[doc(hidden)]
 /// A standard layer (003 §2): a one-step [`Integrator`] of `M q̈ = −∇V(q)` that also integrates
 /// the action `Ṡ = ½ vᵀMv − V(q)` and supplies the exact tangent map of both.
 pub trait StandardLayer<T: Real, const N: usize>: Integrator<T, N> {

@@ -2,7 +2,7 @@
 //! partitioning implies (003 §2 with a partitioned method; see the module docs' decisions).
 
 use super::{mass_solve_cols, Segment, StandardLayer};
-use crate::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use crate::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use crate::model::{Hessian, System};
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
@@ -21,7 +21,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> StandardLayer<T, N> for Symplect
         let m = &sys.mass;
         let id = SMatrix::<T, N, N>::identity();
         match self.ordering() {
-            Ordering::KickDrift => {
+            EulerOrdering::KickDrift => {
                 let g0 = sys.potential.gradient(q);
                 let vk = v - m.solve(&g0) * t;
                 let vk_q = -mass_solve_cols(m, &sys.potential.hessian(q)) * t;
@@ -35,7 +35,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> StandardLayer<T, N> for Symplect
                     s_v: mv * t,
                 }
             }
-            Ordering::DriftKick => {
+            EulerOrdering::DriftKick => {
                 let q1 = q + v * t;
                 let g1 = sys.potential.gradient(&q1);
                 Segment {

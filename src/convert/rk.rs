@@ -4,16 +4,17 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{mass_solve_cols, Segment, StandardLayer};
+use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::{Hessian, Potential, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_step, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_step, ConfigError, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::{SMatrix, SVector};
 
 /// The most stages a [`Tableau`] may have.
 pub const MAX_STAGES: usize = 4;
 
+#[doc(hidden)]
 /// An explicit Butcher tableau with at most [`MAX_STAGES`] stages (strictly lower `A`).
 pub trait Tableau {
     /// The method's name.
@@ -116,23 +117,47 @@ impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> ExplicitRk<T, P, K
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P: Potential<T, N>, K: Tableau, const N: usize] ExplicitRk<T, P, K, N> => h
-);
-
-impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Integrator<T, N>
+impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Guarded<T, N>
     for ExplicitRk<T, P, K, N>
 {
-    crate::watched::claims_and_watch!(order: K::ORDER, symplectic: false, symmetric: false);
+    type Probe<'a>
+        = &'a System<T, P, N>
+    where
+        Self: 'a;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    #[inline]
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
+    }
+}
+
+impl<T: Real, P: Potential<T, N>, K: Tableau, const N: usize> Method<T, N>
+    for ExplicitRk<T, P, K, N>
+{
+    const ORDER: u32 = K::ORDER;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = false;
+
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let sys = &self.system;
-        let (q, v) = rk_advance(&self.a, &self.b, K::STAGES, state, h, |q, _| {
+        (next.q, next.v) = rk_advance(&self.a, &self.b, K::STAGES, state, h, |q, _| {
             sys.acceleration(q)
         });
-        let next = State::new(state.t + h, q, v);
-        self.watch.commit(state, &next, h, &self.system)
+        Ok(T::zero())
     }
 }
 

@@ -1,11 +1,10 @@
 //! The artificial FLAVOR for linear stiff coordinates, 004 eqs 2.51–2.53.
 
 use super::Params;
+use crate::driver::{Guarded, Method};
 use crate::guard::{NoProbe, Watch};
 use crate::model::{Mass, Potential, Split, System};
-use crate::validate::check_signed_step;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{Cholesky, SMatrix};
 
 /// Artificial FLAVOR (004 eqs 2.51–2.53) for `M q̈ = −∇V(q) − α∇U(q)` whose stiff potential `U`
@@ -29,14 +28,16 @@ use nalgebra::{Cholesky, SMatrix};
 /// system 2.93 iff `δ < 2√2` (Theorem 2.5.1) and `τω < 2`; not symmetric. One soft and one stiff
 /// gradient per step. Not a black box: it needs `G` ("artificial").
 ///
-/// `step_by(h)` uses the micro-step `τ·h/δ`.
+/// `step_by(h)` uses the micro-step `τ·h/δ`. The step guards have no energy to measure
+/// ([`NoProbe`]): like every FLAVOR it averages the fast oscillation away and does not conserve
+/// the stiff system's energy, so only finiteness, the clock and the velocity jump (when on) are
+/// checked (see the [module docs](super), "Stepping and the guards").
 ///
 /// # Errors
 /// Construction: [`ConfigError::NonFinite`] `{ name: "coords" }`,
 /// [`ConfigError::NotPositiveDefinite`] `{ name: "coords" }` when the rows of `G` are dependent
-/// (or zero), and [`Params`]' errors through the `params` argument. Step:
-/// [`StepError::StepSize`], [`StepError::NonFiniteState`], [`StepError::NonFiniteResult`]; the
-/// state is unchanged on error.
+/// (or zero), and [`Params`]' errors through the `params` argument. Step: as
+/// [`Integrator::step_by`](crate::Integrator::step_by); the state is unchanged on error.
 ///
 /// ```
 /// use macrostep::{flavor::{Artificial, Params}, model::{Mass, Quadratic, Split, System},
@@ -73,7 +74,7 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
         coords: SMatrix<T, D, N>,
         params: Params<T>,
     ) -> Result<Self, ConfigError> {
-        params.validate()?;
+        let params = params.validate()?;
         if !coords.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "coords" });
         }
@@ -117,27 +118,47 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Artificial
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize]
-    Artificial<T, V, U, N> => params.delta
-);
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Guarded<T, N>
+    for Artificial<T, V, U, N>
+{
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
 
-impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Integrator<T, N>
+    /// The meso-step `δ`.
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+}
+
+impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> Method<T, N>
     for Artificial<T, V, U, N>
 {
     const ORDER: u32 = 1;
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_signed_step(h)?;
-        check_step_input(state, h)?;
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let tau = self.params.tau_for(h);
         let v = state.v - self.mass.solve(&self.soft.gradient(&state.q)) * h;
         let q = state.q + v * tau;
-        let v = v - self.mass.solve(&self.stiff.gradient(&q)) * (tau * self.alpha);
-        let q = q + self.proj * v * (h - tau);
-        self.watch
-            .commit(state, &State::new(state.t + h, q, v), h, &NoProbe)
+        next.v = v - self.mass.solve(&self.stiff.gradient(&q)) * (tau * self.alpha);
+        next.q = q + self.proj * next.v * (h - tau);
+        Ok(T::zero())
     }
 }

@@ -5,16 +5,12 @@
 //! and [`FusedEuler`](super::FusedEuler) (eqs 2.49/2.50, with a fused FLAVOR step) are aliases
 //! of `EulerMap` with one kick each.
 
-use super::{state_time, LegacyMap, Stiffness};
-use crate::integrator::commit;
-use crate::validate::check_step_input;
+use super::{LegacyMap, Stiffness};
+use crate::sealed;
 use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
-pub(super) mod sealed {
-    pub trait Sealed {}
-}
-
+#[doc(hidden)]
 /// What the kicks of an [`EulerMap`] integrate: implemented by
 /// [`ForcedKick`](super::ForcedKick) and [`FusedKick`](super::FusedKick) (sealed).
 pub trait EulerKick<T: Real, const N: usize>: sealed::Sealed {
@@ -25,11 +21,13 @@ pub trait EulerKick<T: Real, const N: usize>: sealed::Sealed {
     /// is the fast-clock time of the kick).
     fn acceleration(&self, t: T, q: &SVector<T, N>, stiffness: Stiffness<T>) -> SVector<T, N>;
 
-    /// A fused evaluation of the nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` of the state `s`,
-    /// when the kick has one (see [`LegacyMap::flavor_step`]); `None` (the default) takes the
-    /// two sub-steps.
-    fn fused_step(&self, _s: &mut State<T, N>, _h: T, _tau: T) -> Option<Result<(), StepError>> {
-        None
+    /// A fused evaluation of the nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` of the working
+    /// state `x`, in place, when the kick has one (see [`LegacyMap::flavor_step`]): returns
+    /// whether it did; the default (`false`, `x` untouched) takes the two sub-steps.
+    #[inline]
+    fn fused_step(&self, x: &mut State<T, N>, h: T, tau: T) -> bool {
+        let _ = (x, h, tau);
+        false
     }
 }
 
@@ -44,78 +42,60 @@ pub struct EulerMap<K, const N: usize> {
 }
 
 impl<K, const N: usize> EulerMap<K, N> {
-    /// One sub-step `Φ_h`, drifting or kicking first.
+    /// One sub-step `Φ_h` of the working state `x`, in place, drifting or kicking first.
     #[inline]
-    fn sub_step<T: Real>(
-        &self,
-        s: &State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-        drift: bool,
-    ) -> State<T, N>
+    fn sub_step<T: Real>(&self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>, drift: bool)
     where
         K: EulerKick<T, N>,
     {
         if drift {
-            let q = s.q + s.v * h;
-            let v = s.v + self.kick.acceleration(s.t, &q, stiffness) * h;
-            State::new(s.t + h, q, v)
+            x.q += x.v * h;
+            x.v += self.kick.acceleration(x.t, &x.q, stiffness) * h;
         } else {
             let at_end = match stiffness {
                 Stiffness::On { clock } => Stiffness::On { clock: clock + h },
                 Stiffness::Off => Stiffness::Off,
             };
-            let v = s.v + self.kick.acceleration(s.t + h, &s.q, at_end) * h;
-            State::new(s.t + h, s.q + v * h, v)
+            x.v += self.kick.acceleration(x.t + h, &x.q, at_end) * h;
+            x.q += x.v * h;
         }
+        x.t += h;
     }
 }
 
-impl<T: Real, K: EulerKick<T, N>, const N: usize> LegacyMap<T> for EulerMap<K, N> {
-    type State = State<T, N>;
+impl<T: Real, K: EulerKick<T, N>, const N: usize> LegacyMap<T, N> for EulerMap<K, N> {
     const SYMPLECTIC: bool = true;
+    const ORDER: u32 = 1;
+    const SYMMETRIC: bool = false;
 
-    fn time(state: &State<T, N>) -> T {
-        state_time(state)
-    }
-
-    fn step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = self.sub_step(state, h, stiffness, K::drift_first(stiffness));
-        commit(state, next)
+    #[inline]
+    fn step(&mut self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>) -> Result<T, StepError> {
+        self.sub_step(x, h, stiffness, K::drift_first(stiffness));
+        Ok(T::zero())
     }
 
     fn has_adjoint(&self) -> bool {
         true
     }
 
+    #[inline]
     fn step_adjoint(
         &mut self,
-        state: &mut State<T, N>,
+        x: &mut State<T, N>,
         h: T,
         stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = self.sub_step(state, h, stiffness, !K::drift_first(stiffness));
-        commit(state, next)
+    ) -> Result<T, StepError> {
+        self.sub_step(x, h, stiffness, !K::drift_first(stiffness));
+        Ok(T::zero())
     }
 
     /// The kick's fused step when it has one, else the two sub-steps.
-    fn flavor_step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        tau: T,
-        clock: T,
-    ) -> Result<(), StepError> {
-        match self.kick.fused_step(state, h, tau) {
-            Some(result) => result,
-            None => super::two_sub_steps(self, state, h, tau, clock),
+    #[inline]
+    fn flavor_step(&mut self, x: &mut State<T, N>, h: T, tau: T, clock: T) -> Result<T, StepError> {
+        if self.kick.fused_step(x, h, tau) {
+            Ok(T::zero())
+        } else {
+            super::two_sub_steps(self, x, h, tau, clock)
         }
     }
 }

@@ -1,12 +1,13 @@
 //! Euler–Maruyama for stiff SDEs as a (random) legacy map, 004 eqs 2.64, 2.76, 2.77.
 
-use super::explicit_euler::{sealed::Sealed, OdeEuler, OdeIncrement};
-use super::{OdeState, Stiffness};
+use super::explicit_euler::{OdeEuler, OdeIncrement};
+use super::Stiffness;
 use crate::langevin::Normal;
+use crate::sealed::Sealed;
 use crate::validate::check_nonnegative;
 #[cfg(doc)]
 use crate::StepError;
-use crate::{ConfigError, Real};
+use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
@@ -29,15 +30,20 @@ pub trait StiffSde<T: Real, const D: usize> {
 /// The map owns its RNG, so each call draws fresh, independent normals (`ω_k`, `ω'_k` of
 /// eq 2.77): the nonintrusive FLAVOR over this map *is* the SDE FLAVOR (2.77).
 ///
-/// Strong order ½, weak order 1. Only forward steps (`h > 0`); no adjoint.
+/// Strong order ½, weak order 1. Only forward steps (`h > 0`); no adjoint. The SDE's state `u`
+/// is the position `q` of a [`State`] (`v` is not used: keep it zero), as for
+/// [`ExplicitEuler`](super::ExplicitEuler). Because the map owns its RNG, the FLAVOR over it is
+/// an [`Integrator`](crate::Integrator) (its noise is internal), not a
+/// [`StochasticIntegrator`](crate::StochasticIntegrator).
 ///
 /// # Errors
 /// Construction: [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] `{ name: "alpha" }`.
-/// Step: [`StepError::StepSize`] for `h ≤ 0` or non-finite, [`StepError::NonFiniteState`],
-/// [`StepError::NonFiniteResult`]; the state is unchanged on error (the RNG has advanced).
+/// Step: [`StepError::StepSize`] for `h < 0`; nothing else is checked (the FLAVOR over it is).
+/// The RNG advances on every step, also one whose FLAVOR step then fails.
 ///
 /// ```
-/// use macrostep::flavor::{EulerMaruyama, LegacyMap, OdeState, Stiffness, StiffSde};
+/// use macrostep::flavor::{EulerMaruyama, Nonintrusive, Params, StiffSde};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{vector, SMatrix, SVector};
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// struct Ou; // du = −α u dt + √(2α) dW
@@ -49,12 +55,13 @@ pub trait StiffSde<T: Real, const D: usize> {
 ///         SMatrix::from_element(2f64.sqrt())
 ///     }
 /// }
-/// let mut em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9)).unwrap();
-/// let mut s = OdeState::new(0.0, vector![1.0]);
-/// em.step(&mut s, 1e-3, Stiffness::Off).unwrap(); // stiff part off: nothing moves
-/// assert_eq!(s.u[0], 1.0);
-/// em.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
-/// assert!(s.u[0] != 1.0);
+/// let em = EulerMaruyama::new(Ou, 100.0, Pcg32::seed_from_u64(9))?;
+/// // The SDE FLAVOR (eq 2.77): the map's RNG draws fresh noise for every stiff sub-step.
+/// let mut flavor = Nonintrusive::new(em, Params::new(0.01, 1e-3)?)?;
+/// let mut s = State::at_rest(vector![1.0]); // u = q
+/// flavor.integrate(&mut s, 100)?;
+/// assert!((s.t - 1.0).abs() < 1e-12 && s.q[0].is_finite() && s.q[0] != 1.0);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub type EulerMaruyama<T, F, R, const D: usize> = OdeEuler<MaruyamaScheme<T, F, R>, D>;
 
@@ -96,9 +103,10 @@ impl<T: Real, F: StiffSde<T, D>, R: Rng, const D: usize> OdeIncrement<T, D>
     const FORWARD_ONLY: bool = true;
 
     /// Draws the `D` normals `ξ` (also on a step that then fails: the RNG advances).
-    fn next(&mut self, x: &OdeState<T, D>, h: T, stiffness: Stiffness<T>) -> SVector<T, D> {
+    #[inline]
+    fn next(&mut self, x: &State<T, D>, h: T, stiffness: Stiffness<T>) -> SVector<T, D> {
         let xi = Normal::vector::<T, R, D>(&mut self.rng);
-        let (t, u) = (x.t, &x.u);
+        let (t, u) = (x.t, &x.q);
         let mut drift = self.sde.soft_drift(t, u);
         let mut diff = self.sde.soft_diffusion(t, u);
         if let Stiffness::On { clock } = stiffness {

@@ -1,10 +1,9 @@
 //! Variational Euler with d'Alembert forcing as a legacy map (004 eqs 2.114, 2.115).
 
-use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
+use super::euler_map::{EulerKick, EulerMap};
 use super::Stiffness;
 use crate::model::Mass;
-#[cfg(doc)]
-use crate::StepError;
+use crate::sealed::Sealed;
 use crate::{validate::check_finite, ConfigError, Real};
 use nalgebra::SVector;
 
@@ -31,22 +30,25 @@ pub trait SplitForce<T: Real, const N: usize> {
 /// Properties: first order; symplectic for each frozen time when the forces are conservative.
 ///
 /// # Errors
-/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }`. Step: [`StepError::StepSize`],
-/// [`StepError::NonFiniteState`], [`StepError::NonFiniteResult`]; state unchanged on error.
+/// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }`. A step never fails (it checks
+/// nothing: the FLAVOR over it does).
 ///
 /// ```
-/// use macrostep::flavor::{ForcedEuler, LegacyMap, SplitForce, Stiffness};
-/// use macrostep::{model::Mass, State};
+/// use macrostep::flavor::{ForcedEuler, Legacy, SplitForce};
+/// use macrostep::{model::Mass, Integrator, State};
 /// use nalgebra::{vector, SVector};
 /// struct Shaken; // q̈ = −q + α sin(c)
 /// impl SplitForce<f64, 1> for Shaken {
 ///     fn soft_force(&self, _: f64, q: &SVector<f64, 1>) -> SVector<f64, 1> { -q }
 ///     fn stiff_force(&self, c: f64, _: &SVector<f64, 1>) -> SVector<f64, 1> { vector![c.sin()] }
 /// }
-/// let mut map = ForcedEuler::new(Shaken, Mass::identity(), 10.0).unwrap();
-/// let mut s = State::new(0.0, vector![0.0], vector![1.0]);
-/// map.step(&mut s, 0.1, Stiffness::On { clock: 1.0 }).unwrap();
+/// let map = ForcedEuler::new(Shaken, Mass::identity(), 10.0)?;
+/// // Alone (stiffness on, forcing at the step's start time t = 1): drift, then kick.
+/// let mut legacy = Legacy::new(map, 0.1)?;
+/// let mut s = State::new(1.0, vector![0.0], vector![1.0]);
+/// legacy.step(&mut s)?;
 /// assert!((s.v[0] - (1.0 + 0.1 * (-0.1 + 10.0 * 1.0_f64.sin()))).abs() < 1e-12);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub type ForcedEuler<T, F, const N: usize> = EulerMap<ForcedKick<T, F, N>, N>;
 
@@ -70,8 +72,8 @@ impl<T: Real, F: SplitForce<T, N>, const N: usize> ForcedEuler<T, F, N> {
         Ok(Self { kick })
     }
 
-    /// The force field.
-    pub fn force(&self) -> &F {
+    /// The split force field (its soft and stiff parts).
+    pub fn split_force(&self) -> &F {
         &self.kick.force
     }
 }

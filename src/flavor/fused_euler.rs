@@ -1,14 +1,11 @@
 //! Symplectic Euler with a stiffness-dependent ordering: the nonintrusive FLAVOR at the cost of
 //! one legacy step (004 eqs 2.45, 2.49, 2.50).
 
-use super::euler_map::{sealed::Sealed, EulerKick, EulerMap};
-#[cfg(doc)]
-use super::LegacyMap;
+use super::euler_map::{EulerKick, EulerMap};
 use super::Stiffness;
-use crate::integrator::commit;
 use crate::model::{Potential, Split, System};
-use crate::validate::check_step_input;
-use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+use crate::sealed::Sealed;
+use crate::{validate::check_finite, ConfigError, Real, State};
 use nalgebra::SVector;
 
 /// Symplectic Euler over a [`Split`] `V + αU` whose stiff-on step is drift–kick (004 eq 2.50)
@@ -29,8 +26,8 @@ use nalgebra::SVector;
 /// q₁ = q + τ M⁻¹p,   p₂ = p − δ∇V(q₁) − τα∇U(q₁),   q₂ = q₁ + (δ − τ) M⁻¹p₂
 /// ```
 ///
-/// [`LegacyMap::flavor_step`] computes exactly this (equal to the two separate
-/// [`LegacyMap::step`] calls up to rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
+/// The map's FLAVOR step computes exactly this (equal to the two separate sub-steps up to
+/// rounding); [`Nonintrusive`](super::Nonintrusive) uses it.
 /// Over the steps, the drifts `τ` and `δ − τ` of consecutive FLAVOR steps merge: the FLAVOR is
 /// conjugate (by a drift of `τ`) to drift–kick symplectic Euler with step `δ` on
 /// `V + (τ/δ)αU` — the stiff force slowed by `τ/δ`, which is the flow-averaging mechanism made
@@ -46,15 +43,14 @@ use nalgebra::SVector;
 ///
 /// # Errors
 /// Construction: [`ConfigError::NonFinite`] `{ name: "alpha" }` when the split's `alpha` is not
-/// finite. Step: [`StepError::StepSize`] (zero or non-finite `h`), [`StepError::NonFiniteState`],
-/// [`StepError::NonFiniteResult`]; the state is unchanged on error.
+/// finite. A step never fails (it checks nothing: the FLAVOR over it does).
 ///
 /// ```
 /// use macrostep::{flavor::{FusedEuler, Nonintrusive, Params}, systems::SpringTrimer, Integrator};
 /// // System 2.100 (ε = 1e-6): one FLAVOR step of δ = 0.01 costs one symplectic Euler step.
 /// let model = SpringTrimer::<f64>::paper();
 /// let mut flavor = Nonintrusive::new(FusedEuler::new(model.system()).unwrap(),
-///                                    Params::new(0.01, 2e-5).unwrap());
+///                                    Params::new(0.01, 2e-5).unwrap()).unwrap();
 /// let mut s = model.initial_state();
 /// flavor.integrate(&mut s, 100).unwrap(); // T = 1
 /// let slow = (s.q[0] + s.q[1] + s.q[2]) / 3.0;
@@ -95,16 +91,16 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedEuler
 }
 
 impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedKick<T, V, U, N> {
-    /// The fused step: one soft and one stiff gradient (see the type docs).
+    /// The fused step of the working state `x`, in place: one soft and one stiff gradient (see
+    /// the type docs).
     #[inline]
-    fn fused(&self, state: &mut State<T, N>, h: T, tau: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let q1 = state.q + state.v * tau;
+    fn fused(&self, x: &mut State<T, N>, h: T, tau: T) {
+        let q1 = x.q + x.v * tau;
         let split = &self.system.potential;
         let g = split.soft.gradient(&q1) * h + split.stiff.gradient(&q1) * (tau * self.on);
-        let v = state.v - self.system.mass.solve(&g);
-        let q = q1 + v * (h - tau);
-        commit(state, State::new(state.t + h, q, v))
+        x.v -= self.system.mass.solve(&g);
+        x.q = q1 + x.v * (h - tau);
+        x.t += h;
     }
 }
 
@@ -130,16 +126,18 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> EulerKick<
     }
 
     #[inline]
-    fn fused_step(&self, s: &mut State<T, N>, h: T, tau: T) -> Option<Result<(), StepError>> {
-        Some(self.fused(s, h, tau))
+    fn fused_step(&self, x: &mut State<T, N>, h: T, tau: T) -> bool {
+        self.fused(x, h, tau);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flavor::{LegacyMap, Nonintrusive, Params};
+    use crate::flavor::{Nonintrusive, Params};
     use crate::model::{Mass, Quadratic};
+    use crate::{Guards, Integrator, StepError, Stepper};
     use nalgebra::{matrix, vector};
 
     fn map() -> FusedEuler<f64, Quadratic<f64, 2>, Quadratic<f64, 2>, 2> {
@@ -151,38 +149,33 @@ mod tests {
         FusedEuler::new(System::new(Mass::identity(), split)).unwrap()
     }
 
+    /// The FLAVOR over the map checks the input and the result; the state is left bit-identical
+    /// on error.
     #[test]
     fn rejects_bad_input_and_keeps_state() {
-        let mut m = map();
+        let m = map();
         let mut sys = *m.system();
         sys.potential.alpha = f64::NAN;
         assert_eq!(
             FusedEuler::new(sys).unwrap_err(),
             ConfigError::NonFinite { name: "alpha" }
         );
-        let mut s = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
-        assert_eq!(
-            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
-            Err(StepError::NonFiniteState)
-        );
+        let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap())
+            .unwrap()
+            .with_guards(Guards::off())
+            .unwrap();
+        let nan = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
+        let mut s = nan;
+        assert_eq!(f.step(&mut s), Err(StepError::NonFiniteState));
         let s0 = State::new(0.0, vector![0.1, 0.2], vector![0.0, 0.0]);
         let mut s = s0;
         for h in [0.0, f64::INFINITY] {
-            assert_eq!(
-                m.flavor_step(&mut s, h, 1e-4, 0.0),
-                Err(StepError::StepSize)
-            );
-            assert_eq!(m.step(&mut s, h, Stiffness::Off), Err(StepError::StepSize));
+            assert_eq!(f.step_by(&mut s, h), Err(StepError::StepSize));
+            assert_eq!(s, s0);
         }
         // Overflow: the state is left bit-identical.
         let big = State::new(0.0, vector![1e308, -1e308], vector![0.0, 0.0]);
         let mut s = big;
-        assert_eq!(
-            m.flavor_step(&mut s, 0.01, 1e-4, 0.0),
-            Err(StepError::NonFiniteResult)
-        );
-        assert_eq!(s, big);
-        let mut f = Nonintrusive::new(m, Params::new(0.01, 1e-4).unwrap());
         assert_eq!(f.step(&mut s), Err(StepError::NonFiniteResult));
         assert_eq!(s, big);
     }

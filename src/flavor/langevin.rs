@@ -9,19 +9,17 @@
 //! pattern of heapless).
 
 use super::{symmetric_core, velocity_ou, LegacyMap, Params, Stiffness, NEEDS_ADJOINT};
+use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
-use crate::langevin::{DiagonalOu, StochasticIntegrator};
+use crate::langevin::{DiagonalOu, Normal};
 use crate::model::Mass;
-use crate::validate::check_step_input;
+use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::SVector;
 use rand_core::Rng;
 
-mod sealed {
-    pub trait Sealed {}
-}
-
+#[doc(hidden)]
 /// Where the friction and noise of a [`LangevinFlavor`] act; implemented by [`SoftFriction`]
 /// and [`StiffFriction`] (sealed).
 pub trait FrictionPlacement: sealed::Sealed {
@@ -96,27 +94,33 @@ pub struct LangevinFlavor<T: Real, L, K, const N: usize> {
 ///
 /// Properties (Theorem 2.4.1): quasi-symplectic; conformally symplectic when the legacy map is
 /// symplectic — the Jacobian determinant of a step (noise fixed) is `Πᵢ e^{−cᵢδ}`; the slow
-/// variables' moments converge weakly (§2.6.8). Draws `2N` normals per step (`N` per OU flow).
+/// variables' moments converge weakly (§2.6.8). Draws `2N` normals per step (`N` per OU flow):
+/// the noise of a step ([`StochasticIntegrator::Noise`](crate::StochasticIntegrator::Noise)) is
+/// `[ξ₁, ξ₂]`, the standard normals of the first and the second OU flow.
+///
+/// It steps through [`StochasticIntegrator`](crate::StochasticIntegrator) (`step_noisy`,
+/// `integrate_noisy`, `step_with_noise`). Stochastic dynamics conserve no energy: the guards
+/// check finiteness, the clock and the velocity guard (when on) only.
 ///
 /// # Errors
-/// Construction: as [`Params::new`]; [`ConfigError::Inconsistent`]
+/// Construction: as [`Params::validate`]; [`ConfigError::Inconsistent`]
 /// `{ name: "Langevin FLAVOR needs a diagonal mass" }` for a full mass matrix; `"friction"`,
-/// `"noise"` negative or non-finite; for the symmetric form, `{ name: NEEDS_ADJOINT }`. Step:
-/// [`StepError::NonFiniteState`], [`StepError::NonFiniteResult`] and the legacy map's errors; the
-/// state is unchanged on error (the RNG has advanced).
+/// `"noise"` negative or non-finite; for the symmetric form, `{ name: NEEDS_ADJOINT }`. Step: as
+/// [`StochasticIntegrator::step_with_noise`](crate::StochasticIntegrator::step_with_noise) and
+/// the legacy map's errors; the state is unchanged on error (the RNG has advanced).
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
-///                 langevin::StochasticIntegrator, systems::TwoSpring};
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{LangevinSoft, Params, Switched},
+///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-3, EulerOrdering::KickDrift).unwrap();
 /// let mut f = LangevinSoft::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap(),
 ///                               &model.system().mass, vector![0.1, 0.1], vector![0.5, 0.5]).unwrap();
 /// let mut s = model.initial_state();
 /// let mut rng = Pcg32::seed_from_u64(1);
-/// f.integrate(&mut s, 100, &mut rng).unwrap();
+/// f.integrate_noisy(&mut s, 100, &mut rng).unwrap();
 /// assert!((s.t - 1.0).abs() < 1e-12 && s.is_finite());
 /// ```
 pub type LangevinSoft<T, L, const N: usize> = LangevinFlavor<T, L, SoftFriction, N>;
@@ -133,29 +137,30 @@ pub type LangevinSoft<T, L, const N: usize> = LangevinFlavor<T, L, SoftFriction,
 /// The stiff friction and noise act only during the micro-step, on the fast clock, like the stiff
 /// force. Properties (Theorem 2.4.1): quasi-symplectic; with a symplectic legacy map the Jacobian
 /// determinant of a step (noise fixed) is `Πᵢ e^{−α cᵢ τ}`. Draws `N` (plain) or `2N` (symmetric)
-/// normals per step.
+/// normals per step: the noise of a step is `[ξ₁, ξ₂]` as for [`LangevinSoft`], with `ξ₂` zero
+/// (not drawn) in the plain form.
 ///
 /// # Errors
 /// As [`LangevinSoft`], plus `"alpha"` (the friction stiffness) negative or non-finite as
 /// [`ConfigError::OutOfRange`] / [`ConfigError::NonFinite`].
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LangevinStiff, Params, Switched},
-///                 langevin::StochasticIntegrator, systems::TwoSpring};
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{LangevinStiff, Params, Switched},
+///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-4, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-4, EulerOrdering::KickDrift).unwrap();
 /// // Friction 1e4·0.1 and noise 100·1 on the first mass only (degenerate noise, §2.6.9).
 /// let mut f = LangevinStiff::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-4).unwrap(),
 ///                                &model.system().mass, vector![0.1, 0.0], vector![1.0, 0.0], 1e4).unwrap();
 /// let mut s = model.initial_state();
-/// f.integrate(&mut s, 100, &mut Pcg32::seed_from_u64(3)).unwrap();
+/// f.integrate_noisy(&mut s, 100, &mut Pcg32::seed_from_u64(3)).unwrap();
 /// assert!(s.is_finite());
 /// ```
 pub type LangevinStiff<T, L, const N: usize> = LangevinFlavor<T, L, StiffFriction, N>;
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft<T, L, N> {
+impl<T: Real, L: LegacyMap<T, N>, const N: usize> LangevinSoft<T, L, N> {
     /// The plain form (eq 2.88).
     ///
     /// # Errors
@@ -189,7 +194,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinSoft
     }
 }
 
-impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStiff<T, L, N> {
+impl<T: Real, L: LegacyMap<T, N>, const N: usize> LangevinStiff<T, L, N> {
     /// The plain form (eq 2.89).
     ///
     /// # Errors
@@ -228,7 +233,7 @@ impl<T: Real, L: LegacyMap<T, State = State<T, N>>, const N: usize> LangevinStif
 impl<T, L, K, const N: usize> LangevinFlavor<T, L, K, N>
 where
     T: Real,
-    L: LegacyMap<T, State = State<T, N>>,
+    L: LegacyMap<T, N>,
     K: FrictionPlacement,
 {
     /// Checks the step sizes, then (symmetric form) the adjoint, then builds the OU flows over
@@ -239,7 +244,7 @@ where
         symmetric: bool,
         ou: impl Fn(T) -> Result<DiagonalOu<T, N>, ConfigError>,
     ) -> Result<Self, ConfigError> {
-        params.validate()?;
+        let params = params.validate()?;
         if symmetric && !legacy.has_adjoint() {
             return Err(ConfigError::Inconsistent {
                 name: NEEDS_ADJOINT,
@@ -268,39 +273,87 @@ where
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, L: LegacyMap<T, State = State<T, N>>, K, const N: usize]
-    LangevinFlavor<T, L, K, N> => params.delta
-);
-
-impl<T, L, K, const N: usize> StochasticIntegrator<T, N> for LangevinFlavor<T, L, K, N>
+impl<T, L, K, const N: usize> LangevinFlavor<T, L, K, N>
 where
     T: Real,
-    L: LegacyMap<T, State = State<T, N>>,
+    K: FrictionPlacement,
+{
+    /// Whether a step applies a second OU flow (and draws its normals).
+    #[inline]
+    fn second_flow(&self) -> bool {
+        self.symmetric || !K::STIFF
+    }
+}
+
+impl<T, L, K, const N: usize> Guarded<T, N> for LangevinFlavor<T, L, K, N>
+where
+    T: Real,
+    L: LegacyMap<T, N>,
+    K: FrictionPlacement,
+{
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    /// The meso-step `δ`.
+    fn step_size(&self) -> T {
+        self.params.delta
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+}
+
+impl<T, L, K, const N: usize> NoisyMethod<T, N> for LangevinFlavor<T, L, K, N>
+where
+    T: Real,
+    L: LegacyMap<T, N>,
     K: FrictionPlacement,
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step<R: Rng + ?Sized>(
+    /// `[ξ₁, ξ₂]`: the standard normals of the first and the second OU flow (`ξ₂` zero, not
+    /// drawn, when the step has one flow).
+    type Noise = [SVector<T, N>; 2];
+
+    /// `N` normals ([`Normal::vector`]) for the first flow, then `N` for the second when the
+    /// step has one.
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> [SVector<T, N>; 2] {
+        let first = Normal::vector::<T, R, N>(rng);
+        let second = if self.second_flow() {
+            Normal::vector::<T, R, N>(rng)
+        } else {
+            SVector::zeros()
+        };
+        [first, second]
+    }
+
+    #[inline]
+    fn propose_noisy(
         &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.params.delta)?;
+        state: &State<T, N>,
+        noise: &[SVector<T, N>; 2],
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let (delta, tau) = (self.params.delta, self.params.tau);
         let clock = self.params.clock(state.t);
-        let mut x = *state;
-        x.v = self.first.sample(&x.v, rng);
+        next.v = self.first.apply(&state.v, &noise[0]);
         if self.symmetric {
-            symmetric_core(&mut self.legacy, &mut x, delta, tau, clock)?;
-            x.v = self.second.sample(&x.v, rng);
+            symmetric_core(&mut self.legacy, next, delta, tau, clock)?;
+            next.v = self.second.apply(&next.v, &noise[1]);
         } else if K::STIFF {
-            self.legacy.flavor_step(&mut x, delta, tau, clock)?;
+            self.legacy.flavor_step(next, delta, tau, clock)?;
         } else {
-            self.legacy.step(&mut x, tau, Stiffness::On { clock })?;
-            x.v = self.second.sample(&x.v, rng);
-            self.legacy.step(&mut x, delta - tau, Stiffness::Off)?;
+            self.legacy.step(next, tau, Stiffness::On { clock })?;
+            next.v = self.second.apply(&next.v, &noise[1]);
+            self.legacy.step(next, delta - tau, Stiffness::Off)?;
         }
-        self.watch.commit(state, &x, delta, &NoProbe)
+        Ok(T::zero())
     }
 }

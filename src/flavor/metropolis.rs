@@ -1,10 +1,10 @@
 //! The Metropolis-adjusted FLAVOR, 004 §2.4.6.
 
 use super::{velocity_ou, LegacyMap, Symmetric};
+use crate::driver::{Guarded, Method, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
-use crate::langevin::{DiagonalOu, Normal, StochasticIntegrator};
+use crate::langevin::{DiagonalOu, Normal};
 use crate::model::{Potential, Split, System};
-use crate::validate::check_step_input;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 use rand_core::Rng;
@@ -33,41 +33,62 @@ use rand_core::Rng;
 ///
 /// Properties: unbiased for `exp(−βH̄)`, stochastically stable (a rejected proposal cannot blow
 /// up), ergodic with non-degenerate noise; [`Metropolis::acceptance_rate`] reports the fraction of
-/// accepted proposals. Draws `2N + 1` random numbers per step.
+/// accepted proposals over the committed steps. Draws `2N + 1` random numbers per step: the noise
+/// of a step ([`MetropolisNoise`]) is the normals of the first OU half-step, the uniform of the
+/// acceptance test and the normals of the second half-step, drawn in that order.
+///
+/// It steps through [`StochasticIntegrator`](crate::StochasticIntegrator) (`step_noisy`,
+/// `integrate_noisy`, `step_with_noise`); the symmetric FLAVOR inside is used as a proposal
+/// only (its own guards are not consulted). The guards check finiteness, the clock and the
+/// velocity guard (when on): a sampler at a temperature conserves no energy.
 ///
 /// # Errors
 /// Construction: [`ConfigError::OutOfRange`] `{ name: "beta" }` (not positive), `"friction"`
-/// negative or non-finite, and [`ConfigError::Inconsistent`] for a full mass matrix. Step:
-/// [`StepError::NonFiniteState`] for a non-finite input; a proposal that fails (a non-finite
-/// result) is rejected, not reported. The state is unchanged on error.
+/// negative or non-finite, and [`ConfigError::Inconsistent`] for a full mass matrix. Step: as
+/// [`StochasticIntegrator::step_with_noise`](crate::StochasticIntegrator::step_with_noise); a
+/// proposal that fails (a legacy map's error, a non-finite result) is rejected, not reported. The
+/// state is unchanged on error.
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{Metropolis, Params, Switched, Symmetric},
-///                 langevin::StochasticIntegrator, systems::TwoSpring};
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{Metropolis, Params, Switched, Symmetric},
+///                 systems::TwoSpring, StochasticIntegrator};
 /// use nalgebra::vector;
 /// use rand_pcg::{rand_core::SeedableRng, Pcg32};
 /// let model = TwoSpring::<f64>::paper();
-/// let se = SymplecticEuler::new(model.system(), 1e-3, Ordering::KickDrift).unwrap();
+/// let se = SymplecticEuler::new(model.system(), 1e-3, EulerOrdering::KickDrift).unwrap();
 /// let flavor = Symmetric::new(Switched::symplectic_euler(se).unwrap(), Params::new(0.01, 1e-3).unwrap()).unwrap();
 /// let mut mh = Metropolis::new(flavor, model.system(), vector![1.0, 1.0], 1.0).unwrap();
 /// let mut s = model.initial_state();
-/// mh.integrate(&mut s, 200, &mut Pcg32::seed_from_u64(5)).unwrap();
+/// mh.integrate_noisy(&mut s, 200, &mut Pcg32::seed_from_u64(5)).unwrap();
 /// assert!(mh.acceptance_rate() > 0.5);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Metropolis<T: Real, L, V, U, const N: usize> {
-    flavor: Symmetric<T, L>,
+    flavor: Symmetric<T, L, N>,
     effective: System<T, Split<T, V, U>, N>,
     beta: T,
     ou: DiagonalOu<T, N>,
     proposed: u64,
     accepted: u64,
+    /// Whether the last proposal was accepted (counted when its step is committed).
+    last_accepted: bool,
     watch: Watch<T, N>,
+}
+
+/// The noise one step of a [`Metropolis`] consumes, in the order it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetropolisNoise<T: Real, const N: usize> {
+    /// Standard normals of the first OU half-step.
+    pub first: SVector<T, N>,
+    /// The uniform in `(0, 1]` of the acceptance test ([`Normal::uniform_open0`]).
+    pub uniform: T,
+    /// Standard normals of the second OU half-step.
+    pub second: SVector<T, N>,
 }
 
 impl<T: Real, L, V, U, const N: usize> Metropolis<T, L, V, U, N>
 where
-    L: LegacyMap<T, State = State<T, N>>,
+    L: LegacyMap<T, N>,
     V: Potential<T, N>,
     U: Potential<T, N>,
 {
@@ -77,7 +98,7 @@ where
     /// # Errors
     /// See the type's `# Errors`.
     pub fn new(
-        flavor: Symmetric<T, L>,
+        flavor: Symmetric<T, L, N>,
         system: System<T, Split<T, V, U>, N>,
         friction: SVector<T, N>,
         beta: T,
@@ -115,6 +136,7 @@ where
             ou,
             proposed: 0,
             accepted: 0,
+            last_accepted: false,
         })
     }
 
@@ -123,7 +145,7 @@ where
         self.effective.energy(s)
     }
 
-    /// Accepted / proposed moves so far (zero before the first step).
+    /// Accepted / proposed moves over the committed steps so far (zero before the first step).
     pub fn acceptance_rate(&self) -> f64 {
         if self.proposed == 0 {
             0.0
@@ -139,47 +161,86 @@ where
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, L, V, U, const N: usize]
-    Metropolis<T, L, V, U, N>
-    where [L: LegacyMap<T, State = State<T, N>>, V: Potential<T, N>, U: Potential<T, N>]
-    => flavor.step_size()
-);
-
-impl<T: Real, L, V, U, const N: usize> StochasticIntegrator<T, N> for Metropolis<T, L, V, U, N>
+impl<T: Real, L, V, U, const N: usize> Guarded<T, N> for Metropolis<T, L, V, U, N>
 where
-    L: LegacyMap<T, State = State<T, N>>,
+    L: LegacyMap<T, N>,
+    V: Potential<T, N>,
+    U: Potential<T, N>,
+{
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    /// The FLAVOR's meso-step `δ`.
+    fn step_size(&self) -> T {
+        self.flavor.params().delta
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+
+    /// Counts the committed step's proposal.
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.proposed += 1;
+        if self.last_accepted {
+            self.accepted += 1;
+        }
+    }
+}
+
+impl<T: Real, L, V, U, const N: usize> NoisyMethod<T, N> for Metropolis<T, L, V, U, N>
+where
+    L: LegacyMap<T, N>,
     V: Potential<T, N>,
     U: Potential<T, N>,
 {
     const DETERMINISTIC_ORDER: u32 = 1;
 
-    fn step<R: Rng + ?Sized>(
+    type Noise = MetropolisNoise<T, N>;
+
+    /// `N` normals, one uniform ([`Normal::uniform_open0`], one `next_u64`), `N` normals.
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> MetropolisNoise<T, N> {
+        let first = Normal::vector::<T, R, N>(rng);
+        let uniform = T::lit(Normal::uniform_open0(rng));
+        let second = Normal::vector::<T, R, N>(rng);
+        MetropolisNoise {
+            first,
+            uniform,
+            second,
+        }
+    }
+
+    #[inline]
+    fn propose_noisy(
         &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
+        state: &State<T, N>,
+        noise: &MetropolisNoise<T, N>,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let delta = self.flavor.params().delta;
-        check_step_input(state, delta)?;
-        let mut x = *state;
-        x.v = self.ou.sample(&x.v, rng);
-        let h0 = self.effective.energy(&x);
-        let mut y = x;
-        let ok = self.flavor.step(&mut y).is_ok();
-        let u = T::lit(Normal::uniform_open0(rng));
-        self.proposed += 1;
+        next.v = self.ou.apply(&state.v, &noise.first);
+        let h0 = self.effective.energy(next);
+        let mut y = *next;
+        let ok = self.flavor.propose(next, delta, &mut y).is_ok();
         let accept = ok && {
             let dh = self.effective.energy(&y) - h0;
-            dh.finite() && (dh <= T::zero() || u.ln() < -self.beta * dh)
+            dh.finite() && (dh <= T::zero() || noise.uniform.ln() < -self.beta * dh)
         };
+        self.last_accepted = accept;
         if accept {
-            self.accepted += 1;
-            x = y;
+            next.q = y.q;
+            next.v = y.v;
         } else {
-            x.v = -x.v;
-            x.t = state.t + delta;
+            next.v = -next.v;
         }
-        x.v = self.ou.sample(&x.v, rng);
-        self.watch.commit(state, &x, delta, &NoProbe)
+        next.v = self.ou.apply(&next.v, &noise.second);
+        Ok(T::zero())
     }
 }

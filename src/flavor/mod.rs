@@ -18,37 +18,74 @@
 //! `Φ` and its adjoint `Φ*` (Theorem 2.2.3).
 //!
 //! # The pieces
-//! - [`LegacyMap`]: the abstraction (one step with the stiffness switched on or off, and the
-//!   adjoint step where one exists). Provided: [`Switched`] (any [`Integrator`](crate::Integrator)
-//!   over a [`Split`](crate::model::Split): symplectic Euler eq 2.49 with its adjoint eq 2.50,
-//!   velocity Verlet, or anything else through a stiffness setter), [`ExplicitEuler`] for stiff
-//!   ODEs (eq 2.104), [`EulerMaruyama`] for stiff SDEs (eq 2.64) (both aliases of one
-//!   [`OdeEuler`] with the increment as strategy), [`ForcedEuler`] for mechanical
-//!   systems with time-dependent stiff forcing (eqs 2.114/2.115), [`FusedEuler`] (symplectic
-//!   Euler drift–kick with the stiffness on, kick–drift with it off: its nonintrusive FLAVOR step
-//!   costs one legacy step, see [`LegacyMap::flavor_step`]); the last two are aliases of one
-//!   [`EulerMap`] with the kick as strategy ([`ForcedKick`], [`FusedKick`]).
-//! - [`Nonintrusive`]: eq 2.45 / 2.34 (and the SDE FLAVOR eq 2.77 when the legacy map is random),
-//!   with the M-sample macro-step of eq 2.10.
-//! - [`Symmetric`]: the symplectic and time-reversible FLAVOR, eq 2.47. Both are aliases of one
-//!   [`Flavor`] with the composition as strategy ([`NonintrusiveForm`], [`SymmetricForm`]).
-//! - [`Artificial`]: eqs 2.51–2.53, freezing linear stiff coordinates during the long step.
-//! - [`LangevinSoft`] / [`LangevinStiff`]: Langevin FLAVORs with soft (eqs 2.88, 2.90) or stiff
-//!   (eqs 2.89, 2.91) friction and noise, aliases of one [`LangevinFlavor`] with the friction
-//!   placement as strategy.
-//! - [`Metropolis`]: the Metropolis-adjusted FLAVOR of §2.4.6.
 //! - The common stacks in one call, `τ` given once: [`Nonintrusive::symplectic_euler`],
 //!   [`Nonintrusive::fused_euler`], [`Nonintrusive::verlet`], [`Symmetric::symplectic_euler`]
-//!   from `(system, δ, τ)`, with the aliases [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
-//!   [`VerletFlavor`], [`SymmetricEulerFlavor`] for their types.
+//!   from `(system, δ, τ)`; their types are [`SymplecticEulerFlavor`], [`FusedEulerFlavor`],
+//!   [`VerletFlavor`], [`SymmetricEulerFlavor`].
+//! - The FLAVORs over a legacy map, each built from the map and validated [`Params`]:
+//!   [`Nonintrusive`] (eq 2.45 / 2.34, the SDE FLAVOR eq 2.77 when the legacy map is random, and
+//!   the M-sample macro-step of eq 2.10), [`Symmetric`] (symplectic and time-reversible,
+//!   eq 2.47), [`LangevinSoft`] / [`LangevinStiff`] (soft friction and noise, eqs 2.88, 2.90, or
+//!   stiff, eqs 2.89, 2.91) and [`Metropolis`] (the Metropolis-adjusted FLAVOR of §2.4.6 over a
+//!   symmetric one). [`Artificial`] (eqs 2.51–2.53, freezing linear stiff coordinates during the
+//!   long step) is built from the split system itself.
+//! - The legacy maps: [`Switched`] makes one of any one-step [`Method`](crate::driver::Method)
+//!   over a [`Split`](crate::model::Split) (symplectic Euler eq 2.49 with its adjoint eq 2.50,
+//!   velocity Verlet, or anything else through a stiffness setter); [`ExplicitEuler`] for stiff
+//!   ODEs ([`StiffOde`], eq 2.104), [`EulerMaruyama`] for stiff SDEs ([`StiffSde`], eq 2.64),
+//!   [`ForcedEuler`] for mechanical systems with time-dependent stiff forcing ([`SplitForce`],
+//!   eqs 2.114/2.115), [`FusedEuler`] (symplectic Euler drift–kick with the stiffness on,
+//!   kick–drift with it off: its nonintrusive FLAVOR step costs one legacy step). [`Legacy`]
+//!   steps a legacy map alone, stiffness on: the single-scale integrator a FLAVOR's speed-up is
+//!   measured against.
 //! - [`Params`] and [`advice`]: validation (`0 < τ < δ`) and the rule of thumb for choosing
 //!   `τ`, `δ` from `ε`, with the linear stability check of Theorem 2.5.1.
+//!
+//! The names are aliases of a few generic bodies that carry their shared methods ([`Flavor`]
+//! for [`Nonintrusive`] and [`Symmetric`], [`LangevinFlavor`], [`OdeEuler`] for the ODE and SDE
+//! maps, [`EulerMap`] for [`ForcedEuler`] and [`FusedEuler`]); the strategy parameters that tell
+//! the forms apart, and the trait the legacy maps implement, are not part of the documented
+//! surface.
+//!
+//! # Stepping and the guards
+//! Every FLAVOR is an integrator of its own and steps through the step driver
+//! ([`crate::driver`]): [`Nonintrusive`], [`Symmetric`] and [`Artificial`] are
+//! [`Integrator`](crate::Integrator)s, [`LangevinSoft`], [`LangevinStiff`] and [`Metropolis`] are
+//! [`StochasticIntegrator`](crate::StochasticIntegrator)s. The driver checks the input, keeps the
+//! compensated clock (after `n` steps `t = t₀ + n·δ` to one rounding, whatever the sub-steps
+//! add up to), applies the guards and commits; the FLAVOR owns the guard memory
+//! ([`Stepper::guards`](crate::Stepper::guards), [`Stepper::set_guards`](crate::Stepper::set_guards)).
+//! A legacy map is not an integrator: its sub-steps advance the FLAVOR's working state and check
+//! nothing ([`Legacy`] steps one alone through the driver).
+//!
+//! The guards of a FLAVOR bound no energy and no constraint residual
+//! ([`NoProbe`](crate::guard::NoProbe)); they check finiteness, the clock and, when it is on,
+//! the velocity jump of a step ([`Guards::velocity_step`](crate::Guards::velocity_step)). A
+//! FLAVOR does not conserve the energy `K + V + αU` of the stiff system: it runs the stiff
+//! dynamics on the slowed clock, so the stiff potential `αU` swings through the energy the fast
+//! oscillation carries. From the paper's starting states the default run guard
+//! (`|ΔE| ≤ 0.2·S`) is exceeded within the first steps, for the nonintrusive and the symmetric
+//! form alike: on system 2.93 (`ω = 100`, start `(0.8, 0.811)` at rest, `δ = 10⁻²`, `τ = 10⁻⁴`)
+//! `|ΔE|` reaches `0.65·S` (the stiff spring's share of the energy), on system 2.100
+//! (`SpringTrimer::paper`, `δ = 10⁻²`, `τ = 10⁻⁵…10⁻⁴`) `1.0·S` to `2.1·S`, on the FPU chain
+//! (`Fpu::paper`) `0.38·S`, on the two-spring system of §4.2.5 (`TwoSpring::paper`) `0.42·S`;
+//! only propane's clip stays within (`0.1·S`).
+//! What a FLAVOR nearly conserves is the effective energy `H̄ = K + V + (τ/δ)·αU` (see
+//! [`Metropolis`]); on the same runs it moves by less than `0.05·S`.
+//!
+//! # First-order ODEs and SDEs: the state
+//! The driver steps a mechanical [`State`] `(t, q, v)`. A FLAVOR over a first-order ODE or SDE
+//! ([`ExplicitEuler`], [`EulerMaruyama`]) steps the same type: the ODE's state `u ∈ ℝᴰ` is the
+//! position `q` of a `State<T, D>`, and `v` is not used — the maps carry it unchanged, so a run
+//! started with `v = 0` ([`State::at_rest`]) keeps it zero and the velocity guard sees no jump.
+//! One state type for every FLAVOR gives the ODE FLAVORs the driver's input checks, clock and
+//! contract with no second code path, and `u` is read as `s.q`.
 //!
 //! # Time-dependent forcing: the τ clock (eq 2.115)
 //! A stiff term that depends on time must see the *fast* clock, which a FLAVOR advances by `τ`
 //! per step of length `δ`: during the stiff sub-step of the step that starts at time `t` the
-//! legacy map is given `clock = t·τ/δ` in [`Stiffness::On`], and evaluates its stiff forcing
-//! there (Kapitza: `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
+//! legacy map evaluates its stiff forcing at the fast-clock time `t·τ/δ` (Kapitza:
+//! `ω² sin(2πω nτ)` instead of `sin(2πω nδ)`). Soft terms use the real time.
 //! In real time the slow variables then see the forcing at the slowed frequency `Ωτ/δ`, so
 //! `δ/τ` is bounded by the averaging, not only by stability: `Ωτ/δ ≫ ω_slow` (on Kapitza's
 //! pendulum `δ/τ ≲ 10`, which rules out the thesis's `δ = 0.002`; see [`advice`] and
@@ -86,7 +123,7 @@
 //! # Choosing the form
 //! The symmetric FLAVOR needs the legacy map's adjoint; asking for it on a map without one is a
 //! [`ConfigError::Inconsistent`] `{ name: NEEDS_ADJOINT }` returned by the constructor (a run-time
-//! check of [`LegacyMap::has_adjoint`], so one generic wrapper can hold maps with and without).
+//! check, so one generic wrapper can hold maps with and without an adjoint).
 
 pub mod advice;
 mod artificial;
@@ -97,37 +134,55 @@ mod forced_euler;
 mod form;
 mod fused_euler;
 mod langevin;
+mod legacy;
 mod metropolis;
 mod nonintrusive;
+mod params;
 mod stacks;
 mod switched;
 mod symmetric;
 
 pub use artificial::Artificial;
-pub use euler_map::{EulerKick, EulerMap};
-pub use euler_maruyama::{EulerMaruyama, MaruyamaScheme, StiffSde};
-pub use explicit_euler::{
-    ExplicitEuler, ExplicitScheme, OdeEuler, OdeIncrement, OdeState, StiffOde,
-};
-pub use forced_euler::{ForcedEuler, ForcedKick, SplitForce};
-pub use form::{Flavor, FlavorForm, NonintrusiveForm, SymmetricForm};
-pub use fused_euler::{FusedEuler, FusedKick};
-pub use langevin::{
-    FrictionPlacement, LangevinFlavor, LangevinSoft, LangevinStiff, SoftFriction, StiffFriction,
-};
-pub use metropolis::Metropolis;
+pub use euler_map::EulerMap;
+pub use euler_maruyama::{EulerMaruyama, StiffSde};
+pub use explicit_euler::{ExplicitEuler, OdeEuler, StiffOde};
+pub use forced_euler::{ForcedEuler, SplitForce};
+pub use form::Flavor;
+pub use fused_euler::FusedEuler;
+pub use langevin::{LangevinFlavor, LangevinSoft, LangevinStiff};
+pub use legacy::Legacy;
+pub use metropolis::{Metropolis, MetropolisNoise};
 pub use nonintrusive::Nonintrusive;
+pub use params::Params;
 pub use stacks::{
     FusedEulerFlavor, SymmetricEulerFlavor, SymplecticEulerFlavor, SymplecticEulerMap,
     VerletFlavor, VerletMap,
 };
-pub use switched::Switched;
+pub use switched::{AdjointStep, Switched};
 pub use symmetric::Symmetric;
 
-use crate::validate::{check_finite, check_nonnegative};
+// Named in the definitions of the types above (their strategy parameters, and the trait the
+// legacy maps implement), never written by a user: reachable, not documented.
+#[doc(hidden)]
+pub use euler_map::EulerKick;
+#[doc(hidden)]
+pub use euler_maruyama::MaruyamaScheme;
+#[doc(hidden)]
+pub use explicit_euler::{ExplicitScheme, OdeIncrement};
+#[doc(hidden)]
+pub use forced_euler::ForcedKick;
+#[doc(hidden)]
+pub use form::{FlavorForm, NonintrusiveForm, SymmetricForm};
+#[doc(hidden)]
+pub use fused_euler::FusedKick;
+#[doc(hidden)]
+pub use langevin::{FrictionPlacement, SoftFriction, StiffFriction};
+
+use crate::validate::check_nonnegative;
 use crate::{ConfigError, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Stiffness<T> {
@@ -143,253 +198,112 @@ pub enum Stiffness<T> {
 
 /// A legacy one-step map `Φ_h^α` whose stiffness can be switched on or off (004 eq 2.7 / 2.43).
 ///
-/// `step` takes a signed step `h` (the names match [`Integrator`](crate::Integrator)'s `step_by`,
-/// with the stiffness switch added; a legacy map keeps its own trait because of that switch and
-/// because its state may be an [`OdeState`]). A map that has an adjoint `Φ*_h = (Φ_{−h})⁻¹`
-/// (eq 2.46) says so with [`LegacyMap::has_adjoint`] and implements [`LegacyMap::step_adjoint`]; the
-/// symmetric FLAVORs need it and check it when they are built.
+/// A legacy map is what a FLAVOR is built from, not an integrator of its own: a step advances a
+/// working state `x` in place — `x.q`, `x.v` and the time `x.t` (by a plain `x.t + h`, which the
+/// sub-steps of a FLAVOR step read for their time-dependent terms) — and returns the energy the
+/// sub-step exchanged with the outside (the work of a held force; zero for a conservative map).
+/// It checks nothing and commits nothing: the FLAVOR built on it steps through the step driver
+/// ([`crate::driver`]), which checks the input, keeps the clock, bounds the result by the guards
+/// and commits it; on an error or a refused result the working state is discarded ([`Legacy`]
+/// steps a map alone, stiffness on, through the driver the same way). A map that
+/// has an adjoint `Φ*_h = (Φ_{−h})⁻¹` (eq 2.46) says so with [`LegacyMap::has_adjoint`] and
+/// implements [`LegacyMap::step_adjoint`]; the symmetric FLAVORs need it and check it when they
+/// are built.
 ///
-/// Contract, as for [`Integrator`](crate::Integrator): on error the state is unchanged, and a
-/// step never panics.
-pub trait LegacyMap<T: Real> {
-    /// The state the map advances ([`State`] for mechanical systems, [`OdeState`] for ODEs).
-    type State: Copy;
+/// Mechanical maps advance `(q, v)`; the first-order ODE and SDE maps ([`OdeEuler`]) advance the
+/// ODE's state in `x.q` and leave `x.v` as it is (see the [module docs](self)).
+///
+/// A step never panics.
+#[doc(hidden)]
+pub trait LegacyMap<T: Real, const N: usize> {
     /// Whether the map is symplectic (with the stiffness on or off).
     const SYMPLECTIC: bool;
 
-    /// The time of a state.
-    fn time(state: &Self::State) -> T;
+    /// The order of the map with the stiffness on, stepped alone ([`Legacy`]).
+    const ORDER: u32;
 
-    /// One step `Φ_h^α` of signed length `h` with the stiffness switched as given.
+    /// Whether the map with the stiffness on is symmetric (`Φ_{−h} ∘ Φ_h = id`).
+    const SYMMETRIC: bool;
+
+    /// One step `Φ_h^α` of signed length `h` with the stiffness switched as given, in place;
+    /// returns the energy exchanged with the outside.
     ///
     /// # Errors
-    /// The map's own step errors; the state is unchanged on error.
-    fn step(
-        &mut self,
-        state: &mut Self::State,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError>;
+    /// The map's own failures (a singular solve, a Newton iteration that does not converge, a
+    /// backward step of a random map); `x` is then meaningless.
+    fn step(&mut self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>) -> Result<T, StepError>;
 
     /// Whether [`LegacyMap::step_adjoint`] is available.
     fn has_adjoint(&self) -> bool {
         false
     }
 
-    /// Replaces the step guards of the map's inner integrator, if it has one (see
-    /// [`Integrator::set_guards`](crate::Integrator::set_guards)); the default accepts only
-    /// [`Guards::off`](crate::Guards::off).
-    ///
-    /// # Errors
-    /// As [`Integrator::set_guards`](crate::Integrator::set_guards).
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), crate::ConfigError> {
-        if guards == crate::Guards::off() {
-            Ok(())
-        } else {
-            Err(crate::ConfigError::Inconsistent { name: "guards" })
-        }
-    }
-
-    /// One step of the adjoint map `Φ_h^{α,*}`.
+    /// One step of the adjoint map `Φ_h^{α,*}`, in place, as [`LegacyMap::step`].
     ///
     /// # Errors
     /// [`StepError::Precondition`] when the map has no adjoint (the default); otherwise the
-    /// map's own step errors. The state is unchanged on error.
+    /// map's own failures.
     fn step_adjoint(
         &mut self,
-        _state: &mut Self::State,
+        _x: &mut State<T, N>,
         _h: T,
         _stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
+    ) -> Result<T, StepError> {
         Err(StepError::Precondition)
     }
 
-    /// Deprecated name of [`LegacyMap::step`].
-    ///
-    /// # Errors
-    /// As [`LegacyMap::step`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step`")]
-    fn advance(
-        &mut self,
-        state: &mut Self::State,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        self.step(state, h, stiffness)
-    }
-
-    /// Deprecated name of [`LegacyMap::step_adjoint`].
-    ///
-    /// # Errors
-    /// As [`LegacyMap::step_adjoint`].
-    #[deprecated(since = "0.3.0", note = "renamed to `step_adjoint`")]
-    fn advance_adjoint(
-        &mut self,
-        state: &mut Self::State,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
-        self.step_adjoint(state, h, stiffness)
-    }
-
     /// One nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` (eq 2.45) of signed length `h` with
-    /// micro-step `tau`, the stiff sub-step on the fast clock `clock`.
+    /// micro-step `tau`, the stiff sub-step on the fast clock `clock`, in place; returns the
+    /// energy exchanged over both sub-steps.
     ///
     /// The default is the two [`LegacyMap::step`] calls. A map may override it with a fused
     /// evaluation of the same composition (equal up to rounding), as [`FusedEuler`] does to share
     /// one soft-force evaluation between the two sub-steps.
     ///
     /// # Errors
-    /// The map's own step errors; the state is unchanged on error (the default advances a copy
-    /// and commits it on success).
-    fn flavor_step(
-        &mut self,
-        state: &mut Self::State,
-        h: T,
-        tau: T,
-        clock: T,
-    ) -> Result<(), StepError> {
-        two_sub_steps(self, state, h, tau, clock)
+    /// As [`LegacyMap::step`].
+    fn flavor_step(&mut self, x: &mut State<T, N>, h: T, tau: T, clock: T) -> Result<T, StepError> {
+        two_sub_steps(self, x, h, tau, clock)
     }
 }
 
-/// The default [`LegacyMap::flavor_step`]: `Φ⁰_{h−τ} ∘ Φ^α_τ` as two [`LegacyMap::step`] calls
-/// on a copy, committed on success.
-pub(crate) fn two_sub_steps<T: Real, L: LegacyMap<T> + ?Sized>(
+/// The default [`LegacyMap::flavor_step`]: `Φ⁰_{h−τ} ∘ Φ^α_τ` as two [`LegacyMap::step`] calls.
+#[inline]
+pub(crate) fn two_sub_steps<T: Real, L: LegacyMap<T, N> + ?Sized, const N: usize>(
     map: &mut L,
-    state: &mut L::State,
+    x: &mut State<T, N>,
     h: T,
     tau: T,
     clock: T,
-) -> Result<(), StepError> {
-    let mut x = *state;
-    map.step(&mut x, tau, Stiffness::On { clock })?;
-    map.step(&mut x, h - tau, Stiffness::Off)?;
-    *state = x;
-    Ok(())
+) -> Result<T, StepError> {
+    let stiff = map.step(x, tau, Stiffness::On { clock })?;
+    let soft = map.step(x, h - tau, Stiffness::Off)?;
+    Ok(stiff + soft)
 }
 
 /// The rule a legacy map without an adjoint violates when a symmetric FLAVOR is built on it:
 /// the `name` of the [`ConfigError::Inconsistent`] returned.
 pub const NEEDS_ADJOINT: &str = "symmetric FLAVOR needs a legacy map with an adjoint";
 
-/// FLAVOR step sizes: the meso-step `δ` and the micro-step `τ`, with `0 < τ < δ`.
-///
-/// The fields are private so that a `Params` exists only validated ([`Params::new`]); every
-/// FLAVOR constructor can then rely on `0 < τ < δ`. A struct literal does not compile:
-///
-/// ```compile_fail
-/// let p = macrostep::flavor::Params { delta: 0.01, tau: 0.5 };
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Params<T> {
-    delta: T,
-    tau: T,
-}
-
-impl<T: Real> Params<T> {
-    /// The meso-step `δ` (the FLAVOR step size).
-    #[inline]
-    pub fn delta(&self) -> T {
-        self.delta
-    }
-
-    /// The micro-step `τ` during which the stiffness is on.
-    #[inline]
-    pub fn tau(&self) -> T {
-        self.tau
-    }
-
-    /// Validated parameters.
-    ///
-    /// # Errors
-    /// [`ConfigError::NonFinite`] (`"delta"`, `"tau"`), [`ConfigError::StepSize`] when `δ ≤ 0`,
-    /// [`ConfigError::OutOfRange`] `{ name: "tau" }` when `τ ≤ 0`, and
-    /// [`ConfigError::Inconsistent`] `{ name: "tau < delta" }` when `τ ≥ δ`.
-    pub fn new(delta: T, tau: T) -> Result<Self, ConfigError> {
-        let p = Self { delta, tau };
-        p.validate()?;
-        Ok(p)
-    }
-
-    /// The meso-step of the M-sample macro-step form (eq 2.10): `δ = H/M`.
-    ///
-    /// # Errors
-    /// [`ConfigError::OutOfRange`] `{ name: "samples" }` when `M = 0`; otherwise as
-    /// [`Params::new`] with `δ = H/M`.
-    pub fn from_macro_step(h: T, samples: u32, tau: T) -> Result<Self, ConfigError> {
-        if samples == 0 {
-            return Err(ConfigError::OutOfRange {
-                name: "samples",
-                bound: ">= 1",
-            });
-        }
-        Self::new(h / T::lit(f64::from(samples)), tau)
-    }
-
-    /// Checks `0 < τ < δ`, both finite.
-    ///
-    /// # Errors
-    /// As [`Params::new`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        check_finite(self.delta, "delta")?;
-        check_finite(self.tau, "tau")?;
-        if self.delta <= T::zero() {
-            return Err(ConfigError::StepSize);
-        }
-        if self.tau <= T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0",
-            });
-        }
-        if self.tau >= self.delta {
-            return Err(ConfigError::Inconsistent {
-                name: "tau < delta",
-            });
-        }
-        Ok(())
-    }
-
-    /// The micro-step for a FLAVOR step of signed length `h`: `τ` itself for `h = ±δ`, else
-    /// `τ·h/δ` (the ratio `τ/δ` is kept, so `Θ_{−δ}` runs the same sub-steps backwards).
-    #[inline]
-    pub(crate) fn tau_for(&self, h: T) -> T {
-        if h == self.delta {
-            self.tau
-        } else if h == -self.delta {
-            -self.tau
-        } else {
-            self.tau * (h / self.delta)
-        }
-    }
-
-    /// The fast-clock time at the start of a step from real time `t`: `t·τ/δ` (eq 2.115).
-    #[inline]
-    pub(crate) fn clock(&self, t: T) -> T {
-        t * (self.tau / self.delta)
-    }
-}
-
 /// The deterministic core of the symmetric FLAVORs (004 eq 2.47, also inside 2.90/2.91):
 /// `Φ^{α,*}_{τ/2} ∘ Φ^{0,*}_{(h−τ)/2} ∘ Φ^0_{(h−τ)/2} ∘ Φ^α_{τ/2}` (rightmost first), the stiff
-/// sub-steps on the fast clock starting at `clock`. Advances `x` in place; on error `x` is
-/// partially advanced, so callers work on a copy and commit only on success.
-pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T>>(
+/// sub-steps on the fast clock starting at `clock`. Advances the working state `x` in place and
+/// returns the energy exchanged over the four sub-steps.
+#[inline]
+pub(crate) fn symmetric_core<T: Real, L: LegacyMap<T, N>, const N: usize>(
     legacy: &mut L,
-    x: &mut L::State,
+    x: &mut State<T, N>,
     h: T,
     tau: T,
     clock: T,
-) -> Result<(), StepError> {
+) -> Result<T, StepError> {
     let half = T::lit(0.5);
     let (ht, hs) = (tau * half, (h - tau) * half);
-    legacy.step(x, ht, Stiffness::On { clock })?;
-    legacy.step(x, hs, Stiffness::Off)?;
-    legacy.step_adjoint(x, hs, Stiffness::Off)?;
-    legacy.step_adjoint(x, ht, Stiffness::On { clock: clock + ht })
+    let mut exchanged = legacy.step(x, ht, Stiffness::On { clock })?;
+    exchanged += legacy.step(x, hs, Stiffness::Off)?;
+    exchanged += legacy.step_adjoint(x, hs, Stiffness::Off)?;
+    exchanged += legacy.step_adjoint(x, ht, Stiffness::On { clock: clock + ht })?;
+    Ok(exchanged)
 }
 
 /// The exact OU flow of the *velocities* for `dpᵢ = −α cᵢ pᵢ dt + √α σᵢ dWᵢ` with a diagonal
@@ -407,68 +321,4 @@ pub(crate) fn velocity_ou<T: Real, const N: usize>(
     })?;
     let root = alpha.sqrt();
     crate::langevin::DiagonalOu::new(friction * alpha, noise.component_div(&m) * root, h)
-}
-
-/// The time of a mechanical state (for [`LegacyMap::time`]).
-#[inline]
-pub(crate) fn state_time<T: Real, const N: usize>(s: &State<T, N>) -> T {
-    s.t
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn params_reject_bad_input() {
-        assert_eq!(
-            Params::new(0.01_f64, 0.01).unwrap_err(),
-            ConfigError::Inconsistent {
-                name: "tau < delta"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, 0.02).unwrap_err(),
-            ConfigError::Inconsistent {
-                name: "tau < delta"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, 0.0).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0"
-            }
-        );
-        assert_eq!(
-            Params::new(0.01_f64, -1e-4).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "tau",
-                bound: "> 0"
-            }
-        );
-        assert_eq!(
-            Params::new(-0.01_f64, 1e-4).unwrap_err(),
-            ConfigError::StepSize
-        );
-        assert_eq!(
-            Params::new(f64::NAN, 1e-4).unwrap_err(),
-            ConfigError::NonFinite { name: "delta" }
-        );
-        assert_eq!(
-            Params::new(0.01, f32::INFINITY).unwrap_err(),
-            ConfigError::NonFinite { name: "tau" }
-        );
-        assert_eq!(
-            Params::from_macro_step(1.0_f64, 0, 1e-4).unwrap_err(),
-            ConfigError::OutOfRange {
-                name: "samples",
-                bound: ">= 1"
-            }
-        );
-        let p = Params::from_macro_step(1.0_f64, 100, 1e-4).unwrap();
-        assert_eq!(p.delta, 0.01);
-        assert_eq!(p.tau_for(-0.01), -1e-4);
-        assert!((p.tau_for(0.005) - 5e-5).abs() < 1e-18);
-    }
 }

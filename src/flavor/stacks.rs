@@ -13,35 +13,60 @@
 //! | [`SymmetricEulerFlavor`] | [`Symmetric::symplectic_euler`] | symplectic Euler and its adjoint (eqs 2.49, 2.50) |
 
 use super::{FusedEuler, Nonintrusive, Params, Switched, Symmetric};
-use crate::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use crate::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use crate::model::{Potential, Split, System};
 use crate::{ConfigError, Real};
 
 /// Kick–drift symplectic Euler over a [`Split`] potential as a switched legacy map
-/// ([`Switched::symplectic_euler`], 004 eq 2.49, adjoint eq 2.50).
+/// ([`Switched::symplectic_euler`], 004 eq 2.49, adjoint eq 2.50): the legacy map of
+/// [`SymplecticEulerFlavor`] and [`SymmetricEulerFlavor`], and the type to name when building
+/// another FLAVOR (a [`LangevinSoft`](super::LangevinSoft), a [`Metropolis`](super::Metropolis))
+/// over it.
 pub type SymplecticEulerMap<T, V, U, const N: usize> =
     Switched<T, SymplecticEuler<T, Split<T, V, U>, N>, N>;
 
-/// Velocity Verlet over a [`Split`] potential as a switched legacy map ([`Switched::verlet`]).
+/// Velocity Verlet over a [`Split`] potential as a switched legacy map ([`Switched::verlet`]):
+/// the legacy map of [`VerletFlavor`].
 pub type VerletMap<T, V, U, const N: usize> = Switched<T, VelocityVerlet<T, Split<T, V, U>, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over symplectic Euler; built by
 /// [`Nonintrusive::symplectic_euler`].
+///
+/// The parameters of the stack aliases: the scalar `T`, the soft and stiff potentials `V`, `U`
+/// of the [`Split`], the degrees of freedom `N` — what a user writes to keep one in a struct:
+///
+/// ```
+/// use macrostep::flavor::{Nonintrusive, SymplecticEulerFlavor};
+/// use macrostep::model::{Mass, Quadratic, Split, System};
+/// use macrostep::{Integrator, State};
+/// use nalgebra::{matrix, vector};
+/// type Q = Quadratic<f64, 2>;
+/// struct Controller {
+///     flavor: SymplecticEulerFlavor<f64, Q, Q, 2>,
+/// }
+/// let split = Split::new(Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]),
+///                        Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]), 1e4);
+/// let system = System::new(Mass::identity(), split);
+/// let mut c = Controller { flavor: Nonintrusive::symplectic_euler(system, 0.01, 1e-4)? };
+/// let mut s = State::new(0.0, vector![0.8, 0.811], vector![0.0, 0.0]);
+/// c.flavor.integrate(&mut s, 10)?;
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub type SymplecticEulerFlavor<T, V, U, const N: usize> =
-    Nonintrusive<T, SymplecticEulerMap<T, V, U, N>>;
+    Nonintrusive<T, SymplecticEulerMap<T, V, U, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over [`FusedEuler`]; built by
 /// [`Nonintrusive::fused_euler`].
-pub type FusedEulerFlavor<T, V, U, const N: usize> = Nonintrusive<T, FusedEuler<T, V, U, N>>;
+pub type FusedEulerFlavor<T, V, U, const N: usize> = Nonintrusive<T, FusedEuler<T, V, U, N>, N>;
 
 /// The nonintrusive FLAVOR (004 eq 2.45) over velocity Verlet; built by
 /// [`Nonintrusive::verlet`].
-pub type VerletFlavor<T, V, U, const N: usize> = Nonintrusive<T, VerletMap<T, V, U, N>>;
+pub type VerletFlavor<T, V, U, const N: usize> = Nonintrusive<T, VerletMap<T, V, U, N>, N>;
 
 /// The symmetric FLAVOR (004 eq 2.47) over symplectic Euler and its adjoint; built by
 /// [`Symmetric::symplectic_euler`].
 pub type SymmetricEulerFlavor<T, V, U, const N: usize> =
-    Symmetric<T, SymplecticEulerMap<T, V, U, N>>;
+    Symmetric<T, SymplecticEulerMap<T, V, U, N>, N>;
 
 /// Kick–drift symplectic Euler at step `τ` as a switched map (`τ` is its nominal step only: a
 /// FLAVOR calls it with explicit steps).
@@ -53,7 +78,7 @@ where
     V: Potential<T, N> + Clone,
     U: Potential<T, N> + Clone,
 {
-    Switched::symplectic_euler(SymplecticEuler::new(system, tau, Ordering::KickDrift)?)
+    Switched::symplectic_euler(SymplecticEuler::new(system, tau, EulerOrdering::KickDrift)?)
 }
 
 impl<T: Real, V, U, const N: usize> SymplecticEulerFlavor<T, V, U, N>
@@ -86,9 +111,9 @@ where
         system: System<T, Split<T, V, U>, N>,
         delta: T,
         tau: T,
-    ) -> Result<Self, ConfigError> {
+    ) -> Result<SymplecticEulerFlavor<T, V, U, N>, ConfigError> {
         let params = Params::new(delta, tau)?;
-        Ok(Self::new(euler_map(system, tau)?, params))
+        Self::new(euler_map(system, tau)?, params)
     }
 }
 
@@ -121,7 +146,7 @@ where
         system: System<T, Split<T, V, U>, N>,
         delta: T,
         tau: T,
-    ) -> Result<Self, ConfigError> {
+    ) -> Result<SymmetricEulerFlavor<T, V, U, N>, ConfigError> {
         let params = Params::new(delta, tau)?;
         Self::new(euler_map(system, tau)?, params)
     }
@@ -147,9 +172,9 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> FusedEuler
         system: System<T, Split<T, V, U>, N>,
         delta: T,
         tau: T,
-    ) -> Result<Self, ConfigError> {
+    ) -> Result<FusedEulerFlavor<T, V, U, N>, ConfigError> {
         let params = Params::new(delta, tau)?;
-        Ok(Self::new(FusedEuler::new(system)?, params))
+        Self::new(FusedEuler::new(system)?, params)
     }
 }
 
@@ -163,10 +188,10 @@ impl<T: Real, V: Potential<T, N>, U: Potential<T, N>, const N: usize> VerletFlav
         system: System<T, Split<T, V, U>, N>,
         delta: T,
         tau: T,
-    ) -> Result<Self, ConfigError> {
+    ) -> Result<VerletFlavor<T, V, U, N>, ConfigError> {
         let params = Params::new(delta, tau)?;
         let map = Switched::verlet(VelocityVerlet::new(system, tau)?)?;
-        Ok(Self::new(map, params))
+        Self::new(map, params)
     }
 }
 
@@ -194,14 +219,14 @@ mod tests {
         let (delta, tau) = (0.01, 1e-4);
         let p = Params::new(delta, tau).unwrap();
         let s0 = State::new(0.0, vector![0.8, 0.811], vector![0.1, -0.2]);
-        let se = SymplecticEuler::new(system(1e4), tau, Ordering::KickDrift).unwrap();
+        let se = SymplecticEuler::new(system(1e4), tau, EulerOrdering::KickDrift).unwrap();
         let map = Switched::symplectic_euler(se).unwrap();
         let vv = Switched::verlet(VelocityVerlet::new(system(1e4), tau).unwrap()).unwrap();
         let fused = FusedEuler::new(system(1e4)).unwrap();
 
         let mut pairs: [(State<f64, 2>, State<f64, 2>); 4] = [(s0, s0); 4];
         let mut a = Nonintrusive::symplectic_euler(system(1e4), delta, tau).unwrap();
-        let mut b = Nonintrusive::new(map, p);
+        let mut b = Nonintrusive::new(map, p).unwrap();
         a.integrate(&mut pairs[0].0, 20).unwrap();
         b.integrate(&mut pairs[0].1, 20).unwrap();
         let mut a = Symmetric::symplectic_euler(system(1e4), delta, tau).unwrap();
@@ -209,53 +234,17 @@ mod tests {
         a.integrate(&mut pairs[1].0, 20).unwrap();
         b.integrate(&mut pairs[1].1, 20).unwrap();
         let mut a = Nonintrusive::fused_euler(system(1e4), delta, tau).unwrap();
-        let mut b = Nonintrusive::new(fused, p);
+        let mut b = Nonintrusive::new(fused, p).unwrap();
         a.integrate(&mut pairs[2].0, 20).unwrap();
         b.integrate(&mut pairs[2].1, 20).unwrap();
         let mut a = Nonintrusive::verlet(system(1e4), delta, tau).unwrap();
-        let mut b = Nonintrusive::new(vv, p);
+        let mut b = Nonintrusive::new(vv, p).unwrap();
         a.integrate(&mut pairs[3].0, 20).unwrap();
         b.integrate(&mut pairs[3].1, 20).unwrap();
         for (x, y) in pairs {
             assert_ne!(x.q, s0.q);
             assert_eq!(x, y);
         }
-    }
-
-    /// The deprecated names forward to the new ones: same states, step for step.
-    #[test]
-    #[allow(deprecated)]
-    fn deprecated_step_names_forward() {
-        use crate::flavor::{LegacyMap, Stiffness};
-        let s0 = State::new(0.0, vector![0.8, 0.811], vector![0.1, -0.2]);
-        let mut a = Nonintrusive::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
-        let mut b = a;
-        let (mut x, mut y) = (s0, s0);
-        a.advance(&mut x).unwrap();
-        a.advance_by(&mut x, -0.005).unwrap();
-        b.step(&mut y).unwrap();
-        b.step_by(&mut y, -0.005).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
-        let mut a = Symmetric::symplectic_euler(system(1e4), 0.01, 1e-4).unwrap();
-        let mut b = a;
-        let (mut x, mut y) = (s0, s0);
-        a.advance(&mut x).unwrap();
-        a.advance_by(&mut x, 0.02).unwrap();
-        b.step(&mut y).unwrap();
-        b.step_by(&mut y, 0.02).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
-        let se = SymplecticEuler::new(system(1e4), 1e-4, Ordering::KickDrift).unwrap();
-        let mut map = Switched::symplectic_euler(se).unwrap();
-        let (mut x, mut y) = (s0, s0);
-        let on = Stiffness::On { clock: 0.0 };
-        map.advance(&mut x, 1e-3, on).unwrap();
-        map.advance_adjoint(&mut x, 1e-3, Stiffness::Off).unwrap();
-        map.step(&mut y, 1e-3, on).unwrap();
-        map.step_adjoint(&mut y, 1e-3, Stiffness::Off).unwrap();
-        assert_ne!(x, s0);
-        assert_eq!(x, y);
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! Any integrator over a [`Split`] potential as a legacy map (004 eqs 2.43, 2.49, 2.50).
 
-use super::{state_time, LegacyMap, Stiffness};
+use super::{LegacyMap, Stiffness};
 use crate::baselines::{SymplecticEuler, VelocityVerlet};
+use crate::driver::Method;
 use crate::model::{Potential, Split};
-use crate::{validate::check_finite, ConfigError, Integrator, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+
+/// A dedicated adjoint proposal `adjoint(inner, state, h, next)`, with the contract of
+/// [`Method::propose`].
+pub type AdjointStep<I, T, const N: usize> =
+    fn(&mut I, &State<T, N>, T, &mut State<T, N>) -> Result<T, StepError>;
 
 /// How the adjoint step of a [`Switched`] map is taken.
 #[derive(Clone, Copy)]
@@ -13,11 +19,14 @@ enum Adjoint<I, T: Real, const N: usize> {
     /// The map is symmetric: `Φ* = Φ`.
     Itself,
     /// A dedicated adjoint step.
-    Step(fn(&mut I, &mut State<T, N>, T) -> Result<(), StepError>),
+    Step(AdjointStep<I, T, N>),
 }
 
-/// A legacy map made of any [`Integrator`] whose stiffness can be set: `Φ_h^α` is one
-/// `step_by(h)` of the integrator after setting `α` (the "on" value, or zero).
+/// A legacy map made of any one-step [`Method`] whose stiffness can be set: `Φ_h^α` is one
+/// proposal of the method for the step `h` after setting `α` (the "on" value, or zero).
+///
+/// The method's own checks, guards and clock are not used: the FLAVOR built on the map steps
+/// through the driver and owns the guards.
 ///
 /// Built with [`Switched::symplectic_euler`] (004 eq 2.49, adjoint eq 2.50: the other ordering),
 /// [`Switched::verlet`] (velocity Verlet, self-adjoint), or [`Switched::new`] for any integrator
@@ -27,21 +36,28 @@ enum Adjoint<I, T: Real, const N: usize> {
 /// already carries `1/ε`).
 ///
 /// Adjoint: a symmetric integrator (`I::SYMMETRIC`) is its own adjoint; symplectic Euler's is the
-/// other ordering; any other integrator has none unless given with [`Switched::with_adjoint`].
-/// Time-dependent forcing is not part of an [`Integrator`]; see [`ForcedEuler`](super::ForcedEuler).
+/// other ordering; any other method has none unless given with [`Switched::with_adjoint`].
+/// Time-dependent forcing is not part of a [`Method`]; see [`ForcedEuler`](super::ForcedEuler).
 ///
 /// ```
-/// use macrostep::{baselines::{Ordering, SymplecticEuler}, flavor::{LegacyMap, Stiffness, Switched},
-///                 model::{Mass, Quadratic, Split, System, Zero}, State};
-/// use nalgebra::{matrix, vector};
-/// let split = Split::new(Zero, Quadratic::new(matrix![1.0_f64]), 1e4);
-/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, Ordering::KickDrift).unwrap();
-/// let mut map = Switched::symplectic_euler(se).unwrap();
+/// use macrostep::{baselines::{EulerOrdering, SymplecticEuler}, flavor::{Legacy, Nonintrusive, Params, Switched},
+///                 model::{Mass, Quadratic, Split, System, Zero}, Integrator, State};
+/// use nalgebra::vector;
+/// // A free particle on a stiff spring: V = 0, αU = ½·1e4·q².
+/// let split = Split::new(Zero, Quadratic::new(nalgebra::matrix![1.0_f64]), 1e4);
+/// let se = SymplecticEuler::new(System::new(Mass::identity(), split), 1e-3, EulerOrdering::KickDrift)?;
+/// let map = Switched::symplectic_euler(se)?;
+/// // Alone, the stiffness on: one kick–drift step of 1e-3 kicks by −1e4·1·1e-3.
 /// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
-/// map.step(&mut s, 0.5, Stiffness::Off).unwrap(); // free flight: nothing moves
-/// assert_eq!(s.q[0], 1.0);
-/// map.step(&mut s, 1e-3, Stiffness::On { clock: 0.0 }).unwrap();
-/// assert!((s.v[0] + 10.0).abs() < 1e-12); // kick by −1e4·1·1e-3
+/// Legacy::new(map, 1e-3)?.step(&mut s)?;
+/// assert!((s.v[0] + 10.0).abs() < 1e-12);
+/// // In a FLAVOR step of δ = 0.5 the spring acts for τ = 1e-3 only: the same kick, then free
+/// // flight for δ − τ.
+/// let mut f = Nonintrusive::new(map, Params::new(0.5, 1e-3)?)?;
+/// let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+/// f.step(&mut s)?;
+/// assert!((s.v[0] + 10.0).abs() < 1e-12 && (s.q[0] - (0.99 - 10.0 * 0.499)).abs() < 1e-12);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct Switched<T: Real, I, const N: usize> {
@@ -67,9 +83,10 @@ impl<T: Real, I, const N: usize> core::fmt::Debug for Switched<T, I, N> {
     }
 }
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
+impl<T: Real, I: Method<T, N>, const N: usize> Switched<T, I, N> {
     /// Wraps `inner`; `set_alpha(inner, α)` sets its stiffness, `on` is the "on" value.
-    /// The adjoint is the map itself when `I::SYMMETRIC`, otherwise none.
+    /// The adjoint is the map itself when the method is symmetric (`I::SYMMETRIC`), otherwise
+    /// none.
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] `{ name: "alpha" }` when `on` is not finite.
@@ -79,7 +96,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
             inner,
             on,
             set_alpha,
-            adjoint: if I::SYMMETRIC {
+            adjoint: if <I as Method<T, N>>::SYMMETRIC {
                 Adjoint::Itself
             } else {
                 Adjoint::None
@@ -87,7 +104,9 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
         })
     }
 
-    /// As [`Switched::new`], with an explicit adjoint step `adjoint(inner, state, h)`.
+    /// As [`Switched::new`], with an explicit adjoint proposal `adjoint(inner, state, h, next)`
+    /// (the contract of [`Method::propose`]: `next` holds a copy of `state` on entry, the
+    /// proposal writes `next.q`, `next.v` and returns the energy exchanged).
     ///
     /// # Errors
     /// As [`Switched::new`].
@@ -95,7 +114,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
         inner: I,
         on: T,
         set_alpha: fn(&mut I, T),
-        adjoint: fn(&mut I, &mut State<T, N>, T) -> Result<(), StepError>,
+        adjoint: AdjointStep<I, T, N>,
     ) -> Result<Self, ConfigError> {
         let mut s = Self::new(inner, on, set_alpha)?;
         s.adjoint = Adjoint::Step(adjoint);
@@ -131,7 +150,7 @@ where
             se,
             on,
             |i, a| i.system_mut().potential.alpha = a,
-            |i, s, h| i.adjoint().step_by(s, h),
+            |i, s, h, next| i.adjoint().propose(s, h, next),
         )
     }
 }
@@ -157,7 +176,7 @@ where
             se,
             on,
             |i, a| i.system_mut().potential.potential.alpha = a,
-            |i, s, h| i.adjoint().step_by(s, h),
+            |i, s, h, next| i.adjoint().propose(s, h, next),
         )
     }
 }
@@ -190,7 +209,8 @@ where
     }
 }
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
+impl<T: Real, I: Method<T, N>, const N: usize> Switched<T, I, N> {
+    #[inline]
     fn switch(&mut self, stiffness: Stiffness<T>) {
         let a = match stiffness {
             Stiffness::On { .. } => self.on,
@@ -198,45 +218,51 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Switched<T, I, N> {
         };
         (self.set_alpha)(&mut self.inner, a);
     }
+
+    /// Moves `x` by the proposal `propose(inner, from, h, x)` from a copy of `x`, advances its
+    /// time by `h` and lets the method keep what it needs from the sub-step.
+    #[inline]
+    fn sub_step(
+        &mut self,
+        x: &mut State<T, N>,
+        h: T,
+        propose: impl FnOnce(&mut I, &State<T, N>, T, &mut State<T, N>) -> Result<T, StepError>,
+    ) -> Result<T, StepError> {
+        let from = *x;
+        let exchanged = propose(&mut self.inner, &from, h, x)?;
+        x.t = from.t + h;
+        self.inner.accept(x);
+        Ok(exchanged)
+    }
 }
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> LegacyMap<T> for Switched<T, I, N> {
-    type State = State<T, N>;
-    const SYMPLECTIC: bool = I::SYMPLECTIC;
+impl<T: Real, I: Method<T, N>, const N: usize> LegacyMap<T, N> for Switched<T, I, N> {
+    const SYMPLECTIC: bool = <I as Method<T, N>>::SYMPLECTIC;
+    const ORDER: u32 = <I as Method<T, N>>::ORDER;
+    const SYMMETRIC: bool = <I as Method<T, N>>::SYMMETRIC;
 
-    fn time(state: &State<T, N>) -> T {
-        state_time(state)
-    }
-
-    fn step(
-        &mut self,
-        state: &mut State<T, N>,
-        h: T,
-        stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
+    #[inline]
+    fn step(&mut self, x: &mut State<T, N>, h: T, stiffness: Stiffness<T>) -> Result<T, StepError> {
         self.switch(stiffness);
-        self.inner.step_by(state, h)
+        self.sub_step(x, h, I::propose)
     }
 
     fn has_adjoint(&self) -> bool {
         !matches!(self.adjoint, Adjoint::None)
     }
 
-    fn set_guards(&mut self, guards: crate::Guards<T>) -> Result<(), crate::ConfigError> {
-        self.inner.set_guards(guards)
-    }
-
+    #[inline]
     fn step_adjoint(
         &mut self,
-        state: &mut State<T, N>,
+        x: &mut State<T, N>,
         h: T,
         stiffness: Stiffness<T>,
-    ) -> Result<(), StepError> {
+    ) -> Result<T, StepError> {
         self.switch(stiffness);
         match self.adjoint {
             Adjoint::None => Err(StepError::Precondition),
-            Adjoint::Itself => self.inner.step_by(state, h),
-            Adjoint::Step(f) => f(&mut self.inner, state, h),
+            Adjoint::Itself => self.sub_step(x, h, I::propose),
+            Adjoint::Step(f) => self.sub_step(x, h, f),
         }
     }
 }

@@ -1,10 +1,10 @@
 //! Linear damping `M v̇ = −C v` by its exact flow, Strang-composed with any method.
 
 use super::Actuate;
+use crate::driver::{Guarded, Method, Wrapper};
 use crate::linalg::symmetric_eigen;
 use crate::model::Mass;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// Linear damping `−C v` added to a method `Φ` by the symmetric splitting
@@ -53,11 +53,9 @@ pub struct Damped<T: Real, I, const N: usize> {
     /// The kick for `τ = h/2` of the configured step.
     tau: T,
     kick: SMatrix<T, N, N>,
-    /// The state the last successful step returned (the inner run continues from it).
-    out: Option<State<T, N>>,
 }
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
+impl<T: Real, I: Method<T, N>, const N: usize> Damped<T, I, N> {
     /// `inner` with the damping matrix `c` for the mass matrix `mass` (the system's).
     ///
     /// # Errors
@@ -66,7 +64,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
         let name = "damping";
         if check_finite_symmetric(&c)? == T::zero() {
             // No damping: the kicks are exactly the identity.
-            let tau = inner.step_size() * T::lit(0.5);
+            let tau = Guarded::step_size(&inner) * T::lit(0.5);
             let id = SMatrix::identity();
             return Ok(Self {
                 inner,
@@ -76,7 +74,6 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
                 rates: SVector::zeros(),
                 tau,
                 kick: id,
-                out: None,
             });
         }
         let l = mass.cholesky_factor();
@@ -97,7 +94,7 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
         }
         let a = l_inv.transpose() * eig.vectors;
         let b = eig.vectors.transpose() * l.transpose();
-        let tau = inner.step_size() * T::lit(0.5);
+        let tau = Guarded::step_size(&inner) * T::lit(0.5);
         let mut d = Self {
             inner,
             mass,
@@ -106,7 +103,6 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
             rates,
             tau,
             kick: SMatrix::identity(),
-            out: None,
         };
         d.kick = d.flow(tau);
         Ok(d)
@@ -135,19 +131,31 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Damped<T, I, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, I: Integrator<T, N>, const N: usize] Damped<T, I, N> => inner.step_size()
-);
+impl<T: Real, I, const N: usize> Wrapper for Damped<T, I, N> {
+    type Inner = I;
 
-impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T, I, N> {
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+}
+
+/// The proposal returns the kinetic energy the two kicks took (with what the inner step
+/// exchanged), so the run guard bounds `E − E_ref + D`.
+impl<T: Real, I: Method<T, N>, const N: usize> Method<T, N> for Damped<T, I, N> {
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    crate::watched::watch_of_inner!(inner);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let tau = h * T::lit(0.5);
         let kick = if tau == self.tau {
             self.kick
@@ -159,35 +167,12 @@ impl<T: Real, I: Integrator<T, N>, const N: usize> Integrator<T, N> for Damped<T
         if !s.is_finite() {
             return Err(StepError::NonFiniteResult);
         }
-        let continues = self.out.as_ref() == Some(state);
-        let mass = self.mass;
-        let saved = self.inner.watch().copied();
-        if let (true, Some(w)) = (continues, self.inner.watch_mut()) {
-            // The inner run last committed the state before our closing kick: move it to the
-            // state after our opening kick and account the kinetic energy both kicks took.
-            let s1 = s;
-            w.account(|last| {
-                let de = mass.kinetic(&s1.v) - mass.kinetic(&last.v);
-                *last = s1;
-                de
-            });
-        }
-        if let Err(e) = self.inner.step_by(&mut s, h) {
-            if let (Some(saved), Some(w)) = (saved, self.inner.watch_mut()) {
-                *w = saved;
-            }
-            return Err(e);
-        }
-        s.v = kick * s.v;
-        if !s.is_finite() {
-            if let (Some(saved), Some(w)) = (saved, self.inner.watch_mut()) {
-                *w = saved;
-            }
-            return Err(StepError::NonFiniteResult);
-        }
-        *state = s;
-        self.out = Some(s);
-        Ok(())
+        let opened = self.mass.kinetic(&s.v) - self.mass.kinetic(&state.v);
+        *next = s;
+        let inner = self.inner.propose(&s, h, next)?;
+        let before = self.mass.kinetic(&next.v);
+        next.v = kick * next.v;
+        Ok(inner + opened + (self.mass.kinetic(&next.v) - before))
     }
 }
 

@@ -1,8 +1,8 @@
 //! A force function `f(t, q)` sampled once per step and held over it.
 
 use super::Actuate;
-use crate::validate::check_step_input;
-use crate::{Integrator, Real, State, StepError};
+use crate::driver::{Method, Wrapper};
+use crate::{Real, State, StepError};
 use nalgebra::SVector;
 
 /// A time-dependent force `f(t, q)` applied to an [`Actuate`] method: before each step of
@@ -62,27 +62,37 @@ impl<T: Real, I, F> Driven<T, I, F> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, I: crate::Stepper<T>, F] Driven<T, I, F> => inner.step_size()
-);
+impl<T: Real, I, F> Wrapper for Driven<T, I, F> {
+    type Inner = I;
 
-impl<T, I, F, const N: usize> Integrator<T, N> for Driven<T, I, F>
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+}
+
+impl<T, I, F, const N: usize> Method<T, N> for Driven<T, I, F>
 where
     T: Real,
-    I: Integrator<T, N> + Actuate<T, N>,
+    I: Method<T, N> + Actuate<T, N>,
     F: FnMut(T, &SVector<T, N>) -> SVector<T, N>,
 {
     const ORDER: u32 = if I::ORDER < 2 { I::ORDER } else { 2 };
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    crate::watched::watch_of_inner!(inner);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let tau = h * self.half;
         let u = (self.f)(state.t + tau, &(state.q + state.v * tau));
         self.inner.set_force(&u)?;
-        self.inner.step_by(state, h)
+        self.inner.propose(state, h, next)
     }
 }

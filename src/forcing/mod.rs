@@ -77,27 +77,16 @@
 //!
 //! **Is the energy monotone?** The dashpots only take energy out, but the discrete mechanical
 //! energy `E = K + V` of a step is the conservative method's energy plus its error, and a penalty
-//! method's energy error oscillates at `O(h²)` with its stiff mode (the rods' penalty, `ω = 20`
-//! in `reproduce forcing`). Near a turning point of the slow motion `v ≈ 0`, so one step's
-//! dissipation `h vᵀCv` falls below that oscillation and `E` can rise for a step — with either
-//! way of damping: the split does not change the conservative method's error and the in-solve
-//! damping does not either (it changes the force by `O(hC)`). What holds, measured on the
-//! damped double pendulum at `h = 0.01` over 10⁴ steps (`reproduce forcing`):
-//!
-//! - **per step**, `E` never rises for `c ≥ 0.5` (every method, `damping.monotone.*` = 1;
-//!   Newmark aside, its Newton tolerance leaves `1e-7 S` steps) and for RATTLE (no stiff mode)
-//!   at every tested `c`; with light damping `c = 0.1` the penalty methods rise on 6–22 of 10⁴
-//!   steps, by at most `1.4e-6 S` (`damping.light.increases.*`); the smallest tested `c` (of
-//!   0.1, 0.2, 0.3, 0.5) from which on no step rises (`damping.monotone_from_c.*`) is 0.1 for
-//!   RATTLE, 0.3 for Verlet and 0.5 for the Z&S family, split or in the solve alike;
-//! - **per period**: the mean of `E` over blocks of one period of the stiff mode (32 steps)
-//!   never rises, for every method (Newmark included) and both `c` (`damping.monotone_period.*`,
-//!   `damping.light.monotone_period.*`): the oscillation averages out, the dissipation does not.
-//!
-//! So the honest statement is: *the energy of a damped penalty run decreases monotonically when
-//! averaged over a period of its stiff mode, and step by step when the damping is strong enough
-//! (`c ≥ 0.5` here) or the constraint exact (RATTLE)*; a per-step guarantee at light damping
-//! would need a method that conserves `E` exactly, which none of these does.
+//! method's energy error oscillates at `O(h²)` with its stiff mode. Near a turning point of the
+//! slow motion `v ≈ 0`, so one step's dissipation `h vᵀCv` falls below that oscillation and `E`
+//! can rise for a step — with either way of damping: the split does not change the conservative
+//! method's error and the in-solve damping does not either (it changes the force by `O(hC)`).
+//! What holds is: *the energy of a damped penalty run decreases monotonically when averaged over
+//! a period of its stiff mode, and step by step when the damping is strong enough or the
+//! constraint exact (RATTLE)*; a per-step guarantee at light damping would need a method that
+//! conserves `E` exactly, which none of these does. The measurements behind this (per step and
+//! per period, over the damping `c`, on the damped double pendulum, `reproduce forcing`):
+//! `docs/forcing.md` in the repository.
 //!
 //! **Guards with damping.** [`DampedZs`](crate::zs::DampedZs) reports the trapezoidal
 //! dissipation of each step, `½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`, to its guard memory; for [`Damped`],

@@ -43,16 +43,16 @@ fn the_energy_scale_floors_a_start_at_rest() {
     let next = State::new(0.1, vector![0.0], vector![0.045]);
     let mut s = rest;
     let mut w = Watch::<f64, 1>::new(Guards::default());
-    assert!(w.commit(&mut s, &next, 0.1, &Osc).is_err());
+    assert!(w.commit(&mut s, &next, 0.1, 0.0, &Osc).is_err());
     assert_eq!(s, rest);
     let mut w = Watch::<f64, 1>::new(Guards {
         energy_scale: Some(1.0),
         ..Guards::default()
     });
-    w.commit(&mut s, &next, 0.1, &Osc).unwrap();
+    w.commit(&mut s, &next, 0.1, 0.0, &Osc).unwrap();
     // Above the floor the run's own scale counts again: 0.2 of K = 2 is refused.
     let far = State::new(0.2, vector![0.0], vector![2.0]);
-    assert!(w.commit(&mut s, &far, 0.1, &Osc).is_err());
+    assert!(w.commit(&mut s, &far, 0.1, 0.0, &Osc).is_err());
 }
 
 /// Energies `(K, V)`: the start's potential overflowed, the result's is finite.
@@ -72,7 +72,7 @@ fn a_start_with_overflowed_energy_is_refused_not_passed() {
     let mut s = State::new(0.0, vector![1.0], vector![0.0]);
     let next = State::new(0.1, vector![1.0], vector![0.0]);
     assert_eq!(
-        w.commit(&mut s, &next, 0.1, &Overflowed),
+        w.commit(&mut s, &next, 0.1, 0.0, &Overflowed),
         Err(StepError::Diverged {
             guard: Guard::EnergyRun
         })
@@ -86,7 +86,7 @@ fn clock_is_compensated_and_refuses_to_stall() {
     let mut s = State::new(0.0f32, vector![0.0], vector![0.0]);
     for _ in 0..1_000_000 {
         let next = s;
-        w.commit(&mut s, &next, 0.1, &NoProbe).unwrap();
+        w.commit(&mut s, &next, 0.1, 0.0, &NoProbe).unwrap();
     }
     assert!((s.t - 100_000.0).abs() <= 100_000.0 * 1e-6, "t = {}", s.t);
     // At 2²² the spacing of f32 is 0.5: a step of 0.1 cannot advance the clock.
@@ -94,7 +94,7 @@ fn clock_is_compensated_and_refuses_to_stall() {
     let before = s;
     let next = s;
     assert_eq!(
-        w.commit(&mut s, &next, 0.1, &NoProbe),
+        w.commit(&mut s, &next, 0.1, 0.0, &NoProbe),
         Err(StepError::ClockStalled)
     );
     assert_eq!(s, before);

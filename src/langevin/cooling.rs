@@ -79,6 +79,19 @@ pub struct Schedule<T: Real> {
     k: T,
 }
 
+impl<T: Real> Default for Schedule<T> {
+    /// No annealing at unit temperature: [`Cooling::Constant`] with `T_f = 1`
+    /// ([`constant_temperature`](super::constant_temperature)`(1)`).
+    fn default() -> Self {
+        Self {
+            cooling: Cooling::Constant,
+            t_final: T::one(),
+            steps: 1,
+            k: T::zero(),
+        }
+    }
+}
+
 const SHIFTED_EXP_TAIL: f64 = 1e-4;
 
 /// `x > than`, else `OutOfRange { name, bound }` (`bound` states `than` in words).

@@ -8,11 +8,16 @@
 //!   `dp = −c p dt + σ dW` (scalar, or per component), coefficients computed once. The Langevin
 //!   FLAVORs and GLA use it for their momentum half-steps.
 //! - [`StochasticIntegrator`] (defined in [`crate::integrator`], re-exported here and at the
-//!   crate root): the one-step vocabulary for stochastic methods, `step(state, rng)`. SIM (with
-//!   noise) and [`Gla`] implement it.
-//! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline.
+//!   crate root): the one-step vocabulary for stochastic methods, `step_noisy(state, rng)`,
+//!   `integrate_noisy(state, n, rng)` and `step_with_noise(state, &noise)` with pre-drawn noise.
+//!   SIM1/SIM2, [`Gla`], [`AnnealTuneGla`] and the noisy circuit integrator implement it through
+//!   the step driver ([`crate::driver::NoisyMethod`]).
+//! - [`Gla`]: the Geometric Langevin Algorithm (004 eq 6.3), the small-step baseline; built as
+//!   `Gla::new(system, h, GlaParams { friction, inverse_temperature })`.
 //! - [`AnnealTuneGla`]: GLA with friction tuned to the local curvature and an annealed
-//!   temperature (004 eq 6.6), for faster sampling; its cooling [`Schedule`]s (eqs 6.33–6.38).
+//!   temperature (004 eq 6.6), for faster sampling: `AnnealTuneGla::new(system, h,
+//!   AnnealTuneParams { friction, schedule })` with a [`FrictionRule`] and one of the cooling
+//!   [`Schedule`]s (eqs 6.33–6.38).
 //!
 //! # Reproducible draws (host vs device)
 //! The draws are a function of the RNG's `next_u64` stream only. `rand_pcg::Pcg32` gives the same
@@ -29,15 +34,14 @@ mod gla;
 mod normal;
 mod ou;
 
-pub use anneal_tune::{constant_temperature, AnnealTuneGla, Friction};
+pub use anneal_tune::{constant_temperature, AnnealTuneGla, AnnealTuneParams, FrictionRule};
 pub use cooling::{Cooling, Schedule};
-pub use gla::Gla;
-pub(crate) use normal::impl_step_from_normals;
+pub use gla::{Gla, GlaParams};
 pub use normal::Normal;
 pub use ou::{DiagonalOu, Ou};
 
 /// The stochastic-step trait, defined with the rest of the stepping vocabulary in
-/// [`crate::integrator`] and re-exported here (its former home).
+/// [`crate::integrator`] and re-exported here beside the stochastic methods.
 pub use crate::integrator::StochasticIntegrator;
 
 #[cfg(test)]
@@ -122,25 +126,29 @@ mod tests {
         assert!((th.std_dev() - eq.std_dev()).abs() < 1e-15);
     }
 
-    /// The deprecated `step_with`/`integrate_with` forward to `step`/`integrate`: same draws,
-    /// same states.
+    /// `step_noisy` draws the noise with the same RNG words `step_with_noise` is given:
+    /// same states, same RNG position.
     #[test]
-    #[allow(deprecated)]
-    fn deprecated_stochastic_names_forward() {
+    fn noisy_step_is_draw_then_step_with_noise() {
         use crate::model::{Mass, Quadratic, System};
         use crate::{State, Stepper};
-        use nalgebra::{matrix, vector};
+        use nalgebra::{matrix, vector, SVector};
         let sys = System::new(Mass::identity(), Quadratic::new(matrix![1.0_f64]));
-        let mut a = Gla::new(sys, 0.5, 2.0, 0.01).unwrap();
+        let params = GlaParams {
+            friction: 0.5,
+            inverse_temperature: 2.0,
+        };
+        let mut a = Gla::new(sys, 0.01, params).unwrap();
         let mut b = a;
         assert_eq!(a.step_size(), 0.01);
         let s0 = State::new(0.0, vector![1.0], vector![0.0]);
         let (mut x, mut y) = (s0, s0);
         let (mut ra, mut rb) = (Lcg(7), Lcg(7));
-        a.step_with(&mut x, &mut ra).unwrap();
-        a.integrate_with(&mut x, 5, &mut ra).unwrap();
-        b.step(&mut y, &mut rb).unwrap();
-        b.integrate(&mut y, 5, &mut rb).unwrap();
+        a.integrate_noisy(&mut x, 6, &mut ra).unwrap();
+        for _ in 0..6 {
+            let xi: SVector<f64, 1> = Normal::vector(&mut rb);
+            b.step_with_noise(&mut y, &xi).unwrap();
+        }
         assert_ne!(x, s0);
         assert_eq!(x, y);
         assert_eq!(ra.0, rb.0);
@@ -166,7 +174,7 @@ mod tests {
         assert_eq!(
             Ou::<f64>::thermal(1.0, 0.0, 1.0, 0.1),
             Err(ConfigError::OutOfRange {
-                name: "beta",
+                name: "inverse_temperature",
                 bound: "> 0"
             })
         );

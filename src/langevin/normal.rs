@@ -85,29 +85,3 @@ impl Normal {
         v
     }
 }
-
-/// Writes the [`StochasticIntegrator`](crate::StochasticIntegrator) impl of a method whose step is
-/// its inherent `step_with_normals(state, &ξ)` on `B` standard normals: `step` draws `ξ` with
-/// [`Normal::vector`] (`B` normals, `2⌈B/2⌉` calls of `next_u64`) and calls it.
-///
-/// `impl_step_from_normals!(impl[T: Real, const N: usize] Foo<T, N> => dof N, normals N, order 1)`.
-/// A trait's required method cannot come from a helper function, and a blanket impl would need
-/// `step_with_normals` in a trait of its own (every caller would have to import it), hence a
-/// macro, like [`impl_stepper`](crate::integrator) for the step size.
-macro_rules! impl_step_from_normals {
-    (impl[$($g:tt)*] $ty:ty => dof $n:tt, normals $b:tt, order $order:literal) => {
-        impl<$($g)*> $crate::StochasticIntegrator<T, $n> for $ty {
-            const DETERMINISTIC_ORDER: u32 = $order;
-
-            fn step<R: rand_core::Rng + ?Sized>(
-                &mut self,
-                state: &mut $crate::State<T, $n>,
-                rng: &mut R,
-            ) -> Result<(), $crate::StepError> {
-                let xi = $crate::langevin::Normal::vector::<T, R, $b>(rng);
-                self.step_with_normals(state, &xi)
-            }
-        }
-    };
-}
-pub(crate) use impl_step_from_normals;

@@ -54,9 +54,15 @@ impl<T: Real> Ou<T> {
     /// `σ² = 2cm/β`, `s = √(m(1 − e^{−2ch})/β)` (004 eq 6.3 with `m = 1`).
     ///
     /// # Errors
-    /// As [`Ou::new`], plus [`ConfigError::OutOfRange`] for `"beta"` or `"mass"` not positive.
-    pub fn thermal(friction: T, beta: T, mass: T, h: T) -> Result<Self, ConfigError> {
-        check_positive(beta, "beta")?;
+    /// As [`Ou::new`], plus [`ConfigError::OutOfRange`] for `"inverse_temperature"` or `"mass"`
+    /// not positive.
+    pub fn thermal(
+        friction: T,
+        inverse_temperature: T,
+        mass: T,
+        h: T,
+    ) -> Result<Self, ConfigError> {
+        let beta = check_positive(inverse_temperature, "inverse_temperature")?;
         check_positive(mass, "mass")?;
         let h = crate::validate::check_step(h)?;
         check_nonnegative(friction, "friction")?;
@@ -128,14 +134,14 @@ impl<T: Real, const N: usize> DiagonalOu<T, N> {
     /// As [`Ou::thermal`] for any component.
     pub fn thermal(
         friction: SVector<T, N>,
-        beta: T,
+        inverse_temperature: T,
         mass: SVector<T, N>,
         h: T,
     ) -> Result<Self, ConfigError> {
         let mut a = SVector::zeros();
         let mut s = SVector::zeros();
         for i in 0..N {
-            let ou = Ou::thermal(friction[i], beta, mass[i], h)?;
+            let ou = Ou::thermal(friction[i], inverse_temperature, mass[i], h)?;
             a[i] = ou.a;
             s[i] = ou.s;
         }

@@ -4,11 +4,12 @@
 // Index loops over the nine relaxed coordinates mirror the formula for the 9×9 matrix.
 #![allow(clippy::needless_range_loop)]
 
-use super::{check_torque, hat, matrix_of, vec_of, RigidBody, So3ZsParams};
+use super::{check_torque, hat, matrix_of, vec_of, RigidBody, So3Probe, So3ZsParams};
+use crate::driver::{Guarded, Method};
+use crate::guard::Watch;
 use crate::model::Mass;
 use crate::validate::check_step;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 
 /// The variational linearised SO(3) integrator (000 §4.5, eqs 4.14–4.15): Z&S on the relaxed
@@ -37,11 +38,17 @@ use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 /// next step, keyed on `R` and `h²`), no projection onto SO(3): `‖RᵀR − I‖` stays `O(ω⁻²)`-small
 /// and is reported, not removed.
 ///
+/// Steps go through the crate's driver: the guards measure [`So3Probe`] with the penalty `ω`
+/// (the energy of the penalised system and the orthogonality defect, see the
+/// [module docs](super)), so a run past the stability bound is refused at its first step that
+/// breaks them.
+///
 /// # Errors
 /// `step` returns [`StepError::StepSize`] / [`StepError::NonFiniteState`] for bad input,
 /// [`StepError::Singular`] when the 9×9 matrix is singular (it is symmetric positive definite
 /// near SO(3); an indefinite one falls back to LU), [`StepError::NonFiniteResult`] when the
-/// result overflows. The state is then unchanged.
+/// result overflows, [`StepError::Diverged`] when a step guard is violated,
+/// [`StepError::ClockStalled`] when `t + h` cannot be represented. The state is then unchanged.
 ///
 /// ```
 /// use macrostep::lie::{BodyState, LinearizedZs2, RigidBody, So3ZsParams, orthogonality_error, matrix_of};
@@ -64,6 +71,8 @@ pub struct LinearizedZs<T: Real, const SECOND_ORDER: bool> {
     jd_inv: Vector3<T>,
     torque: Vector3<T>,
     cache: Cache<T>,
+    probe: So3Probe<T>,
+    watch: Watch<T, 9>,
 }
 
 /// The printed first-order form of the linearised Z&S on SO(3).
@@ -113,6 +122,8 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
                 f: Matrix3::zeros(),
                 valid: false,
             },
+            probe: So3Probe::new(&body, params.omega),
+            watch: Watch::default(),
         })
     }
 
@@ -192,12 +203,23 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         Ok(f)
     }
 
-    /// `(f + ½ R û) J_d⁻¹`, the velocity increment per unit time.
+    /// The generalised force `½ R û` of the body torque at `r`.
+    #[inline]
+    fn torque_force(&self, r: &Matrix3<T>) -> Matrix3<T> {
+        r * hat(&self.torque) * T::lit(0.5)
+    }
+
+    /// `(f + G) J_d⁻¹` with `G = ½ R û` the torque's force: the velocity increment per unit
+    /// time.
+    #[inline]
     fn accel(&self, r: &Matrix3<T>, f: &Matrix3<T>) -> Matrix3<T> {
-        let half = T::lit(0.5);
-        let mut g = f + r * hat(&self.torque) * half;
+        let mut g = *f;
+        if self.torque != Vector3::zeros() {
+            g += self.torque_force(r);
+        }
+        let jd_inv = &self.jd_inv;
         for l in 0..3 {
-            let s = self.jd_inv[l];
+            let s = jd_inv[l];
             for k in 0..3 {
                 g[(k, l)] *= s;
             }
@@ -206,21 +228,41 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, const SECOND_ORDER: bool] LinearizedZs<T, SECOND_ORDER> => h
-);
+impl<T: Real, const SECOND_ORDER: bool> Guarded<T, 9> for LinearizedZs<T, SECOND_ORDER> {
+    type Probe<'a>
+        = &'a So3Probe<T>
+    where
+        Self: 'a;
 
-impl<T: Real, const SECOND_ORDER: bool> Integrator<T, 9> for LinearizedZs<T, SECOND_ORDER> {
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, 9> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, 9>, &So3Probe<T>) {
+        (&mut self.watch, &self.probe)
+    }
+}
+
+impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_ORDER> {
     const ORDER: u32 = if SECOND_ORDER { 2 } else { 1 };
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = SECOND_ORDER;
 
-    fn step_by(&mut self, state: &mut State<T, 9>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    /// One step; returns the work of the body torque (zero without one).
+    fn propose(
+        &mut self,
+        state: &State<T, 9>,
+        h: T,
+        next: &mut State<T, 9>,
+    ) -> Result<T, StepError> {
         let h2 = h * h;
         let r0 = matrix_of(&state.q);
         let v0 = matrix_of(&state.v);
-        if SECOND_ORDER {
+        let (r1, v1) = if SECOND_ORDER {
             let half_h = h * T::lit(0.5);
             let f0 = if self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
                 self.cache.f
@@ -230,22 +272,32 @@ impl<T: Real, const SECOND_ORDER: bool> Integrator<T, 9> for LinearizedZs<T, SEC
             let v_half = v0 + self.accel(&r0, &f0) * half_h;
             let r1 = r0 + v_half * h;
             let f1 = self.force(&r1, h2)?;
-            let v1 = v_half + self.accel(&r1, &f1) * half_h;
-            let next = State::new(state.t + h, vec_of(&r1), vec_of(&v1));
-            crate::integrator::commit(state, next)?;
+            // Keyed on `R` and `h²`: valid whether or not the driver commits this proposal.
             self.cache = Cache {
                 r: r1,
                 h2,
                 f: f1,
                 valid: true,
             };
+            let v1 = v_half + self.accel(&r1, &f1) * half_h;
+            (r1, v1)
         } else {
             let f0 = self.force(&r0, h2)?;
             let v1 = v0 + self.accel(&r0, &f0) * h;
-            let r1 = r0 + v1 * h;
-            let next = State::new(state.t + h, vec_of(&r1), vec_of(&v1));
-            crate::integrator::commit(state, next)?;
+            (r0 + v1 * h, v1)
+        };
+        next.q = vec_of(&r1);
+        next.v = vec_of(&v1);
+        if self.torque == Vector3::zeros() {
+            return Ok(T::zero());
         }
-        Ok(())
+        // The work of the torque's force as the kicks apply it: trapezoidal (both ends) for the
+        // second-order form, held at `R_k` for the first-order one.
+        let dr = r1 - r0;
+        Ok(if SECOND_ORDER {
+            (self.torque_force(&r0) + self.torque_force(&r1)).dot(&dr) * T::lit(0.5)
+        } else {
+            self.torque_force(&r0).dot(&dr)
+        })
     }
 }

@@ -40,6 +40,7 @@ use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};
 use nalgebra::SVector;
 
+#[doc(hidden)]
 /// A strategy for solving `(M + c·Hess P(q)) x = b`, the one linear system of a Z&S step.
 pub trait ShiftedSolve<T: Real, const N: usize> {
     /// Checks, when the integrator is built, that this strategy can work with the mass matrix

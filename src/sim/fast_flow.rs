@@ -38,29 +38,43 @@ pub struct StiffLinear<T: Real, const N: usize> {
 }
 
 impl<T: Real, const N: usize> StiffLinear<T, N> {
-    /// Validates the parameters and diagonalises the stiff part (bounded work, no std).
+    /// Validates the stiffness `K` and the parameters and diagonalises the stiff part (bounded
+    /// work, no std).
     ///
     /// # Errors
     /// - `"stiffness"`: [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`], or
     ///   [`ConfigError::NotPositiveDefinite`] when `K` has a negative eigenvalue (positive
     ///   *semi*-definite `K` is accepted: soft coordinates without a stiff force, as in the FPU
     ///   chain);
-    /// - `"friction"`: non-finite, negative scalar or negative modal friction
-    ///   ([`ConfigError::OutOfRange`]); [`ConfigError::Inconsistent`] `"friction commutes with
-    ///   stiffness"` when `QᵀL⁻¹cLQ` is not diagonal;
-    /// - `"noise"`: non-finite or negative scalar σ; `"beta"` not positive; thermal noise with a
-    ///   matrix friction ([`ConfigError::Inconsistent`] `"thermal noise needs scalar friction"`);
+    /// - as [`FastParams::validate`];
+    /// - `"friction"`: negative modal friction ([`ConfigError::OutOfRange`]);
+    ///   [`ConfigError::Inconsistent`] `"friction commutes with stiffness"` when `QᵀL⁻¹cLQ` is
+    ///   not diagonal;
     /// - [`ConfigError::Inconsistent`] `"eigendecomposition converged"` if Jacobi hits its cap.
-    pub fn new(mass: Mass<T, N>, params: &FastParams<T, N>) -> Result<Self, ConfigError> {
-        let k = params.stiffness;
+    ///
+    /// ```
+    /// use macrostep::{sim::{FastParams, StiffLinear}, model::Mass};
+    /// use nalgebra::{matrix, vector};
+    /// let k = matrix![4.0_f64, 0.0; 0.0, 9.0];
+    /// let lin = StiffLinear::new(Mass::identity(), k, FastParams::langevin(0.5, 0.0)).unwrap();
+    /// assert_eq!(lin.modal_stiffness(), &vector![4.0, 9.0]); // ωᵢ²
+    /// assert!(lin.has_friction() && !lin.is_noisy());
+    /// ```
+    pub fn new(
+        mass: Mass<T, N>,
+        stiffness: SMatrix<T, N, N>,
+        params: FastParams<T, N>,
+    ) -> Result<Self, ConfigError> {
+        let k = stiffness;
         check_stiffness(&k)?;
+        let params = params.validate()?;
         let l = mass.cholesky_factor();
         let l_inv = l
             .solve_lower_triangular(&SMatrix::identity())
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
         let a = l_inv * k * l_inv.transpose();
         let a = (a + a.transpose()) * T::lit(0.5);
-        let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv)?;
+        let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv);
         let qm = joint_modes(&a, &c_frame, scalar_c.is_some())?;
         let lambda = modal_stiffness(&(qm.transpose() * a * qm))?;
         let gamma = modal_friction(&(qm.transpose() * c_frame * qm))?;

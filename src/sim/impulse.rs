@@ -4,46 +4,38 @@
 //! [`super::Sim4`] are aliases of `Sim` with one scheme each (the `VecInner`/alias pattern of
 //! heapless and nalgebra).
 
-use super::{Conservative, FastFlow, FastParams, Force, Increment, StiffLinear};
+use super::{Conservative, FastFlow, FastParams, Force, Increment, SimSystem, StiffLinear};
+use crate::driver::{Guarded, NoisyMethod};
 use crate::guard::{NoProbe, Watch};
-use crate::model::{Mass, Potential};
-use crate::validate::check_step_input;
-#[cfg(doc)]
-use crate::Integrator;
-use crate::StochasticIntegrator;
+use crate::model::Potential;
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
+#[cfg(doc)]
+use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
 use rand_core::Rng;
 
-mod sealed {
-    pub trait Sealed {}
-}
-pub(super) use sealed::Sealed;
+pub(super) use crate::sealed::Sealed;
 
+#[doc(hidden)]
 /// The composition of fast flows and slow kicks one SIM step applies: the strategy of [`Sim`]
-/// (what it precomputes and keeps between steps). Each alias implements [`Integrator`] itself,
-/// so that its step compiles exactly as a hand-written struct's would (the firmware instruction
-/// counts are golden).
+/// (what it precomputes and keeps between steps). Each alias implements the deterministic
+/// [`Method`](crate::driver::Method) itself, so that its proposal compiles exactly as a
+/// hand-written struct's would (the firmware instruction counts are golden).
 ///
 /// Implemented by [`super::LieTrotter`] (SIM1), [`super::Strang`] (SIM2) and
 /// [`super::TripleJump`] (SIM4); sealed.
 pub trait SimScheme<T: Real, const N: usize>: Sealed + Sized {
-    /// What a committed step hands to the next one (SIM2: the force at the new position).
-    type Carry;
-
     /// Precomputes the flows of the step `h` (already validated) for the fast system `lin`.
     ///
     /// # Errors
     /// As [`FastFlow::new`]; a scheme may reject a fast system it cannot integrate.
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError>;
 
-    /// Keeps what the committed step at position `q` hands on.
-    fn keep(&mut self, q: &SVector<T, N>, carry: Self::Carry);
-
-    /// Forgets what was handed on (the force changed).
+    /// Forgets what a step keeps for the next one (the force changed).
     fn forget(&mut self);
 }
 
+#[doc(hidden)]
 /// A [`SimScheme`] with a single fast flow over the configured step, which can therefore carry
 /// the Ornstein–Uhlenbeck increment of a noisy fast system (SIM1, SIM2).
 pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
@@ -54,24 +46,35 @@ pub trait NoisyScheme<T: Real, const N: usize>: SimScheme<T, N> {
     /// The fast flow over the configured step.
     fn flow(&self) -> &FastFlow<T, N>;
 
-    /// The step of the configured size with the fast-flow increment `r`.
-    fn advance_with<F: Force<T, N>>(
-        m: &Sim<T, F, Self, N>,
+    /// Writes the step of the configured size from `s` with the fast-flow increment `r` into
+    /// `next.q`, `next.v` (a scheme may keep a cache keyed on `next.q`).
+    fn propose_with<F: Force<T, N>>(
+        m: &mut Sim<T, F, Self, N>,
         s: &State<T, N>,
         r: &Increment<T, N>,
-    ) -> (State<T, N>, Self::Carry);
+        next: &mut State<T, N>,
+    );
 }
 
 /// A stochastic impulse method (004 §4.2) with composition `S`: the common body of
 /// [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`] (see those for the methods, their
 /// equations, properties and errors).
 ///
+/// Every SIM is an [`Integrator`] (the deterministic impulse method; SIM1 and SIM2 refuse a noisy
+/// fast part there), and SIM1 and SIM2 are also [`StochasticIntegrator`]s whose noise is the
+/// fast-flow [`Increment`] (`step_noisy(state, rng)`, or `step_with_noise(state, &r)` with an
+/// increment drawn beforehand, e.g. aggregated from finer steps to reuse one Brownian path across
+/// step sizes: see [`FastFlow::sample_increment`], [`FastFlow::carry`]). The guards measure no
+/// energy ([`NoProbe`]): the slow force need not be conservative and the fast part may be
+/// dissipative; finiteness, the velocity guard and the clock apply.
+///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim, Strang}, model::{Mass, Quadratic}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim, SimSystem, Strang}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
 /// let soft = Quadratic::new(matrix![1.0]);
-/// let mut sim: Sim<f64, _, Strang<f64, 1>, 1> = Sim::new(Mass::identity(), fast, soft, 1e-3)?;
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim: Sim<f64, _, Strang<f64, 1>, 1> = Sim::new(system, 1e-3, FastParams::default())?;
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 100)?;
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-3);
@@ -86,48 +89,27 @@ pub struct Sim<T: Real, F, S, const N: usize> {
     pub(super) watch: Watch<T, N>,
 }
 
-// The configured step `H`, one impl for [`super::Sim1`], [`super::Sim2`] and [`super::Sim4`]
-// (their steps are [`Integrator`] impls of their own).
-crate::integrator::impl_stepper!(impl[T: Real, F, S, const N: usize] Sim<T, F, S, N> => h);
-
-impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize>
-    Sim<T, Conservative<P>, S, N>
-{
-    /// The method for the slow force `−∇V` of `potential` (see [`Sim::with_force`] for any
-    /// force).
-    ///
-    /// # Errors
-    /// As [`Sim::with_force`].
-    pub fn new(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        potential: P,
-        h: T,
-    ) -> Result<Self, ConfigError> {
-        Self::with_force(mass, fast, Conservative(potential), h)
-    }
-}
-
 impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N> {
-    /// The method with mass `M`, fast part `fast`, slow force `force` and step `H`.
+    /// The method for the system `M dq = p dt`, `dp = F(q) dt − Kq dt − c p dt + σ dW` (004 eqs
+    /// 4.10/4.11): the mass, stiffness and slow force of `system`, the macro step `H` and the
+    /// friction `c` and noise `σ` of the fast flow in `params`.
     ///
     /// # Errors
     /// [`ConfigError::StepSize`] for a bad `H`; as [`StiffLinear::new`] and [`FastFlow::new`];
     /// SIM4 rejects a noisy fast part ([`ConfigError::Inconsistent`]).
-    pub fn with_force(
-        mass: Mass<T, N>,
-        fast: FastParams<T, N>,
-        force: F,
+    pub fn new(
+        system: SimSystem<T, F, N>,
         h: T,
+        params: FastParams<T, N>,
     ) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
-        let lin = StiffLinear::new(mass, &fast)?;
+        let lin = StiffLinear::new(system.mass, system.stiffness, params)?;
         let scheme = S::build(&lin, h)?;
         Ok(Self {
             watch: Watch::default(),
             lin,
             scheme,
-            force,
+            force: system.force,
             h,
         })
     }
@@ -137,71 +119,91 @@ impl<T: Real, F: Force<T, N>, S: SimScheme<T, N>, const N: usize> Sim<T, F, S, N
         &self.lin
     }
 
-    /// Commits `next` into `state` under the step guards; on success the scheme keeps `carry`.
-    #[inline]
-    fn commit(
-        &mut self,
-        state: &mut State<T, N>,
-        next: &State<T, N>,
-        h: T,
-        carry: S::Carry,
-    ) -> Result<(), StepError> {
-        let committed = self.watch.commit(state, next, h, &NoProbe);
-        if committed.is_ok() {
-            self.scheme.keep(&next.q, carry);
-        }
-        committed
+    /// The slow force `F` of the kick `p ← p + h F(q)` (eq 4.13).
+    ///
+    /// ```
+    /// use macrostep::{sim::{FastParams, Sim2, SimSystem}, model::{Mass, Quadratic}};
+    /// use nalgebra::{matrix, vector};
+    /// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Quadratic::new(matrix![2.0]));
+    /// let mut sim = Sim2::new(system, 1e-3, FastParams::default()).unwrap();
+    /// assert_eq!(sim.slow_force().0.k, matrix![2.0]);
+    /// sim.slow_force_mut().0.k = matrix![3.0]; // the next step evaluates the new force
+    /// assert_eq!(sim.slow_force().0.k, matrix![3.0]);
+    /// ```
+    pub fn slow_force(&self) -> &F {
+        &self.force
     }
 
-    /// Mutable access to the force; forgets any force cached from the last step.
-    pub fn force_mut(&mut self) -> &mut F {
+    /// Mutable access to the slow force `F` (eq 4.13); forgets any force cached from the last
+    /// step.
+    pub fn slow_force_mut(&mut self) -> &mut F {
         self.scheme.forget();
         &mut self.force
     }
 }
 
 impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> Sim<T, F, S, N> {
-    /// The fast flow over the configured step.
+    /// The fast flow over the configured step (draws and aggregates the increments
+    /// [`StochasticIntegrator::step_with_noise`] takes).
     pub fn flow(&self) -> &FastFlow<T, N> {
         self.scheme.flow()
     }
+}
 
-    /// One step of size `H` with a given fast-flow increment (modal coordinates; see
-    /// [`FastFlow::sample_increment`], [`FastFlow::carry`]). Lets a caller reuse one Brownian path
-    /// across step sizes.
-    ///
-    /// # Errors
-    /// As [`StochasticIntegrator::step`].
-    pub fn step_with_increment(
-        &mut self,
-        state: &mut State<T, N>,
-        r: &Increment<T, N>,
-    ) -> Result<(), StepError> {
-        check_step_input(state, self.h)?;
-        let (next, carry) = S::advance_with(self, state, r);
-        self.commit(state, &next, self.h, carry)
+impl<T: Real, F, S: SimScheme<T, N>, const N: usize> Guarded<T, N> for Sim<T, F, S, N> {
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    #[inline]
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
     }
 }
 
-impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> StochasticIntegrator<T, N>
+/// The Langevin form of SIM1 and SIM2 (Integrators 4.2.2, 4.2.3): one step of the configured size
+/// with the fast-flow increment `R(H) ~ N(0, Σ(H))`.
+impl<T: Real, F: Force<T, N>, S: NoisyScheme<T, N>, const N: usize> NoisyMethod<T, N>
     for Sim<T, F, S, N>
 {
     const DETERMINISTIC_ORDER: u32 = S::ORDER;
 
-    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise.
-    fn step<R: Rng + ?Sized>(
+    /// The fast-flow increment in modal coordinates.
+    type Noise = Increment<T, N>;
+
+    /// Draws `2N` normals (`2N` calls of `next_u64`) when the system is noisy, none otherwise
+    /// ([`FastFlow::sample_increment`]).
+    #[inline]
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Increment<T, N> {
+        self.scheme.flow().sample_increment(rng)
+    }
+
+    #[inline]
+    fn propose_noisy(
         &mut self,
-        state: &mut State<T, N>,
-        rng: &mut R,
-    ) -> Result<(), StepError> {
-        let r = self.scheme.flow().sample_increment(rng);
-        self.step_with_increment(state, &r)
+        state: &State<T, N>,
+        r: &Increment<T, N>,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        S::propose_with(self, state, r, next);
+        Ok(T::zero())
     }
 }
 
 /// The held force `u` of an [`Actuated`](crate::forcing::Actuated) slow potential, a zero-order
-/// hold entering the slow kicks (the stiff linear flow is unchanged): `Sim1::new(mass,
-/// fast, Actuated::new(slow), h)`.
+/// hold entering the slow kicks (the stiff linear flow is unchanged):
+/// `Sim1::new(SimSystem::new(mass, stiffness, Actuated::new(slow)), h, params)`.
 impl<T: Real, P: Potential<T, N>, S: SimScheme<T, N>, const N: usize> crate::forcing::Actuate<T, N>
     for Sim<T, Conservative<crate::forcing::Actuated<T, P, N>>, S, N>
 {

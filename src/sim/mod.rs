@@ -6,8 +6,13 @@
 //! ```
 //! with constant SPD `M`, a stiff symmetric positive semi-definite `K` (it carries the `ε⁻¹`),
 //! friction `c ≥ 0` commuting with `K` (a scalar, or a matrix sharing `K`'s modes), noise `σ`, and
-//! a slow force `F(q)`: `−∇V(q)` (the `new` constructors, [`Conservative`]) or any force
-//! (Remark 4.2.6, the `with_force` constructors, [`ForceFn`]).
+//! a slow force `F(q)`: `−∇V(q)` ([`SimSystem::new`], [`Conservative`]) or any force (Remark
+//! 4.2.6, [`SimSystem::with_force`], [`ForceFn`]).
+//!
+//! # Construction
+//! Every SIM is built as `Sim1::new(system, H, params)`: the [`SimSystem`] is the model (`M`, `K`,
+//! `F`), `H` the macro step, and [`FastParams`] the friction and noise of the fast flow
+//! (`FastParams::default()`: none, the Hamiltonian impulse method).
 //!
 //! # The two flows
 //! - φᶠ(h), the **fast flow** of `M dq = p dt`, `dp = −Kq dt − c p dt + σ dW` (eq 4.12), is
@@ -30,8 +35,10 @@
 //! contract are shared.
 //!
 //! All are [`crate::Integrator`]s when `σ = 0` (symplectic when also `c = 0`; conformally
-//! symplectic, with Jacobian determinant `e^{−c·N·H}`, for scalar `c`), and
-//! [`crate::langevin::StochasticIntegrator`]s (`Sim1`, `Sim2`) when `σ ≠ 0`.
+//! symplectic, with Jacobian determinant `e^{−c·N·H}`, for scalar `c`), and `Sim1`, `Sim2` are
+//! [`crate::StochasticIntegrator`]s as well (`step_noisy(state, rng)`, or
+//! `step_with_noise(state, &r)` with a pre-drawn fast-flow [`Increment`]), the Langevin form when
+//! `σ ≠ 0`.
 //!
 //! # Uniform accuracy
 //! Theorem 4.2.2: with `c = σ = 0`, SIM1's error in `q` is `O(H)` uniformly in the stiffness (the
@@ -51,15 +58,17 @@ mod sim4;
 pub use fast_flow::{mode_map, FastFlow, Increment, StiffLinear};
 pub use impulse::{NoisyScheme, Sim, SimScheme};
 pub use quasi::{
-    LieTrotterSplit, Quasi, Quasi1, Quasi2, QuasiExp, QuasiParams, QuasiSplitting, StrangSplit,
+    LieTrotterSplit, Quasi, Quasi1, Quasi2, QuasiExp, QuasiParams, QuasiSplitting, QuasiSystem,
+    StrangSplit,
 };
 pub use quasi_flow::QuasiStiffness;
 pub use sim1::{LieTrotter, Sim1, Sim1Order};
 pub use sim2::{Sim2, Strang};
-pub use sim4::{Sim4, TripleJump, SIM4_C};
+pub use sim4::{Sim4, TripleJump};
 
-use crate::model::Potential;
-use crate::Real;
+use crate::model::{Mass, Potential};
+use crate::validate::{check_all_finite, check_nonnegative, check_positive};
+use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
 /// Friction of the fast flow.
@@ -82,49 +91,144 @@ pub enum Noise<T: Real, const N: usize> {
     Matrix(SMatrix<T, N, N>),
     /// The fluctuation–dissipation noise `σσᵀ = 2cM/β` for a scalar friction `c`.
     Thermal {
-        /// Inverse temperature `β > 0`.
-        beta: T,
+        /// The inverse temperature `β > 0`.
+        inverse_temperature: T,
     },
 }
 
-/// Parameters of the fast flow: `M dq = p dt`, `dp = −Kq dt − c p dt + σ dW`.
+/// What a SIM integrates (004 eqs 4.10/4.11): the constant mass `M`, the stiff matrix `K` of the
+/// fast flow `dp = −Kq dt + …` (eq 4.12) and the slow force `F` of the kick (eq 4.13).
+///
+/// The stiffness lives here, not in [`FastParams`]: it describes the model (it carries the
+/// `ε⁻¹`) and has no default, while the friction and noise of the fast flow are tuning with a
+/// natural default (none: the Hamiltonian impulse method).
+///
+/// ```
+/// use macrostep::{sim::SimSystem, model::{Mass, Quadratic}};
+/// use nalgebra::matrix;
+/// // M ẍ = −10⁴ x − x: a stiff spring ω = 100 and a soft one, F = −∇V.
+/// let sys = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Quadratic::new(matrix![1.0]));
+/// assert_eq!(sys.stiffness[(0, 0)], 1.0e4);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SimSystem<T: Real, F, const N: usize> {
+    /// The mass matrix `M`.
+    pub mass: Mass<T, N>,
+    /// The stiff matrix `K` (including `ε⁻¹`), symmetric positive semi-definite.
+    pub stiffness: SMatrix<T, N, N>,
+    /// The slow force `F(q)`.
+    pub force: F,
+}
+
+impl<T: Real, P: Potential<T, N>, const N: usize> SimSystem<T, Conservative<P>, N> {
+    /// The system with the conservative slow force `F = −∇V` of `potential`.
+    pub fn new(mass: Mass<T, N>, stiffness: SMatrix<T, N, N>, potential: P) -> Self {
+        Self::with_force(mass, stiffness, Conservative(potential))
+    }
+}
+
+impl<T: Real, F: Force<T, N>, const N: usize> SimSystem<T, F, N> {
+    /// The system with any slow force (Remark 4.2.6): a [`ForceFn`] closure, or your own
+    /// [`Force`].
+    ///
+    /// ```
+    /// use macrostep::{sim::{ForceFn, SimSystem}, model::Mass};
+    /// use nalgebra::{matrix, vector, Vector1};
+    /// let drag = ForceFn(|q: &Vector1<f64>| vector![1.0 - q[0]]);
+    /// let sys = SimSystem::with_force(Mass::identity(), matrix![1.0e4_f64], drag);
+    /// assert_eq!((sys.force.0)(&vector![0.25]), vector![0.75]);
+    /// ```
+    pub fn with_force(mass: Mass<T, N>, stiffness: SMatrix<T, N, N>, force: F) -> Self {
+        Self {
+            mass,
+            stiffness,
+            force,
+        }
+    }
+}
+
+/// The friction `c` and noise `σ` of the fast flow `M dq = p dt`, `dp = −Kq dt − c p dt + σ dW`
+/// (004 eq 4.12). The default is `c = σ = 0`: the Hamiltonian impulse method.
+///
+/// ```
+/// use macrostep::sim::{FastParams, Friction, Noise};
+/// let p = FastParams::<f64, 2>::thermal(0.5, 2.0).validate().unwrap();
+/// assert_eq!(p.noise, Noise::Thermal { inverse_temperature: 2.0 });
+/// assert_eq!(FastParams::<f64, 2>::default().friction, Friction::Scalar(0.0));
+/// assert!(FastParams::<f64, 2>::langevin(-1.0, 0.0).validate().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FastParams<T: Real, const N: usize> {
-    /// The stiff matrix `K` (including `ε⁻¹`), symmetric positive semi-definite.
-    pub stiffness: SMatrix<T, N, N>,
     /// The friction `c`.
     pub friction: Friction<T, N>,
     /// The noise `σ`.
     pub noise: Noise<T, N>,
 }
 
-impl<T: Real, const N: usize> FastParams<T, N> {
+impl<T: Real, const N: usize> Default for FastParams<T, N> {
     /// The Hamiltonian case `c = σ = 0`.
-    pub fn hamiltonian(stiffness: SMatrix<T, N, N>) -> Self {
+    fn default() -> Self {
         Self {
-            stiffness,
             friction: Friction::Scalar(T::zero()),
             noise: Noise::Scalar(T::zero()),
         }
     }
+}
 
+impl<T: Real, const N: usize> FastParams<T, N> {
     /// Scalar friction `c` and scalar noise `σ`.
-    pub fn langevin(stiffness: SMatrix<T, N, N>, friction: T, noise: T) -> Self {
+    pub fn langevin(friction: T, noise: T) -> Self {
         Self {
-            stiffness,
             friction: Friction::Scalar(friction),
             noise: Noise::Scalar(noise),
         }
     }
 
     /// Scalar friction `c` with thermal noise at inverse temperature `β` (`σσᵀ = 2cM/β`).
-    pub fn thermal(stiffness: SMatrix<T, N, N>, friction: T, beta: T) -> Self {
+    pub fn thermal(friction: T, inverse_temperature: T) -> Self {
         Self {
-            stiffness,
             friction: Friction::Scalar(friction),
-            noise: Noise::Thermal { beta },
+            noise: Noise::Thermal {
+                inverse_temperature,
+            },
         }
+    }
+
+    /// Checks what the parameters say on their own (that a matrix friction shares the stiff
+    /// modes is checked against the system, by [`StiffLinear::new`]).
+    ///
+    /// # Errors
+    /// - `"friction"`: [`ConfigError::NonFinite`], or [`ConfigError::OutOfRange`] for a negative
+    ///   scalar;
+    /// - `"noise"`: [`ConfigError::NonFinite`], or [`ConfigError::OutOfRange`] for a negative
+    ///   scalar;
+    /// - `"inverse_temperature"` not positive; [`ConfigError::Inconsistent`] `"thermal noise
+    ///   needs scalar friction"` for thermal noise with a matrix friction.
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        match self.friction {
+            Friction::Scalar(c) => {
+                check_nonnegative(c, "friction")?;
+            }
+            Friction::Matrix(c) => check_all_finite(c.as_slice(), "friction")?,
+        }
+        match self.noise {
+            Noise::Scalar(s) => {
+                check_nonnegative(s, "noise")?;
+            }
+            Noise::Matrix(s) => check_all_finite(s.as_slice(), "noise")?,
+            Noise::Thermal {
+                inverse_temperature,
+            } => {
+                check_positive(inverse_temperature, "inverse_temperature")?;
+                if let Friction::Matrix(_) = self.friction {
+                    return Err(ConfigError::Inconsistent {
+                        name: "thermal noise needs scalar friction",
+                    });
+                }
+            }
+        }
+        Ok(*self)
     }
 }
 
@@ -135,7 +239,7 @@ pub trait Force<T: Real, const N: usize> {
     fn force(&self, q: &SVector<T, N>) -> SVector<T, N>;
 }
 
-/// The conservative force `F = −∇V` of a potential `V` (what the SIM `new` constructors build).
+/// The conservative force `F = −∇V` of a potential `V` (what [`SimSystem::new`] builds).
 #[derive(Clone, Copy, Debug)]
 pub struct Conservative<P>(pub P);
 

@@ -35,8 +35,8 @@
 //! - **Coordinates.** The state is `q = (q_slow, q_fast)` (slow first, as in the examples' `(x, y)`
 //!   of eq 4.84), `N = S + F` checked at construction; masses are the identity (§4.3.1 "assume
 //!   without loss of generality that M is the identity"), so `v = p`.
-//! - **`ε⁻¹` is a parameter**, `K` is given without it ([`QuasiStiffness`]), so a study in `ω`
-//!   changes one number (`ε⁻¹ = ω²` in eqs 4.84/4.85).
+//! - **`ε⁻¹` is a number of the model** ([`QuasiSystem::inv_eps`]), `K` is given without it
+//!   ([`QuasiStiffness`]), so a study in `ω` changes one number (`ε⁻¹ = ω²` in eqs 4.84/4.85).
 //! - **The diagonal case needs `∂ᵢK` diagonal too** (true when `K(·)` is diagonal everywhere);
 //!   a non-diagonal or non-positive `K` at a step is a [`StepError::Precondition`].
 //! - **Eq 4.42's `F₂(h)`** differs from eq 4.45's `A_k` by the position of `ε⁻¹K` (garbled);
@@ -50,11 +50,14 @@
 //! exponential on a non-diagonal or non-positive `K`).
 
 use super::quasi_flow::{diagonal_flow, symplectic_flow, QuasiStiffness};
+use crate::driver::{Guarded, Method};
 use crate::guard::{NoProbe, Watch};
 use crate::model::Potential;
-use crate::validate::check_step_input;
+use crate::sealed;
 use crate::validate::{check_derived, check_positive, check_step};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+#[cfg(doc)]
+use crate::Integrator;
+use crate::{ConfigError, Real, State, StepError};
 use core::marker::PhantomData;
 use nalgebra::SVector;
 
@@ -72,15 +75,84 @@ pub enum QuasiExp {
     },
 }
 
-/// Parameters of [`Quasi1`]/[`Quasi2`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct QuasiParams<T: Real> {
+/// The model a [`Quasi1`]/[`Quasi2`] integrates (004 eq 4.20 with §4.3.2's `U`):
+/// `H = ½ pᵀp + V(q) + ½ ε⁻¹ q_fastᵀ K(q_slow) q_fast`.
+///
+/// ```
+/// use macrostep::sim::{QuasiStiffness, QuasiSystem};
+/// use macrostep::model::Zero;
+/// use nalgebra::{SMatrix, SVector};
+/// struct K; // K(x) = 1 + x²
+/// impl QuasiStiffness<f64, 1, 1> for K {
+///     fn stiffness(&self, x: &SVector<f64, 1>) -> SMatrix<f64, 1, 1> { SMatrix::from_element(1.0 + x[0] * x[0]) }
+///     fn stiffness_derivative(&self, x: &SVector<f64, 1>, _: usize) -> SMatrix<f64, 1, 1> {
+///         SMatrix::from_element(2.0 * x[0])
+///     }
+/// }
+/// let sys = QuasiSystem::new(Zero, K, 1.0e4); // ε⁻¹ = ω² = 10⁴
+/// assert_eq!(sys.inv_eps, 1.0e4);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct QuasiSystem<T: Real, P, K> {
+    /// The soft potential `V` on the whole `q = (q_slow, q_fast)`.
+    pub potential: P,
+    /// The stiffness `K(q_slow)`, without `ε⁻¹`.
+    pub stiffness: K,
     /// `ε⁻¹`, the stiffness scale (`ω²` in eq 4.84); `> 0`.
     pub inv_eps: T,
-    /// The macroscopic step `H`.
-    pub h: T,
+}
+
+impl<T: Real, P, K> QuasiSystem<T, P, K> {
+    /// The system with soft potential `V`, stiffness `K(q_slow)` and scale `ε⁻¹`.
+    pub fn new(potential: P, stiffness: K, inv_eps: T) -> Self {
+        Self {
+            potential,
+            stiffness,
+            inv_eps,
+        }
+    }
+}
+
+/// Parameters of [`Quasi1`]/[`Quasi2`]: how the stiff flow φ³ is computed. The default is
+/// Integrator 4.3.2 with the thesis's `n = 10` squarings, which serves any symmetric `K`.
+///
+/// ```
+/// use macrostep::sim::{QuasiExp, QuasiParams};
+/// assert_eq!(QuasiParams::default().exp, QuasiExp::Symplectic { squarings: 10 });
+/// let bad = QuasiParams { exp: QuasiExp::Symplectic { squarings: 0 } };
+/// assert!(bad.validate().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuasiParams {
     /// How φ³ is computed.
     pub exp: QuasiExp,
+}
+
+impl Default for QuasiParams {
+    fn default() -> Self {
+        Self {
+            exp: QuasiExp::Symplectic { squarings: 10 },
+        }
+    }
+}
+
+impl QuasiParams {
+    /// Checks the parameters on their own (the micro step `H/2ⁿ` is checked against `H` and
+    /// `ε⁻¹` by the integrator's constructor).
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] for `"squarings"` outside `1..=40`.
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        if let QuasiExp::Symplectic { squarings } = self.exp {
+            if !(1..=40).contains(&squarings) {
+                return Err(ConfigError::OutOfRange {
+                    name: "squarings",
+                    bound: "in 1..=40",
+                });
+            }
+        }
+        Ok(*self)
+    }
 }
 
 /// The validated model and parameters shared by both splittings.
@@ -94,20 +166,19 @@ struct Core<T: Real, P, K, const S: usize, const F: usize> {
 }
 
 impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
-    fn new<const N: usize>(potential: P, stiff: K, p: QuasiParams<T>) -> Result<Self, ConfigError> {
+    fn new<const N: usize>(
+        system: QuasiSystem<T, P, K>,
+        h: T,
+        params: QuasiParams,
+    ) -> Result<Self, ConfigError> {
         if N != S + F {
             return Err(ConfigError::Inconsistent { name: "N = S + F" });
         }
-        let h = check_step(p.h)?;
-        let inv_eps = check_positive(p.inv_eps, "inv_eps")?;
+        let h = check_step(h)?;
+        let inv_eps = check_positive(system.inv_eps, "inv_eps")?;
         check_derived(inv_eps * h * h, "inv_eps*h^2")?;
-        if let QuasiExp::Symplectic { squarings } = p.exp {
-            if !(1..=40).contains(&squarings) {
-                return Err(ConfigError::OutOfRange {
-                    name: "squarings",
-                    bound: "in 1..=40",
-                });
-            }
+        let params = params.validate()?;
+        if let QuasiExp::Symplectic { squarings } = params.exp {
             let micro = h / T::lit(libm::ldexp(1.0, squarings as i32));
             if micro == T::zero() {
                 return Err(ConfigError::Overflow {
@@ -118,11 +189,11 @@ impl<T: Real, P, K, const S: usize, const F: usize> Core<T, P, K, S, F> {
             check_derived(inv_eps * micro * micro * micro, "inv_eps*(h/2^n)^3")?;
         }
         Ok(Self {
-            potential,
-            stiff,
+            potential: system.potential,
+            stiff: system.stiffness,
             inv_eps,
             h,
-            exp: p.exp,
+            exp: params.exp,
         })
     }
 }
@@ -166,10 +237,7 @@ impl<T: Real, P, K: QuasiStiffness<T, S, F>, const S: usize, const F: usize> Cor
     }
 }
 
-mod sealed {
-    pub trait Sealed {}
-}
-
+#[doc(hidden)]
 /// The splitting a [`Quasi`] step composes (sealed): [`LieTrotterSplit`] for [`Quasi1`],
 /// [`StrangSplit`] for [`Quasi2`].
 pub trait QuasiSplitting: sealed::Sealed {
@@ -217,14 +285,19 @@ where
     K: QuasiStiffness<T, S, F>,
     M: QuasiSplitting,
 {
-    /// The integrator for slow potential `V` (on the whole `q`), stiffness `K` and parameters
-    /// `params`.
+    /// The integrator for the model `system` (004 eq 4.20: soft potential `V` on the whole `q`,
+    /// stiffness `K(q_slow)`, scale `ε⁻¹`), macro step `H` and stiff-flow parameters `params`
+    /// (see [`Quasi1`] for an example).
     ///
     /// # Errors
     /// See the [module docs](self).
-    pub fn new(potential: P, stiffness: K, params: QuasiParams<T>) -> Result<Self, ConfigError> {
+    pub fn new(
+        system: QuasiSystem<T, P, K>,
+        h: T,
+        params: QuasiParams,
+    ) -> Result<Self, ConfigError> {
         Ok(Self {
-            core: Core::new::<N>(potential, stiffness, params)?,
+            core: Core::new::<N>(system, h, params)?,
             watch: Watch::default(),
             split: PhantomData,
         })
@@ -249,12 +322,33 @@ where
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P, K, M, const N: usize, const S: usize, const F: usize]
-    Quasi<T, P, K, M, N, S, F> => core.h
-);
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Guarded<T, N>
+    for Quasi<T, P, K, M, N, S, F>
+where
+    T: Real,
+    P: Potential<T, N>,
+    K: QuasiStiffness<T, S, F>,
+    M: QuasiSplitting,
+{
+    type Probe<'a>
+        = NoProbe
+    where
+        Self: 'a;
 
-impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Integrator<T, N>
+    fn step_size(&self) -> T {
+        self.core.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, NoProbe) {
+        (&mut self.watch, NoProbe)
+    }
+}
+
+impl<T, P, K, M, const N: usize, const S: usize, const F: usize> Method<T, N>
     for Quasi<T, P, K, M, N, S, F>
 where
     T: Real,
@@ -266,25 +360,26 @@ where
     const SYMPLECTIC: bool = true;
     const SYMMETRIC: bool = M::SYMMETRIC;
 
-    crate::watched::watch_accessors!();
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let mut next = *state;
+    /// The flows act on `next` in place (it holds a copy of the state on entry).
+    fn propose(
+        &mut self,
+        _state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         if M::SYMMETRIC {
             let half = h * T::lit(0.5);
-            self.core.kick(&mut next, half);
-            Core::<T, P, K, S, F>::drift(&mut next, half);
-            self.core.stiff_flow(&mut next, h)?;
-            Core::<T, P, K, S, F>::drift(&mut next, half);
-            self.core.kick(&mut next, half);
+            self.core.kick(next, half);
+            Core::<T, P, K, S, F>::drift(next, half);
+            self.core.stiff_flow(next, h)?;
+            Core::<T, P, K, S, F>::drift(next, half);
+            self.core.kick(next, half);
         } else {
-            Core::<T, P, K, S, F>::drift(&mut next, h);
-            self.core.kick(&mut next, h);
-            self.core.stiff_flow(&mut next, h)?;
+            Core::<T, P, K, S, F>::drift(next, h);
+            self.core.kick(next, h);
+            self.core.stiff_flow(next, h)?;
         }
-        next.t = state.t + h;
-        self.watch.commit(state, &next, h, &NoProbe)
+        Ok(T::zero())
     }
 }
 
@@ -301,7 +396,7 @@ where
 /// (Theorem 4.3.3). See the [module docs](self) for the model, the decisions and `# Errors`.
 ///
 /// ```
-/// use macrostep::sim::{Quasi1, QuasiExp, QuasiParams, QuasiStiffness};
+/// use macrostep::sim::{Quasi1, QuasiExp, QuasiParams, QuasiStiffness, QuasiSystem};
 /// use macrostep::{model::Potential, Integrator, State};
 /// use nalgebra::{vector, SMatrix, SVector, Vector2};
 /// // Eq 4.84: V = (x² + y² − 1)², K(x) = 1 + x², ε⁻¹ = ω² = 10⁴; q = (x, y).
@@ -317,8 +412,9 @@ where
 ///         SMatrix::from_element(2.0 * x[0])
 ///     }
 /// }
-/// let params = QuasiParams { inv_eps: 1.0e4, h: 0.01, exp: QuasiExp::Diagonal };
-/// let mut m = Quasi1::<f64, V, K, 2, 1, 1>::new(V, K, params).unwrap();
+/// let system = QuasiSystem::new(V, K, 1.0e4);
+/// let params = QuasiParams { exp: QuasiExp::Diagonal };
+/// let mut m = Quasi1::<f64, V, K, 2, 1, 1>::new(system, 0.01, params).unwrap();
 /// let mut s = State::at_rest(vector![1.1, 0.007]);
 /// let e0 = m.energy(&s);
 /// m.integrate(&mut s, 100).unwrap(); // T = 1 with ωH = 1

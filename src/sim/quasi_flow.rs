@@ -10,7 +10,7 @@ use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// `K(q_slow)` of a quasi-quadratic stiff potential `U = ½ q_fastᵀ K(q_slow) q_fast` (004 §4.3.2),
-/// *without* the factor `ε⁻¹` (the integrator's [`super::QuasiParams::inv_eps`]).
+/// *without* the factor `ε⁻¹` (the model's [`super::QuasiSystem::inv_eps`]).
 pub trait QuasiStiffness<T: Real, const S: usize, const F: usize> {
     /// `K(q_slow)`, symmetric.
     fn stiffness(&self, q_slow: &SVector<T, S>) -> SMatrix<T, F, F>;

@@ -2,11 +2,10 @@
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
-use crate::guard::NoProbe;
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 #[cfg(doc)]
-use crate::langevin::StochasticIntegrator;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
 
 /// Which Lie–Trotter order SIM1 uses.
@@ -40,17 +39,17 @@ pub enum Sim1Order {
 /// so [`Integrator::SYMPLECTIC`] refers to the plain kick.
 ///
 /// # Errors
-/// Construction: as [`Sim::with_force`]. Steps: as
-/// [`Integrator::step_by`]; the deterministic [`Integrator`] interface returns
+/// Construction: as [`Sim::new`]. Steps: as [`Integrator::step_by`] and
+/// [`StochasticIntegrator::step_noisy`]; the deterministic [`Integrator`] interface returns
 /// [`StepError::Precondition`] when the system has noise (use
-/// [`StochasticIntegrator::step`]).
+/// [`StochasticIntegrator::step_noisy`]).
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim1}, model::{Mass, Zero}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim1, SimSystem}, model::{Mass, Zero}, Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // A stiff oscillator ω = 100 and no slow force: SIM1 is exact at any H.
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
-/// let mut sim = Sim1::new(Mass::identity(), fast, Zero, 0.1).unwrap();
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Zero);
+/// let mut sim = Sim1::new(system, 0.1, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - 100.0_f64.cos()).abs() < 1e-12);
@@ -71,11 +70,6 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     pub fn with_order(mut self, order: Sim1Order) -> Self {
         self.scheme.order = order;
         self
-    }
-
-    /// The slow force.
-    pub fn force(&self) -> &F {
-        &self.force
     }
 
     /// Uses the mollified (Hamilton–Pontryagin–Marsden, eq 4.8) kick.
@@ -107,7 +101,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
         r: Option<&Increment<T, N>>,
-    ) -> State<T, N> {
+        next: &mut State<T, N>,
+    ) {
         let b12 = SVector::<T, N>::from_fn(|i, _| maps[i][(0, 1)]);
         let noise = r.map(|r| (&r.z, &r.zeta));
         let (q, v) = match self.scheme.order {
@@ -121,15 +116,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
                 self.lin.apply_maps(maps, &s.q, &v, noise)
             }
         };
-        State { t: s.t + h, q, v }
+        next.q = q;
+        next.v = v;
     }
 }
 
 impl<T: Real, const N: usize> Sealed for LieTrotter<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
-    type Carry = ();
-
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
         Ok(Self {
             flow: FastFlow::new(lin, h)?,
@@ -137,9 +131,6 @@ impl<T: Real, const N: usize> SimScheme<T, N> for LieTrotter<T, N> {
             mollified: false,
         })
     }
-
-    #[inline]
-    fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
 
     #[inline]
     fn forget(&mut self) {}
@@ -153,28 +144,37 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for LieTrotter<T, N> {
     }
 
     #[inline]
-    fn advance_with<F: Force<T, N>>(
-        m: &Sim1<T, F, N>,
+    fn propose_with<F: Force<T, N>>(
+        m: &mut Sim1<T, F, N>,
         s: &State<T, N>,
         r: &Increment<T, N>,
-    ) -> (State<T, N>, ()) {
-        (m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r)), ())
+        next: &mut State<T, N>,
+    ) {
+        m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r), next);
     }
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim1<T, F, N> {
-    crate::watched::claims_and_watch!(order: 1, symplectic: true, symmetric: false);
+/// The deterministic SIM1 (`c` arbitrary, `σ = 0`): the fast flow over any signed step `h`
+/// (the precomputed maps at the configured step).
+impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim1<T, F, N> {
+    const ORDER: u32 = 1;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         if self.lin.is_noisy() {
             return Err(StepError::Precondition);
         }
-        let next = if h == self.h {
-            self.advance_maps(state, h, self.scheme.flow.maps(), None)
+        if h == self.h {
+            self.advance_maps(state, h, self.scheme.flow.maps(), None, next);
         } else {
-            self.advance_maps(state, h, &self.lin.mode_maps(h), None)
-        };
-        self.watch.commit(state, &next, h, &NoProbe)
+            self.advance_maps(state, h, &self.lin.mode_maps(h), None, next);
+        }
+        Ok(T::zero())
     }
 }

@@ -2,9 +2,8 @@
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
-use crate::guard::NoProbe;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Second-order stochastic impulse method (004 Integrator 4.2.3), `φˢ(H/2)∘φᶠ(H)∘φˢ(H/2)`:
@@ -16,19 +15,20 @@ use nalgebra::SVector;
 /// ```
 ///
 /// With `c = σ = 0` this is the impulse / Verlet-I / r-RESPA method (Remark 4.2.3): second
-/// order, symplectic, symmetric. The force at the end of a step is cached and reused at the start
-/// of the next (one force evaluation per step).
+/// order, symplectic, symmetric. The force at the end of a step is cached, keyed on the position,
+/// and reused at the start of the next (one force evaluation per step).
 ///
 /// # Errors
 /// As [`super::Sim1`].
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim2}, model::Quadratic, model::Mass, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim2, SimSystem}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
 /// // Stiff spring ω = 100 plus a soft spring of stiffness 1: ω_eff² = 10001.
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
 /// let soft = Quadratic::new(matrix![1.0]);
-/// let mut sim = Sim2::new(Mass::identity(), fast, soft, 1e-3).unwrap();
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim = Sim2::new(system, 1e-3, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-3);
@@ -52,47 +52,36 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim2<T, F, N> {
         }
     }
 
+    /// Writes the step from `s` into `next` and returns the acceleration at `next.q`.
     fn advance_maps(
         &self,
         s: &State<T, N>,
         h: T,
         maps: &[nalgebra::Matrix2<T>; N],
         r: Option<&Increment<T, N>>,
-    ) -> (State<T, N>, SVector<T, N>) {
+        next: &mut State<T, N>,
+    ) -> SVector<T, N> {
         let half = h * self.scheme.half;
         let v = s.v + self.accel(&s.q) * half;
         let (q, v) = self
             .lin
             .apply_maps(maps, &s.q, &v, r.map(|r| (&r.z, &r.zeta)));
         let a1 = self.lin.mass().solve(&self.force.force(&q));
-        (
-            State {
-                t: s.t + h,
-                q,
-                v: v + a1 * half,
-            },
-            a1,
-        )
+        next.q = q;
+        next.v = v + a1 * half;
+        a1
     }
 }
 
 impl<T: Real, const N: usize> Sealed for Strang<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for Strang<T, N> {
-    /// The acceleration at the new position.
-    type Carry = SVector<T, N>;
-
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
         Ok(Self {
             flow: FastFlow::new(lin, h)?,
             cache: None,
             half: T::lit(0.5),
         })
-    }
-
-    #[inline]
-    fn keep(&mut self, q: &SVector<T, N>, a1: SVector<T, N>) {
-        self.cache = Some((*q, a1));
     }
 
     #[inline]
@@ -109,30 +98,41 @@ impl<T: Real, const N: usize> NoisyScheme<T, N> for Strang<T, N> {
     }
 
     #[inline]
-    fn advance_with<F: Force<T, N>>(
-        m: &Sim2<T, F, N>,
+    fn propose_with<F: Force<T, N>>(
+        m: &mut Sim2<T, F, N>,
         s: &State<T, N>,
         r: &Increment<T, N>,
-    ) -> (State<T, N>, SVector<T, N>) {
-        m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r))
+        next: &mut State<T, N>,
+    ) {
+        let a1 = m.advance_maps(s, m.h, m.scheme.flow.maps(), Some(r), next);
+        // Keyed on the position: valid whether or not the driver commits this proposal.
+        m.scheme.cache = Some((next.q, a1));
     }
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim2<T, F, N> {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+/// The deterministic SIM2 (`c` arbitrary, `σ = 0`; the impulse / r-RESPA method when `c = 0`):
+/// the fast flow over any signed step `h` (the precomputed maps at the configured step).
+impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim2<T, F, N> {
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         if self.lin.is_noisy() {
             return Err(StepError::Precondition);
         }
-        let (next, a1) = if h == self.h {
-            self.advance_maps(state, h, self.scheme.flow.maps(), None)
+        let a1 = if h == self.h {
+            self.advance_maps(state, h, self.scheme.flow.maps(), None, next)
         } else {
-            self.advance_maps(state, h, &self.lin.mode_maps(h), None)
+            self.advance_maps(state, h, &self.lin.mode_maps(h), None, next)
         };
-        self.watch.commit(state, &next, h, &NoProbe)?;
+        // Keyed on the position: valid whether or not the driver commits this proposal.
         self.scheme.cache = Some((next.q, a1));
-        Ok(())
+        Ok(T::zero())
     }
 }

@@ -2,13 +2,9 @@
 
 use super::impulse::{Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, StiffLinear};
-use crate::guard::NoProbe;
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::driver::Method;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{Matrix2, SVector};
-
-/// The composition constant `c₄ = 1/(2 − 2^{1/3})` of Remark 4.2.4 (Yoshida's triple jump).
-pub const SIM4_C: f64 = 1.351_207_191_959_657_8;
 
 /// Fourth-order impulse method (004 Remark 4.2.4), with `c₄ = 1/(2 − 2^{1/3})`:
 ///
@@ -26,10 +22,12 @@ pub const SIM4_C: f64 = 1.351_207_191_959_657_8;
 /// As [`super::Sim1`], plus the noise rule above.
 ///
 /// ```
-/// use macrostep::{sim::{FastParams, Sim4}, model::{Mass, Quadratic}, Integrator, State};
+/// use macrostep::{sim::{FastParams, Sim4, SimSystem}, model::{Mass, Quadratic}};
+/// use macrostep::{Integrator, State};
 /// use nalgebra::{matrix, vector};
-/// let fast = FastParams::hamiltonian(matrix![1.0e4_f64]);
-/// let mut sim = Sim4::new(Mass::identity(), fast, Quadratic::new(matrix![1.0]), 1e-2).unwrap();
+/// let soft = Quadratic::new(matrix![1.0]);
+/// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], soft);
+/// let mut sim = Sim4::new(system, 1e-2, FastParams::default()).unwrap();
 /// let mut s = State::at_rest(vector![1.0]);
 /// sim.integrate(&mut s, 10).unwrap();
 /// assert!((s.q[0] - (0.1 * 10001f64.sqrt()).cos()).abs() < 1e-6);
@@ -57,7 +55,8 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         h: T,
         outer: &[Matrix2<T>; N],
         inner: &[Matrix2<T>; N],
-    ) -> State<T, N> {
+        next: &mut State<T, N>,
+    ) {
         let half = self.scheme.half;
         let c = self.scheme.c;
         let w_end = c * h * half;
@@ -68,23 +67,22 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim4<T, F, N> {
         let (q, v) = self.lin.apply_maps(inner, &q, &v, None);
         let v = self.kick(&q, &v, w_mid);
         let (q, v) = self.lin.apply_maps(outer, &q, &v, None);
-        let v = self.kick(&q, &v, w_end);
-        State { t: s.t + h, q, v }
+        next.v = self.kick(&q, &v, w_end);
+        next.q = q;
     }
 }
 
 impl<T: Real, const N: usize> Sealed for TripleJump<T, N> {}
 
 impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
-    type Carry = ();
-
     fn build(lin: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
         if lin.is_noisy() {
             return Err(ConfigError::Inconsistent {
                 name: "fourth-order SIM needs σ = 0",
             });
         }
-        let c = T::lit(SIM4_C);
+        // `c₄` is the first coefficient of Yoshida's triple jump for a second-order base.
+        let c = T::lit(crate::compose::Scheme::TripleJump.gammas(2).0[0]);
         let outer = FastFlow::new(lin, c * h)?;
         let inner = FastFlow::new(lin, (T::one() - c - c) * h)?;
         Ok(Self {
@@ -96,25 +94,34 @@ impl<T: Real, const N: usize> SimScheme<T, N> for TripleJump<T, N> {
     }
 
     #[inline]
-    fn keep(&mut self, _q: &SVector<T, N>, _carry: ()) {}
-
-    #[inline]
     fn forget(&mut self) {}
 }
 
-impl<T: Real, F: Force<T, N>, const N: usize> Integrator<T, N> for Sim4<T, F, N> {
-    crate::watched::claims_and_watch!(order: 4, symplectic: true, symmetric: true);
+impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim4<T, F, N> {
+    const ORDER: u32 = 4;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
-        let next = if h == self.h {
-            self.advance_maps(state, h, self.scheme.outer.maps(), self.scheme.inner.maps())
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        if h == self.h {
+            self.advance_maps(
+                state,
+                h,
+                self.scheme.outer.maps(),
+                self.scheme.inner.maps(),
+                next,
+            );
         } else {
             let c = self.scheme.c;
             let outer = self.lin.mode_maps(c * h);
             let inner = self.lin.mode_maps((T::one() - c - c) * h);
-            self.advance_maps(state, h, &outer, &inner)
-        };
-        self.watch.commit(state, &next, h, &NoProbe)
+            self.advance_maps(state, h, &outer, &inner, next);
+        }
+        Ok(T::zero())
     }
 }

@@ -146,7 +146,7 @@ impl<T: Real> Kapitza<T> {
     }
 
     /// The generalised force `l θ̈ = [g + ω² sin(2πω t)] sin θ` (eq 2.113).
-    pub fn force(&self, theta: T, t: T) -> T {
+    pub fn generalised_force(&self, theta: T, t: T) -> T {
         self.forcing(t) * theta.sin()
     }
 

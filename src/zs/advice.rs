@@ -1,31 +1,18 @@
 //! Where the linearly implicit methods are stable on a penalised mechanism: the measured caps of
-//! the `omega` study of issue 14 (`reproduce work-precision-omega`).
+//! the penalty-frequency study (`reproduce work-precision-omega`).
 //!
 //! The methods are linearly unconditionally stable for `β ≥ ¼` (000 Thm 2.5), but on a
 //! *nonlinear* penalised mechanism they are not: on the seed's double pendulum (000 §4.1,
 //! `m₁ = m₂ = g = L₁ = 1`, `L₂ = √2`, the squared-distance penalty `V + ½ω² Σ gᵢ²` of 000
 //! eq 1.7, β = 0.4, default guards, `T = 10`) each method has a largest step `h_max(ω)` below
 //! which every step of the scan completes and above which the energy guard stops the run
-//! (`Diverged { guard: EnergyRun }`). The measured caps (grid ratio `2^(1/8)` from `ωh = 0.05`):
+//! (`Diverged { guard: EnergyRun }`). This module holds those caps, measured at ω = 20 … 2000,
+//! for Z&S (eq 1.3), Z&Ss (SyLiPN, eq 2.7) = stiff Z&Ss (eq 2.8; the two coincide on this model)
+//! and velocity Verlet. Z&S's cap grows in `ωh` only like `√ω`, Z&Ss's faster: past `ωh ≈ 6`
+//! (ω ≥ 100 at moderate accuracy) prefer Z&Ss / stiff Z&Ss to Z&S. The measured table and the
+//! scaling laws read from it: `docs/zs_advice.md` in the repository.
 //!
-//! | ω | Z&S (eq 1.3) | SyLiPN (eq 2.7) = stiff Z&Ss (eq 2.8) | velocity Verlet |
-//! |---|---|---|---|
-//! | 20 | 0.147 | 0.320 | 0.0218 |
-//! | 50 | 0.0905 | 0.279 | 0.00872 |
-//! | 100 | 0.0587 | 0.215 | 0.00436 |
-//! | 200 | 0.0415 | 0.166 | 0.00218 |
-//! | 500 | 0.0256 | 0.122 | 0.000872 |
-//! | 1000 | 0.0181 | 0.0939 | 0.000436 |
-//! | 2000 | 0.0128 | 0.0790 | 0.000218 |
-//!
-//! Read as scaling laws: Verlet's cap is `ωh ≈ 0.44` (the penalty's fastest mode is ≈ 4.5ω: the
-//! squared-distance constraint has gradient `2d`); Z&S's is `h ≈ 0.57/√ω` (`ωh` grows only like
-//! `√ω`: 2.9 at ω = 20, 5.9 at 100, 26 at 2000) and SyLiPN's `h ≈ 0.75·ω^(−0.3)`, 2.2× Z&S's at
-//! ω = 20 and 6× at ω = 2000. SyLiPN and stiff Z&Ss coincide here because gravity is linear
-//! (the stiff part's Hessian is the whole Hessian). So past `ωh ≈ 6` (ω ≥ 100 at moderate
-//! accuracy) prefer SyLiPN / stiff Z&Ss to Z&S.
-//!
-//! [`h_max`] interpolates the table log–log in ω; [`check`] compares a step with it. Outside the
+//! [`h_max`] interpolates the caps log–log in ω; [`check`] compares a step with it. Outside the
 //! measured region (ω ∉ [20, 2000], β ≠ 0.4, another mechanism) the answer is
 //! [`Verdict::Unmeasured`]: the caps depend on the mechanism's geometry and on β, and nothing
 //! here extrapolates them. The caps are those of one initial state over `T = 10`; a longer run
@@ -64,8 +51,8 @@ pub enum Verdict {
 /// The β of the measurements.
 pub const MEASURED_BETA: f64 = 0.4;
 
-/// The measured ω, and per ω the caps of Z&S, SyLiPN (= stiff Z&Ss) and Verlet (module docs;
-/// `work-precision-omega.<method>.h_max.omega<ω>`).
+/// The measured ω, and per ω the caps of Z&S, Z&Ss (= stiff Z&Ss) and Verlet (the figures
+/// `work-precision-omega.<method>.h_max.omega<ω>`; the table in `docs/zs_advice.md`).
 const CAPS: [(f64, [f64; 3]); 7] = [
     (20.0, [0.1467206, 0.3200000, 0.02181015]),
     (50.0, [0.09050967, 0.2791700, 0.008724062]),
@@ -121,7 +108,7 @@ pub fn h_max<T: Real>(method: Method, omega: T, beta: T) -> Result<Option<T>, Co
 ///
 /// ```
 /// use macrostep::zs::advice::{check, Method, Verdict};
-/// // ω = 100, h = 0.08 (ωh = 8): beyond Z&S's cap, inside SyLiPN's.
+/// // ω = 100, h = 0.08 (ωh = 8): beyond Z&S's cap, inside Z&Ss's.
 /// assert_eq!(check(Method::ZhangSkeel, 100.0, 0.08, 0.4), Ok(Verdict::BeyondCap));
 /// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.4), Ok(Verdict::Stable));
 /// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.25), Ok(Verdict::Unmeasured));

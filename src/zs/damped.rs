@@ -56,20 +56,17 @@ use super::member::LinearlyImplicit;
 use super::{Fsal, ZsFamily};
 #[cfg(doc)]
 use super::{StiffSylipn, Sylipn, ZhangSkeel};
-use crate::guard::Watch;
+use crate::driver::{Method, Wrapper};
 use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
 use crate::model::{Hessian as _, Potential, System};
-use crate::validate::check_step_input;
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
-mod sealed {
-    pub trait Sealed {}
-}
-
+#[doc(hidden)]
 /// The Z&S-family methods that take a damping matrix into their linear solve
 /// ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`] with the [`Dense`] strategy); see [`DampedZs`].
-pub trait InMatrixDamping<T: Real, const N: usize>: Integrator<T, N> + sealed::Sealed {
+pub trait InMatrixDamping<T: Real, const N: usize>: Method<T, N> + sealed::Sealed {
     /// Whether the damped map is symmetric (see the [module docs](self)).
     const DAMPED_SYMMETRIC: bool;
     /// The potential of the method's system.
@@ -78,14 +75,13 @@ pub trait InMatrixDamping<T: Real, const N: usize>: Integrator<T, N> + sealed::S
     #[doc(hidden)]
     type Member: LinearlyImplicit<T, Self::Potential, N>;
 
-    /// The system, the guard memory, `β` and the member.
+    /// The system, `β` and the member.
     #[doc(hidden)]
-    fn damped_parts(&mut self) -> Parts<'_, T, Self::Potential, Self::Member, N>;
+    fn damped_parts(&self) -> Parts<'_, T, Self::Potential, Self::Member, N>;
 }
 
-/// What [`DampedZs`] borrows of the undamped method: the system, the guard memory, `β` and the
-/// member.
-type Parts<'a, T, P, M, const N: usize> = (&'a System<T, P, N>, &'a mut Watch<T, N>, T, M);
+/// What [`DampedZs`] borrows of the undamped method: the system, `β` and the member.
+type Parts<'a, T, P, M, const N: usize> = (&'a System<T, P, N>, T, M);
 
 impl<T: Real, P, const N: usize, M: LinearlyImplicit<T, P, N>> sealed::Sealed
     for ZsFamily<T, P, N, Dense, M>
@@ -96,14 +92,14 @@ impl<T: Real, P: Potential<T, N>, const N: usize, M> InMatrixDamping<T, N>
     for ZsFamily<T, P, N, Dense, M>
 where
     M: LinearlyImplicit<T, P, N>,
-    Self: Integrator<T, N>,
+    Self: Method<T, N>,
 {
     const DAMPED_SYMMETRIC: bool = M::DAMPED_SYMMETRIC;
     type Potential = P;
     type Member = M;
 
-    fn damped_parts(&mut self) -> Parts<'_, T, P, M, N> {
-        (&self.system, &mut self.watch, self.beta, self.member)
+    fn damped_parts(&self) -> Parts<'_, T, P, M, N> {
+        (&self.system, self.beta, self.member)
     }
 }
 
@@ -156,8 +152,7 @@ fn damped_force<T: Real, P: Potential<T, N>, const N: usize, M: LinearlyImplicit
 /// method. Cost per step over the undamped method: `½hC` added into the assembled matrix and
 /// three `N × N` products; no extra factorisation. The energy the dashpots take (trapezoidal,
 /// `½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`) is reported to the guards, so the run guard bounds
-/// `|E − E_ref + D|` (from the second step of a run: the first step's dissipation, `O(hC)` of
-/// the kinetic energy, is inside the bound).
+/// `|E − E_ref + D|` from the first step of a run.
 ///
 /// # Errors
 /// [`DampedZs::new`]: [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
@@ -223,26 +218,39 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> DampedZs<T, I, N> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, I: InMatrixDamping<T, N>, const N: usize] DampedZs<T, I, N> => inner.step_size()
-);
+impl<T: Real, I, const N: usize> Wrapper for DampedZs<T, I, N> {
+    type Inner = I;
 
-impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for DampedZs<T, I, N> {
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+}
+
+/// The proposal returns the energy the dashpots took over the step (trapezoidal,
+/// `−½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`), so the run guard bounds `|E − E_ref + D|`.
+impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Method<T, N> for DampedZs<T, I, N> {
     const ORDER: u32 = 2;
     const SYMPLECTIC: bool = false;
     const SYMMETRIC: bool = I::DAMPED_SYMMETRIC;
 
-    crate::watched::watch_of_inner!(inner);
-
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        check_step_input(state, h)?;
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let h2 = h * h;
         let half = T::lit(0.5);
         let (c0, ch) = (h2 * half, h * half);
         let hit = self.cached(state, h2);
         let on = self.on;
         let (c, cache, cache_v) = (&self.c, &mut self.cache, &mut self.cache_v);
-        let (model, watch, beta, member) = self.inner.damped_parts();
+        let (model, beta, member) = self.inner.damped_parts();
         let mut f0 = SVector::<T, N>::zeros();
         match cache.lookup(&state.q, h2) {
             Some(f) if hit => f0 = f,
@@ -260,11 +268,10 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
                 )?;
             }
         }
-        let mut q1 = SVector::<T, N>::zeros();
         for i in 0..N {
-            q1[i] = state.q[i] + state.v[i] * h + f0[i] * c0;
+            next.q[i] = state.q[i] + state.v[i] * h + f0[i] * c0;
         }
-        if !all_finite(q1.as_slice()) {
+        if !all_finite(next.q.as_slice()) {
             return Err(StepError::NonFiniteResult);
         }
         let mut f1 = SVector::zeros();
@@ -278,30 +285,24 @@ impl<T: Real, I: InMatrixDamping<T, N>, const N: usize> Integrator<T, N> for Dam
             &member,
             model,
             beta,
-            &q1,
+            &next.q,
             h2,
             d.as_ref(),
             c_h.as_ref(),
             &mut f1,
         )?;
-        let mut next = State::at_rest(q1);
-        next.t = state.t + h;
         for i in 0..N {
             next.v[i] = state.v[i] + (f0[i] + f1[i]) * ch;
         }
-        let saved = *watch;
+        // Keyed on the proposed position and velocity: valid whether or not it is committed.
+        cache.store(next.q, h2, f1);
+        *cache_v = next.v;
         if on {
             // The energy the dashpots took over the step (trapezoidal; negative for h > 0).
-            let d = -(state.v.dot(&(c * state.v)) + next.v.dot(&(c * next.v))) * ch;
-            watch.account(|_| d);
+            Ok(-(state.v.dot(&(c * state.v)) + next.v.dot(&(c * next.v))) * ch)
+        } else {
+            Ok(T::zero())
         }
-        if let Err(e) = watch.commit(state, &next, h, model) {
-            *watch = saved;
-            return Err(e);
-        }
-        cache.store(state.q, h2, f1);
-        *cache_v = state.v;
-        Ok(())
     }
 }
 

@@ -9,17 +9,19 @@
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
 use super::{Fsal, ZsParams};
+use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
 use crate::model::{Hessian, Potential, System};
-use crate::validate::{check_step, check_step_input};
+use crate::sealed;
+use crate::validate::check_step;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// A member of the Z&S family: the system, the step size, `β`, the linear-solve strategy `S`,
 /// the first-same-as-last cache of `f`, the guard memory and the member `M` (what the method
-/// adds, [`member`](super::member)).
+/// adds; named only in the aliases' definitions).
 ///
 /// Used through its aliases, whose docs give the paper, the update and the properties:
 /// [`ZhangSkeel`](super::ZhangSkeel), [`Sylipn`](super::Sylipn),
@@ -37,11 +39,7 @@ pub struct ZsFamily<T: Real, P, const N: usize, S, M> {
     pub(super) member: M,
 }
 
-pub(super) mod sealed {
-    /// Only the family's own members implement [`Member`](super::Member).
-    pub trait Sealed {}
-}
-
+#[doc(hidden)]
 /// What a member of [`ZsFamily`] adds to the shared state and what differs between members.
 pub trait Member<T: Real, P, const N: usize>: Copy + sealed::Sealed {
     /// The part of the potential whose Hessian enters the linear solves `M + c·Hess`: all of it,
@@ -60,6 +58,11 @@ pub trait Member<T: Real, P, const N: usize>: Copy + sealed::Sealed {
     #[doc(hidden)]
     fn matrix(potential: &P) -> &Self::Matrix;
 
+    /// Keeps what the member records of a committed step (Newmark: its Newton count).
+    #[doc(hidden)]
+    #[inline]
+    fn accept(&mut self) {}
+
     /// Turns the solution `a` of the linear system at `x` into `f` in place (Z&S: its
     /// third-derivative term). The default is `f = a`.
     #[doc(hidden)]
@@ -69,6 +72,7 @@ pub trait Member<T: Real, P, const N: usize>: Copy + sealed::Sealed {
     }
 }
 
+#[doc(hidden)]
 /// The linearly implicit members ([`ZhangSkeel`](super::ZhangSkeel), [`Sylipn`](super::Sylipn),
 /// [`StiffSylipn`](super::StiffSylipn)): `f` from one solve with `M + βh² Hess V` (000 eq 1.3,
 /// 2.7, 2.8) whatever the strategy; [`DampedZs`](super::DampedZs) runs the same force with the
@@ -93,7 +97,7 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
 /// `"beta"`.
 fn check_h_beta<T: Real>(h: T, params: &ZsParams<T>) -> Result<(T, T), ConfigError> {
     let h = check_step(h)?;
-    Ok((h, params.validate()?))
+    Ok((h, params.validate()?.beta))
 }
 
 impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
@@ -143,9 +147,34 @@ impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
     }
 }
 
-crate::integrator::impl_stepper!(
-    impl[T: Real, P, const N: usize, S, M] ZsFamily<T, P, N, S, M> => h
-);
+impl<T: Real, P, const N: usize, S, M: Member<T, P, N>> Guarded<T, N> for ZsFamily<T, P, N, S, M>
+where
+    System<T, P, N>: Probe<T, N>,
+{
+    type Probe<'a>
+        = &'a System<T, P, N>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn step_size(&self) -> T {
+        self.h
+    }
+
+    fn watch(&self) -> &Watch<T, N> {
+        &self.watch
+    }
+
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
+    }
+
+    #[inline]
+    fn accept(&mut self, _: &State<T, N>) {
+        self.member.accept();
+    }
+}
 
 /// `f` of a linearly implicit member at `x` for step size squared `h2` into `out`:
 /// `(M + shift·Hess V_matrix(x)) a = −∇V(x)` solved by `solver`, then [`Member::correct`].
@@ -182,9 +211,9 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M> ZsFamily<T, P, N, S, 
 where
     System<T, P, N>: Probe<T, N>,
 {
-    /// One step of the two-stage form (000 eq 2.10) with `f` from
-    /// `force(member, system, solver, β, q, h², &mut f)` and the FSAL cache. Commits only on
-    /// success (the state is bit-identical on error).
+    /// The proposal of the two-stage form (000 eq 2.10) into `next`, with `f` from
+    /// `force(member, system, solver, β, q, h², &mut f)` and the FSAL cache. The cache ends
+    /// keyed on the proposed position (valid whether or not the driver commits it).
     ///
     /// Written with plain loops over `N` and results into `&mut` places: on a Cortex-M4F at
     /// opt-level "s" every by-value vector move through a `Result` is a call of the byte-wise
@@ -192,8 +221,9 @@ where
     #[inline]
     pub(super) fn two_stage(
         &mut self,
-        state: &mut State<T, N>,
+        state: &State<T, N>,
         h: T,
+        next: &mut State<T, N>,
         mut force: impl FnMut(
             &M,
             &System<T, P, N>,
@@ -204,7 +234,6 @@ where
             &mut SVector<T, N>,
         ) -> Result<(), StepError>,
     ) -> Result<(), StepError> {
-        check_step_input(state, h)?;
         let (system, beta, member) = (&self.system, self.beta, &self.member);
         let (solver, cache) = (&mut self.solver, &mut self.cache);
         let h2 = h * h;
@@ -226,12 +255,10 @@ where
         }
         let q = &cache.q;
         force(member, system, solver, beta, q, h2, &mut cache.f[i1])?;
-        let mut next = State::at_rest(cache.q);
-        next.t = state.t + h;
         for i in 0..N {
+            next.q[i] = cache.q[i];
             next.v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
         }
-        self.watch.commit(state, &next, h, system)?;
         cache.h2 = h2;
         cache.cur = i1;
         cache.valid = true;
@@ -240,18 +267,17 @@ where
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>, M> ZsFamily<T, P, N, S, M> {
-    /// One Newmark step (000 eq 2.1) with at most `newton.max_iter` Newton updates; `check =
-    /// false` takes exactly one update and accepts it
+    /// The proposal of one Newmark step (000 eq 2.1) into `next`, with at most
+    /// `newton.max_iter` Newton updates; `check = false` takes exactly one update and accepts it
     /// ([`NewmarkOneIteration`](super::NewmarkOneIteration)). Returns the number of updates.
-    /// Commits only on success.
     pub(super) fn newmark_step(
         &mut self,
         newton: &super::ImplicitNewtonParams<T>,
         check: bool,
-        state: &mut State<T, N>,
+        state: &State<T, N>,
         h: T,
+        next: &mut State<T, N>,
     ) -> Result<u32, StepError> {
-        check_step_input(state, h)?;
         let (system, beta) = (&self.system, self.beta);
         let half = T::lit(0.5);
         let two = T::lit(2.0);
@@ -284,13 +310,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>, M> ZsFami
             return Err(StepError::NonFiniteResult);
         }
         let a1 = system.acceleration(&x);
-        let v = state.v + (a0 + a1) * (h * half);
-        let next = State {
-            t: state.t + h,
-            q: x,
-            v,
-        };
-        self.watch.commit(state, &next, h, system)?;
+        next.v = state.v + (a0 + a1) * (h * half);
+        next.q = x;
+        // Keyed on the proposed position: valid whether or not the driver commits it.
         self.cache.store(x, T::zero(), a1);
         Ok(it)
     }

@@ -4,16 +4,22 @@
 //! | method | paper | solve per step | symplectic | symmetric |
 //! |---|---|---|---|---|
 //! | [`ZhangSkeel`] (Z&S) | 000 Integrator 1.1, eq 1.3 | one linear | yes (Thm 2.12) | yes (Cor 2.10) |
-//! | [`Sylipn`] (Z&Ss = SyLiPN) | 000 Integrator 2.3, eq 2.7; 004 Integrator 5.2.3 | one linear | only under the commutation condition (Thm 2.4, Rem 2.14) | yes |
+//! | [`Sylipn`] (Z&Ss, SyLiPN) | 000 Integrator 2.3, eq 2.7; 004 Integrator 5.2.3 | one linear | only under the commutation condition (Thm 2.4, Rem 2.14) | yes |
 //! | [`StiffSylipn`] (stiff Z&Ss) | 000 Integrator 2.6, eq 2.8 | one linear, stiff Hessian only | no (in general) | yes |
 //! | [`Newmark`] (γ = ½) | 000 Integrator 2.1, eq 2.1 | Newton to tolerance | no (variational, not canonically symplectic) | yes |
 //! | [`PushForwardNewmark`] | 000 Integrator 2.2, eq 2.3 | Newton to tolerance | yes (up to the Newton tolerance, Rem 2.15) | yes |
 //! | [`NewmarkOneIteration`] | 000 §4.1 Fig 1 row 5 | one Newton iteration | no | no |
 //! | [`DampedZs`] (Z&S, Z&Ss, stiff Z&Ss with damping `C`) | [`damped`]: 000 eq 1.3/2.7/2.8 + trapezoidal Lagrange–d'Alembert damping | one linear, `M + βh² Hess V + ½hC` | no (dissipative) | Z&Ss, stiff Z&Ss: yes; Z&S: no (`O(h⁵C)`) |
 //!
-//! Each method is an alias of [`ZsFamily`] with its own [`member`] (as nalgebra's matrix aliases):
-//! the state, the constructor checks, the accessors and the step skeletons are written once in
-//! the family; each method's file keeps its paper reference, update, constructors and `step_by`.
+//! Each method is an alias of [`ZsFamily`] with its own member type (as nalgebra's matrix
+//! aliases; the member types are named only in the aliases' definitions): the state, the
+//! constructor checks, the accessors and the step skeletons are written once in the family; each
+//! method's file keeps its paper reference, update, constructors and `propose`.
+//!
+//! Every method is built as `new(system, h, params)` with a `Default` params struct:
+//! [`ZsParams`] (`β`) for the linearly implicit methods, [`NewmarkParams`] (`β` and the Newton
+//! controls) for [`Newmark`] and [`PushForwardNewmark`]; `with_solver(system, h, params, solver)`
+//! picks the linear-solve strategy.
 //!
 //! All share the two-stage form of 000 eq 2.10:
 //!
@@ -61,21 +67,23 @@ pub use zhang_skeel::ZhangSkeel;
 pub use family::ZsFamily;
 
 /// The members of [`ZsFamily`]: what each method adds to the shared state. Named only in the
-/// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::Zs<T>>`, …).
+/// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::ZhangSkeelMember<T>>`, …).
+#[doc(hidden)]
 pub mod member {
     pub use super::family::{LinearlyImplicit, Member};
-    pub use super::newmark::NewmarkNewton;
-    pub use super::newmark_one::OneIteration;
-    pub use super::push_forward::PushForward;
-    pub use super::stiff_sylipn::StiffZss;
-    pub use super::sylipn::Zss;
-    pub use super::zhang_skeel::Zs;
+    pub use super::newmark::NewmarkMember;
+    pub use super::newmark_one::NewmarkOneIterationMember;
+    pub use super::push_forward::PushForwardNewmarkMember;
+    pub use super::stiff_sylipn::StiffSylipnMember;
+    pub use super::sylipn::SylipnMember;
+    pub use super::zhang_skeel::ZhangSkeelMember;
 }
 
 use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
-/// The parameter of the linearly implicit methods and of Newmark: `β`.
+/// The parameter of the linearly implicit methods ([`ZhangSkeel`], [`Sylipn`], [`StiffSylipn`])
+/// and of [`NewmarkOneIteration`]: `β`.
 ///
 /// `β ≥ ¼` gives unconditional linear stability (000 Thm 2.5); `0 ≤ β < ¼` is accepted (the
 /// stability experiments need it) and is stable only for `hω < 2/√(1 − 4β)`. `β = 0` reduces
@@ -99,26 +107,67 @@ impl<T: Real> ZsParams<T> {
         Self { beta }
     }
 
-    /// Checks `β` (finite, `≥ 0`) and returns it.
+    /// Checks `β` (finite, `≥ 0`) and returns the checked parameters.
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] or [`ConfigError::OutOfRange`] for `"beta"`.
-    pub fn validate(&self) -> Result<T, ConfigError> {
-        let beta = crate::validate::check_finite(self.beta, "beta")?;
-        if beta < T::zero() {
-            return Err(ConfigError::OutOfRange {
-                name: "beta",
-                bound: ">= 0",
-            });
-        }
-        Ok(beta)
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        crate::validate::check_nonnegative(self.beta, "beta")?;
+        Ok(*self)
     }
 }
 
-/// The former name of [`ImplicitNewtonParams`] (it was easy to confuse with
-/// [`ConstraintNewtonParams`](crate::constrained::ConstraintNewtonParams)).
-#[deprecated(since = "0.2.0", note = "renamed `zs::ImplicitNewtonParams`")]
-pub type NewtonParams<T> = ImplicitNewtonParams<T>;
+/// The parameters of the fully implicit Newmark methods ([`Newmark`], [`PushForwardNewmark`]):
+/// `β` and the Newton controls.
+///
+/// `β` is that of [`ZsParams`] (`≥ 0`; `≥ ¼` for unconditional linear stability, 000 Thm 2.5).
+///
+/// ```
+/// use macrostep::zs::{ImplicitNewtonParams, NewmarkParams};
+/// let p = NewmarkParams::<f64>::default();
+/// assert_eq!(p.beta, 0.4);
+/// assert_eq!(p.newton, ImplicitNewtonParams::default());
+/// assert_eq!(NewmarkParams::with_beta(0.25).validate(), Ok(NewmarkParams { beta: 0.25, ..p }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct NewmarkParams<T> {
+    /// `β ≥ 0`, finite. Default `0.4` (as [`ZsParams`]).
+    pub beta: T,
+    /// The Newton iteration controls. Default [`ImplicitNewtonParams::default`].
+    pub newton: ImplicitNewtonParams<T>,
+}
+
+impl<T: Real> Default for NewmarkParams<T> {
+    fn default() -> Self {
+        Self {
+            beta: ZsParams::default().beta,
+            newton: ImplicitNewtonParams::default(),
+        }
+    }
+}
+
+impl<T: Real> NewmarkParams<T> {
+    /// Parameters with the given `β` and the default Newton controls.
+    pub fn with_beta(beta: T) -> Self {
+        Self {
+            beta,
+            newton: ImplicitNewtonParams::default(),
+        }
+    }
+
+    /// Checks `β` (as [`ZsParams::validate`]), then the Newton controls (as
+    /// [`ImplicitNewtonParams::validate`]), and returns the checked parameters.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"beta"`, `"tol"` and
+    /// `"max_iter"`.
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        ZsParams::with_beta(self.beta).validate()?;
+        self.newton.validate()?;
+        Ok(*self)
+    }
+}
 
 /// Newton iteration controls for the fully implicit Newmark methods.
 ///
@@ -145,7 +194,7 @@ impl<T: Real> Default for ImplicitNewtonParams<T> {
 }
 
 impl<T: Real> ImplicitNewtonParams<T> {
-    /// Checks the parameters.
+    /// Checks the parameters and returns them.
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"tol"` (`≤ 0`) and
@@ -242,7 +291,10 @@ mod tests {
 
     #[test]
     fn params_validate() {
-        assert_eq!(ZsParams::<f64>::default().validate(), Ok(0.4));
+        assert_eq!(
+            ZsParams::<f64>::default().validate(),
+            Ok(ZsParams::with_beta(0.4))
+        );
         assert_eq!(
             ZsParams::with_beta(-0.1f64).validate(),
             Err(ConfigError::OutOfRange {
@@ -286,6 +338,34 @@ mod tests {
                 name: "max_iter",
                 bound: ">= 1"
             })
+        );
+    }
+
+    #[test]
+    fn newmark_params_validate_beta_then_newton() {
+        let d = NewmarkParams::<f64>::default();
+        assert_eq!(d.beta, ZsParams::<f64>::default().beta);
+        assert_eq!(d.newton, ImplicitNewtonParams::default());
+        assert_eq!(d.validate(), Ok(d));
+        let no_newton = ImplicitNewtonParams {
+            tol: f64::NAN,
+            max_iter: 0,
+        };
+        let both = NewmarkParams {
+            beta: -1.0,
+            newton: no_newton,
+        };
+        assert_eq!(
+            both.validate(),
+            Err(ConfigError::OutOfRange {
+                name: "beta",
+                bound: ">= 0"
+            })
+        );
+        let newton = NewmarkParams { beta: 0.25, ..both };
+        assert_eq!(
+            newton.validate(),
+            Err(ConfigError::NonFinite { name: "tol" })
         );
     }
 }

@@ -1,10 +1,12 @@
 //! Newmark with γ = ½, fully solved: 000 Integrator 2.1, eq 2.1.
 
-use super::family::{sealed, Member, ZsFamily};
-use super::{ImplicitNewtonParams, ZsParams};
+use super::family::{Member, ZsFamily};
+use super::{ImplicitNewtonParams, NewmarkParams, ZsParams};
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark's method with `γ = ½` (000 Integrator 2.1, eq 2.1), the implicit equation solved by
 /// Newton's method to a tolerance:
@@ -32,47 +34,53 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
 ///
 /// ```
-/// use macrostep::{systems::HarmonicOscillator, zs::{Newmark, ImplicitNewtonParams, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{Newmark, NewmarkParams}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
-/// let mut nm = Newmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
+/// let mut nm = Newmark::new(osc.system(), 0.01, NewmarkParams::default()).unwrap();
 /// let mut s = osc.initial_state();
 /// nm.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type Newmark<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, NewmarkNewton<T>>;
+pub type Newmark<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, NewmarkMember<T>>;
 
 /// The member of [`Newmark`]: the Newton controls and the last step's iteration count.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct NewmarkNewton<T> {
+pub struct NewmarkMember<T> {
     newton: ImplicitNewtonParams<T>,
     iterations: u32,
+    pending: u32,
 }
 
-impl<T> sealed::Sealed for NewmarkNewton<T> {}
+impl<T> sealed::Sealed for NewmarkMember<T> {}
 
 /// A changed force clears the cached acceleration (the next step evaluates it afresh).
-impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for NewmarkNewton<T> {
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for NewmarkMember<T> {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = false;
 
     fn matrix(potential: &P) -> &P {
         potential
     }
+
+    #[inline]
+    fn accept(&mut self) {
+        self.iterations = self.pending;
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Newmark<T, P, N, Dense> {
-    /// Newmark with step `h`, `β` from `params` and Newton controls `newton`.
+    /// Newmark with step `h`, `β` and Newton controls from `params`, and the dense solver.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`]; `"beta"`, `"tol"`, `"max_iter"` as in [`ZsParams::validate`]
-    /// and [`ImplicitNewtonParams::validate`].
+    /// [`ConfigError::StepSize`] for `h`; then `"beta"`, `"tol"`, `"max_iter"` as in
+    /// [`NewmarkParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         h: T,
-        params: ZsParams<T>,
-        newton: ImplicitNewtonParams<T>,
+        params: NewmarkParams<T>,
     ) -> Result<Self, ConfigError> {
-        Self::with_solver(system, h, params, newton, Dense)
+        Self::with_solver(system, h, params, Dense)
     }
 }
 
@@ -84,15 +92,16 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     pub fn with_solver(
         system: System<T, P, N>,
         h: T,
-        params: ZsParams<T>,
-        newton: ImplicitNewtonParams<T>,
+        params: NewmarkParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |_, _| {
-            let newton = newton.validate()?;
-            Ok(NewmarkNewton {
+        let beta = ZsParams::with_beta(params.beta);
+        Self::build(system, h, beta, solver, |_, _| {
+            let newton = params.newton.validate()?;
+            Ok(NewmarkMember {
                 newton,
                 iterations: 0,
+                pending: 0,
             })
         })
     }
@@ -103,14 +112,22 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for Newmark<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let newton = self.member.newton;
-        self.member.iterations = self.newmark_step(&newton, true, state, h)?;
-        Ok(())
+        self.member.pending = self.newmark_step(&newton, true, state, h, next)?;
+        Ok(T::zero())
     }
 }

@@ -1,10 +1,12 @@
 //! One-iteration ("linearly implicit") Newmark: the negative baseline of 000 §4.1 Fig 1 row 5.
 
-use super::family::{sealed, Member, ZsFamily};
+use super::family::{Member, ZsFamily};
 use super::{ImplicitNewtonParams, ZsParams};
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 
 /// Newmark (γ = ½, 000 Integrator 2.1) with **only the first Newton iteration** of its implicit
 /// equation — "Newmark with only the first step of nonlinear solve" (000 §4.1, Fig 1 row 5).
@@ -39,16 +41,18 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// nm.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type NewmarkOneIteration<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, OneIteration>;
+pub type NewmarkOneIteration<T, P, const N: usize, S = Dense> =
+    ZsFamily<T, P, N, S, NewmarkOneIterationMember>;
 
 /// The member of [`NewmarkOneIteration`]: nothing beyond the shared state.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct OneIteration;
+pub struct NewmarkOneIterationMember;
 
-impl sealed::Sealed for OneIteration {}
+impl sealed::Sealed for NewmarkOneIterationMember {}
 
 /// A changed force clears the cached acceleration (the next step evaluates it afresh).
-impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for OneIteration {
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for NewmarkOneIterationMember {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = false;
 
@@ -80,21 +84,31 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |_, _| Ok(OneIteration))
+        Self::build(system, h, params, solver, |_, _| {
+            Ok(NewmarkOneIterationMember)
+        })
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for NewmarkOneIteration<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: false);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = false;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
         let one = ImplicitNewtonParams {
             tol: T::one(),
             max_iter: 1,
         };
-        self.newmark_step(&one, false, state, h)?;
-        Ok(())
+        self.newmark_step(&one, false, state, h, next)?;
+        Ok(T::zero())
     }
 }

@@ -1,10 +1,12 @@
 //! Push-forward Newmark, 000 Integrator 2.2, eq 2.3.
 
-use super::family::{sealed, Member, ZsFamily};
-use super::{ImplicitNewtonParams, ZsParams};
+use super::family::{Member, ZsFamily};
+use super::{ImplicitNewtonParams, NewmarkParams, ZsParams};
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Push-forward Newmark (000 Integrator 2.2, eq 2.3): Newmark pushed forward by
@@ -30,25 +32,27 @@ use nalgebra::SVector;
 /// force of [`Actuate`](crate::forcing::Actuate)) are on [`ZsFamily`].
 ///
 /// ```
-/// use macrostep::{systems::HarmonicOscillator, zs::{ImplicitNewtonParams, PushForwardNewmark, ZsParams}, Integrator};
+/// use macrostep::{systems::HarmonicOscillator, zs::{NewmarkParams, PushForwardNewmark}, Integrator};
 /// let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
-/// let mut pf = PushForwardNewmark::new(osc.system(), 0.01, ZsParams::default(), ImplicitNewtonParams::default()).unwrap();
+/// let mut pf = PushForwardNewmark::new(osc.system(), 0.01, NewmarkParams::default()).unwrap();
 /// let mut s = osc.initial_state();
 /// pf.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type PushForwardNewmark<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, PushForward<T>>;
+pub type PushForwardNewmark<T, P, const N: usize, S = Dense> =
+    ZsFamily<T, P, N, S, PushForwardNewmarkMember<T>>;
 
 /// The member of [`PushForwardNewmark`]: the Newton controls.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct PushForward<T> {
+pub struct PushForwardNewmarkMember<T> {
     newton: ImplicitNewtonParams<T>,
 }
 
-impl<T> sealed::Sealed for PushForward<T> {}
+impl<T> sealed::Sealed for PushForwardNewmarkMember<T> {}
 
 /// A changed force clears the cached acceleration (the next step evaluates it afresh).
-impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for PushForward<T> {
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for PushForwardNewmarkMember<T> {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = false;
 
@@ -58,17 +62,18 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for PushForward<
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> PushForwardNewmark<T, P, N, Dense> {
-    /// Push-forward Newmark with step `h`, `β` from `params`, Newton controls `newton`.
+    /// Push-forward Newmark with step `h`, `β` and Newton controls from `params`, and the dense
+    /// solver.
     ///
     /// # Errors
-    /// [`ConfigError::StepSize`]; `"beta"`, `"tol"`, `"max_iter"` as in the parameter structs.
+    /// [`ConfigError::StepSize`] for `h`; then `"beta"`, `"tol"`, `"max_iter"` as in
+    /// [`NewmarkParams::validate`].
     pub fn new(
         system: System<T, P, N>,
         h: T,
-        params: ZsParams<T>,
-        newton: ImplicitNewtonParams<T>,
+        params: NewmarkParams<T>,
     ) -> Result<Self, ConfigError> {
-        Self::with_solver(system, h, params, newton, Dense)
+        Self::with_solver(system, h, params, Dense)
     }
 }
 
@@ -82,38 +87,52 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     pub fn with_solver(
         system: System<T, P, N>,
         h: T,
-        params: ZsParams<T>,
-        newton: ImplicitNewtonParams<T>,
+        params: NewmarkParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |_, _| {
-            let newton = newton.validate()?;
-            Ok(PushForward { newton })
+        let beta = ZsParams::with_beta(params.beta);
+        Self::build(system, h, beta, solver, |_, _| {
+            let newton = params.newton.validate()?;
+            Ok(PushForwardNewmarkMember { newton })
         })
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for PushForwardNewmark<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, |member, system, solver, beta, x, h2, out| {
-            let newton = &member.newton;
-            let c = beta * h2;
-            let mut a = SVector::<T, N>::zeros();
-            for _ in 0..newton.max_iter {
-                let y = x + a * c;
-                let r = system.mass.mul(&a) + system.potential.gradient(&y);
-                let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
-                a += da;
-                if newton.converged(&da, &a) {
-                    *out = a;
-                    return Ok(());
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(
+            state,
+            h,
+            next,
+            |member, system, solver, beta, x, h2, out| {
+                let newton = &member.newton;
+                let c = beta * h2;
+                let mut a = SVector::<T, N>::zeros();
+                for _ in 0..newton.max_iter {
+                    let y = x + a * c;
+                    let r = system.mass.mul(&a) + system.potential.gradient(&y);
+                    let da = solver.solve(&system.mass, &system.potential, &y, c, &(-r))?;
+                    a += da;
+                    if newton.converged(&da, &a) {
+                        *out = a;
+                        return Ok(());
+                    }
                 }
-            }
-            Err(StepError::NotConverged)
-        })
+                Err(StepError::NotConverged)
+            },
+        )?;
+        Ok(T::zero())
     }
 }

@@ -1,11 +1,13 @@
 //! Simplified Z&Ss for stiff systems, 000 Integrator 2.6, eq 2.8.
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::forcing::{Actuate, Actuated};
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, Potential, Split, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Stiff Z&Ss (000 Integrator 2.6, eq 2.8) on a split potential `V₀ + αV₁`
@@ -30,7 +32,7 @@ use nalgebra::SVector;
 ///
 /// ```
 /// use macrostep::model::{Mass, Quadratic, Split, System};
-/// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State};
+/// use macrostep::{nalgebra::matrix, zs::{StiffSylipn, ZsParams}, Integrator, State, Stepper};
 /// // soft spring 1, stiff spring 1e4 on the other coordinate
 /// let soft = Quadratic::new(matrix![1.0, 0.0; 0.0, 0.0]);
 /// let stiff = Quadratic::new(matrix![0.0, 0.0; 0.0, 1.0]);
@@ -46,19 +48,21 @@ use nalgebra::SVector;
 /// m.integrate(&mut s, 1000).unwrap(); // hω = 10: stable
 /// assert!(s.q.amax() <= 1.0 + 1e-9);
 /// ```
+#[doc(alias = "stiff Z&Ss")]
 pub type StiffSylipn<T, V, U, const N: usize, S = Dense> =
-    ZsFamily<T, Split<T, V, U>, N, S, StiffZss>;
+    ZsFamily<T, Split<T, V, U>, N, S, StiffSylipnMember>;
 
 /// The member of [`StiffSylipn`]: nothing beyond the shared state (the split is the system's).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct StiffZss;
+pub struct StiffSylipnMember;
 
-impl sealed::Sealed for StiffZss {}
+impl sealed::Sealed for StiffSylipnMember {}
 
 /// Only the stiff part's Hessian enters the matrix; a changed force (held in the soft part)
 /// refreshes the cached `f` by `f ← f + A⁻¹ δu` when the strategy keeps its factors.
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> Member<T, Split<T, V, U>, N>
-    for StiffZss
+    for StiffSylipnMember
 {
     type Matrix = U;
     const LINEAR_IN_FORCE: bool = true;
@@ -69,7 +73,7 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize> Member<T, Sp
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize>
-    LinearlyImplicit<T, Split<T, V, U>, N> for StiffZss
+    LinearlyImplicit<T, Split<T, V, U>, N> for StiffSylipnMember
 {
     const DAMPED_SYMMETRIC: bool = true;
 
@@ -110,18 +114,27 @@ impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSo
     ) -> Result<Self, ConfigError> {
         Self::build(system, h, params, solver, |_, system| {
             crate::validate::check_finite(system.potential.alpha, "alpha")?;
-            Ok(StiffZss)
+            Ok(StiffSylipnMember)
         })
     }
 }
 
 impl<T: Real, V: Potential<T, N>, U: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
-    Integrator<T, N> for StiffSylipn<T, V, U, N, S>
+    Method<T, N> for StiffSylipn<T, V, U, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }
 

@@ -1,12 +1,14 @@
-//! Z&Ss = SyLiPN, 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
+//! Z&Ss (SyLiPN), 000 Integrator 2.3 (eq 2.7), 004 Integrator 5.2.3 (eq 5.5).
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 
-/// Z&Ss, Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), which the thesis calls
+/// Z&Ss (SyLiPN): Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), the thesis'
 /// SyLiPN (004 Integrator 5.2.3):
 ///
 /// ```text
@@ -38,17 +40,21 @@ use crate::{ConfigError, Integrator, Real, State, StepError};
 /// zss.integrate(&mut s, 100).unwrap();
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type Sylipn<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, Zss>;
+#[doc(alias = "Z&Ss")]
+#[doc(alias = "ZSs")]
+#[doc(alias = "SyLiPN")]
+pub type Sylipn<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, SylipnMember>;
 
 /// The member of [`Sylipn`]: nothing beyond the shared state.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct Zss;
+pub struct SylipnMember;
 
-impl sealed::Sealed for Zss {}
+impl sealed::Sealed for SylipnMember {}
 
 /// A changed force refreshes the cached `f` at the last position by `f ← f + A⁻¹ δu` when the
 /// strategy keeps its factors ([`DenseKept`](crate::linalg::DenseKept)).
-impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for Zss {
+impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for SylipnMember {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = true;
 
@@ -57,7 +63,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for Zss {
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Zss {
+impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for SylipnMember {
     const DAMPED_SYMMETRIC: bool = true;
 }
 
@@ -83,16 +89,25 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |_, _| Ok(Zss))
+        Self::build(system, h, params, solver, |_, _| Ok(SylipnMember))
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for Sylipn<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: false, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = false;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }

@@ -1,10 +1,12 @@
 //! Zhang and Skeel's symplectic method (Z&S), 000 Integrator 1.1, eq 1.3.
 
-use super::family::{linear_force, sealed, LinearlyImplicit, Member, ZsFamily};
+use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
+use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{System, ThirdDerivative};
-use crate::{ConfigError, Integrator, Real, State, StepError};
+use crate::sealed;
+use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Z&S (000 Integrator 1.1, eq 1.3; Zhang & Skeel 1997 §3):
@@ -41,15 +43,17 @@ use nalgebra::SVector;
 /// // q(1) = cos(1) to second order
 /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4);
 /// ```
-pub type ZhangSkeel<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, Zs<T>>;
+#[doc(alias = "Z&S")]
+pub type ZhangSkeel<T, P, const N: usize, S = Dense> = ZsFamily<T, P, N, S, ZhangSkeelMember<T>>;
 
 /// The member of [`ZhangSkeel`]: `½β²`, the factor of its third-derivative correction.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct Zs<T> {
+pub struct ZhangSkeelMember<T> {
     half_beta2: T,
 }
 
-impl<T: Real> Zs<T> {
+impl<T: Real> ZhangSkeelMember<T> {
     fn for_beta(beta: T) -> Self {
         Self {
             half_beta2: beta * beta * T::lit(0.5),
@@ -57,13 +61,13 @@ impl<T: Real> Zs<T> {
     }
 }
 
-impl<T> sealed::Sealed for Zs<T> {}
+impl<T> sealed::Sealed for ZhangSkeelMember<T> {}
 
 /// A changed force refreshes the cached `f` at the last position: with a strategy that keeps its
 /// factors ([`DenseKept`](crate::linalg::DenseKept)) by `a ← a + A⁻¹ δu` and the
 /// third-derivative term at the new `a` (no new assembly or factorisation); otherwise the next
 /// step evaluates `f` afresh.
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> Member<T, P, N> for Zs<T> {
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> Member<T, P, N> for ZhangSkeelMember<T> {
     type Matrix = P;
     const LINEAR_IN_FORCE: bool = true;
 
@@ -83,7 +87,9 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> Member<T, P, N> for Zs<T
     }
 }
 
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Zs<T> {
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> LinearlyImplicit<T, P, N>
+    for ZhangSkeelMember<T>
+{
     const DAMPED_SYMMETRIC: bool = false;
 }
 
@@ -112,13 +118,17 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         params: ZsParams<T>,
         solver: S,
     ) -> Result<Self, ConfigError> {
-        Self::build(system, h, params, solver, |beta, _| Ok(Zs::for_beta(beta)))
+        Self::build(system, h, params, solver, |beta, _| {
+            Ok(ZhangSkeelMember::for_beta(beta))
+        })
     }
-    /// `f(x)` of eq 1.3 for step size squared `h2` (no cache).
+
+    /// The method's force `f(x)` of eq 1.3 (the solve and the third-derivative correction) for
+    /// step size squared `h2`, without the cache.
     ///
     /// # Errors
     /// As the step's linear solve.
-    pub fn force(&mut self, x: &SVector<T, N>, h2: T) -> Result<SVector<T, N>, StepError> {
+    pub fn method_force(&mut self, x: &SVector<T, N>, h2: T) -> Result<SVector<T, N>, StepError> {
         // The solve replaces what the strategy keeps for the cached `f`.
         self.cache.clear();
         let mut f = SVector::zeros();
@@ -128,12 +138,21 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
     }
 }
 
-impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Integrator<T, N>
+impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for ZhangSkeel<T, P, N, S>
 {
-    crate::watched::claims_and_watch!(order: 2, symplectic: true, symmetric: true);
+    const ORDER: u32 = 2;
+    const SYMPLECTIC: bool = true;
+    const SYMMETRIC: bool = true;
 
-    fn step_by(&mut self, state: &mut State<T, N>, h: T) -> Result<(), StepError> {
-        self.two_stage(state, h, linear_force)
+    #[inline]
+    fn propose(
+        &mut self,
+        state: &State<T, N>,
+        h: T,
+        next: &mut State<T, N>,
+    ) -> Result<T, StepError> {
+        self.two_stage(state, h, next, linear_force)?;
+        Ok(T::zero())
     }
 }

@@ -1,5 +1,5 @@
 //! `cargo xtask fuzz [--cases N] [--seed S] [--jobs J] [--filter SUBSTRING]`: hostile-input runs
-//! of every contract entry point (issue 12).
+//! of every contract entry point.
 //!
 //! Builds `host-tests`' `fuzz` binary in the `fuzz` profile (release optimisation with
 //! overflow checks and debug assertions, see the root `Cargo.toml`) and runs it with the given

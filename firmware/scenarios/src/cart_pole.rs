@@ -1,11 +1,12 @@
 //! The cart-pole shared by `control_cart_pole` and `rattle_cart_pole`: the mechanism, the LQR
-//! gains and the closed loop as one [`Integrator`] (so the firmware's per-step instruction
+//! gains and the closed loop as one [`Method`](macrostep::driver::Method) (so the firmware's per-step instruction
 //! count is the whole tick: observe, control, actuation, `set_force`, one plant step).
 
+use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::Actuate;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::nalgebra::SVector;
-use macrostep::{ConfigError, Integrator, Real, State, StepError, Stepper};
+use macrostep::{ConfigError, Real, State, StepError};
 
 /// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`
 /// (`host_tests::experiments::cart_pole::lqr_gains`, `Q = diag(10, 100, 1, 1)`, `R = 0.1`),
@@ -75,25 +76,38 @@ impl<'m, T: Real, I> Controlled<'m, T, I> {
     }
 }
 
-impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Stepper<T> for Controlled<'_, T, I> {
-    fn step_size(&self) -> T {
-        self.plant.step_size()
+/// The plant's step size and guard memory: the tick is committed under the plant's guards.
+impl<T: Real, I> Wrapper for Controlled<'_, T, I> {
+    type Inner = I;
+
+    fn inner(&self) -> &I {
+        &self.plant
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.plant
     }
 }
 
-impl<T: Real, I: Integrator<T, 3> + Actuate<T, 3>> Integrator<T, 3> for Controlled<'_, T, I> {
+/// One tick: the control law, the actuation, the held force, the plant's proposal; the step
+/// driver checks and commits it. A non-finite force is [`StepError::NonFiniteForce`]; the state
+/// is unchanged on any error.
+impl<T: Real, I: Method<T, 3> + Actuate<T, 3>> Method<T, 3> for Controlled<'_, T, I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
 
-    /// One tick. A non-finite force is [`StepError::NonFiniteForce`]; the state is unchanged on
-    /// any error.
-    fn step_by(&mut self, state: &mut State<T, 3>, h: T) -> Result<(), StepError> {
+    fn propose(
+        &mut self,
+        state: &State<T, 3>,
+        h: T,
+        next: &mut State<T, 3>,
+    ) -> Result<T, StepError> {
         let f = self.control(state);
         self.mechanism
             .actuation(&[f], &state.q, &mut self.u)
             .map_err(|_| StepError::NonFiniteForce)?;
         self.plant.set_force(&self.u)?;
-        self.plant.step_by(state, h)
+        self.plant.propose(state, h, next)
     }
 }

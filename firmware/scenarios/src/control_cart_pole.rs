@@ -1,4 +1,4 @@
-//! Closed-loop cart-pole at 1 kHz: LQR + one Z&S step on the penalty form per tick (issue 13).
+//! Closed-loop cart-pole at 1 kHz: LQR + one Z&S step on the penalty form per tick.
 
 use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
 use crate::{drive, ScenarioError, Sink};

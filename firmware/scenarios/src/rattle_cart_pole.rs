@@ -1,5 +1,5 @@
 //! The same closed loop with RATTLE on the exact rod constraint: a Newton iteration per tick
-//! whose count varies (issue 13, bounded worst-case step).
+//! whose count varies, so its worst-case step (bounded by the iteration cap) exceeds its mean.
 
 use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
 use crate::{drive, ScenarioError, Sink};

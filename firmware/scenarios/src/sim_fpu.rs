@@ -2,8 +2,8 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::model::Mass;
-use macrostep::models::Fpu;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
+use macrostep::systems::Fpu;
 use macrostep::Real;
 
 /// SIM1 (004 Integrator 4.2.1: exact stiff flow, then the soft kick) on [`Fpu::paper`]
@@ -18,12 +18,8 @@ use macrostep::Real;
 pub fn sim_fpu<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let fpu = Fpu::<T, 6>::paper();
     let split = fpu.split();
-    let mut sim = Sim1::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        T::lit(0.01),
-    )?;
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    let mut sim = Sim1::new(system, T::lit(0.01), FastParams::default())?;
     drive(sink, "main", &mut sim, fpu.initial_state(), 2000, 200)?;
     Ok(())
 }

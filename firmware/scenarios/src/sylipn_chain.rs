@@ -2,7 +2,7 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::linalg::Banded;
-use macrostep::models::Chain;
+use macrostep::systems::Chain;
 use macrostep::zs::{Sylipn, ZsParams};
 use macrostep::Real;
 

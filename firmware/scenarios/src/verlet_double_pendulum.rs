@@ -3,7 +3,7 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::Real;
 
 /// Velocity Verlet on [`DoublePendulum::paper`] penalised with `ω = 20`, at the step stability

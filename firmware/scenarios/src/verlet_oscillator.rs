@@ -2,8 +2,8 @@
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::models::HarmonicOscillator;
 use macrostep::nalgebra::SVector;
+use macrostep::systems::HarmonicOscillator;
 use macrostep::Real;
 
 /// Velocity Verlet, `h = 0.1`, on `q̈ᵢ = −ωᵢ² qᵢ` with `ω = (1, 3)`, from `q = (1, 1)` at rest:

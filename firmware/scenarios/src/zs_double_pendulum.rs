@@ -1,7 +1,7 @@
 //! Z&S on the penalised double pendulum (000 §4.1, Fig. 1 row 6).
 
 use crate::{drive, ScenarioError, Sink};
-use macrostep::models::DoublePendulum;
+use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::Real;
 

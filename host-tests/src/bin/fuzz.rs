@@ -1,4 +1,4 @@
-//! Hostile-input runs of every contract entry point (`cargo xtask fuzz`, issue 12).
+//! Hostile-input runs of every contract entry point (`cargo xtask fuzz`).
 //!
 //! ```text
 //! fuzz [--cases N] [--seed S] [--jobs J] [--filter SUBSTRING] [--replay NAME CASE_SEED]

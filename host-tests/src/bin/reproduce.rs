@@ -2,9 +2,8 @@
 //! `figure <experiment>.<name> <value>` lines; `reproduce list` names them.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use host_tests::experiments::{find, Experiment, EXPERIMENTS};
-use host_tests::options::{self, Options};
-use host_tests::report::spinner;
+use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
+use host_tests::report::{spinner, Output};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -63,12 +62,10 @@ fn list() {
     }
 }
 
-fn run(e: &Experiment) {
-    if !options::get().figures_only {
-        println!("== {}: {}", e.name, e.about);
-    }
+fn run(e: &Entry, scale: &Scale, out: &Output) {
+    host_tests::say!(out, "== {}: {}", e.name, e.about);
     let bar = (e.seconds >= 2.0).then(|| spinner(e.name));
-    (e.run)();
+    (e.run)(scale, out);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -80,25 +77,25 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    options::set(Options {
+    let scale = Scale {
         quick: cli.quick,
-        figures_only: cli.figures_only,
         paths: cli.paths.map(|n| n as usize),
+    };
+    let out = Output {
+        figures_only: cli.figures_only,
         csv: cli.csv,
         plot: cli.plot,
-    });
+    };
     match cli.experiment.as_str() {
         "list" => list(),
         "all" => {
             for e in EXPERIMENTS {
-                run(e);
-                if !options::get().figures_only {
-                    println!();
-                }
+                run(e, &scale, &out);
+                host_tests::say!(out);
             }
         }
         name => match find(name) {
-            Some(e) => run(e),
+            Some(e) => run(e, &scale, &out),
             None => {
                 eprintln!("unknown experiment `{name}`; `reproduce list` names them");
                 return ExitCode::from(2);

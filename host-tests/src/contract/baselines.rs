@@ -4,7 +4,7 @@
 use super::cases::{direct, dp, osc, step};
 use super::gen::Special;
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::baselines::{HarmonicFlow, Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, HarmonicFlow, SymplecticEuler, VelocityVerlet};
 use rand_pcg::Pcg64;
 
 /// The baseline entry points.
@@ -35,11 +35,11 @@ pub const ENTRIES: &[Entry] = &[
     },
 ];
 
-fn ordering(g: &mut Gen<'_>) -> Ordering {
+fn ordering(g: &mut Gen<'_>) -> EulerOrdering {
     if g.chance(0.5) {
-        Ordering::KickDrift
+        EulerOrdering::KickDrift
     } else {
-        Ordering::DriftKick
+        EulerOrdering::DriftKick
     }
 }
 

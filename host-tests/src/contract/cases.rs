@@ -192,5 +192,5 @@ pub fn stochastic<const N: usize, I: StochasticIntegrator<f64, N>>(
         clock: true,
         ..Expect::bare()
     };
-    run(s, &hs, &exp, |s, _| m.step(s, &mut noise))
+    run(s, &hs, &exp, |s, _| m.step_noisy(s, &mut noise))
 }

@@ -1,4 +1,4 @@
-//! The step and constructor contract of issue 12, as checks that random cases can break.
+//! The step and constructor contract, as checks that random cases can break.
 //!
 //! One *entry point* is a function `fn(&mut Pcg64) -> Outcome` that draws one case from the
 //! generator (valid or hostile parameters, a valid or hostile state, a few steps with valid or
@@ -12,9 +12,9 @@
 //!   model's own [`Constraint::residual`](macrostep::model::Constraint::residual)) and, for
 //!   integrators that step the system directly, the energy run guard, replayed from outside
 //!   with the same arithmetic as `macrostep::guard` (reference energy and scale from the run's
-//!   start, scale raised by every committed kinetic energy). Composite integrators (FLAVOR,
-//!   compositions, the recovery wrapper) judge energy on their inner sub-steps, whose kinetic
-//!   energies are not visible from outside; their energy guard is not checked here.
+//!   start, scale raised by every committed kinetic energy). The energy guard of composite
+//!   integrators (compositions, the recovery wrapper) is not replayed here; a FLAVOR's guards
+//!   bound no energy.
 //!
 //! Panics are not caught here: the proptest tests (`tests/contract.rs`) let proptest report
 //! them, the fuzz runner (`src/bin/fuzz.rs`) catches them per case. Both draw the cases from

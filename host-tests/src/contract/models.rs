@@ -282,7 +282,7 @@ fn others(rng: &mut Pcg64) -> Outcome {
                 g.positive(0.1, 10.0),
                 g.uniform(0.0, 1e4),
             ))?;
-            let _ = k.force(g.uniform(-4.0, 4.0), g.time());
+            let _ = k.generalised_force(g.uniform(-4.0, 4.0), g.time());
             finite_state(&k.initial_state(), "Kapitza")
         }
         4 => {

@@ -9,11 +9,11 @@
 
 use super::cases::{clock_only, osc, step, stochastic, two_spring};
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::langevin::{DiagonalOu, Gla, Ou};
+use macrostep::langevin::{DiagonalOu, Gla, GlaParams, Ou};
 use macrostep::model::Mass;
 use macrostep::nalgebra::Matrix2;
 use macrostep::sim::{
-    FastFlow, FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4, StiffLinear,
+    FastFlow, FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4, SimSystem, StiffLinear,
 };
 use rand_pcg::Pcg64;
 
@@ -54,7 +54,7 @@ pub const ENTRIES: &[Entry] = &[
 ];
 
 /// A random fast part: SPD `K = A Aᵀ·k` (or raw `A`), friction and noise of every form.
-fn fast_params(g: &mut Gen<'_>, noise: bool) -> FastParams<f64, 2> {
+fn fast_params(g: &mut Gen<'_>, noise: bool) -> (Matrix2<f64>, FastParams<f64, 2>) {
     let a = g.matrix::<f64, 2, 2>(-1.0, 1.0);
     let k = if g.chance(0.9) {
         a * a.transpose() * g.positive::<f64>(1.0, 1e4)
@@ -77,15 +77,11 @@ fn fast_params(g: &mut Gen<'_>, noise: bool) -> FastParams<f64, 2> {
             0 => Noise::Scalar(g.positive(1e-2, 2.0)),
             1 => Noise::Matrix(g.matrix(-1.0, 1.0)),
             _ => Noise::Thermal {
-                beta: g.positive(1e-2, 100.0),
+                inverse_temperature: g.positive(1e-2, 100.0),
             },
         }
     };
-    FastParams {
-        stiffness: k,
-        friction,
-        noise,
-    }
+    (k, FastParams { friction, noise })
 }
 
 fn mass(g: &mut Gen<'_>) -> Result<Mass<f64, 2>, Outcome> {
@@ -101,9 +97,9 @@ fn sim(rng: &mut Pcg64, order: u32) -> Outcome {
     case(|| {
         let (sys, s) = two_spring::<f64>(&mut g)?;
         let noisy = g.is_hostile() && g.chance(0.1);
-        let fast = fast_params(&mut g, noisy);
+        let (k, fast) = fast_params(&mut g, noisy);
         let (m, h) = (mass(&mut g)?, step(&mut g, 1e-3, 0.5));
-        let soft = sys.potential.soft;
+        let system = SimSystem::new(m, k, sys.potential.soft);
         Ok(match order {
             1 => {
                 let o = if g.chance(0.5) {
@@ -111,13 +107,13 @@ fn sim(rng: &mut Pcg64, order: u32) -> Outcome {
                 } else {
                     Sim1Order::KickThenFlow
                 };
-                let mut i = built(Sim1::new(m, fast, soft, h))?
+                let mut i = built(Sim1::new(system, h, fast))?
                     .with_order(o)
                     .mollified(g.chance(0.3));
                 clock_only(&mut g, &mut i, s)
             }
-            2 => clock_only(&mut g, &mut built(Sim2::new(m, fast, soft, h))?, s),
-            _ => clock_only(&mut g, &mut built(Sim4::new(m, fast, soft, h))?, s),
+            2 => clock_only(&mut g, &mut built(Sim2::new(system, h, fast))?, s),
+            _ => clock_only(&mut g, &mut built(Sim4::new(system, h, fast))?, s),
         })
     })
 }
@@ -126,13 +122,13 @@ fn noisy(rng: &mut Pcg64, order: u32) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
         let (sys, s) = two_spring::<f64>(&mut g)?;
-        let fast = fast_params(&mut g, true);
+        let (k, fast) = fast_params(&mut g, true);
         let (m, h) = (mass(&mut g)?, step(&mut g, 1e-3, 0.5));
-        let soft = sys.potential.soft;
+        let system = SimSystem::new(m, k, sys.potential.soft);
         Ok(if order == 1 {
-            stochastic(&mut g, &mut built(Sim1::new(m, fast, soft, h))?, s)
+            stochastic(&mut g, &mut built(Sim1::new(system, h, fast))?, s)
         } else {
-            stochastic(&mut g, &mut built(Sim2::new(m, fast, soft, h))?, s)
+            stochastic(&mut g, &mut built(Sim2::new(system, h, fast))?, s)
         })
     })
 }
@@ -141,8 +137,8 @@ fn fast(rng: &mut Pcg64) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
         let noisy = g.chance(0.5);
-        let p = fast_params(&mut g, noisy);
-        let lin = built(StiffLinear::new(mass(&mut g)?, &p))?;
+        let (k, p) = fast_params(&mut g, noisy);
+        let lin = built(StiffLinear::new(mass(&mut g)?, k, p))?;
         let h = if g.chance(0.5) {
             g.uniform(-1.0, 1.0)
         } else {
@@ -185,9 +181,14 @@ fn gla(rng: &mut Pcg64) -> Outcome {
         let (sys, s) = osc::<f64>(&mut g)?;
         let h = step(&mut g, 1e-3, 0.5);
         let mut m = built(if g.chance(0.5) {
-            Gla::new(sys, g.uniform(0.0, 10.0), g.positive(1e-2, 1e2), h)
+            let params = GlaParams {
+                friction: g.uniform(0.0, 10.0),
+                inverse_temperature: g.positive(1e-2, 1e2),
+            };
+            Gla::new(sys, h, params)
         } else {
-            Gla::with_noise(sys, g.positive(1e-2, 10.0), g.positive(1e-2, 10.0), h)
+            GlaParams::from_noise(g.positive(1e-2, 10.0), g.positive(1e-2, 10.0))
+                .and_then(|params| Gla::new(sys, h, params))
         })?;
         Ok(stochastic(&mut g, &mut m, s))
     })

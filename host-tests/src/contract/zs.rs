@@ -1,4 +1,4 @@
-//! The Zhang–Skeel family: Z&S, SyLiPN, stiff Z&Ss, Newmark (full Newton, one iteration,
+//! The Zhang–Skeel family: Z&S, Z&Ss (SyLiPN), stiff Z&Ss, Newmark (full Newton, one iteration,
 //! push-forward), their symmetric compositions, and the recovery wrapper around Z&S.
 //!
 //! Models: the harmonic oscillator and the penalised double pendulum (residual guard) with
@@ -12,8 +12,8 @@ use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::model::{Hessian, System, ThirdDerivative};
 use macrostep::recover::Recovering;
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
-    ZhangSkeel, ZsParams,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, PushForwardNewmark,
+    StiffSylipn, Sylipn, ZhangSkeel, ZsParams,
 };
 use macrostep::{ConfigError, Integrator};
 use rand_pcg::Pcg64;
@@ -90,6 +90,14 @@ fn newton<T: Special>(g: &mut Gen<'_>) -> ImplicitNewtonParams<T> {
     }
 }
 
+/// `β` as [`params`], then the Newton controls as [`newton`] (in this order).
+fn newmark_params<T: Special>(g: &mut Gen<'_>) -> NewmarkParams<T> {
+    NewmarkParams {
+        beta: params(g).beta,
+        newton: newton(g),
+    }
+}
+
 /// Builds an integrator of one kind for a system `sys` (an `fn` so entries stay one line).
 type Build<T, P, const N: usize, I> = fn(&mut Gen<'_>, System<T, P, N>) -> Result<I, ConfigError>;
 
@@ -132,7 +140,7 @@ fn newmark<T: Special, P: Hessian<T, N>, const N: usize>(
     g: &mut Gen<'_>,
     sys: System<T, P, N>,
 ) -> Result<Newmark<T, P, N>, ConfigError> {
-    Newmark::new(sys, step(g, 1e-3, 0.5), params(g), newton(g))
+    Newmark::new(sys, step(g, 1e-3, 0.5), newmark_params(g))
 }
 
 fn newmark_one<T: Special, P: Hessian<T, N>, const N: usize>(
@@ -146,7 +154,7 @@ fn push_forward<T: Special, P: Hessian<T, N>, const N: usize>(
     g: &mut Gen<'_>,
     sys: System<T, P, N>,
 ) -> Result<PushForwardNewmark<T, P, N>, ConfigError> {
-    PushForwardNewmark::new(sys, step(g, 1e-3, 0.5), params(g), newton(g))
+    PushForwardNewmark::new(sys, step(g, 1e-3, 0.5), newmark_params(g))
 }
 
 fn stiff_sylipn(rng: &mut Pcg64) -> Outcome {
@@ -170,8 +178,8 @@ fn scheme(g: &mut Gen<'_>) -> Scheme {
     }
 }
 
-/// A composite: the residual guard is checked (stateless), the energy run guard is judged by
-/// the inner integrator on sub-steps not visible here (module docs of `contract`).
+/// A composite: the residual guard is checked (stateless), the energy run guard is not
+/// replayed (module docs of `contract`).
 fn composite<T: Special, P, const N: usize, I: Integrator<T, N>>(
     g: &mut Gen<'_>,
     m: &mut I,

@@ -5,7 +5,7 @@ use super::moments::{max_z, Moments};
 use crate::fixtures::{ExpCoupling, SplitSystem};
 use crate::report::progress;
 use indicatif::ProgressIterator;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, LangevinStiff, Params};
 use macrostep::langevin::{DiagonalOu, Normal, StochasticIntegrator};
 use macrostep::model::{Mass, Split, System};
@@ -118,7 +118,8 @@ pub fn fast_noise_gla_at(
     let n_rec = (t_end / 0.5).round() as usize;
     let every = (0.5 / h).round() as usize;
     let ou = fast_noise_ou(omega, h);
-    let mut se = SymplecticEuler::new(fast_noise_system_at(omega), h, Ordering::KickDrift).unwrap();
+    let mut se =
+        SymplecticEuler::new(fast_noise_system_at(omega), h, EulerOrdering::KickDrift).unwrap();
     let mut rng = rand_pcg::Pcg32::new(seed, 0x5851_f42d_4c95_7f2d);
     let mut out = FastNoiseEnsemble::new(n_rec);
     let clock = std::time::Instant::now();
@@ -152,8 +153,9 @@ pub fn fast_noise_gla_step_check(paths: usize, t_end: f64, seed: u64, h: f64) ->
     let omega = FAST_NOISE.0;
     let (fine, coarse) = (fast_noise_ou(omega, h), fast_noise_ou(omega, 2.0 * h));
     let (a, sd, a2) = (*fine.decay(), *fine.std_dev(), *coarse.decay());
-    let mut sf = SymplecticEuler::new(fast_noise_system(), h, Ordering::KickDrift).unwrap();
-    let mut sc = SymplecticEuler::new(fast_noise_system(), 2.0 * h, Ordering::KickDrift).unwrap();
+    let mut sf = SymplecticEuler::new(fast_noise_system(), h, EulerOrdering::KickDrift).unwrap();
+    let mut sc =
+        SymplecticEuler::new(fast_noise_system(), 2.0 * h, EulerOrdering::KickDrift).unwrap();
     let mut rng = rand_pcg::Pcg32::new(seed, 0x2545_f491_4f6c_dd1d);
     let mut d = Moments::new(2 * n_rec); // differences: index 2i for X, 2i + 1 for X²
     let mut xf = Moments::new(n_rec);
@@ -236,7 +238,8 @@ pub fn fast_noise_flavor_at(
         let mut s = fast_noise_start_at(omega);
         path.clear();
         for _ in 0..n_rec {
-            f.integrate(&mut s, every, &mut rng).expect("FLAVOR step");
+            f.integrate_noisy(&mut s, every, &mut rng)
+                .expect("FLAVOR step");
             path.push(s);
         }
         out.add(&path);

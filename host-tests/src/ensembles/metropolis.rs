@@ -1,7 +1,7 @@
 //! The Metropolis-adjusted FLAVOR (004 §2.4.6) sampling a double well in the centre of mass.
 
 use crate::fixtures::MeanDoubleWell;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{Metropolis, Params, Switched, Symmetric};
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::{Mass, Quadratic, Split, System};
@@ -17,7 +17,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let beta = 2.0;
     let stiff = Quadratic::new(matrix![1.0, -1.0; -1.0, 1.0]);
     let system = System::new(Mass::identity(), Split::new(MeanDoubleWell, stiff, 1e4));
-    let se = SymplecticEuler::new(system, 1e-3, Ordering::KickDrift).unwrap();
+    let se = SymplecticEuler::new(system, 1e-3, EulerOrdering::KickDrift).unwrap();
     let flavor = Symmetric::new(
         Switched::symplectic_euler(se).unwrap(),
         Params::new(0.05, 1e-3).unwrap(),
@@ -26,7 +26,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let mut mh = Metropolis::new(flavor, system, SVector::from([2.0, 2.0]), beta).unwrap();
     let mut rng = rand_pcg::Pcg32::new(seed, 0x1405_7b7e_f767_814f);
     let mut s = State::new(0.0, SVector::from([1.0, 1.0]), SVector::zeros());
-    mh.integrate(&mut s, 1000, &mut rng).unwrap(); // burn-in
+    mh.integrate_noisy(&mut s, 1000, &mut rng).unwrap(); // burn-in
     mh.reset_counters();
     let bins = 20;
     let (lo, hi) = (-2.0, 2.0);
@@ -34,7 +34,7 @@ pub fn metropolis_histogram(samples: usize, thin: usize, seed: u64) -> (f64, usi
     let mut counts = vec![0usize; bins];
     let mut outside = 0usize;
     for _ in 0..samples {
-        mh.integrate(&mut s, thin, &mut rng).unwrap();
+        mh.integrate_noisy(&mut s, thin, &mut rng).unwrap();
         let m = 0.5 * (s.q[0] + s.q[1]);
         let k = ((m - lo) / width).floor();
         if k >= 0.0 && (k as usize) < bins {

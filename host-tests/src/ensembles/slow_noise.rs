@@ -4,7 +4,7 @@
 use super::moments::{max_z, Moments};
 use crate::report::progress;
 use indicatif::ProgressIterator;
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{LangevinSoft, Params, Switched};
 use macrostep::langevin::{DiagonalOu, StochasticIntegrator};
 use macrostep::model::{Mass, Potential, Split, System};
@@ -27,7 +27,7 @@ fn gla_path<P: Potential<f64, 2> + Clone>(
     rng: &mut rand_pcg::Pcg32,
 ) -> Vec<f64> {
     let ou = DiagonalOu::new(friction, noise, h).unwrap();
-    let mut se = SymplecticEuler::new(system, h, Ordering::KickDrift).unwrap();
+    let mut se = SymplecticEuler::new(system, h, EulerOrdering::KickDrift).unwrap();
     let mut s = s0;
     let mut out = Vec::with_capacity(n_rec);
     for _ in 0..n_rec {
@@ -52,7 +52,7 @@ fn flavor_path<I: StochasticIntegrator<f64, 2>>(
     let mut out = Vec::with_capacity(n_rec);
     for _ in 0..n_rec {
         integ
-            .integrate(&mut s, record_every, rng)
+            .integrate_noisy(&mut s, record_every, rng)
             .expect("FLAVOR step");
         out.push(obs(&s));
     }
@@ -94,7 +94,7 @@ pub fn langevin_slow_noise(paths: usize, t_end: usize, seed: u64) -> (f64, f64, 
     }
     let t_gla = clock.elapsed().as_secs_f64();
     let mut fl = Moments::new(t_end);
-    let se = SymplecticEuler::new(system, tau, Ordering::KickDrift).unwrap();
+    let se = SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
     let mut f = LangevinSoft::new(
         Switched::symplectic_euler(se).unwrap(),
         Params::new(delta, tau).unwrap(),

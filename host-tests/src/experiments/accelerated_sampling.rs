@@ -24,7 +24,9 @@
 //! - Paths are fewer than the thesis's 10 000 (2 000, or `--paths`) to keep the run near a minute.
 
 use crate::fixtures::lj_well::{exact, system, Exact, BETA, H, Q0};
-use macrostep::langevin::{AnnealTuneGla, Cooling, Friction, Schedule, StochasticIntegrator};
+use macrostep::langevin::{
+    AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Schedule, StochasticIntegrator,
+};
 use macrostep::nalgebra::SVector;
 use macrostep::State;
 use rand::SeedableRng;
@@ -40,7 +42,7 @@ pub struct Scheme {
     /// Figure-name label.
     pub label: &'static str,
     /// Friction rule.
-    pub friction: Friction<f64>,
+    pub friction: FrictionRule<f64>,
     /// Cooling family for a horizon of `N` steps ([`Cooling::Constant`]: fixed temperature).
     pub cooling: fn(usize) -> Cooling<f64>,
 }
@@ -64,14 +66,14 @@ fn inverse_linear(_: usize) -> Cooling<f64> {
 /// Fig 6.4's schemes: GLA (`c = 0.7`), TuneGLA (`α = 0.7`, eq 6.6's `κ = ½`, and `κ = 1`),
 /// AnnealGLA (inverse linear, `T_i = 10T_f`), AnnealTuneGLA with `α = 0` and `α = 0.7`.
 pub fn fig64_schemes() -> Vec<Scheme> {
-    let tuned = |alpha, k| Friction::Tuned {
+    let tuned = |alpha, k| FrictionRule::Tuned {
         alpha,
         hessian_fraction: k,
     };
     vec![
         Scheme {
             label: "gla",
-            friction: Friction::Fixed(C_GLA),
+            friction: FrictionRule::Fixed(C_GLA),
             cooling: constant,
         },
         Scheme {
@@ -86,7 +88,7 @@ pub fn fig64_schemes() -> Vec<Scheme> {
         },
         Scheme {
             label: "anneal_gla",
-            friction: Friction::Fixed(C_GLA),
+            friction: FrictionRule::Fixed(C_GLA),
             cooling: inverse_linear,
         },
         Scheme {
@@ -112,7 +114,7 @@ pub fn fig64_schemes() -> Vec<Scheme> {
 /// `(0, 4)`). We read it as the overall ratio `T(0)/T_f = 1.5` (ratio per step `1.5^{1/N}`), in
 /// line with the other constants of the caption (`2T_f`, `10T_f`).
 pub fn schedule_schemes() -> Vec<Scheme> {
-    let f = Friction::Tuned {
+    let f = FrictionRule::Tuned {
         alpha: C_GLA,
         hessian_fraction: 0.5,
     };
@@ -177,7 +179,11 @@ pub fn ensemble(
 ) -> Curve {
     let tf = 1.0 / beta;
     let schedule = Schedule::new((scheme.cooling)(horizon), tf, horizon).expect("schedule");
-    let mut m = AnnealTuneGla::new(system(), scheme.friction, schedule, H).expect("scheme");
+    let params = AnnealTuneParams {
+        friction: scheme.friction,
+        schedule,
+    };
+    let mut m = AnnealTuneGla::new(system(), H, params).expect("scheme");
     let n_rec = steps / every + 1;
     let (mut s1, mut s2, mut sr) = (vec![0.0; n_rec], vec![0.0; n_rec], vec![0.0; n_rec]);
     for i in 0..paths {
@@ -186,7 +192,7 @@ pub fn ensemble(
         m.reset();
         for k in 0..n_rec {
             if k > 0 {
-                m.integrate(&mut s, every, &mut rng).expect("step");
+                m.integrate_noisy(&mut s, every, &mut rng).expect("step");
             }
             let q = s.q[0];
             s1[k] += q;
@@ -210,4 +216,4 @@ pub fn ensemble(
 }
 
 mod study;
-pub use study::{compute, report, run, Results, Setup};
+pub use study::{compute, report, AcceleratedSamplingExperiment, Results, Setup};

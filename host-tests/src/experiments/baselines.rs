@@ -5,12 +5,13 @@
 //! The measurements live in [`crate::measure::baselines`], which `tests/baselines.rs` runs at
 //! cheaper settings.
 
+use crate::experiments::Experiment;
 use crate::fixtures::HenonHeiles;
 use crate::measure::baselines::{
     defect_henon_heiles, order_harmonic, order_henon_heiles, reversibility_henon_heiles,
     verlet_energy_drift, Baseline,
 };
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::model::Quadratic;
 
 /// The step sizes of the order measurements (each divides `T = 2`).
@@ -131,8 +132,8 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and the figure lines.
-pub fn report(r: &Results) {
-    let table = Table::new(&["method", "system", "h", "error", "slope", "ORDER"]);
+pub fn report(r: &Results, out: &Output) {
+    let table = Table::new(out, &["method", "system", "h", "error", "slope", "ORDER"]);
     for row in &r.orders {
         for (h, err) in HS.iter().zip(&row.errors) {
             table.row(&[
@@ -145,20 +146,21 @@ pub fn report(r: &Results) {
             ]);
         }
     }
-    crate::say!();
-    let table = Table::new(&["method", "defect", "reversibility"]);
+    crate::say!(out);
+    let table = Table::new(out, &["method", "defect", "reversibility"]);
     for (m, d, rev) in &r.properties {
         table.row(&[m.name().into(), sci(*d), sci(*rev)]);
     }
     let t_end = r.setup.drift_h * r.setup.drift_steps as f64;
-    crate::say!();
+    crate::say!(out);
     crate::say!(
+        out,
         "Verlet on Henon-Heiles, h = {}, t = {t_end}: energy-drift slope {:.3e}, max |ΔH| {:.3e}",
         r.setup.drift_h,
         r.drift,
         r.max_energy_error
     );
-    crate::say!();
+    crate::say!(out);
     figures(r);
 }
 
@@ -196,6 +198,30 @@ fn figures(r: &Results) {
 }
 
 /// `reproduce baselines` (`--quick`: the shorter energy run).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct BaselinesExperiment;
+
+impl Experiment for BaselinesExperiment {
+    const NAME: &'static str = "baselines";
+    const SEED: &'static str = "(self-check)";
+    const SECONDS: f64 = 0.0;
+    const ABOUT: &'static str =
+        "order, symplecticity, reversibility, energy drift of symplectic Euler and Verlet";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -2,8 +2,9 @@
 //! (Figs 3–5): endpoint error and endpoint energy error at `t = 10` against the step (log–log,
 //! with the slopes), and the energy over `[0, 100]` at `h = 0.01`.
 
+use crate::experiments::Experiment;
 use crate::plot::{emit, Chart, Series};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
@@ -131,9 +132,12 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and figures; `--plot` draws 001 Figs 3–5.
-pub fn report(r: &Results) {
-    say!("001 §7.3 spring chain (6 nodes, 5 rods, κ = 1): RATTLE (VR) vs BDF2 (eqs 35–37)");
-    let t = Table::new(&["h", "err VR", "err BDF2", "|dE| VR", "|dE| BDF2"]);
+pub fn report(r: &Results, out: &Output) {
+    say!(
+        out,
+        "001 §7.3 spring chain (6 nodes, 5 rods, κ = 1): RATTLE (VR) vs BDF2 (eqs 35–37)"
+    );
+    let t = Table::new(out, &["h", "err VR", "err BDF2", "|dE| VR", "|dE| BDF2"]);
     let (vr, bdf) = (&r.methods[0], &r.methods[1]);
     for (i, h) in r.hs.iter().enumerate() {
         t.row(&[
@@ -150,6 +154,7 @@ pub fn report(r: &Results) {
     for m in &r.methods {
         let max_de = m.energy_curve.iter().map(|c| c.1.abs()).fold(0.0, f64::max);
         say!(
+            out,
             "{}: error slope (3 smallest h) {:.3}, max |E − E0| over the long run at h = 0.01 {}, max |g'v| {}",
             m.name,
             order(&m.error),
@@ -175,10 +180,10 @@ pub fn report(r: &Results) {
         "bdf2.spring.energy_error_ratio_bdf2_over_rattle",
         bdf.energy_error[last] / vr.energy_error[last],
     );
-    plots(r);
+    plots(r, out);
 }
 
-fn plots(r: &Results) {
+fn plots(r: &Results, out: &Output) {
     let curves = |f: &dyn Fn(&MethodResults) -> Vec<(f64, f64)>| -> Vec<Series> {
         r.methods
             .iter()
@@ -189,37 +194,68 @@ fn plots(r: &Results) {
             .collect()
     };
     let vs_h = |v: &[f64]| r.hs.iter().copied().zip(v.iter().copied()).collect();
-    emit(&Chart {
-        stem: "bdf2.fig3_error".into(),
-        title: "001 Fig 3: endpoint error vs step, spring chain".into(),
-        x_label: "h".into(),
-        y_label: "max |q - q_ref| at t_end".into(),
-        log_x: true,
-        log_y: true,
-        series: curves(&|m| vs_h(&m.error)),
-    });
-    emit(&Chart {
-        stem: "bdf2.fig4_energy_error".into(),
-        title: "001 Fig 4: endpoint energy error vs step".into(),
-        x_label: "h".into(),
-        y_label: "|E(t_end) - E0|".into(),
-        log_x: true,
-        log_y: true,
-        series: curves(&|m| vs_h(&m.energy_error)),
-    });
-    emit(&Chart {
-        stem: "bdf2.fig5_energy".into(),
-        title: "001 Fig 5: energy error over time, h = 0.01".into(),
-        x_label: "t".into(),
-        y_label: "E - E0".into(),
-        log_x: false,
-        log_y: false,
-        series: curves(&|m| m.energy_curve.iter().step_by(10).copied().collect()),
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "bdf2.fig3_error".into(),
+            title: "001 Fig 3: endpoint error vs step, spring chain".into(),
+            x_label: "h".into(),
+            y_label: "max |q - q_ref| at t_end".into(),
+            log_x: true,
+            log_y: true,
+            series: curves(&|m| vs_h(&m.error)),
+        },
+    );
+    emit(
+        out,
+        &Chart {
+            stem: "bdf2.fig4_energy_error".into(),
+            title: "001 Fig 4: endpoint energy error vs step".into(),
+            x_label: "h".into(),
+            y_label: "|E(t_end) - E0|".into(),
+            log_x: true,
+            log_y: true,
+            series: curves(&|m| vs_h(&m.energy_error)),
+        },
+    );
+    emit(
+        out,
+        &Chart {
+            stem: "bdf2.fig5_energy".into(),
+            title: "001 Fig 5: energy error over time, h = 0.01".into(),
+            x_label: "t".into(),
+            y_label: "E - E0".into(),
+            log_x: false,
+            log_y: false,
+            series: curves(&|m| m.energy_curve.iter().step_by(10).copied().collect()),
+        },
+    );
 }
 
 /// `reproduce bdf2` (`--quick`: the reduced setup).
-pub fn run_experiment() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct Bdf2Experiment;
+
+impl Experiment for Bdf2Experiment {
+    const NAME: &'static str = "bdf2";
+    const SEED: &'static str = "001 §7.3 Figs 3–5";
+    const SECONDS: f64 = 1.0;
+    const ABOUT: &'static str = "001 §7.3 Figs 3–5: RATTLE vs the BDF2 baseline on the spring chain (error, energy error, energy over time)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

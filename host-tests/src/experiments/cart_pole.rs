@@ -1,4 +1,4 @@
-//! `reproduce cart-pole` (issue 13, Show 6–7): LQR on a cart-pole built with the mechanism
+//! `reproduce cart-pole`: LQR on a cart-pole built with the mechanism
 //! builder, plant stepped at 1 kHz by Z&S on the penalty form (and by RATTLE on the exact form),
 //! the actuator force set every tick with `Actuate::set_force`; and the builder's bit-identity
 //! with the built-in double pendulum and chain.
@@ -11,8 +11,9 @@
 //! `R = 0.1`. The firmware stores the same gains as constants
 //! (`macrostep_scenarios::CART_POLE_GAINS`; a test checks they equal [`lqr_gains`]).
 
+use crate::experiments::Experiment;
 use crate::fixtures::builder_models::{bit_identity, BitIdentity};
-use crate::report::{figure, sci};
+use crate::report::{figure, sci, Output};
 use crate::say;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::forcing::{Actuate, Actuated};
@@ -40,6 +41,7 @@ pub const Q: [f64; 4] = [10.0, 100.0, 1.0, 1.0];
 pub const R: f64 = 0.1;
 
 /// What to run.
+#[derive(Clone, Debug)]
 pub struct Setup {
     /// Initial pole tilt (rad), at rest.
     pub tilt: f64,
@@ -52,7 +54,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's case: 0.2 rad tilt, 10 s, 2 % band, 1000 identity steps.
+    /// The full case: 0.2 rad tilt, 10 s, 2 % band, 1000 identity steps.
     pub fn paper() -> Self {
         Self {
             tilt: 0.2,
@@ -91,6 +93,8 @@ pub struct Run {
 /// Results.
 #[derive(Clone, Debug)]
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// The gains `K` (`F = −K x`).
     pub gains: [f64; 4],
     /// Z&S on the penalty form.
@@ -265,6 +269,7 @@ pub fn compute(setup: &Setup) -> Results {
 
     let identity = bit_identity(setup.identity_steps).ok();
     Results {
+        setup: setup.clone(),
         gains,
         zs: zs_run,
         rattle: rattle_run,
@@ -275,27 +280,33 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the figure lines.
-pub fn report(r: &Results, setup: &Setup) {
+pub fn report(r: &Results, out: &Output) {
+    let setup = &r.setup;
     say!(
-        "issue 13: cart-pole (cart {M_CART} kg on a rail, tip {M_TIP} kg, rod {LENGTH} m), LQR at 1 kHz, start tilt {} rad, T = {} s",
+        out,
+        "cart-pole (cart {M_CART} kg on a rail, tip {M_TIP} kg, rod {LENGTH} m), LQR at 1 kHz, start tilt {} rad, T = {} s",
         setup.tilt,
         setup.seconds
     );
-    say!("LQR gains K (F = −K·(s, θ, ṡ, θ̇)): {:?}", r.gains);
+    say!(out, "LQR gains K (F = −K·(s, θ, ṡ, θ̇)): {:?}", r.gains);
     say!(
+        out,
         "settled: |θ| ≤ {} rad and |s| ≤ {} m from then on",
         setup.band * setup.tilt,
         setup.band
     );
-    let t = crate::report::Table::new(&[
-        "plant",
-        "settle s",
-        "max|θ| after",
-        "max |F| N",
-        "∫F² dt",
-        "max rod err m",
-        "max|E−E₀−W| J",
-    ]);
+    let t = crate::report::Table::new(
+        out,
+        &[
+            "plant",
+            "settle s",
+            "max|θ| after",
+            "max |F| N",
+            "∫F² dt",
+            "max rod err m",
+            "max|E−E₀−W| J",
+        ],
+    );
     for (name, run) in [("Z&S penalty ω=500", &r.zs), ("RATTLE exact", &r.rattle)] {
         t.row(&[
             name.to_string(),
@@ -307,10 +318,11 @@ pub fn report(r: &Results, setup: &Setup) {
             sci(run.max_balance),
         ]);
         if let Some(e) = run.error {
-            say!("  {name}: stopped by a step error: {e}");
+            say!(out, "  {name}: stopped by a step error: {e}");
         }
     }
     say!(
+        out,
         "builder: DoublePendulum::paper and Chain 5 bit-identical (Z&S + RATTLE, {} steps): {}",
         setup.identity_steps,
         r.bit_identical
@@ -335,8 +347,29 @@ pub fn report(r: &Results, setup: &Setup) {
 }
 
 /// `reproduce cart-pole`.
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    let r = compute(&setup);
-    report(&r, &setup);
+pub struct CartPoleExperiment;
+
+impl Experiment for CartPoleExperiment {
+    const NAME: &'static str = "cart-pole";
+    const SEED: &'static str = "(application: 1 kHz LQR loop)";
+    const SECONDS: f64 = 0.2;
+    const ABOUT: &'static str = "LQR cart-pole at 1 kHz built with the mechanism builder (Z&S penalty and RATTLE plants); builder bit-identity";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -4,15 +4,16 @@
 
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::constrained::{ConstraintNewtonParams as CNewton, Rattle, Reich4, Shake, Stage};
+use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
-use macrostep::guard::Watch;
 use macrostep::model::{Constraint, Mass, Potential, System, Zero};
 use macrostep::nalgebra::vector;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{DampedZs, InMatrixDamping, NewmarkOneIteration, ZsParams};
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, PushForwardNewmark, StiffSylipn, Sylipn, ZhangSkeel,
+    ImplicitNewtonParams, Newmark, NewmarkParams, PushForwardNewmark, StiffSylipn, Sylipn,
+    ZhangSkeel,
 };
 use macrostep::{ConfigError, Integrator, State, StepError};
 
@@ -40,35 +41,46 @@ fn force_tq(t: f64, _q: &SVector<f64, 4>) -> SVector<f64, 4> {
 }
 
 /// A base method that adds up the work `uᵀ(q₁ − q₀)` of its held force, step by step (the
-/// method's own quadrature of `∫ f·dq`; composition stages each add their own).
+/// method's own quadrature of `∫ f·dq`; composition stages each add their own). The work of a
+/// proposal is added when the proposal is accepted.
 #[derive(Clone)]
 pub struct Logged<I> {
     inner: I,
     work: Rc<Cell<f64>>,
+    pending: f64,
 }
 
-impl<I: Integrator<f64, 4> + Actuate<f64, 4>> macrostep::Stepper<f64> for Logged<I> {
-    fn step_size(&self) -> f64 {
-        self.inner.step_size()
+impl<I> Wrapper for Logged<I> {
+    type Inner = I;
+
+    fn inner(&self) -> &I {
+        &self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut I {
+        &mut self.inner
+    }
+
+    fn accepted(&mut self) {
+        self.work.set(self.work.get() + self.pending);
+        self.pending = 0.0;
     }
 }
 
-impl<I: Integrator<f64, 4> + Actuate<f64, 4>> Integrator<f64, 4> for Logged<I> {
+impl<I: Method<f64, 4> + Actuate<f64, 4>> Method<f64, 4> for Logged<I> {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
     const SYMMETRIC: bool = I::SYMMETRIC;
-    fn watch(&self) -> Option<&Watch<f64, 4>> {
-        self.inner.watch()
-    }
-    fn watch_mut(&mut self) -> Option<&mut Watch<f64, 4>> {
-        self.inner.watch_mut()
-    }
-    fn step_by(&mut self, state: &mut State<f64, 4>, h: f64) -> Result<(), StepError> {
-        let q0 = state.q;
-        self.inner.step_by(state, h)?;
-        self.work
-            .set(self.work.get() + self.force().dot(&(state.q - q0)));
-        Ok(())
+
+    fn propose(
+        &mut self,
+        state: &State<f64, 4>,
+        h: f64,
+        next: &mut State<f64, 4>,
+    ) -> Result<f64, StepError> {
+        let exchanged = self.inner.propose(state, h, next)?;
+        self.pending = self.force().dot(&(next.q - state.q));
+        Ok(exchanged)
     }
 }
 
@@ -102,12 +114,13 @@ pub struct Built {
 
 fn driven<I>(name: &'static str, base: I, rigid: bool, compose: bool) -> Built
 where
-    I: Integrator<f64, 4> + Actuate<f64, 4> + 'static,
+    I: Method<f64, 4> + Actuate<f64, 4> + 'static,
 {
     let work = Rc::new(Cell::new(0.0));
     let logged = Logged {
         inner: base,
         work: work.clone(),
+        pending: 0.0,
     };
     let d = Driven::new(logged, force_tq as ForceFn);
     if compose {
@@ -141,11 +154,15 @@ fn symplectic_of<I: Integrator<f64, 4>>(_: &I) -> bool {
     I::SYMPLECTIC
 }
 
-/// Newton controls tight enough that the fully implicit methods' maps are exact to roundoff.
-pub fn newton() -> ImplicitNewtonParams<f64> {
-    ImplicitNewtonParams {
-        tol: 1e-11,
-        max_iter: 30,
+/// `β` of `p` and Newton controls tight enough that the fully implicit methods' maps are exact
+/// to roundoff.
+pub fn newmark_params(p: ZsParams<f64>) -> NewmarkParams<f64> {
+    NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-11,
+            max_iter: 30,
+        },
     }
 }
 
@@ -162,7 +179,7 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
     let (pen, rigid, g) = systems();
     let p = ZsParams::default();
     let split = split_system();
-    use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+    use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
     vec![
         driven(
             "verlet",
@@ -172,7 +189,7 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
         ),
         driven(
             "symplectic_euler",
-            SymplecticEuler::new(pen, h, Ordering::KickDrift).expect("h"),
+            SymplecticEuler::new(pen, h, EulerOrdering::KickDrift).expect("h"),
             false,
             false,
         ),
@@ -186,13 +203,13 @@ pub fn driven_methods(h: f64) -> Vec<Built> {
         ),
         driven(
             "newmark",
-            Newmark::new(pen, h, p, newton()).expect("h"),
+            Newmark::new(pen, h, newmark_params(p)).expect("h"),
             false,
             false,
         ),
         driven(
             "push_forward_newmark",
-            PushForwardNewmark::new(pen, h, p, newton()).expect("h"),
+            PushForwardNewmark::new(pen, h, newmark_params(p)).expect("h"),
             false,
             false,
         ),
@@ -235,7 +252,7 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
     let (pen, rigid, g) = systems();
     let p = ZsParams::default();
     let cm = SMatrix::<f64, 4, 4>::identity() * c;
-    fn boxed<I: Integrator<f64, 4> + 'static>(
+    fn boxed<I: Method<f64, 4> + 'static>(
         i: I,
         mass: macrostep::model::Mass<f64, 4>,
         c: SMatrix<f64, 4, 4>,
@@ -264,7 +281,7 @@ pub fn damped_methods(h: f64, c: f64) -> Vec<(&'static str, bool, StepFn)> {
         (
             "newmark",
             false,
-            boxed(Newmark::new(pen, h, p, newton()).expect("h"), m, cm),
+            boxed(Newmark::new(pen, h, newmark_params(p)).expect("h"), m, cm),
         ),
         (
             "rattle",
@@ -343,7 +360,7 @@ fn to_state(s0: &State<f64, 4>, t_end: f64, f: impl Fn(f64, &[f64], &mut [f64]))
     )
 }
 
-/// Bad input (Show 8): each case must give its typed error and leave state (and force) as they
+/// Bad input: each case must give its typed error and leave state (and force) as they
 /// were. Returns (cases passed, cases).
 pub fn bad_input() -> (usize, usize) {
     let (pen, rigid, g) = systems();

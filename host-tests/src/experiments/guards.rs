@@ -1,19 +1,21 @@
-//! `reproduce guards`: what the step guards and the recovery wrapper do on the finding-1
+//! `reproduce guards`: what the step guards and the recovery wrapper do on a diverging
 //! setting (penalised double pendulum, `DoublePendulum::paper()`, ω = 20, β = 0.4, h = 0.1,
 //! started at rest from random angles), and the `f32` clock.
 //!
 //! "Silent garbage" is a run that ends with every step `Ok` but max `|g|` > 0.1 or `|ΔE|` > 1
-//! somewhere on the way (the bug the guards fix: before them, Z&S and SyLiPN returned hundreds
-//! of such steps). With the default guards the count must be 0.
+//! somewhere on the way (with the guards off, Z&S and SyLiPN return hundreds of such steps: the
+//! `garbage w/o guards` column). With the default guards the count must be 0.
 
 use super::guards_overhead::Overhead;
-use crate::report::{figure, figure_int};
+use crate::experiments::Experiment;
+use crate::report::{figure, figure_int, Output};
 use crate::say;
+use macrostep::driver::Method;
 use macrostep::model::{Constraint, Penalty, Split, System, Zero};
 use macrostep::recover::Recovering;
 use macrostep::systems::{DoublePendulum, GravityPenalty};
-use macrostep::zs::{ImplicitNewtonParams, Newmark, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
-use macrostep::{Guards, Integrator, State};
+use macrostep::zs::{Newmark, NewmarkParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::{Guards, Integrator, State, Stepper};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -30,7 +32,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The setting: 1,000 starts × 1,000 steps; 10⁷ clock steps.
+    /// The full setting: 1,000 starts × 1,000 steps; 10⁷ clock steps.
     pub fn paper() -> Self {
         Self {
             starts: 1000,
@@ -107,7 +109,7 @@ fn garbage(r: Option<(f64, f64)>) -> bool {
 }
 
 /// One method over every start: guarded, unguarded, and recovered.
-fn count<I: Integrator<f64, 4> + Clone>(
+fn count<I: Method<f64, 4> + Clone>(
     name: &'static str,
     integ: I,
     dp: &DoublePendulum<f64>,
@@ -191,7 +193,7 @@ pub fn compute(setup: &Setup) -> Results {
         ),
         count(
             "newmark",
-            Newmark::new(sys, h, p, ImplicitNewtonParams::default()).expect("valid"),
+            Newmark::new(sys, h, NewmarkParams::with_beta(p.beta)).expect("valid"),
             &dp,
             &sys,
             &starts,
@@ -225,9 +227,10 @@ fn f32_clock(n: u64) -> (f64, f64) {
 }
 
 /// Prints the table and the figures.
-pub fn report(r: &Results) {
-    say!("finding-1 setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
+pub fn report(r: &Results, out: &Output) {
+    say!(out, "diverging setting: penalised double pendulum ω = 20, β = 0.4, h = 0.1, random at-rest starts");
     say!(
+        out,
         "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
         "method",
         "clean",
@@ -239,6 +242,7 @@ pub fn report(r: &Results) {
     );
     for m in &r.methods {
         say!(
+            out,
             "{:<14} {:>6} {:>7} {:>15} {:>20} {:>10} {:>13}",
             m.name,
             m.clean,
@@ -251,6 +255,7 @@ pub fn report(r: &Results) {
     }
     let count = |f: fn(&MethodCounts) -> usize| r.methods.iter().map(f).sum::<usize>() as i64;
     say!(
+        out,
         "f32 clock after the steps: guarded rel err {:.2e}, plain t += h {:.2e}",
         r.f32_clock_rel_err,
         r.f32_naive_rel_err
@@ -280,13 +285,17 @@ pub fn report(r: &Results) {
     }
     figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
     figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);
-    report_overhead(&r.overhead);
+    report_overhead(&r.overhead, out);
 }
 
-/// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
-fn report_overhead(o: &[Overhead]) {
-    say!("guard overhead (median of interleaved repeats, double pendulum, same trajectory):");
+/// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).
+fn report_overhead(o: &[Overhead], out: &Output) {
     say!(
+        out,
+        "guard overhead (median of interleaved repeats, double pendulum, same trajectory):"
+    );
+    say!(
+        out,
         "{:<8} {:>14} {:>16} {:>22}",
         "method",
         "ns/step (off)",
@@ -295,6 +304,7 @@ fn report_overhead(o: &[Overhead]) {
     );
     for m in o {
         say!(
+            out,
             "{:<8} {:>14.1} {:>16.3} {:>22.3}",
             m.name,
             m.ns_unguarded,
@@ -315,7 +325,30 @@ fn report_overhead(o: &[Overhead]) {
 }
 
 /// `reproduce guards` (`--quick`: the reduced setup).
-pub fn run_paper() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct GuardsExperiment;
+
+impl Experiment for GuardsExperiment {
+    const NAME: &'static str = "guards";
+    const SEED: &'static str = "000 §4.1 (random at-rest starts)";
+    const SECONDS: f64 = 2.0;
+    const ABOUT: &'static str =
+        "step guards on a diverging double pendulum (silent garbage, recovery) and the f32 clock";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -29,10 +29,9 @@ mod print;
 mod studies;
 
 pub use model::{gibbs_params, scheme_maps, seed_params, Params, Vi, KT, R_GIBBS};
-pub use print::report;
 
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Setup {
     /// Fig 7.2 ensemble size (the seed: 100000).
     pub paths: usize,
@@ -104,6 +103,8 @@ pub struct Stat {
 /// Everything measured.
 #[derive(Clone, Debug, Default)]
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Output times of Fig 7.2.
     pub times: Vec<f64>,
     /// Per time, per flux `p₁, p₂`: variance statistics.
@@ -136,7 +137,10 @@ pub struct Results {
 
 /// Runs every part.
 pub fn compute(setup: &Setup) -> Results {
-    let mut r = Results::default();
+    let mut r = Results {
+        setup: setup.clone(),
+        ..Results::default()
+    };
     studies::fig72(setup, &mut r);
     studies::weak_orders(setup, &mut r);
     studies::strong_order(setup, &mut r);
@@ -150,8 +154,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce lc-circuit`.
-pub fn run() {
-    let mut setup = crate::options::setup(Setup::paper, Setup::quick);
-    setup.paths = crate::options::paths_or(setup.paths);
-    report(&setup, &compute(&setup));
-}
+pub struct LcCircuitExperiment;

@@ -11,8 +11,9 @@
 //! `g'(q)v = 0` (RATTLE's projection) so both methods start from the same consistent state. The
 //! vibration is measured by the end-to-end distance, which the rigid spin leaves unchanged.
 
+use crate::experiments::Experiment;
 use crate::plot::{emit, Chart, Series};
-use crate::report::figure;
+use crate::report::{figure, Output};
 use crate::say;
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
@@ -272,8 +273,9 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the comparison and the figures; `--plot` draws 001 Figs 6–7.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     say!(
+        out,
         "001 §7.4 Lennard-Jones chain: 7 atoms, unit rods, φ(d) = 0.1(d⁻¹² − 2d⁻⁶), V_min = {:.6}",
         r.v_min
     );
@@ -282,6 +284,7 @@ pub fn report(r: &Results) {
         let max_de = run.samples.iter().map(|x| x.2.abs()).fold(0.0, f64::max);
         let final_de = run.samples.last().map_or(f64::NAN, |x| x.2);
         say!(
+            out,
             "{name:<7} completed {}  vibration (sd of end-to-end distance) first fifth {early:.3e}, last fifth {late:.3e}  max |E − E0| {max_de:.3e}  E(T) − E0 {final_de:.3e}",
             run.completed
         );
@@ -290,11 +293,13 @@ pub fn report(r: &Results) {
         figure(&format!("lj.{name}.final_energy_err"), final_de);
     }
     say!(
+        out,
         "largest step of the grid that completes the run: RATTLE {}, BDF2 {}",
         r.h_max.0,
         r.h_max.1
     );
     say!(
+        out,
         "(001 §7.4 reports the opposite — RATTLE converged for larger steps than its BDF. Here RATTLE, explicit in ∇V, is bounded by the stiffness of the contacts (Newton fails after the energy grows, h ≥ 0.3; the default energy guard stops it first), while BDF2 with an exact Newton solve is implicit in ∇V and converges to h = 0.6; the seed's BDF solver is not specified.)"
     );
     figure("lj.rattle.h_max", r.h_max.0);
@@ -308,28 +313,56 @@ pub fn report(r: &Results) {
             })
             .collect()
     };
-    emit(&Chart {
-        stem: "lj.fig6_atom1".into(),
-        title: "001 Fig 6: x of the first atom, h = 0.1".into(),
-        x_label: "t".into(),
-        y_label: "x1".into(),
-        log_x: false,
-        log_y: false,
-        series: series(|x| x.1),
-    });
-    emit(&Chart {
-        stem: "lj.fig7_energy".into(),
-        title: "001 Fig 7: energy error, h = 0.1".into(),
-        x_label: "t".into(),
-        y_label: "E - E0".into(),
-        log_x: false,
-        log_y: false,
-        series: series(|x| x.2),
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "lj.fig6_atom1".into(),
+            title: "001 Fig 6: x of the first atom, h = 0.1".into(),
+            x_label: "t".into(),
+            y_label: "x1".into(),
+            log_x: false,
+            log_y: false,
+            series: series(|x| x.1),
+        },
+    );
+    emit(
+        out,
+        &Chart {
+            stem: "lj.fig7_energy".into(),
+            title: "001 Fig 7: energy error, h = 0.1".into(),
+            x_label: "t".into(),
+            y_label: "E - E0".into(),
+            log_x: false,
+            log_y: false,
+            series: series(|x| x.2),
+        },
+    );
 }
 
 /// `reproduce lj` (`--quick`: the reduced setup).
-pub fn run_experiment() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct LjExperiment;
+
+impl Experiment for LjExperiment {
+    const NAME: &'static str = "lj";
+    const SEED: &'static str = "001 §7.4 Figs 6–7";
+    const SECONDS: f64 = 5.0;
+    const ABOUT: &'static str = "001 §7.4 Figs 6–7: RATTLE vs BDF2 on the 7-atom Lennard-Jones chain (vibration, energy, largest converging step)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,8 +1,9 @@
 //! `reproduce reference`: self-checks of the reference solver ([`crate::reference`], adaptive
 //! DOP853) and of the rigid references ([`crate::rigid`]) against closed forms and invariants.
 
+use crate::experiments::Experiment;
 use crate::reference::{self, linspace, TIGHT};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::rigid::{DoublePendulum, Pendulum};
 use std::f64::consts::PI;
 
@@ -205,14 +206,14 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the figure lines.
-pub fn report(r: &Results) {
-    let table = Table::new(&["check", "tolerance", "error"]);
+pub fn report(r: &Results, out: &Output) {
+    let table = Table::new(out, &["check", "tolerance", "error"]);
     for (check, tol, err) in &r.rows {
         table.row(&[check.clone(), tol.clone(), sci(*err)]);
     }
     let (closed, measured) = (r.period_closed, r.period_measured);
-    crate::say!();
-    crate::say!("pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
+    crate::say!(out);
+    crate::say!(out, "pendulum period: closed form {closed:.12}, reference {measured:.12}, seed 002 §5 7.416298709");
     figure("reference.harmonic.error", r.harmonic_error);
     figure("reference.kepler.error", r.kepler_error);
     figure("reference.pendulum.period", measured);
@@ -242,6 +243,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce reference`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct ReferenceExperiment;
+
+impl Experiment for ReferenceExperiment {
+    const NAME: &'static str = "reference";
+    const SEED: &'static str = "(self-check)";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "self-checks of the DOP853 reference solver and the rigid pendulum references";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

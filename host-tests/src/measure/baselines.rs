@@ -9,7 +9,7 @@
 use super::{energy_drift_slope, integrator_defect, loglog_slope, reversibility_error};
 use crate::fixtures::{hh_mass, HenonHeiles};
 use crate::reference;
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::model::{Mass, Potential, Quadratic, System};
 use macrostep::nalgebra::{matrix, vector};
 use macrostep::{Integrator, Real, State};
@@ -60,12 +60,16 @@ impl Baseline {
             Self::Verlet => VelocityVerlet::new(system.clone(), h)
                 .ok()?
                 .integrate(&mut s, steps),
-            Self::EulerKickDrift => SymplecticEuler::new(system.clone(), h, Ordering::KickDrift)
-                .ok()?
-                .integrate(&mut s, steps),
-            Self::EulerDriftKick => SymplecticEuler::new(system.clone(), h, Ordering::DriftKick)
-                .ok()?
-                .integrate(&mut s, steps),
+            Self::EulerKickDrift => {
+                SymplecticEuler::new(system.clone(), h, EulerOrdering::KickDrift)
+                    .ok()?
+                    .integrate(&mut s, steps)
+            }
+            Self::EulerDriftKick => {
+                SymplecticEuler::new(system.clone(), h, EulerOrdering::DriftKick)
+                    .ok()?
+                    .integrate(&mut s, steps)
+            }
         };
         ok.ok().map(|_| s)
     }
@@ -178,9 +182,9 @@ pub fn defect_henon_heiles(method: Baseline, h: f64, steps: usize) -> f64 {
         }
         Baseline::EulerKickDrift | Baseline::EulerDriftKick => {
             let ord = if method == Baseline::EulerKickDrift {
-                Ordering::KickDrift
+                EulerOrdering::KickDrift
             } else {
-                Ordering::DriftKick
+                EulerOrdering::DriftKick
             };
             let mut m = SymplecticEuler::new(sys, h, ord).expect("valid h");
             integrator_defect(&mut m, &mass, &s0, steps, 1e-6)
@@ -198,9 +202,9 @@ pub fn reversibility_henon_heiles(method: Baseline, h: f64, steps: usize) -> f64
         }
         Baseline::EulerKickDrift | Baseline::EulerDriftKick => {
             let ord = if method == Baseline::EulerKickDrift {
-                Ordering::KickDrift
+                EulerOrdering::KickDrift
             } else {
-                Ordering::DriftKick
+                EulerOrdering::DriftKick
             };
             let mut m = SymplecticEuler::new(sys, h, ord).expect("valid h");
             reversibility_error(&mut m, &s0, steps)

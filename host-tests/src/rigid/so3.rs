@@ -8,7 +8,7 @@ use macrostep::lie::{
     RigidBody, So3ZsParams,
 };
 use macrostep::zs::ImplicitNewtonParams;
-use macrostep::{Integrator, Real, State};
+use macrostep::{Guards, Integrator, Real, State, Stepper};
 use nalgebra::{Matrix3, SVector, Vector3};
 
 /// Max deviation, energy error and orthogonality defect of one run.
@@ -41,7 +41,8 @@ pub fn run_zs<T: Real, const S: bool>(
     out
 }
 
-/// A benchmark run: states every `every` steps (`steps` a multiple of `every`).
+/// A benchmark run under the default guards: states every `every` steps (`steps` a multiple of
+/// `every`).
 pub fn run_cayley<T: Real>(
     body: RigidBody<T>,
     h: T,
@@ -49,15 +50,28 @@ pub fn run_cayley<T: Real>(
     steps: usize,
     every: usize,
 ) -> Vec<BodyState<T>> {
-    let mut cay =
-        CayleyVariational::new(body, h, ImplicitNewtonParams::default()).expect("valid setup");
-    let mut s = *s0;
+    run_cayley_with(body, h, Guards::default(), s0, steps, every)
+}
+
+/// [`run_cayley`] under `guards`.
+pub fn run_cayley_with<T: Real>(
+    body: RigidBody<T>,
+    h: T,
+    guards: Guards<T>,
+    s0: &BodyState<T>,
+    steps: usize,
+    every: usize,
+) -> Vec<BodyState<T>> {
+    let mut cay = CayleyVariational::new(body, h, ImplicitNewtonParams::default())
+        .and_then(|c| c.with_guards(guards))
+        .expect("valid setup");
+    let mut s = s0.to_relaxed();
     let mut out = Vec::with_capacity(steps / every + 1);
-    out.push(s);
+    out.push(*s0);
     for k in 1..=steps {
         cay.step(&mut s).expect("benchmark step failed");
         if k % every == 0 {
-            out.push(s);
+            out.push(cay.body_state(&s));
         }
     }
     out

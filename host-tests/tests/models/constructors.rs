@@ -1,5 +1,4 @@
-//! Named constructors against validated ones, end-to-end dynamics of the models, the
-//! deprecated `models` path.
+//! Named constructors against validated ones, end-to-end dynamics of the models.
 
 use super::*;
 
@@ -67,7 +66,10 @@ fn named_constructors_match_validated_ones() {
     );
     let kp = Kapitza::<f64>::paper();
     let kn = Kapitza::<f64>::new(9.8, 9.0, 1000.0).unwrap();
-    assert_eq!(kp.force(0.3, 0.123), kn.force(0.3, 0.123));
+    assert_eq!(
+        kp.generalised_force(0.3, 0.123),
+        kn.generalised_force(0.3, 0.123)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,14 +133,4 @@ fn double_pendulum_angles_round_trip() {
         DoublePendulum::<f64>::paper().angles(&DoublePendulum::<f64>::paper().initial_state().q);
     assert_eq!(theta, 0.0);
     assert!((phi - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
-}
-
-/// `macrostep::models` is the deprecated name of `macrostep::systems`: the old path still names the
-/// same types for one release.
-#[test]
-#[allow(deprecated)]
-fn deprecated_models_path_names_the_same_types() {
-    let old: macrostep::models::DoublePendulum<f64> = macrostep::systems::DoublePendulum::paper();
-    let new = macrostep::systems::DoublePendulum::<f64>::paper();
-    assert_eq!(old.masses(), new.masses());
 }

@@ -12,23 +12,25 @@ fn v_zero_sim_equals_closed_form_harmonic() {
     let s0 = State::new(0.0, vector![1.0, -0.5, 0.25], vector![0.3, 2.0, -1.0]);
     let h = 0.37;
     type Stepper = Box<dyn FnMut(&mut State<f64, 3>)>;
+    let sys = SimSystem::new(Mass::identity(), k, Zero);
+    let fast = FastParams::default();
     let mut sims: Vec<Stepper> = vec![
         {
-            let mut i = Sim1::new(Mass::identity(), FastParams::hamiltonian(k), Zero, h).unwrap();
+            let mut i = Sim1::new(sys, h, fast).unwrap();
             Box::new(move |s| i.step(s).unwrap())
         },
         {
-            let mut i = Sim1::new(Mass::identity(), FastParams::hamiltonian(k), Zero, h)
+            let mut i = Sim1::new(sys, h, fast)
                 .unwrap()
                 .with_order(Sim1Order::KickThenFlow);
             Box::new(move |s| i.step(s).unwrap())
         },
         {
-            let mut i = Sim2::new(Mass::identity(), FastParams::hamiltonian(k), Zero, h).unwrap();
+            let mut i = Sim2::new(sys, h, fast).unwrap();
             Box::new(move |s| i.step(s).unwrap())
         },
         {
-            let mut i = Sim4::new(Mass::identity(), FastParams::hamiltonian(k), Zero, h).unwrap();
+            let mut i = Sim4::new(sys, h, fast).unwrap();
             Box::new(move |s| i.step(s).unwrap())
         },
     ];
@@ -51,11 +53,10 @@ fn v_zero_full_mass_and_friction_match_matrix_exponential() {
     for c in [0.0, 0.8, 150.0] {
         let h = 0.21;
         let fast = FastParams {
-            stiffness: k,
             friction: Friction::Scalar(c),
             noise: Noise::Scalar(0.0),
         };
-        let mut sim = Sim1::new(m, fast, Zero, h).unwrap();
+        let mut sim = Sim1::new(SimSystem::new(m, k, Zero), h, fast).unwrap();
         let mut s = s0;
         sim.integrate(&mut s, 5).unwrap();
         let x = exact_linear(&m, &k, c, 5.0 * h) * to_phase(&s0, &m);
@@ -71,11 +72,10 @@ fn matrix_friction_sharing_modes_is_exact() {
     let k = stiff_k();
     let c = Matrix3::identity() * 0.5 + k * 0.001;
     let fast = FastParams {
-        stiffness: k,
         friction: Friction::Matrix(c),
         noise: Noise::Scalar(0.0),
     };
-    let mut sim = Sim1::new(Mass::identity(), fast, Zero, 0.1).unwrap();
+    let mut sim = Sim1::new(SimSystem::new(Mass::identity(), k, Zero), 0.1, fast).unwrap();
     let s0 = State::new(0.0, vector![0.4, -0.2, 0.7], vector![1.0, 0.5, -0.3]);
     let mut s = s0;
     sim.step(&mut s).unwrap();
@@ -102,11 +102,10 @@ fn noise_covariance_matches_van_loan() {
     // reference (not our recursion) its accuracy.
     for (c, h) in [(0.0, 0.13), (0.7, 0.13), (60.0, 0.05)] {
         let fast = FastParams {
-            stiffness: k,
             friction: Friction::Scalar(c),
             noise: Noise::Matrix(sigma),
         };
-        let sim = Sim1::new(m, fast, Zero, h).unwrap();
+        let sim = Sim1::new(SimSystem::new(m, k, Zero), h, fast).unwrap();
         let exact = van_loan(&m, &k, c, &sigma, h);
         let ours = covariance_in_phase(&sim, &m);
         let err = (&ours - &exact).amax() / exact.amax();
@@ -139,17 +138,16 @@ fn covariance_in_phase<F: macrostep::sim::Force<f64, 3>>(
 
 #[test]
 fn increment_statistics_within_three_standard_errors() {
-    // Item 1: 10⁵ increments from a fixed x: sample mean vs B(H)x, sample covariance vs Σ(H).
+    // 10⁵ increments from a fixed x: sample mean vs B(H)x, sample covariance vs Σ(H).
     let m = full_mass();
     let k = stiff_k();
     let (c, h) = (0.9, 0.05);
     let sigma = matrix![0.3, 0.0, 0.1; 0.0, 0.5, 0.0; 0.2, 0.0, 0.4];
     let fast = FastParams {
-        stiffness: k,
         friction: Friction::Scalar(c),
         noise: Noise::Matrix(sigma),
     };
-    let mut sim = Sim1::new(m, fast, Zero, h).unwrap();
+    let mut sim = Sim1::new(SimSystem::new(m, k, Zero), h, fast).unwrap();
     let s0 = State::new(0.0, vector![0.4, -0.2, 0.7], vector![1.0, 0.5, -0.3]);
     let mean_exact = exact_linear(&m, &k, c, h) * to_phase(&s0, &m);
     let cov_exact = van_loan(&m, &k, c, &sigma, h);
@@ -159,7 +157,7 @@ fn increment_statistics_within_three_standard_errors() {
     let mut sum2 = DMatrix::zeros(6, 6);
     for _ in 0..n {
         let mut s = s0;
-        macrostep::StochasticIntegrator::step(&mut sim, &mut s, &mut rng).unwrap();
+        macrostep::StochasticIntegrator::step_noisy(&mut sim, &mut s, &mut rng).unwrap();
         let x = to_phase(&s, &m) - &mean_exact;
         sum += &x;
         sum2 += &x * x.transpose();
@@ -189,26 +187,23 @@ fn semidefinite_noise_draws_nothing_in_silent_directions() {
     let k = SMatrix::from_diagonal(&vector![100.0, 400.0, 900.0]);
     let sigma = SMatrix::from_diagonal(&vector![0.5, 0.0, 0.0]);
     let fast = FastParams {
-        stiffness: k,
         friction: Friction::Scalar(0.3),
         noise: Noise::Matrix(sigma),
     };
-    let mut sim = Sim1::new(Mass::identity(), fast, Zero, 0.1).unwrap();
+    let mut sim = Sim1::new(SimSystem::new(Mass::identity(), k, Zero), 0.1, fast).unwrap();
     let mut det = Sim1::new(
-        Mass::identity(),
+        SimSystem::new(Mass::identity(), k, Zero),
+        0.1,
         FastParams {
-            stiffness: k,
             friction: Friction::Scalar(0.3),
             noise: Noise::Scalar(0.0),
         },
-        Zero,
-        0.1,
     )
     .unwrap();
     let mut rng = Pcg32::seed_from_u64(1);
     let s0: State<f64, 3> = State::new(0.0, vector![0.1, 0.2, 0.3], vector![0.0, 1.0, -1.0]);
     let (mut a, mut b) = (s0, s0);
-    macrostep::StochasticIntegrator::step(&mut sim, &mut a, &mut rng).unwrap();
+    macrostep::StochasticIntegrator::step_noisy(&mut sim, &mut a, &mut rng).unwrap();
     det.step(&mut b).unwrap();
     assert!((a.q[0] - b.q[0]).abs() > 1e-6, "noisy direction must move");
     for i in 1..3 {

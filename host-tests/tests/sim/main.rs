@@ -5,9 +5,9 @@ use host_tests::measure::{
     to_phase,
 };
 // Sim1/Sim2 implement both stepping traits: the deterministic `Integrator` is in scope, the
-// stochastic steps are named (`macrostep::StochasticIntegrator::step`).
+// stochastic steps are named (`macrostep::StochasticIntegrator::step_noisy`).
 use macrostep::model::{Mass, Potential, Zero};
-use macrostep::sim::{FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4};
+use macrostep::sim::{FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4, SimSystem};
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 use nalgebra::{matrix, vector, DMatrix, DVector, Matrix3, SMatrix, SVector, Vector3};
 use rand::SeedableRng;

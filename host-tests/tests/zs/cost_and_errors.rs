@@ -61,7 +61,7 @@ fn one_gradient_hessian_contraction_per_step_and_cache_keyed_on_h() {
     assert_eq!(cached, fresh_s, "cache reused across step sizes");
 }
 
-/// Item 9: bad input → typed errors, state untouched.
+/// Bad input → typed errors, state untouched.
 #[test]
 fn bad_configuration_is_rejected_with_typed_errors() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -82,7 +82,7 @@ fn bad_configuration_is_rejected_with_typed_errors() {
             ConfigError::StepSize
         );
         assert_eq!(
-            Newmark::new(osc.system(), h, p(0.4), ImplicitNewtonParams::default()).unwrap_err(),
+            Newmark::new(osc.system(), h, NewmarkParams::with_beta(0.4)).unwrap_err(),
             ConfigError::StepSize
         );
     }
@@ -90,7 +90,7 @@ fn bad_configuration_is_rejected_with_typed_errors() {
     assert!(SymmetricComposition::new(one, Scheme::TripleJump).is_err());
 }
 
-/// Item 9: failed steps → typed errors, state untouched.
+/// Failed steps → typed errors, state untouched.
 #[test]
 fn failed_steps_return_typed_errors_and_keep_the_state() {
     let osc = HarmonicOscillator::<f64, 1>::isotropic(1.0).unwrap();
@@ -113,8 +113,8 @@ fn failed_steps_return_typed_errors_and_keep_the_state() {
     let results = [
         ZhangSkeel::new(neg, 1.0, p(0.25)).unwrap().step(&mut s),
         Sylipn::new(neg, 1.0, p(0.25)).unwrap().step(&mut s),
-        Newmark::new(neg, 1.0, p(0.25), np).unwrap().step(&mut s),
-        PushForwardNewmark::new(neg, 1.0, p(0.25), np)
+        Newmark::new(neg, 1.0, pn(0.25, np)).unwrap().step(&mut s),
+        PushForwardNewmark::new(neg, 1.0, pn(0.25, np))
             .unwrap()
             .step(&mut s),
         NewmarkOneIteration::new(neg, 1.0, p(0.25))
@@ -142,11 +142,11 @@ fn failed_steps_return_typed_errors_and_keep_the_state() {
         tol: 1e-15,
         max_iter: 1,
     };
-    let mut nm = Newmark::new(hh(), 0.5, p(0.4), capped).unwrap();
+    let mut nm = Newmark::new(hh(), 0.5, pn(0.4, capped)).unwrap();
     let mut s = hh_start();
     assert_eq!(nm.step(&mut s), Err(StepError::NotConverged));
     assert_eq!(s, hh_start());
-    let mut pf = PushForwardNewmark::new(hh(), 0.5, p(0.4), capped).unwrap();
+    let mut pf = PushForwardNewmark::new(hh(), 0.5, pn(0.4, capped)).unwrap();
     assert_eq!(pf.step(&mut s), Err(StepError::NotConverged));
     assert_eq!(s, hh_start());
     // Overflow → NonFiniteResult, state untouched.

@@ -9,7 +9,7 @@ fn max_diff(s: &State<f64, 2>, q: &DVector<f64>, v: &DVector<f64>) -> f64 {
         .max((s.v - SVector::<f64, 2>::from_column_slice(v.as_slice())).amax())
 }
 
-/// Item 8: the no_std Z&S / Z&Ss / stiff Z&Ss agree with a dynamic-size f64 reimplementation.
+/// The no_std Z&S / Z&Ss / stiff Z&Ss agree with a dynamic-size f64 reimplementation.
 /// 1e-12 (`f64::SAME_MATH`): accumulated roundoff over 1000 steps.
 #[test]
 fn cross_check_against_dynamic_reimplementation() {
@@ -203,7 +203,7 @@ fn chain_banded_zs_matches_dense() {
     stiff.integrate(&mut c, 10).unwrap();
 }
 
-/// Item 8 for the Newton-solved methods and the composition: the same algorithms written again
+/// The same cross-check for the Newton-solved methods and the composition: the algorithms written again
 /// in dynamic size agree to 1e-12 over 1000 steps (both iterate to the same stopping rule).
 #[test]
 fn cross_check_newmark_push_forward_and_composition() {
@@ -233,7 +233,7 @@ fn cross_check_newmark_push_forward_and_composition() {
         1000,
     );
     let mut s = s0;
-    Newmark::new(hh(), 0.1, p(0.4), np)
+    Newmark::new(hh(), 0.1, pn(0.4, np))
         .unwrap()
         .integrate(&mut s, 1000)
         .unwrap();
@@ -261,7 +261,7 @@ fn cross_check_newmark_push_forward_and_composition() {
 
     let (q, v) = dyn_push_forward(&pot, &ones, q0.clone(), v0.clone(), 0.1, 0.4, tol, 1000);
     let mut s = s0;
-    PushForwardNewmark::new(hh(), 0.1, p(0.4), np)
+    PushForwardNewmark::new(hh(), 0.1, pn(0.4, np))
         .unwrap()
         .integrate(&mut s, 1000)
         .unwrap();

@@ -9,10 +9,10 @@ use macrostep::linalg::{BandMut, Banded};
 use macrostep::model::{Hessian, Mass, Potential, Quadratic, Split, System, ThirdDerivative};
 use macrostep::systems::HarmonicOscillator;
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, NewmarkOneIteration, PushForwardNewmark, StiffSylipn, Sylipn,
-    ZhangSkeel, ZsParams,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, PushForwardNewmark,
+    StiffSylipn, Sylipn, ZhangSkeel, ZsParams,
 };
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Integrator, Real, State, StepError, Stepper};
 use nalgebra::{matrix, vector, DVector, SMatrix, SVector};
 use std::cell::Cell;
 
@@ -23,6 +23,10 @@ mod structure;
 
 fn p(beta: f64) -> ZsParams<f64> {
     ZsParams::with_beta(beta)
+}
+
+fn pn(beta: f64, newton: ImplicitNewtonParams<f64>) -> NewmarkParams<f64> {
+    NewmarkParams { beta, newton }
 }
 
 /// Error at T of a run with step h against a run with h/2 (Richardson form): the successive

@@ -56,13 +56,13 @@ fn second_order_zs_zss_stiff_and_fourth_order_composition() {
 fn newmark_variants_are_second_order() {
     let hs = [0.2, 0.1, 0.05, 0.025, 0.0125];
     let nm = successive_difference_slope(
-        |h| Newmark::new(hh(), h, p(0.4), ImplicitNewtonParams::default()).unwrap(),
+        |h| Newmark::new(hh(), h, NewmarkParams::with_beta(0.4)).unwrap(),
         hh_start(),
         2.0,
         &hs,
     );
     let pf = successive_difference_slope(
-        |h| PushForwardNewmark::new(hh(), h, p(0.4), ImplicitNewtonParams::default()).unwrap(),
+        |h| PushForwardNewmark::new(hh(), h, NewmarkParams::with_beta(0.4)).unwrap(),
         hh_start(),
         2.0,
         &hs,

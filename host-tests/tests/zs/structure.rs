@@ -30,13 +30,13 @@ fn symmetric_methods_are_reversible() {
         max_iter: 50,
     };
     let e = reversibility_error(
-        &mut Newmark::new(hh(), 0.1, p(0.4), tight).unwrap(),
+        &mut Newmark::new(hh(), 0.1, pn(0.4, tight)).unwrap(),
         &s0,
         100,
     );
     assert!(e < 1e-11, "Newmark {e}");
     let e = reversibility_error(
-        &mut PushForwardNewmark::new(hh(), 0.1, p(0.4), tight).unwrap(),
+        &mut PushForwardNewmark::new(hh(), 0.1, pn(0.4, tight)).unwrap(),
         &s0,
         100,
     );
@@ -91,14 +91,14 @@ fn symplecticity_defects() {
         max_iter: 50,
     };
     let pf = integrator_defect(
-        &mut PushForwardNewmark::new(hh(), 0.1, p(0.4), tight).unwrap(),
+        &mut PushForwardNewmark::new(hh(), 0.1, pn(0.4, tight)).unwrap(),
         &m,
         &s0,
         10,
         1e-5,
     );
     let nm = integrator_defect(
-        &mut Newmark::new(hh(), 0.1, p(0.4), tight).unwrap(),
+        &mut Newmark::new(hh(), 0.1, pn(0.4, tight)).unwrap(),
         &m,
         &s0,
         10,

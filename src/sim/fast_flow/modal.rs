@@ -2,7 +2,6 @@
 
 use super::{Friction, Noise};
 use crate::linalg::symmetric_eigen;
-use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -19,23 +18,16 @@ pub(super) fn check_stiffness<T: Real, const N: usize>(
     Ok(())
 }
 
-/// The friction in the mass-weighted frame, `L⁻¹ c L`, and the scalar `c` when it is one.
+/// The friction in the mass-weighted frame, `L⁻¹ c L`, and the scalar `c` when it is one (the
+/// friction is validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
 pub(super) fn friction_frame<T: Real, const N: usize>(
     friction: &Friction<T, N>,
     l: &SMatrix<T, N, N>,
     l_inv: &SMatrix<T, N, N>,
-) -> Result<(SMatrix<T, N, N>, Option<T>), ConfigError> {
+) -> (SMatrix<T, N, N>, Option<T>) {
     match *friction {
-        Friction::Scalar(c) => {
-            check_nonnegative(c, "friction")?;
-            Ok((SMatrix::<T, N, N>::identity() * c, Some(c)))
-        }
-        Friction::Matrix(c) => {
-            if !c.iter().all(|x| x.finite()) {
-                return Err(ConfigError::NonFinite { name: "friction" });
-            }
-            Ok((l_inv * c * l, None))
-        }
+        Friction::Scalar(c) => (SMatrix::<T, N, N>::identity() * c, Some(c)),
+        Friction::Matrix(c) => (l_inv * c * l, None),
     }
 }
 
@@ -104,7 +96,8 @@ pub(super) fn modal_friction<T: Real, const N: usize>(
     Ok(gamma.map(|g| g.max(T::zero())))
 }
 
-/// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`).
+/// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`; the noise is
+/// validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
 pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
     noise: &Noise<T, N>,
     ql_inv: &SMatrix<T, N, N>,
@@ -112,19 +105,16 @@ pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
 ) -> Result<SMatrix<T, N, N>, ConfigError> {
     match *noise {
         Noise::Scalar(s) => {
-            check_nonnegative(s, "noise")?;
             let g = ql_inv * s;
             Ok(g * g.transpose())
         }
         Noise::Matrix(s) => {
-            if !s.iter().all(|x| x.finite()) {
-                return Err(ConfigError::NonFinite { name: "noise" });
-            }
             let g = ql_inv * s;
             Ok(g * g.transpose())
         }
-        Noise::Thermal { beta } => {
-            check_positive(beta, "beta")?;
+        Noise::Thermal {
+            inverse_temperature: beta,
+        } => {
             let c = scalar_friction.ok_or(ConfigError::Inconsistent {
                 name: "thermal noise needs scalar friction",
             })?;

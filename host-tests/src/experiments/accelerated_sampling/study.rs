@@ -1,9 +1,10 @@
 //! The runs, the figure lines and the charts of `reproduce accelerated-sampling`.
 
 use super::{ensemble, exact, fig64_schemes, schedule_schemes, Curve, Exact, Scheme, BETA, H, Q0};
+use crate::experiments::Experiment;
 use crate::plot::{emit, Chart, Series};
-use crate::report::{figure, sci, Table};
-use macrostep::langevin::{Cooling, Friction};
+use crate::report::{figure, sci, Output, Table};
+use macrostep::langevin::{Cooling, FrictionRule};
 use std::time::Instant;
 
 /// What to run.
@@ -30,11 +31,11 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// 2 000 paths (or `--paths`), horizons 2.5 … 50, GLA to `t = 100`, 13 frictions × 300 paths
+    /// 2 000 paths, horizons 2.5 … 50, GLA to `t = 100`, 13 frictions × 300 paths
     /// to `t = 100` for Fig 6.3.
     pub fn paper() -> Self {
         Self {
-            paths: crate::options::paths_or(2000),
+            paths: 2000,
             t_total: 30.0,
             t_long: 100.0,
             horizons: vec![2.5, 5.0, 7.5, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0],
@@ -51,10 +52,10 @@ impl Setup {
             only: vec![],
         }
     }
-    /// 200 paths (or `--paths`), horizons 10 and 30, three frictions to `t = 30`.
+    /// 200 paths, horizons 10 and 30, three frictions to `t = 30`.
     pub fn quick() -> Self {
         Self {
-            paths: crate::options::paths_or(200),
+            paths: 200,
             t_long: 30.0,
             horizons: vec![10.0, 30.0],
             extra_horizons: vec![],
@@ -126,7 +127,7 @@ pub fn compute(setup: &Setup) -> Results {
         .map(|&c| {
             let s = Scheme {
                 label: "gla",
-                friction: Friction::Fixed(c),
+                friction: FrictionRule::Fixed(c),
                 cooling: |_| Cooling::Constant,
             };
             let curve = ensemble(&s, BETA, Q0, *sweep_paths, n, n, n, b);
@@ -218,9 +219,10 @@ impl Results {
 }
 
 /// Prints the tables and the `figure` lines, and emits the charts.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let (s, ex) = (&r.setup, &r.exact);
     crate::say!(
+        out,
         "004 Ch 6 (§6.5): LJ double well, β = {BETA}, q(0) = {Q0}, p(0) = 0, h = {H}; {} paths \
          (common random numbers), tol = {} on |mean q − E q(∞)|; CPU {:.1} s",
         s.paths,
@@ -228,6 +230,7 @@ pub fn report(r: &Results) {
         r.cpu
     );
     crate::say!(
+        out,
         "exact B-G (quadrature): E q = {:.5}, sd q = {:.4}, barrier at q = {:.4}, P(right) = {:.5}",
         ex.mean,
         ex.sd,
@@ -244,6 +247,7 @@ pub fn report(r: &Results) {
         .1;
     let (e, se, _) = gla.last(ex.mean);
     crate::say!(
+        out,
         "GLA c = 0.7 at t = {}: error {} ± {}",
         s.t_long,
         sci(e),
@@ -251,18 +255,21 @@ pub fn report(r: &Results) {
     );
     figure("accel.gla.error_long", e);
     figure("accel.gla.error_long_se", se);
-    report_sweep(r);
-    crate::say!("\n== Fig 6.4 / time to reach tol (GLA = 1×)");
+    report_sweep(r, out);
+    crate::say!(out, "\n== Fig 6.4 / time to reach tol (GLA = 1×)");
     let t_gla = r.t_reach("gla", 0.0);
-    let tab = Table::new(&[
-        "scheme",
-        "err(t=30)",
-        "SE",
-        "P(right)",
-        "t_reach",
-        "±2SE range",
-        "speed-up",
-    ]);
+    let tab = Table::new(
+        out,
+        &[
+            "scheme",
+            "err(t=30)",
+            "SE",
+            "P(right)",
+            "t_reach",
+            "±2SE range",
+            "speed-up",
+        ],
+    );
     let labels = r.fixed.iter().map(|(s, _)| s.label);
     for name in labels.chain(r.annealed.iter().map(|(s, _)| s.label)) {
         let c = r.curve(name).expect("curve");
@@ -286,13 +293,16 @@ pub fn report(r: &Results) {
         figure(&format!("accel.{name}.t_reach_hi"), hi);
         figure(&format!("accel.{name}.speedup"), t_gla / tr);
     }
-    charts(r);
+    charts(r, out);
 }
 
-fn report_sweep(r: &Results) {
+fn report_sweep(r: &Results, out: &Output) {
     let (_, paths, t) = &r.setup.sweep;
-    crate::say!("\n== Fig 6.3: GLA mean q(t = {t}) vs friction ({paths} paths)");
-    let tab = Table::new(&["c", "mean q", "SE"]);
+    crate::say!(
+        out,
+        "\n== Fig 6.3: GLA mean q(t = {t}) vs friction ({paths} paths)"
+    );
+    let tab = Table::new(out, &["c", "mean q", "SE"]);
     for &(c, m, se) in &r.sweep {
         tab.row(&[format!("{c}"), format!("{m:.4}"), sci(se)]);
     }
@@ -324,42 +334,32 @@ fn error_series(r: &Results, label: &str, legend: &str) -> Series {
     }
 }
 
-fn charts(r: &Results) {
-    let chart = |stem: &str, title: &str, x: &str, y: &str, log_x, log_y, series| Chart {
+/// A chart of the chapter: `(x, y)` axis labels, `(log x, log y)` scales.
+fn chart(
+    stem: &str,
+    title: &str,
+    axes: (&str, &str),
+    log: (bool, bool),
+    series: Vec<Series>,
+) -> Chart {
+    Chart {
         stem: format!("accelerated-sampling.{stem}"),
         title: title.into(),
-        x_label: x.into(),
-        y_label: y.into(),
-        log_x,
-        log_y,
+        x_label: axes.0.into(),
+        y_label: axes.1.into(),
+        log_x: log.0,
+        log_y: log.1,
         series,
-    };
-    let sweep = Series {
-        label: "GLA".into(),
-        points: r.sweep.iter().map(|&(c, m, _)| (c, m)).collect(),
-    };
-    emit(&chart(
-        "fig6_3",
-        "Fig 6.3: GLA mean position at fixed time vs friction",
-        "c",
-        "mean q(T)",
-        true,
-        false,
-        vec![sweep],
-    ));
+    }
+}
+
+/// Figs 6.3–6.6 (`--plot`, `--csv`).
+fn charts(r: &Results, out: &Output) {
+    let sweep = Series::new("GLA", r.sweep.iter().map(|&(c, m, _)| (c, m)).collect());
     let s64 = fig64_schemes()
         .iter()
         .map(|s| error_series(r, s.label, s.label))
         .collect();
-    emit(&chart(
-        "fig6_4",
-        "Fig 6.4: error of mean position, horizon 30",
-        "t",
-        "|mean q - E q(inf)|",
-        false,
-        true,
-        s64,
-    ));
     let sched = schedule_schemes();
     let map = |l: &'static str| match l {
         "constant" => "tune_gla",
@@ -368,40 +368,78 @@ fn charts(r: &Results) {
     };
     let s65 = sched
         .iter()
-        .map(|s| Series {
-            label: s.label.into(),
-            points: r
-                .by_horizon(map(s.label))
-                .into_iter()
-                .map(|(t, e, _)| (t, e))
-                .collect(),
+        .map(|s| {
+            let by_horizon = r.by_horizon(map(s.label)).into_iter();
+            Series::new(s.label, by_horizon.map(|(t, e, _)| (t, e)).collect())
         })
         .collect();
-    emit(&chart(
-        "fig6_5",
-        "Fig 6.5: final error vs total time, AnnealTuneGLA schedules",
-        "N h",
-        "|mean q_N - E q(inf)|",
-        false,
-        true,
-        s65,
-    ));
     let s66 = sched
         .iter()
         .map(|s| error_series(r, map(s.label), s.label))
         .collect();
-    emit(&chart(
-        "fig6_6",
-        "Fig 6.6: error over time, schedules, horizon 30",
-        "t",
-        "|mean q - E q(inf)|",
-        false,
-        true,
-        s66,
-    ));
+    let error = "|mean q - E q(inf)|";
+    for c in [
+        chart(
+            "fig6_3",
+            "Fig 6.3: GLA mean position at fixed time vs friction",
+            ("c", "mean q(T)"),
+            (true, false),
+            vec![sweep],
+        ),
+        chart(
+            "fig6_4",
+            "Fig 6.4: error of mean position, horizon 30",
+            ("t", error),
+            (false, true),
+            s64,
+        ),
+        chart(
+            "fig6_5",
+            "Fig 6.5: final error vs total time, AnnealTuneGLA schedules",
+            ("N h", "|mean q_N - E q(inf)|"),
+            (false, true),
+            s65,
+        ),
+        chart(
+            "fig6_6",
+            "Fig 6.6: error over time, schedules, horizon 30",
+            ("t", error),
+            (false, true),
+            s66,
+        ),
+    ] {
+        emit(out, &c);
+    }
 }
 
 /// `reproduce accelerated-sampling` (`--quick`: 200 paths, two horizons; `--paths N`).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct AcceleratedSamplingExperiment;
+
+impl Experiment for AcceleratedSamplingExperiment {
+    const NAME: &'static str = "accelerated-sampling";
+    const SEED: &'static str = "004 Ch 6 Figs 6.3–6.6";
+    const SECONDS: f64 = 42.0;
+    const ABOUT: &'static str = "004 Ch 6: friction-tuned and annealed GLA (AnnealTuneGLA, eq 6.6) on the LJ double well: time to reach B-G vs GLA, cooling schedules";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn with_paths(setup: Setup, paths: usize) -> Setup {
+        Setup { paths, ..setup }
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

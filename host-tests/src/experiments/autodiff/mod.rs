@@ -16,7 +16,8 @@
 mod closed_forms;
 pub use closed_forms::*;
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::model::{Hessian, Potential, ThirdDerivative};
 use macrostep::Real;
@@ -182,15 +183,18 @@ pub fn closed_form_errors<T: Real>() -> Vec<CaseError> {
     ]
 }
 
-fn print_table(errors: &[CaseError]) {
-    let table = Table::new(&[
-        "energy",
-        "points",
-        "gradient",
-        "hess·a",
-        "hessian",
-        "a·V'''·a",
-    ]);
+fn print_table(errors: &[CaseError], out: &Output) {
+    let table = Table::new(
+        out,
+        &[
+            "energy",
+            "points",
+            "gradient",
+            "hess·a",
+            "hessian",
+            "a·V'''·a",
+        ],
+    );
     for e in errors {
         table.row(&[
             e.name.to_string(),
@@ -319,27 +323,34 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// Prints the f64 and f32 tables, `figure autodiff.max_rel_err` (f64), `…_f32` and the cost
 /// ratios at `N = 40`.
-pub fn report(r: &Results) {
-    crate::say!("Forward-mode AD vs hand-derived closed forms: max normwise relative error\n");
-    crate::say!("f64:");
-    print_table(&r.errors_f64);
-    crate::say!("\nf32:");
-    print_table(&r.errors_f32);
-    crate::say!();
+pub fn report(r: &Results, out: &Output) {
+    crate::say!(
+        out,
+        "Forward-mode AD vs hand-derived closed forms: max normwise relative error\n"
+    );
+    crate::say!(out, "f64:");
+    print_table(&r.errors_f64, out);
+    crate::say!(out, "\nf32:");
+    print_table(&r.errors_f32, out);
+    crate::say!(out);
     figure("autodiff.max_rel_err", r.max_rel_err());
     figure("autodiff.max_rel_err_f32", r.max_rel_err_f32());
 
     crate::say!(
+        out,
         "\nCost relative to one plain energy evaluation (FPU-like chain, f64, this machine):"
     );
-    let table = Table::new(&[
-        "N",
-        "energy ns",
-        "gradient",
-        "hess·a",
-        "a·V'''·a",
-        "hessian",
-    ]);
+    let table = Table::new(
+        out,
+        &[
+            "N",
+            "energy ns",
+            "gradient",
+            "hess·a",
+            "a·V'''·a",
+            "hessian",
+        ],
+    );
     for &(n, c) in &r.cost {
         table.row(&[
             n.to_string(),
@@ -358,7 +369,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce autodiff` (`--quick`: fewer timing repeats).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct AutodiffExperiment;
+
+impl Experiment for AutodiffExperiment {
+    const NAME: &'static str = "autodiff";
+    const SEED: &'static str = "(self-check)";
+    const SECONDS: f64 = 3.8;
+    const ABOUT: &'static str =
+        "forward-mode AD vs hand-derived gradient, Hessian and a·V'''·a (7 energies, f64 and f32)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

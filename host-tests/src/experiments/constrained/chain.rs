@@ -1,7 +1,8 @@
 //! `reproduce chain`: the chain of 20 pendula (004 §5.4.3), RATTLE against SyLiPN on the
 //! penalised chain.
 
-use crate::report::{figure, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, Output, Table};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::{Integrator, State};
 
@@ -15,7 +16,7 @@ fn chain_ends<const N: usize>(s: &State<f64, N>) -> [f64; 4] {
 
 /// The first sample time at which two trajectories of chain ends (sampled at the same times)
 /// differ by more than `tol` in max norm; `t_end` if never.
-fn agree_until(a: &[(f64, [f64; 4])], b: &[(f64, [f64; 4])], tol: f64, t_end: f64) -> f64 {
+pub fn agree_until(a: &[(f64, [f64; 4])], b: &[(f64, [f64; 4])], tol: f64, t_end: f64) -> f64 {
     let mut last = t_end;
     for ((t, x), (_, y)) in a.iter().zip(b) {
         if (0..4).any(|i| (x[i] - y[i]).abs() > tol) {
@@ -51,9 +52,13 @@ impl RattleRun {
     }
 
     /// Prints the failure line, if any.
-    fn say_failure(&self) {
+    fn say_failure(&self, out: &Output) {
         if let Some((t, e)) = &self.failed {
-            crate::say!("RATTLE h = {}: step from t = {t:.3} failed: {e}", self.h);
+            crate::say!(
+                out,
+                "RATTLE h = {}: step from t = {t:.3} failed: {e}",
+                self.h
+            );
         }
     }
 }
@@ -198,13 +203,16 @@ pub fn compute(setup: &Setup) -> Results {
 
 /// Prints the RATTLE agreement lines, the SyLiPN comparison, the cost table and the `figure`
 /// lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let t_end = r.t_end;
     let ra = &r.rattle;
-    crate::say!("004 §5.4.3: chain of 20 pendula, horizontal at rest, L = 1, g = 1, T = {t_end}");
-    ra.h05.say_failure();
-    ra.h025.say_failure();
-    ra.h0125.say_failure();
+    crate::say!(
+        out,
+        "004 §5.4.3: chain of 20 pendula, horizontal at rest, L = 1, g = 1, T = {t_end}"
+    );
+    ra.h05.say_failure(out);
+    ra.h025.say_failure(out);
+    ra.h0125.say_failure(out);
     let fail05 = ra.h05.failed_at();
     // A failed run stops early: the comparison ends there (agree_until ≤ its last sample).
     let end05 = fail05.unwrap_or(t_end);
@@ -212,9 +220,13 @@ pub fn report(r: &Results) {
     let end025 = ra.h025.failed_at().unwrap_or(t_end);
     let chaos2 = agree_until(&ra.h025.samples, &ra.h0125.samples, 0.05, end025);
     crate::say!(
+        out,
         "RATTLE h = 0.05 vs h = 0.025 agree (|Δ| ≤ 0.05 in x₁, y₁, x₂₀, y₂₀) until t = {chaos}"
     );
-    crate::say!("RATTLE h = 0.025 vs h = 0.0125 agree until t = {chaos2}");
+    crate::say!(
+        out,
+        "RATTLE h = 0.025 vs h = 0.0125 agree until t = {chaos2}"
+    );
     figure(
         "chain.n20.rattle_h0.05_failed_at",
         fail05.unwrap_or(f64::NAN),
@@ -224,22 +236,50 @@ pub fn report(r: &Results) {
     figure("chain.n20.rattle_ns_per_step", ra.h05.ns);
     figure("chain.n20.rattle_h0.025_ns_per_step", ra.h025.ns);
     // The converged reference: RATTLE at h = 1e-3 and 5e-4 (same samples every 0.1).
-    ra.h1e3.say_failure();
-    ra.h5e4.say_failure();
+    ra.h1e3.say_failure(out);
+    ra.h5e4.say_failure(out);
     let converged = agree_until(&ra.h1e3.samples, &ra.h5e4.samples, 0.05, t_end);
     let coarse = agree_until(&ra.h0125.samples, &ra.h5e4.samples, 0.05, t_end);
     crate::say!(
+        out,
         "RATTLE h = 1e-3 vs h = 5e-4 agree until t = {converged} (the converged reference)"
     );
-    crate::say!("RATTLE h = 0.0125 vs h = 5e-4 agree until t = {coarse}");
+    crate::say!(
+        out,
+        "RATTLE h = 0.0125 vs h = 5e-4 agree until t = {coarse}"
+    );
     figure("chain.n20.rattle_h0.001_vs_h0.0005_agree_until", converged);
     figure("chain.n20.rattle_h0.0125_vs_h0.0005_agree_until", coarse);
-    report_sylipn(r);
+    report_sylipn(r, out);
 }
 
 /// `reproduce chain`: 004 §5.4.3, chain of 20 pendula (x_i(0) = i, y_i(0) = 0, L_i = 1, T = 20).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct ChainExperiment;
+
+impl Experiment for ChainExperiment {
+    const NAME: &'static str = "chain";
+    const SEED: &'static str = "004 §5.4.3";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "004 §5.4.3: chain of 20 pendula, SyLiPN (penalty) vs RATTLE, cost per step";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }
 
 /// SyLiPN (004 Integrator 5.2.3, banded solver) on the penalised chain of `n = N/2` pendula from
@@ -276,7 +316,7 @@ fn sylipn_chain<const N: usize, const D: usize>(
 }
 
 /// The SyLiPN half of `reproduce chain`: agreement with RATTLE, cost per step, cost slope in n.
-fn report_sylipn(r: &Results) {
+fn report_sylipn(r: &Results, out: &Output) {
     let t_end = r.t_end;
     let (r05, r025) = (&r.rattle.h05.samples, &r.rattle.h025.samples);
     let converged = &r.rattle.h5e4.samples;
@@ -285,23 +325,23 @@ fn report_sylipn(r: &Results) {
     // At ωh = 10 the run diverges (energy growing without bound from t ≈ 6); the step guards
     // end it there and every comparison below covers the steps before that.
     let zs_end = zs.last().map_or(0.0, |x| x.0);
-    crate::say!("SyLiPN (h = 0.1, ω = 100) ran to t = {zs_end:.2} of {t_end} before a step guard stopped it");
+    crate::say!(out, "SyLiPN (h = 0.1, ω = 100) ran to t = {zs_end:.2} of {t_end} before a step guard stopped it");
     figure("chain.n20.sylipn_ran_until", zs_end);
     // RATTLE h = 0.05 stops at its failure; the comparison covers its samples only.
     let end05 = r05.last().map_or(0.0, |x| x.0);
     let a05 = agree_until(zs, r05, 0.05, end05);
     let a025 = agree_until(zs, r025, 0.05, t_end);
-    crate::say!("SyLiPN (h = 0.1, β = 0.4, ω = 100, banded) vs RATTLE h = 0.05: agree until t = {a05} (RATTLE ran to {end05:.2})");
-    crate::say!("SyLiPN vs RATTLE h = 0.025: agree until t = {a025}");
+    crate::say!(out, "SyLiPN (h = 0.1, β = 0.4, ω = 100, banded) vs RATTLE h = 0.05: agree until t = {a05} (RATTLE ran to {end05:.2})");
+    crate::say!(out, "SyLiPN vs RATTLE h = 0.025: agree until t = {a025}");
     // Is the early departure SyLiPN's step or the finite-ω penalty model? Refine SyLiPN's step.
     let a_fine = agree_until(zs_fine, r025, 0.05, t_end);
-    crate::say!("SyLiPN h = 0.0125 (ω = 100) vs RATTLE h = 0.025: agree until t = {a_fine} — the penalty model (finite ω), not the step, limits the agreement");
+    crate::say!(out, "SyLiPN h = 0.0125 (ω = 100) vs RATTLE h = 0.025: agree until t = {a_fine} — the penalty model (finite ω), not the step, limits the agreement");
     figure("chain.n20.agree_until", a05);
     figure("chain.n20.sylipn_h0.0125_agree_until", a_fine);
     figure("chain.n20.agree_until_rattle_h0.025", a025);
     let a_conv = agree_until(zs, converged, 0.05, t_end);
     let a_fine_conv = agree_until(zs_fine, converged, 0.05, t_end);
-    crate::say!("against RATTLE h = 5e-4: SyLiPN h = 0.1 agrees until t = {a_conv}, SyLiPN h = 0.0125 until t = {a_fine_conv}");
+    crate::say!(out, "against RATTLE h = 5e-4: SyLiPN h = 0.1 agrees until t = {a_conv}, SyLiPN h = 0.0125 until t = {a_fine_conv}");
     figure("chain.n20.agree_until_rattle_h0.0005", a_conv);
     figure(
         "chain.n20.sylipn_h0.0125_agree_until_rattle_h0.0005",
@@ -310,7 +350,7 @@ fn report_sylipn(r: &Results) {
     figure("chain.n20.zss_ns_per_step", ns);
     let ns_list = [5.0, 10.0, 20.0, 40.0];
     let costs = r.sylipn.costs;
-    let table = Table::new(&["n", "SyLiPN ns/step"]);
+    let table = Table::new(out, &["n", "SyLiPN ns/step"]);
     for (n, c) in ns_list.iter().zip(&costs) {
         table.row(&[format!("{n}"), format!("{c:.0}")]);
     }

@@ -1,7 +1,8 @@
 //! `reproduce multiplier`: the multiplier recovered from a penalty run (000 Thm 1.3, Fig 2b /
 //! Fig 5) on the double pendulum.
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use crate::rigid::{multiplier_curves, MultiplierCurves};
 use macrostep::model::System;
 use macrostep::{Integrator, State};
@@ -96,19 +97,24 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables, the `figure` lines and the charts (`--plot`, `--csv`).
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let (t_w, t_end) = (r.t_w, r.t_end);
     crate::say!(
+        out,
         "000 Thm 1.3 / Fig 2b: double pendulum (L₁ = 1, L₂ = √2, start (0,−1,1,−2) at rest),"
     );
     crate::say!(
+        out,
         "λ ≈ −⟨ω² g⟩ (same sign as RATTLE's λ: force +g'ᵀλ; g = squared distances in both)"
     );
     for run in &r.runs {
         let (h, prefix, w) = (run.h, run.prefix, run.w);
-        crate::say!();
-        crate::say!("penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
-        let table = Table::new(&["ω", "hω", "window err", "pointwise err", "vs exact λ"]);
+        crate::say!(out);
+        crate::say!(out, "penalty run by {PENALTY_METHOD} with h = {h}, RATTLE with h = {h}; window T_w = {t_w} ({w} samples), t ∈ [0, {t_end}]");
+        let table = Table::new(
+            out,
+            &["ω", "hω", "window err", "pointwise err", "vs exact λ"],
+        );
         for &(omega, we, pe, re) in &run.rows {
             table.row(&[
                 format!("{omega}"),
@@ -122,7 +128,7 @@ pub fn report(r: &Results) {
             figure(&format!("{prefix}.omega{omega}.exact_window_err"), re);
         }
     }
-    multiplier_charts(&r.curves, PENALTY_H, t_w);
+    multiplier_charts(&r.curves, PENALTY_H, t_w, out);
 }
 
 /// `reproduce multiplier`: 000 Fig 2b / Theorem 1.3 on the double pendulum.
@@ -130,13 +136,37 @@ pub fn report(r: &Results) {
 /// Two penalty runs by Z&S: h = 0.001 (resolving the fast oscillation, hω ≤ 0.1; the main
 /// figures `multiplier.omega<ω>.*`) and 000 Fig 2's h = 0.01 (`multiplier.h0.01.omega<ω>.*`),
 /// where hω reaches 1 at ω = 100 and the recovered average degrades instead of converging.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct MultiplierExperiment;
+
+impl Experiment for MultiplierExperiment {
+    const NAME: &'static str = "multiplier";
+    const SEED: &'static str = "000 Thm 1.3, Fig 2b";
+    const SECONDS: f64 = 0.2;
+    const ABOUT: &'static str =
+        "000 Thm 1.3 / Fig 2b: Lagrange multiplier recovered from a penalty run vs RATTLE's";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }
 
 /// 000 Fig 2b as curves (`--plot`, `--csv`): per component, RATTLE's λ and the window
 /// estimate of the first ω; and the window error against time for every ω.
-fn multiplier_charts(curves: &[(f64, MultiplierCurves)], h: f64, t_w: f64) {
+fn multiplier_charts(curves: &[(f64, MultiplierCurves)], h: f64, t_w: f64, out: &Output) {
     use crate::plot::{emit, Chart, Series};
     let Some((omega, first)) = curves.first() else {
         return;
@@ -146,32 +176,35 @@ fn multiplier_charts(curves: &[(f64, MultiplierCurves)], h: f64, t_w: f64) {
     };
     for i in 0..2 {
         let n = i + 1;
-        emit(&Chart {
-            stem: format!("multiplier.lambda{n}"),
-            title: format!("000 Fig 2b: multiplier λ{n} of the double pendulum, ω = {omega}"),
-            x_label: "time t".into(),
-            y_label: format!("λ{n} (force on rod {n} = λ{n} ∇g{n}; g = |rod|² − L²)"),
-            log_x: false,
-            log_y: false,
-            series: vec![
-                Series {
-                    label: format!("penalty −ω²g{n}(q(t)) pointwise (Z&S, h = {h})"),
-                    points: pts(&|s| s.pointwise[i]),
-                },
-                Series {
-                    label: format!("penalty ⟨−ω²g{n}⟩ over the window [t − {t_w}, t] (eq 1.8)"),
-                    points: pts(&|s| s.window[i]),
-                },
-                Series {
-                    label: format!("RATTLE λ{n}(t), h = {h}"),
-                    points: pts(&|s| s.rattle[i]),
-                },
-                Series {
-                    label: format!("RATTLE λ{n} averaged over the same window"),
-                    points: pts(&|s| s.rattle_window[i]),
-                },
-            ],
-        });
+        emit(
+            out,
+            &Chart {
+                stem: format!("multiplier.lambda{n}"),
+                title: format!("000 Fig 2b: multiplier λ{n} of the double pendulum, ω = {omega}"),
+                x_label: "time t".into(),
+                y_label: format!("λ{n} (force on rod {n} = λ{n} ∇g{n}; g = |rod|² − L²)"),
+                log_x: false,
+                log_y: false,
+                series: vec![
+                    Series {
+                        label: format!("penalty −ω²g{n}(q(t)) pointwise (Z&S, h = {h})"),
+                        points: pts(&|s| s.pointwise[i]),
+                    },
+                    Series {
+                        label: format!("penalty ⟨−ω²g{n}⟩ over the window [t − {t_w}, t] (eq 1.8)"),
+                        points: pts(&|s| s.window[i]),
+                    },
+                    Series {
+                        label: format!("RATTLE λ{n}(t), h = {h}"),
+                        points: pts(&|s| s.rattle[i]),
+                    },
+                    Series {
+                        label: format!("RATTLE λ{n} averaged over the same window"),
+                        points: pts(&|s| s.rattle_window[i]),
+                    },
+                ],
+            },
+        );
     }
     let series = curves
         .iter()
@@ -184,17 +217,20 @@ fn multiplier_charts(curves: &[(f64, MultiplierCurves)], h: f64, t_w: f64) {
                 .collect(),
         })
         .collect();
-    emit(&Chart {
-        stem: "multiplier.window_error".into(),
-        title: format!(
-            "000 Thm 1.3: the window multiplier error shrinks as ω grows (window {t_w})"
-        ),
-        x_label: "time t".into(),
-        y_label: "max over [0, t], i = 1, 2 of |⟨−ω²g_i⟩ − ⟨λ_i RATTLE⟩| (log)".into(),
-        log_x: false,
-        log_y: true,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "multiplier.window_error".into(),
+            title: format!(
+                "000 Thm 1.3: the window multiplier error shrinks as ω grows (window {t_w})"
+            ),
+            x_label: "time t".into(),
+            y_label: "max over [0, t], i = 1, 2 of |⟨−ω²g_i⟩ − ⟨λ_i RATTLE⟩| (log)".into(),
+            log_x: false,
+            log_y: true,
+            series,
+        },
+    );
 }
 
 /// The penalty integrator of `reproduce multiplier`: Z&S (000 eq 1.3, β = 0.4).

@@ -1,7 +1,8 @@
 //! `reproduce reich`: Reich's 4th-order constrained Yoshida composition vs RATTLE on the
 //! pendulum (002 §5, Tables 1–2).
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Stage};
 use macrostep::model::Potential;
 use macrostep::model::System;
@@ -121,22 +122,32 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table, the `figure` lines and the ratios to the published Yoshida row.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let period = r.period;
-    crate::say!("Reich 002 §5: pendulum m = g = L = 1 from q = (1, 0) at rest, T = {period}");
-    crate::say!("Yoshida = Reich eq 27 (three constrained Verlet stages, c1 = 1/(2−2^(1/3)), one");
     crate::say!(
+        out,
+        "Reich 002 §5: pendulum m = g = L = 1 from q = (1, 0) at rest, T = {period}"
+    );
+    crate::say!(
+        out,
+        "Yoshida = Reich eq 27 (three constrained Verlet stages, c1 = 1/(2−2^(1/3)), one"
+    );
+    crate::say!(
+        out,
         "velocity projection); RATTLE = scheme 24 with Verlet. Energy error sampled every step."
     );
-    let table = Table::new(&[
-        "method",
-        "h",
-        "|p_y(T)|",
-        "|p_y(2T)|",
-        "|p_y(4T)|",
-        "max|dH|",
-        "paper",
-    ]);
+    let table = Table::new(
+        out,
+        &[
+            "method",
+            "h",
+            "|p_y(T)|",
+            "|p_y(2T)|",
+            "|p_y(4T)|",
+            "max|dH|",
+            "paper",
+        ],
+    );
     let mut measured = Vec::new();
     for row in &r.rows {
         let (label, k) = (row.label, row.k);
@@ -178,15 +189,39 @@ pub fn report(r: &Results) {
         figure(&format!("reich.rattle.h{label}.max_dH"), dr);
         measured.push(dh);
     }
-    crate::say!();
-    crate::say!("ratio measured / published (Yoshida row):");
+    crate::say!(out);
+    crate::say!(out, "ratio measured / published (Yoshida row):");
     for ((name, paper), m) in REICH_YOSHIDA.iter().zip(&measured) {
-        crate::say!("  {name:>16}: {:.4}", m / paper);
+        crate::say!(out, "  {name:>16}: {:.4}", m / paper);
         figure(&format!("reich.yoshida.{name}.ratio"), m / paper);
     }
 }
 
 /// `reproduce reich`: 002 §5, Tables 1–2.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct ReichExperiment;
+
+impl Experiment for ReichExperiment {
+    const NAME: &'static str = "reich";
+    const SEED: &'static str = "002 §5 Tables 1–2";
+    const SECONDS: f64 = 0.0;
+    const ABOUT: &'static str =
+        "002 §5 Tables 1–2: Reich's 4th-order constrained Yoshida composition vs RATTLE, pendulum";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

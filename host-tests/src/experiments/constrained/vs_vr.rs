@@ -1,6 +1,7 @@
 //! `reproduce vs-vr`: SHAKE (VS) vs RATTLE (VR) on the spring chain (001 §3–4, §7, Fig 2).
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::model::Constraint;
 use macrostep::systems::SpringChain;
@@ -102,13 +103,14 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let h = r.h;
     crate::say!(
+        out,
         "001 §7 spring chain: 6 nodes, 5 rods, κ = 1, zigzag start rotating (see SpringChain)"
     );
-    crate::say!("VS = SHAKE (eqs 15–18), VR = RATTLE (eqs 24–28), h = {h}, t ∈ [0, 10], Newton tol = 1000 ε");
-    let table = Table::new(&["t", "|q_VS − q_VR|", "|g'v| VR", "|g'v| VS"]);
+    crate::say!(out, "VS = SHAKE (eqs 15–18), VR = RATTLE (eqs 24–28), h = {h}, t ∈ [0, 10], Newton tol = 1000 ε");
+    let table = Table::new(out, &["t", "|q_VS − q_VR|", "|g'v| VR", "|g'v| VS"]);
     for &(t, d, rr, rs) in &r.rows {
         table.row(&[format!("{t:.1}"), sci(d), sci(rr), sci(rs)]);
     }
@@ -129,6 +131,30 @@ pub fn report(r: &Results) {
 
 /// `reproduce vs-vr`: 001 §3–4 and Fig 2 on the spring chain (`systems::SpringChain`, κ = 1),
 /// t ∈ [0, 10], h = 0.01.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct VsVrExperiment;
+
+impl Experiment for VsVrExperiment {
+    const NAME: &'static str = "vs-vr";
+    const SEED: &'static str = "001 §3–4 Fig 2";
+    const SECONDS: f64 = 0.0;
+    const ABOUT: &'static str =
+        "001 §3–4, Fig 2: SHAKE (VS) vs RATTLE (VR) on the 6-node spring chain";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -16,7 +16,7 @@ use super::Method;
 use crate::manifold::{from_x, manifold_defect, to_x};
 use crate::measure::loglog_slope;
 use crate::plot::{emit, Chart, Series};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::rigid;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::convert::{
@@ -25,7 +25,7 @@ use macrostep::convert::{
 use macrostep::model::{Constraint, Hessian, System};
 use macrostep::nalgebra::SVector;
 use macrostep::systems::{DoublePendulum, Pendulum};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// Parameters of the constrained measurements.
 #[derive(Clone, Debug)]
@@ -392,8 +392,9 @@ fn failed(t: &Trace) -> String {
 }
 
 /// Prints the constrained table, its figure lines and the energy charts.
-pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
+pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup, out: &Output) {
     crate::say!(
+        out,
         "\n003 §3: constrained conversion on the rigid pendula (Cartesian, |q| = L), sources on the \
          index-1 ODE; order at t = {} vs the angle-coordinate reference, h = {:?}; defect on the \
          manifold and long runs at h = {} (pendulum to t = {}, double pendulum to t = {})",
@@ -403,23 +404,26 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
         s.pendulum_t,
         s.double_t
     );
-    let t = Table::new(&[
-        "model",
-        "method",
-        "ORDER",
-        "ord src",
-        "ord conv",
-        "defect src",
-        "defect conv",
-        "|ΔH| src",
-        "growth src",
-        "failed",
-        "|ΔH| conv",
-        "growth conv",
-        "resid src",
-        "resid conv",
-        "iter",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "model",
+            "method",
+            "ORDER",
+            "ord src",
+            "ord conv",
+            "defect src",
+            "defect conv",
+            "|ΔH| src",
+            "growth src",
+            "failed",
+            "|ΔH| conv",
+            "growth conv",
+            "resid src",
+            "resid conv",
+            "iter",
+        ],
+    );
     for r in rows {
         t.row(&[
             r.model.into(),
@@ -459,11 +463,11 @@ pub fn report(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
         figure(&format!("{p}.energy_growth"), r.converted.energy_growth);
         figure(&format!("{p}.iterations_mean"), r.converted.iterations.0);
     }
-    plot_energy(rows, s);
+    plot_energy(rows, s, out);
 }
 
 /// The energy-error curves, source vs converted, one chart per model.
-fn plot_energy(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
+fn plot_energy(rows: &[ConstrainedRow], s: &ConstrainedSetup, out: &Output) {
     for model in ["pendulum", "double_pendulum"] {
         let mut series = Vec::new();
         for r in rows.iter().filter(|r| r.model == model) {
@@ -476,17 +480,20 @@ fn plot_energy(rows: &[ConstrainedRow], s: &ConstrainedSetup) {
                 points: r.converted.points.clone(),
             });
         }
-        emit(&Chart {
-            stem: format!("convert.constrained_{model}_energy"),
-            title: format!(
-                "rigid {model}: energy error, source vs converted (h = {})",
-                s.h
-            ),
-            x_label: "t".into(),
-            y_label: "|H − H₀|".into(),
-            log_x: true,
-            log_y: true,
-            series,
-        });
+        emit(
+            out,
+            &Chart {
+                stem: format!("convert.constrained_{model}_energy"),
+                title: format!(
+                    "rigid {model}: energy error, source vs converted (h = {})",
+                    s.h
+                ),
+                x_label: "t".into(),
+                y_label: "|H − H₀|".into(),
+                log_x: true,
+                log_y: true,
+                series,
+            },
+        );
     }
 }

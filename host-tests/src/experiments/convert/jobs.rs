@@ -2,10 +2,10 @@
 //! builds (one [`Job`] per measurement, [`dispatch`] picks the layer type).
 
 use crate::measure::integrator_defect;
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::convert::{ConvertParams, Converted, Euler, ExplicitRk, Heun, Rk4, StandardLayer};
 use macrostep::model::{Hessian, System};
-use macrostep::{Guards, Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// The converted sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,9 +74,8 @@ pub fn dispatch<P: Hessian<f64, N> + Clone, J: Job<P, N>, const N: usize>(
         Method::Rk4 => {
             job.run(&|h| ExplicitRk::<f64, P, Rk4, N>::new(s.clone(), h).expect("h > 0"))
         }
-        Method::SymplecticEuler => {
-            job.run(&|h| SymplecticEuler::new(s.clone(), h, Ordering::KickDrift).expect("h > 0"))
-        }
+        Method::SymplecticEuler => job
+            .run(&|h| SymplecticEuler::new(s.clone(), h, EulerOrdering::KickDrift).expect("h > 0")),
         Method::Verlet => job.run(&|h| VelocityVerlet::new(s.clone(), h).expect("h > 0")),
     }
 }

@@ -21,10 +21,11 @@ mod jobs;
 pub use constrained::{compute_constrained, ConstrainedRow, ConstrainedSetup, Trace};
 pub use jobs::{convert, dispatch, DefectJob, EnergyTrace, Job, LongJob, Method, OrderJob};
 
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::plot::{emit, Chart, Series};
 use crate::reference;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::convert::StandardLayer;
 use macrostep::model::{Hessian, System};
 use macrostep::nalgebra::vector;
@@ -218,26 +219,31 @@ fn failed(t: &EnergyTrace) -> String {
 }
 
 /// Prints the tables, the figure lines and the energy charts.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let s = &r.setup;
     crate::say!(
+        out,
         "003: one-step methods converted to variational integrators (penalised pendula, ω = {})",
         s.omega
     );
     crate::say!(
+        out,
         "order: global error at t = {} vs DOP853, h = {:?}; defect: one step, h = {}",
         s.order_t,
         s.order_hs,
         s.h
     );
-    let t = Table::new(&[
-        "method",
-        "ORDER",
-        "order src",
-        "order conv",
-        "defect src",
-        "defect conv",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "ORDER",
+            "order src",
+            "order conv",
+            "defect src",
+            "defect conv",
+        ],
+    );
     for m in &r.methods {
         t.row(&[
             m.method.name().into(),
@@ -258,27 +264,31 @@ pub fn report(r: &Results) {
             m.source_defect,
         );
     }
-    report_long(r);
-    constrained::report(&r.constrained, &s.constrained);
+    report_long(r, out);
+    constrained::report(&r.constrained, &s.constrained, out);
 }
 
 /// The long runs: table, figures and the energy-error plots.
-fn report_long(r: &Results) {
+fn report_long(r: &Results, out: &Output) {
     let s = &r.setup;
     crate::say!(
+        out,
         "\nlong runs, h = {}: pendulum to t = {}, double pendulum to t = {}; max |H − H₀|",
         s.h,
         s.pendulum_t,
         s.double_t
     );
-    let t = Table::new(&[
-        "model",
-        "method",
-        "src max",
-        "src failed at",
-        "conv max",
-        "iter mean/max",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "model",
+            "method",
+            "src max",
+            "src failed at",
+            "conv max",
+            "iter mean/max",
+        ],
+    );
     for l in &r.long {
         t.row(&[
             l.model.into(),
@@ -319,20 +329,45 @@ fn report_long(r: &Results) {
                 points: l.converted.points.clone(),
             });
         }
-        emit(&Chart {
-            stem: format!("convert.{model}_energy"),
-            title: format!("{model}: energy error, source vs converted (h = {})", s.h),
-            x_label: "t".into(),
-            y_label: "|H − H₀|".into(),
-            log_x: true,
-            log_y: true,
-            series,
-        });
+        emit(
+            out,
+            &Chart {
+                stem: format!("convert.{model}_energy"),
+                title: format!("{model}: energy error, source vs converted (h = {})", s.h),
+                x_label: "t".into(),
+                y_label: "|H − H₀|".into(),
+                log_x: true,
+                log_y: true,
+                series,
+            },
+        );
     }
 }
 
 /// `reproduce convert`.
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct ConvertExperiment;
+
+impl Experiment for ConvertExperiment {
+    const NAME: &'static str = "convert";
+    const SEED: &'static str = "003 §2–3 (S0, unconstrained)";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str = "003: explicit Euler/Heun/RK4, symplectic Euler, Verlet converted to variational integrators: order, symplecticity defect, long-run energy on the penalised pendulum and double pendulum";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

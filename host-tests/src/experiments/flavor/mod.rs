@@ -6,7 +6,6 @@
 //! (system 2.93, the quartic-plus-springs system 2.100), the FLAVOR stacks built on symplectic
 //! Euler, and the reference and trajectory samplers.
 
-mod charts;
 pub mod fpu;
 pub mod kapitza;
 pub mod langevin;

@@ -1,4 +1,4 @@
-//! `reproduce forcing` (issue 13, Show 1–5 and 8): external forces, damping and reaction forces
+//! `reproduce forcing`: external forces, damping and reaction forces
 //! on the double pendulum of 000 §4.1 (`DoublePendulum::paper()`, penalty `ω = 20`, `β = 0.4`).
 //!
 //! The force is `f(t)` of [`forcing_methods::force`](super::forcing_methods::force) (smooth,
@@ -18,9 +18,9 @@ use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
-pub use report::report;
 
 /// What to run.
+#[derive(Clone, Debug)]
 pub struct Setup {
     /// Step sizes of the order fit.
     pub order_steps: Vec<f64>,
@@ -37,7 +37,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's setting: T = 50 energy balance at h = 0.01, 10⁴ damped steps (order steps stop
+    /// The full setting: T = 50 energy balance at h = 0.01, 10⁴ damped steps (order steps stop
     /// at 0.000625: below it the 4th-order RATTLE composition reaches its Newton-tolerance floor).
     pub fn paper() -> Self {
         Self {
@@ -100,6 +100,8 @@ pub struct DampedRun {
 
 /// What the experiment measured.
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Forced methods.
     pub forced: Vec<Forced>,
     /// Damped methods, `c = DASHPOTS[0]`.
@@ -377,6 +379,7 @@ pub fn compute(setup: &Setup) -> Results {
     let (reaction_window, reaction_pointwise) = reactions(setup);
     let (bad_ok, bad_cases) = fm::bad_input();
     Results {
+        setup: setup.clone(),
         forced,
         damped: damping(setup, DASHPOTS[0]),
         damped_light: damping(setup, DASHPOTS[1]),
@@ -389,8 +392,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce forcing` (quick with `--quick`).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    let r = compute(&setup);
-    report(&r, &setup);
-}
+pub struct ForcingExperiment;

@@ -1,33 +1,41 @@
 //! The report of `reproduce forcing`: tables and `figure` lines from [`Results`].
 
-use super::{monotone_from_c, Results, Setup, DASHPOTS, SCAN};
-use crate::report::{figure, figure_int, sci, Table};
+use super::{compute, monotone_from_c, ForcingExperiment, Results, Setup, DASHPOTS, SCAN};
+use crate::experiments::Experiment;
+use crate::report::{figure, figure_int, sci, Output, Table};
 use crate::say;
 
 /// Prints the tables and the figure lines.
-pub fn report(r: &Results, setup: &Setup) {
+pub fn report(r: &Results, out: &Output) {
+    let setup = &r.setup;
     say!(
-        "issue 13: forces on the double pendulum (000 §4.1), f(t) smooth, |f| ≤ 0.5, midpoint-held"
+        out,
+        "forces on the double pendulum (000 §4.1), f(t) smooth, |f| ≤ 0.5, midpoint-held"
     );
     say!(
+        out,
         "order: global error at t = {} vs DOP853 on the same forced system, h = {:?}",
         setup.order_t,
         setup.order_steps
     );
     say!(
+        out,
         "balance: max |E − E₀ − W| over T = {} (W = Σ uᵀΔq per step or stage), at h = {} and h/2",
         setup.balance_t,
         setup.balance_h
     );
-    let t = Table::new(&[
-        "method",
-        "ORDER",
-        "slope",
-        "balance h",
-        "balance h/2",
-        "rate",
-        "defect",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "ORDER",
+            "slope",
+            "balance h",
+            "balance h/2",
+            "rate",
+            "defect",
+        ],
+    );
     for m in &r.forced {
         let rate = (m.balance / m.balance_half).log2();
         t.row(&[
@@ -53,26 +61,29 @@ pub fn report(r: &Results, setup: &Setup) {
     for m in &r.forced {
         figure(&format!("forcing.forced_symplectic.{}", m.name), m.defect);
     }
-    report_damping(r, setup);
-    report_reaction_and_input(r, setup);
+    report_damping(r, setup, out);
+    report_reaction_and_input(r, setup, out);
 }
 
 /// The damping tables and figures: per-step and per-period monotonicity, and the smallest
 /// dashpot from which no step gains energy.
-fn report_damping(r: &Results, setup: &Setup) {
+fn report_damping(r: &Results, setup: &Setup, out: &Output) {
     for (c, runs, prefix) in [
         (DASHPOTS[0], &r.damped, "damping"),
         (DASHPOTS[1], &r.damped_light, "damping.light"),
     ] {
-        say!();
-        say!("damping C = {c} I (dashpot to ground on every coordinate), h = 0.01, {} steps, unforced", setup.damping_steps);
-        let t = Table::new(&[
-            "method",
-            "E increases",
-            "max increase / S",
-            "period-mean increases",
-            "(E−E_min)/(E₀−E_min)",
-        ]);
+        say!(out);
+        say!(out, "damping C = {c} I (dashpot to ground on every coordinate), h = 0.01, {} steps, unforced", setup.damping_steps);
+        let t = Table::new(
+            out,
+            &[
+                "method",
+                "E increases",
+                "max increase / S",
+                "period-mean increases",
+                "(E−E_min)/(E₀−E_min)",
+            ],
+        );
         for d in runs {
             t.row(&[
                 d.name.to_string(),
@@ -99,8 +110,9 @@ fn report_damping(r: &Results, setup: &Setup) {
             );
         }
     }
-    say!();
+    say!(out);
     say!(
+        out,
         "smallest c of {:?} from which on no single step gains energy (NaN: none)",
         [DASHPOTS[1], SCAN[0], SCAN[1], DASHPOTS[0]]
     );
@@ -113,22 +125,50 @@ fn report_damping(r: &Results, setup: &Setup) {
 }
 
 /// Rod tensions (penalty vs RATTLE) and the bad-input cases.
-fn report_reaction_and_input(r: &Results, setup: &Setup) {
-    say!();
-    say!("rod tensions, penalty Z&S (ω = 100) windowed over 0.2 vs RATTLE windowed, h = 0.001, t ≤ {}", setup.reaction_t);
+fn report_reaction_and_input(r: &Results, setup: &Setup, out: &Output) {
+    say!(out);
+    say!(out, "rod tensions, penalty Z&S (ω = 100) windowed over 0.2 vs RATTLE windowed, h = 0.001, t ≤ {}", setup.reaction_t);
     say!(
+        out,
         "  windowed: {}   pointwise −ω²g: {}   (relative to max RATTLE tension)",
         sci(r.reaction_window),
         sci(r.reaction_pointwise)
     );
     figure("reaction.rattle_vs_penalty", r.reaction_window);
     figure("reaction.rattle_vs_penalty_pointwise", r.reaction_pointwise);
-    say!();
+    say!(out);
     say!(
+        out,
         "bad input: {} of {} cases gave their typed error with the state untouched",
         r.bad_ok,
         r.bad_cases
     );
     figure_int("forcing.bad_input.ok", r.bad_ok as i64);
     figure_int("forcing.bad_input.cases", r.bad_cases as i64);
+}
+
+impl Experiment for ForcingExperiment {
+    const NAME: &'static str = "forcing";
+    const SEED: &'static str = "Marsden & West 2001 §3.2; 000 eq 1.8";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str =
+        "external forces (order, energy balance, forced symplecticity), damping, reaction forces";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

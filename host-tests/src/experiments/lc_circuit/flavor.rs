@@ -92,7 +92,8 @@ pub fn compute(case: &Case, t_end: f64) -> FlavorResults {
     let mut flavor = Nonintrusive::new(
         switched,
         FlavorParams::new(case.delta, case.tau).expect("τ < δ"),
-    );
+    )
+    .expect("τ < δ");
     let (mut sb, mut sf) = (state(&x0), state(&x0));
     let mut r = FlavorResults::default();
     let dt = 0.01;

@@ -4,7 +4,7 @@
 use macrostep::circuit::{johnson_nyquist, Circuit, CircuitParams, NoisyCircuitVi};
 use macrostep::langevin::Normal;
 use macrostep::nalgebra::{Matrix2, Matrix4, Vector2, Vector4};
-use macrostep::State;
+use macrostep::{State, StochasticIntegrator};
 
 pub(super) use crate::reference::circuit::{exact_moments, linear_sde};
 use rand_pcg::Pcg64;
@@ -47,11 +47,10 @@ pub fn scheme_maps(vi: &Vi) -> (Matrix4<f64>, Matrix4<f64>) {
     for j in 0..4 {
         let mut v = *vi;
         let mut s = state(&Vector4::ith(j, 1.0));
-        v.step_with_normals(&mut s, &Vector4::zeros())
-            .expect("step");
+        v.step_with_noise(&mut s, &Vector4::zeros()).expect("step");
         phi.set_column(j, &phase(&s));
         let mut s = state(&Vector4::zeros());
-        v.step_with_normals(&mut s, &Vector4::ith(j, 1.0))
+        v.step_with_noise(&mut s, &Vector4::ith(j, 1.0))
             .expect("step");
         gam.set_column(j, &phase(&s));
     }
@@ -89,7 +88,7 @@ impl RunRng for Vi {
     fn integrate_with_rng(&mut self, s: &mut State<f64, 2>, n: usize, rng: &mut Pcg64) {
         for _ in 0..n {
             let xi = Normal::vector::<f64, _, 4>(rng);
-            self.step_with_normals(s, &xi).expect("step");
+            self.step_with_noise(s, &xi).expect("step");
         }
     }
 }

@@ -1,45 +1,53 @@
 //! The tables, figure lines and chart of `reproduce lc-circuit`.
 
 use super::model::{KT, R_GIBBS};
-use super::{Results, Setup, Stat};
+use super::{compute, LcCircuitExperiment, Results, Setup, Stat};
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::plot::{self, Chart, Series};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 
 /// Prints the tables, the figure lines and the Fig 7.2 chart.
-pub fn report(setup: &Setup, r: &Results) {
-    report_fig72(setup, r);
-    report_orders(setup, r);
-    report_gibbs(setup, r);
-    report_structure_and_flavor(setup, r);
-    chart(r);
+pub fn report(r: &Results, out: &Output) {
+    let setup = &r.setup;
+    report_fig72(setup, r, out);
+    report_orders(setup, r, out);
+    report_gibbs(setup, r, out);
+    report_structure_and_flavor(setup, r, out);
+    chart(r, out);
     flavor_chart(
         &r.flavor[0],
         "fig73_seed",
         "as printed: eps = 1e-3, delta = 1e-3, q0 = (1, 0)",
+        out,
     );
     flavor_chart(
         &r.flavor[1],
         "fig73",
         "in FLAVOR's regime: eps = 1e-6, tau = 1e-4, delta = 1e-2, q0 = (0, 1)",
+        out,
     );
 }
 
-fn report_fig72(setup: &Setup, r: &Results) {
+fn report_fig72(setup: &Setup, r: &Results, out: &Output) {
     crate::say!(
+        out,
         "004 §7.1.6 Fig 7.2: Var p1, Var p2 (Σ = 0.01, h = {}, {} paths)",
         setup.h,
         setup.paths
     );
-    let t = Table::new(&[
-        "t",
-        "Var p1 exact",
-        "Var p1 MC",
-        "± se",
-        "Var p2 exact",
-        "Var p2 MC",
-        "± se",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "t",
+            "Var p1 exact",
+            "Var p1 MC",
+            "± se",
+            "Var p2 exact",
+            "Var p2 MC",
+            "± se",
+        ],
+    );
     let every = (r.times.len() / 10).max(1);
     for (k, (time, v)) in r.times.iter().zip(&r.var).enumerate() {
         if (k + 1) % every == 0 {
@@ -66,18 +74,22 @@ fn report_fig72(setup: &Setup, r: &Results) {
     figure("lc-circuit.fig72.max_rel_dev", r.max_rel_dev);
 }
 
-fn report_orders(setup: &Setup, r: &Results) {
+fn report_orders(setup: &Setup, r: &Results, out: &Output) {
     crate::say!(
+        out,
         "\norders (deterministic/weak: T = 10, exact propagation; strong: T = 5, {} paths)",
         setup.strong_paths
     );
-    let t = Table::new(&[
-        "h",
-        "mean error",
-        "cov rel error",
-        "strong RMS",
-        "Gibbs <H> bias",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "h",
+            "mean error",
+            "cov rel error",
+            "strong RMS",
+            "Gibbs <H> bias",
+        ],
+    );
     for (i, h) in setup.steps.iter().enumerate() {
         t.row(&[
             format!("{h}"),
@@ -101,14 +113,15 @@ fn report_orders(setup: &Setup, r: &Results) {
     );
 }
 
-fn report_gibbs(setup: &Setup, r: &Results) {
+fn report_gibbs(setup: &Setup, r: &Results, out: &Output) {
     crate::say!(
+        out,
         "\nGibbs (R1 = R2 = {R_GIBBS}, Johnson–Nyquist noise, kT = {KT}, h = {}, {} paths × {})",
         setup.gibbs_h,
         setup.gibbs_paths,
         setup.gibbs_time
     );
-    let t = Table::new(&["quantity", "exact", "MC", "± se", "scheme exact"]);
+    let t = Table::new(out, &["quantity", "exact", "MC", "± se", "scheme exact"]);
     for (name, s) in ["energy", "q3_var", "q4_var", "i1_var"]
         .iter()
         .zip(&r.gibbs)
@@ -145,18 +158,20 @@ fn report_gibbs(setup: &Setup, r: &Results) {
     );
 }
 
-fn report_structure_and_flavor(setup: &Setup, r: &Results) {
+fn report_structure_and_flavor(setup: &Setup, r: &Results, out: &Output) {
     crate::say!(
+        out,
         "\nstructure: symplecticity defect (R = 0), volume factor error (R > 0), reversibility"
     );
     figure("lc-circuit.symplectic_defect", r.symplectic_defect);
     figure("lc-circuit.volume_factor_error", r.volume_error);
     figure("lc-circuit.reversibility", r.reversibility);
     crate::say!(
+        out,
         "\n§7.1.7 FLAVOR vs small-step variational, t ≤ {}",
         setup.flavor_time
     );
-    let t = Table::new(&["case", "method", "slow error", "fast q1 error"]);
+    let t = Table::new(out, &["case", "method", "slow error", "fast q1 error"]);
     for (name, f) in ["seed", "regime"].iter().zip(&r.flavor) {
         t.row(&[
             name.to_string(),
@@ -189,7 +204,7 @@ fn report_structure_and_flavor(setup: &Setup, r: &Results) {
     }
 }
 
-fn chart(r: &Results) {
+fn chart(r: &Results, out: &Output) {
     let curve = |i: usize, mc: bool| -> Vec<(f64, f64)> {
         r.times
             .iter()
@@ -215,18 +230,21 @@ fn chart(r: &Results) {
             points: curve(1, true),
         },
     ];
-    plot::emit(&Chart {
-        stem: "lc-circuit.fig72".into(),
-        title: "004 Fig 7.2: flux variances of the noisy LC circuit, SVI h = 0.1".into(),
-        x_label: "time t".into(),
-        y_label: "variance (x 1e-3)".into(),
-        log_x: false,
-        log_y: false,
-        series,
-    });
+    plot::emit(
+        out,
+        &Chart {
+            stem: "lc-circuit.fig72".into(),
+            title: "004 Fig 7.2: flux variances of the noisy LC circuit, SVI h = 0.1".into(),
+            x_label: "time t".into(),
+            y_label: "variance (x 1e-3)".into(),
+            log_x: false,
+            log_y: false,
+            series,
+        },
+    );
 }
 
-fn flavor_chart(f: &super::flavor::FlavorResults, stem: &str, what: &str) {
+fn flavor_chart(f: &super::flavor::FlavorResults, stem: &str, what: &str, out: &Output) {
     let curve = |which: &[[f64; 3]], i: usize| -> Vec<(f64, f64)> {
         f.times.iter().zip(which).map(|(t, y)| (*t, y[i])).collect()
     };
@@ -248,13 +266,45 @@ fn flavor_chart(f: &super::flavor::FlavorResults, stem: &str, what: &str) {
             points: curve(&f.flavor, 0),
         },
     ];
-    plot::emit(&Chart {
-        stem: format!("lc-circuit.{stem}"),
-        title: format!("004 Figs 7.3-7.4, FLAVOR {what}"),
-        x_label: "time t".into(),
-        y_label: "mesh charge q2 / mesh current v2".into(),
-        log_x: false,
-        log_y: false,
-        series,
-    });
+    plot::emit(
+        out,
+        &Chart {
+            stem: format!("lc-circuit.{stem}"),
+            title: format!("004 Figs 7.3-7.4, FLAVOR {what}"),
+            x_label: "time t".into(),
+            y_label: "mesh charge q2 / mesh current v2".into(),
+            log_x: false,
+            log_y: false,
+            series,
+        },
+    );
+}
+
+impl Experiment for LcCircuitExperiment {
+    const NAME: &'static str = "lc-circuit";
+    const SEED: &'static str = "004 §7.1.6 Fig 7.2";
+    const SECONDS: f64 = 8.0;
+    const ABOUT: &'static str = "004 §7.1: noisy LC circuit, variational + stochastic variational integrator: Fig 7.2 variances, orders, Gibbs statistics";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn with_paths(setup: Setup, paths: usize) -> Setup {
+        Setup { paths, ..setup }
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

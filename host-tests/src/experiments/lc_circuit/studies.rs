@@ -9,7 +9,7 @@ use macrostep::circuit::{Circuit, CircuitParams, CircuitVi};
 use macrostep::langevin::Normal;
 use macrostep::model::Mass;
 use macrostep::nalgebra::{Matrix4, Vector2, Vector4};
-use macrostep::{Integrator, State};
+use macrostep::{Integrator, State, StochasticIntegrator};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
@@ -38,7 +38,7 @@ pub(super) fn fig72(setup: &Setup, r: &mut Results) {
         let mut s = state(&x0);
         for (k, slot) in acc.iter_mut().enumerate() {
             let xi = Normal::vector::<f64, _, 4>(&mut rng);
-            v.step_with_normals(&mut s, &xi).expect("step");
+            v.step_with_noise(&mut s, &xi).expect("step");
             for i in 0..2 {
                 let d = s.v[i] - means[k][2 + i];
                 slot[3 * i] += d;
@@ -125,7 +125,7 @@ pub(super) fn strong_order(setup: &Setup, r: &mut Results) {
             let mut s = state(&x0);
             for chunk in xis.chunks(ratio) {
                 let xi = chunk.iter().sum::<Vector4<f64>>() / (ratio as f64).sqrt();
-                vi.step_with_normals(&mut s, &xi).expect("step");
+                vi.step_with_noise(&mut s, &xi).expect("step");
             }
             *e += (phase(&s) - x).norm_squared();
         }

@@ -13,9 +13,10 @@
 
 use crate::experiments::work_precision::search::{self, Method, Problem, Search, Study};
 use crate::experiments::work_precision::{run_fixed, tag};
+use crate::experiments::Experiment;
 use crate::fixtures::quasi_quadratic::*;
 use crate::measure::{integrator_defect, loglog_slope};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Mass, System};
 use macrostep::sim::QuasiExp;
@@ -276,12 +277,13 @@ fn speedup(setup: &Setup, w: f64) -> Study {
 }
 
 /// Prints the tables and the figures.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "eq 4.84, x(0) = 1.1, y(0) = 0.7/ω, fixed H = {}: slow error |x(T) − x_ref|",
         r.big_h
     );
-    let t = Table::new(&["ω", "ωH", "Quasi1", "Quasi2"]);
+    let t = Table::new(out, &["ω", "ωH", "Quasi1", "Quasi2"]);
     for &(w, e1, e2) in &r.uniform {
         t.row(&[format!("{w}"), format!("{}", w * r.big_h), sci(e1), sci(e2)]);
         figure(&format!("quasi.omega{w}.err_x"), e1);
@@ -289,6 +291,7 @@ pub fn report(r: &Results) {
     }
     figure("quasi.uniform_error_ratio", r.uniform_ratio);
     crate::say!(
+        out,
         "\norders (H ≪ 1/ω): Quasi1 {:.2}, Quasi2 {:.2}",
         r.order,
         r.order_strang
@@ -296,6 +299,7 @@ pub fn report(r: &Results) {
     figure("quasi.order", r.order);
     figure("quasi.order_strang", r.order_strang);
     crate::say!(
+        out,
         "\nsymplecticity defect of one step (ω = 100, H = 0.1): Quasi1 diag {}, Quasi2 {}, Quasi1 + 4.3.2 on eq 4.85 {}",
         sci(r.defects[0]),
         sci(r.defects[1]),
@@ -305,19 +309,20 @@ pub fn report(r: &Results) {
     figure("quasi.symplectic_defect_strang", r.defects[1]);
     figure("quasi.symplectic_defect_expm", r.defects[2]);
     crate::say!(
+        out,
         "\n§4.3.9 (eq 4.85, H = 0.1, n = 10): slow error {}",
         sci(r.nondiag_err)
     );
     figure("quasi.nondiag.err_x", r.nondiag_err);
     for (w, study) in &r.studies {
-        report_study(*w, study);
+        report_study(*w, study, out);
     }
 }
 
 /// One speed-up study's table and its `verlet / quasi` cost ratios at each target.
-fn report_study(w: f64, study: &Study) {
-    crate::say!("\n== {} ==", study.title);
-    let t = Table::new(&["method", "target", "step", "error", "s per unit t"]);
+fn report_study(w: f64, study: &Study, out: &Output) {
+    crate::say!(out, "\n== {} ==", study.title);
+    let t = Table::new(out, &["method", "target", "step", "error", "s per unit t"]);
     for c in &study.curves {
         for f in c.found.iter().flatten() {
             t.row(&[
@@ -343,7 +348,29 @@ fn report_study(w: f64, study: &Study) {
 }
 
 /// `reproduce quasi-quadratic`.
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct QuasiQuadraticExperiment;
+
+impl Experiment for QuasiQuadraticExperiment {
+    const NAME: &'static str = "quasi-quadratic";
+    const SEED: &'static str = "004 §4.3.8";
+    const SECONDS: f64 = 0.2;
+    const ABOUT: &'static str = "004 §4.3.8–4.3.9: quasi-quadratic stiff potentials, error uniform in ω, symplecticity, speed-up vs Verlet";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

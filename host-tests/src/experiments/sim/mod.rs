@@ -3,7 +3,6 @@
 //! `sim-stiff-friction` (Remark 4.2.5).
 
 pub mod fpu;
-mod fpu_charts;
 pub mod langevin;
 pub mod stiff_friction;
 pub mod uniform;

@@ -1,12 +1,13 @@
 //! `reproduce sim-stiff-friction` (004 Remark 4.2.5): with stiff friction c = O(ω) SIM1 stays
 //! accurate at macroscopic H while GLA needs H ≪ 1/c.
 
+use crate::experiments::Experiment;
 use crate::reference;
-use crate::report::{figure, sci, Table};
-use macrostep::langevin::{Gla, StochasticIntegrator};
+use crate::report::{figure, sci, Output, Table};
+use macrostep::langevin::{Gla, GlaParams, StochasticIntegrator};
 use macrostep::model::Mass;
 use macrostep::nalgebra::Vector2;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use macrostep::Integrator;
 use rand::SeedableRng;
@@ -21,14 +22,18 @@ pub fn stiff_friction_error(c: f64, sim: bool, h: f64, t_end: f64, q_ref: &Vecto
     let n = (t_end / h).round() as usize;
     let mut s = model.initial_state();
     let ok = if sim {
-        let fast = FastParams::langevin(split.stiff.k, c, 0.0);
-        let mut sim1 = Sim1::new(Mass::identity(), fast, split.soft, h).expect("sim");
+        let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+        let mut sim1 = Sim1::new(system, h, FastParams::langevin(c, 0.0)).expect("sim");
         // Sim1 is also a StochasticIntegrator (in scope for GLA): name the deterministic step.
         Integrator::integrate(&mut sim1, &mut s, n)
     } else {
-        let mut gla = Gla::new(model.system(), c, 1e300, h).expect("gla");
+        let params = GlaParams {
+            friction: c,
+            inverse_temperature: 1e300,
+        };
+        let mut gla = Gla::new(model.system(), h, params).expect("gla");
         let mut rng = Pcg32::seed_from_u64(0);
-        gla.integrate(&mut s, n, &mut rng)
+        gla.integrate_noisy(&mut s, n, &mut rng)
     };
     let e = (s.q - q_ref).amax();
     if ok.is_err() || !e.is_finite() || e > 1e6 {
@@ -119,13 +124,14 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "Remark 4.2.5: two-spring system ω = 100 with stiff friction c = O(ω) (ε^(-1/2)), σ = 0; \
          error in q at T = {} vs DOP853",
         r.t_end
     );
-    let tab = Table::new(&["c", "method", "H", "err q"]);
+    let tab = Table::new(out, &["c", "method", "H", "err q"]);
     for &(c, sim, h, e) in &r.errors {
         let name = if sim { "sim1" } else { "gla" };
         tab.row(&[format!("{c}"), name.into(), format!("{h}"), sci(e)]);
@@ -134,6 +140,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce sim-stiff-friction`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct SimStiffFrictionExperiment;
+
+impl Experiment for SimStiffFrictionExperiment {
+    const NAME: &'static str = "sim-stiff-friction";
+    const SEED: &'static str = "004 Rem 4.2.5";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "004 Remark 4.2.5: stiff friction c = O(ω): SIM accurate at macroscopic H, GLA not";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,12 +1,13 @@
 //! `reproduce sim-uniform` (004 Theorem 4.2.2): the SIM error in q at fixed H is uniform in ω on
 //! the FPU chain while Verlet's blows up; the orders of SIM1, SIM2 and SIM4 for H ≪ 1/ω.
 
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::reference;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1, Sim2, Sim4};
+use macrostep::sim::{FastParams, Sim1, Sim2, Sim4, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 
@@ -28,19 +29,14 @@ pub enum Which {
 pub fn uniform_error(omega: f64, which: Which, h: f64, t_end: f64, q_ref: &State<f64, 6>) -> f64 {
     let fpu = Fpu::<f64, 6>::new(omega).expect("fpu");
     let split = fpu.split();
-    let fast = FastParams::hamiltonian(split.stiff.k);
+    let sys = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    let fast = FastParams::default();
     let n = (t_end / h).round() as usize;
     let mut s = fpu.initial_state();
     let ok = match which {
-        Which::Sim1 => Sim1::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim1")
-            .integrate(&mut s, n),
-        Which::Sim2 => Sim2::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim2")
-            .integrate(&mut s, n),
-        Which::Sim4 => Sim4::new(Mass::identity(), fast, split.soft, h)
-            .expect("sim4")
-            .integrate(&mut s, n),
+        Which::Sim1 => Sim1::new(sys, h, fast).expect("sim1").integrate(&mut s, n),
+        Which::Sim2 => Sim2::new(sys, h, fast).expect("sim2").integrate(&mut s, n),
+        Which::Sim4 => Sim4::new(sys, h, fast).expect("sim4").integrate(&mut s, n),
         Which::Verlet => VelocityVerlet::new(fpu.system(), h)
             .expect("vv")
             .integrate(&mut s, n),
@@ -177,17 +173,23 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let (t_end, h) = (r.t_end, r.h);
-    crate::say!("FPU chain (m = 3, smooth quartic soft springs), T = {t_end}, fixed H = {h}");
-    let tab = Table::new(&[
-        "ω",
-        "ωH",
-        "SIM1 err q",
-        "SIM2 err q",
-        "SIM4 err q",
-        "Verlet err q",
-    ]);
+    crate::say!(
+        out,
+        "FPU chain (m = 3, smooth quartic soft springs), T = {t_end}, fixed H = {h}"
+    );
+    let tab = Table::new(
+        out,
+        &[
+            "ω",
+            "ωH",
+            "SIM1 err q",
+            "SIM2 err q",
+            "SIM4 err q",
+            "Verlet err q",
+        ],
+    );
     for (omega, e) in &r.uniform {
         tab.row(&[
             format!("{omega}"),
@@ -200,8 +202,8 @@ pub fn report(r: &Results) {
         figure(&format!("sim-uniform.omega{omega}.err_q"), e[0]);
         figure(&format!("sim-uniform.omega{omega}.verlet_err_q"), e[3]);
     }
-    crate::say!("\norders at ω = {}, H ≪ 1/ω:", r.omega_orders);
-    let tab = Table::new(&["method", "H values", "errors", "slope"]);
+    crate::say!(out, "\norders at ω = {}, H ≪ 1/ω:", r.omega_orders);
+    let tab = Table::new(out, &["method", "H values", "errors", "slope"]);
     for fit in &r.orders {
         let (which, hs, slope) = (fit.which, fit.hs, fit.slope);
         tab.row(&[
@@ -219,7 +221,7 @@ pub fn report(r: &Results) {
             slope,
         );
     }
-    charts(r);
+    charts(r, out);
 }
 
 /// A method's name in the charts.
@@ -234,7 +236,7 @@ fn label(which: Which) -> &'static str {
 
 /// Thm 4.2.2 as charts (`--plot`, `--csv`): the error at fixed H against ω, and the error against
 /// H at fixed ω (the orders).
-fn charts(r: &Results) {
+fn charts(r: &Results, out: &Output) {
     use crate::plot::{emit, Chart, Series};
     let series = METHODS
         .iter()
@@ -244,18 +246,21 @@ fn charts(r: &Results) {
             points: r.uniform.iter().map(|(w, e)| (*w, e[i])).collect(),
         })
         .collect();
-    emit(&Chart {
-        stem: "sim-uniform.error_vs_omega".into(),
-        title: format!(
-            "004 Thm 4.2.2: FPU error at fixed H = {} is uniform in ω for SIM",
-            r.h
-        ),
-        x_label: "stiffness ω (log scale)".into(),
-        y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
-        log_x: true,
-        log_y: true,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "sim-uniform.error_vs_omega".into(),
+            title: format!(
+                "004 Thm 4.2.2: FPU error at fixed H = {} is uniform in ω for SIM",
+                r.h
+            ),
+            x_label: "stiffness ω (log scale)".into(),
+            y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
     let series = r
         .orders
         .iter()
@@ -269,21 +274,48 @@ fn charts(r: &Results) {
                 .collect(),
         })
         .collect();
-    emit(&Chart {
-        stem: "sim-uniform.orders".into(),
-        title: format!(
-            "004 §4.2: SIM orders 1, 2, 4 on FPU (ω = {}, H ≪ 1/ω)",
-            r.omega_orders
-        ),
-        x_label: "step H (log scale)".into(),
-        y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
-        log_x: true,
-        log_y: true,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "sim-uniform.orders".into(),
+            title: format!(
+                "004 §4.2: SIM orders 1, 2, 4 on FPU (ω = {}, H ≪ 1/ω)",
+                r.omega_orders
+            ),
+            x_label: "step H (log scale)".into(),
+            y_label: format!("max_i |q_i(T) − q_i,ref(T)|, T = {} (log scale)", r.t_end),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
 }
 
 /// `reproduce sim-uniform`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct SimUniformExperiment;
+
+impl Experiment for SimUniformExperiment {
+    const NAME: &'static str = "sim-uniform";
+    const SEED: &'static str = "004 Thm 4.2.2";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "004 Thm 4.2.2: SIM error in q uniform in ω at fixed H; Verlet blows up; orders 1/2/4";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

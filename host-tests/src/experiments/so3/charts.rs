@@ -2,49 +2,11 @@
 
 use super::Results;
 use crate::plot::{emit, Chart, Series};
-use macrostep::lie::{matrix_of, orthogonality_error, BodyState, RigidBody};
-use macrostep::State;
-use nalgebra::Matrix3;
-
-/// The curves of 000 Fig 10 at every step: `[t, ‖R − R_ref‖_F, |E − E₀|, ‖RᵀR − I‖_F]` of the
-/// trapezoidal Z&S (energy of its penalised system) and of the benchmark (rigid-body energy),
-/// as [`super::zs_errors`] and [`super::cayley_errors`] measure them.
-pub(super) fn fig10_curves(
-    body: &RigidBody<f64>,
-    omega: f64,
-    h: f64,
-    zs: &[State<f64, 9>],
-    cayley: &[BodyState<f64>],
-    r_ref: &[Matrix3<f64>],
-) -> [Vec<[f64; 4]>; 2] {
-    let e0 = body.relaxed_energy(&zs[0], omega);
-    let zs = zs
-        .iter()
-        .zip(r_ref)
-        .enumerate()
-        .map(|(k, (s, rr))| {
-            let r = matrix_of(&s.q);
-            let de = (body.relaxed_energy(s, omega) - e0).abs();
-            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
-        })
-        .collect();
-    let e0 = body.energy(&cayley[0]);
-    let cayley = cayley
-        .iter()
-        .zip(r_ref)
-        .enumerate()
-        .map(|(k, (s, rr))| {
-            let de = (body.energy(s) - e0).abs();
-            let r = s.rotation;
-            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
-        })
-        .collect();
-    [zs, cayley]
-}
+use crate::report::Output;
 
 /// 000 Fig 10: deviation from the benchmark at h = 10⁻⁴, energy error and orthogonality defect
 /// over time, Z&S and the benchmark at the same step, one chart per quantity.
-pub(super) fn fig10(r: &Results) {
+pub(super) fn fig10(r: &Results, out: &Output) {
     let what = [
         (
             1,
@@ -81,20 +43,23 @@ pub(super) fn fig10(r: &Results) {
                 points: curve.iter().skip(1).map(|p| (p[0], p[col])).collect(),
             })
             .collect();
-        emit(&Chart {
-            stem: format!("so3.fig10_{stem}"),
-            title: format!("000 Fig 10: magnetised rigid body on SO(3), {title}"),
-            x_label: "time t".into(),
-            y_label: format!("{y} (log scale)"),
-            log_x: false,
-            log_y: true,
-            series,
-        });
+        emit(
+            out,
+            &Chart {
+                stem: format!("so3.fig10_{stem}"),
+                title: format!("000 Fig 10: magnetised rigid body on SO(3), {title}"),
+                x_label: "time t".into(),
+                y_label: format!("{y} (log scale)"),
+                log_x: false,
+                log_y: true,
+                series,
+            },
+        );
     }
 }
 
 /// The order runs, error against h (log–log; `--plot`, `--csv`).
-pub(super) fn orders(r: &Results) {
+pub(super) fn orders(r: &Results, out: &Output) {
     let names = [
         ("linearised Z&S, first-order form", r.order_zs1),
         ("linearised Z&S, trapezoidal form", r.order_zs2),
@@ -108,16 +73,19 @@ pub(super) fn orders(r: &Results) {
             points: points.clone(),
         })
         .collect();
-    emit(&Chart {
-        stem: "so3.orders".into(),
-        title: "000 §4.5: orders on the magnetised rigid body (SO(3))".into(),
-        x_label: "step h (log scale)".into(),
-        y_label: format!(
-            "max-norm error of (q, v) at T = {} vs DOP853 of its own system (log)",
-            r.t_order
-        ),
-        log_x: true,
-        log_y: true,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "so3.orders".into(),
+            title: "000 §4.5: orders on the magnetised rigid body (SO(3))".into(),
+            x_label: "step h (log scale)".into(),
+            y_label: format!(
+                "max-norm error of (q, v) at T = {} vs DOP853 of its own system (log)",
+                r.t_order
+            ),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
 }

@@ -20,16 +20,15 @@
 //! then both runs are timed alternately and the medians compared.
 
 mod charts;
+mod report;
 
 use crate::measure::loglog_slope;
-use crate::report::{figure, sci, Table};
-use crate::say;
 use macrostep::lie::{
     matrix_of, orthogonality_error, BodyState, CayleyVariational, LinearizedZs, RigidBody,
     So3ZsParams,
 };
 use macrostep::zs::ImplicitNewtonParams;
-use macrostep::{Integrator, State};
+use macrostep::{Guards, Integrator, State};
 use nalgebra::Matrix3;
 use std::time::Instant;
 
@@ -141,6 +140,42 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
+/// The curves of 000 Fig 10 at every step: `[t, ‖R − R_ref‖_F, |E − E₀|, ‖RᵀR − I‖_F]` of the
+/// trapezoidal Z&S (energy of its penalised system) and of the benchmark (rigid-body energy),
+/// as [`zs_errors`] and [`cayley_errors`] measure them.
+fn fig10_curves(
+    body: &RigidBody<f64>,
+    omega: f64,
+    h: f64,
+    zs: &[State<f64, 9>],
+    cayley: &[BodyState<f64>],
+    r_ref: &[Matrix3<f64>],
+) -> [Vec<[f64; 4]>; 2] {
+    let e0 = body.relaxed_energy(&zs[0], omega);
+    let zs = zs
+        .iter()
+        .zip(r_ref)
+        .enumerate()
+        .map(|(k, (s, rr))| {
+            let r = matrix_of(&s.q);
+            let de = (body.relaxed_energy(s, omega) - e0).abs();
+            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
+        })
+        .collect();
+    let e0 = body.energy(&cayley[0]);
+    let cayley = cayley
+        .iter()
+        .zip(r_ref)
+        .enumerate()
+        .map(|(k, (s, rr))| {
+            let de = (body.energy(s) - e0).abs();
+            let r = s.rotation;
+            [k as f64 * h, (r - rr).norm(), de, orthogonality_error(&r)]
+        })
+        .collect();
+    [zs, cayley]
+}
+
 /// Runs every measurement of the setup.
 pub fn compute(setup: &Setup) -> Results {
     let body = RigidBody::<f64>::paper();
@@ -161,7 +196,7 @@ pub fn compute(setup: &Setup) -> Results {
     );
     let cayley_run = run_cayley(body, setup.h, &s0, n, 1);
     let cayley = cayley_errors(&body, &cayley_run, &r_ref);
-    let fig10 = charts::fig10_curves(&body, p.omega, setup.h, &zs_run, &cayley_run, &r_ref);
+    let fig10 = fig10_curves(&body, p.omega, setup.h, &zs_run, &cayley_run, &r_ref);
     let (zs_f32, f32_vs_f64) = f32_run(&body, p, setup, &zs_run, &r_ref);
 
     // Steps with h·2√2ω ≤ 0.3: the asymptotic regime of the penalty modes (at h = 0.04 they are
@@ -278,7 +313,16 @@ fn equal_error_grid(
     // interpolated log-linearly between the bracketing steps.
     let mut grid: Vec<(f64, f64)> = Vec::new();
     for m in [4usize, 2] {
-        let run = run_cayley(body, setup.h * m as f64, s0, n / m, 1);
+        // Guards off at h·4 (0.4 in the paper setup): from the paper start the benchmark's
+        // energy error there exceeds 0.2 of the run's energy scale, so the default energy run
+        // guard refuses a step that is accurate enough for this study (its deviation brackets
+        // the Z&S error from above). The study measures the raw method at that step.
+        let guards = if m == 4 {
+            Guards::off()
+        } else {
+            Guards::default()
+        };
+        let run = run_cayley_with(body, setup.h * m as f64, guards, s0, n / m, 1);
         let r_sub: Vec<Matrix3<f64>> = r_ref.iter().step_by(m).copied().collect();
         grid.push((
             setup.h * m as f64,
@@ -323,7 +367,7 @@ fn timings(
     let time_cayley = |hc: f64, steps: usize| {
         let mut c =
             CayleyVariational::new(body, hc, ImplicitNewtonParams::default()).expect("valid");
-        let mut s = s0;
+        let mut s = s0.to_relaxed();
         let clock = Instant::now();
         c.integrate(&mut s, steps).expect("timed benchmark failed");
         std::hint::black_box(s);
@@ -346,97 +390,5 @@ fn timings(
     (tc, tz, tc1)
 }
 
-/// Prints the table and the figure lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&["method (h=0.1)", "max|R-Rref|", "max|dE|", "max|RtR-I|"]);
-    for (name, e) in [
-        ("Z&S trapezoidal", r.zs),
-        ("Z&S first order", r.zs1),
-        ("Z&S trap. f32", r.zs_f32),
-        ("Cayley bench.", r.cayley),
-    ] {
-        t.row(&[
-            name.into(),
-            sci(e.max_err_r),
-            sci(e.max_energy_err),
-            sci(e.max_orth_err),
-        ]);
-    }
-    say!();
-    say!(
-        "orders: Z&S first-order {:.3}, trapezoidal {:.3}, benchmark {:.3}",
-        r.order_zs1,
-        r.order_zs2,
-        r.order_cayley
-    );
-    say!(
-        "symplecticity defect (10 steps, R^18 canonical): trapezoidal {}, first order {}",
-        sci(r.defect_zs2),
-        sci(r.defect_zs1)
-    );
-    say!(
-        "{} steps of h = 0.1: max|dE| {}, max|RtR-I| {}",
-        r.long_steps,
-        sci(r.long_energy_err),
-        sci(r.long_orth_err)
-    );
-    say!(
-        "equal error {} (Z&S at h = 0.1): benchmark h = {} (interpolated); seconds per unit time: benchmark {}, Z&S {}, benchmark at h = 0.1 {}",
-        sci(r.err_equal),
-        sci(r.h_equal),
-        sci(r.cost_cayley),
-        sci(r.cost_zs),
-        sci(r.cost_cayley_same_h)
-    );
-    for (h, e) in &r.grid {
-        say!("benchmark h = {} max|R-Rref| = {}", sci(*h), sci(*e));
-    }
-    let ratio = r.cost_cayley / r.cost_zs;
-    let comparable = r.zs.max_err_r <= 3.0 * r.cayley.max_err_r;
-    say!(
-        "paper's claim (Z&S at h = 0.1 comparable in accuracy to the benchmark at h = 0.1, at a fraction of its cost): accuracy {} (Z&S/benchmark error {:.2}), cost ratio at equal error {:.1}, at equal step {:.1} -> {}",
-        if comparable { "comparable" } else { "not comparable" },
-        r.zs.max_err_r / r.cayley.max_err_r,
-        ratio,
-        r.cost_cayley_same_h / r.cost_zs,
-        if comparable && ratio > 1.0 { "holds" } else { "does not hold" }
-    );
-    figures(r, ratio);
-    charts::orders(r);
-    charts::fig10(r);
-}
-
-/// The `figure` lines; `ratio` is the cost ratio at equal error.
-fn figures(r: &Results, ratio: f64) {
-    for (prefix, e) in [
-        ("so3.zs", r.zs),
-        ("so3.zs1", r.zs1),
-        ("so3.zs_f32", r.zs_f32),
-        ("so3.cayley", r.cayley),
-    ] {
-        figure(&format!("{prefix}.max_err_R"), e.max_err_r);
-        figure(&format!("{prefix}.max_energy_err"), e.max_energy_err);
-        figure(&format!("{prefix}.max_orth_err"), e.max_orth_err);
-    }
-    figure("so3.zs.f32_vs_f64", r.f32_vs_f64);
-    figure("so3.zs.order", r.order_zs2);
-    figure("so3.zs1.order", r.order_zs1);
-    figure("so3.zs2.order", r.order_zs2);
-    figure("so3.cayley.order", r.order_cayley);
-    figure("so3.zs.symplectic_defect", r.defect_zs2);
-    figure("so3.zs1.symplectic_defect", r.defect_zs1);
-    figure("so3.zs.long_max_energy_err", r.long_energy_err);
-    figure("so3.zs.long_max_orth_err", r.long_orth_err);
-    figure("so3.cayley.h_equal_error", r.h_equal);
-    figure("so3.cost_ratio", ratio);
-    figure(
-        "so3.cost_ratio_equal_step",
-        r.cost_cayley_same_h / r.cost_zs,
-    );
-}
-
 /// `reproduce so3` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
-}
+pub struct So3Experiment;

@@ -40,7 +40,6 @@ use macrostep::model::{Penalty, Split, System, Zero};
 use macrostep::zs::{StiffSylipn, ZsParams};
 use macrostep::{baselines::VelocityVerlet, Guards, Integrator};
 use model::{constraints, mass, Intermolecular};
-pub use print::report;
 use rand_pcg::rand_core::SeedableRng;
 use rand_pcg::Pcg32;
 pub use sim::RunStats;
@@ -109,8 +108,10 @@ impl Setup {
 }
 
 /// Everything measured.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Results {
+    /// The setup it ran.
+    pub setup: Setup,
     /// Simplified Z&Ss + GLA at `h`.
     pub zss: RunStats,
     /// SHAKE + GLA at `h`.
@@ -150,6 +151,7 @@ pub fn compute(setup: &Setup) -> Results {
         guards_off(VelocityVerlet::new(System::new(mass(), pen), setup.h_ref).expect("verlet"));
     let rng = |k: u64| Pcg32::seed_from_u64(setup.seed.wrapping_mul(31).wrapping_add(k));
     Results {
+        setup: setup.clone(),
         zss: sim::run(&mut zss, &g, setup.h, setup, false, &mut rng(1)),
         shake: sim::run(&mut shake, &g, setup.h, setup, true, &mut rng(2)),
         reference: sim::run(&mut verlet, &g, setup.h_ref, setup, false, &mut rng(3)),
@@ -157,7 +159,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce water`.
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&setup, &compute(&setup));
-}
+pub struct WaterExperiment;

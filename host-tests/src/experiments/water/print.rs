@@ -1,9 +1,10 @@
 //! The table, the `figure` lines and the O–O histogram chart of `reproduce water`.
 
 use super::sim::{l1, RunStats, RDF_BINS, RDF_MAX, RDF_MIN};
-use super::{Results, Setup, W};
+use super::{compute, Results, Setup, WaterExperiment, W};
+use crate::experiments::Experiment;
 use crate::plot::{emit, Chart, Series};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 
 fn rows(r: &Results) -> [(&'static str, &RunStats); 3] {
     [
@@ -13,33 +14,24 @@ fn rows(r: &Results) -> [(&'static str, &RunStats); 3] {
     ]
 }
 
-/// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.
-pub fn first_peak(rdf: &[f64]) -> f64 {
-    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
-    let mut best = 0;
-    for (i, p) in rdf.iter().enumerate() {
-        if *p > rdf[best] {
-            best = i;
-        }
-    }
-    RDF_MIN + (best as f64 + 0.5) * width
-}
-
 /// Prints the table and figures and emits the histogram chart.
-pub fn report(setup: &Setup, r: &Results) {
-    let noise = print_table(setup, r);
+pub fn report(r: &Results, out: &Output) {
+    let setup = &r.setup;
+    let noise = print_table(setup, r, out);
     print_figures(setup, r, noise);
-    emit_chart(r);
+    emit_chart(r, out);
 }
 
 /// Prints the setup and the table; returns the reference's half-against-half rdf L1 (the
 /// sampling-noise scale).
-fn print_table(setup: &Setup, r: &Results) -> f64 {
+fn print_table(setup: &Setup, r: &Results, out: &Output) -> f64 {
     crate::say!(
+        out,
         "000 §4.3 Fig 4: TIP3P water, W = {W} molecules (seed: 7), T = {} (seed: 10000), burn-in {} at γ = {}",
         setup.time, setup.burn_time, setup.burn_gamma
     );
     crate::say!(
+        out,
         "ω = {}, h = {} (reference h = {}), γ = {}, β = {} (exact k_BT = {})",
         setup.omega,
         setup.h,
@@ -48,19 +40,22 @@ fn print_table(setup: &Setup, r: &Results) -> f64 {
         setup.beta,
         1.0 / setup.beta
     );
-    let t = Table::new(&[
-        "method",
-        "k_BT",
-        "±",
-        "tangent k_BT",
-        "±",
-        "<r_OO>",
-        "±",
-        "rdf L1 vs ref",
-        "residual",
-        "s / time unit",
-        "error",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "k_BT",
+            "±",
+            "tangent k_BT",
+            "±",
+            "<r_OO>",
+            "±",
+            "rdf L1 vs ref",
+            "residual",
+            "s / time unit",
+            "error",
+        ],
+    );
     for (name, s) in rows(r) {
         t.row(&[
             name.into(),
@@ -77,7 +72,10 @@ fn print_table(setup: &Setup, r: &Results) -> f64 {
         ]);
     }
     let noise = l1(&r.reference.rdf_halves[0], &r.reference.rdf_halves[1]);
-    crate::say!("reference first half vs second half: rdf L1 = {noise:.3} (sampling-noise scale)");
+    crate::say!(
+        out,
+        "reference first half vs second half: rdf L1 = {noise:.3} (sampling-noise scale)"
+    );
     noise
 }
 
@@ -106,7 +104,7 @@ fn print_figures(setup: &Setup, r: &Results, noise: f64) {
         figure(&format!("water.{name}.oo_mean_se"), s.oo_se);
         figure(&format!("water.{name}.residual"), s.residual);
         figure(&format!("water.{name}.cost"), s.cost);
-        figure(&format!("water.{name}.first_peak"), first_peak(&s.rdf));
+        figure(&format!("water.{name}.first_peak"), s.first_peak());
     }
     figure("water.zss.rdf_l1", l1(&r.zss.rdf, &r.reference.rdf));
     figure("water.shake.rdf_l1", l1(&r.shake.rdf, &r.reference.rdf));
@@ -115,7 +113,7 @@ fn print_figures(setup: &Setup, r: &Results, noise: f64) {
 }
 
 /// Emits the O–O distance histogram chart of the three runs.
-fn emit_chart(r: &Results) {
+fn emit_chart(r: &Results, out: &Output) {
     let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
     let series = rows(r)
         .iter()
@@ -129,13 +127,41 @@ fn emit_chart(r: &Results) {
                 .collect(),
         })
         .collect();
-    emit(&Chart {
-        stem: "water.fig4_rdf".into(),
-        title: format!("000 Fig 4: O-O distance distribution, {W} TIP3P waters"),
-        x_label: "r_OO (Angstrom)".into(),
-        y_label: "density (1/Angstrom)".into(),
-        log_x: false,
-        log_y: false,
-        series,
-    });
+    emit(
+        out,
+        &Chart {
+            stem: "water.fig4_rdf".into(),
+            title: format!("000 Fig 4: O-O distance distribution, {W} TIP3P waters"),
+            x_label: "r_OO (Angstrom)".into(),
+            y_label: "density (1/Angstrom)".into(),
+            log_x: false,
+            log_y: false,
+            series,
+        },
+    );
+}
+
+impl Experiment for WaterExperiment {
+    const NAME: &'static str = "water";
+    const SEED: &'static str = "000 §4.3 Fig 4";
+    const SECONDS: f64 = 25.0;
+    const ABOUT: &'static str = "000 §4.3: TIP3P water cluster with Langevin (GLA), simplified Z&Ss vs SHAKE: O-O distribution, temperature, cost";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -52,7 +52,7 @@ pub struct RunStats {
 impl RunStats {
     /// Centre of the histogram bin where the O–O distribution peaks (Å).
     pub fn first_peak(&self) -> f64 {
-        super::print::first_peak(&self.rdf)
+        first_peak(&self.rdf)
     }
 
     /// L1 distance of this run's O–O histogram from `other`'s.
@@ -192,4 +192,16 @@ where
 /// `Σ |p − r|` between two normalised histograms (0 = equal, 2 = disjoint).
 pub fn l1(p: &[f64], r: &[f64]) -> f64 {
     p.iter().zip(r).map(|(a, b)| (a - b).abs()).sum()
+}
+
+/// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.
+pub fn first_peak(rdf: &[f64]) -> f64 {
+    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
+    let mut best = 0;
+    for (i, p) in rdf.iter().enumerate() {
+        if *p > rdf[best] {
+            best = i;
+        }
+    }
+    RDF_MIN + (best as f64 + 0.5) * width
 }

@@ -5,6 +5,7 @@
 use super::search::{Curve, Study};
 use crate::csv::{self, Column};
 use crate::plot::{self, Chart, Series};
+use crate::report::Output;
 
 /// The legend: the label, and where the method's sweep failed (the coarsest step that ran
 /// without failing is above the finest failing one only for non-monotone failures).
@@ -23,7 +24,7 @@ fn legend(c: &Curve) -> String {
 }
 
 /// Writes the chart and the sweep CSV of `s` where the options ask for them.
-pub fn emit(s: &Study) {
+pub fn emit(s: &Study, out: &Output) {
     let series = s
         .curves
         .iter()
@@ -37,16 +38,19 @@ pub fn emit(s: &Study) {
                 .collect(),
         })
         .collect();
-    plot::emit(&Chart {
-        stem: format!("work_precision.{}", s.key),
-        title: s.title.clone(),
-        x_label: "CPU seconds per unit simulated time (median)".into(),
-        y_label: s.error_label.into(),
-        log_x: true,
-        log_y: true,
-        series,
-    });
-    if let Some(dir) = &crate::options::get().csv {
+    plot::emit(
+        out,
+        &Chart {
+            stem: format!("work_precision.{}", s.key),
+            title: s.title.clone(),
+            x_label: "CPU seconds per unit simulated time (median)".into(),
+            y_label: s.error_label.into(),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
+    if let Some(dir) = &out.csv {
         let cols: Vec<(String, Vec<f64>)> = s
             .curves
             .iter()

@@ -1,4 +1,4 @@
-//! `reproduce work-precision` (issue 14): which method wins where, **at equal accuracy**.
+//! `reproduce work-precision`: which method wins where, **at equal accuracy**.
 //!
 //! For each problem and method the harness ([`search`]) sweeps the step (a peer's tolerance)
 //! over a log grid, finds the coarsest setting that reaches each target error (every finer grid
@@ -9,9 +9,9 @@
 //! error at a large step is a failed sweep point, and the search moves to smaller steps.
 //!
 //! Problems: [`dp`] (double pendulum, ω = 100, vs the rigid solution; with the Z&S stability
-//! cap of item 3), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
+//! cap), [`chain`] (chain of 20 at ω = 100 and 300, of 5, 10, 40 at ω = 100, vs a rigid angle-coordinate
 //! reference), [`omega`] (the double pendulum over ω = 20 … 2000: stability caps and costs,
-//! `reproduce work-precision-omega`), [`remedies`] (the Z&S cap remedies of item 3:
+//! `reproduce work-precision-omega`), [`remedies`] (remedies for the Z&S cap:
 //! β, distance form, Gauss–Newton matrix; `reproduce work-precision-remedies`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
 pub mod chain;
@@ -21,7 +21,8 @@ pub mod remedies;
 pub mod search;
 pub mod slow;
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 use macrostep::{ConfigError, Integrator, State};
 use search::{Outcome, Search, Study};
@@ -81,7 +82,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's setting: dp T = 10, chain T = 3, FPU T = 100, trimer T = 10.
+    /// The full setting: dp T = 10, chain T = 3, FPU T = 100, trimer T = 10.
     pub fn paper() -> Self {
         Self {
             dp_span: 10.0,
@@ -222,15 +223,18 @@ pub fn tag(e: f64) -> String {
 
 /// The table of one study: per method and target, the found parameter, its error, the bracket
 /// above it and the cost.
-fn table(s: &Study) {
-    let t = Table::new(&[
-        "method",
-        "target",
-        "param",
-        "error",
-        "miss above",
-        "s per unit t",
-    ]);
+fn table(s: &Study, out: &Output) {
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "target",
+            "param",
+            "error",
+            "miss above",
+            "s per unit t",
+        ],
+    );
     for c in &s.curves {
         for (k, f) in c.found.iter().enumerate() {
             let row = match f {
@@ -253,9 +257,9 @@ fn table(s: &Study) {
 }
 
 /// The table, the plot and the figures of one study.
-fn report_study(s: &Study) {
-    say!("\n== {} ==", s.title);
-    table(s);
+fn report_study(s: &Study, out: &Output) {
+    say!(out, "\n== {} ==", s.title);
+    table(s, out);
     for c in &s.curves {
         for (k, f) in c.found.iter().enumerate() {
             let e = tag(s.targets[k]);
@@ -273,20 +277,21 @@ fn report_study(s: &Study) {
     for (a, b, r) in &s.ratios {
         for (k, v) in r.iter().enumerate() {
             let e = tag(s.targets[k]);
-            say!("{a} / {b} cost at error {e}: {v:.3}");
+            say!(out, "{a} / {b} cost at error {e}: {v:.3}");
             figure(&format!("work_precision.{}.{a}_over_{b}_at_{e}", s.key), *v);
         }
     }
-    charts::emit(s);
+    charts::emit(s, out);
 }
 
 /// Prints the tables and the figures; writes CSV and PNG when asked.
-pub fn report(r: &Results) {
-    say!("work–precision at equal accuracy; cost = median wall-clock seconds per unit simulated time (one core)");
+pub fn report(r: &Results, out: &Output) {
+    say!(out, "work–precision at equal accuracy; cost = median wall-clock seconds per unit simulated time (one core)");
     for s in &r.studies {
-        report_study(s);
+        report_study(s, out);
         if s.key == "dp_w100" {
             say!(
+                out,
                 "penalty model error at ω = 100 (exact penalised vs rigid): {}",
                 sci(r.dp_model_err)
             );
@@ -294,22 +299,23 @@ pub fn report(r: &Results) {
         }
         if s.key == "fpu_sum" {
             say!(
+                out,
                 "FPU reference check: DOP853 1e-12 vs 1e-13, max |ΔI_j| = {}",
                 sci(r.fpu_reference_err)
             );
             figure("work_precision.fpu.reference_err", r.fpu_reference_err);
         }
         if s.key == "trimer" {
-            trimer_per_delta_over_tau(s);
+            trimer_per_delta_over_tau(s, out);
         }
     }
-    report_caps(&r.caps);
+    report_caps(&r.caps, out);
 }
 
-/// The trimer's equal-accuracy speed-up in units of the fused FLAVOR's δ/τ (issue 14 quotes
-/// 1.05–1.10·δ/τ against the legacy map *at τ*; here the legacy map runs at its own
+/// The trimer's equal-accuracy speed-up in units of the fused FLAVOR's δ/τ (against the legacy
+/// map *at τ* the speed-up is 1.05–1.10·δ/τ; here the legacy map runs at its own
 /// equal-accuracy step).
-fn trimer_per_delta_over_tau(s: &Study) {
+fn trimer_per_delta_over_tau(s: &Study, out: &Output) {
     let fused = s.curves.iter().find(|c| c.key == "fused");
     let ratio = s.ratios.iter().find(|r| r.0 == "legacy" && r.1 == "fused");
     for (k, &e) in s.targets.iter().enumerate() {
@@ -318,6 +324,7 @@ fn trimer_per_delta_over_tau(s: &Study) {
             .map_or(f64::NAN, |f| f.p / slow::TAU);
         let r = ratio.map_or(f64::NAN, |r| r.2[k]);
         say!(
+            out,
             "trimer at {e:e}: fused δ/τ = {d:.0}; legacy / fused = {:.3}·δ/τ",
             r / d
         );
@@ -335,20 +342,24 @@ fn trimer_per_delta_over_tau(s: &Study) {
     }
 }
 
-/// The Z&S ω = 100 stability cap (issue 14 item 3).
-fn report_caps(caps: &[dp::Cap]) {
+/// The Z&S ω = 100 stability cap.
+fn report_caps(caps: &[dp::Cap], out: &Output) {
     say!(
+        out,
         "\n== stability cap, double pendulum ω = 100, T = 10 (grid ratio 2^(1/8) from h = 0.01) =="
     );
-    let t = Table::new(&[
-        "beta",
-        "guards",
-        "h_max",
-        "h_fail",
-        "omega*h_fail",
-        "min eig M+bh²H",
-        "failure",
-    ]);
+    let t = Table::new(
+        out,
+        &[
+            "beta",
+            "guards",
+            "h_max",
+            "h_fail",
+            "omega*h_fail",
+            "min eig M+bh²H",
+            "failure",
+        ],
+    );
     for c in caps {
         t.row(&[
             c.method.into(),
@@ -377,7 +388,29 @@ fn report_caps(caps: &[dp::Cap]) {
 mod charts;
 
 /// `reproduce work-precision` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct WorkPrecisionExperiment;
+
+impl Experiment for WorkPrecisionExperiment {
+    const NAME: &'static str = "work-precision";
+    const SEED: &'static str = "000 §4.1, 004 §5.4.3, §4.2.6, eq 2.100";
+    const SECONDS: f64 = 35.0;
+    const ABOUT: &'static str = "work–precision at equal accuracy: dp ω = 100 (10 methods + DOP853 peer), chains of 5–40, FPU SIM1/2/4 vs Verlet, FLAVOR trimer; Z&S cap";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,4 +1,4 @@
-//! `reproduce work-precision-omega` (issue 14, the `omega` study): the penalised double pendulum
+//! `reproduce work-precision-omega` (the `omega` study): the penalised double pendulum
 //! (000 §4.1 start, β = 0.4, error against the rigid solution at t = 1, …, T) over penalty
 //! frequencies ω = 20 … 2000.
 //!
@@ -15,9 +15,10 @@
 
 use super::search::{self, Search, Study};
 use super::{charts, dp, tag};
+use crate::experiments::Experiment;
 use crate::fixtures::penalised_dp::cap_run;
 use crate::plot::{self, Chart, Series};
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 
 /// The penalty methods whose stability cap is measured, in report order.
@@ -56,7 +57,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The issue's ω list, T = 10, cap grid `2^(1/8)` (≈ 5 s in release).
+    /// The full ω list, T = 10, cap grid `2^(1/8)` (≈ 5 s in release).
     pub fn paper() -> Self {
         Self {
             omegas: vec![20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0],
@@ -190,9 +191,15 @@ pub fn ratio(row: &Row, a: &str, b: &str, t: usize) -> f64 {
 }
 
 /// The caps table and figures.
-fn report_caps(r: &Results) {
-    say!("\n== largest stable step h_max (guards on, T = 10 completes), β = {BETA} ==");
-    let t = Table::new(&["omega", "method", "h_max", "omega*h_max", "first failure"]);
+fn report_caps(r: &Results, out: &Output) {
+    say!(
+        out,
+        "\n== largest stable step h_max (guards on, T = 10 completes), β = {BETA} =="
+    );
+    let t = Table::new(
+        out,
+        &["omega", "method", "h_max", "omega*h_max", "first failure"],
+    );
     for row in &r.rows {
         for c in &row.caps {
             t.row(&[
@@ -219,16 +226,17 @@ fn report_caps(r: &Results) {
 }
 
 /// The per-ω cost table and figures.
-fn report_costs(r: &Results) {
+fn report_costs(r: &Results, out: &Output) {
     for row in &r.rows {
         let s = &row.study;
         say!(
+            out,
             "\n== ω = {}: penalty model error {} ==",
             row.omega,
             sci(row.model_err)
         );
-        super::table(s);
-        charts::emit(s);
+        super::table(s, out);
+        charts::emit(s, out);
         let w = row.omega;
         figure(
             &format!("work-precision-omega.model_err.omega{w}"),
@@ -252,7 +260,7 @@ fn report_costs(r: &Results) {
         for (a, b) in RATIOS {
             for (t, &e) in s.targets.iter().enumerate() {
                 let v = ratio(row, a, b, t);
-                say!("ω = {w}: {a} / {b} at {e:e}: {v:.3}");
+                say!(out, "ω = {w}: {a} / {b} at {e:e}: {v:.3}");
                 figure(
                     &format!(
                         "work-precision-omega.ratio.{a}_over_{b}_at_{}.omega{w}",
@@ -266,7 +274,7 @@ fn report_costs(r: &Results) {
 }
 
 /// The two charts: cost ratios against ω, and `ωh_max` against ω.
-fn charts(r: &Results) {
+fn charts(r: &Results, out: &Output) {
     let targets = r
         .rows
         .first()
@@ -285,15 +293,18 @@ fn charts(r: &Results) {
             });
         }
     }
-    plot::emit(&Chart {
-        stem: "work_precision_omega.ratios".into(),
-        title: "double pendulum: CPU ratio at equal error vs penalty ω (> 1: b cheaper)".into(),
-        x_label: "penalty frequency ω".into(),
-        y_label: "CPU(a) / CPU(b) at equal error".into(),
-        log_x: true,
-        log_y: true,
-        series,
-    });
+    plot::emit(
+        out,
+        &Chart {
+            stem: "work_precision_omega.ratios".into(),
+            title: "double pendulum: CPU ratio at equal error vs penalty ω (> 1: b cheaper)".into(),
+            x_label: "penalty frequency ω".into(),
+            y_label: "CPU(a) / CPU(b) at equal error".into(),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
     let series = CAP_METHODS
         .iter()
         .enumerate()
@@ -311,28 +322,59 @@ fn charts(r: &Results) {
                 .collect(),
         })
         .collect();
-    plot::emit(&Chart {
-        stem: "work_precision_omega.h_max".into(),
-        title: "double pendulum: largest stable step, ω·h_max, vs ω (T = 10, guards on)".into(),
-        x_label: "penalty frequency ω".into(),
-        y_label: "ω · h_max".into(),
-        log_x: true,
-        log_y: true,
-        series,
-    });
+    plot::emit(
+        out,
+        &Chart {
+            stem: "work_precision_omega.h_max".into(),
+            title: "double pendulum: largest stable step, ω·h_max, vs ω (T = 10, guards on)".into(),
+            x_label: "penalty frequency ω".into(),
+            y_label: "ω · h_max".into(),
+            log_x: true,
+            log_y: true,
+            series,
+        },
+    );
 }
 
 /// Prints the tables and figures; draws the charts when asked.
-pub fn report(r: &Results) {
-    say!("work–precision over the penalty frequency ω (double pendulum, error vs rigid)");
-    say!("cost = median wall-clock seconds per unit simulated time (one core)");
-    report_caps(r);
-    report_costs(r);
-    charts(r);
+pub fn report(r: &Results, out: &Output) {
+    say!(
+        out,
+        "work–precision over the penalty frequency ω (double pendulum, error vs rigid)"
+    );
+    say!(
+        out,
+        "cost = median wall-clock seconds per unit simulated time (one core)"
+    );
+    report_caps(r, out);
+    report_costs(r, out);
+    charts(r, out);
 }
 
 /// `reproduce work-precision-omega` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct WorkPrecisionOmegaExperiment;
+
+impl Experiment for WorkPrecisionOmegaExperiment {
+    const NAME: &'static str = "work-precision-omega";
+    const SEED: &'static str = "000 §4.1, penalty ω = 20 … 2000";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str = "double pendulum over penalty ω = 20 … 2000: largest stable steps, costs at equal error, Z&S ÷ Verlet";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,4 +1,4 @@
-//! `reproduce work-precision-remedies` (issue 14 item 3): the remedies the seeds allow for the
+//! `reproduce work-precision-remedies`: the remedies the seeds allow for the
 //! Z&S stability cap on the penalised double pendulum, each measured on the `omega` study's
 //! cap scan ([`super::omega`]: 000 §4.1 start, guards on, `[0, T]` must complete, grid from
 //! `ωh = 0.05` up to `h = 1`).
@@ -22,7 +22,7 @@
 //!   error in q and v at t = 1, ω = 20), symplecticity defect (one step, ω = 100, h = 0.01) and
 //!   reversibility.
 //!
-//! The stiff Z&Ss of eq 2.8 is the fourth remedy of the issue; on this model (linear gravity)
+//! The stiff Z&Ss of eq 2.8 is the fourth remedy; on this model (linear gravity)
 //! it is SyLiPN (`work-precision-omega.stiff_sylipn.h_max.omega<ω>`; `sylipn` here).
 //!
 //! # Which remedy works
@@ -51,16 +51,17 @@
 //!   (reversibility ≈ 1e-13) but **not symplecticity**: defect 1.5e-2 against 1.4e-10 for the
 //!   exact Z&S (`f = −M⁻¹∇U` needs the matrix to be the Hessian of `V`; with `G ≠ ∇²V`
 //!   the term `βh²(∇²V − G)a` remains, whatever the third-derivative term — the exact-`V‴`
-//!   control has the same 1.4e-2). It also cuts SyLiPN's step by 2.4–3×. Not kept.
+//!   control has the same 1.4e-2). It also cuts SyLiPN's step by 2.4–3×, so the core does not offer it.
 //!
 //! The only larger stable step on this problem is SyLiPN's (3.7× Z&S's at ω = 100, 5.2× at
-//! ω = 1000), which `zs::advice` already recommends.
+//! ω = 1000), which `zs::advice` recommends.
 
 use super::omega::Cap;
+use crate::experiments::Experiment;
 use crate::fixtures::penalised_dp::{completes, DistanceForm, GaussNewton};
 use crate::measure::{loglog_slope, reversibility_error};
 use crate::reference::solve_system;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use crate::say;
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
@@ -359,9 +360,15 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
-    say!("Z&S stability-cap remedies, penalised double pendulum (000 §4.1), guards on");
-    let t = Table::new(&["omega", "remedy", "h_max", "omega*h_max", "first failure"]);
+pub fn report(r: &Results, out: &Output) {
+    say!(
+        out,
+        "Z&S stability-cap remedies, penalised double pendulum (000 §4.1), guards on"
+    );
+    let t = Table::new(
+        out,
+        &["omega", "remedy", "h_max", "omega*h_max", "first failure"],
+    );
     for (w, caps) in &r.caps {
         for c in caps {
             t.row(&[
@@ -385,14 +392,17 @@ pub fn report(r: &Results) {
             );
         }
     }
-    say!("\nproperties (order: ω = 20, error in q, v at t = 1 vs DOP853; defect, reversibility: ω = 100, h = 0.01, from t = 2)");
-    let t = Table::new(&[
-        "method",
-        "errors",
-        "order",
-        "symplectic defect",
-        "reversibility",
-    ]);
+    say!(out, "\nproperties (order: ω = 20, error in q, v at t = 1 vs DOP853; defect, reversibility: ω = 100, h = 0.01, from t = 2)");
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "errors",
+            "order",
+            "symplectic defect",
+            "reversibility",
+        ],
+    );
     for p in &r.props {
         let errs: Vec<String> = p.errors.iter().map(|&e| sci(e)).collect();
         t.row(&[
@@ -418,7 +428,29 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce work-precision-remedies` (`--quick`: the reduced setup).
-pub fn run() {
-    let setup = crate::options::setup(Setup::paper, Setup::quick);
-    report(&compute(&setup));
+pub struct WorkPrecisionRemediesExperiment;
+
+impl Experiment for WorkPrecisionRemediesExperiment {
+    const NAME: &'static str = "work-precision-remedies";
+    const SEED: &'static str = "000 §4.1, eq 1.2–1.3; 002 §5";
+    const SECONDS: f64 = 10.0;
+    const ABOUT: &'static str = "Z&S stability-cap remedies on the penalised double pendulum: β, distance form, Gauss–Newton matrix (h_max at ω = 100, 1000; order, symplecticity, symmetry)";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -13,9 +13,9 @@ use super::search::{Method, Outcome, Problem};
 use crate::experiments::flavor::{nonintrusive_fused, nonintrusive_se, system_2100};
 use crate::experiments::sim::{fpu_sim1, fpu_sim2};
 use crate::reference;
-use macrostep::baselines::{Ordering, SymplecticEuler, VelocityVerlet};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim4};
+use macrostep::sim::{FastParams, Sim4, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{ConfigError, Integrator, State};
 use nalgebra::SVector;
@@ -78,12 +78,8 @@ fn fpu_error(which: FpuError, a: &[f64], b: &[f64]) -> f64 {
 /// [`fpu_sim1`]/[`fpu_sim2`].
 fn fpu_sim4(fpu: &Fpu<f64, 6>, h: f64) -> Result<impl Integrator<f64, 6>, ConfigError> {
     let split = fpu.split();
-    Sim4::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        h,
-    )
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    Sim4::new(system, h, FastParams::default())
 }
 
 /// The FPU problem (`fpu_sum` or `fpu_each`) over `[0, span]` against `refi`.
@@ -198,7 +194,7 @@ pub fn trimer_problem<'a>(span: f64, refs: &'a [f64]) -> Problem<'a> {
             1e-6,
             Box::new(move |h| {
                 run_fixed(
-                    SymplecticEuler::new(sys(), h, Ordering::KickDrift),
+                    SymplecticEuler::new(sys(), h, EulerOrdering::KickDrift),
                     s0,
                     1.0,
                     n_out,

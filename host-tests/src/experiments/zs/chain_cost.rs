@@ -3,8 +3,9 @@
 //! step costs about the sum of its pieces (gradient, third-derivative contraction, solve).
 
 use super::{dp_penalised, dp_start};
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
-use crate::report::{figure, Table};
+use crate::report::{figure, Output, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{Banded, Dense, ShiftedSolve};
 use macrostep::model::{Potential, ThirdDerivative};
@@ -148,15 +149,18 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&[
-        "n",
-        "verlet ns",
-        "zs dense ns",
-        "zs banded ns",
-        "pieces ns",
-        "ratio",
-    ]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(
+        out,
+        &[
+            "n",
+            "verlet ns",
+            "zs dense ns",
+            "zs banded ns",
+            "pieces ns",
+            "ratio",
+        ],
+    );
     for (n, r) in r.ns.iter().zip(&r.rows) {
         t.row(&[
             format!("{n}"),
@@ -173,6 +177,7 @@ pub fn report(r: &Results) {
     let [step, grad, third, solve] = r.double_pendulum;
     let pieces = grad + third + solve;
     crate::say!(
+        out,
         "double pendulum: Z&S step {step:.0} ns; gradient {grad:.0} + contraction {third:.0} + Hessian, factor and solve {solve:.0} = {pieces:.0} ns; ratio {:.2}",
         step / pieces
     );
@@ -187,6 +192,30 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce zs-chain-cost`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct ZsChainCostExperiment;
+
+impl Experiment for ZsChainCostExperiment {
+    const NAME: &'static str = "zs-chain-cost";
+    const SEED: &'static str = "000 §4.3, 004 §5.4.1";
+    const SECONDS: f64 = 1.5;
+    const ABOUT: &'static str =
+        "000 §4.3 / 004 §5.4.1: Z&S cost per step on a chain of n pendula, dense vs banded";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -3,12 +3,13 @@
 //! reference: position error, energy error, constraint drift and cost per step.
 
 use super::{dp_penalised, dp_reference, dp_start, DpPenalty};
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::{Constraint, System};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{
-    ImplicitNewtonParams, Newmark, NewmarkOneIteration, Sylipn, ZhangSkeel, ZsParams,
+    ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, Sylipn, ZhangSkeel, ZsParams,
 };
 use macrostep::Integrator;
 use std::time::Instant;
@@ -99,9 +100,12 @@ pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
     let sys = dp_penalised(omega);
     let p = ZsParams::with_beta(0.4);
     let h = 0.1;
-    let newton = ImplicitNewtonParams {
-        tol: 1e-12,
-        max_iter: 50,
+    let np = NewmarkParams {
+        beta: p.beta,
+        newton: ImplicitNewtonParams {
+            tol: 1e-12,
+            max_iter: 50,
+        },
     };
     vec![
         (
@@ -119,12 +123,7 @@ pub fn dp_runs(t_end: f64) -> Vec<(&'static str, DpRun)> {
         ),
         (
             "newmark",
-            dp_run(
-                || Newmark::new(sys, h, p, newton).expect("valid"),
-                &sys,
-                h,
-                t_end,
-            ),
+            dp_run(|| Newmark::new(sys, h, np).expect("valid"), &sys, h, t_end),
         ),
         (
             "newmark1",
@@ -196,16 +195,19 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table, the charts (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&[
-        "method",
-        "h",
-        "err_t10",
-        "err_max",
-        "max_energy_err",
-        "max_g",
-        "ns_per_step",
-    ]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(
+        out,
+        &[
+            "method",
+            "h",
+            "err_t10",
+            "err_max",
+            "max_energy_err",
+            "max_g",
+            "ns_per_step",
+        ],
+    );
     for (name, r) in &r.runs {
         t.row(&[
             name.to_string(),
@@ -218,8 +220,11 @@ pub fn report(r: &Results) {
         ]);
     }
     let e32 = r.zs_f32_err_t10;
-    crate::say!("Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}");
-    dp_charts(&r.runs);
+    crate::say!(
+        out,
+        "Z&S in f32, h = 0.1: max position error at t = 10 {e32:.3e}"
+    );
+    dp_charts(&r.runs, out);
     figure("double-pendulum.zs_f32.err_t10", e32);
     for (name, r) in &r.runs {
         figure(&format!("double-pendulum.{name}.err_t10"), r.err_t10);
@@ -237,8 +242,32 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce double-pendulum`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct DoublePendulumExperiment;
+
+impl Experiment for DoublePendulumExperiment {
+    const NAME: &'static str = "double-pendulum";
+    const SEED: &'static str = "000 §4.1 Fig 1";
+    const SECONDS: f64 = 0.3;
+    const ABOUT: &'static str =
+        "000 §4.1 Fig 1: Z&S, Z&Ss, Newmark, one-iteration Newmark, Verlet vs rigid reference";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }
 
 /// The method's label in the charts.
@@ -256,7 +285,7 @@ fn dp_label(name: &str, h: f64) -> String {
 
 /// 000 Fig 1–2 as curves: energy error, constraint drift and position error over time, one
 /// curve per method (`--plot`, `--csv`).
-fn dp_charts(runs: &[(&'static str, DpRun)]) {
+fn dp_charts(runs: &[(&'static str, DpRun)], out: &Output) {
     let what = [
         (
             1,
@@ -286,14 +315,17 @@ fn dp_charts(runs: &[(&'static str, DpRun)]) {
                 points: r.series.iter().skip(1).map(|p| (p[0], p[col])).collect(),
             })
             .collect();
-        crate::plot::emit(&crate::plot::Chart {
-            stem: format!("double-pendulum.{stem}"),
-            title: format!("000 §4.1 double pendulum (ω = 20, β = 0.4): {title}"),
-            x_label: "time t".into(),
-            y_label: format!("{y} (log scale)"),
-            log_x: false,
-            log_y: true,
-            series,
-        });
+        crate::plot::emit(
+            out,
+            &crate::plot::Chart {
+                stem: format!("double-pendulum.{stem}"),
+                title: format!("000 §4.1 double pendulum (ω = 20, β = 0.4): {title}"),
+                x_label: "time t".into(),
+                y_label: format!("{y} (log scale)"),
+                log_x: false,
+                log_y: true,
+                series,
+            },
+        );
     }
 }

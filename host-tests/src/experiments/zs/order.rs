@@ -2,9 +2,10 @@
 //! fourth order of the triple-jump composition of Z&S, on Hénon–Heiles.
 
 use super::{hh, hh_split, hh_start};
+use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::reference::solve_system;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::compose::{Scheme, SymmetricComposition};
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
@@ -116,8 +117,11 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&["h", "zs", "zss", "zs4 (3-jump)", "h_stiff", "zss_stiff"]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(
+        out,
+        &["h", "zs", "zss", "zs4 (3-jump)", "h_stiff", "zss_stiff"],
+    );
     for k in 0..r.hs.len() {
         t.row(&[
             sci(r.hs[k]),
@@ -135,39 +139,67 @@ pub fn report(r: &Results) {
         loglog_slope(&r.hs_stiff, &r.zss_stiff),
     );
     figure("zs-order.zs4.slope", loglog_slope(&r.hs, &r.zs4));
-    chart(r);
+    chart(r, out);
 }
 
 /// The errors against h, log–log (`--plot`, `--csv`); the legend gives each fitted slope.
-fn chart(r: &Results) {
+fn chart(r: &Results, out: &Output) {
     let curve = |name: &str, hs: &[f64], errs: &[f64]| crate::plot::Series {
         label: format!("{name} (fitted slope {:.2})", loglog_slope(hs, errs)),
         points: hs.iter().copied().zip(errs.iter().copied()).collect(),
     };
-    crate::plot::emit(&crate::plot::Chart {
-        stem: "zs-order.error_vs_h".into(),
-        title: "000 Cor 2.8, Rem 2.11: order of the Z&S family on Hénon–Heiles (β = 0.4)".into(),
-        x_label: "step h (log scale)".into(),
-        y_label: format!(
-            "max-norm error in (q, v) at T = {} against DOP853 (log scale)",
-            r.t_end
-        ),
-        log_x: true,
-        log_y: true,
-        series: vec![
-            curve("Z&S", &r.hs, &r.zs),
-            curve("Z&Ss (SyLiPN), on top of Z&S at this scale", &r.hs, &r.zss),
-            curve("Z&S composed by the triple jump", &r.hs, &r.zs4),
-            curve(
-                "stiff Z&Ss (stiffer split system)",
-                &r.hs_stiff,
-                &r.zss_stiff,
+    crate::plot::emit(
+        out,
+        &crate::plot::Chart {
+            stem: "zs-order.error_vs_h".into(),
+            title: "000 Cor 2.8, Rem 2.11: order of the Z&S family on Hénon–Heiles (β = 0.4)"
+                .into(),
+            x_label: "step h (log scale)".into(),
+            y_label: format!(
+                "max-norm error in (q, v) at T = {} against DOP853 (log scale)",
+                r.t_end
             ),
-        ],
-    });
+            log_x: true,
+            log_y: true,
+            series: vec![
+                curve("Z&S", &r.hs, &r.zs),
+                curve("Z&Ss (SyLiPN), on top of Z&S at this scale", &r.hs, &r.zss),
+                curve("Z&S composed by the triple jump", &r.hs, &r.zs4),
+                curve(
+                    "stiff Z&Ss (stiffer split system)",
+                    &r.hs_stiff,
+                    &r.zss_stiff,
+                ),
+            ],
+        },
+    );
 }
 
 /// `reproduce zs-order`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct ZsOrderExperiment;
+
+impl Experiment for ZsOrderExperiment {
+    const NAME: &'static str = "zs-order";
+    const SEED: &'static str = "000 Cor 2.8, Rem 2.11";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "000 Cor 2.8, Rem 2.11: order of Z&S, Z&Ss, stiff Z&Ss, composed Z&S";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

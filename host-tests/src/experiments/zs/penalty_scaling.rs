@@ -2,7 +2,8 @@
 //! Z&S on the penalised double pendulum is `O(ω⁻²)`, so `ω² max|g|` stays bounded.
 
 use super::{dp_penalised, dp_start};
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::model::Constraint;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::Integrator;
@@ -66,36 +67,63 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table, the chart (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&["omega", "h", "omega^2 max|g|"]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(out, &["omega", "h", "omega^2 max|g|"]);
     for &(omega, v) in &r.rows {
         t.row(&[format!("{omega}"), sci(0.1 / omega), sci(v)]);
         figure(&format!("penalty-scaling.omega{omega}.omega2_max_g"), v);
     }
-    chart(r);
+    chart(r, out);
 }
 
 /// 000 Fig 2a: `ω² max|g|` against ω. Both axes logarithmic, so that the `O(ω⁻²)` scaling of
 /// the constraint violation shows as a horizontal line (any other power would be a sloped one).
-fn chart(r: &Results) {
-    crate::plot::emit(&crate::plot::Chart {
-        stem: "penalty-scaling.omega2_max_g".into(),
-        title: format!(
-            "000 Fig 2a: ω² max|g(q(t))| over t ≤ {} is bounded in ω (double pendulum)",
-            r.t_end
-        ),
-        x_label: "penalty stiffness ω (log scale)".into(),
-        y_label: "ω² · max over t of ‖g(q(t))‖∞, g = |rod|² − L² (log scale)".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![crate::plot::Series {
-            label: "Z&S, β = 0.4, h = 0.1/ω".into(),
-            points: r.rows.clone(),
-        }],
-    });
+fn chart(r: &Results, out: &Output) {
+    crate::plot::emit(
+        out,
+        &crate::plot::Chart {
+            stem: "penalty-scaling.omega2_max_g".into(),
+            title: format!(
+                "000 Fig 2a: ω² max|g(q(t))| over t ≤ {} is bounded in ω (double pendulum)",
+                r.t_end
+            ),
+            x_label: "penalty stiffness ω (log scale)".into(),
+            y_label: "ω² · max over t of ‖g(q(t))‖∞, g = |rod|² − L² (log scale)".into(),
+            log_x: true,
+            log_y: true,
+            series: vec![crate::plot::Series {
+                label: "Z&S, β = 0.4, h = 0.1/ω".into(),
+                points: r.rows.clone(),
+            }],
+        },
+    );
 }
 
 /// `reproduce penalty-scaling`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct PenaltyScalingExperiment;
+
+impl Experiment for PenaltyScalingExperiment {
+    const NAME: &'static str = "penalty-scaling";
+    const SEED: &'static str = "000 Thm 1.3, Fig 2a";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str =
+        "000 Thm 1.3 / Rem A.3 / Fig 2a: omega^2 max|g| bounded for the penalised double pendulum";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -1,10 +1,11 @@
 //! `reproduce zs-stability` (000 Thm 2.5): Z&S on the harmonic oscillator is unconditionally
 //! stable for β = 1/4 and stable only below hω = 2/√(1 − 4β) for β < 1/4.
 
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 use macrostep::systems::HarmonicOscillator;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::Integrator;
+use macrostep::{Integrator, Stepper};
 
 /// Energy-norm amplification `max_k ‖(ωq_k, v_k)‖ / ‖(ωq₀, v₀)‖` of Z&S on `q̈ = −ω²q`
 /// (ω = 1, step `hω`), over `steps` steps; stops early (returning the value reached) beyond 1e8.
@@ -96,8 +97,8 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the table and the `figure` lines.
-pub fn report(r: &Results) {
-    let t = Table::new(&["h*omega", "beta=0.25", "beta=0.2"]);
+pub fn report(r: &Results, out: &Output) {
+    let t = Table::new(out, &["h*omega", "beta=0.25", "beta=0.2"]);
     for &(hw, a, b) in &r.amplification {
         if (hw.log10() * 10.0).round() as i64 % 5 == 0 {
             t.row(&[sci(hw), sci(a), sci(b)]);
@@ -106,6 +107,7 @@ pub fn report(r: &Results) {
     let crit = r.critical_beta020;
     let analytic = 2.0 / (1.0f64 - 4.0 * 0.2).sqrt();
     crate::say!(
+        out,
         "beta = 0.2: critical h*omega {crit:.6} (analytic 2/sqrt(1-4beta) = {analytic:.6}, rel. diff {:.2e})",
         (crit - analytic).abs() / analytic
     );
@@ -114,6 +116,29 @@ pub fn report(r: &Results) {
 }
 
 /// `reproduce zs-stability`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
+pub struct ZsStabilityExperiment;
+
+impl Experiment for ZsStabilityExperiment {
+    const NAME: &'static str = "zs-stability";
+    const SEED: &'static str = "000 Thm 2.5";
+    const SECONDS: f64 = 0.1;
+    const ABOUT: &'static str = "000 Thm 2.5: Z&S linear stability, beta = 0.25 vs 0.2";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -2,9 +2,10 @@
 //! Z&Ss on a 1-DOF pendulum, Hénon–Heiles and the penalised double pendulum.
 
 use super::{dp_penalised, dp_start, hh, hh_start};
+use crate::experiments::Experiment;
 use crate::fixtures::PendulumPotential;
 use crate::measure::integrator_defect;
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::model::{Mass, System};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
@@ -136,15 +137,21 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
+pub fn report(r: &Results, out: &Output) {
     let d = r.zss_pendulum;
-    crate::say!("Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}");
+    crate::say!(
+        out,
+        "Z&Ss on the 1-DOF pendulum V = -cos q, h = 0.1, 10 steps: defect {d:.3e}"
+    );
     figure("zs-symplectic.zss.oscillator_1d", d);
     let (zs, zss) = r.henon_heiles;
-    crate::say!("Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}");
+    crate::say!(
+        out,
+        "Henon-Heiles, h = 0.1, 10 steps: Z&S defect {zs:.3e}, Z&Ss defect {zss:.3e}"
+    );
     figure("zs-symplectic.zs.henon_heiles", zs);
     figure("zs-symplectic.zss.henon_heiles", zss);
-    let t = Table::new(&["steps", "fd eps", "Richardson", "Z&S", "Z&Ss"]);
+    let t = Table::new(out, &["steps", "fd eps", "Richardson", "Z&S", "Z&Ss"]);
     for &(steps, eps, rich, a, b) in &r.double_pendulum {
         t.row(&[
             format!("{steps}"),
@@ -159,12 +166,35 @@ pub fn report(r: &Results) {
         .iter()
         .find(|row| row.0 == 1 && row.1 == 1e-4 && row.2)
         .expect("one step, eps = 1e-4, Richardson");
-    crate::say!("penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
+    crate::say!(out, "penalised double pendulum (omega = 20, h = 0.1, beta = 0.4), one step, Richardson eps = 1e-4: Z&S {zs:.3e}, Z&Ss {zss:.3e}");
     figure("zs-symplectic.zs.double_pendulum", zs);
     figure("zs-symplectic.zss.double_pendulum", zss);
 }
 
 /// `reproduce zs-symplectic`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct ZsSymplecticExperiment;
+
+impl Experiment for ZsSymplecticExperiment {
+    const NAME: &'static str = "zs-symplectic";
+    const SEED: &'static str = "000 Thm 2.12, 2.4, Rem 2.14";
+    const SECONDS: f64 = 0.0;
+    const ABOUT: &'static str = "000 Thm 2.12, 2.4, Rem 2.14: symplecticity defects";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

@@ -29,7 +29,7 @@
 //! `ω_slow/Ω_R ≈ q/(2√2)`). At the paper's `ω = 1000`, `l = 9`: `q = R/178`, `Ω_R/ω_slow ≈ 500/R`;
 //! the inverted position is lost near `q ≈ 0.9`, `R ≈ 160` (linear Mathieu boundary `q ≈ 0.91`).
 //! On top of that the slowed fast oscillation (period `R/ω` in real time, amplitude
-//! `A_R sin θ / l`) is what the 0.01-wide window average has to remove: it does so only
+//! `A_R sin θ / l`) is what the study's 0.01-wide window average has to remove: it does so only
 //! when the window holds whole periods, `R` dividing 10.
 //!
 //! Measured (`reproduce kapitza`, window errors over T = 10): averaging error ≈ `2·10⁻⁴ R²`
@@ -44,13 +44,11 @@
 //! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
 mod tables;
-pub use tables::*;
 
 pub mod setup;
 
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
-use crate::report::{figure, sci, Table};
 use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
@@ -137,7 +135,7 @@ pub struct Results {
     pub recommended: Recommended,
 }
 
-/// The thesis's (and the issue's) mesostep.
+/// The thesis's mesostep (also the study's).
 const DELTA_THESIS: f64 = 0.002;
 /// The ratios R of tables 1 and 3.
 const RATIOS: [f64; 8] = [2.0, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 240.0];
@@ -323,9 +321,7 @@ impl Setup {
 }
 
 /// `reproduce kapitza`: Kapitza's inverted pendulum (004 §2.6.6, eqs 2.113–2.115, Fig 2.17).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
-}
+pub struct KapitzaExperiment;
 
 fn form(symmetric: bool) -> &'static str {
     if symmetric {

@@ -5,7 +5,8 @@ use crate::ensembles::fast_noise::*;
 use crate::ensembles::metropolis::metropolis_histogram;
 use crate::ensembles::moments::{argmax_z, max_mean_diff, max_z};
 use crate::ensembles::slow_noise::langevin_slow_noise;
-use crate::report::{figure, sci, Table};
+use crate::experiments::Experiment;
+use crate::report::{figure, sci, Output, Table};
 
 /// What to run.
 pub struct Setup {
@@ -25,15 +26,15 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The published setting: 400 paths (or `--paths`).
+    /// The published setting: 400 paths.
     pub fn paper() -> Self {
-        Self::with_paths(crate::options::paths_or(400))
+        Self::over(400)
     }
-    /// The same experiment over 50 paths (or `--paths`).
+    /// The same experiment over 50 paths.
     pub fn quick() -> Self {
-        Self::with_paths(crate::options::paths_or(50))
+        Self::over(50)
     }
-    fn with_paths(paths: usize) -> Self {
+    fn over(paths: usize) -> Self {
         Self {
             paths,
             t_slow: 30,
@@ -189,8 +190,9 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// The notes on the thesis's τ, §2.6.8, and the reference GLA of §2.6.9 with its step check.
-fn report_reference(r: &Results) {
+fn report_reference(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "note: with the thesis's tau = 1e-3 for §2.6.8 the nonintrusive FLAVOR blows up on about \
          half the paths: the slowed stiff quartic (tau/delta)·y⁴/(4 eps) has frequency² \
          3y²·tau/(delta·eps), above 4/delta² once |y| > 0.036, which temperature sigma²/2c = 1.25 \
@@ -199,10 +201,12 @@ fn report_reference(r: &Results) {
     let (paths, t_end) = (r.paths, r.t_fast);
     let (z_slow, g1, f1) = r.slow;
     crate::say!(
+        out,
         "§2.6.8 slow noise (eq 2.119, eps = 1e-8, tau = 1e-4, delta = 1e-2, GLA h = 1e-3, {paths} paths, T = 30): \
          max |z| of E[x−y], E[(x−y)²] = {z_slow:.3}; GLA {g1:.2} s, FLAVOR {f1:.3} s"
     );
     crate::say!(
+        out,
         "note: likewise the thesis's tau = 1e-4 for §2.6.9 blows up (the slowed quartic \
          (tau/delta)·omega⁴y⁴/4 is unstable for |y| > 0.115 at temperature sigma²/2c = 5)"
     );
@@ -210,6 +214,7 @@ fn report_reference(r: &Results) {
     let (step_paths, z_step, bias_sd) = r.step_check;
     let bias_step = bias_sd * (paths as f64).sqrt();
     crate::say!(
+        out,
         "§2.6.9 fast noise (eq 2.121, omega = 100, {paths} paths, T = {t_end}): reference GLA at \
          h = {h:e} ({:.2} s); against GLA at 2h on the same Brownian paths ({step_paths} paths): the \
          paired difference resolves the step bias (max |z| {z_step:.2}), but it is {bias_step:.3} \
@@ -221,6 +226,7 @@ fn report_reference(r: &Results) {
     figure("flavor-langevin.fast_noise.gla_bias_over_se", bias_step);
     let gibbs = fast_noise_gibbs_y2(FAST_NOISE.0.powi(4));
     crate::say!(
+        out,
         "  E[y²] over t in [5, 10]: GLA {:.3e}, Gibbs marginal of omega⁴y⁴/4 at temperature 5: \
          {gibbs:.3e}",
         r.gla.1
@@ -228,25 +234,29 @@ fn report_reference(r: &Results) {
 }
 
 /// The §2.6.9 study table.
-fn report_study_table(r: &Results) {
+fn report_study_table(r: &Results, out: &Output) {
     crate::say!(
+        out,
         "\nFLAVOR (2.89 over FusedEuler) against it, by delta/tau: max |z| of E[x−y], E[(x−y)²] \
          over t = 0.5, 1, …, 10, where it is attained, and the fast marginal E[y²] (t in [5, 10]) \
          relative to GLA's — the FLAVOR samples the stiff quartic slowed by tau/delta, whose \
          Gibbs E[y²] is sqrt(delta/tau) times the true one"
     );
-    let table = Table::new(&[
-        "tau",
-        "delta",
-        "delta/tau",
-        "max|z|",
-        "at t",
-        "moment",
-        "x: max|z|",
-        "E[y2] ratio",
-        "sqrt(d/t)",
-        "seconds",
-    ]);
+    let table = Table::new(
+        out,
+        &[
+            "tau",
+            "delta",
+            "delta/tau",
+            "max|z|",
+            "at t",
+            "moment",
+            "x: max|z|",
+            "E[y2] ratio",
+            "sqrt(d/t)",
+            "seconds",
+        ],
+    );
     for row in &r.study {
         let (tau, delta) = (row.tau, row.delta);
         let (z, i, m) = row.xy;
@@ -274,8 +284,8 @@ fn headline(r: &Results) -> &StudyRow {
 }
 
 /// The reading of the study and its figures.
-fn report_study(r: &Results) {
-    report_study_table(r);
+fn report_study(r: &Results, out: &Output) {
+    report_study_table(r, out);
     let (tau_h, delta_h) = FAST_NOISE_FLAVOR;
     let h = headline(r);
     let (z_xy, z_x) = (h.xy.0, h.x);
@@ -283,6 +293,7 @@ fn report_study(r: &Results) {
     let r_500 = r.study[0].delta / r.study[0].tau;
     let (z_100, zx_100) = (r.study[1].xy.0, r.study[1].x);
     crate::say!(
+        out,
         "reading: the reference is converged (above), so the discrepancies at delta/tau = 500 \
          (|z| = {z_500:.1} in x − y, {zx_500:.1} in the slow x) are the FLAVOR's. Its fast \
          marginal E[y²] is {ratio_500:.1}x GLA's (sqrt(delta/tau) = {:.1}): the FLAVOR samples y \
@@ -313,16 +324,18 @@ fn report_study(r: &Results) {
 }
 
 /// The headline against GLA at the thesis's step, the summary figures and Metropolis.
-fn report_summary(r: &Results) {
+fn report_summary(r: &Results, out: &Output) {
     let h = headline(r);
     let (z_fast, f2, g2) = (h.xy.0.max(h.x), h.seconds, r.gla.0);
     let (z_slow, g1, f1) = r.slow;
     crate::say!(
+        out,
         "§2.6.9 headline: max |z| = {z_fast:.3}; GLA {g2:.2} s, FLAVOR {f2:.3} s (speed-up {:.0})",
         g2 / f2
     );
     let (z_gla_thesis_vs_ref, z_thesis_gla, gla_thesis_seconds) = r.gla_thesis;
     crate::say!(
+        out,
         "  GLA at the thesis's h = 1e-4 against the reference: max |z| = {z_gla_thesis_vs_ref:.2}; \
          FLAVOR at delta/tau = 500 against that GLA: {z_thesis_gla:.2}"
     );
@@ -347,6 +360,7 @@ fn report_summary(r: &Results) {
     );
     let (chi2, dof, p, acc) = r.metropolis;
     crate::say!(
+        out,
         "Metropolis-adjusted FLAVOR (alpha = 1e4, beta = 2, delta = 0.05, tau = 1e-3): \
          chi2 = {chi2:.2} on {dof} dof, p = {p:.3}, acceptance {acc:.3}"
     );
@@ -355,25 +369,29 @@ fn report_summary(r: &Results) {
 }
 
 /// The ω study.
-fn report_omega_study(r: &Results) {
+fn report_omega_study(r: &Results, out: &Output) {
     let (paths, t_end) = (r.paths, r.t_fast);
     crate::say!(
+        out,
         "\n§2.6.9 at delta/tau = 100 against omega (tau = 0.2/omega², delta = 100 tau, GLA \
          h = 0.25/omega², {paths} paths, T = {t_end}): does the FLAVOR's slow-moment bias fall \
          below the ensemble's resolution as the scales separate?"
     );
-    let table = Table::new(&[
-        "omega",
-        "tau",
-        "delta",
-        "max|z| x-y",
-        "max|z| x",
-        "max|dE[x]|",
-        "SE E[x]",
-        "E[y2] ratio",
-        "GLA s",
-        "FLAVOR s",
-    ]);
+    let table = Table::new(
+        out,
+        &[
+            "omega",
+            "tau",
+            "delta",
+            "max|z| x-y",
+            "max|z| x",
+            "max|dE[x]|",
+            "SE E[x]",
+            "E[y2] ratio",
+            "GLA s",
+            "FLAVOR s",
+        ],
+    );
     for row in &r.omega_study {
         let ((tau, delta), (z_xy, z_x), (dx, se_x)) = (row.tau_delta, row.z, row.dx);
         table.row(&[
@@ -393,6 +411,7 @@ fn report_omega_study(r: &Results) {
         figure(&format!("{p}.x_max_abs_diff"), dx);
     }
     crate::say!(
+        out,
         "reading: the absolute bias of E[x] falls by about 5x from omega = 100 to 200 and 300 \
          (the fast marginal, and with it its excess, shrinks with omega), but so does the \
          ensemble's spread of x, which the noise reaches only through y: in standard errors the \
@@ -403,14 +422,42 @@ fn report_omega_study(r: &Results) {
 }
 
 /// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
-    report_reference(r);
-    report_study(r);
-    report_summary(r);
-    report_omega_study(r);
+pub fn report(r: &Results, out: &Output) {
+    report_reference(r, out);
+    report_study(r, out);
+    report_summary(r, out);
+    report_omega_study(r, out);
 }
 
 /// `reproduce flavor-langevin` (`--quick`: 50 paths; `--paths N` sets the paths).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
+pub struct FlavorLangevinExperiment;
+
+impl Experiment for FlavorLangevinExperiment {
+    const NAME: &'static str = "flavor-langevin";
+    const SEED: &'static str = "004 §2.6.8–2.6.9, §2.4.6";
+    const SECONDS: f64 = 330.0;
+    const ABOUT: &'static str =
+        "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn with_paths(setup: Setup, paths: usize) -> Setup {
+        Setup { paths, ..setup }
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report(results, out);
+    }
 }

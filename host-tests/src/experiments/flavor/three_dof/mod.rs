@@ -6,14 +6,13 @@
 use super::{nonintrusive_fused, nonintrusive_se, reference_samples, trajectory, window_mean};
 use crate::fixtures::system_2100;
 use crate::measure::{best_time, loglog_slope};
-use macrostep::baselines::{Ordering, SymplecticEuler};
+use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{Nonintrusive, Params, Switched};
 use macrostep::nalgebra::SVector;
 use macrostep::zs::ZhangSkeel;
 use macrostep::State;
 
 mod print;
-pub use print::report;
 
 /// What to run.
 pub struct Setup {
@@ -143,6 +142,24 @@ pub struct Results {
     pub zs: (Accuracy, f64, f64),
 }
 
+/// About 1000 samples `[t, f(FLAVOR), f(reference)]` of a FLAVOR trajectory, the reference
+/// sampled every `dt_ref` on a grid that contains the FLAVOR times.
+fn sampled<const N: usize>(
+    traj: &[State<f64, N>],
+    reference: &[State<f64, N>],
+    dt_ref: f64,
+    f: impl Fn(&State<f64, N>) -> f64,
+) -> Vec<[f64; 3]> {
+    let stride = (traj.len() / 1000).max(1);
+    traj.iter()
+        .step_by(stride)
+        .map(|s| {
+            let k = (s.t / dt_ref).round() as usize;
+            [s.t, f(s), f(&reference[k])]
+        })
+        .collect()
+}
+
 /// Slow variable of 2.100.
 fn slow3(s: &State<f64, 3>) -> f64 {
     (s.q[0] + s.q[1] + s.q[2]) / 3.0
@@ -214,7 +231,7 @@ fn tau_rows(setup: &Setup, reference: &[State<f64, 3>], lmax: f64) -> Vec<TauRow
                 tau,
                 dtw2: delta * tau * lmax / eps,
                 accuracy: accuracy(&traj, reference, setup.dt_ref),
-                slow_curve: super::charts::sampled(&traj, reference, setup.dt_ref, slow3),
+                slow_curve: sampled(&traj, reference, setup.dt_ref, slow3),
             }
         })
         .collect()
@@ -302,7 +319,7 @@ fn speed(setup: &Setup, reference: &[State<f64, 3>], tau: f64, r: &mut Results) 
     let n_legacy = (setup.t_end / tau).round() as usize;
     let sys = || system_2100::<f64>(eps, w1, w2);
     r.t_legacy = best_time(reps, &s0, n_legacy, || {
-        SymplecticEuler::new(sys(), tau, Ordering::KickDrift).unwrap()
+        SymplecticEuler::new(sys(), tau, EulerOrdering::KickDrift).unwrap()
     });
     r.t_flavor = best_time(reps, &s0, steps, || nonintrusive_se(sys(), delta, tau));
     let traj = trajectory(&mut nonintrusive_fused(sys(), delta, tau), &s0, steps);
@@ -315,10 +332,11 @@ fn speed(setup: &Setup, reference: &[State<f64, 3>], tau: f64, r: &mut Results) 
     let zs_map =
         || Switched::new(zs(), 1.0 / eps, |i, a| i.system_mut().potential.alpha = a).unwrap();
     let params = Params::new(delta, tau).unwrap();
-    let traj = trajectory(&mut Nonintrusive::new(zs_map(), params), &s0, steps);
+    let zs_flavor = || Nonintrusive::new(zs_map(), params).unwrap();
+    let traj = trajectory(&mut zs_flavor(), &s0, steps);
     let acc_zs = accuracy(&traj, reference, setup.dt_ref);
     let t_zs_legacy = best_time(reps, &s0, n_legacy, zs);
-    let t_zs = best_time(reps, &s0, steps, || Nonintrusive::new(zs_map(), params));
+    let t_zs = best_time(reps, &s0, steps, zs_flavor);
     r.zs = (acc_zs, t_zs, t_zs_legacy);
 }
 
@@ -372,6 +390,4 @@ pub fn compute(setup: &Setup) -> Results {
 }
 
 /// `reproduce flavor-3dof`.
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
-}
+pub struct Flavor3DofExperiment;

@@ -1,9 +1,9 @@
 //! The per-path allowances for SIM's stiff biases on the two-spring system ([`KickFilter`],
 //! [`AliasFilter`]) and GLA on four nested step sizes over one Brownian path ([`GlaLevels`]).
 
-use macrostep::langevin::{Gla, Ou};
+use macrostep::langevin::{Gla, GlaParams, Ou};
 use macrostep::nalgebra::Vector2;
-use macrostep::State;
+use macrostep::{State, StochasticIntegrator};
 
 /// The impulse-kick allowance for the stiff coordinate `x` of the two-spring system.
 ///
@@ -156,7 +156,10 @@ impl<P: macrostep::model::Potential<f64, 2> + Copy> GlaLevels<P> {
     ) -> Self {
         let dts = [h, h / 2.0, h / 4.0, h / 8.0];
         Self {
-            g: dts.map(|dt| Gla::with_noise(system, c, sigma, dt).expect("gla")),
+            g: dts.map(|dt| {
+                let params = GlaParams::from_noise(c, sigma).expect("gla");
+                Gla::new(system, dt, params).expect("gla")
+            }),
             ou: dts.map(|dt| Ou::new(c, sigma, dt).expect("ou")),
             states: [s0; 4],
         }
@@ -174,19 +177,19 @@ impl<P: macrostep::model::Potential<f64, 2> + Copy> GlaLevels<P> {
                 let mut eta8 = [Vector2::zeros(); 2];
                 for e8 in eta8.iter_mut() {
                     let xi: Vector2<f64> = macrostep::langevin::Normal::vector(rng);
-                    g8.step_with_normals(s8, &xi).expect("gla h/8");
+                    g8.step_with_noise(s8, &xi).expect("gla h/8");
                     *e8 = xi * ou8.std_dev();
                 }
                 *e4 = eta8[0] * ou8.decay() + eta8[1];
-                g4.step_with_normals(s4, &(*e4 / ou4.std_dev()))
+                g4.step_with_noise(s4, &(*e4 / ou4.std_dev()))
                     .expect("gla h/4");
             }
             *e2 = eta4[0] * ou4.decay() + eta4[1];
-            g2.step_with_normals(s2, &(*e2 / ou2.std_dev()))
+            g2.step_with_noise(s2, &(*e2 / ou2.std_dev()))
                 .expect("gla h/2");
         }
         let eta1 = eta2[0] * ou2.decay() + eta2[1];
-        g1.step_with_normals(s1, &(eta1 / ou1.std_dev()))
+        g1.step_with_noise(s1, &(eta1 / ou1.std_dev()))
             .expect("gla h");
     }
 }

@@ -3,11 +3,11 @@
 
 use super::filters::GlaLevels;
 use super::study::{langevin_steps, moments, Acc, MOMENTS};
-use crate::report::{figure, progress, sci, Table};
+use crate::report::{figure, progress, sci, Output, Table};
 use indicatif::ProgressIterator;
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1};
+use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use macrostep::State;
 use rand::SeedableRng;
@@ -136,7 +136,7 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         Mass::identity(),
         macrostep::model::Quadratic::new(sys.stiff() + sys.soft()),
     );
-    let fast = FastParams::langevin(sys.stiff(), sys.c, sys.sigma);
+    let fast = FastParams::langevin(sys.c, sys.sigma);
     for path in (0..paths).progress_with(progress(paths, "linear variant paths")) {
         let mut rng = Pcg32::seed_from_u64(3_000_000_019 + path as u64);
         let mut gla = GlaLevels::new(system, sys.c, sys.sigma, h, s0);
@@ -157,11 +157,12 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
         for (st, every) in out.iter_mut() {
             let mut rng = Pcg32::seed_from_u64(4_000_000_007 + path as u64);
             let soft = macrostep::model::Quadratic::new(sys.soft());
-            let mut sim = Sim1::new(Mass::identity(), fast, soft, st.h).expect("sim1");
+            let sim_system = SimSystem::new(Mass::identity(), sys.stiff(), soft);
+            let mut sim = Sim1::new(sim_system, st.h, fast).expect("sim1");
             let per = (*every as f64 * h / st.h).round() as usize;
             let mut s = s0;
             for acc in st.sim_mc.iter_mut() {
-                sim.integrate(&mut s, per, &mut rng).expect("sim1");
+                sim.integrate_noisy(&mut s, per, &mut rng).expect("sim1");
                 for (a, m) in acc.iter_mut().zip(moments(&s)) {
                     a.add(m);
                 }
@@ -203,16 +204,19 @@ fn law_stats(sys: &LinearTwoSpring, hh: f64, every: usize, steps: usize, h: f64)
 
 /// Figures of the linear-variant study; returns `max |z|` of (SIM − exact bias) vs the GLA
 /// reference over both `H`.
-pub fn report_linear(stats: &[LinearStats]) -> f64 {
+pub fn report_linear(stats: &[LinearStats], out: &Output) -> f64 {
     let sys = LinearTwoSpring::paper_like();
     let mut worst: f64 = 0.0;
     let (mut ref_z, mut gla_z): (f64, f64) = (0.0, 0.0);
     for (label, st) in ["resonant", "nonresonant"].iter().zip(stats) {
-        crate::say!("\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
-        let tab = Table::new(&[
-            "t", "moment", "exact", "SIM law", "bias", "SIM MC", "±SE", "z own", "GLA ref", "±SE",
-            "z",
-        ]);
+        crate::say!(out, "\nlinear variant, SIM1 H = {:.5} ({label})", st.h);
+        let tab = Table::new(
+            out,
+            &[
+                "t", "moment", "exact", "SIM law", "bias", "SIM MC", "±SE", "z own", "GLA ref",
+                "±SE", "z",
+            ],
+        );
         let (mut z_own, mut z, mut bias_se): (f64, f64, f64) = (0.0, 0.0, 0.0);
         let mut bias_abs = [0.0f64; 4];
         for k in 0..st.t.len() {

@@ -4,7 +4,7 @@ use super::filters::slow_force_x;
 use super::study::{
     max_abs_z, max_mean_in_se, Acc, LangevinSetup, SimStats, LANGEVIN_LABELS, MOMENTS,
 };
-use crate::report::{figure, sci, Table};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::systems::TwoSpring;
 
 /// The stationary slow-force compliance of SIM1's stiff mode relative to the exact one:
@@ -20,19 +20,22 @@ pub fn sim_compliance(omega: f64, h: f64, mollified: bool) -> f64 {
 
 /// The moment table of one study: GLA reference, GLA at h, SIM1 raw, with the stiff
 /// allowances, with all allowances, and the z of the last against the reference.
-fn moment_table(st: &SimStats) {
-    let tab = Table::new(&[
-        "t",
-        "moment",
-        "GLA ref",
-        "±SE",
-        "GLA h",
-        "SIM1 H",
-        "+kick",
-        "+kick+soft",
-        "±SE",
-        "z",
-    ]);
+fn moment_table(st: &SimStats, out: &Output) {
+    let tab = Table::new(
+        out,
+        &[
+            "t",
+            "moment",
+            "GLA ref",
+            "±SE",
+            "GLA h",
+            "SIM1 H",
+            "+kick",
+            "+kick+soft",
+            "±SE",
+            "z",
+        ],
+    );
     for k in 0..st.t.len() {
         for (i, name) in MOMENTS.iter().enumerate() {
             let (r, g, s, sk, sc) = (
@@ -101,13 +104,13 @@ fn bias_figures(st: &SimStats, p: &str) {
 /// The explanation, tested: the slow-force prediction of the E[x] kick bias,
 /// (1 − κ)·E[F](t)/ω² − transient, κ the SIM's stationary compliance (0 at full-period
 /// resonance, where the exact response at the grid points is F(t)/ω² − e^{−ct/2}F(0)/ω²).
-fn kick_prediction(st: &SimStats, p: &str, f0: f64) {
+fn kick_prediction(st: &SimStats, p: &str, f0: f64, out: &Output) {
     let model = TwoSpring::<f64>::paper();
     let (omega, c) = (model.omega(), model.langevin().c);
     let kappa = sim_compliance(omega, st.h, st.mollified);
     let resonant = (omega * st.h / (2.0 * std::f64::consts::PI)).fract() < 1e-6
         || (omega * st.h / (2.0 * std::f64::consts::PI)).fract() > 1.0 - 1e-6;
-    let tab = Table::new(&["t", "E[y³]", "kick bias E[x]", "±SE", "predicted"]);
+    let tab = Table::new(out, &["t", "E[y³]", "kick bias E[x]", "±SE", "predicted"]);
     let (mut err, mut scale): (f64, f64) = (0.0, 0.0);
     for k in 0..st.t.len() {
         let meas = &st.kick_bias[k][0];
@@ -133,6 +136,7 @@ fn kick_prediction(st: &SimStats, p: &str, f0: f64) {
         figure(&format!("{p}.kick_bias_x_prediction_rel_err"), err / scale);
     } else {
         crate::say!(
+            out,
             "(non-resonant: the prediction is the stationary slow-force compliance \
              κ = {kappa:.3} only; it ignores the kick-excited oscillation from F(0), \
              max |measured − predicted| / max |measured| = {:.2})",
@@ -143,14 +147,19 @@ fn kick_prediction(st: &SimStats, p: &str, f0: f64) {
 
 /// Prints the tables and figures of `sim-langevin` for a [`super::langevin_study`] result;
 /// returns the headline `max |z|` (plain SIM1, both allowances).
-pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) -> f64 {
+pub fn report_langevin(
+    setup: &LangevinSetup,
+    stats: &[SimStats],
+    prefix: &str,
+    out: &Output,
+) -> f64 {
     let f0 = slow_force_x(&setup.initial_state());
     let mut worst: f64 = 0.0;
     let mut worst_old: f64 = 0.0;
     let mut ref_check: f64 = 0.0;
     for (label, st) in LANGEVIN_LABELS.iter().zip(stats) {
-        crate::say!("\nSIM1 H = {:.5} ({label})", st.h);
-        moment_table(st);
+        crate::say!(out, "\nSIM1 H = {:.5} ({label})", st.h);
+        moment_table(st, out);
         let z_corr = max_abs_z(&st.corrected, &st.gla_ref);
         let z_kick = max_abs_z(&st.corrected_kick, &st.gla_ref);
         // Plain SIM1 with the halving / family allowance only.
@@ -177,7 +186,7 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
             max_abs_z(&st.raw_kick, &st.gla_ref),
         );
         bias_figures(st, &p);
-        kick_prediction(st, &p, f0);
+        kick_prediction(st, &p, f0, out);
         ref_check = ref_check.max(max_mean_in_se(
             &st.gla_ref_check,
             &st.gla_ref,
@@ -190,13 +199,14 @@ pub fn report_langevin(setup: &LangevinSetup, stats: &[SimStats], prefix: &str) 
         worst_old,
     );
     figure(&format!("{prefix}.gla_ref_check.max_bias_se"), ref_check);
-    reading();
+    reading(out);
     worst
 }
 
 /// How to read the study.
-fn reading() {
+fn reading(out: &Output) {
     crate::say!(
+        out,
         "\nReading: GLA at h = 0.1/ω is itself biased (gla_h z), hence the Richardson reference \
          (gla_ref_check: the coarser Richardson pair (h/2, h/4) differs from it by at most that \
          many SE, so its own error is a fraction of an SE). The two-spring system is not linear \

@@ -5,9 +5,9 @@ use super::filters::{moments_kick, slow_force_x, AliasFilter, GlaLevels, KickFil
 use crate::report::progress;
 use indicatif::ProgressIterator;
 use macrostep::model::Mass;
-use macrostep::sim::{Conservative, FastParams, Increment, Sim1};
+use macrostep::sim::{Conservative, FastParams, Increment, Sim1, SimSystem};
 use macrostep::systems::{QuarticBond, TwoSpring};
-use macrostep::State;
+use macrostep::{State, StochasticIntegrator};
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
@@ -134,8 +134,8 @@ pub fn langevin_steps(omega: f64) -> (f64, f64, f64) {
 
 /// What every path of [`langevin_study`] shares.
 struct Ctx {
+    system: SimSystem<f64, Conservative<QuarticBond<f64, 2>>, 2>,
     fast: FastParams<f64, 2>,
-    soft: QuarticBond<f64, 2>,
     lam: f64,
     c: f64,
     h: f64,
@@ -143,7 +143,7 @@ struct Ctx {
 
 impl Ctx {
     fn sim(&self, h: f64) -> Sim1<f64, Conservative<QuarticBond<f64, 2>>, 2> {
-        Sim1::new(Mass::identity(), self.fast, self.soft, h).expect("sim")
+        Sim1::new(self.system, h, self.fast).expect("sim")
     }
 }
 
@@ -234,9 +234,7 @@ fn family_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32)
         for _ in 0..groups {
             let r: [Increment<f64, 2>; 6] = core::array::from_fn(|_| f1.sample_increment(rng));
             let mut level = |l: usize, inc: &Increment<f64, 2>| {
-                sims[l]
-                    .step_with_increment(&mut a[l], inc)
-                    .expect("sim family");
+                sims[l].step_with_noise(&mut a[l], inc).expect("sim family");
                 kf[l].step(slow_force_x(&a[l]));
                 af[l].step(&a[l]);
             };
@@ -280,7 +278,7 @@ fn halving_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32
             let r1 = half_flow.sample_increment(rng);
             let r2 = half_flow.sample_increment(rng);
             for r in [&r1, &r2] {
-                small.step_with_increment(&mut b, r).expect("sim H/2");
+                small.step_with_noise(&mut b, r).expect("sim H/2");
                 kb.step(slow_force_x(&b));
                 lb.step(&b);
             }
@@ -289,7 +287,7 @@ fn halving_path(st: &mut SimStats, ctx: &Ctx, s0: State<f64, 2>, rng: &mut Pcg32
                 z: c1.z + r2.z,
                 zeta: c1.zeta + r2.zeta,
             };
-            big.step_with_increment(&mut a, &r).expect("sim H");
+            big.step_with_noise(&mut a, &r).expect("sim H");
             ka.step(slow_force_x(&a));
             la.step(&a);
         }
@@ -313,8 +311,8 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
     let (h, h_res, h_nr) = langevin_steps(omega);
     let split = model.split();
     let ctx = Ctx {
-        fast: FastParams::langevin(split.stiff.k, c, sigma),
-        soft: split.soft,
+        system: SimSystem::new(Mass::identity(), split.stiff.k, split.soft),
+        fast: FastParams::langevin(c, sigma),
         lam: omega * omega,
         c,
         h,

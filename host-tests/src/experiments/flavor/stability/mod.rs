@@ -5,11 +5,12 @@
 
 use super::nonintrusive_se;
 use crate::fixtures::{coords_293, system_2100, system_293};
-use crate::report::{figure, figure_int, sci, Table};
 use macrostep::flavor::{Artificial, Params};
 use macrostep::model::{Mass, Quadratic, Split, System};
 use macrostep::nalgebra::{DMatrix, SMatrix, SVector};
 use macrostep::{Integrator, State};
+
+mod report;
 
 /// The matrix of one step of a linear integrator on `(q, v)` (unit mass: `v = p`), built by
 /// stepping the basis vectors.
@@ -354,119 +355,5 @@ pub fn compute(setup: &Setup) -> Results {
     }
 }
 
-/// Prints the thresholds of system 2.93 at the headline τ.
-fn report_thresholds(r: &Results) {
-    let worst = r.matrix_rel_diff;
-    crate::say!("step matrices vs the thesis's eqs 2.94/2.97: max relative difference {worst:.2e}");
-    figure("flavor-stability.matrix_rel_diff", worst);
-    let (thr, predicted) = (r.nonintrusive, r.nonintrusive_predicted);
-    crate::say!(
-        "nonintrusive, tau = 1e-6: threshold {thr:.6} (theory 2; 2 − τω²/2 = {predicted:.6}; \
-         rel. diff {:.2e})",
-        (thr - predicted).abs() / predicted
-    );
-    figure("flavor-stability.nonintrusive.threshold", thr);
-    figure(
-        "flavor-stability.nonintrusive.threshold_rel_err_vs_2",
-        (thr - 2.0).abs() / 2.0,
-    );
-    figure(
-        "flavor-stability.nonintrusive.threshold_rel_err_vs_expansion",
-        (thr - predicted).abs() / predicted,
-    );
-    figure_count(
-        "flavor-stability.nonintrusive.unstable_below_threshold",
-        r.nonintrusive_unstable_below,
-    );
-    let thr_a = r.artificial;
-    let exact = 2.0 * 2f64.sqrt();
-    crate::say!(
-        "artificial, tau = 1e-6: threshold {thr_a:.6} (theory 2√2 = {exact:.6}; rel. diff {:.2e})",
-        (thr_a - exact).abs() / exact
-    );
-    figure("flavor-stability.artificial.threshold", thr_a);
-    figure(
-        "flavor-stability.artificial.threshold_rel_err",
-        (thr_a - exact).abs() / exact,
-    );
-    figure_count(
-        "flavor-stability.artificial.unstable_below_threshold",
-        r.artificial_unstable_below,
-    );
-}
-
-/// Prints Fig 2.2: the nonintrusive threshold shrinks as τω² grows.
-fn report_fig2_2(r: &Results) {
-    crate::say!("\nFig 2.2 (omega = 100): largest stable delta against tau");
-    let table = Table::new(&[
-        "tau",
-        "tau*w^2",
-        "nonintrusive",
-        "2-tw^2/2",
-        "2/(tau w^2)",
-        "artificial",
-    ]);
-    for row in &r.fig2_2 {
-        let t = row.tau;
-        let tw = t * r.omega * r.omega;
-        table.row(&[
-            sci(t),
-            sci(tw),
-            format!("{:.6}", row.nonintrusive),
-            format!("{:.6}", 2.0 - tw / 2.0),
-            format!("{:.6}", 2.0 / tw),
-            format!("{:.6}", row.artificial),
-        ]);
-        let exp = -(t.log10().round() as i32);
-        figure(
-            &format!("flavor-stability.nonintrusive.threshold_tau_1e-{exp}"),
-            row.nonintrusive,
-        );
-        figure(
-            &format!("flavor-stability.artificial.threshold_tau_1e-{exp}"),
-            row.artificial,
-        );
-    }
-}
-
-/// Prints the Fig 2.4 setting on 2.100 (ε = 10⁻⁶, δ = 0.01, τ = 5·10⁻⁴).
-fn report_fig2_4(r: &Results) {
-    crate::say!("\nFig 2.4 setting (system 2.100 linearised, eps = 1e-6):");
-    let (lmax, w2max, rho_fig) = (r.lambda_max, r.omega2_max, r.rho_fig2_4);
-    crate::say!(
-        "  lambda_max = {lmax:.4}, omega_max^2 = {w2max:.4e}, delta*tau*omega^2 = {:.3}; \
-         spectral radius at the thesis's parameters: {rho_fig:.4}",
-        0.01 * 5e-4 * w2max
-    );
-    figure(
-        "flavor-stability.fig2_4.delta_tau_omega2",
-        0.01 * 5e-4 * w2max,
-    );
-    figure("flavor-stability.fig2_4.rho", rho_fig);
-    let (dmax, tmax) = (r.delta_max, r.tau_max);
-    crate::say!(
-        "  stable range: delta < {dmax:.4e} at tau = 5e-4 (bound 4/(tau w^2) = {:.4e}); \
-         tau < {tmax:.4e} at delta = 0.01 (bound {:.4e})",
-        4.0 / (5e-4 * w2max),
-        4.0 / (0.01 * w2max)
-    );
-    figure("flavor-stability.fig2_4.delta_max_at_tau_5e-4", dmax);
-    figure("flavor-stability.fig2_4.tau_max_at_delta_0.01", tmax);
-}
-
-/// Prints the table, the chart (`--plot`, `--csv`) and the `figure` lines.
-pub fn report(r: &Results) {
-    report_thresholds(r);
-    report_fig2_2(r);
-    report_fig2_4(r);
-    super::charts::stability(r);
-}
-
-fn figure_count(name: &str, n: usize) {
-    figure_int(name, n as i64);
-}
-
 /// `reproduce flavor-stability`.
-pub fn run() {
-    report(&compute(&Setup::paper()));
-}
+pub struct FlavorStabilityExperiment;

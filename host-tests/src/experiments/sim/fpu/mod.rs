@@ -7,13 +7,14 @@
 //! adiabatic invariant ΣI on the whole run.
 
 use crate::reference;
-use crate::report::{figure, sci, Table};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
-use macrostep::sim::{FastParams, Sim1, Sim2};
+use macrostep::sim::{FastParams, Sim1, Sim2, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
 use std::time::Instant;
+
+mod report;
 
 /// Stiff-spring energies `I_j` (j = 1..3) and their sum, sampled every `every` time units.
 #[derive(Clone, Debug)]
@@ -72,25 +73,15 @@ pub fn fpu_run<I: Integrator<f64, 6>>(
 /// The SIM1 / SIM2 integrators on the FPU chain with step `h`.
 pub fn fpu_sim1(fpu: &Fpu<f64, 6>, h: f64) -> impl Integrator<f64, 6> {
     let split = fpu.split();
-    Sim1::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        h,
-    )
-    .expect("valid FPU SIM1")
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    Sim1::new(system, h, FastParams::default()).expect("valid FPU SIM1")
 }
 
 /// SIM2 on the FPU chain.
 pub fn fpu_sim2(fpu: &Fpu<f64, 6>, h: f64) -> impl Integrator<f64, 6> {
     let split = fpu.split();
-    Sim2::new(
-        Mass::identity(),
-        FastParams::hamiltonian(split.stiff.k),
-        split.soft,
-        h,
-    )
-    .expect("valid FPU SIM2")
+    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
+    Sim2::new(system, h, FastParams::default()).expect("valid FPU SIM2")
 }
 
 /// Max over outputs `k < upto` of `|ΣI(k) − ΣI_ref(k)|` and of `max_j |I_j(k) − I_j,ref(k)|`.
@@ -330,116 +321,5 @@ pub fn compute(setup: &Setup) -> Results {
     }
 }
 
-/// The reference and the energy table: the reference's `I_j` only inside the trusted window
-/// (beyond it the extrapolated values are not energies: they go negative), ΣI throughout.
-fn report_reference(r: &Results) {
-    let (t_trusted, richardson) = (r.t_trusted, &r.richardson);
-    crate::say!(
-        "Verlet–Richardson reference vs DOP853 (1e-12) on t ≤ {t_trusted}: max |ΔI_j| = {}. \
-         Beyond ≈ 300 neither reference converges (the stiff-energy exchange is sensitive: \
-         DOP853 at rtol 1e-11/1e-12/1e-13 gives I₁(500) = 0.088/0.075/0.093), so I_j errors are \
-         measured on the trusted window only; ΣI (an adiabatic invariant) on the whole run.",
-        sci(r.vs_dop)
-    );
-    crate::say!(
-        "reference: Verlet h = {:e} (CPU {:.2} s), Richardson with h/2, h/4; \
-         |I(h) − I(h/2)| max {}; estimated reference error max {} ; trusted to t = {t_trusted}",
-        r.h_ref,
-        r.cpu_ref,
-        sci(r.h_check),
-        sci(r.est_err.iter().copied().fold(0.0, f64::max))
-    );
-    crate::say!(
-        "I_j of the reference are printed for t ≤ {t_trusted} only (beyond, \"-\": the \
-         Richardson extrapolation of the unconverged chaotic exchange is no estimate and even \
-         goes negative); ΣI ref and its error estimate on the whole run"
-    );
-    let tab = Table::new(&[
-        "t", "I1 ref", "I2 ref", "I3 ref", "ΣI ref", "I1 SIM1", "I2 SIM1", "I3 SIM1", "ref err",
-    ]);
-    let sim1 = &r.runs[0].series;
-    for k in (0..richardson.t.len()).step_by(10) {
-        let (ref_ij, s) = (&richardson.ij[k], &sim1.ij[k]);
-        let trusted = k < r.trusted;
-        let cell = |x: f64| {
-            if trusted {
-                format!("{x:.5}")
-            } else {
-                "-".into()
-            }
-        };
-        tab.row(&[
-            format!("{}", richardson.t[k]),
-            cell(ref_ij[0]),
-            cell(ref_ij[1]),
-            cell(ref_ij[2]),
-            format!("{:.6}", richardson.sum(k)),
-            format!("{:.5}", s[0]),
-            format!("{:.5}", s[1]),
-            format!("{:.5}", s[2]),
-            sci(r.est_err[k]),
-        ]);
-    }
-    crate::say!();
-}
-
-/// Prints the tables and the `figure` lines.
-pub fn report(r: &Results) {
-    crate::say!(
-        "FPU m = 3, ω = {}, T = 5ω = {}; outputs every {}",
-        r.omega,
-        r.t_end,
-        r.every
-    );
-    report_reference(r);
-    let tab = Table::new(&[
-        "method",
-        "H",
-        "max err ΣI",
-        "max err I_j",
-        "CPU s",
-        "speedup",
-    ]);
-    for run in &r.runs {
-        let (name, h, cpu) = (run.name, run.h, run.cpu);
-        let (e_sum_all, e_j) = (run.err_sum, run.err_j);
-        let speedup = r.cpu_ref / cpu;
-        tab.row(&[
-            name.to_string(),
-            format!("{h}"),
-            sci(e_sum_all),
-            sci(e_j),
-            format!("{cpu:.4}"),
-            format!("{speedup:.0}"),
-        ]);
-        let prefix = if name == "sim1" {
-            String::from("fpu-sim")
-        } else {
-            format!("fpu-sim.{name}")
-        };
-        figure(&format!("{prefix}.H{h}.max_err_Isum"), e_sum_all);
-        figure(&format!("{prefix}.H{h}.max_err_Ij"), e_j);
-        if name == "sim1" && h == 0.01 {
-            // Not at equal accuracy: the denominator is the reference-grade Verlet run (issue
-            // 14 item 4); `reproduce work-precision` has the equal-error ratios
-            // (`work_precision.fpu_sum.verlet_over_sim1_at_*`). The old name stays for a release.
-            figure("fpu-sim.speedup", speedup);
-            figure("fpu-sim.speedup_vs_reference_grade", speedup);
-        }
-    }
-    figure("fpu-sim.reference_trusted_until", r.t_trusted);
-    figure("fpu-sim.reference_vs_dop853", r.vs_dop);
-    figure(
-        "fpu-sim.reference_err_est",
-        r.est_err[..r.trusted.max(1)]
-            .iter()
-            .copied()
-            .fold(0.0, f64::max),
-    );
-    super::fpu_charts::charts(r);
-}
-
 /// `reproduce fpu-sim` (`--quick`: each SIM timed once).
-pub fn run() {
-    report(&compute(&crate::options::setup(Setup::paper, Setup::quick)));
-}
+pub struct FpuSimExperiment;
