@@ -124,7 +124,7 @@ fn langevin_bad_input() {
     assert_eq!(
         Metropolis::new(flavor, system_293::<f64>(OMEGA), c, 0.0).unwrap_err(),
         ConfigError::OutOfRange {
-            name: "beta",
+            name: "inverse_temperature",
             bound: "> 0"
         }
     );

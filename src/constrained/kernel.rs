@@ -18,7 +18,7 @@ pub(crate) struct Kernel<T: Real> {
 
 impl<T: Real> Kernel<T> {
     pub(crate) fn new(params: ConstraintNewtonParams<T>) -> Result<Self, ConfigError> {
-        params.validate()?;
+        let params = params.validate()?;
         Ok(Self {
             params,
             pivot_rel: T::default_epsilon() * T::lit(256.0),

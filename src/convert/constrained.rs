@@ -150,7 +150,7 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
                 bound: "0 for a constrained conversion",
             });
         }
-        newton.validate()?;
+        let newton = newton.validate()?;
         Ok(Self {
             layer,
             params,

@@ -43,7 +43,7 @@ use rand_core::Rng;
 /// velocity guard (when on): a sampler at a temperature conserves no energy.
 ///
 /// # Errors
-/// Construction: [`ConfigError::OutOfRange`] `{ name: "beta" }` (not positive), `"friction"`
+/// Construction: [`ConfigError::OutOfRange`] `{ name: "inverse_temperature" }` (not positive), `"friction"`
 /// negative or non-finite, and [`ConfigError::Inconsistent`] for a full mass matrix. Step: as
 /// [`StochasticIntegrator::step_with_noise`](crate::StochasticIntegrator::step_with_noise); a
 /// proposal that fails (a legacy map's error, a non-finite result) is rejected, not reported. The
@@ -66,7 +66,7 @@ use rand_core::Rng;
 pub struct Metropolis<T: Real, L, V, U, const N: usize> {
     flavor: Symmetric<T, L, N>,
     effective: System<T, Split<T, V, U>, N>,
-    beta: T,
+    inverse_temperature: T,
     ou: DiagonalOu<T, N>,
     proposed: u64,
     accepted: u64,
@@ -93,7 +93,7 @@ where
     U: Potential<T, N>,
 {
     /// The Metropolis-adjusted `flavor` for `system` (whose split's `alpha` is the stiffness the
-    /// FLAVOR turns on), per-component friction `friction` at inverse temperature `beta`.
+    /// FLAVOR turns on), per-component friction `friction` at inverse temperature `inverse_temperature` (β).
     ///
     /// # Errors
     /// See the type's `# Errors`.
@@ -101,9 +101,9 @@ where
         flavor: Symmetric<T, L, N>,
         system: System<T, Split<T, V, U>, N>,
         friction: SVector<T, N>,
-        beta: T,
+        inverse_temperature: T,
     ) -> Result<Self, ConfigError> {
-        crate::validate::check_in_positive_range(beta, "beta")?;
+        crate::validate::check_in_positive_range(inverse_temperature, "inverse_temperature")?;
         let p = *flavor.params();
         let m = system.mass.as_diagonal().ok_or(ConfigError::Inconsistent {
             name: "Langevin FLAVOR needs a diagonal mass",
@@ -117,7 +117,7 @@ where
                     bound: ">= 0",
                 });
             }
-            noise[i] = (T::lit(2.0) * friction[i] * m[i] / beta).sqrt();
+            noise[i] = (T::lit(2.0) * friction[i] * m[i] / inverse_temperature).sqrt();
         }
         let ou = velocity_ou(
             &system.mass,
@@ -132,7 +132,7 @@ where
             watch: Watch::default(),
             flavor,
             effective,
-            beta,
+            inverse_temperature,
             ou,
             proposed: 0,
             accepted: 0,
@@ -231,7 +231,7 @@ where
         let ok = self.flavor.propose(next, delta, &mut y).is_ok();
         let accept = ok && {
             let dh = self.effective.energy(&y) - h0;
-            dh.finite() && (dh <= T::zero() || noise.uniform.ln() < -self.beta * dh)
+            dh.finite() && (dh <= T::zero() || noise.uniform.ln() < -self.inverse_temperature * dh)
         };
         self.last_accepted = accept;
         if accept {

@@ -22,19 +22,30 @@ impl<T: Real> LangevinParams<T> {
     /// Friction `c` and inverse temperature `β`: `σ = √(2c/β)`.
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"c"` (`c < 0`) and `"beta"`
-    /// (`β ≤ 0`).
-    pub fn from_beta(c: T, beta: T) -> Result<Self, ConfigError> {
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"c"` (`c < 0`) and
+    /// `"inverse_temperature"` (`β ≤ 0`).
+    pub fn from_inverse_temperature(c: T, inverse_temperature: T) -> Result<Self, ConfigError> {
         check_nonnegative(c, "c")?;
-        check_positive(beta, "beta")?;
-        Ok(Self {
+        check_positive(inverse_temperature, "inverse_temperature")?;
+        Self {
             c,
-            sigma: (T::lit(2.0) * c / beta).sqrt(),
-        })
+            sigma: (T::lit(2.0) * c / inverse_temperature).sqrt(),
+        }
+        .validate()
     }
 
-    /// `β = 2c/σ²` (`+∞` without noise).
-    pub fn beta(&self) -> T {
+    /// The parameters, checked: `c ≥ 0` and `σ ≥ 0`, both finite.
+    ///
+    /// # Errors
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"c"` and `"sigma"`.
+    pub fn validate(&self) -> Result<Self, ConfigError> {
+        check_nonnegative(self.c, "c")?;
+        check_nonnegative(self.sigma, "sigma")?;
+        Ok(*self)
+    }
+
+    /// The inverse temperature `β = 2c/σ²` (`+∞` without noise).
+    pub fn inverse_temperature(&self) -> T {
         T::lit(2.0) * self.c / (self.sigma * self.sigma)
     }
 }
@@ -58,7 +69,7 @@ impl<T: Real> LangevinParams<T> {
 /// use macrostep::systems::TwoSpring;
 ///
 /// let m = TwoSpring::<f64>::paper();
-/// assert!((m.langevin().beta() - 10.0).abs() < 1e-12);
+/// assert!((m.langevin().inverse_temperature() - 10.0).abs() < 1e-12);
 /// let s = m.initial_state();
 /// assert!((s.q[0] - 0.008).abs() < 1e-17);
 /// let f = m.system().acceleration(&s.q);
@@ -76,15 +87,16 @@ impl<T: Real> TwoSpring<T> {
     ///
     /// # Errors
     /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"omega"` (`ω ≤ 0`), and as
-    /// [`LangevinParams::from_beta`]; [`ConfigError::Overflow`] for `"omega^2"`, `"0.8/omega"`.
-    pub fn new(omega: T, c: T, beta: T) -> Result<Self, ConfigError> {
+    /// [`LangevinParams::from_inverse_temperature`]; [`ConfigError::Overflow`] for `"omega^2"`,
+    /// `"0.8/omega"`.
+    pub fn new(omega: T, c: T, inverse_temperature: T) -> Result<Self, ConfigError> {
         check_positive(omega, "omega")?;
         // `ω²` (the stiff spring) and `0.8/ω` (the initial state) must be representable.
         crate::validate::check_derived(omega * omega, "omega^2")?;
         crate::validate::check_derived(T::lit(0.8) / omega, "0.8/omega")?;
         Ok(Self {
             omega,
-            langevin: LangevinParams::from_beta(c, beta)?,
+            langevin: LangevinParams::from_inverse_temperature(c, inverse_temperature)?,
         })
     }
 

@@ -65,14 +65,14 @@ fn two_spring_is_the_seeds_hamiltonian() {
     check_potential_around(&m.split(), &SVector::zeros(), 1.5, 29);
     // σ = √(2c/β) = √0.5.
     assert!((m.langevin().sigma - 0.5f64.sqrt()).abs() < 1e-15);
-    assert!((m.langevin().beta() - 2.0).abs() < 1e-14);
+    assert!((m.langevin().inverse_temperature() - 2.0).abs() < 1e-14);
 }
 
 fn two_spring_paper_start<T: Real + host_tests::Tolerance>() {
     let m = TwoSpring::<T>::paper();
     assert_eq!(m.omega(), T::lit(100.0));
     assert_eq!(m.langevin().c, T::lit(0.1));
-    assert!((m.langevin().beta().to_f64() - 10.0).abs() < 100.0 * T::EPS);
+    assert!((m.langevin().inverse_temperature().to_f64() - 10.0).abs() < 100.0 * T::EPS);
     let s = m.initial_state();
     let x = 0.8 / 100.0;
     assert!((s.q[0].to_f64() - x).abs() < 4.0 * T::EPS * x);
@@ -100,12 +100,12 @@ fn two_spring_rejects_bad_parameters() {
     assert_eq!(
         TwoSpring::<f64>::new(1.0, 0.1, 0.0).unwrap_err(),
         ConfigError::OutOfRange {
-            name: "beta",
+            name: "inverse_temperature",
             bound: "> 0"
         }
     );
     assert_eq!(
-        LangevinParams::<f64>::from_beta(f64::NAN, 1.0).unwrap_err(),
+        LangevinParams::<f64>::from_inverse_temperature(f64::NAN, 1.0).unwrap_err(),
         ConfigError::NonFinite { name: "c" }
     );
 }
