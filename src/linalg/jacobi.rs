@@ -46,8 +46,16 @@ pub fn symmetric_eigen<T: Real, const N: usize>(a: &SMatrix<T, N, N>) -> Option<
     // `x/2 + y/2` is `(x + y)/2` bit for bit, and cannot overflow.
     let m = a * half + a.transpose() * half;
     if m.norm().finite() {
-        return jacobi(m);
+        jacobi(m)
+    } else {
+        scaled(m)
     }
+}
+
+/// [`jacobi`] of `m / max|m|`, eigenvalues scaled back (out of line: its copies stay off the
+/// common path's stack).
+#[inline(never)]
+fn scaled<T: Real, const N: usize>(m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
     let scale = m.amax();
     let e = jacobi(m / scale)?;
     Some(Eigen {
@@ -57,6 +65,7 @@ pub fn symmetric_eigen<T: Real, const N: usize>(a: &SMatrix<T, N, N>) -> Option<
 }
 
 /// Cyclic Jacobi on the symmetric `m` (finite Frobenius norm).
+#[inline(never)]
 fn jacobi<T: Real, const N: usize>(mut m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
     let mut v = SMatrix::<T, N, N>::identity();
     let norm = m.norm();
