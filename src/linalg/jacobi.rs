@@ -26,7 +26,9 @@ pub struct Eigen<T: Real, const N: usize> {
 /// [`MAX_SWEEPS`] sweeps of `N(N−1)/2` rotations each.
 ///
 /// Returns `None` if the input is not finite or the off-diagonal Frobenius norm is still above
-/// `N·ε·‖A‖_F` after the cap.
+/// `N·ε·‖A‖_F` after the cap. A matrix whose Frobenius norm overflows (entries near the top of
+/// the scalar's range) is decomposed scaled to a largest entry of 1 and its eigenvalues scaled
+/// back, so such entries are judged like any others instead of passing as "converged".
 ///
 /// ```
 /// use macrostep::linalg::symmetric_eigen;
@@ -41,7 +43,30 @@ pub fn symmetric_eigen<T: Real, const N: usize>(a: &SMatrix<T, N, N>) -> Option<
         return None;
     }
     let half = T::lit(0.5);
-    let mut m = (a + a.transpose()) * half;
+    // `x/2 + y/2` is `(x + y)/2` bit for bit, and cannot overflow.
+    let m = a * half + a.transpose() * half;
+    if m.norm().finite() {
+        jacobi(m)
+    } else {
+        scaled(m)
+    }
+}
+
+/// [`jacobi`] of `m / max|m|`, eigenvalues scaled back (out of line: its copies stay off the
+/// common path's stack).
+#[inline(never)]
+fn scaled<T: Real, const N: usize>(m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
+    let scale = m.amax();
+    let e = jacobi(m / scale)?;
+    Some(Eigen {
+        values: e.values * scale,
+        ..e
+    })
+}
+
+/// Cyclic Jacobi on the symmetric `m` (finite Frobenius norm).
+#[inline(never)]
+fn jacobi<T: Real, const N: usize>(mut m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
     let mut v = SMatrix::<T, N, N>::identity();
     let norm = m.norm();
     let tol = norm * T::default_epsilon() * T::lit(N.max(1) as f64);
@@ -134,6 +159,31 @@ mod tests {
         assert!(e.sweeps < 12);
         // Trace is preserved.
         assert!((e.values.sum() - 14.0).abs() < 1e-13);
+    }
+
+    /// Entries whose squares overflow: `[[1, 0, −b], [0, 1, 0], [−b, 0, 1]]` has the eigenvalue
+    /// `1 − b`, found for every `b` up to the top of the range (the Frobenius norm overflows from
+    /// `b ≈ 1.3e154`).
+    #[test]
+    fn entries_near_the_top_of_the_range() {
+        for b in [1e150_f64, 1e154, 1e200, 1e300, 1.7e308] {
+            let a = matrix![1.0, 0.0, -b; 0.0, 1.0, 0.0; -b, 0.0, 1.0];
+            let e = symmetric_eigen(&a).unwrap();
+            let min = e.values.iter().cloned().fold(f64::INFINITY, f64::min);
+            assert!(
+                (min / -b - 1.0).abs() < 1e-12,
+                "b = {b}: min eigenvalue {min}"
+            );
+        }
+        let b = 1e30_f32;
+        let a = matrix![1.0, 0.0, -b; 0.0, 1.0, 0.0; -b, 0.0, 1.0];
+        let min = symmetric_eigen(&a)
+            .unwrap()
+            .values
+            .iter()
+            .cloned()
+            .fold(f32::INFINITY, f32::min);
+        assert!((min / -b - 1.0).abs() < 1e-5);
     }
 
     #[test]

@@ -73,7 +73,9 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
             .solve_lower_triangular(&SMatrix::identity())
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
         let a = l_inv * k * l_inv.transpose();
-        let a = (a + a.transpose()) * T::lit(0.5);
+        // `x/2 + y/2` is `(x + y)/2` bit for bit, and cannot overflow.
+        let half = T::lit(0.5);
+        let a = a * half + a.transpose() * half;
         let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv);
         let qm = joint_modes(&a, &c_frame, scalar_c.is_some())?;
         let lambda = modal_stiffness(&(qm.transpose() * a * qm))?;

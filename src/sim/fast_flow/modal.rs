@@ -39,7 +39,8 @@ pub(super) fn joint_modes<T: Real, const N: usize>(
     c_frame: &SMatrix<T, N, N>,
     scalar_friction: bool,
 ) -> Result<SMatrix<T, N, N>, ConfigError> {
-    let c_sym = (c_frame + c_frame.transpose()) * T::lit(0.5);
+    let half = T::lit(0.5);
+    let c_sym = c_frame * half + c_frame.transpose() * half;
     let combined = if scalar_friction || c_sym.amax() == T::zero() {
         *a
     } else {
