@@ -221,29 +221,6 @@ impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
     }
 }
 
-/// A probe with the energy of `system` and the residual of a separate check (exact-constraint
-/// methods: the potential penalises nothing, the constraint is `residual`).
-#[derive(Clone, Copy, Debug)]
-pub struct WithResidual<'a, P, F> {
-    /// The probe giving the energy.
-    pub energy: &'a P,
-    /// The residual function.
-    pub residual: F,
-}
-
-impl<T: Real, const N: usize, P: Probe<T, N>, F: Fn(&SVector<T, N>) -> T> Probe<T, N>
-    for WithResidual<'_, P, F>
-{
-    #[inline]
-    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
-        self.energy.energy(s)
-    }
-    #[inline]
-    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
-        Some((self.residual)(q))
-    }
-}
-
 /// The guards of one integrator and what they remember of the run: the last committed state,
 /// the clock's compensation, the reference energy and scale.
 #[derive(Clone, Copy, Debug)]
