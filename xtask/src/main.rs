@@ -135,9 +135,11 @@ fn test(args: &[String]) -> Result {
         ]),
     )?;
     package_checks()?;
+    // `--bench '*'` selects the criterion targets only: `--benches` would also rebuild and
+    // re-run every unit test of the library in the bench profile.
     run(
         "criterion benches in test mode",
-        cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
+        cargo().args(["bench", "--workspace", "--bench", "*", "--", "--test"]),
     )?;
     run(
         "main example",
