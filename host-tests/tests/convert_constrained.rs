@@ -16,7 +16,7 @@ use macrostep::nalgebra::{vector, SMatrix, SVector};
 use macrostep::systems::Pendulum;
 use macrostep::systems::{LinearPotential, PlanarDistances};
 use macrostep::Stepper;
-use macrostep::{ConfigError, Guards, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Guards, Integrator, PreconditionKind, Real, State, StepError};
 use std::sync::OnceLock;
 
 /// The quick constrained measurements, computed once for the tests that read them.
@@ -302,13 +302,13 @@ fn constrained_start_off_the_manifold_is_refused_or_projected() {
     assert_fails_untouched(
         &mut c,
         State::new(0.0, vector![1.01, 0.0], vector![0.0, 0.0]),
-        StepError::Precondition,
+        StepError::exceeded(PreconditionKind::OffManifold, 9.9, 1.0),
     );
     // On the rod with a velocity along it.
     assert_fails_untouched(
         &mut c,
         State::new(0.0, vector![1.0, 0.0], vector![0.1, 0.2]),
-        StepError::Precondition,
+        StepError::exceeded(PreconditionKind::NotTangent, 9.9, 1.0),
     );
     assert_fails_untouched(
         &mut c,

@@ -3,7 +3,7 @@
 use super::{ConstraintNewtonParams, OffManifold};
 use crate::linalg::{all_finite, lu_solve_in_place};
 use crate::model::{Constraint, Mass};
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// Validated solver parameters and the constants a step needs (converted once).
@@ -108,6 +108,34 @@ impl<T: Real> Kernel<T> {
         Ok((v + b * mu, mu))
     }
 
+    /// [`Kernel::velocity_project`] for the end of a step: the projected velocity must satisfy
+    /// the hidden constraint to the manifold tolerance, as the next step's start requires. A
+    /// projection that cannot (the velocity before it was out of all proportion, e.g. a Newton
+    /// tolerance below round-off closed over a tiny step, and cancelled to garbage) is refused
+    /// with [`PreconditionKind::NotTangent`] instead of returning a state no step accepts.
+    pub(crate) fn velocity_project_end<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Result<(SVector<T, N>, SVector<T, D>), StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let j = g.jacobian(q);
+        let b = Self::minv_jt(mass, &j);
+        let mu = self.solve(j * b, -(j * v))?;
+        let out = v + b * mu;
+        let tol = self.params.manifold_tol;
+        let rv = (j * out).amax();
+        if rv <= tol {
+            Ok((out, mu))
+        } else {
+            Err(StepError::exceeded(PreconditionKind::NotTangent, rv, tol))
+        }
+    }
+
     /// Projects a state onto the solution manifold: positions along `M⁻¹g'(q)ᵀμ` (Newton), then
     /// velocities (`hidden = true`) `M`-orthogonally onto `g'(q)v = 0`.
     pub(crate) fn project<G, const N: usize, const D: usize>(
@@ -156,10 +184,15 @@ impl<T: Real> Kernel<T> {
         let nv = v0.amax();
         let bound = k * (nv + h.abs() * (a0.amax() + a1.amax()))
             + T::default_epsilon().sqrt() * (T::one() + nv);
-        if (v1 - v0).amax() <= bound {
+        let jump = (v1 - v0).amax();
+        if jump <= bound {
             Ok(())
         } else {
-            Err(StepError::Precondition)
+            Err(StepError::exceeded(
+                PreconditionKind::VelocityJump,
+                jump,
+                bound,
+            ))
         }
     }
 
@@ -175,17 +208,27 @@ impl<T: Real> Kernel<T> {
     {
         let tol = self.params.manifold_tol;
         let r = g.value(&s.q);
-        let mut on = r.iter().all(|x| x.finite()) && r.amax() <= tol;
-        if on && hidden {
+        let mut off = None;
+        if !(r.iter().all(|x| x.finite()) && r.amax() <= tol) {
+            off = Some(StepError::exceeded(
+                PreconditionKind::OffManifold,
+                r.amax(),
+                tol,
+            ));
+        } else if hidden {
             let f = g.jacobian(&s.q) * s.v;
-            on = f.iter().all(|x| x.finite()) && f.amax() <= tol;
+            if !(f.iter().all(|x| x.finite()) && f.amax() <= tol) {
+                off = Some(StepError::exceeded(
+                    PreconditionKind::NotTangent,
+                    f.amax(),
+                    tol,
+                ));
+            }
         }
-        if on {
-            return Ok(*s);
-        }
-        match self.params.off_manifold {
-            OffManifold::Reject => Err(StepError::Precondition),
-            OffManifold::Project => self.project(g, mass, s, hidden),
+        match (off, self.params.off_manifold) {
+            (None, _) => Ok(*s),
+            (Some(e), OffManifold::Reject) => Err(e),
+            (Some(_), OffManifold::Project) => self.project(g, mass, s, hidden),
         }
     }
 }
