@@ -49,6 +49,17 @@ pub enum ConfigError {
         /// The derived quantity, e.g. `"1/m"`, `"omega^2"`.
         name: &'static str,
     },
+    /// The start state violates an element of the model it belongs to (a mechanism's start
+    /// positions and one of its rods); `name` says which kind of element, `index` which one.
+    StartMismatch {
+        /// The kind of element, e.g. `"rod"`.
+        name: &'static str,
+        /// Its index (the value its builder call returned).
+        index: u32,
+        /// The mismatch over its tolerance as a power of ten, rounded up (`Some(2)`: up to 100
+        /// times the tolerance); `None` when not finite.
+        excess: Option<i16>,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -69,6 +80,17 @@ impl fmt::Display for ConfigError {
                     f,
                     "derived quantity `{name}` overflows or underflows the scalar type"
                 )
+            }
+            Self::StartMismatch {
+                name,
+                index,
+                excess,
+            } => {
+                write!(f, "start state violates {name} {index}")?;
+                match excess {
+                    Some(e) => write!(f, " (up to 1e{e} times the tolerance)"),
+                    None => Ok(()),
+                }
             }
         }
     }
@@ -151,19 +173,27 @@ impl fmt::Display for StepError {
 
 impl core::error::Error for StepError {}
 
+/// `⌈log₁₀(value / bound)⌉` clamped to `1..=i16::MAX`, `None` when the ratio is not finite: the
+/// `excess` of [`StepError::Precondition`] and [`ConfigError::StartMismatch`].
+pub(crate) fn excess<T: crate::Real>(value: T, bound: T) -> Option<i16> {
+    let ratio = (value / bound).abs().to_f64();
+    if ratio.is_finite() {
+        let e = nalgebra::ComplexField::ceil(nalgebra::ComplexField::log10(ratio));
+        Some(e.clamp(1.0, f64::from(i16::MAX)) as i16)
+    } else {
+        None
+    }
+}
+
 impl StepError {
     /// A [`StepError::Precondition`] for a measured quantity `value` above its tolerance
     /// `bound`: `excess` is `⌈log₁₀(value / bound)⌉` (at least 1), `None` when the ratio is not
     /// finite (a NaN or infinite value, a zero bound).
     pub fn exceeded<T: crate::Real>(kind: PreconditionKind, value: T, bound: T) -> Self {
-        let ratio = (value / bound).abs().to_f64();
-        let excess = if ratio.is_finite() {
-            let e = nalgebra::ComplexField::ceil(nalgebra::ComplexField::log10(ratio));
-            Some(e.clamp(1.0, f64::from(i16::MAX)) as i16)
-        } else {
-            None
-        };
-        Self::Precondition { kind, excess }
+        Self::Precondition {
+            kind,
+            excess: excess(value, bound),
+        }
     }
 
     /// A [`StepError::Precondition`] that is not a magnitude (`excess: None`).
