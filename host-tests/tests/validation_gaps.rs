@@ -7,7 +7,7 @@
 //! - a mechanism whose start positions violate its own rods;
 //! - what a `Precondition` error says.
 
-use macrostep::constrained::{ConstraintNewtonParams, Rattle};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::forcing::Damped;
 use macrostep::lie::{BodyState, CayleyVariational, LinearizedZs2, RigidBody, So3ZsParams};
 use macrostep::mechanism::MechanismBuilder;
@@ -69,6 +69,39 @@ fn rattle_with_a_tolerance_below_round_off_never_returns_garbage() {
         }
     }
     assert_eq!(garbage, 0, "{garbage} of {ok} Ok steps returned garbage");
+}
+
+/// SHAKE with the same tolerance and step: its velocities are not projected, so an `Ok` step
+/// must change the velocity by no more than the step's forces can (`|Δv| ≤ 1e-6` here).
+#[test]
+fn shake_with_a_tolerance_below_round_off_never_returns_garbage() {
+    let dp = DoublePendulum::<f64>::paper();
+    let params = ConstraintNewtonParams {
+        tol: 4.99e-77,
+        manifold_tol: 2.22e-12,
+        ..ConstraintNewtonParams::default()
+    };
+    let mut shake = Shake::new(dp.system(), dp.constraint(), 1e-30, params).unwrap();
+    let mut garbage = 0;
+    let mut ok = 0;
+    for i in 0..200 {
+        let x = f64::from(i);
+        // Exactly on the rods (positions from angles), so the start residual is round-off.
+        let mut s = State::at_rest(dp.from_angles(0.3 + 0.013 * x, -1.1 + 0.021 * x));
+        s.v = vector![0.3, -0.2 + 0.01 * x, 1.1, 0.5 - 0.004 * x];
+        let before = s;
+        match shake.step(&mut s) {
+            Ok(()) => {
+                ok += 1;
+                if (s.v - before.v).amax() > 1e-6 {
+                    garbage += 1;
+                }
+            }
+            Err(_) => assert_eq!(s, before),
+        }
+    }
+    assert_eq!(garbage, 0, "{garbage} of {ok} Ok steps returned garbage");
+    assert!(ok > 0, "a start on the manifold steps");
 }
 
 #[test]

@@ -14,6 +14,9 @@ pub(crate) struct Kernel<T: Real> {
     pivot_rel: T,
     /// `½`.
     pub(crate) half: T,
+    /// `8 ε`, the factor of the round-off floor of a position solve (see
+    /// [`Kernel::position_solve`]).
+    eps_n: T,
 }
 
 impl<T: Real> Kernel<T> {
@@ -23,6 +26,7 @@ impl<T: Real> Kernel<T> {
             params,
             pivot_rel: T::default_epsilon() * T::lit(256.0),
             half: T::lit(0.5),
+            eps_n: T::default_epsilon() * T::lit(8.0),
         })
     }
 
@@ -59,6 +63,11 @@ impl<T: Real> Kernel<T> {
     }
 
     /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.
+    ///
+    /// Converged when `‖g(q)‖∞ ≤ tol`, or when `‖g(q)‖∞` is within the round-off of evaluating
+    /// `g` at `q`, `8 ε ‖g'(q)‖_max ‖q‖∞` (a tolerance below it cannot be reached; iterating
+    /// further only turns round-off into multipliers of size `r/c`, which for a tiny step are
+    /// enormous and cancel to garbage velocities).
     pub(crate) fn position_solve<G, const N: usize, const D: usize>(
         &self,
         g: &G,
@@ -85,7 +94,11 @@ impl<T: Real> Kernel<T> {
             if it >= self.params.max_iter {
                 return Err(StepError::NotConverged);
             }
-            let jac = g.jacobian(&q) * cb;
+            let jq = g.jacobian(&q);
+            if r.amax() <= self.eps_n * jq.amax() * q.amax() {
+                return Ok((q, lam));
+            }
+            let jac = jq * cb;
             lam += self.solve(jac, -r)?;
             it += 1;
         }
