@@ -278,7 +278,7 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
                 self.project(&mut s)?;
                 Ok((s.q, s.v))
             }
-            OffManifold::Reject if !(r <= tol) => {
+            OffManifold::Reject if r > tol || !r.finite() => {
                 Err(StepError::exceeded(PreconditionKind::OffManifold, r, tol))
             }
             OffManifold::Reject => Err(StepError::exceeded(PreconditionKind::NotTangent, rv, tol)),

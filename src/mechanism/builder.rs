@@ -485,8 +485,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         let tol = T::default_epsilon().sqrt();
         for (k, (gk, link)) in g.iter().zip(self.links.iter()).enumerate() {
             let rel = (*gk / (link.length * link.length)).abs();
-            // `!(… <= …)`: a NaN mismatch is refused too.
-            if !(rel <= tol) {
+            // A NaN mismatch is refused too.
+            if rel > tol || !rel.finite() {
                 return Err(ConfigError::StartMismatch {
                     name: "rod",
                     index: u32::try_from(k).unwrap_or(u32::MAX),
