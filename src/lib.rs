@@ -31,7 +31,7 @@ pub mod systems;
 pub mod validate;
 pub mod zs;
 
-pub use error::{ConfigError, StepError};
+pub use error::{ConfigError, PreconditionKind, StepError};
 pub use guard::{Guard, Guards};
 pub use integrator::{Integrator, Stepper, StochasticIntegrator};
 pub use scalar::Real;
