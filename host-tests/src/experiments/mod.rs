@@ -20,6 +20,7 @@ pub mod forcing_methods;
 pub mod guards;
 pub mod guards_overhead;
 pub mod lc_circuit;
+pub mod linearise;
 pub mod lj;
 pub mod quasi_quadratic;
 pub mod reference;
