@@ -162,3 +162,46 @@ fn linear_system_is_the_step_matrix() {
     m.step(&mut s).unwrap();
     assert!((s.q[0] - j.qq[(0, 0)]).abs() < 1e-15 && (s.v[0] - j.vq[(0, 0)]).abs() < 1e-15);
 }
+
+mod experiment {
+    use host_tests::experiments::linearise::{cart, compute, Setup};
+
+    #[test]
+    fn quick_experiment_meets_the_claims() {
+        let r = compute(&Setup::quick());
+        for row in &r.rows {
+            assert!(row.fd_rel_err <= 1e-6, "{}: {:e}", row.name, row.fd_rel_err);
+            if row.symplectic {
+                assert!(row.symplectic_defect <= 1e-12, "{}", row.name);
+            }
+            assert!(row.cost_ratio.is_finite() && row.cost_ratio > 0.0);
+        }
+        // Z&S's gain converges to the continuous model's at its order (2); symplectic Euler's
+        // at order 1.
+        assert!((r.gap_orders[0] - 2.0).abs() < 0.3, "{:?}", r.gap_orders);
+        assert!(r.gaps.iter().all(|g| g[0] < 1e-2), "{:?}", r.gaps);
+        let kd = cart::METHODS
+            .iter()
+            .position(|m| *m == "symplectic_euler_kd")
+            .unwrap();
+        assert!((r.gap_orders[kd] - 1.0).abs() < 0.3, "{:?}", r.gap_orders);
+        // Every method's gains regulate the full cart-pole from every tilt.
+        for (m, runs) in r.regulated.iter().enumerate() {
+            for (tilt, run) in runs {
+                let (last, _, _) = run.as_ref().expect("regulated run");
+                assert!(*last < 1e-2, "{} from {tilt}: {last}", cart::METHODS[m]);
+            }
+        }
+        // The EKF's angle error stays below the measurement noise at every level.
+        for run in &r.ekf {
+            let e = run.as_ref().expect("EKF run");
+            assert!(e.rms_theta < e.sigma, "σ {}: rms {}", e.sigma, e.rms_theta);
+            assert!(
+                e.final_theta < 1e-2,
+                "σ {}: final {}",
+                e.sigma,
+                e.final_theta
+            );
+        }
+    }
+}

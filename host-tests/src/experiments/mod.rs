@@ -72,6 +72,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
     entry::<cart_pole::CartPoleExperiment>(),
+    entry::<linearise::LineariseExperiment>(),
     entry::<accelerated_sampling::AcceleratedSamplingExperiment>(),
     entry::<water::WaterExperiment>(),
 ];
