@@ -56,6 +56,7 @@ fn every_method_matches_central_differences() {
         check("verlet", &m.verlet, true);
         check("euler_kd", &m.euler_kd, true);
         check("euler_dk", &m.euler_dk, true);
+        check("damped_split_zs", &m.damped_zs, false);
     }
 }
 
@@ -75,6 +76,23 @@ fn sylipn_is_not_symplectic_here() {
     let m = Methods::<f64>::new(0.05, 50.0).expect("methods");
     let j = m.sylipn.linearise(&cases::start()).expect("linearise");
     assert!(j.symplectic_defect(&cases::mass()) > 1e-8);
+}
+
+#[test]
+fn split_damping_contracts_the_symplectic_form_by_its_determinant() {
+    // Φ = D∘Φ_zs∘D with D = (q, E v): det A = det(E)² = exp(−h tr(M⁻¹C)), and A is not
+    // symplectic; without damping the same wrapper is.
+    let m = Methods::<f64>::new(0.05, 50.0).expect("methods");
+    let j = m.damped_zs.linearise(&cases::start()).expect("linearise");
+    let a: SMatrix<f64, 4, 4> = j.a();
+    let minv_c = cases::mass::<f64>().matrix().try_inverse().unwrap() * cases::damping::<f64>();
+    let want = (-0.05 * minv_c.trace()).exp();
+    assert!(
+        (a.determinant() - want).abs() < 1e-12,
+        "{} vs {want}",
+        a.determinant()
+    );
+    assert!(j.symplectic_defect(&cases::mass()) > 1e-3);
 }
 
 #[test]

@@ -42,6 +42,7 @@
 //! ```
 
 mod baselines;
+mod forcing;
 mod fourth;
 mod kernel;
 mod zs;

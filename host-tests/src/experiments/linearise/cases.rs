@@ -4,9 +4,9 @@
 
 use macrostep::autodiff::{AdScalar, AutoDiff, Energy};
 use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
-use macrostep::forcing::Actuated;
+use macrostep::forcing::{Actuated, Damped};
 use macrostep::model::{Mass, Split, System};
-use macrostep::nalgebra::{vector, SVector};
+use macrostep::nalgebra::{matrix, vector, SVector};
 use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Real, State};
 
@@ -100,6 +100,13 @@ pub struct Methods<T: Real> {
     pub euler_kd: SymplecticEuler<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
     /// Symplectic Euler, drift–kick.
     pub euler_dk: SymplecticEuler<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    /// Z&S inside the split damping with [`damping`].
+    pub damped_zs: Damped<T, ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+}
+
+/// A damping matrix with coupling, `C = [[0.5, 0.1], [0.1, 0.3]]`.
+pub fn damping<T: Real>() -> macrostep::nalgebra::SMatrix<T, 2, 2> {
+    matrix![T::lit(0.5), T::lit(0.1); T::lit(0.1), T::lit(0.3)]
 }
 
 impl<T: Real> Methods<T> {
@@ -116,6 +123,7 @@ impl<T: Real> Methods<T> {
             verlet: VelocityVerlet::new(spring(k), h)?,
             euler_kd: SymplecticEuler::new(spring(k), h, EulerOrdering::KickDrift)?,
             euler_dk: SymplecticEuler::new(spring(k), h, EulerOrdering::DriftKick)?,
+            damped_zs: Damped::new(ZhangSkeel::new(spring(k), h, p)?, mass(), damping())?,
         })
     }
 }

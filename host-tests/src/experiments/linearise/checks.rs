@@ -132,5 +132,6 @@ pub fn rows(h: f64, k: f64, min_ns: f64) -> Vec<MethodRow> {
         row("verlet", &m.verlet, true, min_ns),
         row("symplectic_euler_kd", &m.euler_kd, true, min_ns),
         row("symplectic_euler_dk", &m.euler_dk, true, min_ns),
+        row("damped_split_zs", &m.damped_zs, false, min_ns),
     ]
 }

@@ -198,7 +198,7 @@ fn ekf_chart(run: &ekf::EkfRun) -> Chart {
         series: vec![
             Series::new("measured θ", pick(|p| p.2)),
             Series::new("true θ", pick(|p| p.1)),
-            Series::new("estimate θ̂", pick(|p| p.3)),
+            Series::new("estimated θ", pick(|p| p.3)),
         ],
     }
 }
