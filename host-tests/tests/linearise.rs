@@ -57,6 +57,9 @@ fn every_method_matches_central_differences() {
         check("euler_kd", &m.euler_kd, true);
         check("euler_dk", &m.euler_dk, true);
         check("damped_split_zs", &m.damped_zs, false);
+        check("zs_in_solve", &m.zs_in_solve, false);
+        check("sylipn_in_solve", &m.sylipn_in_solve, false);
+        check("stiff_in_solve", &m.stiff_in_solve, false);
     }
 }
 

@@ -42,6 +42,7 @@
 //! ```
 
 mod baselines;
+mod damped_zs;
 mod forcing;
 mod fourth;
 mod kernel;

@@ -7,7 +7,7 @@ use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::forcing::{Actuated, Damped};
 use macrostep::model::{Mass, Split, System};
 use macrostep::nalgebra::{matrix, vector, SVector};
-use macrostep::zs::{StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{DampedZs, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Real, State};
 
 /// `½ k (|q| − 1)² + g q_y`: a bob on a spring of rest length 1.
@@ -102,6 +102,13 @@ pub struct Methods<T: Real> {
     pub euler_dk: SymplecticEuler<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
     /// Z&S inside the split damping with [`damping`].
     pub damped_zs: Damped<T, ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    /// Z&S with [`damping`] inside its solve.
+    pub zs_in_solve: DampedZs<T, ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    /// Z&Ss with [`damping`] inside its solve.
+    pub sylipn_in_solve: DampedZs<T, Sylipn<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    /// Stiff Z&Ss with [`damping`] inside its solve.
+    pub stiff_in_solve:
+        DampedZs<T, StiffSylipn<T, Actuated<T, AutoDiff<Soft<T>>, 2>, AutoDiff<Spring<T>>, 2>, 2>,
 }
 
 /// A damping matrix with coupling, `C = [[0.5, 0.1], [0.1, 0.3]]`.
@@ -124,6 +131,9 @@ impl<T: Real> Methods<T> {
             euler_kd: SymplecticEuler::new(spring(k), h, EulerOrdering::KickDrift)?,
             euler_dk: SymplecticEuler::new(spring(k), h, EulerOrdering::DriftKick)?,
             damped_zs: Damped::new(ZhangSkeel::new(spring(k), h, p)?, mass(), damping())?,
+            zs_in_solve: DampedZs::new(ZhangSkeel::new(spring(k), h, p)?, damping())?,
+            sylipn_in_solve: DampedZs::new(Sylipn::new(spring(k), h, p)?, damping())?,
+            stiff_in_solve: DampedZs::new(StiffSylipn::new(split(k), h, p)?, damping())?,
         })
     }
 }

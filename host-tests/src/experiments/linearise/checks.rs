@@ -133,5 +133,13 @@ pub fn rows(h: f64, k: f64, min_ns: f64) -> Vec<MethodRow> {
         row("symplectic_euler_kd", &m.euler_kd, true, min_ns),
         row("symplectic_euler_dk", &m.euler_dk, true, min_ns),
         row("damped_split_zs", &m.damped_zs, false, min_ns),
+        row("damped_zs_in_solve", &m.zs_in_solve, false, min_ns),
+        row("damped_sylipn_in_solve", &m.sylipn_in_solve, false, min_ns),
+        row(
+            "damped_stiff_sylipn_in_solve",
+            &m.stiff_in_solve,
+            false,
+            min_ns,
+        ),
     ]
 }
