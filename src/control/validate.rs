@@ -44,7 +44,7 @@ pub(super) fn symmetric<T: Real, const N: usize>(
     let max = eig.values.amax();
     let min = eig.values.min();
     let floor = tol(N, max);
-    if strict && !(min > floor) {
+    if strict && min.partial_cmp(&floor) != Some(core::cmp::Ordering::Greater) {
         Err(ControlError::NotPositiveDefinite { name })
     } else if !strict && min < -floor {
         Err(ControlError::NotPsd { name })

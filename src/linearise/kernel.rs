@@ -75,14 +75,14 @@ impl<T: Real, const N: usize> Factored<T, N> {
             let mut x: [T; N] = core::array::from_fn(|i| b[(self.perm[i], c)]);
             for i in 0..N {
                 for j in 0..i {
-                    x[i] = x[i] - self.lu[(i, j)] * x[j];
+                    x[i] -= self.lu[(i, j)] * x[j];
                 }
             }
             for i in (0..N).rev() {
                 for j in (i + 1)..N {
-                    x[i] = x[i] - self.lu[(i, j)] * x[j];
+                    x[i] -= self.lu[(i, j)] * x[j];
                 }
-                x[i] = x[i] / self.lu[(i, i)];
+                x[i] /= self.lu[(i, i)];
             }
             for i in 0..N {
                 b[(i, c)] = x[i];
