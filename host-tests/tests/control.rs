@@ -45,13 +45,8 @@ fn lqr_matches_the_plain_riccati_iteration() {
         let r = 0.5;
         let got = lqr(&a, &b, &q, &Matrix1::new(r), &RiccatiParams::default()).unwrap();
         let want = plain_riccati(&a, &b, &q, r);
-        for i in 0..2 {
-            assert!(
-                (got.k[i] - want[i]).abs() <= 1e-9 * want[i].abs(),
-                "h {h}: {} vs {}",
-                got.k[i],
-                want[i]
-            );
+        for (k, w) in got.k.iter().zip(want) {
+            assert!((k - w).abs() <= 1e-9 * w.abs(), "h {h}: {k} vs {w}");
         }
         assert!(got.iterations <= 20, "{}", got.iterations);
         // The Riccati residual of the returned P.

@@ -48,7 +48,7 @@ pub fn mass<T: Real>() -> Mass<T, 2> {
 }
 
 /// The spring with stiffness `k`, gravity 9.81, mass [`mass`] and held force [`force`].
-pub type SpringSystem<T> = System<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>;
+pub type SpringSystem<T> = System<T, SpringP<T>, 2>;
 
 /// The spring system.
 pub fn spring<T: Real>(k: f64) -> SpringSystem<T> {
@@ -85,30 +85,36 @@ pub fn start<T: Real>() -> State<T, 2> {
     )
 }
 
+/// The spring's potential with its held force.
+pub type SpringP<T> = Actuated<T, AutoDiff<Spring<T>>, 2>;
+/// The split's soft part with its held force.
+pub type SoftP<T> = Actuated<T, AutoDiff<Soft<T>>, 2>;
+/// Stiff Z&Ss on the split.
+pub type Stiff<T> = StiffSylipn<T, SoftP<T>, AutoDiff<Spring<T>>, 2>;
+
 /// Every linearised method on these cases, by name: Z&S, Z&Ss, stiff Z&Ss (`β = 0.4`),
 /// velocity Verlet, symplectic Euler in both orderings.
 pub struct Methods<T: Real> {
     /// Z&S.
-    pub zs: ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    pub zs: ZhangSkeel<T, SpringP<T>, 2>,
     /// Z&Ss.
-    pub sylipn: Sylipn<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    pub sylipn: Sylipn<T, SpringP<T>, 2>,
     /// Stiff Z&Ss on [`split`].
-    pub stiff_sylipn: StiffSylipn<T, Actuated<T, AutoDiff<Soft<T>>, 2>, AutoDiff<Spring<T>>, 2>,
+    pub stiff_sylipn: Stiff<T>,
     /// Velocity Verlet.
-    pub verlet: VelocityVerlet<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    pub verlet: VelocityVerlet<T, SpringP<T>, 2>,
     /// Symplectic Euler, kick–drift.
-    pub euler_kd: SymplecticEuler<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    pub euler_kd: SymplecticEuler<T, SpringP<T>, 2>,
     /// Symplectic Euler, drift–kick.
-    pub euler_dk: SymplecticEuler<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>,
+    pub euler_dk: SymplecticEuler<T, SpringP<T>, 2>,
     /// Z&S inside the split damping with [`damping`].
-    pub damped_zs: Damped<T, ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    pub damped_zs: Damped<T, ZhangSkeel<T, SpringP<T>, 2>, 2>,
     /// Z&S with [`damping`] inside its solve.
-    pub zs_in_solve: DampedZs<T, ZhangSkeel<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    pub zs_in_solve: DampedZs<T, ZhangSkeel<T, SpringP<T>, 2>, 2>,
     /// Z&Ss with [`damping`] inside its solve.
-    pub sylipn_in_solve: DampedZs<T, Sylipn<T, Actuated<T, AutoDiff<Spring<T>>, 2>, 2>, 2>,
+    pub sylipn_in_solve: DampedZs<T, Sylipn<T, SpringP<T>, 2>, 2>,
     /// Stiff Z&Ss with [`damping`] inside its solve.
-    pub stiff_in_solve:
-        DampedZs<T, StiffSylipn<T, Actuated<T, AutoDiff<Soft<T>>, 2>, AutoDiff<Spring<T>>, 2>, 2>,
+    pub stiff_in_solve: DampedZs<T, Stiff<T>, 2>,
 }
 
 /// A damping matrix with coupling, `C = [[0.5, 0.1], [0.1, 0.3]]`.
