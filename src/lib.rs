@@ -21,6 +21,7 @@ pub mod lie;
 pub mod linalg;
 pub mod mechanism;
 pub mod model;
+pub mod output;
 pub mod prelude;
 pub mod recover;
 mod scalar;

@@ -1,0 +1,348 @@
+//! The run loop behind [`Integrator::run`] and [`StochasticIntegrator::run_noisy`]: one loop for
+//! both, over what a step of each can do ([`Advance`]).
+
+use super::hermite::{interpolate, locate};
+use super::{Direction, End, Events, Observer, Outcome, Run, RunError, SaveAt, Sink, Stop};
+use crate::{ConfigError, Integrator, Real, State, StepError, StochasticIntegrator};
+use rand_core::Rng;
+
+/// What the run loop needs of a stepper.
+pub(crate) trait Advance<T: Real, const N: usize> {
+    /// Whether a step of any size exists (deterministic methods).
+    const SHORTENS: bool;
+    /// The configured step size.
+    fn size(&self) -> T;
+    /// One step of the configured size.
+    fn full(&mut self, s: &mut State<T, N>) -> Result<(), StepError>;
+    /// One step of size `h` (only called when `SHORTENS`).
+    fn by(&mut self, s: &mut State<T, N>, h: T) -> Result<(), StepError>;
+    /// Sets the clock of the state the driver just committed to `t` (within an ulp of it).
+    fn land(&mut self, s: &mut State<T, N>, t: T);
+}
+
+/// A deterministic integrator as an [`Advance`].
+pub(crate) struct Det<'a, I>(pub(crate) &'a mut I);
+
+impl<T: Real, const N: usize, I: Integrator<T, N>> Advance<T, N> for Det<'_, I> {
+    const SHORTENS: bool = true;
+    fn size(&self) -> T {
+        self.0.step_size()
+    }
+    fn full(&mut self, s: &mut State<T, N>) -> Result<(), StepError> {
+        self.0.step(s)
+    }
+    fn by(&mut self, s: &mut State<T, N>, h: T) -> Result<(), StepError> {
+        self.0.step_by(s, h)
+    }
+    fn land(&mut self, s: &mut State<T, N>, t: T) {
+        self.0.settle_clock(s, t);
+    }
+}
+
+/// A stochastic integrator and its RNG as an [`Advance`].
+pub(crate) struct Noisy<'a, I, R: ?Sized>(pub(crate) &'a mut I, pub(crate) &'a mut R);
+
+impl<T: Real, const N: usize, I: StochasticIntegrator<T, N>, R: Rng + ?Sized> Advance<T, N>
+    for Noisy<'_, I, R>
+{
+    const SHORTENS: bool = false;
+    fn size(&self) -> T {
+        self.0.step_size()
+    }
+    fn full(&mut self, s: &mut State<T, N>) -> Result<(), StepError> {
+        self.0.step_noisy(s, self.1)
+    }
+    fn by(&mut self, _: &mut State<T, N>, _: T) -> Result<(), StepError> {
+        Err(StepError::StepSize)
+    }
+    fn land(&mut self, _: &mut State<T, N>, _: T) {}
+}
+
+/// Refuses a run that cannot start from `state`.
+fn validate<T: Real, const N: usize, S, E: Events<T, N>, O>(
+    run: &Run<'_, T, S, E, O>,
+    state: &State<T, N>,
+) -> Result<(), ConfigError> {
+    if let End::Time(t_end) = run.end {
+        if !t_end.finite() {
+            return Err(ConfigError::NonFinite { name: "t_end" });
+        }
+        if t_end < state.t {
+            return Err(ConfigError::OutOfRange { name: "t_end", bound: ">= state.t" });
+        }
+    }
+    match run.save {
+        SaveAt::Every(0) => return Err(ConfigError::OutOfRange { name: "every", bound: ">= 1" }),
+        SaveAt::Times(times) => {
+            let mut prev = state.t;
+            for &t in times {
+                if !t.finite() {
+                    return Err(ConfigError::NonFinite { name: "times" });
+                }
+                if t < prev {
+                    let bound = "non-decreasing, none before state.t";
+                    return Err(ConfigError::OutOfRange { name: "times", bound });
+                }
+                prev = t;
+            }
+        }
+        _ => {}
+    }
+    let tol = run.event.tolerance();
+    if E::ON && !(tol.finite() && tol > T::zero()) {
+        return Err(ConfigError::OutOfRange { name: "tolerance", bound: "> 0 and finite" });
+    }
+    Ok(())
+}
+
+/// The bookkeeping of one run.
+struct Books<'a, T> {
+    times: &'a [T],
+    next_time: usize,
+    out: Outcome<T>,
+}
+
+impl<T: Real> Books<'_, T> {
+    /// Records every remaining time `≤ upto` on the interpolant from `a` to `b`; `false` when
+    /// the sink is full.
+    fn save_until<const N: usize, S: Sink<T, N>>(
+        &mut self,
+        sink: &mut S,
+        a: &State<T, N>,
+        b: &State<T, N>,
+        upto: T,
+    ) -> bool {
+        while let Some(&t) = self.times.get(self.next_time) {
+            if t > upto {
+                break;
+            }
+            let s = if t <= a.t { *a } else { interpolate(a, b, t) };
+            if sink.record(&s).is_err() {
+                return false;
+            }
+            self.next_time += 1;
+            self.out.saved += 1;
+        }
+        true
+    }
+}
+
+/// Whether `g0 → g1` is a crossing in `dir` (zero counts as no sign at the start).
+fn crosses<T: Real>(dir: Direction, g0: T, g1: T) -> bool {
+    let zero = T::zero();
+    let falling = g0 > zero && g1 <= zero;
+    let rising = g0 < zero && g1 >= zero;
+    match dir {
+        Direction::Falling => falling,
+        Direction::Rising => rising,
+        Direction::Either => falling || rising,
+    }
+}
+
+/// The size of the next step towards `end` after `steps` steps, or `None` at the end; `Err`
+/// for a stochastic run whose next full step would pass `t_end`.
+fn next_step<T: Real, const N: usize, A: Advance<T, N>>(
+    adv: &A,
+    end: End<T>,
+    state: &State<T, N>,
+    steps: usize,
+) -> Result<Option<(T, bool)>, Stop> {
+    let h = adv.size();
+    match end {
+        End::Steps(n) => Ok((steps < n).then_some((h, false))),
+        End::Time(t_end) => {
+            let rest = t_end - state.t;
+            // Rounding of the clock: a few ulps of the larger of the times and of h.
+            let scale = if t_end.abs() > h { t_end.abs() } else { h };
+            let slack = T::default_epsilon() * T::lit(8.0) * scale;
+            if rest <= T::zero() || (!A::SHORTENS && rest.abs() <= slack) {
+                Ok(None)
+            } else if rest > h + slack {
+                Ok(Some((h, false)))
+            } else if A::SHORTENS {
+                Ok(Some((rest, true)))
+            } else if rest >= h - slack {
+                Ok(Some((h, false)))
+            } else {
+                Err(Stop::GridEnd)
+            }
+        }
+    }
+}
+
+/// Carries out `run` from `state` with `adv`.
+pub(crate) fn drive<T, const N: usize, A, S, E, O>(
+    adv: &mut A,
+    state: &mut State<T, N>,
+    run: Run<'_, T, S, E, O>,
+) -> Result<Outcome<T>, RunError>
+where
+    T: Real,
+    A: Advance<T, N>,
+    S: Sink<T, N>,
+    E: Events<T, N>,
+    O: Observer<T, N>,
+{
+    validate(&run, state)?;
+    let Run { end, save, mut sink, mut event, mut observer } = run;
+    let times = if let SaveAt::Times(t) = save { t } else { &[] };
+    let every = if let SaveAt::Every(k) = save { k } else { 0 };
+    let out = Outcome { stop: Stop::End, steps: 0, saved: 0, events: 0, last_event: None };
+    let mut books = Books { times, next_time: 0, out };
+    let start = *state;
+    if !books.save_until(&mut sink, &start, &start, start.t) {
+        books.out.stop = Stop::SinkFull;
+        return Ok(books.out);
+    }
+    let mut g0 = if E::ON { event_value(&mut event, state)? } else { T::zero() };
+    loop {
+        let (h, last) = match next_step(adv, end, state, books.out.steps) {
+            Ok(Some(step)) => step,
+            Ok(None) => break,
+            Err(stop) => {
+                books.out.stop = stop;
+                break;
+            }
+        };
+        let prev = *state;
+        if last {
+            adv.by(state, h)?;
+            if let End::Time(t_end) = end {
+                adv.land(state, t_end);
+            }
+        } else {
+            adv.full(state)?;
+        }
+        books.out.steps += 1;
+        let step_end = *state;
+        let mut fired = None;
+        if E::ON {
+            let g1 = event_value(&mut event, state)?;
+            if crosses(event.direction(), g0, g1) {
+                fired = Some(locate_event(adv, &mut event, &prev, state, g0, g1)?);
+                g0 = T::zero();
+            } else {
+                g0 = g1;
+            }
+        }
+        let upto = fired.unwrap_or(step_end.t);
+        if !books.save_until(&mut sink, &prev, &step_end, upto)
+            || (every > 0 && books.out.steps % every == 0 && !record(&mut books, &mut sink, state))
+        {
+            books.out.stop = Stop::SinkFull;
+            return Ok(books.out);
+        }
+        if let Some(tau) = fired {
+            books.out.events += 1;
+            books.out.last_event = Some(tau);
+            if event.act(state).is_break() {
+                books.out.stop = Stop::Event;
+                return Ok(books.out);
+            }
+        }
+        if observer.observe(state).is_break() {
+            books.out.stop = Stop::Observer;
+            return Ok(books.out);
+        }
+    }
+    Ok(books.out)
+}
+
+/// Records `state`; `false` when the sink is full.
+fn record<T: Real, const N: usize, S: Sink<T, N>>(
+    books: &mut Books<'_, T>,
+    sink: &mut S,
+    state: &State<T, N>,
+) -> bool {
+    let ok = sink.record(state).is_ok();
+    books.out.saved += usize::from(ok);
+    ok
+}
+
+/// `g(state)`, refused when not finite.
+fn event_value<T: Real, const N: usize, E: Events<T, N>>(
+    event: &mut E,
+    state: &State<T, N>,
+) -> Result<T, RunError> {
+    let g = event.value(state);
+    if g.finite() {
+        Ok(g)
+    } else {
+        Err(RunError::EventValue)
+    }
+}
+
+/// Locates the crossing of the step `prev → state` and moves `state` to it (a shortened step
+/// from `prev` for a deterministic method, the interpolant for a stochastic one); returns its
+/// time. On a failed shortened step `state` stays at the step's end.
+fn locate_event<T: Real, const N: usize, A: Advance<T, N>, E: Events<T, N>>(
+    adv: &mut A,
+    event: &mut E,
+    prev: &State<T, N>,
+    state: &mut State<T, N>,
+    g0: T,
+    g1: T,
+) -> Result<T, RunError> {
+    let end = *state;
+    let tol = event.tolerance();
+    let mut bad = false;
+    let (tau, _) = locate(
+        |t| {
+            let g = event.value(&interpolate(prev, &end, t));
+            bad |= !g.finite();
+            g
+        },
+        prev.t,
+        g0,
+        end.t,
+        g1,
+        tol,
+    );
+    if bad {
+        return Err(RunError::EventValue);
+    }
+    if tau >= end.t {
+        return Ok(end.t);
+    }
+    if A::SHORTENS {
+        let mut at = *prev;
+        adv.by(&mut at, tau - prev.t)?;
+        *state = at;
+        Ok(at.t)
+    } else {
+        *state = interpolate(prev, &end, tau);
+        Ok(tau)
+    }
+}
+
+/// [`Integrator::run`]'s body.
+pub(crate) fn run_det<T: Real, const N: usize, I, S, E, O>(
+    integrator: &mut I,
+    state: &mut State<T, N>,
+    run: Run<'_, T, S, E, O>,
+) -> Result<Outcome<T>, RunError>
+where
+    I: Integrator<T, N>,
+    S: Sink<T, N>,
+    E: Events<T, N>,
+    O: Observer<T, N>,
+{
+    drive(&mut Det(integrator), state, run)
+}
+
+/// [`StochasticIntegrator::run_noisy`]'s body.
+pub(crate) fn run_noisy<T: Real, const N: usize, I, R, S, E, O>(
+    integrator: &mut I,
+    state: &mut State<T, N>,
+    run: Run<'_, T, S, E, O>,
+    rng: &mut R,
+) -> Result<Outcome<T>, RunError>
+where
+    I: StochasticIntegrator<T, N>,
+    R: Rng + ?Sized,
+    S: Sink<T, N>,
+    E: Events<T, N>,
+    O: Observer<T, N>,
+{
+    drive(&mut Noisy(integrator, rng), state, run)
+}
