@@ -29,7 +29,7 @@ use crate::{Real, State};
 /// use nalgebra::vector;
 ///
 /// // q = t³ is reproduced exactly by the cubic through (q, q̇) at t = 0 and t = 1.
-/// let a = State::new(0.0, vector![0.0], vector![0.0]);
+/// let a = State::new(0.0_f64, vector![0.0], vector![0.0]);
 /// let b = State::new(1.0, vector![1.0], vector![3.0]);
 /// let m = interpolate(&a, &b, 0.5);
 /// assert!((m.q[0] - 0.125).abs() < 1e-15 && (m.v[0] - 0.75).abs() < 1e-15);

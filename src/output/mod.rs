@@ -182,7 +182,7 @@ pub struct Outcome<T> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full;
 
-/// Where a run records states: a fixed-capacity buffer, a closure, or `&mut` either.
+/// Where a run records states: a fixed-capacity `heapless::Vec` (or `&mut` one), a closure.
 ///
 /// ```
 /// use macrostep::output::{Full, Sink};
@@ -206,6 +206,14 @@ pub trait Sink<T: Real, const N: usize> {
 }
 
 impl<T: Real, const N: usize, const CAP: usize> Sink<T, N> for heapless::Vec<State<T, N>, CAP> {
+    fn record(&mut self, state: &State<T, N>) -> Result<(), Full> {
+        self.push(*state).map_err(|_| Full)
+    }
+}
+
+impl<T: Real, const N: usize, const CAP: usize> Sink<T, N>
+    for &mut heapless::Vec<State<T, N>, CAP>
+{
     fn record(&mut self, state: &State<T, N>) -> Result<(), Full> {
         self.push(*state).map_err(|_| Full)
     }
@@ -247,6 +255,8 @@ pub enum Direction {
 /// use core::ops::ControlFlow;
 /// use macrostep::output::{Direction, Event, Run};
 /// use macrostep::prelude::*;
+/// use macrostep::systems::LinearPotential;
+/// use nalgebra::vector;
 ///
 /// // A ball dropped from 1 m onto a floor at y = 0, bouncing back with its speed (g = 9.81).
 /// let gravity = System::new(Mass::identity(), LinearPotential::new(vector![9.81])?);
