@@ -221,9 +221,10 @@ pub trait StochasticIntegrator<T: Real, const N: usize>:
     /// ```
     /// use macrostep::output::{Run, Stop};
     /// use macrostep::prelude::*;
+    /// use macrostep::langevin::{Gla, GlaParams};
     /// use macrostep::systems::HarmonicOscillator;
-    /// use rand_pcg::Pcg64;
-    /// use rand_core::SeedableRng;
+    /// use nalgebra::vector;
+    /// use rand_pcg::{rand_core::SeedableRng, Pcg64};
     ///
     /// let o = HarmonicOscillator::<f64, 1>::new(vector![1.0])?;
     /// let params = GlaParams { friction: 1.0, inverse_temperature: 1.0 };

@@ -17,7 +17,8 @@ use crate::{Real, State};
 ///
 /// On a smooth solution the interpolation error is `O(h⁴)` in `q` and `O(h³)` in `v` (for exact
 /// end values: `|q − q_h| ≤ h⁴ max|q⁗|/384`); on top of it comes the method's own error at the
-/// ends. The interpolant needs no force evaluation, so it does not see what happens inside the
+/// ends, and in `v` the rounding of the difference `q_b − q_a`, about `ε|q|/h` (noticeable in
+/// `f32` for small steps far from the origin). The interpolant needs no force evaluation, so it does not see what happens inside the
 /// step: a stiff mode the step does not resolve (`hω ≫ 1`, what Z&S and SIM step over), a
 /// constraint manifold (the interpolant leaves `g(q) = 0` by `O(h⁴)`), a velocity jump. At
 /// `t = a.t` and `t = b.t` it returns `a` and `b` exactly. `t` outside `[a.t, b.t]`

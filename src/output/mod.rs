@@ -15,8 +15,9 @@
 //! **Until.** A deterministic run takes steps of the configured size `h` while more than `h`
 //! remains, then one step of the remaining `t_end − t ∈ (0, h]` (remainders within a few
 //! rounding errors of `h` count as `h`, so a horizon that is a multiple of `h` never ends in a
-//! sliver step). It lands bit-exactly: `state.t == t_end`; the clock continues from `t_end`
-//! (its compensation, below half an ulp, carries over). The shortened last step is a step of
+//! sliver step, and its states are those of plain stepping). It lands bit-exactly:
+//! `state.t == t_end` (the last step's clock, within a few ulps of `t_end`, is set to it, and
+//! the guard run continues from there). The shortened last step is a step of
 //! the same method with a different size: a symplectic (symmetric) method's last map is
 //! still symplectic (symmetric), so the composite map from the start is symplectic, but it is no
 //! longer the `n`-fold power of one map — backward error analysis (the modified Hamiltonian
@@ -34,7 +35,8 @@
 //! at each of the given times (finite, non-decreasing, none before the start): a time on a step
 //! end records that state, a time inside a step the cubic Hermite [`interpolate`] of the
 //! step's ends — `O(h⁴)` in `q`, `O(h³)` in `v` (the derivative of the cubic, a finite
-//! difference of `q` in the middle of the step), plus the method's own error; a time at the
+//! difference of `q` in the middle of the step, whose rounding adds about `ε|q|/h` to `v`),
+//! plus the method's own error; a time at the
 //! start records the start. A full sink stops the run with [`Stop::SinkFull`], the state at
 //! the end of the step that filled it.
 //!

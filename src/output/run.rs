@@ -68,11 +68,19 @@ fn validate<T: Real, const N: usize, S, E: Events<T, N>, O>(
             return Err(ConfigError::NonFinite { name: "t_end" });
         }
         if t_end < state.t {
-            return Err(ConfigError::OutOfRange { name: "t_end", bound: ">= state.t" });
+            return Err(ConfigError::OutOfRange {
+                name: "t_end",
+                bound: ">= state.t",
+            });
         }
     }
     match run.save {
-        SaveAt::Every(0) => return Err(ConfigError::OutOfRange { name: "every", bound: ">= 1" }),
+        SaveAt::Every(0) => {
+            return Err(ConfigError::OutOfRange {
+                name: "every",
+                bound: ">= 1",
+            })
+        }
         SaveAt::Times(times) => {
             let mut prev = state.t;
             for &t in times {
@@ -81,7 +89,10 @@ fn validate<T: Real, const N: usize, S, E: Events<T, N>, O>(
                 }
                 if t < prev {
                     let bound = "non-decreasing, none before state.t";
-                    return Err(ConfigError::OutOfRange { name: "times", bound });
+                    return Err(ConfigError::OutOfRange {
+                        name: "times",
+                        bound,
+                    });
                 }
                 prev = t;
             }
@@ -90,7 +101,10 @@ fn validate<T: Real, const N: usize, S, E: Events<T, N>, O>(
     }
     let tol = run.event.tolerance();
     if E::ON && !(tol.finite() && tol > T::zero()) {
-        return Err(ConfigError::OutOfRange { name: "tolerance", bound: "> 0 and finite" });
+        return Err(ConfigError::OutOfRange {
+            name: "tolerance",
+            bound: "> 0 and finite",
+        });
     }
     Ok(())
 }
@@ -159,10 +173,12 @@ fn next_step<T: Real, const N: usize, A: Advance<T, N>>(
                 Ok(None)
             } else if rest > h + slack {
                 Ok(Some((h, false)))
+            } else if rest >= h - slack {
+                // The last step, on the grid to the clock's rounding: a step of the configured
+                // size (the states are those of plain stepping), then the clock set to t_end.
+                Ok(Some((h, A::SHORTENS)))
             } else if A::SHORTENS {
                 Ok(Some((rest, true)))
-            } else if rest >= h - slack {
-                Ok(Some((h, false)))
             } else {
                 Err(Stop::GridEnd)
             }
@@ -184,17 +200,37 @@ where
     O: Observer<T, N>,
 {
     validate(&run, state)?;
-    let Run { end, save, mut sink, mut event, mut observer } = run;
+    let Run {
+        end,
+        save,
+        mut sink,
+        mut event,
+        mut observer,
+    } = run;
     let times = if let SaveAt::Times(t) = save { t } else { &[] };
     let every = if let SaveAt::Every(k) = save { k } else { 0 };
-    let out = Outcome { stop: Stop::End, steps: 0, saved: 0, events: 0, last_event: None };
-    let mut books = Books { times, next_time: 0, out };
+    let out = Outcome {
+        stop: Stop::End,
+        steps: 0,
+        saved: 0,
+        events: 0,
+        last_event: None,
+    };
+    let mut books = Books {
+        times,
+        next_time: 0,
+        out,
+    };
     let start = *state;
     if !books.save_until(&mut sink, &start, &start, start.t) {
         books.out.stop = Stop::SinkFull;
         return Ok(books.out);
     }
-    let mut g0 = if E::ON { event_value(&mut event, state)? } else { T::zero() };
+    let mut g0 = if E::ON {
+        event_value(&mut event, state)?
+    } else {
+        T::zero()
+    };
     loop {
         let (h, last) = match next_step(adv, end, state, books.out.steps) {
             Ok(Some(step)) => step,
@@ -206,7 +242,11 @@ where
         };
         let prev = *state;
         if last {
-            adv.by(state, h)?;
+            if h == adv.size() {
+                adv.full(state)?;
+            } else {
+                adv.by(state, h)?;
+            }
             if let End::Time(t_end) = end {
                 adv.land(state, t_end);
             }
@@ -345,4 +385,44 @@ where
     O: Observer<T, N>,
 {
     drive(&mut Noisy(integrator, rng), state, run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Full, Sink};
+    use crate::output::{Run, RunError, Stop};
+    use crate::systems::Pendulum;
+    use crate::{constrained::Rattle, Integrator, State};
+
+    #[test]
+    fn a_full_sink_stops_the_run_at_the_step_that_filled_it() {
+        let p = Pendulum::<f64>::paper();
+        let mut rattle = Rattle::new(p.system(), p.constraint(), 0.1, Default::default()).unwrap();
+        let mut s = p.initial_state();
+        let mut buf = heapless::Vec::<State<f64, 2>, 3>::new();
+        let out = rattle
+            .run(&mut s, Run::until(5.0).save_every(2, &mut buf))
+            .unwrap();
+        assert_eq!((out.stop, out.saved, out.steps), (Stop::SinkFull, 3, 8));
+        assert_eq!(buf.len(), 3);
+        assert!((s.t - 0.8).abs() < 1e-12 && (buf[2].t - 0.6).abs() < 1e-12);
+        assert_eq!(buf.record(&s), Err(Full));
+    }
+
+    #[test]
+    fn a_start_on_a_saved_time_is_recorded_and_a_full_sink_there_stops_at_once() {
+        let p = Pendulum::<f32>::paper();
+        let mut rattle = Rattle::new(p.system(), p.constraint(), 0.1, Default::default()).unwrap();
+        let start = p.initial_state();
+        let mut s = start;
+        let mut buf = heapless::Vec::<State<f32, 2>, 1>::new();
+        let times = [0.0, 0.0];
+        let out = rattle
+            .run(&mut s, Run::until(1.0).save_at(&times, &mut buf))
+            .unwrap();
+        assert_eq!((out.stop, out.saved, out.steps), (Stop::SinkFull, 1, 0));
+        assert_eq!((buf[0], s), (start, start));
+        let err = rattle.run(&mut s, Run::until(f32::INFINITY)).unwrap_err();
+        assert!(matches!(err, RunError::Config(_)));
+    }
 }
