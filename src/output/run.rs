@@ -166,11 +166,19 @@ fn next_step<T: Real, const N: usize, A: Advance<T, N>>(
         End::Steps(n) => Ok((steps < n).then_some((h, false))),
         End::Time(t_end) => {
             let rest = t_end - state.t;
-            // Rounding of the clock: a few ulps of the larger of the times and of h.
+            // Rounding of the clock: a few ulps of the larger of the times and of h (at most
+            // a quarter step).
             let scale = if t_end.abs() > h { t_end.abs() } else { h };
-            let slack = T::default_epsilon() * T::lit(8.0) * scale;
+            let mut slack = T::default_epsilon() * T::lit(8.0) * scale;
+            if slack > h * T::lit(0.25) {
+                slack = h * T::lit(0.25);
+            }
             if rest <= T::zero() || (!A::SHORTENS && rest.abs() <= slack) {
                 Ok(None)
+            } else if A::SHORTENS && rest <= slack {
+                // Within rounding of t_end already (a start or an event there): no step, the
+                // clock only.
+                Ok(Some((T::zero(), true)))
             } else if rest > h + slack {
                 Ok(Some((h, false)))
             } else if rest >= h - slack {
@@ -240,6 +248,12 @@ where
                 break;
             }
         };
+        if h == T::zero() {
+            if let End::Time(t_end) = end {
+                adv.land(state, t_end);
+            }
+            continue;
+        }
         let prev = *state;
         if last {
             if h == adv.size() {
@@ -345,8 +359,14 @@ fn locate_event<T: Real, const N: usize, A: Advance<T, N>, E: Events<T, N>>(
         return Ok(end.t);
     }
     if A::SHORTENS {
+        let dt = tau - prev.t;
+        if dt <= T::default_epsilon() * T::lit(4.0) * prev.t.abs() {
+            // At the step's start to the clock's resolution: no step shorter than the clock.
+            *state = *prev;
+            return Ok(prev.t);
+        }
         let mut at = *prev;
-        adv.by(&mut at, tau - prev.t)?;
+        adv.by(&mut at, dt)?;
         *state = at;
         Ok(at.t)
     } else {
@@ -407,6 +427,17 @@ mod tests {
         assert_eq!(buf.len(), 3);
         assert!((s.t - 0.8).abs() < 1e-12 && (buf[2].t - 0.6).abs() < 1e-12);
         assert_eq!(buf.record(&s), Err(Full));
+    }
+
+    #[test]
+    fn a_start_within_rounding_of_t_end_lands_without_a_step() {
+        let p = Pendulum::<f64>::paper();
+        let mut rattle = Rattle::new(p.system(), p.constraint(), 0.1, Default::default()).unwrap();
+        let mut s = p.initial_state();
+        s.t = 1.0 - f64::EPSILON / 2.0; // one ulp below 1
+        let out = rattle.run(&mut s, Run::until(1.0)).unwrap();
+        assert_eq!((out.stop, out.steps, s.t), (Stop::End, 0, 1.0));
+        assert_eq!((s.q, s.v), (p.initial_state().q, p.initial_state().v));
     }
 
     #[test]
