@@ -109,38 +109,6 @@ fn validate<T: Real, const N: usize, S, E: Events<T, N>, O>(
     Ok(())
 }
 
-/// The bookkeeping of one run.
-struct Books<'a, T> {
-    times: &'a [T],
-    next_time: usize,
-    out: Outcome<T>,
-}
-
-impl<T: Real> Books<'_, T> {
-    /// Records every remaining time `≤ upto` on the interpolant from `a` to `b`; `false` when
-    /// the sink is full.
-    fn save_until<const N: usize, S: Sink<T, N>>(
-        &mut self,
-        sink: &mut S,
-        a: &State<T, N>,
-        b: &State<T, N>,
-        upto: T,
-    ) -> bool {
-        while let Some(&t) = self.times.get(self.next_time) {
-            if t > upto {
-                break;
-            }
-            let s = if t <= a.t { *a } else { interpolate(a, b, t) };
-            if sink.record(&s).is_err() {
-                return false;
-            }
-            self.next_time += 1;
-            self.out.saved += 1;
-        }
-        true
-    }
-}
-
 /// Whether `g0 → g1` is a crossing in `dir` (zero counts as no sign at the start).
 fn crosses<T: Real>(dir: Direction, g0: T, g1: T) -> bool {
     let zero = T::zero();
@@ -211,34 +179,36 @@ where
     let Run {
         end,
         save,
-        mut sink,
+        sink,
         mut event,
-        mut observer,
+        observer,
     } = run;
-    let times = if let SaveAt::Times(t) = save { t } else { &[] };
-    let every = if let SaveAt::Every(k) = save { k } else { 0 };
-    let out = Outcome {
-        stop: Stop::End,
-        steps: 0,
-        saved: 0,
-        events: 0,
-        last_event: None,
-    };
-    let mut books = Books {
-        times,
-        next_time: 0,
-        out,
-    };
-    let start = *state;
-    if !books.save_until(&mut sink, &start, &start, start.t) {
-        books.out.stop = Stop::SinkFull;
-        return Ok(books.out);
-    }
-    let mut g0 = if E::ON {
+    let g0 = if E::ON {
         event_value(&mut event, state)?
     } else {
         T::zero()
     };
+    let mut books = Books {
+        times: if let SaveAt::Times(t) = save { t } else { &[] },
+        next_time: 0,
+        every: if let SaveAt::Every(k) = save { k } else { 0 },
+        out: Outcome {
+            stop: Stop::End,
+            steps: 0,
+            saved: 0,
+            events: 0,
+            last_event: None,
+        },
+        sink,
+        event,
+        observer,
+        g0,
+    };
+    let start = *state;
+    if !books.save_until(&start, &start, start.t) {
+        books.out.stop = Stop::SinkFull;
+        return Ok(books.out);
+    }
     loop {
         let (h, last) = match next_step(adv, end, state, books.out.steps) {
             Ok(Some(step)) => step,
@@ -255,62 +225,104 @@ where
             continue;
         }
         let prev = *state;
-        if last {
-            if h == adv.size() {
-                adv.full(state)?;
-            } else {
-                adv.by(state, h)?;
-            }
-            if let End::Time(t_end) = end {
-                adv.land(state, t_end);
-            }
+        if last && h != adv.size() {
+            adv.by(state, h)?;
         } else {
             adv.full(state)?;
         }
+        if let (true, End::Time(t_end)) = (last, end) {
+            adv.land(state, t_end);
+        }
         books.out.steps += 1;
-        let step_end = *state;
-        let mut fired = None;
-        if E::ON {
-            let g1 = event_value(&mut event, state)?;
-            if crosses(event.direction(), g0, g1) {
-                fired = Some(locate_event(adv, &mut event, &prev, state, g0, g1)?);
-                g0 = T::zero();
-            } else {
-                g0 = g1;
-            }
-        }
-        let upto = fired.unwrap_or(step_end.t);
-        if !books.save_until(&mut sink, &prev, &step_end, upto)
-            || (every > 0 && books.out.steps % every == 0 && !record(&mut books, &mut sink, state))
-        {
-            books.out.stop = Stop::SinkFull;
-            return Ok(books.out);
-        }
-        if let Some(tau) = fired {
-            books.out.events += 1;
-            books.out.last_event = Some(tau);
-            if event.act(state).is_break() {
-                books.out.stop = Stop::Event;
-                return Ok(books.out);
-            }
-        }
-        if observer.observe(state).is_break() {
-            books.out.stop = Stop::Observer;
-            return Ok(books.out);
+        if let Some(stop) = books.after_step(adv, &prev, state)? {
+            books.out.stop = stop;
+            break;
         }
     }
     Ok(books.out)
 }
 
-/// Records `state`; `false` when the sink is full.
-fn record<T: Real, const N: usize, S: Sink<T, N>>(
-    books: &mut Books<'_, T>,
-    sink: &mut S,
-    state: &State<T, N>,
-) -> bool {
-    let ok = sink.record(state).is_ok();
-    books.out.saved += usize::from(ok);
-    ok
+/// The bookkeeping of one run: what it records where, its event and observer, its outcome.
+struct Books<'a, T, S, E, O> {
+    times: &'a [T],
+    next_time: usize,
+    every: usize,
+    out: Outcome<T>,
+    sink: S,
+    event: E,
+    observer: O,
+    /// `g` at the start of the next step (zero after an event: the crossing that fired).
+    g0: T,
+}
+
+impl<T: Real, S, E, O> Books<'_, T, S, E, O> {
+    /// Records every remaining time `≤ upto` on the interpolant from `a` to `b`; `false` when
+    /// the sink is full.
+    fn save_until<const N: usize>(&mut self, a: &State<T, N>, b: &State<T, N>, upto: T) -> bool
+    where
+        S: Sink<T, N>,
+    {
+        while let Some(&t) = self.times.get(self.next_time) {
+            if t > upto {
+                break;
+            }
+            let s = if t <= a.t { *a } else { interpolate(a, b, t) };
+            if self.sink.record(&s).is_err() {
+                return false;
+            }
+            self.next_time += 1;
+            self.out.saved += 1;
+        }
+        true
+    }
+
+    /// What follows the committed step `prev → state`: the event (moving `state` to it), the
+    /// records, the event's action, the observer; `Some` when the run stops.
+    fn after_step<const N: usize, A: Advance<T, N>>(
+        &mut self,
+        adv: &mut A,
+        prev: &State<T, N>,
+        state: &mut State<T, N>,
+    ) -> Result<Option<Stop>, RunError>
+    where
+        S: Sink<T, N>,
+        E: Events<T, N>,
+        O: Observer<T, N>,
+    {
+        let step_end = *state;
+        let mut fired = None;
+        if E::ON {
+            let g1 = event_value(&mut self.event, state)?;
+            if crosses(self.event.direction(), self.g0, g1) {
+                let g0 = self.g0;
+                fired = Some(locate_event(adv, &mut self.event, prev, state, g0, g1)?);
+                self.g0 = T::zero();
+            } else {
+                self.g0 = g1;
+            }
+        }
+        if !self.save_until(prev, &step_end, fired.unwrap_or(step_end.t)) {
+            return Ok(Some(Stop::SinkFull));
+        }
+        if self.every > 0 && self.out.steps % self.every == 0 {
+            if self.sink.record(state).is_err() {
+                return Ok(Some(Stop::SinkFull));
+            }
+            self.out.saved += 1;
+        }
+        if let Some(tau) = fired {
+            self.out.events += 1;
+            self.out.last_event = Some(tau);
+            if self.event.act(state).is_break() {
+                return Ok(Some(Stop::Event));
+            }
+        }
+        Ok(self
+            .observer
+            .observe(state)
+            .is_break()
+            .then_some(Stop::Observer))
+    }
 }
 
 /// `g(state)`, refused when not finite.
