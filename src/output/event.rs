@@ -4,6 +4,25 @@ use crate::{Real, State};
 use core::ops::ControlFlow;
 
 /// Which sign changes of an event function fire.
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use macrostep::output::{Direction, Event, Run};
+/// use macrostep::prelude::*;
+/// use macrostep::systems::Pendulum;
+///
+/// // The bob passes under the pivot (x = 0) going left, then going right: Rising fires on the
+/// // second pass only.
+/// let p = Pendulum::<f64>::paper();
+/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.01, Default::default())?;
+/// let mut s = p.initial_state();
+/// let right = Event::new(|s: &State<f64, 2>| s.q[0], |_: &mut State<f64, 2>| ControlFlow::Break(()),
+///                        Direction::Rising, 1e-10);
+/// let out = rattle.run(&mut s, Run::until(10.0).event(right))?;
+/// assert!((s.t - 3.0 * 1.854_074_677_301_372).abs() < 1e-3); // three quarter periods
+/// assert_eq!(out.events, 1);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Direction {
@@ -65,6 +84,19 @@ impl<T: Real, G, A> Event<T, G, A> {
 }
 
 /// What a run needs of an event: implemented by [`Event`] and by [`NoEvent`].
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use macrostep::output::{Direction, Event, Events, NoEvent};
+/// use macrostep::State;
+/// use nalgebra::vector;
+///
+/// let mut e = Event::new(|s: &State<f64, 1>| s.q[0] - 2.0, |_: &mut State<f64, 1>| ControlFlow::Continue(()),
+///                        Direction::Either, 1e-9);
+/// assert_eq!(e.value(&State::at_rest(vector![3.0])), 1.0);
+/// assert_eq!((e.direction(), e.tolerance()), (Direction::Either, 1e-9));
+/// assert!(<Event<f64, _, _> as Events<f64, 1>>::ON && !<NoEvent as Events<f64, 1>>::ON);
+/// ```
 pub trait Events<T: Real, const N: usize> {
     /// Whether there is an event to watch.
     const ON: bool;
@@ -98,7 +130,12 @@ where
     }
 }
 
-/// No event.
+/// No event: what a [`Run`](super::Run) watches until [`Run::event`](super::Run::event).
+///
+/// ```
+/// use macrostep::output::{Events, NoEvent};
+/// assert!(!<NoEvent as Events<f32, 3>>::ON);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoEvent;
 

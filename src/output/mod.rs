@@ -100,9 +100,27 @@ use core::fmt;
 use core::ops::ControlFlow;
 
 /// The iteration cap of the event root solve (interpolations per located crossing).
+///
+/// ```
+/// assert_eq!(macrostep::output::MAX_ROOT_ITERATIONS, 128);
+/// ```
 pub const MAX_ROOT_ITERATIONS: u32 = hermite::MAX_ITERATIONS;
 
 /// A run that could not be completed.
+///
+/// ```
+/// use macrostep::output::{Run, RunError};
+/// use macrostep::prelude::*;
+/// use macrostep::systems::Pendulum;
+///
+/// let p = Pendulum::<f64>::paper();
+/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
+/// let mut s = p.initial_state();
+/// let err = rattle.run(&mut s, Run::until(f64::NAN)).unwrap_err();
+/// assert_eq!(err, RunError::Config(ConfigError::NonFinite { name: "t_end" }));
+/// assert_eq!(s, p.initial_state()); // refused before the first step
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -149,7 +167,19 @@ impl core::error::Error for RunError {
     }
 }
 
-/// Why a run stopped.
+/// Why a run stopped (in [`Outcome::stop`]).
+///
+/// ```
+/// use macrostep::output::{Run, Stop};
+/// use macrostep::prelude::*;
+/// use macrostep::systems::Pendulum;
+///
+/// let p = Pendulum::<f64>::paper();
+/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
+/// let mut s = p.initial_state();
+/// assert_eq!(rattle.run(&mut s, Run::steps(3))?.stop, Stop::End);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -169,6 +199,20 @@ pub enum Stop {
 }
 
 /// What a run did.
+///
+/// ```
+/// use macrostep::output::{Outcome, Run, Stop};
+/// use macrostep::prelude::*;
+/// use macrostep::systems::Pendulum;
+///
+/// let p = Pendulum::<f64>::paper();
+/// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.1, Default::default())?;
+/// let mut s = p.initial_state();
+/// let out = rattle.run(&mut s, Run::until(0.25))?;
+/// let expected = Outcome { stop: Stop::End, steps: 3, saved: 0, events: 0, last_event: None };
+/// assert_eq!(out, expected); // two steps of 0.1, one of 0.05
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[must_use = "a run can stop before its end: check `stop`"]
 pub struct Outcome<T> {
@@ -186,6 +230,17 @@ pub struct Outcome<T> {
 
 /// What is called after every step: a closure `FnMut(&State) -> ControlFlow<()>`, or `()` for
 /// none.
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use macrostep::output::Observer;
+/// use macrostep::State;
+/// use nalgebra::vector;
+///
+/// let mut stop_late = |s: &State<f64, 1>| if s.t > 1.0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+/// assert!(stop_late.observe(&State::new(2.0, vector![0.0], vector![0.0])).is_break());
+/// assert!(Observer::<f64, 1>::observe(&mut (), &State::at_rest(vector![0.0])).is_continue());
+/// ```
 pub trait Observer<T: Real, const N: usize> {
     /// Sees the state after a step; `Break` stops the run.
     fn observe(&mut self, state: &State<T, N>) -> ControlFlow<()>;
@@ -203,7 +258,12 @@ impl<T: Real, const N: usize, F: FnMut(&State<T, N>) -> ControlFlow<()>> Observe
     }
 }
 
-/// How far a run goes.
+/// How far a run goes ([`Run::until`] and [`Run::steps`] build it).
+///
+/// ```
+/// use macrostep::output::End;
+/// assert_ne!(End::Time(1.0), End::Steps(10));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum End<T> {
     /// Until this time (see the [module docs](self)).

@@ -2,7 +2,7 @@
 
 use crate::{Real, State};
 
-/// The sink's capacity is exhausted.
+/// The sink's capacity is exhausted (see [`Sink`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full;
 
@@ -50,7 +50,15 @@ impl<T: Real, const N: usize, F: FnMut(&State<T, N>)> Sink<T, N> for F {
     }
 }
 
-/// No sink: a run that records nothing.
+/// No sink: what a [`Run`](super::Run) records into until it is given one.
+///
+/// ```
+/// use macrostep::output::{NoSink, Sink};
+/// use macrostep::State;
+/// use nalgebra::vector;
+///
+/// assert_eq!(NoSink.record(&State::at_rest(vector![1.0_f64])), Ok(()));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoSink;
 
