@@ -95,7 +95,10 @@ impl<T: Real, G, A> Event<T, G, A> {
 ///                        Direction::Either, 1e-9);
 /// assert_eq!(e.value(&State::at_rest(vector![3.0])), 1.0);
 /// assert_eq!((e.direction(), e.tolerance()), (Direction::Either, 1e-9));
-/// assert!(<Event<f64, _, _> as Events<f64, 1>>::ON && !<NoEvent as Events<f64, 1>>::ON);
+/// fn on<E: Events<f64, 1>>(_: &E) -> bool {
+///     E::ON
+/// }
+/// assert!(on(&e) && !on(&NoEvent));
 /// ```
 pub trait Events<T: Real, const N: usize> {
     /// Whether there is an event to watch.
