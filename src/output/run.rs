@@ -304,7 +304,7 @@ impl<T: Real, S, E, O> Books<'_, T, S, E, O> {
         if !self.save_until(prev, &step_end, fired.unwrap_or(step_end.t)) {
             return Ok(Some(Stop::SinkFull));
         }
-        if self.every > 0 && self.out.steps % self.every == 0 {
+        if self.every > 0 && self.out.steps.is_multiple_of(self.every) {
             if self.sink.record(state).is_err() {
                 return Ok(Some(Stop::SinkFull));
             }
