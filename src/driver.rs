@@ -286,7 +286,21 @@ impl<T: Real, const N: usize, M: Guarded<T, N>> Stepper<T, N> for M {
     }
 }
 
-impl<T: Real, const N: usize, M: Guarded<T, N>> Stepped<T, N> for M {}
+impl<T: Real, const N: usize, M: Guarded<T, N>> Stepped<T, N> for M {
+    fn settle_clock(&mut self, state: &mut State<T, N>, t: T) {
+        let (watch, _) = self.watch_and_probe();
+        let from = state.t;
+        // The watch's last committed state moves with it (no energy changes), so the next step
+        // continues the run.
+        watch.account(|last| {
+            if last.t == from {
+                last.t = t;
+            }
+            T::zero()
+        });
+        state.t = t;
+    }
+}
 
 impl<T: Real, const N: usize, M: Method<T, N>> Integrator<T, N> for M {
     const ORDER: u32 = M::ORDER;

@@ -23,6 +23,7 @@ pub mod linalg;
 pub mod linearise;
 pub mod mechanism;
 pub mod model;
+pub mod output;
 pub mod prelude;
 pub mod recover;
 mod scalar;
