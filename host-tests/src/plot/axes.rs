@@ -25,7 +25,9 @@ pub(super) fn range(values: impl Iterator<Item = f64>, log: bool, widen_log: boo
         } else if hi / lo < 10.0 {
             (lo / 3.0, hi * 3.0)
         } else {
-            (lo, hi)
+            // A few per cent, so markers at the extremes are not cut by the frame.
+            let pad = (hi / lo).powf(0.03);
+            (lo / pad, hi * pad)
         };
         (lo, hi)
     } else if hi - lo <= f64::EPSILON * hi.abs().max(1.0) {

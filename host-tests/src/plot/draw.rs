@@ -24,6 +24,8 @@ const SAMPLE: i32 = 44;
 /// denser curves carry [`DENSE_MARKS`] evenly spaced marks so the legend's marker finds them.
 const MARKED: usize = 40;
 const DENSE_MARKS: usize = 8;
+/// Points drawn per series at most ([`thin`]).
+const MAX_DRAWN: usize = 4000;
 /// Marker radius, pixels.
 const MARK_R: i32 = 5;
 
@@ -120,6 +122,7 @@ where
             .into_iter()
             .filter(|p| drawable(chart, p))
             .collect();
+        let points = thin(points);
         let style = lk.color.stroke_width(2);
         match lk.dash {
             // Segment by segment: a thick polyline gets mitred joins, which shoot far past the
@@ -145,6 +148,21 @@ where
         }
     }
     Ok(())
+}
+
+/// At most [`MAX_DRAWN`] of `points`, evenly strided, the last kept (the CSV keeps every point;
+/// a bitmap cannot show more, and an SVG of every point of a long run weighs megabytes).
+fn thin(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    let n = points.len();
+    if n <= MAX_DRAWN {
+        return points;
+    }
+    let stride = n.div_ceil(MAX_DRAWN);
+    let mut kept: Vec<_> = points.iter().copied().step_by(stride).collect();
+    if (n - 1) % stride != 0 {
+        kept.push(points[n - 1]);
+    }
+    kept
 }
 
 /// The points of series `i` that carry a marker: all of a sweep, a few of a dense curve (their
