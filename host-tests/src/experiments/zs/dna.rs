@@ -275,7 +275,7 @@ fn fig8(res: &Results, out: &Output) {
             stem: format!("{}.fig8_mean_angle", DnaExperiment::NAME),
             title: format!("000 Fig 8: DNA (N = {DNA_N} base pairs), mean angle over time"),
             x_label: "time t [s]".into(),
-            y_label: "mean angle θ̄ = Σθₖ/N [rad]".into(),
+            y_label: "mean angle Σθₖ/N [rad]".into(),
             log_x: false,
             log_y: false,
             series: vec![

@@ -31,7 +31,10 @@ pub fn charts(r: &Results, out: &Output) {
                     "variational Euler + d'Alembert at step τ (legacy)",
                     r.legacy.iter().map(|&(_, tau, e)| (tau, e)).collect(),
                 ),
-                Series::new("FLAVOR (004 eq 2.115), δ = 0.002 (thesis)", flavor),
+                Series::new(
+                    "FLAVOR (004 eq 2.115), δ = 0.002 (thesis); runs that fell are not drawn",
+                    flavor,
+                ),
             ],
         },
     );
@@ -45,6 +48,8 @@ pub fn charts(r: &Results, out: &Output) {
     series.extend(
         r.averaging_omega
             .iter()
+            // The model's own ω is the first series already.
+            .filter(|(w, _)| *w != r.model.omega())
             .map(|(w, errs)| Series::new(format!("ω = {w}"), errs.clone())),
     );
     emit(
