@@ -115,7 +115,8 @@ where
         .y_label_formatter(&|v| tick(*v))
         .x_label_formatter(&|v| tick(*v))
         .draw()?;
-    for (i, s) in chart.series.iter().enumerate() {
+    // The first series is drawn last, on top: charts list the reference or the headline first.
+    for (i, s) in chart.series.iter().enumerate().rev() {
         let lk = look(i);
         let points: Vec<(f64, f64)> = s
             .in_x_order()

@@ -3,7 +3,8 @@
 //!
 //! Every output file is named `<experiment>.<figure>.<ext>`, `<experiment>` as `reproduce list`
 //! prints it. Each series gets its own colour, marker and dash pattern ([`style`]); the legend
-//! sits in a panel right of the plot, so it hides no data; points are joined in x order.
+//! sits in a panel right of the plot, so it hides no data; points are joined in x order; the
+//! first series is drawn on top (list the reference or the headline method first).
 //!
 //! PNGs are drawn with `plotters`' bitmap backend; text uses the DejaVu Sans font shipped in
 //! `host-tests/assets/` (through plotters' `ab_glyph` feature), so no system font library is

@@ -10,6 +10,8 @@ use crate::report::Output;
 
 /// The file tag of each moment.
 const TAGS: [&str; 4] = ["ex", "ey", "ex2", "ey2"];
+/// The unit of each moment.
+const UNITS: [&str; 4] = ["m", "m", "m²", "m²"];
 
 /// The moment `m` of every output of `acc` against the output times `t`.
 fn moment(t: &[f64], acc: &[[Acc; 4]], m: usize) -> Vec<(f64, f64)> {
@@ -59,7 +61,7 @@ pub fn fig4_2(stats: &[SimStats], paths: usize, out: &Output) {
                     MOMENTS[m]
                 ),
                 x_label: "time t [s]".into(),
-                y_label: format!("empirical moment {} [m or m²]", MOMENTS[m]),
+                y_label: format!("empirical moment {} [{}]", MOMENTS[m], UNITS[m]),
                 log_x: false,
                 log_y: false,
                 series,
