@@ -160,7 +160,7 @@ fn thin(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     }
     let stride = n.div_ceil(MAX_DRAWN);
     let mut kept: Vec<_> = points.iter().copied().step_by(stride).collect();
-    if (n - 1) % stride != 0 {
+    if !(n - 1).is_multiple_of(stride) {
         kept.push(points[n - 1]);
     }
     kept
@@ -253,4 +253,22 @@ where
         ))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{thin, MAX_DRAWN};
+
+    /// A long run is thinned to at most MAX_DRAWN + 1 points, its ends kept, in order.
+    #[test]
+    fn thin_keeps_the_ends_and_the_order() {
+        for n in [MAX_DRAWN, MAX_DRAWN + 1, 3 * MAX_DRAWN + 7, 100_000] {
+            let pts: Vec<(f64, f64)> = (0..n).map(|k| (k as f64, 0.0)).collect();
+            let kept = thin(pts);
+            assert!(kept.len() <= MAX_DRAWN + 1, "{n}: {}", kept.len());
+            assert_eq!(kept[0].0, 0.0);
+            assert_eq!(kept.last().unwrap().0, (n - 1) as f64);
+            assert!(kept.windows(2).all(|w| w[0].0 < w[1].0));
+        }
+    }
 }
