@@ -1,5 +1,7 @@
 //! `reproduce`: the paper reproductions. Each experiment prints a human table and
-//! `figure <experiment>.<name> <value>` lines; `reproduce list` names them.
+//! `figure <experiment>.<name> <value>` lines (`--figures-only`: the figure lines alone);
+//! `reproduce list` names the experiments. `--plot DIR` and `--csv DIR` write the charts as
+//! `<experiment>.<figure>.{png,svg}` and their curves as `<experiment>.<figure>.csv`.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
@@ -16,23 +18,30 @@ struct Cli {
     /// Run the reduced setup of experiments that have one (the others run as usual).
     #[arg(long)]
     quick: bool,
-    /// Print only the `figure <experiment>.<name> <value>` lines.
+    /// Print only the `figure <experiment>.<name> <value>` lines (no table, no headings).
     #[arg(long)]
     figures_only: bool,
     /// Monte Carlo paths for `sim-langevin` and `flavor-langevin` (default: the paper's).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
     paths: Option<u64>,
-    /// Write the curves behind each plotted figure as CSV files into DIR.
+    /// Write the curves behind each chart into DIR as `<experiment>.<figure>.csv`, long
+    /// format: a `# x: …; y: …` line with the axes and units, then `experiment,series,x,y`.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
-    /// Draw the paper figures an experiment reproduces as PNG files into DIR.
+    /// Draw the charts of the paper figures into DIR as `<experiment>.<figure>.png` and
+    /// `<experiment>.<figure>.svg` (experiments without a chart say why in `reproduce list`).
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
 }
 
 /// The experiment table appended to `--help`.
 fn experiment_help() -> String {
-    let mut s = String::from("Experiments (`reproduce list` adds the expected run times):\n");
+    let mut s = String::from(
+        "Output: the human table and `figure <experiment>.<name> <value>` lines on stdout, \
+         progress on stderr. `--figures-only` prints the figure lines alone; \
+         `grep -v '^figure '` leaves the table alone.\n\n\
+         Experiments (`reproduce list` adds the expected run times):\n",
+    );
     for e in EXPERIMENTS {
         s.push_str(&format!("  {:<23} {}\n", e.name, e.seed));
     }

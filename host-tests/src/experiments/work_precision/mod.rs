@@ -281,7 +281,7 @@ fn report_study(s: &Study, out: &Output) {
             figure(&format!("work_precision.{}.{a}_over_{b}_at_{e}", s.key), *v);
         }
     }
-    charts::emit(s, out);
+    charts::emit(WorkPrecisionExperiment::NAME, s, out);
 }
 
 /// Prints the tables and the figures; writes CSV and PNG when asked.

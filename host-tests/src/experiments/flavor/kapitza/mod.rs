@@ -43,6 +43,7 @@
 //! the averaging error at fixed R doubles with each doubling of ω (table 1b: 4.9·10⁻³, 9.5·10⁻³,
 //! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
+mod charts;
 mod tables;
 
 pub mod setup;
