@@ -33,6 +33,7 @@ pub mod record;
 pub mod reference;
 pub mod report;
 pub mod rigid;
+pub mod timing;
 pub mod toy;
 pub mod zs_support;
 

@@ -263,7 +263,7 @@ fn report_costs(r: &Results, out: &Output) {
                 say!(out, "ω = {w}: {a} / {b} at {e:e}: {v:.3}");
                 figure(
                     &format!(
-                        "work-precision-omega.ratio.{a}_over_{b}_at_{}.omega{w}",
+                        "work-precision-omega.{a}_over_{b}.speedup_at_equal_error_{}.omega{w}",
                         tag(e)
                     ),
                     v,
@@ -346,7 +346,7 @@ pub fn report(r: &Results, out: &Output) {
     );
     say!(
         out,
-        "cost = median wall-clock seconds per unit simulated time (one core)"
+        "cost = median thread CPU seconds per unit simulated time"
     );
     report_caps(r, out);
     report_costs(r, out);
