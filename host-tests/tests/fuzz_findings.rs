@@ -80,7 +80,8 @@ fn a_huge_held_force_is_refused_or_keeps_the_run_guards_promise() {
 }
 
 /// Fuzz case `mechanism::Mechanism/penalised ZhangSkeel set_force` 2076007295148601439: two
-/// dashpots of `1e300` on one coordinate are each accepted, and `build()` accepts their sum:
+/// dashpots on one coordinate (`f64::MAX` and `1e300`) are each accepted, and `build()` accepts
+/// their sum:
 /// `damping()` (documented symmetric, `≥ 0`) holds `+∞`. `Damped::new` refuses it, but a user
 /// who reads `C` (or assembles their own damping from it) gets an infinity from a validated
 /// mechanism.
@@ -93,7 +94,7 @@ fn dashpots_whose_sum_overflows_are_refused() {
     b.pin(0, [0.0, 0.0]).unwrap();
     b.rod(0, 1).unwrap();
     let summed = b
-        .dashpot(0, 1, 1e300)
+        .dashpot(0, 1, f64::MAX)
         .and_then(|()| b.dashpot_to_ground(1, 1e300));
     if let Err(e) = summed {
         eprintln!("refused: {e:?}");
