@@ -16,7 +16,7 @@
 
 use super::cases::{dp, dp_model, step, Dp, MAX_STEPS};
 use super::gen::Special;
-use super::{built, case, run, step_sizes, Entry, Expect, Gen, Outcome};
+use super::{built, case, run, step_sizes, Entry, Expect, Gen, Outcome, ResidualFn};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams, OffManifold, Rattle};
 use macrostep::forcing::{Actuate, Actuated, Damped, Driven};
@@ -66,6 +66,9 @@ pub const ENTRIES: &[Entry] = &[
         run: |r| damped_in_solve(r, true),
     },
 ];
+
+/// The energy `(v₀, v₁, h) ↦ D` a damped step reports taking.
+pub type DissipationFn<'a, T, const N: usize> = &'a dyn Fn(&SVector<T, N>, &SVector<T, N>, T) -> T;
 
 #[derive(Clone, Copy)]
 enum Base {
@@ -202,8 +205,8 @@ pub fn held_steps<T, P, I, const N: usize>(
     g: &mut Gen<'_>,
     integ: &mut I,
     sys: &System<T, P, N>,
-    residual: Option<&dyn Fn(&SVector<T, N>) -> T>,
-    dissipation: Option<&dyn Fn(&SVector<T, N>, &SVector<T, N>, T) -> T>,
+    residual: Option<ResidualFn<'_, T, N>>,
+    dissipation: Option<DissipationFn<'_, T, N>>,
     energy: bool,
     s0: State<T, N>,
 ) -> Outcome
