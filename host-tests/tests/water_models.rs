@@ -60,3 +60,22 @@ fn each_method_finds_its_own_models_hydrogen_bond_peak() {
     let (zss, pen) = (r.zss.first_peak(), r.reference.first_peak());
     assert!((zss - pen).abs() < bin, "zss {zss} vs penalised {pen}");
 }
+
+/// Known gap: SHAKE + GLA at the seed's `h = 0.05` expands the cluster against SHAKE + GLA at
+/// `h/4` on the same rigid model (quick setup: mean O–O 4.04 ± 0.03 Å against 3.556 ± 0.006;
+/// paper setup: 4.14 against the penalised reference's 3.57).
+#[test]
+#[ignore = "known gap: SHAKE + GLA at h = 0.05 expands the cluster (mean O-O 4.04 vs 3.56 for the rigid reference at h/4)"]
+fn shake_samples_the_rigid_references_oo_distance() {
+    let r = quick();
+    let (s, q) = (&r.shake, &r.rigid_reference);
+    let se = (s.oo_se.powi(2) + q.oo_se.powi(2)).sqrt();
+    assert!(
+        (s.oo_mean - q.oo_mean).abs() < 4.0 * se,
+        "shake {} ± {} vs rigid reference {} ± {}",
+        s.oo_mean,
+        s.oo_se,
+        q.oo_mean,
+        q.oo_se
+    );
+}

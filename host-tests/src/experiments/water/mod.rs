@@ -24,16 +24,17 @@
 //!   the effect grows with `β_ZS` and is gone at `h = 0.025`; see `tests/water.rs`), while its
 //!   O–O histogram matches the reference's.
 //! - **Two models**: SHAKE integrates the rigid TIP3P model; Z&Ss and the Verlet reference the
-//!   `ω = 20` penalised one, whose bonds give under the hydrogen-bond Coulomb forces (`~35
-//!   kcal/mol/Å` on an H at 1.8 Å from an O, against a stretch stiffness `4ω²r₀² ≈ 1466
-//!   kcal/mol/Å²`: mean relative violation of `r²` ≈ 6 %, printed as `residual`). The penalised
-//!   cluster is another (flexible) water model: its hydrogen-bond peak sits one bin (0.05 Å)
-//!   lower and it settles in a compact basin (mean O–O 3.57 Å), while the rigid cluster settles
-//!   in a more open one (4.14 Å). So SHAKE's O–O histogram is compared with the rigid reference
-//!   (`water.shake.rdf_l1_rigid`), not with the penalised one (`water.shake.rdf_l1`, kept for
-//!   the record); its tangent kinetic temperature matches `1/β` (GLA + SHAKE samples the right
-//!   momenta). The full-space `k_BT` of SHAKE is not defined (its velocities normal to the rigid
-//!   geometry are not degrees of freedom) and printed `n/a`.
+//!   `ω = 20` penalised one, whose bonds give under the hydrogen-bond Coulomb forces (mean
+//!   relative violation of `r²` ≈ 6 %, printed as `residual`): another (flexible) model. So each
+//!   method is judged against the reference of its own model (`L1 vs model ref`,
+//!   `water.shake.rdf_l1_rigid`); `water.shake.rdf_l1` is kept for the record. The full-space
+//!   `k_BT` of SHAKE is not defined (velocities normal to the rigid geometry are not degrees of
+//!   freedom) and printed `n/a`.
+//! - **Open**: the model difference does not explain SHAKE's expanded cluster. In the quick
+//!   setup the rigid reference (SHAKE + GLA at `h/4`) has mean O–O 3.556 ± 0.006 Å, like the
+//!   penalised reference (3.561), while SHAKE at `h = 0.05` has 4.04 ± 0.03 (paper setup: 4.14
+//!   against 3.57): a step-size effect of SHAKE + GLA at the seed's `h`, cause not found yet
+//!   (`tests/water_models.rs`, ignored test).
 //! - **Caveat**: at `β = 50` (≈ 10 K) the cluster stays in one basin for long stretches; the
 //!   histogram beyond the first (hydrogen-bond, ≈ 2.75 Å) peak reflects which basin a run found
 //!   from the common start, so the L1 distance is a basin comparison as much as a sampling one.
