@@ -362,7 +362,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     ///
     /// # Errors
     /// `"node"`, `"rod ends distinct"` (`a = b`) as for rods; `"damping"`:
-    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`.
+    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`,
+    /// [`ConfigError::Overflow`] when an entry of the damping matrix with this dashpot added
+    /// overflows (the builder is then unchanged).
     pub fn dashpot(&mut self, a: usize, b: usize, c: T) -> Result<(), ConfigError> {
         let (pa, pb) = (self.place(a)?, self.place(b)?);
         if a == b {
@@ -371,8 +373,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             });
         }
         let c = check_nonnegative(c, "damping")?;
-        super::add_dashpot(&mut self.damping, &pa, &pb, c);
-        Ok(())
+        self.add_damping(&pa, &pb, c)
     }
 
     /// A linear dashpot `c ≥ 0` from node `a` to the ground: force `−c v_a`, `C += c B_aᵀB_a`.
@@ -382,7 +383,23 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
         let pa = self.place(a)?;
         let c = check_nonnegative(c, "damping")?;
-        super::add_dashpot(&mut self.damping, &pa, &Place::Ground(SVector::zeros()), c);
+        self.add_damping(&pa, &Place::Ground(SVector::zeros()), c)
+    }
+
+    /// Adds a dashpot's `c BᵀB` to the damping matrix unless an entry of the sum overflows
+    /// (the builder is then unchanged).
+    fn add_damping(
+        &mut self,
+        a: &Place<T, DIM>,
+        b: &Place<T, DIM>,
+        c: T,
+    ) -> Result<(), ConfigError> {
+        let mut damping = self.damping;
+        super::add_dashpot(&mut damping, a, b, c);
+        if !damping.iter().all(|x| x.finite()) {
+            return Err(ConfigError::Overflow { name: "damping" });
+        }
+        self.damping = damping;
         Ok(())
     }
 
