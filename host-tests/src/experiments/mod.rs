@@ -18,6 +18,7 @@ pub mod flavor;
 pub mod forcing;
 pub mod forcing_methods;
 pub mod guards;
+pub mod guards_origin;
 pub mod guards_overhead;
 pub mod lc_circuit;
 pub mod linearise;
