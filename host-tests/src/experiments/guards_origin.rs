@@ -163,10 +163,11 @@ fn counts(name: &'static str, y: f64, force: f64, starts: usize, steps: usize) -
 /// `[−5, 5]`), Z&S and SyLiPN.
 pub fn compute(starts: usize, steps: usize) -> Vec<Row> {
     let mut rows = Vec::new();
-    let settings = ORIGINS
-        .iter()
-        .map(|&y| (format!("y{y}"), y, 0.0))
-        .chain([("held_force".to_string(), 0.0, 5.0)]);
+    let settings = ORIGINS.iter().map(|&y| (format!("y{y}"), y, 0.0)).chain([(
+        "held_force".to_string(),
+        0.0,
+        5.0,
+    )]);
     for (setting, y, force) in settings {
         for name in ["zs", "sylipn"] {
             rows.push(Row {
