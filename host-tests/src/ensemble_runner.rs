@@ -16,16 +16,17 @@
 //!   two streams of one study need bases further apart than the member count, which
 //!   [`stream_base`] (SplitMix64 of the study seed and a stream number) provides. No generator
 //!   is shared between members, so a member's numbers do not depend on which thread ran it.
-//! - **Reduction.** Members are grouped in fixed blocks of [`BLOCK`] consecutive indices. Each
-//!   block is reduced sequentially in member order into a zero partial; the block partials are
-//!   then added in block order ([`Sums::merge`]). Threads only decide which block runs where,
-//!   never the order of a floating-point addition, so the sums are bit-identical at 1, 2 or 64
-//!   threads.
+//! - **Reduction.** The `n` members of an ensemble are grouped in blocks of [`block_size`]`(n)`
+//!   consecutive indices (a function of `n` alone: at most [`MAX_BLOCKS`] blocks). Each block is
+//!   reduced sequentially in member order into a zero partial; the block partials are then added
+//!   in block order ([`Sums::merge`]). Threads only decide which block runs where, never the
+//!   order of a floating-point addition, so the sums are bit-identical at 1, 2 or 64 threads.
 //!
 //! # Sharding across machines
-//! Because the reduction is by blocks, a shard (members `a..b`, `a` and `b` multiples of
-//! [`BLOCK`] or `b` past the end) can write its block partials to a file and a merge step can
-//! add every shard's partials in block order: the same sums, bit for bit, as one run. [`Plan`]
+//! Because the reduction is by blocks, a shard (members `a..b`: the blocks whose first member
+//! is in `a..b`, so any ranges that tile `0..n` tile the blocks) can write its block partials to
+//! a file and a merge step can add every shard's partials in block order: the same sums, bit for
+//! bit, as one run. [`Plan`]
 //! switches every [`fold`] of the calling thread between computing all members
 //! ([`Plan::Whole`]), recording a shard ([`Plan::Record`]) and replaying merged shards
 //! ([`Plan::Replay`]); the file format and the merge are in [`shard`]. `docs/ensembles.md`
@@ -49,9 +50,15 @@ use std::time::Instant;
 
 pub use shard::{Plan, ShardFile};
 
-/// Members per block of the reduction (see the module docs). Fixed: changing it changes the
-/// last bits of every ensemble sum.
-pub const BLOCK: usize = 16;
+/// The most blocks an ensemble is reduced in (see the module docs): enough for any thread
+/// count to balance, few enough to keep a shard file small.
+pub const MAX_BLOCKS: usize = 256;
+
+/// Members per block of an `n`-member ensemble: `⌈n / MAX_BLOCKS⌉` (at least 1). Fixed by `n`:
+/// changing it changes the last bits of the ensemble's sums.
+pub fn block_size(n: usize) -> usize {
+    n.div_ceil(MAX_BLOCKS).max(1)
+}
 
 /// SplitMix64's finaliser: a bijection of `u64` that scatters neighbouring inputs.
 pub fn splitmix64(x: u64) -> u64 {
@@ -155,11 +162,12 @@ pub fn with_plan<R>(plan: Plan, body: impl FnOnce() -> R) -> (R, Plan) {
     (r, plan)
 }
 
-/// The blocks of `n` members: `[kB, min((k + 1)B, n))`.
+/// The blocks of `n` members: `[kB, min((k + 1)B, n))`, `B = block_size(n)`.
 fn blocks(n: usize) -> impl IndexedParallelIterator<Item = Range<usize>> {
-    (0..n.div_ceil(BLOCK))
+    let b = block_size(n);
+    (0..n.div_ceil(b))
         .into_par_iter()
-        .map(move |k| k * BLOCK..((k + 1) * BLOCK).min(n))
+        .map(move |k| k * b..((k + 1) * b).min(n))
 }
 
 /// Runs members `0..n` of an ensemble on the current `rayon` pool: `member(i, acc)` adds member
@@ -178,7 +186,8 @@ pub fn fold<A: Sums>(
         return (sums, 0.0);
     }
     let range = PLAN.with(|p| p.borrow().members(n));
-    let bar = progress(range.len(), what);
+    let b = block_size(n);
+    let bar = progress(range.clone().filter(|i| i % b == 0).map(|i| b.min(n - i)).sum(), what);
     let partials: Vec<(usize, A, f64)> = blocks(n)
         .enumerate()
         .filter(|(_, b)| range.contains(&b.start))

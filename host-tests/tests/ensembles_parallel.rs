@@ -112,12 +112,12 @@ fn kapitza_sweeps_are_bit_identical_at_1_and_2_threads() {
     assert_eq!(on(1, kapitza_sweeps), on(2, kapitza_sweeps));
 }
 
-/// `flavor-langevin` over members 0..16, 16..32 and 32..48 (past the 40 paths) on different
+/// `flavor-langevin` over members 0..13, 13..32 and 32..48 (past the 40 paths) on different
 /// pools, through the shard file text, merged: the same statistics as one run.
 #[test]
 fn flavor_langevin_sharded_and_merged_equals_one_run() {
     let whole = on(2, flavor_langevin);
-    let shards: Vec<ShardFile> = [(0..16, 1), (32..48, 2), (16..32, 1)]
+    let shards: Vec<ShardFile> = [(0..13, 1), (32..48, 2), (13..32, 1)]
         .into_iter()
         .map(|(members, threads)| {
             let plan = Plan::Record {
