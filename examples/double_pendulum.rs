@@ -155,9 +155,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "penalised double pendulum (000 §4.1, Fig. 1): omega = {OMEGA}, beta = {BETA}, T = {T_END}"
     );
-    println!(
-        "reference: the rigid double pendulum in generalised coordinates (RK4, step 1e-4)\n"
-    );
+    println!("reference: the rigid double pendulum in generalised coordinates (RK4, step 1e-4)\n");
     let rattle = Rattle::new(
         pendulum.system(),
         pendulum.constraint(),

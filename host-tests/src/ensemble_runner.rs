@@ -187,7 +187,14 @@ pub fn fold<A: Sums>(
     }
     let range = PLAN.with(|p| p.borrow().members(n));
     let b = block_size(n);
-    let bar = progress(range.clone().filter(|i| i % b == 0).map(|i| b.min(n - i)).sum(), what);
+    let bar = progress(
+        range
+            .clone()
+            .filter(|i| i % b == 0)
+            .map(|i| b.min(n - i))
+            .sum(),
+        what,
+    );
     let partials: Vec<(usize, A, f64)> = blocks(n)
         .enumerate()
         .filter(|(_, b)| range.contains(&b.start))
@@ -245,7 +252,11 @@ mod tests {
     fn fold_is_bit_identical_at_any_thread_count() {
         let one = pool(1).install(|| toy(1000).0);
         for threads in [2, 3, 8] {
-            assert_eq!(pool(threads).install(|| toy(1000).0), one, "{threads} threads");
+            assert_eq!(
+                pool(threads).install(|| toy(1000).0),
+                one,
+                "{threads} threads"
+            );
         }
         // The toy is order-sensitive: a plain sum in reverse order differs, so the equality
         // above is not trivial.

@@ -132,10 +132,13 @@ pub fn progress(len: usize, what: &str) -> ProgressBar {
         bar.set_style(
             ProgressStyle::with_template("{msg}: {counts}")
                 .expect("valid template")
-                .with_key("counts", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                    let len = s.len().unwrap_or(0);
-                    let _ = w.write_str(&progress_counts(s.pos(), len, s.elapsed()));
-                }),
+                .with_key(
+                    "counts",
+                    |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let len = s.len().unwrap_or(0);
+                        let _ = w.write_str(&progress_counts(s.pos(), len, s.elapsed()));
+                    },
+                ),
         );
         return bar;
     }
@@ -273,12 +276,19 @@ mod tests {
         let log = LineLog::new(Duration::from_secs(3600));
         let before = *log.last.lock().unwrap();
         log.write_line("paths: 1/2").unwrap();
-        assert_eq!(*log.last.lock().unwrap(), before, "printed before the period");
+        assert_eq!(
+            *log.last.lock().unwrap(),
+            before,
+            "printed before the period"
+        );
         let log = LineLog::new(Duration::ZERO);
         log.write_line("   ").unwrap();
         let before = *log.last.lock().unwrap();
         std::thread::sleep(Duration::from_millis(2));
         log.write_line("paths: 1/2").unwrap();
-        assert!(*log.last.lock().unwrap() > before, "a due line was not printed");
+        assert!(
+            *log.last.lock().unwrap() > before,
+            "a due line was not printed"
+        );
     }
 }

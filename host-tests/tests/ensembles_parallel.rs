@@ -49,7 +49,11 @@ fn flavor_setup() -> fl::Setup {
 fn flavor_langevin() -> String {
     let r = fl::compute(&flavor_setup());
     let study: Vec<_> = r.study.iter().map(|s| (s.xy, s.x, s.y2_ratio)).collect();
-    let omega: Vec<_> = r.omega_study.iter().map(|o| (o.z, o.dx, o.y2_ratio)).collect();
+    let omega: Vec<_> = r
+        .omega_study
+        .iter()
+        .map(|o| (o.z, o.dx, o.y2_ratio))
+        .collect();
     format!(
         "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         r.slow.0,

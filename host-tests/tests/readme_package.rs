@@ -109,7 +109,9 @@ fn problems(readme: &str, list: &[String]) -> Vec<String> {
         let marked = p.contains("repository only");
         for path in named_paths(&p) {
             if !marked && !packaged(&path, list) {
-                bad.push(format!("`{path}` is neither packaged nor marked `repository only`"));
+                bad.push(format!(
+                    "`{path}` is neither packaged nor marked `repository only`"
+                ));
             }
         }
     }

@@ -2,8 +2,8 @@
 //! `figure <experiment>.<name> <value>` lines; `reproduce list` names them.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
 use host_tests::ensemble_runner::shard::{parse_members, run_merge, run_shard};
+use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
 use host_tests::report::{spinner, Output};
 use std::path::PathBuf;
 use std::process::ExitCode;

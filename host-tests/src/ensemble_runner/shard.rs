@@ -62,7 +62,10 @@ impl Plan {
             return None;
         };
         let fold = folds.get(*next).unwrap_or_else(|| {
-            panic!("the shards hold {} ensembles, the run asks for more", folds.len())
+            panic!(
+                "the shards hold {} ensembles, the run asks for more",
+                folds.len()
+            )
         });
         assert!(
             fold.what == what && fold.n == n,
@@ -75,7 +78,10 @@ impl Plan {
         let mut total = zero.clone();
         for (k, words) in &fold.blocks {
             let mut part = zero.clone();
-            assert!(part.set_words(words), "block {k} of `{what}` has the wrong size");
+            assert!(
+                part.set_words(words),
+                "block {k} of `{what}` has the wrong size"
+            );
             total.merge(&part);
         }
         Some(total)
@@ -129,7 +135,11 @@ impl ShardFile {
         let mut s = String::from("macrostep-shard 1\n");
         let paths = self.paths.map_or("-".into(), |p| p.to_string());
         let _ = writeln!(s, "experiment {}", self.experiment);
-        let _ = writeln!(s, "setup {} {paths}", if self.quick { "quick" } else { "paper" });
+        let _ = writeln!(
+            s,
+            "setup {} {paths}",
+            if self.quick { "quick" } else { "paper" }
+        );
         let _ = writeln!(s, "members {} {}", self.members.start, self.members.end);
         for f in &self.folds {
             let _ = writeln!(s, "fold {} {} {}", f.n, f.blocks.len(), f.what);
@@ -211,7 +221,10 @@ impl ShardFile {
                 ));
             }
             if s.folds.len() != first.folds.len() {
-                return Err(format!("shard {:?} has another number of ensembles", s.members));
+                return Err(format!(
+                    "shard {:?} has another number of ensembles",
+                    s.members
+                ));
             }
         }
         for (i, f) in first.folds.iter().enumerate() {
@@ -244,7 +257,12 @@ impl ShardFile {
 
 /// `reproduce <experiment> --members a..b --shard FILE`: computes the shard and writes it (no
 /// report).
-pub fn run_shard(e: &Entry, scale: &Scale, members: Range<usize>, file: &Path) -> Result<(), String> {
+pub fn run_shard(
+    e: &Entry,
+    scale: &Scale,
+    members: Range<usize>,
+    file: &Path,
+) -> Result<(), String> {
     let plan = Plan::Record {
         members: members.clone(),
         folds: vec![],
@@ -344,11 +362,15 @@ mod tests {
     #[test]
     fn merge_refuses_missing_and_doubled_blocks() {
         let (a, b) = (record(0..32), record(48..112));
-        assert!(ShardFile::merge(&[a.clone(), b]).unwrap_err().contains("blocks 0..100"));
+        assert!(ShardFile::merge(&[a.clone(), b])
+            .unwrap_err()
+            .contains("blocks 0..100"));
         assert!(ShardFile::merge(&[a.clone(), a.clone(), record(32..112)]).is_err());
         let mut other = record(32..112);
         other.paths = Some(50);
-        assert!(ShardFile::merge(&[a, other]).unwrap_err().contains("another run"));
+        assert!(ShardFile::merge(&[a, other])
+            .unwrap_err()
+            .contains("another run"));
     }
 
     #[test]

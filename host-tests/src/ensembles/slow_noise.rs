@@ -77,19 +77,24 @@ pub fn langevin_slow_noise(paths: usize, t_end: usize, seed: u64) -> (f64, f64, 
     // Member `i` of GLA draws from `member_rng(stream_base(seed, 4), i)`, of the FLAVOR from
     // stream 5.
     let (gla_base, flavor_base) = (stream_base(seed, 4), stream_base(seed, 5));
-    let (gla, t_gla) = fold("GLA paths (slow noise)", paths, &Moments::new(t_end), |i, acc| {
-        acc.add(&gla_path(
-            system,
-            s0,
-            fr,
-            no,
-            h_gla,
-            (1.0 / h_gla).round() as usize,
-            t_end,
-            obs,
-            &mut member_rng(gla_base, i),
-        ));
-    });
+    let (gla, t_gla) = fold(
+        "GLA paths (slow noise)",
+        paths,
+        &Moments::new(t_end),
+        |i, acc| {
+            acc.add(&gla_path(
+                system,
+                s0,
+                fr,
+                no,
+                h_gla,
+                (1.0 / h_gla).round() as usize,
+                t_end,
+                obs,
+                &mut member_rng(gla_base, i),
+            ));
+        },
+    );
     let (fl, t_fl) = fold(
         "FLAVOR paths (slow noise)",
         paths,

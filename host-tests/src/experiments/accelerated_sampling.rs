@@ -23,13 +23,13 @@
 //! - "Escape rate": the fraction of paths past the barrier at `t = 30`, against its exact value.
 //! - Paths are fewer than the thesis's 10 000 (2 000, or `--paths`) to keep the run near a minute.
 
+use crate::ensemble_runner::{fold, member_rng};
 use crate::fixtures::lj_well::{exact, system, Exact, BETA, H, Q0};
 use macrostep::langevin::{
     AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Schedule, StochasticIntegrator,
 };
 use macrostep::nalgebra::SVector;
 use macrostep::State;
-use crate::ensemble_runner::{fold, member_rng};
 
 /// GLA's optimal fixed friction in the thesis (Fig 6.3).
 pub const C_GLA: f64 = 0.7;

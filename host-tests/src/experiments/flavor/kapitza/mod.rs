@@ -168,7 +168,10 @@ fn averaging_omega(setup: &Setup) -> Vec<(f64, Vec<(f64, f64)>)> {
         .iter()
         .zip(runs.chunks(4))
         .map(|(&w, win)| {
-            let errs = R.iter().zip(&win[1..]).map(|(&r, x)| (r, window_err(x, &win[0])));
+            let errs = R
+                .iter()
+                .zip(&win[1..])
+                .map(|(&r, x)| (r, window_err(x, &win[0])));
             (w, errs.collect())
         })
         .collect()
@@ -186,7 +189,12 @@ fn flavor_grid(setup: &Setup, win_ref: &[f64]) -> (Vec<GridRow>, Vec<Row>, Vec<R
             return None;
         }
         let (th, _) = setup.flavor_theta(tau, delta, symmetric)?;
-        (max_abs(&th) < 1.5).then(|| (max_abs(&th), window_err(&setup.windows(&th, delta), win_ref)))
+        (max_abs(&th) < 1.5).then(|| {
+            (
+                max_abs(&th),
+                window_err(&setup.windows(&th, delta), win_ref),
+            )
+        })
     });
     let mut runs = runs.into_iter();
     let (mut grid, mut rows, mut thesis) = (vec![], vec![], vec![]);
