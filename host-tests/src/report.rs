@@ -163,11 +163,7 @@ pub fn progress_line(what: &str, done: u64, total: u64, elapsed: Duration) -> St
 
 /// [`progress_line`] without its label.
 fn progress_counts(done: u64, total: u64, elapsed: Duration) -> String {
-    let percent = if total == 0 {
-        100
-    } else {
-        done.min(total) * 100 / total
-    };
+    let percent = (done.min(total) * 100).checked_div(total).unwrap_or(100);
     let eta = if done == 0 {
         "unknown".to_string()
     } else {
