@@ -42,7 +42,6 @@ fn flavor_setup() -> fl::Setup {
         study: vec![(5e-4, 1e-3)],
         metropolis: (200, 20),
         omegas: vec![100.0],
-        ..fl::Setup::quick()
     }
 }
 
