@@ -56,8 +56,9 @@ impl Plan {
         }
     }
 
-    /// Under [`Plan::Replay`], the merged sums of the next fold call.
-    pub(super) fn replay<A: Sums>(&mut self, what: &str, n: usize, zero: &A) -> Option<A> {
+    /// Under [`Plan::Replay`], the merged sums of the next fold call and its member seconds
+    /// (summed over the blocks, each timed where it ran).
+    pub(super) fn replay<A: Sums>(&mut self, what: &str, n: usize, zero: &A) -> Option<(A, f64)> {
         let Plan::Replay { folds, next } = self else {
             return None;
         };
@@ -93,7 +94,10 @@ impl Plan {
             folds.push(Fold {
                 what: what.to_string(),
                 n,
-                blocks: partials.iter().map(|(k, a, _)| (*k, a.words())).collect(),
+                blocks: partials
+                    .iter()
+                    .map(|(k, a, secs)| (*k, [a.words(), vec![*secs]].concat()))
+                    .collect(),
             });
         }
     }
