@@ -76,16 +76,18 @@ impl Plan {
             fold.n
         );
         *next += 1;
-        let mut total = zero.clone();
+        let (mut total, mut seconds) = (zero.clone(), 0.0);
         for (k, words) in &fold.blocks {
             let mut part = zero.clone();
+            let (secs, sums) = words.split_last().expect("a block holds its seconds");
             assert!(
-                part.set_words(words),
+                part.set_words(sums),
                 "block {k} of `{what}` has the wrong size"
             );
             total.merge(&part);
+            seconds += secs;
         }
-        Some(total)
+        Some((total, seconds))
     }
 
     /// Under [`Plan::Record`], keeps the partials of a fold call.
