@@ -23,6 +23,7 @@
 
 pub mod contract;
 pub mod csv;
+pub mod ensemble_runner;
 pub mod ensembles;
 pub mod experiments;
 pub mod fixtures;

@@ -4,6 +4,7 @@
 //! `<experiment>.<figure>.{png,svg}` and their curves as `<experiment>.<figure>.csv`.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use host_tests::ensemble_runner::shard::{parse_members, run_merge, run_shard};
 use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
 use host_tests::report::{spinner, Output};
 use std::path::PathBuf;
@@ -13,7 +14,8 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "reproduce", version)]
 struct Cli {
-    /// An experiment name, `list` (name, seed reference, expected run time) or `all`.
+    /// An experiment name, `list` (name, seed reference, expected run time), `all`, or `merge`
+    /// followed by shard files.
     experiment: String,
     /// Run the reduced setup of experiments that have one (the others run as usual).
     #[arg(long)]
@@ -32,6 +34,16 @@ struct Cli {
     /// `<experiment>.<figure>.svg` (experiments without a chart say why in `reproduce list`).
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
+    /// Run members A..B of every ensemble only and write them to `--shard FILE` (no report);
+    /// `reproduce merge FILE…` reports the merged shards (docs/ensembles.md).
+    #[arg(long, value_name = "A..B", requires = "shard", value_parser = parse_members)]
+    members: Option<std::ops::Range<usize>>,
+    /// The shard file `--members` writes.
+    #[arg(long, value_name = "FILE", requires = "members")]
+    shard: Option<PathBuf>,
+    /// The shard files of `reproduce merge`.
+    #[arg(value_name = "SHARD")]
+    shards: Vec<PathBuf>,
 }
 
 /// The experiment table appended to `--help`.
@@ -80,6 +92,11 @@ fn run(e: &Entry, scale: &Scale, out: &Output) {
     }
 }
 
+fn fail(message: &str) -> ExitCode {
+    eprintln!("{message}");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     let command = Cli::command().after_help(experiment_help());
     let cli = match Cli::from_arg_matches(&command.get_matches()) {
@@ -95,8 +112,22 @@ fn main() -> ExitCode {
         csv: cli.csv,
         plot: cli.plot,
     };
+    if !cli.shards.is_empty() && cli.experiment != "merge" {
+        return fail("shard files are read by `reproduce merge` only");
+    }
+    if let (Some(members), Some(file)) = (cli.members, &cli.shard) {
+        let done = find(&cli.experiment)
+            .ok_or(format!("unknown experiment `{}`", cli.experiment))
+            .and_then(|e| run_shard(e, &scale, members, file));
+        return done.map_or_else(|e| fail(&e), |()| ExitCode::SUCCESS);
+    }
     match cli.experiment.as_str() {
         "list" => list(),
+        "merge" => {
+            if let Err(e) = run_merge(&cli.shards, &out) {
+                return fail(&e);
+            }
+        }
         "all" => {
             for e in EXPERIMENTS {
                 run(e, &scale, &out);
