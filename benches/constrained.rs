@@ -10,8 +10,8 @@
 
 mod common;
 
-use common::{bench_steps, config};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_steps, config, Criterion};
+use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
 use macrostep::linalg::Banded;

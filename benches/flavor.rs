@@ -14,8 +14,8 @@
 
 mod common;
 
-use common::{bench_span, config};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_span, config, Criterion};
+use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::Nonintrusive;
 use macrostep::systems::SpringTrimer;

@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::{bench_span, config};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_span, config, Criterion};
+use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, Sim2, Sim4, SimSystem};

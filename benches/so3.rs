@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{bench_stepper, config, Group};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_stepper, config, Criterion, Group};
+use criterion::{criterion_group, criterion_main};
 use macrostep::lie::{BodyState, CayleyVariational, LinearizedZs, RigidBody, So3ZsParams};
 use macrostep::zs::ImplicitNewtonParams;
 use macrostep::{Integrator, Real};

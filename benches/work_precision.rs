@@ -17,8 +17,8 @@
 
 mod common;
 
-use common::{bench_span, config};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_span, config, Criterion};
+use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{bench_steps, config};
-use criterion::{criterion_group, criterion_main, Criterion};
+use common::{bench_steps, config, Criterion};
+use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};

@@ -82,6 +82,7 @@ use crate::guard::{Guards, Probe, Watch};
 use crate::sealed::Stepped;
 use crate::validate::check_step_input;
 use crate::{ConfigError, Integrator, Real, State, StepError, Stepper, StochasticIntegrator};
+use nalgebra::{SMatrix, SVector};
 use rand_core::Rng;
 
 /// What every method has and the driver needs: its step size, its guard memory and what the
@@ -107,6 +108,20 @@ pub trait Guarded<T: Real, const N: usize> {
     #[inline]
     fn accept(&mut self, state: &State<T, N>) {
         let _ = state;
+    }
+
+    /// The `M`-orthogonal projector onto the velocities the method admits at `q` (the tangent
+    /// space of an exact velocity constraint `g'(q)v = 0`), or `None` (the default) when its
+    /// velocities are unconstrained. A wrapper that changes the velocity between steps (the
+    /// damping kick of [`Damped`](crate::forcing::Damped)) keeps it in this space.
+    ///
+    /// # Errors
+    /// The method's own failures forming it ([`StepError::Singular`] for a rank-deficient
+    /// constraint Jacobian).
+    #[inline]
+    fn velocity_projector(&self, q: &SVector<T, N>) -> Result<Option<SMatrix<T, N, N>>, StepError> {
+        let _ = q;
+        Ok(None)
     }
 }
 
@@ -160,6 +175,11 @@ where
     fn accept(&mut self, state: &State<T, N>) {
         self.inner_mut().accept(state);
         self.accepted();
+    }
+
+    #[inline]
+    fn velocity_projector(&self, q: &SVector<T, N>) -> Result<Option<SMatrix<T, N, N>>, StepError> {
+        self.inner().velocity_projector(q)
     }
 }
 
@@ -266,7 +286,21 @@ impl<T: Real, const N: usize, M: Guarded<T, N>> Stepper<T, N> for M {
     }
 }
 
-impl<T: Real, const N: usize, M: Guarded<T, N>> Stepped<T, N> for M {}
+impl<T: Real, const N: usize, M: Guarded<T, N>> Stepped<T, N> for M {
+    fn settle_clock(&mut self, state: &mut State<T, N>, t: T) {
+        let (watch, _) = self.watch_and_probe();
+        let from = state.t;
+        // The watch's last committed state moves with it (no energy changes), so the next step
+        // continues the run.
+        watch.account(|last| {
+            if last.t == from {
+                last.t = t;
+            }
+            T::zero()
+        });
+        state.t = t;
+    }
+}
 
 impl<T: Real, const N: usize, M: Method<T, N>> Integrator<T, N> for M {
     const ORDER: u32 = M::ORDER;

@@ -49,6 +49,17 @@ pub enum ConfigError {
         /// The derived quantity, e.g. `"1/m"`, `"omega^2"`.
         name: &'static str,
     },
+    /// The start state violates an element of the model it belongs to (a mechanism's start
+    /// positions and one of its rods); `name` says which kind of element, `index` which one.
+    StartMismatch {
+        /// The kind of element, e.g. `"rod"`.
+        name: &'static str,
+        /// Its index (the value its builder call returned).
+        index: u32,
+        /// The mismatch over its tolerance as a power of ten, rounded up (`Some(2)`: up to 100
+        /// times the tolerance); `None` when not finite.
+        excess: Option<i16>,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -69,6 +80,17 @@ impl fmt::Display for ConfigError {
                     f,
                     "derived quantity `{name}` overflows or underflows the scalar type"
                 )
+            }
+            Self::StartMismatch {
+                name,
+                index,
+                excess,
+            } => {
+                write!(f, "start state violates {name} {index}")?;
+                match excess {
+                    Some(e) => write!(f, " (up to 1e{e} times the tolerance)"),
+                    None => Ok(()),
+                }
             }
         }
     }
@@ -93,8 +115,17 @@ pub enum StepError {
     NotPositiveDefinite,
     /// A nonlinear iteration did not reach its tolerance within its iteration cap.
     NotConverged,
-    /// The state violates a precondition of the method (e.g. it is off the constraint manifold).
-    Precondition,
+    /// The state (or the model at the state) violates a precondition of the method; `kind` says
+    /// which, `excess` by how much when it is a measured quantity above a tolerance.
+    Precondition {
+        /// The precondition that failed.
+        kind: PreconditionKind,
+        /// The measured quantity over its bound as a power of ten, rounded up (`Some(1)`: above
+        /// the bound by up to a factor 10, `Some(3)`: by up to 1000); `None` when the
+        /// precondition is not a measured magnitude (a structural one, such as a missing
+        /// adjoint) or the ratio is not finite.
+        excess: Option<i16>,
+    },
     /// The result is finite but violates a step guard (see [`crate::guard`]): the run is
     /// diverging or has left the accuracy regime the guard describes.
     Diverged {
@@ -114,6 +145,17 @@ impl fmt::Display for StepError {
         if let Self::Diverged { guard } = self {
             return write!(f, "step violates the `{}` guard", guard.name());
         }
+        if let Self::Precondition { kind, excess } = self {
+            write!(
+                f,
+                "state violates the method's precondition: {}",
+                kind.describe()
+            )?;
+            if let Some(e) = excess {
+                write!(f, " (up to 1e{e} times the tolerance)")?;
+            }
+            return Ok(());
+        }
         f.write_str(match self {
             Self::StepSize => "step size is zero or not finite",
             Self::NonFiniteState => "input state is not finite",
@@ -121,7 +163,7 @@ impl fmt::Display for StepError {
             Self::Singular => "linear system is singular",
             Self::NotPositiveDefinite => "linear system is not positive definite",
             Self::NotConverged => "nonlinear iteration did not converge",
-            Self::Precondition => "state violates the method's precondition",
+            Self::Precondition { .. } => "state violates the method's precondition",
             Self::Diverged { .. } => "step violates a guard",
             Self::ClockStalled => "the clock cannot advance by the step",
             Self::NonFiniteForce => "the applied force is not finite",
@@ -130,6 +172,93 @@ impl fmt::Display for StepError {
 }
 
 impl core::error::Error for StepError {}
+
+/// `⌈log₁₀(value / bound)⌉` clamped to `1..=i16::MAX`, `None` when the ratio is not finite: the
+/// `excess` of [`StepError::Precondition`] and [`ConfigError::StartMismatch`].
+///
+/// Counted by multiplying by ten in the scalar's own precision (at most 39 rounds in `f32`, 309 in
+/// `f64`, on the error path only): no `log10` and no `f64` arithmetic, which on a single-precision
+/// FPU would link several kilobytes of software floating point into every binary.
+pub(crate) fn excess<T: crate::Real>(value: T, bound: T) -> Option<i16> {
+    let ratio = (value / bound).abs();
+    if !ratio.finite() {
+        return None;
+    }
+    let ten = T::lit(10.0);
+    let (mut e, mut p) = (1i16, ten);
+    // `p` overflows to infinity before `e` can reach `i16::MAX`, and `inf < ratio` is false.
+    while p < ratio {
+        p *= ten;
+        e += 1;
+    }
+    Some(e)
+}
+
+impl StepError {
+    /// A [`StepError::Precondition`] for a measured quantity `value` above its tolerance
+    /// `bound`: `excess` is `⌈log₁₀(value / bound)⌉` (at least 1), `None` when the ratio is not
+    /// finite (a NaN or infinite value, a zero bound).
+    pub fn exceeded<T: crate::Real>(kind: PreconditionKind, value: T, bound: T) -> Self {
+        Self::Precondition {
+            kind,
+            excess: excess(value, bound),
+        }
+    }
+
+    /// A [`StepError::Precondition`] that is not a magnitude (`excess: None`).
+    pub const fn precondition(kind: PreconditionKind) -> Self {
+        Self::Precondition { kind, excess: None }
+    }
+}
+
+/// Which precondition of a step failed ([`StepError::Precondition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PreconditionKind {
+    /// The position is off the constraint manifold: `‖g(q)‖∞` above the method's manifold
+    /// tolerance.
+    OffManifold,
+    /// The velocity is not tangent to the constraint manifold: `‖g'(q)v‖∞` above the method's
+    /// manifold tolerance.
+    NotTangent,
+    /// The step's velocity change is out of proportion with the velocity and the forces (a
+    /// residual closed over a step too small for it, or a solve that lost its digits).
+    VelocityJump,
+    /// A rotation matrix is not orthogonal: `‖RᵀR − I‖` above the method's tolerance.
+    NotOrthogonal,
+    /// The potential provides no banded Hessian where the solver needs one.
+    NoBandHessian,
+    /// The mass matrix is not diagonal where the solver needs a diagonal one.
+    MassNotDiagonal,
+    /// The system has noise and the method is deterministic.
+    Noisy,
+    /// A stiffness matrix (or one of its derivatives) is not diagonal where the exact flow
+    /// needs a diagonal one.
+    StiffnessNotDiagonal,
+    /// A stiffness entry is not positive where the exact flow needs a positive one.
+    StiffnessNotPositive,
+    /// The map has no adjoint.
+    NoAdjoint,
+}
+
+impl PreconditionKind {
+    /// What failed, in words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Self::OffManifold => "position off the constraint manifold",
+            Self::NotTangent => "velocity not tangent to the constraint manifold",
+            Self::VelocityJump => "velocity change out of proportion with the step",
+            Self::NotOrthogonal => "rotation matrix not orthogonal",
+            Self::NoBandHessian => "potential has no banded Hessian",
+            Self::MassNotDiagonal => "mass matrix not diagonal",
+            Self::Noisy => "system has noise",
+            Self::StiffnessNotDiagonal => "stiffness not diagonal",
+            Self::StiffnessNotPositive => "stiffness entry not positive",
+            Self::NoAdjoint => "map has no adjoint",
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,14 +3,16 @@
 //! - [`Stepper`]: what every one-step method has — a configured step size and its step
 //!   [`Guards`] — and the contract every step keeps (state bit-identical on error, clock advanced
 //!   with the state, no panic).
-//! - [`Integrator`]: deterministic methods, `step` / `step_by(h)` / `integrate(n)`.
-//! - [`StochasticIntegrator`]: stochastic methods, `step_noisy(rng)` / `integrate_noisy(n, rng)`,
-//!   or `step_with_noise(noise)` with pre-drawn noise.
+//! - [`Integrator`]: deterministic methods, `step` / `step_by(h)` / `integrate(n)` /
+//!   `run(Run)` ([`crate::output`]: until, saveat, events, observers).
+//! - [`StochasticIntegrator`]: stochastic methods, `step_noisy(rng)` / `integrate_noisy(n, rng)` /
+//!   `run_noisy(Run, rng)`, or `step_with_noise(noise)` with pre-drawn noise.
 //!
 //! The three traits are implemented once, by the step driver ([`crate::driver`]), for every
 //! method; a method supplies only its proposal.
 
 use crate::guard::Guards;
+use crate::output::{Events, Observer, Outcome, Run, RunError, Sink};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use rand_core::Rng;
@@ -107,44 +109,44 @@ pub trait Integrator<T: Real, const N: usize>: Stepper<T, N> + sealed::Stepped<T
         self.step_by(state, h)
     }
 
-    /// Takes `n` steps of the configured size like [`Integrator::integrate`], calling `observe`
-    /// with the state after every successful step: a recorder without allocation, the closure
-    /// decides what to keep (a `heapless` ring buffer, a `defmt` log line, a host `Vec`).
+    /// Carries out `run` from `state`: until a time (landing on it bit-exactly with a shortened
+    /// last step) or for a number of steps, recording into a sink, locating an event, calling an
+    /// observer that may stop the run (see [`crate::output`] for the rules and their effect on
+    /// the method's properties).
     ///
     /// # Errors
-    /// The first step error; the state then holds the last successful (and observed) step.
+    /// [`RunError::Config`] for a run that cannot start (the state untouched);
+    /// [`RunError::Step`] for a failed step (the state holds the last successful step);
+    /// [`RunError::EventValue`] when the event function is not finite.
     ///
     /// ```
+    /// use core::ops::ControlFlow;
+    /// use macrostep::output::{Run, Stop};
     /// use macrostep::prelude::*;
     /// use macrostep::systems::Pendulum;
     ///
     /// let p = Pendulum::<f64>::paper();
     /// let mut rattle = Rattle::new(p.system(), p.constraint(), 0.05, Default::default())?;
     /// let mut s = p.initial_state();
-    /// // Keep every 10th height in a fixed-capacity buffer.
-    /// let mut heights = heapless::Vec::<f64, 16>::new();
-    /// let mut k = 0;
-    /// rattle.integrate_with(&mut s, 100, |s| {
-    ///     k += 1;
-    ///     if k % 10 == 0 {
-    ///         let _ = heights.push(s.q[1]);
-    ///     }
-    /// })?;
-    /// assert_eq!(heights.len(), 10);
-    /// assert!(heights.iter().all(|y| *y <= 1e-12)); // the bob never rises above the pivot
+    /// // Keep every 10th state in a fixed-capacity buffer, land on t = 5.01.
+    /// let mut kept = heapless::Vec::<State<f64, 2>, 16>::new();
+    /// let out = rattle.run(&mut s, Run::until(5.01).save_every(10, &mut kept))?;
+    /// assert_eq!((out.stop, out.steps, kept.len(), s.t), (Stop::End, 101, 10, 5.01));
+    /// assert!(kept.iter().all(|s| s.q[1] <= 1e-12)); // the bob never rises above the pivot
     /// # Ok::<(), Box<dyn core::error::Error>>(())
     /// ```
-    fn integrate_with<F: FnMut(&State<T, N>)>(
+    fn run<S, E, O>(
         &mut self,
         state: &mut State<T, N>,
-        n: usize,
-        mut observe: F,
-    ) -> Result<(), StepError> {
-        for _ in 0..n {
-            self.step(state)?;
-            observe(state);
-        }
-        Ok(())
+        run: Run<'_, T, S, E, O>,
+    ) -> Result<Outcome<T>, RunError>
+    where
+        Self: Sized,
+        S: Sink<T, N>,
+        E: Events<T, N>,
+        O: Observer<T, N>,
+    {
+        crate::output::run_det(self, state, run)
     }
 
     /// Takes `n` steps of the configured size, stopping at the first error (the state then holds
@@ -206,6 +208,48 @@ pub trait StochasticIntegrator<T: Real, const N: usize>:
         state: &mut State<T, N>,
         rng: &mut R,
     ) -> Result<(), StepError>;
+
+    /// Carries out `run` from `state` with noise from `rng`, as [`Integrator::run`] but in steps
+    /// of the configured size only: a run until `t_end` stops at the last grid time `≤ t_end`
+    /// ([`Stop::GridEnd`](crate::output::Stop::GridEnd) when that is short of `t_end`), and an
+    /// event moves the state to the interpolated state at the crossing (see
+    /// [`crate::output`]).
+    ///
+    /// # Errors
+    /// As [`Integrator::run`].
+    ///
+    /// ```
+    /// use macrostep::output::{Run, Stop};
+    /// use macrostep::prelude::*;
+    /// use macrostep::langevin::{Gla, GlaParams};
+    /// use macrostep::systems::HarmonicOscillator;
+    /// use nalgebra::vector;
+    /// use rand_pcg::{rand_core::SeedableRng, Pcg64};
+    ///
+    /// let o = HarmonicOscillator::<f64, 1>::new(vector![1.0])?;
+    /// let params = GlaParams { friction: 1.0, inverse_temperature: 1.0 };
+    /// let mut gla = Gla::new(o.system(), 0.1, params)?;
+    /// let (mut s, mut rng) = (o.initial_state(), Pcg64::seed_from_u64(7));
+    /// let out = gla.run_noisy(&mut s, Run::until(1.05), &mut rng)?;
+    /// assert_eq!((out.stop, out.steps), (Stop::GridEnd, 10)); // 1.05 is off the grid of h = 0.1
+    /// assert!((s.t - 1.0).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    fn run_noisy<R, S, E, O>(
+        &mut self,
+        state: &mut State<T, N>,
+        run: Run<'_, T, S, E, O>,
+        rng: &mut R,
+    ) -> Result<Outcome<T>, RunError>
+    where
+        Self: Sized,
+        R: Rng + ?Sized,
+        S: Sink<T, N>,
+        E: Events<T, N>,
+        O: Observer<T, N>,
+    {
+        crate::output::run_noisy(self, state, run, rng)
+    }
 
     /// Takes `n` steps, stopping at the first error (the state then holds the last successful
     /// step).

@@ -40,7 +40,7 @@
 pub use crate::autodiff::{AdScalar, AutoDiff, ConstraintFn, Energy};
 pub use crate::baselines::VelocityVerlet;
 pub use crate::constrained::Rattle;
-pub use crate::error::{ConfigError, StepError};
+pub use crate::error::{ConfigError, PreconditionKind, StepError};
 pub use crate::guard::Guards;
 pub use crate::integrator::{Integrator, Stepper, StochasticIntegrator};
 pub use crate::model::{Constraint, Hessian, Mass, Potential, System, ThirdDerivative};

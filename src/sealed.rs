@@ -12,4 +12,8 @@
 pub trait Sealed {}
 
 /// The seal of the stepping traits, implemented by the driver only.
-pub trait Stepped<T, const N: usize> {}
+pub trait Stepped<T: crate::Real, const N: usize> {
+    /// Sets the time of `state`, the state the driver committed last, to `t` (a run landing on
+    /// its end time, [`crate::output`]): the guard run continues from it.
+    fn settle_clock(&mut self, state: &mut crate::State<T, N>, t: T);
+}

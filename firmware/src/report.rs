@@ -1,7 +1,7 @@
 //! Machine-readable output of a scenario, over defmt.
 //!
 //! Lines (decoded on the host by `defmt-print`; `cargo xtask firmware` diffs them against
-//! `firmware/expected/<bin>.out`, and `host-tests/tests/firmware_parity.rs` parses them):
+//! `firmware/expected/<bin>.out`, and `scenarios/tests/parity.rs` parses them):
 //!
 //! ```text
 //! scenario <bin>

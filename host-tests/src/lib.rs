@@ -23,6 +23,7 @@
 
 pub mod contract;
 pub mod csv;
+pub mod ensemble_runner;
 pub mod ensembles;
 pub mod experiments;
 pub mod fixtures;
@@ -33,6 +34,7 @@ pub mod record;
 pub mod reference;
 pub mod report;
 pub mod rigid;
+pub mod timing;
 pub mod toy;
 pub mod zs_support;
 

@@ -160,8 +160,9 @@ pub fn to_f64<T: Real, const N: usize>(v: &SVector<T, N>) -> SVector<f64, N> {
     v.map(|x| x.to_f64())
 }
 
-/// Wall-clock seconds of `steps` steps of a fresh integrator from `make()`, from `s0`: the least
-/// of `reps` runs (the machine is shared; the minimum is the least disturbed run).
+/// Thread CPU seconds of `steps` steps of a fresh integrator from `make()`, from `s0`: the least
+/// of `reps` runs. For a ratio of two methods, time them against each other with
+/// [`crate::timing::compare`] (interleaved rotated rounds) instead.
 pub fn best_time<I: Integrator<f64, N>, const N: usize>(
     reps: usize,
     s0: &State<f64, N>,
@@ -172,9 +173,9 @@ pub fn best_time<I: Integrator<f64, N>, const N: usize>(
     for _ in 0..reps {
         let mut integ = make();
         let mut s = *s0;
-        let clock = std::time::Instant::now();
+        let t0 = crate::timing::thread_cpu_seconds();
         integ.integrate(&mut s, steps).expect("timed run failed");
-        best = best.min(clock.elapsed().as_secs_f64());
+        best = best.min(crate::timing::thread_cpu_seconds() - t0);
         std::hint::black_box(s);
     }
     best

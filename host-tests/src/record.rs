@@ -38,7 +38,7 @@ pub fn hermite<const N: usize>(a: &State<f64, N>, b: &State<f64, N>, t: f64) -> 
 ///
 /// # Errors
 /// The first step error (the states before it are lost with the call; use
-/// [`Integrator::integrate_with`] to keep them).
+/// [`Integrator::run`] with a sink to keep them).
 pub fn saveat<I: Integrator<f64, N>, const N: usize>(
     integ: &mut I,
     start: &State<f64, N>,

@@ -7,7 +7,7 @@ use host_tests::measure::{loglog_slope, reversibility_error};
 use macrostep::constrained::{Bdf2, ConstraintNewtonParams, Rattle};
 use macrostep::model::Constraint;
 use macrostep::systems::{Pendulum, SpringChain};
-use macrostep::{ConfigError, Integrator, State, StepError};
+use macrostep::{ConfigError, Integrator, PreconditionKind, State, StepError};
 
 fn claims<I: Integrator<f64, N>, const N: usize>(_: &I) -> (u32, bool, bool) {
     (I::ORDER, I::SYMPLECTIC, I::SYMMETRIC)
@@ -154,7 +154,13 @@ fn errors_are_typed_and_leave_state_and_history_untouched() {
     let mut off = s;
     off.q[0] += 1e-3;
     let off_before = off;
-    assert_eq!(bdf.step(&mut off), Err(StepError::Precondition));
+    assert!(matches!(
+        bdf.step(&mut off),
+        Err(StepError::Precondition {
+            kind: PreconditionKind::OffManifold,
+            excess: Some(1..)
+        })
+    ));
     assert_eq!(off, off_before);
     // Newton capped at one iteration cannot converge from the predictor.
     let mut capped = Bdf2::new(

@@ -39,6 +39,7 @@ const FAST: &[&str] = &[
     "forcing",
     "quasi-quadratic",
     "cart-pole",
+    "linearise",
     "convert",
     "flavor-3dof",
     "vdp",

@@ -8,7 +8,7 @@ use host_tests::measure::{integrator_defect, loglog_slope, reversibility_error};
 use macrostep::model::Mass;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::sim::{Quasi1, QuasiExp, QuasiParams, QuasiStiffness, QuasiSystem};
-use macrostep::{ConfigError, Integrator, State, StepError};
+use macrostep::{ConfigError, Integrator, PreconditionKind, State, StepError};
 
 /// Tolerances, one reason each.
 mod tol {
@@ -209,7 +209,12 @@ fn step_errors_leave_the_state_untouched() {
     let mut m = Quasi1::<f64, Ring, K85, 3, 1, 2>::new(sys, 0.1, p).unwrap();
     let mut s = initial85(100.0);
     let before = s;
-    assert_eq!(m.step(&mut s), Err(StepError::Precondition));
+    assert_eq!(
+        m.step(&mut s),
+        Err(StepError::precondition(
+            PreconditionKind::StiffnessNotDiagonal
+        ))
+    );
     assert_eq!(s, before);
     assert_eq!(m.step_by(&mut s, 0.0), Err(StepError::StepSize));
     assert_eq!(s, before);

@@ -207,7 +207,7 @@ fn omega_study_caps_bracket_the_measured_values() {
 #[test]
 fn omega_study_quick_agrees_with_the_advice_table() {
     use host_tests::experiments::work_precision::omega::{self, Setup};
-    use macrostep::zs::advice::{h_max, Method};
+    use macrostep::zs::advice::{h_max, Measured, Method};
     let setup = Setup::quick();
     let r = omega::compute(&setup);
     assert_eq!(r.rows.len(), 7);
@@ -220,7 +220,9 @@ fn omega_study_quick_agrees_with_the_advice_table() {
                 "stiff_sylipn" => Method::StiffSylipn,
                 _ => Method::VelocityVerlet,
             };
-            let advised = h_max(m, w, 0.4).unwrap().unwrap();
+            let advised = h_max(Measured::SeedDoublePendulum, m, w, 0.4)
+                .unwrap()
+                .unwrap();
             // The true cap lies in [h_max, h_fail) of either grid.
             assert!(
                 advised >= c.h_max / 2f64.powf(0.125) * 0.999 && advised < c.h_fail,

@@ -27,6 +27,8 @@ gen_tests!(
     set_source_validates,
     set_inverse_capacitance_validates,
     johnson_nyquist_values,
+    rejects_singular_inductance_plus_resistance,
+    judges_huge_entries_scaled,
 );
 
 fn paper<T: Real>() -> CircuitParams<T, 4, 2> {
@@ -347,4 +349,70 @@ fn set_inverse_capacitance_validates<T: Real>() {
     assert_eq!(s[(0, 0)], T::one());
     assert_eq!(s[(0, 1)], -T::one());
     assert_eq!(vi.circuit().params().inverse_capacitance[3], T::zero());
+}
+
+/// The paper's loops without inductors, only branch 3 resisting: `𝕃 = 0`, `D = R₃ (1, −1)ᵀ(1, −1)`
+/// has rank one, so `𝕃 + hD` is singular for every `R₃` and `h`.
+fn rank_one_damping<T: Real>(r3: T) -> Circuit<T, 4, 2> {
+    circuit::<T>(|p| {
+        p.inductance = Vector4::zeros();
+        p.resistance = Vector4::new(T::zero(), T::zero(), r3, T::zero());
+    })
+}
+
+fn rejects_singular_inductance_plus_resistance<T: Real>() {
+    let refused = Some(ConfigError::NotPositiveDefinite {
+        name: "inductance + h resistance",
+    });
+    let h = lit::<T>(0.0726676);
+    assert_eq!(
+        CircuitVi::new(rank_one_damping(lit(0.78237)), h).err(),
+        refused
+    );
+    assert_eq!(
+        NoisyCircuitVi::new(rank_one_damping(lit(0.78237)), h).err(),
+        refused
+    );
+    // Every R₃ of a scan over [0.001, 1], whatever the round-off of the factorisation does.
+    let accepted = (0..1000)
+        .filter(|&i| {
+            let r3 = 0.001 + 0.999 * f64::from(i) / 999.0;
+            CircuitVi::new(rank_one_damping(T::lit(r3)), h).is_ok()
+        })
+        .count();
+    assert_eq!(accepted, 0);
+    // Ill-conditioned (inductances 1 and 1e-12 on the two meshes, no resistor): refused.
+    let thin = circuit::<T>(|p| p.inductance[1] = lit(1e-12));
+    assert_eq!(CircuitVi::new(thin, lit(0.1)).err(), refused);
+    // A step of another size for which 𝕃 + hD is singular: refused with the state unchanged.
+    let c = circuit::<T>(|p| {
+        p.inductance[1] = T::zero();
+        p.resistance[1] = T::one();
+    });
+    let mut vi = CircuitVi::new(c, lit(0.1)).unwrap();
+    let s0 = State::new(
+        T::zero(),
+        Vector2::new(T::one(), T::zero()),
+        Vector2::zeros(),
+    );
+    let mut s = s0;
+    assert_eq!(vi.step_by(&mut s, lit(1e-30)), Err(StepError::Singular));
+    assert_eq!(s, s0);
+}
+
+fn judges_huge_entries_scaled<T: Real>() {
+    // Inductances near the top of the range (the Frobenius norm of 𝕃 overflows): regular 𝕃 is
+    // accepted and its inverse is right; a singular one is refused.
+    let big = T::max_value().unwrap() * lit(0.25);
+    let c = circuit::<T>(|p| p.inductance = Vector4::new(big, big, T::zero(), T::zero()));
+    assert!(CircuitVi::new(c, lit(0.1)).is_ok());
+    let a_inv = c.solve_matrix_inverse(lit(0.1)).unwrap();
+    assert!(((a_inv[(0, 0)] * big) - T::one()).abs() < lit(1e-5));
+    let c = circuit::<T>(|p| p.inductance = Vector4::new(big, T::zero(), T::zero(), T::zero()));
+    assert_eq!(
+        CircuitVi::new(c, lit(0.1)).err(),
+        Some(ConfigError::NotPositiveDefinite {
+            name: "inductance + h resistance"
+        })
+    );
 }

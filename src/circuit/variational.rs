@@ -3,7 +3,7 @@
 use super::Circuit;
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
-use crate::validate::{check_derived, check_step};
+use crate::validate::check_step;
 #[cfg(doc)]
 use crate::Integrator;
 use crate::{ConfigError, Real, State, StepError};
@@ -34,10 +34,11 @@ use nalgebra::{SMatrix, SVector};
 /// of `−fᵀq̃`), [`CircuitVi::set_inverse_capacitance`] starts a new one.
 ///
 /// # Errors
-/// [`CircuitVi::new`]: [`ConfigError::StepSize`], [`ConfigError::NotPositiveDefinite`]
-/// `{ name: "inductance + h resistance" }`, [`ConfigError::Overflow`] for its inverse.
-/// `step_by`: [`StepError::StepSize`], [`StepError::NonFiniteState`], [`StepError::Singular`]
-/// (a step size other than the configured one making `𝕃 + hD` singular),
+/// [`CircuitVi::new`]: [`ConfigError::StepSize`], and as [`Circuit::solve_matrix_inverse`]
+/// (`𝕃 + hD` not positive definite or ill-conditioned, judged scaled, or its inverse
+/// overflowing). `step_by`: [`StepError::StepSize`], [`StepError::NonFiniteState`],
+/// [`StepError::Singular`] (a step size other than the configured one for which
+/// [`Circuit::solve_matrix_inverse`] fails),
 /// [`StepError::NonFiniteResult`], [`StepError::Diverged`] (a guard), [`StepError::ClockStalled`];
 /// the state is unchanged on error.
 ///
@@ -73,16 +74,7 @@ impl<T: Real, const B: usize, const M: usize> CircuitVi<T, B, M> {
     /// See the type docs.
     pub fn new(circuit: Circuit<T, B, M>, h: T) -> Result<Self, ConfigError> {
         let h = check_step(h)?;
-        let a = circuit.l + circuit.d * h;
-        let a_inv = a
-            .cholesky()
-            .map(|c| c.inverse())
-            .ok_or(ConfigError::NotPositiveDefinite {
-                name: "inductance + h resistance",
-            })?;
-        for x in a_inv.iter() {
-            check_derived(*x, "(inductance + h resistance)^-1")?;
-        }
+        let a_inv = circuit.solve_matrix_inverse(h)?;
         Ok(Self {
             circuit,
             h,
@@ -137,9 +129,10 @@ impl<T: Real, const B: usize, const M: usize> CircuitVi<T, B, M> {
         let a_inv = if h == self.h {
             &self.a_inv
         } else {
-            fresh = (self.circuit.l + self.circuit.d * h)
-                .try_inverse()
-                .ok_or(StepError::Singular)?;
+            fresh = self
+                .circuit
+                .solve_matrix_inverse(h)
+                .map_err(|_| StepError::Singular)?;
             &fresh
         };
         let c = &self.circuit;

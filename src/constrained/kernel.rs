@@ -3,7 +3,7 @@
 use super::{ConstraintNewtonParams, OffManifold};
 use crate::linalg::{all_finite, lu_solve_in_place};
 use crate::model::{Constraint, Mass};
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// Validated solver parameters and the constants a step needs (converted once).
@@ -14,6 +14,9 @@ pub(crate) struct Kernel<T: Real> {
     pivot_rel: T,
     /// `½`.
     pub(crate) half: T,
+    /// `8 ε`, the factor of the round-off floor of a position solve (see
+    /// [`Kernel::position_solve`]).
+    eps_n: T,
 }
 
 impl<T: Real> Kernel<T> {
@@ -23,6 +26,7 @@ impl<T: Real> Kernel<T> {
             params,
             pivot_rel: T::default_epsilon() * T::lit(256.0),
             half: T::lit(0.5),
+            eps_n: T::default_epsilon() * T::lit(8.0),
         })
     }
 
@@ -59,6 +63,11 @@ impl<T: Real> Kernel<T> {
     }
 
     /// Newton on `g(y + c·B λ) = 0` for `λ`, from `guess`. Returns `(q, λ)`.
+    ///
+    /// Converged when `‖g(q)‖∞ ≤ tol`, or when `‖g(q)‖∞` is within the round-off of evaluating
+    /// `g` at `q`, `8 ε ‖g'(q)‖_max ‖q‖∞` (a tolerance below it cannot be reached; iterating
+    /// further only turns round-off into multipliers of size `r/c`, which for a tiny step are
+    /// enormous and cancel to garbage velocities).
     pub(crate) fn position_solve<G, const N: usize, const D: usize>(
         &self,
         g: &G,
@@ -85,7 +94,11 @@ impl<T: Real> Kernel<T> {
             if it >= self.params.max_iter {
                 return Err(StepError::NotConverged);
             }
-            let jac = g.jacobian(&q) * cb;
+            let jq = g.jacobian(&q);
+            if r.amax() <= self.eps_n * jq.amax() * q.amax() {
+                return Ok((q, lam));
+            }
+            let jac = jq * cb;
             lam += self.solve(jac, -r)?;
             it += 1;
         }
@@ -106,6 +119,34 @@ impl<T: Real> Kernel<T> {
         let b = Self::minv_jt(mass, &j);
         let mu = self.solve(j * b, -(j * v))?;
         Ok((v + b * mu, mu))
+    }
+
+    /// [`Kernel::velocity_project`] for the end of a step: the projected velocity must satisfy
+    /// the hidden constraint to the manifold tolerance, as the next step's start requires. A
+    /// projection that cannot (the velocity before it was out of all proportion, e.g. a Newton
+    /// tolerance below round-off closed over a tiny step, and cancelled to garbage) is refused
+    /// with [`PreconditionKind::NotTangent`] instead of returning a state no step accepts.
+    pub(crate) fn velocity_project_end<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Result<(SVector<T, N>, SVector<T, D>), StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let j = g.jacobian(q);
+        let b = Self::minv_jt(mass, &j);
+        let mu = self.solve(j * b, -(j * v))?;
+        let out = v + b * mu;
+        let tol = self.params.manifold_tol;
+        let rv = (j * out).amax();
+        if rv <= tol {
+            Ok((out, mu))
+        } else {
+            Err(StepError::exceeded(PreconditionKind::NotTangent, rv, tol))
+        }
     }
 
     /// Projects a state onto the solution manifold: positions along `M⁻¹g'(q)ᵀμ` (Newton), then
@@ -156,10 +197,15 @@ impl<T: Real> Kernel<T> {
         let nv = v0.amax();
         let bound = k * (nv + h.abs() * (a0.amax() + a1.amax()))
             + T::default_epsilon().sqrt() * (T::one() + nv);
-        if (v1 - v0).amax() <= bound {
+        let jump = (v1 - v0).amax();
+        if jump <= bound {
             Ok(())
         } else {
-            Err(StepError::Precondition)
+            Err(StepError::exceeded(
+                PreconditionKind::VelocityJump,
+                jump,
+                bound,
+            ))
         }
     }
 
@@ -175,17 +221,27 @@ impl<T: Real> Kernel<T> {
     {
         let tol = self.params.manifold_tol;
         let r = g.value(&s.q);
-        let mut on = r.iter().all(|x| x.finite()) && r.amax() <= tol;
-        if on && hidden {
+        let mut off = None;
+        if !(r.iter().all(|x| x.finite()) && r.amax() <= tol) {
+            off = Some(StepError::exceeded(
+                PreconditionKind::OffManifold,
+                r.amax(),
+                tol,
+            ));
+        } else if hidden {
             let f = g.jacobian(&s.q) * s.v;
-            on = f.iter().all(|x| x.finite()) && f.amax() <= tol;
+            if !(f.iter().all(|x| x.finite()) && f.amax() <= tol) {
+                off = Some(StepError::exceeded(
+                    PreconditionKind::NotTangent,
+                    f.amax(),
+                    tol,
+                ));
+            }
         }
-        if on {
-            return Ok(*s);
-        }
-        match self.params.off_manifold {
-            OffManifold::Reject => Err(StepError::Precondition),
-            OffManifold::Project => self.project(g, mass, s, hidden),
+        match (off, self.params.off_manifold) {
+            (None, _) => Ok(*s),
+            (Some(e), OffManifold::Reject) => Err(e),
+            (Some(_), OffManifold::Project) => self.project(g, mass, s, hidden),
         }
     }
 }

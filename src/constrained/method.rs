@@ -12,7 +12,7 @@ use crate::driver::Guarded;
 use crate::guard::{Probe, Watch};
 use crate::model::{Constraint, Potential, System};
 use crate::{validate::check_step, ConfigError, Real, State, StepError};
-use nalgebra::SVector;
+use nalgebra::{SMatrix, SVector};
 
 pub(super) use crate::sealed::Sealed;
 
@@ -24,6 +24,10 @@ pub(super) use crate::sealed::Sealed;
 /// Implemented by [`super::RattleScheme`], [`super::ShakeScheme`], [`super::ReichScheme`] and
 /// [`super::Bdf2Scheme`]; sealed.
 pub trait ConstrainedScheme<T: Real, const N: usize>: Sealed + Sized {
+    /// Whether the method's states satisfy the hidden constraint `g'(q)v = 0` (RATTLE, Reich's
+    /// composition), so that a velocity changed between steps must be projected onto it.
+    const HIDDEN: bool = false;
+
     /// The guard memory a new integrator starts with.
     fn watch() -> Watch<T, N> {
         Watch::default()
@@ -114,6 +118,25 @@ where
     #[inline]
     fn accept(&mut self, committed: &State<T, N>) {
         self.scheme.accept(committed);
+    }
+
+    /// For RATTLE and Reich's composition, `P = I − M⁻¹g'ᵀ(g'M⁻¹g'ᵀ)⁻¹g'` at `q`, the
+    /// `M`-orthogonal projector onto `g'(q)v = 0`; `None` for SHAKE and BDF2 (their velocities
+    /// are not on the hidden constraint).
+    fn velocity_projector(&self, q: &SVector<T, N>) -> Result<Option<SMatrix<T, N, N>>, StepError> {
+        if !S::HIDDEN {
+            return Ok(None);
+        }
+        let j = self.constraint.jacobian(q);
+        let b = Kernel::minv_jt(&self.system.mass, &j);
+        let jb = j * b;
+        let mut p = SMatrix::<T, N, N>::identity();
+        for k in 0..N {
+            let x = self.kernel.solve(jb, j.column(k).into_owned())?;
+            let col = p.column(k) - b * x;
+            p.set_column(k, &col);
+        }
+        Ok(Some(p))
     }
 }
 

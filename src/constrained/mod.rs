@@ -101,9 +101,13 @@ pub enum OffManifold {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConstraintNewtonParams<T> {
-    /// Newton stops when `‖g(q_{n+1})‖∞ ≤ tol` (absolute, in the units of `g`). Default
-    /// `1000 ε` (`2.2e-13` for `f64`, `1.2e-4` for `f32`). Scale it with `g` for large
-    /// coordinates (a squared-distance constraint at `|q| ~ 20` has roundoff `~ 400 ε`).
+    /// Newton stops when `‖g(q_{n+1})‖∞ ≤ tol` (absolute, in the units of `g`), or when
+    /// `‖g(q_{n+1})‖∞` is within the round-off of evaluating `g` there,
+    /// `8 ε ‖g'(q)‖_max ‖q‖∞`, if that is larger (a `tol` below round-off cannot be reached:
+    /// iterating on round-off produces multipliers of size `r/h²` that cancel to garbage
+    /// velocities over a tiny step). Default `1000 ε` (`2.2e-13` for `f64`, `1.2e-4` for
+    /// `f32`). Scale it with `g` for large coordinates (a squared-distance constraint at
+    /// `|q| ~ 20` has roundoff `~ 400 ε`).
     pub tol: T,
     /// At most this many Newton updates per solve; more is [`StepError::NotConverged`](crate::StepError::NotConverged). Default 20.
     pub max_iter: u32,

@@ -30,7 +30,14 @@ use nalgebra::SVector;
 ///
 /// # Errors
 /// Besides [`Integrator::step_by`]'s: [`StepError::Precondition`] for a start off the manifold
-/// (with [`OffManifold::Reject`](super::OffManifold::Reject)), [`StepError::Singular`] for a
+/// (with [`OffManifold::Reject`](super::OffManifold::Reject); kind
+/// [`OffManifold`](crate::PreconditionKind::OffManifold) or
+/// [`NotTangent`](crate::PreconditionKind::NotTangent)), for a velocity change out of
+/// proportion with the step ([`VelocityJump`](crate::PreconditionKind::VelocityJump), see
+/// [`MAX_CORRECTION`](super::MAX_CORRECTION)) and for a result whose velocity the projection
+/// could not make tangent to the manifold tolerance (`NotTangent`: the step would hand the next
+/// one a state it refuses, e.g. a Newton tolerance below round-off closed over a tiny step),
+/// [`StepError::Singular`] for a
 /// rank-deficient `g' M⁻¹ g'ᵀ`, [`StepError::NotConverged`] when Newton hits its cap. The state is
 /// unchanged on error.
 ///
@@ -84,6 +91,8 @@ impl<T: Real, const D: usize> KeepsMultipliers<T, D> for RattleScheme<T, D> {
 }
 
 impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for RattleScheme<T, D> {
+    const HIDDEN: bool = true;
+
     #[inline]
     fn accept(&mut self, _: &State<T, N>) {
         self.last = self.proposed;
@@ -123,7 +132,7 @@ where
             .position_solve(g, &(s.q + w * h), &b0, half * h, guess)?;
         let a1 = self.system.acceleration(&q);
         let u = w + b0 * (lr * half) + a1 * half;
-        let (v, mu) = self.kernel.velocity_project(g, mass, &q, &u)?;
+        let (v, mu) = self.kernel.velocity_project_end(g, mass, &q, &u)?;
         Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
         let lv = mu / half;
         if lr.iter().chain(lv.iter()).any(|x| !x.finite()) {

@@ -143,7 +143,9 @@ impl<T: Real> Sealed for ReichScheme<T> {}
 
 impl<T: Real> HeldForce for ReichScheme<T> {}
 
-impl<T: Real, const N: usize> ConstrainedScheme<T, N> for ReichScheme<T> {}
+impl<T: Real, const N: usize> ConstrainedScheme<T, N> for ReichScheme<T> {
+    const HIDDEN: bool = true;
+}
 
 impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Reich4<T, P, G, N, D>
 where
@@ -167,11 +169,11 @@ where
         for &c in &self.scheme.c {
             s = self.stage_step(&s, h * c)?;
             if self.scheme.stage == Stage::Rattle {
-                s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+                s.v = self.kernel.velocity_project_end(g, mass, &s.q, &s.v)?.0;
             }
         }
         if self.scheme.stage == Stage::Reich {
-            s.v = self.kernel.velocity_project(g, mass, &s.q, &s.v)?.0;
+            s.v = self.kernel.velocity_project_end(g, mass, &s.q, &s.v)?.0;
         }
         next.q = s.q;
         next.v = s.v;

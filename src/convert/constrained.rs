@@ -7,7 +7,7 @@ use crate::constrained::{ConstraintNewtonParams, ConstraintProbe, OffManifold};
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::{Constraint, System};
-use crate::{ConfigError, Integrator, Real, State, StepError, Stepper};
+use crate::{ConfigError, Integrator, PreconditionKind, Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 
 /// The variational integrator converted from a standard layer `L` on the constraint manifold
@@ -264,8 +264,11 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
     /// The start of a step on the manifold, or [`StepError::Precondition`].
     fn start(&self, state: &State<T, N>) -> Result<(SVector<T, N>, SVector<T, N>), StepError> {
         let g = self.layer.constraint();
-        let off = g.value(&state.q).amax() > self.newton.manifold_tol
-            || (g.jacobian(&state.q) * state.v).amax() > self.newton.manifold_tol;
+        let tol = self.newton.manifold_tol;
+        let r = g.value(&state.q).amax();
+        let rv = (g.jacobian(&state.q) * state.v).amax();
+        // `!(x <= tol)`: a NaN residual is off the manifold.
+        let off = !(r <= tol && rv <= tol);
         if !off {
             return Ok((state.q, state.v));
         }
@@ -275,7 +278,10 @@ impl<T: Real, L: ConstrainedLayer<T, N, D>, const N: usize, const D: usize>
                 self.project(&mut s)?;
                 Ok((s.q, s.v))
             }
-            OffManifold::Reject => Err(StepError::Precondition),
+            OffManifold::Reject if r > tol || !r.finite() => {
+                Err(StepError::exceeded(PreconditionKind::OffManifold, r, tol))
+            }
+            OffManifold::Reject => Err(StepError::exceeded(PreconditionKind::NotTangent, rv, tol)),
         }
     }
 }

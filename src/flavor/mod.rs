@@ -179,7 +179,7 @@ pub use fused_euler::FusedKick;
 pub use langevin::{FrictionPlacement, SoftFriction, StiffFriction};
 
 use crate::validate::check_nonnegative;
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 
 /// Which part of the vector field a legacy step integrates.
 #[doc(hidden)]
@@ -249,7 +249,7 @@ pub trait LegacyMap<T: Real, const N: usize> {
         _h: T,
         _stiffness: Stiffness<T>,
     ) -> Result<T, StepError> {
-        Err(StepError::Precondition)
+        Err(StepError::precondition(PreconditionKind::NoAdjoint))
     }
 
     /// One nonintrusive FLAVOR step `Φ⁰_{h−τ} ∘ Φ^α_τ` (eq 2.45) of signed length `h` with

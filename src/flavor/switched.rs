@@ -4,7 +4,7 @@ use super::{LegacyMap, Stiffness};
 use crate::baselines::{SymplecticEuler, VelocityVerlet};
 use crate::driver::Method;
 use crate::model::{Potential, Split};
-use crate::{validate::check_finite, ConfigError, Real, State, StepError};
+use crate::{validate::check_finite, ConfigError, PreconditionKind, Real, State, StepError};
 
 /// A dedicated adjoint proposal `adjoint(inner, state, h, next)`, with the contract of
 /// [`Method::propose`].
@@ -260,7 +260,7 @@ impl<T: Real, I: Method<T, N>, const N: usize> LegacyMap<T, N> for Switched<T, I
     ) -> Result<T, StepError> {
         self.switch(stiffness);
         match self.adjoint {
-            Adjoint::None => Err(StepError::Precondition),
+            Adjoint::None => Err(StepError::precondition(PreconditionKind::NoAdjoint)),
             Adjoint::Itself => self.sub_step(x, h, I::propose),
             Adjoint::Step(f) => self.sub_step(x, h, f),
         }

@@ -17,6 +17,15 @@ use nalgebra::{SMatrix, SVector};
 /// the kick for half the configured step is stored, other step sizes (composition stages)
 /// form theirs per step (`O(N³)`).
 ///
+/// **With an exact velocity constraint.** When the inner method keeps `g'(q)v = 0` (RATTLE,
+/// Reich's composition: [`Guarded::velocity_projector`] is `Some(P)`), the kick is the exact
+/// flow of the *constrained* damping `M v̇ = −C v + g'(q)ᵀλ`, `g'(q)v = 0` at the kick's `q`:
+/// `v ↦ L⁻ᵀ exp(−Π C̃ Π τ) Π Lᵀ v` with `M = LLᵀ`, `C̃ = L⁻¹CL⁻ᵀ` and `Π = LᵀPL⁻ᵀ` the
+/// orthogonal projector of `P` in the `M`-metric, followed by `P` (round-off). The kicked
+/// velocity is tangent to the method's tolerance for any valid `C` and `M`, the kick is
+/// symmetric and lowers `½vᵀMv` monotonically; it costs one `N × N` projector and one
+/// symmetric eigendecomposition per kick (`O(N³)`).
+///
 /// Properties: `ORDER = min(I::ORDER, 2)` (Strang splitting); `SYMMETRIC = I::SYMMETRIC`
 /// (`D(−τ) = D(τ)⁻¹`); not symplectic (dissipative). Each kick lowers `½vᵀMv` (monotonically in
 /// `τ ≥ 0`); with `C = 0` the kicks are the identity.
@@ -24,8 +33,9 @@ use nalgebra::{SMatrix, SVector};
 /// # Errors
 /// [`Damped::new`]: [`ConfigError::NonFinite`], [`ConfigError::NotSymmetric`],
 /// [`ConfigError::NotPositiveDefinite`] (an eigenvalue of `C` below `−√ε‖C‖`), all
-/// `{ name: "damping" }`. `step`: the base method's errors and
-/// [`StepError::NonFiniteResult`]; the state is unchanged on error.
+/// `{ name: "damping" }`. `step`: the base method's errors (those of its
+/// [`Guarded::velocity_projector`] included) and [`StepError::NonFiniteResult`]; the state is
+/// unchanged on error.
 ///
 /// ```
 /// use macrostep::forcing::Damped;
@@ -50,6 +60,12 @@ pub struct Damped<T: Real, I, const N: usize> {
     a: SMatrix<T, N, N>,
     b: SMatrix<T, N, N>,
     rates: SVector<T, N>,
+    /// `L` (`M = LLᵀ`), `L⁻¹` and `C̃ = L⁻¹CL⁻ᵀ`, for the kick of a constrained method.
+    l: SMatrix<T, N, N>,
+    l_inv: SMatrix<T, N, N>,
+    ct: SMatrix<T, N, N>,
+    /// `C ≠ 0`.
+    damps: bool,
     /// The kick for `τ = h/2` of the configured step.
     tau: T,
     kick: SMatrix<T, N, N>,
@@ -72,6 +88,10 @@ impl<T: Real, I: Method<T, N>, const N: usize> Damped<T, I, N> {
                 a: id,
                 b: id,
                 rates: SVector::zeros(),
+                l: id,
+                l_inv: id,
+                ct: SMatrix::zeros(),
+                damps: false,
                 tau,
                 kick: id,
             });
@@ -101,6 +121,10 @@ impl<T: Real, I: Method<T, N>, const N: usize> Damped<T, I, N> {
             a,
             b,
             rates,
+            l,
+            l_inv,
+            ct,
+            damps: true,
             tau,
             kick: SMatrix::identity(),
         };
@@ -118,6 +142,40 @@ impl<T: Real, I: Method<T, N>, const N: usize> Damped<T, I, N> {
             }
         }
         ad * self.b
+    }
+
+    /// The kick `D(τ)` applied to `v` at `q`: `kick · v` (`kick = exp(−M⁻¹Cτ)`), or, when the
+    /// inner method constrains velocities at `q`, the exact constrained damping flow (see the
+    /// type docs).
+    fn kick_at(
+        &self,
+        kick: &SMatrix<T, N, N>,
+        tau: T,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Result<SVector<T, N>, StepError> {
+        if !self.damps {
+            return Ok(*v);
+        }
+        let Some(p) = self.inner.velocity_projector(q)? else {
+            return Ok(kick * v);
+        };
+        let half = T::lit(0.5);
+        let pi = self.l.transpose() * p * self.l_inv.transpose();
+        let pi = pi * half + pi.transpose() * half;
+        let k = pi * self.ct * pi;
+        let eig = symmetric_eigen(&k).ok_or(StepError::NonFiniteResult)?;
+        let y = eig.vectors.transpose() * (pi * (self.l.transpose() * v));
+        let mut z = y;
+        for j in 0..N {
+            z[j] *= (-eig.values[j].max(T::zero()) * tau).exp();
+        }
+        let out = p * (self.l_inv.transpose() * (eig.vectors * z));
+        if out.iter().all(|x| x.finite()) {
+            Ok(out)
+        } else {
+            Err(StepError::NonFiniteResult)
+        }
     }
 
     /// The base method.
@@ -163,7 +221,7 @@ impl<T: Real, I: Method<T, N>, const N: usize> Method<T, N> for Damped<T, I, N> 
             self.flow(tau)
         };
         let mut s = *state;
-        s.v = kick * state.v;
+        s.v = self.kick_at(&kick, tau, &state.q, &state.v)?;
         if !s.is_finite() {
             return Err(StepError::NonFiniteResult);
         }
@@ -171,7 +229,7 @@ impl<T: Real, I: Method<T, N>, const N: usize> Method<T, N> for Damped<T, I, N> 
         *next = s;
         let inner = self.inner.propose(&s, h, next)?;
         let before = self.mass.kinetic(&next.v);
-        next.v = kick * next.v;
+        next.v = self.kick_at(&kick, tau, &next.q, &next.v)?;
         Ok(inner + opened + (self.mass.kinetic(&next.v) - before))
     }
 }

@@ -68,7 +68,10 @@
 //!   method is untouched, the cost is two `N × N` products per step, the kick is unconditionally
 //!   stable for any `C ≥ 0` (a stiff dashpot is exact, not merely damped), and the composition
 //!   is second order and symmetric. Each kick takes kinetic energy out monotonically (exactly:
-//!   `½vᵀMv` of `exp(−M⁻¹Cτ)v` is non-increasing in `τ`).
+//!   `½vᵀMv` of `exp(−M⁻¹Cτ)v` is non-increasing in `τ`). Around an exact-constraint method
+//!   (RATTLE, Reich's composition) the kick is the exact flow of the damping restricted to the
+//!   tangent space of the constraints at the kick's position, so the velocity stays tangent for
+//!   any `C` and `M` (one projector and one eigendecomposition per kick).
 //! - [`DampedZs`](crate::zs::DampedZs) puts the damping *inside* the one linear solve of the
 //!   Z&S family: `(M + βh² Hess V + ½hC) a = −∇V − C v_{k−½}` (the trapezoidal discrete
 //!   Lagrange–d'Alembert damping force; derivation, `γ = ½`, order and symmetry in

@@ -1,6 +1,8 @@
 //! The Cayley-map variational benchmark of 000 §4.5, eqs 4.12–4.13.
 
-use super::{check_torque, hat, matrix_of, vec_of, vee, BodyState, RigidBody, So3Probe};
+use super::{
+    check_rotation, check_torque, hat, matrix_of, vec_of, vee, BodyState, RigidBody, So3Probe,
+};
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::validate::check_step;
@@ -198,6 +200,7 @@ impl<T: Real> Method<T, 9> for CayleyVariational<T> {
         next: &mut State<T, 9>,
     ) -> Result<T, StepError> {
         let r0 = matrix_of(&state.q);
+        check_rotation(&r0)?;
         let w0 = match self.omega.of(&state.q, &state.v) {
             Some(w) => w,
             None => omega_of(&r0, &state.v),

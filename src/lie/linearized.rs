@@ -4,7 +4,9 @@
 // Index loops over the nine relaxed coordinates mirror the formula for the 9×9 matrix.
 #![allow(clippy::needless_range_loop)]
 
-use super::{check_torque, hat, matrix_of, vec_of, RigidBody, So3Probe, So3ZsParams};
+use super::{
+    check_rotation, check_torque, hat, matrix_of, vec_of, RigidBody, So3Probe, So3ZsParams,
+};
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::Mass;
@@ -68,6 +70,8 @@ pub struct LinearizedZs<T: Real, const SECOND_ORDER: bool> {
     beta: T,
     two_omega2: T,
     weight: Vector3<T>,
+    /// The relaxed mass, `J_d[l]` on the entries of column `l`.
+    mass: Mass<T, 9>,
     jd_inv: Vector3<T>,
     torque: Vector3<T>,
     cache: Cache<T>,
@@ -107,8 +111,13 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
                 name: "J_i < J_j + J_k",
             });
         }
+        for i in 0..3 {
+            crate::validate::check_derived(jd[i], "1/J_d")?;
+        }
         let two = T::lit(2.0);
+        let mass = Mass::diagonal(SVector::<T, 9>::from_fn(|i, _| jd[i / 3]))?;
         Ok(Self {
+            mass,
             body,
             h,
             beta: params.beta,
@@ -149,10 +158,7 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     /// The mass of the relaxed system, `M v = vec(Ṙ J_d)`: diagonal, `J_d[l]` on the entries
     /// of column `l` (the symplectic form is canonical in `(q, M v)`).
     pub fn mass(&self) -> Mass<T, 9> {
-        let half = T::lit(0.5);
-        let d = SVector::<T, 9>::from_fn(|i, _| half * self.weight[i / 3]);
-        // `J_d > 0` was checked in `new`, so the diagonal mass is valid.
-        Mass::diagonal(d).unwrap_or_else(|_| Mass::identity())
+        self.mass
     }
 
     /// `f` of the step at `r` for `h²` (000 eq 4.15 and the `f_k` after it), without the torque.
@@ -261,6 +267,7 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
     ) -> Result<T, StepError> {
         let h2 = h * h;
         let r0 = matrix_of(&state.q);
+        check_rotation(&r0)?;
         let v0 = matrix_of(&state.v);
         let (r1, v1) = if SECOND_ORDER {
             let half_h = h * T::lit(0.5);

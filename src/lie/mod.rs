@@ -202,13 +202,23 @@ impl<T: Real> RigidBody<T> {
         }
     }
 
-    /// Checks the parameters (moments finite and positive, `Bμ` finite).
+    /// Checks the parameters (moments finite and positive with a finite inverse, `Bμ` finite).
+    ///
+    /// ```
+    /// use macrostep::lie::RigidBody;
+    /// use macrostep::ConfigError;
+    /// let tiny = RigidBody { inertia: nalgebra::Vector3::repeat(5e-324_f64), b_mu: 1.0 };
+    /// assert_eq!(tiny.validate(), Err(ConfigError::Overflow { name: "1/inertia" }));
+    /// ```
     ///
     /// # Errors
-    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"inertia"` or `"b_mu"`.
+    /// [`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `"inertia"` or `"b_mu"`;
+    /// [`ConfigError::Overflow`] `{ name: "1/inertia" }` for a moment whose inverse overflows (a
+    /// subnormal moment).
     pub fn validate(&self) -> Result<Self, ConfigError> {
         for i in 0..3 {
             crate::validate::check_positive(self.inertia[i], "inertia")?;
+            crate::validate::check_derived(self.inertia[i], "1/inertia")?;
         }
         crate::validate::check_finite(self.b_mu, "b_mu")?;
         Ok(*self)
@@ -411,6 +421,16 @@ impl<T: Real> BodyState<T> {
         }
     }
 
+    /// The largest `‖RᵀR − I‖_F` a step of the SO(3) methods accepts in its start state:
+    /// `0.5`. The methods keep `R` on SO(3) (Cayley) or near it (the penalty of the linearised
+    /// Z&S, whose default residual guard refuses results above `0.1`); a start above this is not
+    /// a rotation (`1.5 I`, `diag(3.5e280, 1, 1)`) and is refused with
+    /// [`StepError::Precondition`](crate::StepError::Precondition)
+    /// `{ kind: NotOrthogonal, .. }` whatever the guards.
+    pub fn step_tolerance() -> T {
+        T::lit(0.5)
+    }
+
     /// The largest accepted `‖RᵀR − I‖_F`: `√ε` of the scalar (`3.5e-4` in `f32`, `1.5e-8` in
     /// `f64`), room for a rotation computed in the same precision, far below a wrong input.
     pub fn tolerance() -> T {
@@ -473,6 +493,26 @@ impl<T: Real> BodyState<T> {
         self.t.finite()
             && crate::linalg::all_finite(self.rotation.as_slice())
             && crate::linalg::all_finite(self.omega.as_slice())
+    }
+}
+
+/// The start-state check of every SO(3) step: `‖RᵀR − I‖_F ≤` [`BodyState::step_tolerance`]
+/// (a NaN defect is refused too).
+///
+/// # Errors
+/// [`StepError::Precondition`] `{ kind: NotOrthogonal, .. }`.
+#[inline]
+pub(crate) fn check_rotation<T: Real>(r: &Matrix3<T>) -> Result<(), crate::StepError> {
+    let defect = orthogonality_error(r);
+    let bound = BodyState::<T>::step_tolerance();
+    if defect <= bound {
+        Ok(())
+    } else {
+        Err(crate::StepError::exceeded(
+            crate::PreconditionKind::NotOrthogonal,
+            defect,
+            bound,
+        ))
     }
 }
 

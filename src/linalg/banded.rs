@@ -10,7 +10,7 @@
 
 use super::{all_finite, pivot_floor, ShiftedSolve};
 use crate::model::{BandMut, Hessian, Mass};
-use crate::{ConfigError, Real, StepError};
+use crate::{ConfigError, PreconditionKind, Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
 #[inline]
@@ -209,10 +209,12 @@ impl<T: Real, const W: usize, const N: usize> ShiftedSolve<T, N> for Banded<W> {
     ) -> Result<(), StepError> {
         let mut band = SMatrix::<T, W, N>::zeros();
         if !potential.hessian_band(q, c, &mut BandMut::from_matrix(&mut band)) {
-            return Err(StepError::Precondition);
+            return Err(StepError::precondition(PreconditionKind::NoBandHessian));
         }
         for j in 0..N {
-            band[(0, j)] += mass.diagonal_entry(j).ok_or(StepError::Precondition)?;
+            band[(0, j)] += mass
+                .diagonal_entry(j)
+                .ok_or(StepError::precondition(PreconditionKind::MassNotDiagonal))?;
         }
         if !all_finite(band.as_slice()) {
             return Err(StepError::Singular);

@@ -4,6 +4,7 @@
 use super::linkage::Place;
 use super::spring::Spring;
 use super::{Actuator, Mechanism};
+use crate::model::Constraint;
 use crate::systems::{Endpoint, Link};
 use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
@@ -361,7 +362,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     ///
     /// # Errors
     /// `"node"`, `"rod ends distinct"` (`a = b`) as for rods; `"damping"`:
-    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`.
+    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`,
+    /// [`ConfigError::Overflow`] when an entry of the damping matrix with this dashpot added
+    /// overflows (the builder is then unchanged).
     pub fn dashpot(&mut self, a: usize, b: usize, c: T) -> Result<(), ConfigError> {
         let (pa, pb) = (self.place(a)?, self.place(b)?);
         if a == b {
@@ -370,8 +373,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             });
         }
         let c = check_nonnegative(c, "damping")?;
-        super::add_dashpot(&mut self.damping, &pa, &pb, c);
-        Ok(())
+        self.add_damping(&pa, &pb, c)
     }
 
     /// A linear dashpot `c ≥ 0` from node `a` to the ground: force `−c v_a`, `C += c B_aᵀB_a`.
@@ -381,7 +383,23 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
         let pa = self.place(a)?;
         let c = check_nonnegative(c, "damping")?;
-        super::add_dashpot(&mut self.damping, &pa, &Place::Ground(SVector::zeros()), c);
+        self.add_damping(&pa, &Place::Ground(SVector::zeros()), c)
+    }
+
+    /// Adds a dashpot's `c BᵀB` to the damping matrix unless an entry of the sum overflows
+    /// (the builder is then unchanged).
+    fn add_damping(
+        &mut self,
+        a: &Place<T, DIM>,
+        b: &Place<T, DIM>,
+        c: T,
+    ) -> Result<(), ConfigError> {
+        let mut damping = self.damping;
+        super::add_dashpot(&mut damping, a, b, c);
+        if !damping.iter().all(|x| x.finite()) {
+            return Err(ConfigError::Overflow { name: "damping" });
+        }
+        self.damping = damping;
         Ok(())
     }
 
@@ -445,7 +463,11 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the nodes' coordinates do not add
     /// up to `N`, `"rods = D"` when fewer than `D` rods were added; [`ConfigError::Overflow`]
     /// `"g * m"` when a weight is not representable; `"springs = S"` when fewer than `S` springs
-    /// were added.
+    /// were added; [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` when the start
+    /// positions violate rod `index` (a [`MechanismBuilder::rod_length`] or
+    /// [`MechanismBuilder::pin_length`] whose length is not the start distance of its ends, to
+    /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
+    /// put them).
     pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S>, ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {
@@ -463,7 +485,33 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
-        Mechanism::from_builder(self)
+        let built = Mechanism::from_builder(self)?;
+        self.check_start(&built)?;
+        Ok(built)
+    }
+
+    /// Every rod's start length matches its length: `|ℓ² − L²| / L² ≤ √ε` at the start
+    /// positions (`1.5e-8` in `f64`, `3.5e-4` in `f32`; a rod measured from its ends by
+    /// [`MechanismBuilder::rod`] or [`MechanismBuilder::pin`] matches to round-off).
+    ///
+    /// # Errors
+    /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
+    /// not match.
+    fn check_start(&self, built: &Mechanism<T, DIM, N, D, S>) -> Result<(), ConfigError> {
+        let g = built.constraint().value(&self.start);
+        let tol = T::default_epsilon().sqrt();
+        for (k, (gk, link)) in g.iter().zip(self.links.iter()).enumerate() {
+            let rel = (*gk / (link.length * link.length)).abs();
+            // A NaN mismatch is refused too.
+            if rel > tol || !rel.finite() {
+                return Err(ConfigError::StartMismatch {
+                    name: "rod",
+                    index: u32::try_from(k).unwrap_or(u32::MAX),
+                    excess: crate::error::excess(rel, tol),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Whether any rod end is a node on a rail.

@@ -6,7 +6,7 @@
 //! the drift `Δp_slow`. Matrices of size `2F × 2F` are kept as 2×2 blocks of `F × F` matrices
 //! ([`Blocks`]): stable Rust cannot write `SMatrix<T, {2 * F}, {2 * F}>`.
 
-use crate::{Real, StepError};
+use crate::{PreconditionKind, Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
 /// `K(q_slow)` of a quasi-quadratic stiff potential `U = ½ q_fastᵀ K(q_slow) q_fast` (004 §4.3.2),
@@ -174,7 +174,9 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
 ) -> Result<FlowOut<T, S, F>, StepError> {
     let k = model.stiffness(q_slow);
     if !is_diagonal(&k) {
-        return Err(StepError::Precondition);
+        return Err(StepError::precondition(
+            PreconditionKind::StiffnessNotDiagonal,
+        ));
     }
     let mut x1 = *x;
     let mut y1 = *y;
@@ -187,7 +189,9 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
             return Err(StepError::NonFiniteResult);
         }
         if k[(j, j)] <= T::zero() {
-            return Err(StepError::Precondition);
+            return Err(StepError::precondition(
+                PreconditionKind::StiffnessNotPositive,
+            ));
         }
         let w = (inv_eps * k[(j, j)]).sqrt();
         let (s, co) = (w * big_h).sin_cos();
@@ -202,7 +206,9 @@ pub(crate) fn diagonal_flow<T: Real, K: QuasiStiffness<T, S, F>, const S: usize,
     for i in 0..S {
         let dk = model.stiffness_derivative(q_slow, i);
         if !is_diagonal(&dk) {
-            return Err(StepError::Precondition);
+            return Err(StepError::precondition(
+                PreconditionKind::StiffnessNotDiagonal,
+            ));
         }
         let mut acc = T::zero();
         for j in 0..F {

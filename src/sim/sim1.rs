@@ -3,7 +3,7 @@
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
 use crate::driver::Method;
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 #[cfg(doc)]
 use crate::{Integrator, StochasticIntegrator};
 use nalgebra::SVector;
@@ -168,7 +168,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim1<T, F, N> {
         next: &mut State<T, N>,
     ) -> Result<T, StepError> {
         if self.lin.is_noisy() {
-            return Err(StepError::Precondition);
+            return Err(StepError::precondition(PreconditionKind::Noisy));
         }
         if h == self.h {
             self.advance_maps(state, h, self.scheme.flow.maps(), None, next);

@@ -3,7 +3,7 @@
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
 use super::{FastFlow, Force, Increment, StiffLinear};
 use crate::driver::Method;
-use crate::{ConfigError, Real, State, StepError};
+use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 use nalgebra::SVector;
 
 /// Second-order stochastic impulse method (004 Integrator 4.2.3), `φˢ(H/2)∘φᶠ(H)∘φˢ(H/2)`:
@@ -124,7 +124,7 @@ impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim2<T, F, N> {
         next: &mut State<T, N>,
     ) -> Result<T, StepError> {
         if self.lin.is_noisy() {
-            return Err(StepError::Precondition);
+            return Err(StepError::precondition(PreconditionKind::Noisy));
         }
         let a1 = if h == self.h {
             self.advance_maps(state, h, self.scheme.flow.maps(), None, next)

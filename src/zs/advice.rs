@@ -12,11 +12,17 @@
 //! (ω ≥ 100 at moderate accuracy) prefer Z&Ss / stiff Z&Ss to Z&S. The measured table and the
 //! scaling laws read from it: `docs/zs_advice.md` in the repository.
 //!
-//! [`h_max`] interpolates the caps log–log in ω; [`check`] compares a step with it. Outside the
-//! measured region (ω ∉ [20, 2000], β ≠ 0.4, another mechanism) the answer is
-//! [`Verdict::Unmeasured`]: the caps depend on the mechanism's geometry and on β, and nothing
-//! here extrapolates them. The caps are those of one initial state over `T = 10`; a longer run
-//! or a more energetic state may need a smaller step.
+//! [`h_max`] interpolates the caps log–log in ω; [`check`] compares a step with it. Both name the
+//! mechanism they answer for ([`Measured`]): the caps depend on the mechanism's geometry, masses
+//! and on β, and nothing here transfers them to another mechanism. Outside the measured region
+//! (ω ∉ [20, 2000], β ≠ 0.4) the answer is [`Verdict::Unmeasured`]. The caps are those of one
+//! initial state over `T = 10`; a longer run or a more energetic state may need a smaller step.
+//!
+//! **Your own mechanism.** [`measure_h_max`] finds the cap of any integrator on any model by
+//! bisection over runs the caller supplies (a closure that builds the integrator at a step `h`,
+//! runs it over the horizon and the starts that matter, and says whether every step completed
+//! under the guards). On a planar 3-link arm, for example, Z&S fails at steps the seed
+//! pendulum's table calls stable; measure instead of borrowing the table.
 
 use crate::validate::check_finite;
 use crate::{ConfigError, Real};
@@ -48,6 +54,17 @@ pub enum Verdict {
     Unmeasured,
 }
 
+/// A mechanism the caps were measured on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Measured {
+    /// The seed's penalised double pendulum (000 §4.1: `m₁ = m₂ = g = L₁ = 1`, `L₂ = √2`,
+    /// the squared-distance penalty of 000 eq 1.7, [`DoublePendulum::paper`](crate::systems::DoublePendulum::paper)
+    /// and its initial state), default guards, `T = 10`.
+    SeedDoublePendulum,
+}
+
 /// The β of the measurements.
 pub const MEASURED_BETA: f64 = 0.4;
 
@@ -63,22 +80,29 @@ const CAPS: [(f64, [f64; 3]); 7] = [
     (2000.0, [0.01280000, 0.07896119, 0.0002181015]),
 ];
 
-/// The measured largest stable step of `method` on the seed's penalised double pendulum at
-/// penalty `omega` and parameter `beta` (ignored for Verlet), interpolated log–log between the
-/// measured ω; `None` outside the measured region (`20 ≤ ω ≤ 2000`, `β = 0.4` to within 1e-6).
+/// The measured largest stable step of `method` on the mechanism `on` at penalty `omega` and
+/// parameter `beta` (ignored for Verlet), interpolated log–log between the measured ω; `None`
+/// outside the measured region (`20 ≤ ω ≤ 2000`, `β = 0.4` to within 1e-6).
 ///
 /// # Errors
 /// [`ConfigError::NonFinite`] for a non-finite `"omega"` or `"beta"`.
 ///
 /// ```
-/// use macrostep::zs::advice::{h_max, Method};
-/// let zs: f64 = h_max(Method::ZhangSkeel, 100.0, 0.4).unwrap().unwrap();
-/// let sy = h_max(Method::Sylipn, 100.0, 0.4).unwrap().unwrap();
+/// use macrostep::zs::advice::{h_max, Measured, Method};
+/// let seed = Measured::SeedDoublePendulum;
+/// let zs: f64 = h_max(seed, Method::ZhangSkeel, 100.0, 0.4).unwrap().unwrap();
+/// let sy = h_max(seed, Method::Sylipn, 100.0, 0.4).unwrap().unwrap();
 /// assert!((zs * 100.0 - 5.87).abs() < 0.01); // ωh ≈ 5.9
 /// assert!(sy > 3.0 * zs);
-/// assert_eq!(h_max(Method::ZhangSkeel, 5000.0, 0.4), Ok(None));
+/// assert_eq!(h_max(seed, Method::ZhangSkeel, 5000.0, 0.4), Ok(None));
 /// ```
-pub fn h_max<T: Real>(method: Method, omega: T, beta: T) -> Result<Option<T>, ConfigError> {
+pub fn h_max<T: Real>(
+    on: Measured,
+    method: Method,
+    omega: T,
+    beta: T,
+) -> Result<Option<T>, ConfigError> {
+    let Measured::SeedDoublePendulum = on;
     let omega = check_finite(omega, "omega")?.to_f64();
     let beta = check_finite(beta, "beta")?.to_f64();
     let col = match method {
@@ -101,25 +125,105 @@ pub fn h_max<T: Real>(method: Method, omega: T, beta: T) -> Result<Option<T>, Co
 }
 
 /// Whether the step `h` of `method` at penalty `omega` and parameter `beta` is inside the
-/// measured stable region of the seed's penalised double pendulum ([`h_max`]).
+/// measured stable region of the mechanism `on` ([`h_max`]).
 ///
 /// # Errors
 /// [`ConfigError::StepSize`] for `h ≤ 0` or non-finite; otherwise as [`h_max`].
 ///
 /// ```
-/// use macrostep::zs::advice::{check, Method, Verdict};
+/// use macrostep::zs::advice::{check, Measured, Method, Verdict};
+/// let seed = Measured::SeedDoublePendulum;
 /// // ω = 100, h = 0.08 (ωh = 8): beyond Z&S's cap, inside Z&Ss's.
-/// assert_eq!(check(Method::ZhangSkeel, 100.0, 0.08, 0.4), Ok(Verdict::BeyondCap));
-/// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.4), Ok(Verdict::Stable));
-/// assert_eq!(check(Method::Sylipn, 100.0, 0.08, 0.25), Ok(Verdict::Unmeasured));
+/// assert_eq!(check(seed, Method::ZhangSkeel, 100.0, 0.08, 0.4), Ok(Verdict::BeyondCap));
+/// assert_eq!(check(seed, Method::Sylipn, 100.0, 0.08, 0.4), Ok(Verdict::Stable));
+/// assert_eq!(check(seed, Method::Sylipn, 100.0, 0.08, 0.25), Ok(Verdict::Unmeasured));
 /// ```
-pub fn check<T: Real>(method: Method, omega: T, h: T, beta: T) -> Result<Verdict, ConfigError> {
+pub fn check<T: Real>(
+    on: Measured,
+    method: Method,
+    omega: T,
+    h: T,
+    beta: T,
+) -> Result<Verdict, ConfigError> {
     let h = crate::validate::check_step(h)?;
-    Ok(match h_max(method, omega, beta)? {
+    Ok(match h_max(on, method, omega, beta)? {
         None => Verdict::Unmeasured,
         Some(cap) if h <= cap => Verdict::Stable,
         Some(_) => Verdict::BeyondCap,
     })
+}
+
+/// The largest step in `[lo, hi]` at which `completes(h)` holds, found by bisection in `log h`
+/// to a ratio `hi/lo ≤ 1 + rel_tol`: `completes` builds the caller's integrator at step `h` on
+/// the caller's model, runs it over the horizon and the starts that matter, and returns whether
+/// every step completed (under the guards the application will use). Returns `None` when
+/// `completes(lo)` fails, `Some(hi)` when `completes(hi)` holds.
+///
+/// The bisection assumes one stable interval `(0, h_max]`, which holds for the penalised
+/// mechanisms measured here but not in general (a resonance can fail one step and pass a larger
+/// one): check a few steps below the answer in the application. Cost: at most
+/// `2 + ⌈log₂(ln(hi/lo) / ln(1 + rel_tol))⌉` calls of `completes`.
+///
+/// # Errors
+/// [`ConfigError::StepSize`] for `lo`/`hi` not finite and positive, [`ConfigError::OutOfRange`]
+/// for `lo ≥ hi` (`"lo"`) or `rel_tol` not in `(0, 1]` (`"rel_tol"`).
+///
+/// ```
+/// use macrostep::baselines::VelocityVerlet;
+/// use macrostep::systems::DoublePendulum;
+/// use macrostep::zs::advice::measure_h_max;
+/// use macrostep::Integrator;
+///
+/// // Verlet on the penalised seed pendulum at ω = 100 over T = 10.
+/// let dp = DoublePendulum::<f64>::paper();
+/// let cap = measure_h_max(1e-4, 0.1, 0.02, |h| {
+///     let mut verlet = VelocityVerlet::new(dp.penalised(100.0).unwrap(), h).unwrap();
+///     let mut s = dp.initial_state();
+///     verlet.integrate(&mut s, (10.0 / h) as usize).is_ok()
+/// })?
+/// .unwrap();
+/// assert!((0.0043..0.0048).contains(&cap), "{cap}"); // ωh ≈ 0.47
+/// # Ok::<(), macrostep::ConfigError>(())
+/// ```
+pub fn measure_h_max<T: Real>(
+    lo: T,
+    hi: T,
+    rel_tol: T,
+    mut completes: impl FnMut(T) -> bool,
+) -> Result<Option<T>, ConfigError> {
+    let mut lo = crate::validate::check_step(lo)?;
+    let mut hi = crate::validate::check_step(hi)?;
+    if lo >= hi {
+        return Err(ConfigError::OutOfRange {
+            name: "lo",
+            bound: "< hi",
+        });
+    }
+    if !(rel_tol > T::zero() && rel_tol <= T::one()) {
+        return Err(ConfigError::OutOfRange {
+            name: "rel_tol",
+            bound: "in (0, 1]",
+        });
+    }
+    if !completes(lo) {
+        return Ok(None);
+    }
+    if completes(hi) {
+        return Ok(Some(hi));
+    }
+    // Invariant: completes(lo), !completes(hi). The geometric midpoint halves ln(hi/lo).
+    while hi > lo * (T::one() + rel_tol) {
+        let mid = (lo * hi).sqrt();
+        if !(mid > lo && mid < hi) {
+            break;
+        }
+        if completes(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(Some(lo))
 }
 
 #[cfg(test)]
@@ -129,6 +233,8 @@ mod tests {
     use crate::systems::DoublePendulum;
     use crate::zs::{Sylipn, ZhangSkeel, ZsParams};
     use crate::Integrator;
+
+    const SEED: Measured = Measured::SeedDoublePendulum;
 
     /// Runs `method` on the seed's penalised double pendulum at ω over `T = 10` (guards on).
     fn completes(method: Method, omega: f64, h: f64) -> bool {
@@ -163,7 +269,7 @@ mod tests {
             (Method::VelocityVerlet, 150.0),
         ];
         for (m, w) in cases {
-            let cap = h_max(m, w, MEASURED_BETA).unwrap().unwrap();
+            let cap = h_max(SEED, m, w, MEASURED_BETA).unwrap().unwrap();
             assert!(
                 completes(m, w, 0.97 * cap),
                 "{m:?} ω = {w}: fails at 0.97·{cap}"
@@ -172,9 +278,12 @@ mod tests {
                 !completes(m, w, 1.15 * cap),
                 "{m:?} ω = {w}: runs at 1.15·{cap}"
             );
-            assert_eq!(check(m, w, 0.97 * cap, MEASURED_BETA), Ok(Verdict::Stable));
             assert_eq!(
-                check(m, w, 1.15 * cap, MEASURED_BETA),
+                check(SEED, m, w, 0.97 * cap, MEASURED_BETA),
+                Ok(Verdict::Stable)
+            );
+            assert_eq!(
+                check(SEED, m, w, 1.15 * cap, MEASURED_BETA),
                 Ok(Verdict::BeyondCap)
             );
         }
@@ -184,22 +293,22 @@ mod tests {
     fn outside_the_measured_region_is_unmeasured() {
         for w in [10.0, 2500.0] {
             assert_eq!(
-                check(Method::ZhangSkeel, w, 0.01, 0.4),
+                check(SEED, Method::ZhangSkeel, w, 0.01, 0.4),
                 Ok(Verdict::Unmeasured)
             );
         }
         assert_eq!(
-            check(Method::StiffSylipn, 100.0, 0.01, 0.5),
+            check(SEED, Method::StiffSylipn, 100.0, 0.01, 0.5),
             Ok(Verdict::Unmeasured)
         );
         // Verlet has no β: any β is measured.
         assert_eq!(
-            check(Method::VelocityVerlet, 100.0, 0.001, 0.0),
+            check(SEED, Method::VelocityVerlet, 100.0, 0.001, 0.0),
             Ok(Verdict::Stable)
         );
         // f32 gives the same verdicts.
         assert_eq!(
-            check(Method::Sylipn, 100.0f32, 0.2, 0.4),
+            check(SEED, Method::Sylipn, 100.0f32, 0.2, 0.4),
             Ok(Verdict::Stable)
         );
     }
@@ -207,17 +316,97 @@ mod tests {
     #[test]
     fn invalid_inputs_are_typed_errors() {
         let nf = |name| Err(ConfigError::NonFinite { name });
-        assert_eq!(check(Method::Sylipn, f64::NAN, 0.1, 0.4), nf("omega"));
-        assert_eq!(check(Method::Sylipn, 100.0, 0.1, f64::INFINITY), nf("beta"));
+        assert_eq!(check(SEED, Method::Sylipn, f64::NAN, 0.1, 0.4), nf("omega"));
+        assert_eq!(
+            check(SEED, Method::Sylipn, 100.0, 0.1, f64::INFINITY),
+            nf("beta")
+        );
         for h in [0.0, -0.1, f64::NAN] {
             assert_eq!(
-                check(Method::Sylipn, 100.0, h, 0.4),
+                check(SEED, Method::Sylipn, 100.0, h, 0.4),
                 Err(ConfigError::StepSize)
             );
         }
         assert_eq!(
-            h_max(Method::ZhangSkeel, f64::NAN, 0.4),
+            h_max(SEED, Method::ZhangSkeel, f64::NAN, 0.4),
             Err(ConfigError::NonFinite { name: "omega" })
         );
+    }
+
+    /// Z&S on `dp` penalised at ω over `T = 10` from `dp.initial_state()`, guards on.
+    fn zs_completes(dp: &DoublePendulum<f64>, omega: f64, h: f64) -> bool {
+        let p = ZsParams::with_beta(MEASURED_BETA);
+        let mut zs = ZhangSkeel::new(dp.penalised(omega).unwrap(), h, p).unwrap();
+        let mut s = dp.initial_state();
+        zs.integrate(&mut s, (10.0 / h).round() as usize).is_ok()
+    }
+
+    /// On the seed pendulum the bisection finds the cap of the table (measured by the ω study
+    /// on its `2^(1/8)` grid: the true cap lies in `[h_max, 2^(1/8)·h_max)`).
+    #[test]
+    fn measuring_the_seed_pendulum_finds_the_tabled_cap() {
+        let dp = DoublePendulum::<f64>::paper();
+        let tabled = h_max(SEED, Method::ZhangSkeel, 100.0, MEASURED_BETA)
+            .unwrap()
+            .unwrap();
+        let found = measure_h_max(1e-3, 0.5, 0.01, |h| zs_completes(&dp, 100.0, h))
+            .unwrap()
+            .unwrap();
+        assert!(
+            found >= tabled * 0.99 && found < tabled * 2f64.powf(0.125) * 1.01,
+            "measured {found}, tabled {tabled}"
+        );
+    }
+
+    /// The table does not transfer: on a double pendulum with a light, short first link the
+    /// seed's table calls a step stable at which Z&S fails; `measure_h_max` finds this
+    /// mechanism's own, much smaller cap.
+    #[test]
+    fn another_mechanism_has_another_cap() {
+        let dp = DoublePendulum::<f64>::new([0.2, 1.0], 1.0, [0.3, 1.0]).unwrap();
+        let tabled = h_max(SEED, Method::ZhangSkeel, 100.0, MEASURED_BETA)
+            .unwrap()
+            .unwrap();
+        let h = 0.9 * tabled;
+        assert_eq!(
+            check(SEED, Method::ZhangSkeel, 100.0, h, MEASURED_BETA),
+            Ok(Verdict::Stable)
+        );
+        assert!(!zs_completes(&dp, 100.0, h));
+        let found = measure_h_max(1e-4, 0.5, 0.01, |h| zs_completes(&dp, 100.0, h))
+            .unwrap()
+            .unwrap();
+        assert!(
+            found < 0.7 * tabled,
+            "measured {found} vs the seed's {tabled}"
+        );
+        assert!(zs_completes(&dp, 100.0, 0.97 * found));
+    }
+
+    #[test]
+    fn measure_h_max_brackets_and_rejects_bad_input() {
+        // A step function with a known cap: the bisection lands within rel_tol below it.
+        let found = measure_h_max(1e-3, 1.0, 1e-3, |h| h <= 0.123)
+            .unwrap()
+            .unwrap();
+        assert!(found <= 0.123 && found > 0.123 / 1.001, "{found}");
+        assert_eq!(measure_h_max(1e-3, 1.0, 1e-3, |_| false), Ok(None));
+        assert_eq!(measure_h_max(1e-3, 1.0, 1e-3, |_| true), Ok(Some(1.0)));
+        assert_eq!(
+            measure_h_max(1.0, 1.0, 0.1, |_| true),
+            Err(ConfigError::OutOfRange {
+                name: "lo",
+                bound: "< hi"
+            })
+        );
+        for tol in [0.0, -1.0, 2.0, f64::NAN] {
+            assert!(measure_h_max(0.1, 1.0, tol, |_| true).is_err());
+        }
+        for lo in [0.0, -1.0, f64::INFINITY, f64::NAN] {
+            assert_eq!(
+                measure_h_max(lo, 1.0, 0.1, |_| true),
+                Err(ConfigError::StepSize)
+            );
+        }
     }
 }

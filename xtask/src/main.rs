@@ -14,6 +14,8 @@
 //! - `package`: only the packaging checks: rustdoc of every feature with warnings as errors and
 //!   the packaged file list.
 //! - `firmware [--bless]`: only the firmware stage (see `firmware.rs`).
+//! - `firmware-table [--bless]`: only the figures table of `firmware/README.md` against the
+//!   golden files (`test` checks it too, with or without the firmware stage).
 //! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
 
 mod firmware;
@@ -32,9 +34,10 @@ fn main() -> ExitCode {
         Some("probe") => nostd_checks(),
         Some("package") => package_checks(),
         Some("firmware") => firmware::firmware(&args[1..]),
+        Some("firmware-table") => firmware::table_command(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|fuzz [--cases N]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]>");
             return ExitCode::from(2);
         }
     };
@@ -135,9 +138,12 @@ fn test(args: &[String]) -> Result {
         ]),
     )?;
     package_checks()?;
+    firmware::check_table()?;
+    // `--bench '*'` selects the criterion targets only: `--benches` would also rebuild and
+    // re-run every unit test of the library in the bench profile.
     run(
         "criterion benches in test mode",
-        cargo().args(["bench", "--workspace", "--benches", "--", "--test"]),
+        cargo().args(["bench", "--workspace", "--bench", "*", "--", "--test"]),
     )?;
     run(
         "main example",

@@ -6,8 +6,10 @@
 //!
 //! Runs `N` (default 10⁶) seeded cases per entry point of `host_tests::contract`, catching
 //! panics per case with a silent panic hook, and prints one row per entry point: cases, `Ok`,
-//! typed errors by kind (`ConfigError` and `StepError` variant names), panics, contract
-//! violations, and the seeds of the first failing cases. Exits non-zero when any case panicked
+//! panics, state changes on `Err` (`Err+state`), `Ok` results that break a guard's promise
+//! (`guard`), contract violations of every kind (`viol`, the two before included), typed errors
+//! by kind (`ConfigError` and `StepError` variant names), and the seeds of the first failing
+//! cases. Exits non-zero when any case panicked
 //! or broke the contract. Build it in the `fuzz` profile (release with overflow checks and
 //! debug assertions), as `cargo xtask fuzz` does.
 
@@ -126,16 +128,18 @@ fn run_all(all: &[Entry], o: &Options) -> Vec<Tally> {
 
 fn print_table(all: &[Entry], results: &[Tally]) {
     println!(
-        "{:<58} {:>9} {:>9} {:>6} {:>6}  typed errors by kind",
-        "entry point", "cases", "Ok", "panic", "viol"
+        "{:<62} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}  typed errors by kind",
+        "entry point", "cases", "Ok", "panic", "Err+state", "guard", "viol"
     );
     for (e, t) in all.iter().zip(results) {
         println!(
-            "{:<58} {:>9} {:>9} {:>6} {:>6}  config[{}] step[{}]",
+            "{:<62} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}  config[{}] step[{}]",
             e.name,
             t.cases,
             t.ok,
             t.panics,
+            t.state_changes,
+            t.guard_breaks,
             t.violations,
             kinds(&t.config),
             kinds(&t.step)

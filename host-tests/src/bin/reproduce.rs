@@ -1,7 +1,10 @@
 //! `reproduce`: the paper reproductions. Each experiment prints a human table and
-//! `figure <experiment>.<name> <value>` lines; `reproduce list` names them.
+//! `figure <experiment>.<name> <value>` lines (`--figures-only`: the figure lines alone);
+//! `reproduce list` names the experiments. `--plot DIR` and `--csv DIR` write the charts as
+//! `<experiment>.<figure>.{png,svg}` and their curves as `<experiment>.<figure>.csv`.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use host_tests::ensemble_runner::shard::{parse_members, run_merge, run_shard};
 use host_tests::experiments::{find, Entry, Scale, EXPERIMENTS};
 use host_tests::report::{spinner, Output};
 use std::path::PathBuf;
@@ -11,28 +14,46 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "reproduce", version)]
 struct Cli {
-    /// An experiment name, `list` (name, seed reference, expected run time) or `all`.
+    /// An experiment name, `list` (name, seed reference, expected run time), `all`, or `merge`
+    /// followed by shard files.
     experiment: String,
     /// Run the reduced setup of experiments that have one (the others run as usual).
     #[arg(long)]
     quick: bool,
-    /// Print only the `figure <experiment>.<name> <value>` lines.
+    /// Print only the `figure <experiment>.<name> <value>` lines (no table, no headings).
     #[arg(long)]
     figures_only: bool,
     /// Monte Carlo paths for `sim-langevin` and `flavor-langevin` (default: the paper's).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
     paths: Option<u64>,
-    /// Write the curves behind each plotted figure as CSV files into DIR.
+    /// Write the curves behind each chart into DIR as `<experiment>.<figure>.csv`, long
+    /// format: a `# x: …; y: …` line with the axes and units, then `experiment,series,x,y`.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
-    /// Draw the paper figures an experiment reproduces as PNG files into DIR.
+    /// Draw the charts of the paper figures into DIR as `<experiment>.<figure>.png` and
+    /// `<experiment>.<figure>.svg` (experiments without a chart say why in `reproduce list`).
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
+    /// Run members A..B of every ensemble only and write them to `--shard FILE` (no report);
+    /// `reproduce merge FILE…` reports the merged shards (docs/ensembles.md).
+    #[arg(long, value_name = "A..B", requires = "shard", value_parser = parse_members)]
+    members: Option<std::ops::Range<usize>>,
+    /// The shard file `--members` writes.
+    #[arg(long, value_name = "FILE", requires = "members")]
+    shard: Option<PathBuf>,
+    /// The shard files of `reproduce merge`.
+    #[arg(value_name = "SHARD")]
+    shards: Vec<PathBuf>,
 }
 
 /// The experiment table appended to `--help`.
 fn experiment_help() -> String {
-    let mut s = String::from("Experiments (`reproduce list` adds the expected run times):\n");
+    let mut s = String::from(
+        "Output: the human table and `figure <experiment>.<name> <value>` lines on stdout, \
+         progress on stderr. `--figures-only` prints the figure lines alone; \
+         `grep -v '^figure '` leaves the table alone.\n\n\
+         Experiments (`reproduce list` adds the expected run times):\n",
+    );
     for e in EXPERIMENTS {
         s.push_str(&format!("  {:<23} {}\n", e.name, e.seed));
     }
@@ -71,6 +92,11 @@ fn run(e: &Entry, scale: &Scale, out: &Output) {
     }
 }
 
+fn fail(message: &str) -> ExitCode {
+    eprintln!("{message}");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     let command = Cli::command().after_help(experiment_help());
     let cli = match Cli::from_arg_matches(&command.get_matches()) {
@@ -86,8 +112,22 @@ fn main() -> ExitCode {
         csv: cli.csv,
         plot: cli.plot,
     };
+    if !cli.shards.is_empty() && cli.experiment != "merge" {
+        return fail("shard files are read by `reproduce merge` only");
+    }
+    if let (Some(members), Some(file)) = (cli.members, &cli.shard) {
+        let done = find(&cli.experiment)
+            .ok_or(format!("unknown experiment `{}`", cli.experiment))
+            .and_then(|e| run_shard(e, &scale, members, file));
+        return done.map_or_else(|e| fail(&e), |()| ExitCode::SUCCESS);
+    }
     match cli.experiment.as_str() {
         "list" => list(),
+        "merge" => {
+            if let Err(e) = run_merge(&cli.shards, &out) {
+                return fail(&e);
+            }
+        }
         "all" => {
             for e in EXPERIMENTS {
                 run(e, &scale, &out);

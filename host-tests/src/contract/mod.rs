@@ -22,10 +22,14 @@
 
 pub mod baselines;
 pub mod cases;
+pub mod circuit;
 pub mod constrained;
+pub mod convert;
 pub mod flavor;
+pub mod forcing;
 pub mod gen;
 pub mod lie;
+pub mod mechanism;
 pub mod models;
 pub mod sim;
 pub mod tally;
@@ -70,6 +74,10 @@ pub fn entries() -> Vec<Entry> {
         sim::ENTRIES,
         flavor::ENTRIES,
         lie::ENTRIES,
+        forcing::ENTRIES,
+        mechanism::ENTRIES,
+        convert::ENTRIES,
+        circuit::ENTRIES,
     ]
     .concat()
 }

@@ -19,8 +19,13 @@ pub struct Tally {
     pub step: BTreeMap<String, u64>,
     /// Cases that panicked.
     pub panics: u64,
-    /// Cases that broke the contract.
+    /// Cases that broke the contract (all kinds).
     pub violations: u64,
+    /// Of those: a step returned `Err` and changed the state.
+    pub state_changes: u64,
+    /// Of those: a step returned `Ok` with a state that breaks a promise of the guards (not
+    /// finite, the clock not advanced, a residual or energy bound exceeded).
+    pub guard_breaks: u64,
     /// The first few panics and violations: `(case seed, message)`.
     pub examples: Vec<(u64, String)>,
 }
@@ -59,6 +64,11 @@ pub fn tally(entry: &Entry, seed: u64, cases: u64) -> Tally {
             Ok(Outcome::Step(kind)) => *t.step.entry(kind).or_default() += 1,
             Ok(Outcome::Violation(msg)) => {
                 t.violations += 1;
+                match violation_kind(&msg) {
+                    Violation::StateChanged => t.state_changes += 1,
+                    Violation::GuardBroken => t.guard_breaks += 1,
+                    Violation::Other => {}
+                }
                 keep(&mut t.examples, cs, format!("violation: {msg}"));
             }
             Err(payload) => {
@@ -73,6 +83,28 @@ pub fn tally(entry: &Entry, seed: u64, cases: u64) -> Tally {
         }
     }
     t
+}
+
+/// What kind of contract violation a message of [`super::run`] describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// `Err` with a changed state (`step k: Err(…) changed the state …`).
+    StateChanged,
+    /// `Ok` with a state that breaks a guard's promise (`step k (h = …): Ok …`).
+    GuardBroken,
+    /// Anything else: a constructor's or setter's promise.
+    Other,
+}
+
+/// Classifies a violation message of [`super::run`] (see [`Violation`]).
+pub fn violation_kind(msg: &str) -> Violation {
+    if msg.contains(") changed the state") {
+        Violation::StateChanged
+    } else if msg.starts_with("step ") && msg.contains("): Ok") {
+        Violation::GuardBroken
+    } else {
+        Violation::Other
+    }
 }
 
 fn keep(examples: &mut Vec<(u64, String)>, seed: u64, msg: String) {

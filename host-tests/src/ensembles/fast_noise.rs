@@ -2,9 +2,8 @@
 //! the moments of the slow `x` and of `x − y`, the GLA step check, and the Gibbs fast marginal.
 
 use super::moments::{max_z, Moments};
+use crate::ensemble_runner::{fold, member_rng, stream_base, Sums};
 use crate::fixtures::{ExpCoupling, SplitSystem};
-use crate::report::progress;
-use indicatif::ProgressIterator;
 use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{FusedEuler, LangevinStiff, Params};
 use macrostep::langevin::{DiagonalOu, Normal, StochasticIntegrator};
@@ -54,6 +53,7 @@ pub fn fast_noise_start_at(omega: f64) -> State<f64, 2> {
 }
 
 /// An ensemble of §2.6.9 paths recorded at `t = 0.5, 1, …, T`: moments of `x − y` and of `y`.
+#[derive(Clone, Debug)]
 pub struct FastNoiseEnsemble {
     /// Moments of `x − y` (the thesis's "dominantly slow" variable).
     pub xy: Moments,
@@ -62,7 +62,8 @@ pub struct FastNoiseEnsemble {
     /// Moments of the slow `x` (the position of the soft-coupled mass, which carries neither
     /// friction nor noise).
     pub x: Moments,
-    /// Wall-clock seconds of the integration.
+    /// Seconds of the integration: the member seconds of
+    /// [`fold`](crate::ensemble_runner::fold), the same at any thread count.
     pub seconds: f64,
 }
 
@@ -76,6 +77,7 @@ impl FastNoiseEnsemble {
         }
     }
     fn add(&mut self, path: &[State<f64, 2>]) {
+        debug_assert_eq!(path.len(), self.y.s1.len());
         let xy: Vec<f64> = path.iter().map(|s| s.q[1] - s.q[0]).collect();
         let y: Vec<f64> = path.iter().map(|s| s.q[0]).collect();
         let x: Vec<f64> = path.iter().map(|s| s.q[1]).collect();
@@ -91,6 +93,20 @@ impl FastNoiseEnsemble {
         self.y.s2[k0..].iter().map(|s| s / n).sum::<f64>() / (k - k0) as f64
     }
 }
+
+impl Sums for FastNoiseEnsemble {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut f64)) {
+        self.xy.visit(f);
+        self.y.visit(f);
+        self.x.visit(f);
+    }
+}
+
+/// The streams of the §2.6.9 ensembles: member `i` of a GLA ensemble seeded `seed` draws from
+/// `member_rng(stream_base(seed, GLA_STREAM), i)`, and so on.
+const GLA_STREAM: u64 = 1;
+const STEP_CHECK_STREAM: u64 = 2;
+const FLAVOR_STREAM: u64 = 3;
 
 fn fast_noise_ou(omega: f64, h: f64) -> DiagonalOu<f64, 2> {
     let (_, c, sigma) = FAST_NOISE;
@@ -118,25 +134,29 @@ pub fn fast_noise_gla_at(
     let n_rec = (t_end / 0.5).round() as usize;
     let every = (0.5 / h).round() as usize;
     let ou = fast_noise_ou(omega, h);
-    let mut se =
-        SymplecticEuler::new(fast_noise_system_at(omega), h, EulerOrdering::KickDrift).unwrap();
-    let mut rng = rand_pcg::Pcg32::new(seed, 0x5851_f42d_4c95_7f2d);
-    let mut out = FastNoiseEnsemble::new(n_rec);
-    let clock = std::time::Instant::now();
-    let mut path = Vec::with_capacity(n_rec);
-    for _ in (0..paths).progress_with(progress(paths, "GLA paths (fast noise)")) {
-        let mut s = fast_noise_start_at(omega);
-        path.clear();
-        for _ in 0..n_rec {
-            for _ in 0..every {
-                s.v = ou.sample(&s.v, &mut rng);
-                se.step(&mut s).expect("GLA step");
+    let base = stream_base(seed, GLA_STREAM);
+    let (mut out, seconds) = fold(
+        "GLA paths (fast noise)",
+        paths,
+        &FastNoiseEnsemble::new(n_rec),
+        |i, out| {
+            let mut se =
+                SymplecticEuler::new(fast_noise_system_at(omega), h, EulerOrdering::KickDrift)
+                    .unwrap();
+            let mut rng = member_rng(base, i);
+            let mut s = fast_noise_start_at(omega);
+            let mut path = Vec::with_capacity(n_rec);
+            for _ in 0..n_rec {
+                for _ in 0..every {
+                    s.v = ou.sample(&s.v, &mut rng);
+                    se.step(&mut s).expect("GLA step");
+                }
+                path.push(s);
             }
-            path.push(s);
-        }
-        out.add(&path);
-    }
-    out.seconds = clock.elapsed().as_secs_f64();
+            out.add(&path);
+        },
+    );
+    out.seconds = seconds;
     out
 }
 
@@ -153,15 +173,17 @@ pub fn fast_noise_gla_step_check(paths: usize, t_end: f64, seed: u64, h: f64) ->
     let omega = FAST_NOISE.0;
     let (fine, coarse) = (fast_noise_ou(omega, h), fast_noise_ou(omega, 2.0 * h));
     let (a, sd, a2) = (*fine.decay(), *fine.std_dev(), *coarse.decay());
-    let mut sf = SymplecticEuler::new(fast_noise_system(), h, EulerOrdering::KickDrift).unwrap();
-    let mut sc =
-        SymplecticEuler::new(fast_noise_system(), 2.0 * h, EulerOrdering::KickDrift).unwrap();
-    let mut rng = rand_pcg::Pcg32::new(seed, 0x2545_f491_4f6c_dd1d);
-    let mut d = Moments::new(2 * n_rec); // differences: index 2i for X, 2i + 1 for X²
-    let mut xf = Moments::new(n_rec);
-    let mut row = vec![0.0; 2 * n_rec];
-    let mut row_f = vec![0.0; n_rec];
-    for _ in (0..paths).progress_with(progress(paths, "GLA step-check paths")) {
+    let base = stream_base(seed, STEP_CHECK_STREAM);
+    // Differences: index 2i for X, 2i + 1 for X²; and X at h.
+    let zero = (Moments::new(2 * n_rec), Moments::new(n_rec));
+    let ((d, xf), _) = fold("GLA step-check paths", paths, &zero, |p, (d, xf)| {
+        let mut sf =
+            SymplecticEuler::new(fast_noise_system(), h, EulerOrdering::KickDrift).unwrap();
+        let mut sc =
+            SymplecticEuler::new(fast_noise_system(), 2.0 * h, EulerOrdering::KickDrift).unwrap();
+        let mut rng = member_rng(base, p);
+        let mut row = vec![0.0; 2 * n_rec];
+        let mut row_f = vec![0.0; n_rec];
         let (mut f, mut c) = (fast_noise_start(), fast_noise_start());
         for i in 0..n_rec {
             for _ in 0..every {
@@ -181,7 +203,7 @@ pub fn fast_noise_gla_step_check(paths: usize, t_end: f64, seed: u64, h: f64) ->
         }
         d.add(&row);
         xf.add(&row_f);
-    }
+    });
     let (mut z_d, mut bias_over_sd) = (0.0_f64, 0.0_f64);
     let root_n = (paths as f64).sqrt();
     for i in 0..n_rec {
@@ -220,31 +242,34 @@ pub fn fast_noise_flavor_at(
     let (_, c, sigma) = FAST_NOISE;
     let system = fast_noise_system_at(omega);
     let n_rec = (t_end / 0.5).round() as usize;
-    let mut f = LangevinStiff::new(
-        FusedEuler::new(system).unwrap(),
-        Params::new(delta, tau).unwrap(),
-        &system.mass,
-        SVector::from([c, 0.0]),
-        SVector::from([sigma, 0.0]),
-        omega * omega,
-    )
-    .unwrap();
-    let mut rng = rand_pcg::Pcg32::new(seed, 0x1405_7b7e_f767_814f);
     let every = (0.5 / delta).round() as usize;
-    let mut out = FastNoiseEnsemble::new(n_rec);
-    let clock = std::time::Instant::now();
-    let mut path = Vec::with_capacity(n_rec);
-    for _ in (0..paths).progress_with(progress(paths, "FLAVOR paths (fast noise)")) {
-        let mut s = fast_noise_start_at(omega);
-        path.clear();
-        for _ in 0..n_rec {
-            f.integrate_noisy(&mut s, every, &mut rng)
-                .expect("FLAVOR step");
-            path.push(s);
-        }
-        out.add(&path);
-    }
-    out.seconds = clock.elapsed().as_secs_f64();
+    let base = stream_base(seed, FLAVOR_STREAM);
+    let (mut out, seconds) = fold(
+        "FLAVOR paths (fast noise)",
+        paths,
+        &FastNoiseEnsemble::new(n_rec),
+        |i, out| {
+            let mut f = LangevinStiff::new(
+                FusedEuler::new(system).unwrap(),
+                Params::new(delta, tau).unwrap(),
+                &system.mass,
+                SVector::from([c, 0.0]),
+                SVector::from([sigma, 0.0]),
+                omega * omega,
+            )
+            .unwrap();
+            let mut rng = member_rng(base, i);
+            let mut s = fast_noise_start_at(omega);
+            let mut path = Vec::with_capacity(n_rec);
+            for _ in 0..n_rec {
+                f.integrate_noisy(&mut s, every, &mut rng)
+                    .expect("FLAVOR step");
+                path.push(s);
+            }
+            out.add(&path);
+        },
+    );
+    out.seconds = seconds;
     out
 }
 

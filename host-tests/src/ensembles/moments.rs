@@ -1,7 +1,10 @@
 //! Ensemble moments of a scalar observable and the z-statistics that compare two ensembles.
 
+use crate::ensemble_runner::{visit_count, Sums};
+
 /// Ensemble moments of a scalar observable at recorded times: per time, (mean, variance) of the
 /// observable and of its square.
+#[derive(Clone, Debug)]
 pub struct Moments {
     /// Sum of the observable per time.
     pub s1: Vec<f64>,
@@ -46,6 +49,16 @@ impl Moments {
             (m1, ((m2 - m1 * m1).max(0.0) / n).sqrt()),
             (m2, ((m4 - m2 * m2).max(0.0) / n).sqrt()),
         ]
+    }
+}
+
+impl Sums for Moments {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut f64)) {
+        self.s1.visit(f);
+        self.s2.visit(f);
+        self.s3.visit(f);
+        self.s4.visit(f);
+        visit_count(&mut self.n, f);
     }
 }
 

@@ -2,8 +2,7 @@
 //! fine-step GLA on the moments of `x − y`.
 
 use super::moments::{max_z, Moments};
-use crate::report::progress;
-use indicatif::ProgressIterator;
+use crate::ensemble_runner::{fold, member_rng, stream_base};
 use macrostep::baselines::{EulerOrdering, SymplecticEuler};
 use macrostep::flavor::{LangevinSoft, Params, Switched};
 use macrostep::langevin::{DiagonalOu, StochasticIntegrator};
@@ -61,8 +60,7 @@ fn flavor_path<I: StochasticIntegrator<f64, 2>>(
 
 /// §2.6.8 (slow noise, eq 2.119) with `paths` samples per ensemble: moments of `x − y` at
 /// `t = 1, 2, …, T`, FLAVOR (2.88 over symplectic Euler, τ = 1e-4, δ = 1e-2) vs GLA at the
-/// thesis's `h = 1e-3`. Returns (max z,
-/// GLA seconds, FLAVOR seconds).
+/// thesis's `h = 1e-3`. Returns (max z, GLA member seconds, FLAVOR member seconds).
 pub fn langevin_slow_noise(paths: usize, t_end: usize, seed: u64) -> (f64, f64, f64) {
     let eps: f64 = 1e-8;
     let omega = 1.0 / eps.sqrt();
@@ -76,44 +74,50 @@ pub fn langevin_slow_noise(paths: usize, t_end: usize, seed: u64) -> (f64, f64, 
     let obs = |s: &State<f64, 2>| s.q[1] - s.q[0];
     let fr = SVector::from([c, c]);
     let no = SVector::from([sigma, sigma]);
-    let mut rng = rand_pcg::Pcg32::new(seed, 0x0a02_bdbf_7bb3_c0a7);
-    let mut gla = Moments::new(t_end);
-    let clock = std::time::Instant::now();
-    for _ in (0..paths).progress_with(progress(paths, "GLA paths (slow noise)")) {
-        gla.add(&gla_path(
-            system,
-            s0,
-            fr,
-            no,
-            h_gla,
-            (1.0 / h_gla).round() as usize,
-            t_end,
-            obs,
-            &mut rng,
-        ));
-    }
-    let t_gla = clock.elapsed().as_secs_f64();
-    let mut fl = Moments::new(t_end);
-    let se = SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
-    let mut f = LangevinSoft::new(
-        Switched::symplectic_euler(se).unwrap(),
-        Params::new(delta, tau).unwrap(),
-        &system.mass,
-        fr,
-        no,
-    )
-    .unwrap();
-    let clock = std::time::Instant::now();
-    for _ in (0..paths).progress_with(progress(paths, "FLAVOR paths (slow noise)")) {
-        fl.add(&flavor_path(
-            &mut f,
-            s0,
-            (1.0 / delta).round() as usize,
-            t_end,
-            obs,
-            &mut rng,
-        ));
-    }
-    let t_fl = clock.elapsed().as_secs_f64();
+    // Member `i` of GLA draws from `member_rng(stream_base(seed, 4), i)`, of the FLAVOR from
+    // stream 5.
+    let (gla_base, flavor_base) = (stream_base(seed, 4), stream_base(seed, 5));
+    let (gla, t_gla) = fold(
+        "GLA paths (slow noise)",
+        paths,
+        &Moments::new(t_end),
+        |i, acc| {
+            acc.add(&gla_path(
+                system,
+                s0,
+                fr,
+                no,
+                h_gla,
+                (1.0 / h_gla).round() as usize,
+                t_end,
+                obs,
+                &mut member_rng(gla_base, i),
+            ));
+        },
+    );
+    let (fl, t_fl) = fold(
+        "FLAVOR paths (slow noise)",
+        paths,
+        &Moments::new(t_end),
+        |i, acc| {
+            let se = SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
+            let mut f = LangevinSoft::new(
+                Switched::symplectic_euler(se).unwrap(),
+                Params::new(delta, tau).unwrap(),
+                &system.mass,
+                fr,
+                no,
+            )
+            .unwrap();
+            acc.add(&flavor_path(
+                &mut f,
+                s0,
+                (1.0 / delta).round() as usize,
+                t_end,
+                obs,
+                &mut member_rng(flavor_base, i),
+            ));
+        },
+    );
     (max_z(&fl, &gla), t_gla, t_fl)
 }

@@ -23,14 +23,13 @@
 //! - "Escape rate": the fraction of paths past the barrier at `t = 30`, against its exact value.
 //! - Paths are fewer than the thesis's 10 000 (2 000, or `--paths`) to keep the run near a minute.
 
+use crate::ensemble_runner::{fold, member_rng};
 use crate::fixtures::lj_well::{exact, system, Exact, BETA, H, Q0};
 use macrostep::langevin::{
     AnnealTuneGla, AnnealTuneParams, Cooling, FrictionRule, Schedule, StochasticIntegrator,
 };
 use macrostep::nalgebra::SVector;
 use macrostep::State;
-use rand::SeedableRng;
-use rand_pcg::Pcg32;
 
 /// GLA's optimal fixed friction in the thesis (Fig 6.3).
 pub const C_GLA: f64 = 0.7;
@@ -164,8 +163,8 @@ impl Curve {
 }
 
 /// Runs `paths` paths of `scheme` from `(q0, 0)` for `steps` steps with a schedule horizon of
-/// `horizon` steps at `β`, recording every `every` steps. Path `i` uses `Pcg32` seeded `seed + i`
-/// (common random numbers across schemes).
+/// `horizon` steps at `β`, recording every `every` steps. Path `i` uses `member_rng(1000, i)`
+/// (common random numbers across schemes), the paths in parallel ([`fold`]).
 #[allow(clippy::too_many_arguments)]
 pub fn ensemble(
     scheme: &Scheme,
@@ -183,13 +182,13 @@ pub fn ensemble(
         friction: scheme.friction,
         schedule,
     };
-    let mut m = AnnealTuneGla::new(system(), H, params).expect("scheme");
     let n_rec = steps / every + 1;
-    let (mut s1, mut s2, mut sr) = (vec![0.0; n_rec], vec![0.0; n_rec], vec![0.0; n_rec]);
-    for i in 0..paths {
-        let mut rng = Pcg32::seed_from_u64(1000 + i as u64);
+    let zero = [vec![0.0; n_rec], vec![0.0; n_rec], vec![0.0; n_rec]];
+    let label = format!("{} paths", scheme.label);
+    let ([s1, s2, sr], _) = fold(&label, paths, &zero, |i, [s1, s2, sr]| {
+        let mut m = AnnealTuneGla::new(system(), H, params).expect("scheme");
+        let mut rng = member_rng(1000, i);
         let mut s = State::at_rest(SVector::from_element(q0));
-        m.reset();
         for k in 0..n_rec {
             if k > 0 {
                 m.integrate_noisy(&mut s, every, &mut rng).expect("step");
@@ -199,7 +198,7 @@ pub fn ensemble(
             s2[k] += q * q;
             sr[k] += f64::from(u8::from(q > barrier));
         }
-    }
+    });
     let pf = paths as f64;
     let mean: Vec<f64> = s1.iter().map(|x| x / pf).collect();
     let se = s2

@@ -79,6 +79,9 @@ pub struct Entry {
     pub about: &'static str,
     /// Sets up, computes and reports ([`run`]).
     pub run: fn(&Scale, &Output),
+    /// Sets up and computes without reporting (a shard of its ensembles:
+    /// [`crate::ensemble_runner::shard`]).
+    pub compute: fn(&Scale),
 }
 
 /// The registry row of `E`.
@@ -89,6 +92,9 @@ pub const fn entry<E: Experiment>() -> Entry {
         seconds: E::SECONDS,
         about: E::ABOUT,
         run: run::<E>,
+        compute: |scale| {
+            E::compute(&E::setup(scale));
+        },
     }
 }
 

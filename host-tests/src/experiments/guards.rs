@@ -29,6 +29,8 @@ pub struct Setup {
     pub clock_steps: u64,
     /// Steps per timed run and interleaved repeats of the overhead measurement.
     pub overhead: (usize, usize),
+    /// Starts and steps per run of the origin study ([`super::guards_origin`]).
+    pub origin: (usize, usize),
 }
 
 impl Setup {
@@ -39,6 +41,7 @@ impl Setup {
             steps: 1000,
             clock_steps: 10_000_000,
             overhead: (20_000, 21),
+            origin: (1000, 1000),
         }
     }
     /// A CI-sized setting.
@@ -48,6 +51,7 @@ impl Setup {
             steps: 1000,
             clock_steps: 1_000_000,
             overhead: (2_000, 5),
+            origin: (6, 300),
         }
     }
 }
@@ -81,6 +85,8 @@ pub struct Results {
     pub f32_naive_rel_err: f64,
     /// Guarded ÷ unguarded step time per method.
     pub overhead: Vec<Overhead>,
+    /// The origin study: per pivot height (and held force) and method.
+    pub origin: Vec<super::guards_origin::Row>,
 }
 
 type Sys = System<f64, GravityPenalty<f64, 4, 2>, 4>;
@@ -206,6 +212,7 @@ pub fn compute(setup: &Setup) -> Results {
         f32_clock_rel_err: clock,
         f32_naive_rel_err: naive,
         overhead: super::guards_overhead::compute(setup.overhead.0, setup.overhead.1),
+        origin: super::guards_origin::compute(setup.origin.0, setup.origin.1),
     }
 }
 
@@ -286,6 +293,7 @@ pub fn report(r: &Results, out: &Output) {
     figure("guards.f32_clock_rel_err", r.f32_clock_rel_err);
     figure("guards.f32_naive_clock_rel_err", r.f32_naive_rel_err);
     report_overhead(&r.overhead, out);
+    super::guards_origin::report(&r.origin, out);
 }
 
 /// The overhead table; `guards.overhead` is the Z&S ratio (the headline figure).

@@ -1,14 +1,15 @@
 //! The cost of the step guards: guarded ÷ unguarded time per step of the same integrator on the
-//! same trajectory (the penalised double pendulum of 000 §4.1 from its paper start), measured as
-//! medians of interleaved repeats so both sides see the same machine load. The criterion group
+//! same trajectory (the penalised double pendulum of 000 §4.1 from its paper start), at equal
+//! step: thread CPU time, medians of interleaved rotated rounds ([`crate::timing`]) so every
+//! side sees the same machine load. The criterion group
 //! `guards/overhead` (`benches/guards.rs`) measures the same pairs.
 
+use crate::timing::{compare, Timing};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams as RattleNewton, Rattle};
 use macrostep::systems::DoublePendulum;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{Guards, Integrator, State};
-use std::time::Instant;
 
 /// Guarded ÷ unguarded step time of one method (and with only the residual guard on).
 #[derive(Clone, Copy, Debug)]
@@ -33,26 +34,19 @@ pub fn residual_only() -> Guards<f64> {
     }
 }
 
-fn median(mut x: Vec<f64>) -> f64 {
-    x.sort_by(f64::total_cmp);
-    x[x.len() / 2]
-}
-
-/// Seconds for `steps` steps from `s0` (the run restarts from `s0` when a step fails, which
-/// the paper start at these steps never does).
-fn time_run<I: Integrator<f64, 4>>(integ: &mut I, s0: &State<f64, 4>, steps: usize) -> f64 {
+/// `steps` steps from `s0` (the run restarts from `s0` when a step fails, which the paper
+/// start at these steps never does).
+fn run<I: Integrator<f64, 4>>(integ: &mut I, s0: &State<f64, 4>, steps: usize) {
     let mut s = *s0;
-    let clock = Instant::now();
     for _ in 0..steps {
         if integ.step(&mut s).is_err() {
             s = *s0;
         }
     }
     std::hint::black_box(s);
-    clock.elapsed().as_secs_f64()
 }
 
-/// Interleaves `reps` timed runs of the three guard settings of `integ`.
+/// Times the three guard settings of `integ` against each other in `reps` rounds.
 fn measure<I: Integrator<f64, 4> + Clone>(
     name: &'static str,
     integ: I,
@@ -63,13 +57,15 @@ fn measure<I: Integrator<f64, 4> + Clone>(
     let mut on = integ.clone();
     let mut off = integ.clone().with_guards(Guards::off()).expect("valid");
     let mut res = integ.with_guards(residual_only()).expect("valid");
-    let (mut t_on, mut t_off, mut t_res) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..reps {
-        t_off.push(time_run(&mut off, s0, steps));
-        t_on.push(time_run(&mut on, s0, steps));
-        t_res.push(time_run(&mut res, s0, steps));
-    }
-    let (a, b, c) = (median(t_on), median(t_off), median(t_res));
+    let t = compare(
+        &mut [
+            &mut || run(&mut on, s0, steps),
+            &mut || run(&mut off, s0, steps),
+            &mut || run(&mut res, s0, steps),
+        ],
+        &Timing::rounds(reps),
+    );
+    let (a, b, c) = (t[0].median, t[1].median, t[2].median);
     Overhead {
         name,
         ns_unguarded: b / steps as f64 * 1e9,

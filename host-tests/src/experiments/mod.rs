@@ -18,8 +18,10 @@ pub mod flavor;
 pub mod forcing;
 pub mod forcing_methods;
 pub mod guards;
+pub mod guards_origin;
 pub mod guards_overhead;
 pub mod lc_circuit;
+pub mod linearise;
 pub mod lj;
 pub mod quasi_quadratic;
 pub mod reference;
@@ -71,6 +73,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
     entry::<cart_pole::CartPoleExperiment>(),
+    entry::<linearise::LineariseExperiment>(),
     entry::<accelerated_sampling::AcceleratedSamplingExperiment>(),
     entry::<water::WaterExperiment>(),
 ];

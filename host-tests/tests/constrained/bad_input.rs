@@ -76,6 +76,25 @@ fn config_errors() {
 }
 
 /// Every error leaves the state bit-identical.
+/// `i.step` from `s` fails with a [`StepError::Precondition`] of `kind` with a measured excess,
+/// and leaves `s` untouched.
+fn expect_precondition<I: Integrator<f64, N>, const N: usize>(
+    i: &mut I,
+    s: &State<f64, N>,
+    kind: PreconditionKind,
+) {
+    let mut t = *s;
+    match i.step(&mut t) {
+        Err(StepError::Precondition { kind: k, excess }) => {
+            assert_eq!(k, kind);
+            assert!(excess.is_some_and(|e| e >= 1), "excess {excess:?}");
+        }
+        other => panic!("expected a {kind:?} precondition error, got {other:?}"),
+    }
+    assert_eq!(t.q.map(f64::to_bits), s.q.map(f64::to_bits));
+    assert_eq!(t.v.map(f64::to_bits), s.v.map(f64::to_bits));
+}
+
 fn expect_err<I: Integrator<f64, N>, const N: usize>(i: &mut I, s: &State<f64, N>, e: StepError) {
     let mut t = *s;
     assert_eq!(i.step(&mut t), Err(e));
@@ -174,23 +193,26 @@ fn off_manifold_start_is_rejected_or_projected_as_asked() {
     let off_q = State::at_rest(vector![1.1, 0.0]);
     let off_v = State::new(0.0, vector![1.0, 0.0], vector![0.2, 0.5]);
     let reject = ConstraintNewtonParams::default();
-    for s in [off_q, off_v] {
-        expect_err(
+    for (s, kind) in [
+        (off_q, PreconditionKind::OffManifold),
+        (off_v, PreconditionKind::NotTangent),
+    ] {
+        expect_precondition(
             &mut Rattle::new(p.system(), g, 0.1, reject).unwrap(),
             &s,
-            StepError::Precondition,
+            kind,
         );
-        expect_err(
+        expect_precondition(
             &mut Reich4::new(p.system(), g, 0.1, Stage::Reich, reject).unwrap(),
             &s,
-            StepError::Precondition,
+            kind,
         );
     }
     // SHAKE checks the position only (its mesh velocities are off the hidden constraint).
-    expect_err(
+    expect_precondition(
         &mut Shake::new(p.system(), g, 0.1, reject).unwrap(),
         &off_q,
-        StepError::Precondition,
+        PreconditionKind::OffManifold,
     );
     let mut t = off_v;
     Shake::new(p.system(), g, 0.1, reject)

@@ -11,7 +11,7 @@ use macrostep::constrained::{
 use macrostep::model::Constraint;
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::{DoublePendulum, Link, Pendulum, PlanarDistances};
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Integrator, PreconditionKind, Real, State, StepError};
 
 mod bad_input;
 mod multipliers;

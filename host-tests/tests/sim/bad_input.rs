@@ -129,7 +129,10 @@ fn step_errors_leave_state_untouched() {
     .unwrap();
     let s0 = soft_system_states();
     let mut s = s0;
-    assert_eq!(noisy.step(&mut s), Err(StepError::Precondition));
+    assert_eq!(
+        noisy.step(&mut s),
+        Err(StepError::precondition(PreconditionKind::Noisy))
+    );
     assert_eq!(s, s0);
     // Non-finite input.
     let mut sim = Sim2::new(SimSystem::new(m, k, Soft), 0.1, FastParams::default()).unwrap();

@@ -8,7 +8,7 @@ use host_tests::measure::{
 // stochastic steps are named (`macrostep::StochasticIntegrator::step_noisy`).
 use macrostep::model::{Mass, Potential, Zero};
 use macrostep::sim::{FastParams, Friction, Noise, Sim1, Sim1Order, Sim2, Sim4, SimSystem};
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, Integrator, PreconditionKind, Real, State, StepError};
 use nalgebra::{matrix, vector, DMatrix, DVector, Matrix3, SMatrix, SVector, Vector3};
 use rand::SeedableRng;
 use rand_pcg::Pcg32;

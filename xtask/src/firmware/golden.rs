@@ -183,9 +183,9 @@ pub(super) const KNOWN_OVER: &str = "known-over";
 
 /// One `budget <what> <limit> [known-over]` line of a size file.
 pub(super) struct Budget {
-    what: String,
-    limit: u64,
-    known_over: bool,
+    pub(super) what: String,
+    pub(super) limit: u64,
+    pub(super) known_over: bool,
 }
 
 /// The budget lines of a size file.

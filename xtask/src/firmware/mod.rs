@@ -25,13 +25,16 @@
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
 //!    the program measured, where the integrator and its state live).
-//! 6. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
+//! 6. Checks the figures table of `firmware/README.md` against the golden files (see
+//!    `table.rs`; `--bless` rewrites it).
+//! 7. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
 //!    documented tolerance), which reads the golden outputs.
 //!
 //! `--bless` rewrites the golden outputs and the measured lines of the size files (the budget
 //! lines are kept); budgets are still enforced.
 
 mod golden;
+mod table;
 mod tools;
 
 use golden::{
@@ -99,16 +102,15 @@ pub fn firmware(args: &[String]) -> Result {
             failures.join(", ")
         ));
     }
+    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
     run(
         "firmware: host parity (firmware f32 == host f32 bit for bit; f32 vs f64)",
         super::cargo().args([
             "test",
-            "-p",
-            "host-tests",
-            "--features",
-            "libm-force",
+            "--manifest-path",
+            "firmware/scenarios/Cargo.toml",
             "--test",
-            "firmware_parity",
+            "parity",
             "--",
             "--nocapture",
         ]),
@@ -330,4 +332,23 @@ fn instructions_per_step(text: &str) -> Vec<(String, u64)> {
             }
         })
         .collect()
+}
+
+/// Checks that the figures table of `firmware/README.md` is what the golden files say (no QEMU
+/// needed: `cargo xtask test` runs it with or without the firmware stage).
+pub fn check_table() -> Result {
+    table_command(&[])
+}
+
+/// `cargo xtask firmware-table [--bless]`: only the figures table of `firmware/README.md`,
+/// checked against (or rewritten from) the golden files, without building or running anything.
+pub fn table_command(args: &[String]) -> Result {
+    let bless = args.iter().any(|a| a == "--bless");
+    if let Some(bad) = args.iter().find(|a| *a != "--bless") {
+        return Err(format!(
+            "firmware-table: unknown argument {bad:?} (usage: cargo xtask firmware-table [--bless])"
+        ));
+    }
+    let dir = root().join("firmware");
+    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)
 }

@@ -221,64 +221,49 @@ impl<T: Real, const N: usize> Energy<T, N> for Chain<N> {
     }
 }
 
-/// Median wall time of `f` in nanoseconds over `setup.batches` batches of `setup.reps` calls.
-fn time_ns(setup: &Setup, mut f: impl FnMut() -> f64) -> f64 {
-    use std::time::Instant;
-    let mut sink = 0.0;
-    let mut samples = Vec::new();
-    for _ in 0..setup.batches {
-        let reps = setup.reps;
-        let t0 = Instant::now();
-        for _ in 0..reps {
-            sink += std::hint::black_box(f());
-        }
-        samples.push(t0.elapsed().as_nanos() as f64 / reps as f64);
-    }
-    std::hint::black_box(sink);
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
-}
-
 /// Cost of each derivative relative to one plain energy evaluation, for the chain at `N`:
 /// `[energy ns, gradient, hess·a, a·V‴·a, hessian]`.
 fn cost<const N: usize>(setup: &Setup) -> [f64; 5] {
     let model = AutoDiff(Chain::<N>);
     let q = SVector::<f64, N>::from_fn(|i, _| 0.1 * i as f64);
     let a = SVector::<f64, N>::from_fn(|i, _| (i as f64).cos());
-    let e = time_ns(setup, || model.energy(&q));
+    use std::hint::black_box as bb;
+    let m = crate::timing::compare(
+        &mut [
+            &mut || _ = bb(model.energy(bb(&q))),
+            &mut || _ = bb(model.gradient(bb(&q))),
+            &mut || _ = bb(model.hessian_vector(bb(&q), &a)),
+            &mut || _ = bb(model.third_contraction(bb(&q), &a)),
+            &mut || _ = bb(model.hessian(bb(&q))),
+        ],
+        &crate::timing::Timing::rounds(setup.rounds),
+    );
+    let e = m[0].median;
     [
-        e,
-        time_ns(setup, || model.gradient(&q)[1]) / e,
-        time_ns(setup, || model.hessian_vector(&q, &a)[1]) / e,
-        time_ns(setup, || model.third_contraction(&q, &a)[1]) / e,
-        time_ns(setup, || model.hessian(&q)[(1, 1)]) / e,
+        e * 1e9,
+        m[1].median / e,
+        m[2].median / e,
+        m[3].median / e,
+        m[4].median / e,
     ]
 }
 
 /// The timing effort of `reproduce autodiff` (the closed-form checks do not depend on it).
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
-    /// Timed batches per measurement (the median is kept).
-    pub batches: usize,
-    /// Calls per batch.
-    pub reps: usize,
+    /// Interleaved rounds of the thread-CPU-time comparison (medians; samples of ≥ 2 ms).
+    pub rounds: usize,
 }
 
 impl Setup {
-    /// The published timing: 7 batches of 200 calls.
+    /// The published timing: 7 rounds.
     pub fn paper() -> Self {
-        Self {
-            batches: 7,
-            reps: 200,
-        }
+        Self { rounds: 7 }
     }
 
-    /// A cheap version for tests: 3 batches of 20 calls.
+    /// A cheap version for tests: 3 rounds.
     pub fn quick() -> Self {
-        Self {
-            batches: 3,
-            reps: 20,
-        }
+        Self { rounds: 3 }
     }
 }
 

@@ -42,6 +42,8 @@ pub struct Results {
     pub h: f64,
     /// A row every [`Setup::every`] steps.
     pub rows: Vec<Row>,
+    /// A row after every step (Fig 2).
+    pub trace: Vec<Row>,
     /// `max |q_VS − q_VR|`.
     pub position_diff: f64,
     /// `max |g'(q) v|` of VR.
@@ -71,6 +73,7 @@ pub fn compute(setup: &Setup) -> Results {
     let mut r = Results {
         h,
         rows: Vec::new(),
+        trace: Vec::with_capacity(n),
         position_diff: 0.0,
         vr_residual: 0.0,
         vs_residual: 0.0,
@@ -95,6 +98,7 @@ pub fn compute(setup: &Setup) -> Results {
         }
         r.vr_energy_error = r.vr_energy_error.max((sys.energy(&a) - e0).abs());
         r.vs_energy_error = r.vs_energy_error.max((sys.energy(&b) - e0).abs());
+        r.trace.push((a.t, d, rr, rs));
         if k % setup.every == 0 {
             r.rows.push((a.t, d, rr, rs));
         }
@@ -127,6 +131,33 @@ pub fn report(r: &Results, out: &Output) {
     );
     figure("vs-vr.vr_energy_error_max", r.vr_energy_error);
     figure("vs-vr.vs_energy_error_max", r.vs_energy_error);
+    fig2(r, out);
+}
+
+/// 001 Fig 2: the velocity-level constraint residual of VS over time, with VR's (rounding
+/// level) and the distance between the two position paths.
+fn fig2(r: &Results, out: &Output) {
+    use crate::plot::{emit, Chart, Series};
+    let curve = |f: fn(&Row) -> f64| r.trace.iter().map(|row| (row.0, f(row))).collect();
+    emit(
+        out,
+        &Chart {
+            stem: format!("{}.fig2_velocity_residual", VsVrExperiment::NAME),
+            title: format!(
+                "001 Fig 2: velocity-level constraint residual, spring chain, h = {}",
+                r.h
+            ),
+            x_label: "time t [s]".into(),
+            y_label: "max-norm residual or difference [model units]".into(),
+            log_x: false,
+            log_y: true,
+            series: vec![
+                Series::new("VS = SHAKE (001 eqs 15–18): |g′(q)v|", curve(|x| x.3)),
+                Series::new("VR = RATTLE (001 eqs 24–28): |g′(q)v|", curve(|x| x.2)),
+                Series::new("|q_VS − q_VR|", curve(|x| x.1)),
+            ],
+        },
+    );
 }
 
 /// `reproduce vs-vr`: 001 §3–4 and Fig 2 on the spring chain (`systems::SpringChain`, κ = 1),

@@ -104,14 +104,17 @@ pub fn molecule_window_err(traj: &[State<f64, 2>], reference: &[State<f64, 2>], 
         .fold(0.0, f64::max)
 }
 
-/// Seconds of `steps` steps of `integ` from `s0`, without recording.
-fn seconds<I: Integrator<f64, 2>>(mut integ: I, s0: &State<f64, 2>, steps: usize) -> f64 {
-    let clock = std::time::Instant::now();
-    let mut s = *s0;
-    integ.integrate(&mut s, steps).unwrap();
-    let t = clock.elapsed().as_secs_f64();
-    std::hint::black_box(s);
-    t
+/// `steps` steps of a fresh `make()` from `s0`, without recording (a closure to time).
+fn run<'a, I: Integrator<f64, 2>>(
+    make: impl Fn() -> I + 'a,
+    s0: &'a State<f64, 2>,
+    steps: usize,
+) -> impl FnMut() + 'a {
+    move || {
+        let mut s = *s0;
+        make().integrate(&mut s, steps).unwrap();
+        std::hint::black_box(s);
+    }
 }
 
 fn compute_r0(setup: &Setup, r0: f64) -> R0Results {
@@ -137,13 +140,20 @@ fn compute_r0(setup: &Setup, r0: f64) -> R0Results {
         .map(theta)
         .fold(f64::NEG_INFINITY, f64::max)
         - reference.iter().map(theta).fold(f64::INFINITY, f64::min);
-    let t_f = seconds(nonintrusive_se(system, delta, tau), &s0, steps);
-    let se = SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
-    let t_se = seconds(se, &s0, (t_end / tau).round() as usize);
     // The fused FLAVOR (one soft + one stiff gradient per step): accuracy and speed-up.
     let traj = trajectory(&mut nonintrusive_fused(system, delta, tau), &s0, steps);
     let fused_window_err = molecule_window_err(&traj, &reference, t_end);
-    let t_fused = seconds(nonintrusive_fused(system, delta, tau), &s0, steps);
+    // Thread CPU seconds of the three runs, timed against each other in interleaved rounds.
+    let se = || SymplecticEuler::new(system, tau, EulerOrdering::KickDrift).unwrap();
+    let t = crate::timing::compare(
+        &mut [
+            &mut run(|| nonintrusive_se(system, delta, tau), &s0, steps),
+            &mut run(se, &s0, (t_end / tau).round() as usize),
+            &mut run(|| nonintrusive_fused(system, delta, tau), &s0, steps),
+        ],
+        &crate::timing::Timing::rounds(5),
+    );
+    let (t_f, t_se, t_fused) = (t[0].median, t[1].median, t[2].median);
     R0Results {
         r0,
         theta_range,

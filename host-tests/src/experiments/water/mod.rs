@@ -2,8 +2,9 @@
 //! dynamics, simplified Z&Ss (000 Integrator 2.6 = [`StiffSylipn`], only the block-diagonal
 //! penalty Hessian, solved molecule by molecule) against the seed's nonlinear-implicit baseline SHAKE ([`Shake`], Newton
 //! solves of the multipliers to `‖g‖∞ ≤ 10⁻¹⁰`, the seed's function tolerance), both wrapped in
-//! GLA (exact OU flow of the momenta, then one deterministic step), and a small-step reference
-//! (GLA around velocity Verlet on the penalised system at `h/10`).
+//! GLA (exact OU flow of the momenta, then one deterministic step), each against a small-step
+//! reference of the model it integrates: GLA around velocity Verlet on the penalised system at
+//! `h/10` for Z&Ss, GLA around SHAKE on the rigid model at `h/4` for SHAKE.
 //!
 //! - **The seed**: `N = 7` molecules (63 degrees of freedom), `T = 10000`, `ω = 20`, `h = 0.05`,
 //!   `γ = 0.01`, `β = 50`; SHAKE took 13472 s, Z&Ss 1549 s (MATLAB). It shows the O–O radial
@@ -22,10 +23,21 @@
 //! - **Finding**: Z&Ss + GLA at the seed's `h = 0.05` runs hot (kinetic temperature ~1.35/β;
 //!   the effect grows with `β_ZS` and is gone at `h = 0.025`; see `tests/water.rs`), while its
 //!   O–O histogram matches the reference's.
+//! - **Two models**: SHAKE integrates the rigid TIP3P model; Z&Ss and the Verlet reference the
+//!   `ω = 20` penalised one, whose bonds give under the hydrogen-bond Coulomb forces (mean
+//!   relative violation of `r²` ≈ 6 %, printed as `residual`): another (flexible) model. So each
+//!   method is judged against the reference of its own model (`L1 vs model ref`,
+//!   `water.shake.rdf_l1_rigid`); `water.shake.rdf_l1` is kept for the record. The full-space
+//!   `k_BT` of SHAKE is not defined (velocities normal to the rigid geometry are not degrees of
+//!   freedom) and printed `n/a`.
+//! - **Open**: the model difference does not explain SHAKE's expanded cluster. In the quick
+//!   setup the rigid reference (SHAKE + GLA at `h/4`) has mean O–O 3.556 ± 0.006 Å, like the
+//!   penalised reference (3.561), while SHAKE at `h = 0.05` has 4.04 ± 0.03 (paper setup: 4.14
+//!   against 3.57): a step-size effect of SHAKE + GLA at the seed's `h`, cause not found yet
+//!   (`tests/water_models.rs`, ignored test).
 //! - **Caveat**: at `β = 50` (≈ 10 K) the cluster stays in one basin for long stretches; the
 //!   histogram beyond the first (hydrogen-bond, ≈ 2.75 Å) peak reflects which basin a run found
-//!   from the common start, so the L1 distance is a basin comparison as much as a sampling
-//!   one (SHAKE's run left the start's basin; Z&Ss and the reference did not).
+//!   from the common start, so the L1 distance is a basin comparison as much as a sampling one.
 //!
 //! [`StiffSylipn`]: macrostep::zs::StiffSylipn
 //! [`Shake`]: macrostep::constrained::Shake
@@ -60,6 +72,8 @@ pub struct Setup {
     pub h: f64,
     /// Step of the reference (GLA + Verlet on the penalised system).
     pub h_ref: f64,
+    /// Step of the rigid reference (GLA + SHAKE on the rigid model).
+    pub h_rigid_ref: f64,
     /// Friction `γ` (the seed: 0.01).
     pub gamma: f64,
     /// Inverse temperature `β` in (kcal/mol)⁻¹ (the seed: 50).
@@ -85,6 +99,7 @@ impl Setup {
             omega: 20.0,
             h: 0.05,
             h_ref: 0.005,
+            h_rigid_ref: 0.0125,
             gamma: 0.01,
             beta: 50.0,
             zs_beta: 0.4,
@@ -118,6 +133,8 @@ pub struct Results {
     pub shake: RunStats,
     /// Reference: Verlet + GLA at `h_ref` on the penalised system.
     pub reference: RunStats,
+    /// Rigid reference: SHAKE + GLA at `h_rigid_ref` on the rigid model (SHAKE's own model).
+    pub rigid_reference: RunStats,
 }
 
 fn guards_off<I: Integrator<f64, N>>(m: I) -> I {
@@ -146,6 +163,8 @@ pub fn compute(setup: &Setup) -> Results {
     };
     let system = System::new(mass(), Intermolecular::<N>);
     let mut shake = guards_off(Shake::new(system, g, setup.h, newton).expect("shake"));
+    let rigid = Shake::new(system, g, setup.h_rigid_ref, newton).expect("rigid reference");
+    let mut rigid = guards_off(rigid);
     let pen = Penalty::new(Intermolecular::<N>, g, setup.omega).expect("omega");
     let mut verlet =
         guards_off(VelocityVerlet::new(System::new(mass(), pen), setup.h_ref).expect("verlet"));
@@ -155,6 +174,7 @@ pub fn compute(setup: &Setup) -> Results {
         zss: sim::run(&mut zss, &g, setup.h, setup, false, &mut rng(1)),
         shake: sim::run(&mut shake, &g, setup.h, setup, true, &mut rng(2)),
         reference: sim::run(&mut verlet, &g, setup.h_ref, setup, false, &mut rng(3)),
+        rigid_reference: sim::run(&mut rigid, &g, setup.h_rigid_ref, setup, true, &mut rng(4)),
     }
 }
 

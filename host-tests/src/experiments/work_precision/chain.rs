@@ -76,7 +76,7 @@ fn methods<'a, const C: usize, const D: usize>(
     vec![
         fixed(
             "sylipn",
-            "SyLiPN / Z&Ss, banded (β = 0.4)",
+            "Z&Ss = SyLiPN (000 eq 2.7), banded, β = 0.4",
             0.5,
             Box::new(move |h| {
                 run_fixed(
@@ -90,7 +90,7 @@ fn methods<'a, const C: usize, const D: usize>(
         ),
         fixed(
             "zs",
-            "Z&S, banded (β = 0.4)",
+            "Z&S (000 eq 1.3), banded, β = 0.4",
             0.5,
             Box::new(move |h| {
                 run_fixed(
@@ -104,19 +104,19 @@ fn methods<'a, const C: usize, const D: usize>(
         ),
         fixed(
             "rattle",
-            "RATTLE",
+            "RATTLE (001 eqs 24–28)",
             0.5,
             Box::new(move |h| run_fixed(Rattle::new(sys, g, h, newton()), s0, dt, n_out, obs)),
         ),
         fixed(
             "shake",
-            "SHAKE",
+            "SHAKE (001 eqs 15–18)",
             0.5,
             Box::new(move |h| run_fixed(Shake::new(sys, g, h, newton()), s0, dt, n_out, obs)),
         ),
         Method {
             key: "dop853_angles",
-            label: "DOP853 in angles (peer)",
+            label: "DOP853 in angle coordinates (peer)",
             param_name: "tol",
             p_max: 1.0,
             p_min: 1e-12,

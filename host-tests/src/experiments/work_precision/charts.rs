@@ -1,11 +1,29 @@
-//! The `--plot` and `--csv` outputs of `reproduce work-precision`: one log–log chart per
-//! problem (error against cost, one curve per method, the failure step in the legend) and one
-//! CSV per problem with every sweep point (parameter, error — `inf` for a failed run — and cost).
+//! The `--plot` and `--csv` outputs of `reproduce work-precision` (and its ω and chain
+//! variants): one log–log chart per problem (error against cost, one curve per method, the
+//! failure step in the legend) and one long CSV per problem with every sweep point (error —
+//! `inf` for a failed run — against the method's step or tolerance).
 
 use super::search::{Curve, Study};
-use crate::csv::{self, Column};
 use crate::plot::{self, Chart, Series};
 use crate::report::Output;
+
+/// A method key as a reader knows the method (legends of the ratio and cap charts).
+pub fn human(key: &str) -> &str {
+    match key {
+        "zs" => "Z&S",
+        "sylipn" => "Z&Ss",
+        "stiff_sylipn" => "stiff Z&Ss",
+        "zs4" => "Z&S4",
+        "newmark" => "Newmark",
+        "verlet" => "Velocity Verlet",
+        "rattle" => "RATTLE",
+        "shake" => "SHAKE",
+        "reich4" => "Reich4",
+        "dop853_angles" => "DOP853",
+        "radau5_penalty" => "Radau5",
+        other => other,
+    }
+}
 
 /// The legend: the label, and where the method's sweep failed (the coarsest step that ran
 /// without failing is above the finest failing one only for non-monotone failures).
@@ -17,14 +35,15 @@ fn legend(c: &Curve) -> String {
         .map(|p| p.p)
         .fold(f64::INFINITY, f64::min);
     if failed.is_finite() {
-        format!("{} (fails at {} ≥ {failed:.3e})", c.label, c.param_name)
+        format!("{} (fails at {} ≥ {failed:.2e})", c.label, c.param_name)
     } else {
         c.label.to_string()
     }
 }
 
-/// Writes the chart and the sweep CSV of `s` where the options ask for them.
-pub fn emit(s: &Study, out: &Output) {
+/// Writes the chart and the sweep CSV of `s` of experiment `experiment` where the options ask
+/// for them.
+pub fn emit(experiment: &str, s: &Study, out: &Output) {
     let series = s
         .curves
         .iter()
@@ -41,9 +60,9 @@ pub fn emit(s: &Study, out: &Output) {
     plot::emit(
         out,
         &Chart {
-            stem: format!("work_precision.{}", s.key),
+            stem: format!("{experiment}.{}", s.key),
             title: s.title.clone(),
-            x_label: "CPU seconds per unit simulated time (median)".into(),
+            x_label: "CPU time per unit simulated time [s/s] (median)".into(),
             y_label: s.error_label.into(),
             log_x: true,
             log_y: true,
@@ -51,32 +70,30 @@ pub fn emit(s: &Study, out: &Output) {
         },
     );
     if let Some(dir) = &out.csv {
-        let cols: Vec<(String, Vec<f64>)> = s
+        let pts: Vec<(String, Vec<(f64, f64)>)> = s
             .curves
             .iter()
-            .flat_map(|c| {
-                [
-                    (
-                        format!("{} {}", c.key, c.param_name),
-                        c.points.iter().map(|p| p.p).collect(),
-                    ),
-                    (
-                        format!("{} error", c.key),
-                        c.points.iter().map(|p| p.err).collect(),
-                    ),
-                    (
-                        format!("{} cost", c.key),
-                        c.points.iter().map(|p| p.cost).collect(),
-                    ),
-                ]
+            .map(|c| {
+                (
+                    format!("{} [{}]", c.label, c.param_name),
+                    c.points.iter().map(|p| (p.p, p.err)).collect(),
+                )
             })
             .collect();
-        let columns: Vec<Column<'_>> = cols
+        let series: Vec<(&str, &[(f64, f64)])> = pts
             .iter()
-            .map(|(n, v)| Column { name: n, values: v })
+            .map(|(l, p)| (l.as_str(), p.as_slice()))
             .collect();
-        let file = format!("work_precision.{}.points.csv", s.key);
-        if let Err(e) = csv::write(dir, &file, &columns) {
+        let text = crate::csv::long_to_string(
+            experiment,
+            "the method's step h or tolerance tol (series name)",
+            &format!("{} (inf: the run failed)", s.error_label),
+            &series,
+        );
+        let file = format!("{experiment}.{}_sweep.csv", s.key);
+        if let Err(e) =
+            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join(&file), text))
+        {
             eprintln!("warning: could not write {file}: {e}");
         }
     }

@@ -121,21 +121,21 @@ fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
     vec![
         fixed(
             "zs",
-            "Z&S (β = 0.4)",
+            "Z&S (000 eq 1.3), β = 0.4",
             0.25,
             1e-4,
             Box::new(move |h| run_fixed(ZhangSkeel::new(pen, h, p), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "sylipn",
-            "SyLiPN / Z&Ss (β = 0.4)",
+            "Z&Ss = SyLiPN (000 eq 2.7), β = 0.4",
             0.25,
             1e-4,
             Box::new(move |h| run_fixed(Sylipn::new(pen, h, p), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "stiff_sylipn",
-            "stiff Z&Ss, eq 2.8 (β = 0.4)",
+            "stiff Z&Ss (000 eq 2.8), β = 0.4",
             0.25,
             1e-4,
             Box::new(move |h| {
@@ -150,7 +150,7 @@ fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
         ),
         fixed(
             "zs4",
-            "Z&S4, triple jump over Z&S (β = 0.4)",
+            "Z&S4: triple jump over Z&S (002 eq 27)",
             0.25,
             1e-4,
             Box::new(move |h| {
@@ -161,7 +161,7 @@ fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
         ),
         fixed(
             "newmark",
-            "Newmark γ = ½ (β = 0.4, Newton)",
+            "Newmark γ = ½, β = 0.4, Newton (000 Int. 2.1)",
             0.25,
             1e-4,
             Box::new(move |h| {
@@ -176,7 +176,7 @@ fn penalty_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
         ),
         fixed(
             "verlet",
-            "velocity Verlet (penalty)",
+            "Velocity Verlet on the penalty system",
             // Stable only for ωh < 2: start the sweep just above (0.05 at ω = 100).
             (5.0 / omega).min(0.25),
             1e-5,
@@ -193,14 +193,14 @@ fn constrained_methods<'a>(span: f64) -> Vec<Method<'a>> {
     vec![
         fixed(
             "rattle",
-            "RATTLE",
+            "RATTLE (001 eqs 24–28)",
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(Rattle::new(sys, g, h, newton()), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "shake",
-            "SHAKE",
+            "SHAKE (001 eqs 15–18)",
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(Shake::new(sys, g, h, newton()), s0, 1.0, n_out, obs)),
@@ -226,7 +226,7 @@ fn peer_methods<'a>(omega: f64, span: f64) -> Vec<Method<'a>> {
     vec![
         Method {
             key: "dop853_angles",
-            label: "DOP853 in angles (peer)",
+            label: "DOP853 in angle coordinates (peer)",
             param_name: "tol",
             // DOP853 reaches 2e-5 already at tol 1e-2 here: start the sweep loose.
             p_max: 1.0,

@@ -3,8 +3,9 @@
 //! For each problem and method the harness ([`search`]) sweeps the step (a peer's tolerance)
 //! over a log grid, finds the coarsest setting that reaches each target error (every finer grid
 //! step must reach it too; bisection inside the bracket), and times every method at its found
-//! setting in interleaved rounds (median). Costs are wall-clock seconds per unit of simulated
-//! time on one core; ratios `a_over_b` are `cost_a / cost_b` at the same target error, so a
+//! setting in interleaved rotated rounds (median, samples of ≥ 2 ms: [`crate::timing`]). Costs are
+//! thread CPU seconds per unit of simulated time; the ratios
+//! `a_over_b.speedup_at_equal_error_<e>` are `cost_a / cost_b` at the same target error, so a
 //! ratio > 1 means b is cheaper. Step guards are on (the defaults users run with): a guard
 //! error at a large step is a failed sweep point, and the search moves to smaller steps.
 //!
@@ -269,7 +270,7 @@ fn report_study(s: &Study, out: &Output) {
                 p,
             );
             figure(
-                &format!("work_precision.{}.{}.cost_at_{e}", s.key, c.key),
+                &format!("work_precision.{}.{}.cpu_at_{e}", s.key, c.key),
                 cost,
             );
         }
@@ -278,15 +279,21 @@ fn report_study(s: &Study, out: &Output) {
         for (k, v) in r.iter().enumerate() {
             let e = tag(s.targets[k]);
             say!(out, "{a} / {b} cost at error {e}: {v:.3}");
-            figure(&format!("work_precision.{}.{a}_over_{b}_at_{e}", s.key), *v);
+            figure(
+                &format!(
+                    "work_precision.{}.{a}_over_{b}.speedup_at_equal_error_{e}",
+                    s.key
+                ),
+                *v,
+            );
         }
     }
-    charts::emit(s, out);
+    charts::emit(WorkPrecisionExperiment::NAME, s, out);
 }
 
 /// Prints the tables and the figures; writes CSV and PNG when asked.
 pub fn report(r: &Results, out: &Output) {
-    say!(out, "work–precision at equal accuracy; cost = median wall-clock seconds per unit simulated time (one core)");
+    say!(out, "work–precision at equal accuracy; cost = median thread CPU seconds per unit simulated time");
     for s in &r.studies {
         report_study(s, out);
         if s.key == "dp_w100" {
@@ -334,7 +341,7 @@ fn trimer_per_delta_over_tau(s: &Study, out: &Output) {
         );
         figure(
             &format!(
-                "work_precision.trimer.legacy_over_fused_per_delta_over_tau_at_{}",
+                "work_precision.trimer.legacy_over_fused.speedup_at_equal_error_per_delta_over_tau_{}",
                 tag(e)
             ),
             r / d,

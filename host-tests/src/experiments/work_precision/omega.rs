@@ -236,7 +236,7 @@ fn report_costs(r: &Results, out: &Output) {
             sci(row.model_err)
         );
         super::table(s, out);
-        charts::emit(s, out);
+        charts::emit(WorkPrecisionOmegaExperiment::NAME, s, out);
         let w = row.omega;
         figure(
             &format!("work-precision-omega.model_err.omega{w}"),
@@ -263,7 +263,7 @@ fn report_costs(r: &Results, out: &Output) {
                 say!(out, "ω = {w}: {a} / {b} at {e:e}: {v:.3}");
                 figure(
                     &format!(
-                        "work-precision-omega.ratio.{a}_over_{b}_at_{}.omega{w}",
+                        "work-precision-omega.{a}_over_{b}.speedup_at_equal_error_{}.omega{w}",
                         tag(e)
                     ),
                     v,
@@ -283,7 +283,7 @@ fn charts(r: &Results, out: &Output) {
     for (a, b) in RATIOS {
         for (t, &e) in targets.iter().enumerate() {
             series.push(Series {
-                label: format!("{a} ÷ {b} at {e:e}"),
+                label: format!("{} ÷ {} at error {e:e}", charts::human(a), charts::human(b)),
                 points: r
                     .rows
                     .iter()
@@ -296,10 +296,10 @@ fn charts(r: &Results, out: &Output) {
     plot::emit(
         out,
         &Chart {
-            stem: "work_precision_omega.ratios".into(),
+            stem: format!("{}.ratios", WorkPrecisionOmegaExperiment::NAME),
             title: "double pendulum: CPU ratio at equal error vs penalty ω (> 1: b cheaper)".into(),
-            x_label: "penalty frequency ω".into(),
-            y_label: "CPU(a) / CPU(b) at equal error".into(),
+            x_label: "penalty frequency ω [rad/s]".into(),
+            y_label: "CPU(a) / CPU(b) at equal error [1]".into(),
             log_x: true,
             log_y: true,
             series,
@@ -311,8 +311,10 @@ fn charts(r: &Results, out: &Output) {
         .map(|(k, &m)| Series {
             // SyLiPN and stiff Z&Ss coincide here (gravity is linear): one line hides the other.
             label: match m {
-                "sylipn" | "stiff_sylipn" => format!("{m} (sylipn = stiff_sylipn here)"),
-                _ => m.to_string(),
+                "sylipn" | "stiff_sylipn" => {
+                    format!("{} (Z&Ss = stiff Z&Ss here)", charts::human(m))
+                }
+                _ => charts::human(m).to_string(),
             },
             points: r
                 .rows
@@ -325,10 +327,10 @@ fn charts(r: &Results, out: &Output) {
     plot::emit(
         out,
         &Chart {
-            stem: "work_precision_omega.h_max".into(),
+            stem: format!("{}.h_max", WorkPrecisionOmegaExperiment::NAME),
             title: "double pendulum: largest stable step, ω·h_max, vs ω (T = 10, guards on)".into(),
-            x_label: "penalty frequency ω".into(),
-            y_label: "ω · h_max".into(),
+            x_label: "penalty frequency ω [rad/s]".into(),
+            y_label: "ω · h_max [rad]".into(),
             log_x: true,
             log_y: true,
             series,
@@ -344,7 +346,7 @@ pub fn report(r: &Results, out: &Output) {
     );
     say!(
         out,
-        "cost = median wall-clock seconds per unit simulated time (one core)"
+        "cost = median thread CPU seconds per unit simulated time"
     );
     report_caps(r, out);
     report_costs(r, out);

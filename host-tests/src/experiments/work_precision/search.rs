@@ -18,7 +18,7 @@
 //! `e` to within the bracket ratio `(p_hi/p_lo)^(2^-k)`. The found `p` *meets* the target
 //! (checked again by the tests); its cost is the method's cost at that target.
 
-use std::time::Instant;
+use crate::timing::{self, Timing};
 
 /// What one run returns: observables at the output times (flattened), or the failure.
 pub type Outcome = Result<Vec<f64>, String>;
@@ -155,16 +155,7 @@ pub struct Study {
     pub ratios: Vec<(&'static str, &'static str, Vec<f64>)>,
 }
 
-/// Median of a non-empty list.
-pub fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        0.5 * (xs[n / 2 - 1] + xs[n / 2])
-    }
-}
+pub use crate::timing::median;
 
 /// Error of one run (`+∞` and the reason on failure).
 fn evaluate(problem: &Problem<'_>, m: &Method<'_>, p: f64) -> (f64, Option<String>) {
@@ -181,13 +172,25 @@ fn evaluate(problem: &Problem<'_>, m: &Method<'_>, p: f64) -> (f64, Option<Strin
     }
 }
 
-/// Seconds per unit simulated time of one run.
-fn seconds(problem: &Problem<'_>, m: &Method<'_>, p: f64) -> f64 {
-    let t0 = Instant::now();
-    let out = (m.run)(p);
-    let s = t0.elapsed().as_secs_f64();
-    std::hint::black_box(out.is_ok());
-    s / problem.span
+/// Thread CPU seconds per unit simulated time of each `(method, p)` run, timed against each other
+/// in `rounds` interleaved rotated rounds (`crate::timing::compare`): medians.
+fn seconds(problem: &Problem<'_>, runs: &[(&Method<'_>, f64)], rounds: usize) -> Vec<f64> {
+    let mut closures: Vec<Box<dyn FnMut() + '_>> = runs
+        .iter()
+        .map(|&(m, p)| {
+            Box::new(move || {
+                std::hint::black_box((m.run)(p).is_ok());
+            }) as Box<dyn FnMut()>
+        })
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> = closures
+        .iter_mut()
+        .map(|c| c.as_mut() as &mut dyn FnMut())
+        .collect();
+    timing::compare(&mut refs, &Timing::rounds(rounds))
+        .into_iter()
+        .map(|m| m.median / problem.span)
+        .collect()
 }
 
 /// The sweep: from `p_max` down by `grid_ratio` until two consecutive points meet the finest
@@ -216,16 +219,14 @@ fn sweep(problem: &Problem<'_>, m: &Method<'_>, search: &Search) -> Vec<Point> {
             cost: f64::NAN,
         });
     }
-    // Curve costs: `curve_reps` passes over the points, interleaved (a slow spell of the
-    // machine spreads over every point instead of hitting one).
-    let mut costs = vec![Vec::new(); points.len()];
-    for _ in 0..search.curve_reps {
-        for (k, pt) in points.iter().enumerate() {
-            costs[k].push(seconds(problem, m, pt.p));
-        }
-    }
-    for (pt, c) in points.iter_mut().zip(costs) {
-        pt.cost = median(c);
+    // Curve costs: the points timed against each other in `curve_reps` interleaved rounds (a
+    // slow spell of the machine spreads over every point instead of hitting one).
+    let runs: Vec<(&Method<'_>, f64)> = points.iter().map(|pt| (m, pt.p)).collect();
+    for (pt, c) in points
+        .iter_mut()
+        .zip(seconds(problem, &runs, search.curve_reps))
+    {
+        pt.cost = c;
     }
     points
 }
@@ -305,17 +306,16 @@ pub fn study(problem: &Problem<'_>, search: &Search) -> Study {
         .collect();
     // Headline costs: per target, every method's found setting timed in interleaved rounds.
     for t in 0..problem.targets.len() {
-        let mut samples = vec![Vec::new(); curves.len()];
-        for _ in 0..search.reps {
-            for (k, (c, m)) in curves.iter().zip(&problem.methods).enumerate() {
-                if let Some(f) = &c.found[t] {
-                    samples[k].push(seconds(problem, m, f.p));
-                }
-            }
-        }
-        for (c, s) in curves.iter_mut().zip(samples) {
-            if let Some(f) = c.found[t].as_mut() {
-                f.cost = median(s);
+        let runs: Vec<(usize, (&Method<'_>, f64))> = curves
+            .iter()
+            .zip(&problem.methods)
+            .enumerate()
+            .filter_map(|(k, (c, m))| c.found[t].as_ref().map(|f| (k, (m, f.p))))
+            .collect();
+        let timed: Vec<(&Method<'_>, f64)> = runs.iter().map(|r| r.1).collect();
+        for ((k, _), cost) in runs.iter().zip(seconds(problem, &timed, search.reps)) {
+            if let Some(f) = curves[*k].found[t].as_mut() {
+                f.cost = cost;
             }
         }
     }

@@ -100,28 +100,28 @@ pub fn fpu_problem<'a>(which: FpuError, span: f64, refi: &'a [f64]) -> Problem<'
     let methods = vec![
         fixed(
             "sim1",
-            "SIM1",
+            "SIM1 (004 Int. 4.2.1)",
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(Ok(fpu_sim1(&fpu, h)), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "sim2",
-            "SIM2",
+            "SIM2 (004 Int. 4.2.3)",
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(Ok(fpu_sim2(&fpu, h)), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "sim4",
-            "SIM4",
+            "SIM4 (004 Rem. 4.2.4)",
             0.5,
             1e-4,
             Box::new(move |h| run_fixed(fpu_sim4(&fpu, h), s0, 1.0, n_out, obs)),
         ),
         fixed(
             "verlet",
-            "velocity Verlet",
+            "Velocity Verlet",
             0.01,
             2e-5,
             Box::new(move |h| run_fixed(VelocityVerlet::new(fpu.system(), h), s0, 1.0, n_out, obs)),

@@ -6,6 +6,7 @@ use super::{dp_penalised, dp_start};
 use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
 use crate::report::{figure, Output, Table};
+use crate::timing::{compare, Timing};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::linalg::{Banded, Dense, ShiftedSolve};
 use macrostep::model::{Potential, ThirdDerivative};
@@ -14,84 +15,77 @@ use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 use nalgebra::vector;
 use std::hint::black_box as bb;
-use std::time::Instant;
 
-/// Mean wall-clock nanoseconds of `f` over `reps` calls (after a warm-up of `reps / 10`).
-fn time_ns(reps: usize, mut f: impl FnMut()) -> f64 {
-    for _ in 0..reps / 10 {
-        f();
-    }
-    let t = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    t.elapsed().as_nanos() as f64 / reps as f64
-}
-
-/// ns per step of `integ` from `s0`, resetting every 64 steps (one FSAL miss per reset).
-fn step_ns<I: Integrator<f64, N>, const N: usize>(
-    mut integ: I,
-    s0: State<f64, N>,
-    reps: usize,
-) -> f64 {
+/// A step of `integ` from `s0`, resetting every 64 steps (one FSAL miss per reset).
+fn stepper<I: Integrator<f64, N>, const N: usize>(mut integ: I, s0: State<f64, N>) -> impl FnMut() {
     let mut s = s0;
     let mut k = 0usize;
-    time_ns(reps, || {
+    move || {
         if k.is_multiple_of(64) {
             s = s0;
         }
         k += 1;
         integ.step(std::hint::black_box(&mut s)).expect("stable");
-    })
+    }
+}
+
+/// Thread CPU nanoseconds per call of each closure, timed against each other in `rounds`
+/// interleaved rotated rounds of ≥ 2 ms samples (medians).
+fn ns_per_call<const K: usize>(rounds: usize, fs: [&mut dyn FnMut(); K]) -> [f64; K] {
+    let mut fs = fs;
+    let m = compare(&mut fs, &Timing::rounds(rounds));
+    core::array::from_fn(|i| m[i].median * 1e9)
 }
 
 /// (Verlet, dense Z&S, banded Z&S, sum of the banded step's pieces) in ns for a chain of `D`.
-fn chain_costs<const N: usize, const D: usize>(reps: usize) -> [f64; 4] {
+fn chain_costs<const N: usize, const D: usize>(rounds: usize) -> [f64; 4] {
     let chain = Chain::<f64, N, D>::slanted();
     let sys = chain.penalised(20.0).expect("valid");
     let s0 = chain.initial_state();
     let (h, p) = (0.05, ZsParams::with_beta(0.4));
-    let vv = step_ns(VelocityVerlet::new(sys, h / 20.0).expect("valid"), s0, reps);
-    let dense = step_ns(ZhangSkeel::new(sys, h, p).expect("valid"), s0, reps);
-    let banded = step_ns(
+    let mut vv = stepper(VelocityVerlet::new(sys, h / 20.0).expect("valid"), s0);
+    let mut dense = stepper(ZhangSkeel::new(sys, h, p).expect("valid"), s0);
+    let mut banded = stepper(
         ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
         s0,
-        reps,
     );
     let q = s0.q + nalgebra::SVector::<f64, N>::from_fn(|i, _| 0.01 * (i as f64).sin());
     let a = nalgebra::SVector::<f64, N>::from_fn(|i, _| 0.1 * (i as f64).cos());
     let pot = sys.potential;
-    let grad = time_ns(reps, || {
-        bb(pot.gradient(bb(&q)));
-    });
-    let third = time_ns(reps, || {
-        bb(pot.third_contraction(bb(&q), &a));
-    });
     let mut solver = Banded::<4>;
-    let solve = time_ns(reps, || {
-        bb(solver
-            .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
-            .expect("regular"));
-    });
+    let [vv, dense, banded, grad, third, solve] = ns_per_call(
+        rounds,
+        [
+            &mut vv,
+            &mut dense,
+            &mut banded,
+            &mut || _ = bb(pot.gradient(bb(&q))),
+            &mut || _ = bb(pot.third_contraction(bb(&q), &a)),
+            &mut || {
+                bb(solver
+                    .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
+                    .expect("regular"));
+            },
+        ],
+    );
     [vv, dense, banded, grad + third + solve]
 }
 
 /// What to run.
 pub struct Setup {
-    /// Timed repeats at n = 5, 10 (a quarter at 20, a sixteenth at 40, five times on the
-    /// double pendulum).
-    pub reps: usize,
+    /// Interleaved rounds (medians) of the CPU-time comparison at each size.
+    pub rounds: usize,
 }
 
 impl Setup {
-    /// 20 000 repeats.
+    /// 7 rounds.
     pub fn paper() -> Self {
-        Self { reps: 20_000 }
+        Self { rounds: 7 }
     }
 
-    /// As [`Setup::paper`]: the experiment takes about a second, so `--quick` runs it unchanged.
+    /// 3 rounds.
     pub fn quick() -> Self {
-        Self::paper()
+        Self { rounds: 3 }
     }
 }
 
@@ -106,7 +100,7 @@ pub struct Results {
 }
 
 /// Z&S step and its pieces on the penalised double pendulum with the dense solver, in ns.
-fn double_pendulum_costs(reps: usize) -> [f64; 4] {
+fn double_pendulum_costs(rounds: usize) -> [f64; 4] {
     let sys = dp_penalised(20.0);
     let (h, p) = (0.1, ZsParams::with_beta(0.4));
     let mut s0 = dp_start();
@@ -114,37 +108,38 @@ fn double_pendulum_costs(reps: usize) -> [f64; 4] {
         .expect("valid")
         .integrate(&mut s0, 20)
         .expect("stable");
-    let step = step_ns(ZhangSkeel::new(sys, h, p).expect("valid"), s0, reps);
+    let mut step = stepper(ZhangSkeel::new(sys, h, p).expect("valid"), s0);
     let q = s0.q;
     let a = vector![0.1, -0.2, 0.05, 0.3];
     let pot = sys.potential;
-    let grad = time_ns(reps, || {
-        bb(pot.gradient(bb(&q)));
-    });
-    let third = time_ns(reps, || {
-        bb(pot.third_contraction(bb(&q), &a));
-    });
     let mut dense = Dense;
-    let solve = time_ns(reps, || {
-        bb(dense
-            .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
-            .expect("regular"));
-    });
-    [step, grad, third, solve]
+    ns_per_call(
+        rounds,
+        [
+            &mut step,
+            &mut || _ = bb(pot.gradient(bb(&q))),
+            &mut || _ = bb(pot.third_contraction(bb(&q), &a)),
+            &mut || {
+                bb(dense
+                    .solve(&sys.mass, &pot, bb(&q), 0.4 * h * h, &a)
+                    .expect("regular"));
+            },
+        ],
+    )
 }
 
 /// Runs the experiment.
 pub fn compute(setup: &Setup) -> Results {
-    let reps = setup.reps;
+    let rounds = setup.rounds;
     Results {
         ns: [5.0, 10.0, 20.0, 40.0],
         rows: [
-            chain_costs::<10, 5>(reps),
-            chain_costs::<20, 10>(reps),
-            chain_costs::<40, 20>(reps / 4),
-            chain_costs::<80, 40>(reps / 16),
+            chain_costs::<10, 5>(rounds),
+            chain_costs::<20, 10>(rounds),
+            chain_costs::<40, 20>(rounds),
+            chain_costs::<80, 40>(rounds),
         ],
-        double_pendulum: double_pendulum_costs(reps * 5),
+        double_pendulum: double_pendulum_costs(rounds),
     }
 }
 

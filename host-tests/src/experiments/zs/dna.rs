@@ -253,6 +253,45 @@ pub fn report(res: &Results, out: &Output) {
     figure("dna.verlet.h_linear_limit", linear);
     figure_int("dna.zs.transitions", tr as i64);
     figure_int("dna.verlet.transitions", transitions(&rv.mean_angle) as i64);
+    fig8(res, out);
+}
+
+/// 000 Fig 8: the mean angle θ̄ over time by Velocity Verlet (the benchmark) and Z&S, with the
+/// two closed (metastable) states.
+fn fig8(res: &Results, out: &Output) {
+    use crate::plot::{emit, Chart, Series};
+    let curve = |run: &DnaRun, h: f64| {
+        run.mean_angle
+            .iter()
+            .enumerate()
+            .map(|(k, &m)| ((k + 1) as f64 * h, m))
+            .collect()
+    };
+    let closed = f64::acos(0.7);
+    let level = |label: &str, y: f64| Series::new(label, vec![(0.0, y), (res.t_end, y)]);
+    emit(
+        out,
+        &Chart {
+            stem: format!("{}.fig8_mean_angle", DnaExperiment::NAME),
+            title: format!("000 Fig 8: DNA (N = {DNA_N} base pairs), mean angle over time"),
+            x_label: "time t [s]".into(),
+            y_label: "mean angle Σθₖ/N [rad]".into(),
+            log_x: false,
+            log_y: false,
+            series: vec![
+                Series::new(
+                    "Velocity Verlet, h = 0.2 (benchmark)",
+                    curve(&res.verlet.0, 0.2),
+                ),
+                Series::new("Z&S (000 eq 1.3), β = 0.3, h = 2", curve(&res.zs.0, 2.0)),
+                level("closed state arccos 0.7", closed),
+                level(
+                    "closed state 2π − arccos 0.7",
+                    2.0 * std::f64::consts::PI - closed,
+                ),
+            ],
+        },
+    );
 }
 
 /// `reproduce dna`.
@@ -260,7 +299,7 @@ pub struct DnaExperiment;
 
 impl Experiment for DnaExperiment {
     const NAME: &'static str = "dna";
-    const SEED: &'static str = "000 §4.4";
+    const SEED: &'static str = "000 §4.4 Fig 8";
     const SECONDS: f64 = 6.8;
     const ABOUT: &'static str =
         "000 §4.4: DNA model, Z&S h = 2 vs Verlet stability limit, mean-angle transitions";

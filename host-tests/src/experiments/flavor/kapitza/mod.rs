@@ -43,12 +43,14 @@
 //! the averaging error at fixed R doubles with each doubling of ω (table 1b: 4.9·10⁻³, 9.5·10⁻³,
 //! 1.9·10⁻² at R = 5 for ω = 1000, 2000, 4000) — twice the slow periods, same error per period.
 
+mod charts;
 mod tables;
 
 pub mod setup;
 
 pub use setup::{max_abs, window_err, Setup, RECOMMENDED, TARGET};
 
+use crate::ensemble_runner::map;
 use macrostep::systems::Kapitza;
 
 /// The legacy step with window error `err`, interpolated log-log between the bracketing rows of
@@ -150,20 +152,28 @@ fn speedup(setup: &Setup, tau: f64, delta: f64, symmetric: bool) -> f64 {
 /// Table 1b: does a faster forcing allow a larger R? The pivot amplitude 1/(4π²) does not depend on
 /// ω, so q = R/(2π²l) does not either, while the slow frequency grows like ω.
 fn averaging_omega(setup: &Setup) -> Vec<(f64, Vec<(f64, f64)>)> {
-    [1000.0, 2000.0, 4000.0]
+    const OMEGAS: [f64; 3] = [1000.0, 2000.0, 4000.0];
+    const R: [f64; 3] = [5.0, 10.0, 20.0];
+    let at = |w: f64| {
+        let mut alt = *setup;
+        alt.model = Kapitza::new(9.8, 9.0, w).expect("valid Kapitza");
+        alt
+    };
+    // The slowed pendulum at R = 1 (the truth) and at each R, for each ω, in parallel.
+    let runs = map(OMEGAS.len() * 4, |j| {
+        let alt = at(OMEGAS[j / 4]);
+        let r = if j % 4 == 0 { 1.0 } else { R[j % 4 - 1] };
+        alt.windows(&alt.slowed_theta(r), alt.dt_ref)
+    });
+    OMEGAS
         .iter()
-        .map(|&w| {
-            let mut alt = *setup;
-            alt.model = Kapitza::new(9.8, 9.0, w).expect("valid Kapitza");
-            let truth = alt.windows(&alt.slowed_theta(1.0), alt.dt_ref);
-            let errs = [5.0, 10.0, 20.0]
+        .zip(runs.chunks(4))
+        .map(|(&w, win)| {
+            let errs = R
                 .iter()
-                .map(|&r| {
-                    let th = alt.slowed_theta(r);
-                    (r, window_err(&alt.windows(&th, alt.dt_ref), &truth))
-                })
-                .collect();
-            (w, errs)
+                .zip(&win[1..])
+                .map(|(&r, x)| (r, window_err(x, &win[0])));
+            (w, errs.collect())
         })
         .collect()
 }
@@ -171,18 +181,36 @@ fn averaging_omega(setup: &Setup) -> Vec<(f64, Vec<(f64, f64)>)> {
 /// Table 3, the FLAVOR on the (τ, R) grid, both forms: the table cells, every upright run, and the
 /// nonintrusive runs at δ = 0.002 (blow-ups included, with infinite errors).
 fn flavor_grid(setup: &Setup, win_ref: &[f64]) -> (Vec<GridRow>, Vec<Row>, Vec<Row>) {
+    // Every (τ, R, form) run in parallel: Some((max |θ|, window error)) unless it blew up.
+    let (nr, nk) = (RATIOS.len(), FRACTIONS.len());
+    let runs = map(nk * nr * 2, |j| {
+        let (tau, symmetric) = (setup.h0() * FRACTIONS[j / (2 * nr)], j % 2 == 1);
+        let delta = RATIOS[j / 2 % nr] * tau;
+        if !setup.samples_fit(delta) {
+            return None;
+        }
+        let (th, _) = setup.flavor_theta(tau, delta, symmetric)?;
+        (max_abs(&th) < 1.5).then(|| {
+            (
+                max_abs(&th),
+                window_err(&setup.windows(&th, delta), win_ref),
+            )
+        })
+    });
+    let mut runs = runs.into_iter();
     let (mut grid, mut rows, mut thesis) = (vec![], vec![], vec![]);
     for &k in &FRACTIONS {
         let tau = setup.h0() * k;
         let mut cells = vec![];
         for &r in &RATIOS {
             let delta = r * tau;
+            let run = [runs.next().flatten(), runs.next().flatten()];
             if !setup.samples_fit(delta) {
                 cells.push(None);
                 continue;
             }
             let mut cell = [None; 2];
-            for (c, symmetric) in cell.iter_mut().zip([false, true]) {
+            for ((c, symmetric), run) in cell.iter_mut().zip([false, true]).zip(run) {
                 let mut row = Row {
                     tau,
                     ratio: r,
@@ -190,13 +218,10 @@ fn flavor_grid(setup: &Setup, win_ref: &[f64]) -> (Vec<GridRow>, Vec<Row>, Vec<R
                     max: f64::INFINITY,
                     err: f64::INFINITY,
                 };
-                if let Some((th, _)) = setup.flavor_theta(tau, delta, symmetric) {
-                    if max_abs(&th) < 1.5 {
-                        row.max = max_abs(&th);
-                        row.err = window_err(&setup.windows(&th, delta), win_ref);
-                        rows.push(row);
-                        *c = Some(row.err);
-                    }
+                if let Some((max, err)) = run {
+                    (row.max, row.err) = (max, err);
+                    rows.push(row);
+                    *c = Some(row.err);
                 }
                 if (delta - DELTA_THESIS).abs() < 1e-12 && !symmetric {
                     thesis.push(row);
@@ -251,26 +276,18 @@ pub fn compute(setup: &Setup) -> Results {
     let h0 = setup.h0();
     let theta_ref = setup.slowed_theta(1.0);
     let win_ref = setup.windows(&theta_ref, setup.dt_ref);
-    let averaging = RATIOS
-        .iter()
-        .map(|&r| {
-            let th = setup.slowed_theta(r);
-            let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
-            (r, max_abs(&th), e)
-        })
-        .collect();
-    let legacy: Vec<(f64, f64, f64)> = FRACTIONS
-        .iter()
-        .map(|&k| {
-            let tau = h0 * k;
-            let th = setup.legacy_theta(tau);
-            (
-                k,
-                tau,
-                window_err(&setup.windows(&th, setup.dt_ref), &win_ref),
-            )
-        })
-        .collect();
+    // The sweeps run their points in parallel; the timings (`speedup`) run alone, serially.
+    let averaging = map(RATIOS.len(), |i| {
+        let th = setup.slowed_theta(RATIOS[i]);
+        let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
+        (RATIOS[i], max_abs(&th), e)
+    });
+    let legacy: Vec<(f64, f64, f64)> = map(FRACTIONS.len(), |i| {
+        let (k, tau) = (FRACTIONS[i], h0 * FRACTIONS[i]);
+        let th = setup.legacy_theta(tau);
+        let e = window_err(&setup.windows(&th, setup.dt_ref), &win_ref);
+        (k, tau, e)
+    });
     let legacy_table: Vec<(f64, f64)> = legacy.iter().map(|x| (x.1, x.2)).collect();
     let legacy_slope = crate::measure::loglog_slope(
         &legacy_table.iter().map(|x| x.0).collect::<Vec<_>>(),

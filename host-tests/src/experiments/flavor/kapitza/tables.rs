@@ -190,6 +190,7 @@ pub fn report(r: &Results, out: &Output) {
     report_parts(r, out);
     report_flavor(r, out);
     report_settings(r, out);
+    super::charts::charts(r, out);
     crate::say!(
         out,
         "\nwhy delta = 0.002 fails: the FLAVOR shows the forcing at 2 pi omega/R (R = delta/tau) \
@@ -206,7 +207,7 @@ impl Experiment for KapitzaExperiment {
     const SEED: &'static str = "004 §2.6.6";
     const SECONDS: f64 = 128.0;
     const ABOUT: &'static str =
-        "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6)";
+        "FLAVOR (eq 2.115, tau clock) on Kapitza's inverted pendulum (004 §2.6.6); charts: window error vs τ and δ/τ (no θ(t) trace, so no Fig 2.17)";
     type Setup = Setup;
     type Results = Results;
 

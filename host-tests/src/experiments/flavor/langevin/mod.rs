@@ -1,6 +1,8 @@
 //! `reproduce flavor-langevin`: the Langevin FLAVORs against GLA (004 §2.6.8 slow noise, §2.6.9
 //! fast noise, with a study over δ/τ and over ω) and the Metropolis-adjusted FLAVOR (§2.4.6).
 
+mod charts;
+
 use crate::ensembles::fast_noise::*;
 use crate::ensembles::metropolis::metropolis_histogram;
 use crate::ensembles::moments::{argmax_z, max_mean_diff, max_z};
@@ -427,6 +429,7 @@ pub fn report(r: &Results, out: &Output) {
     report_study(r, out);
     report_summary(r, out);
     report_omega_study(r, out);
+    charts::charts(r, out);
 }
 
 /// `reproduce flavor-langevin` (`--quick`: 50 paths; `--paths N` sets the paths).
@@ -437,7 +440,7 @@ impl Experiment for FlavorLangevinExperiment {
     const SEED: &'static str = "004 §2.6.8–2.6.9, §2.4.6";
     const SECONDS: f64 = 330.0;
     const ABOUT: &'static str =
-        "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR";
+        "Langevin FLAVORs vs GLA (004 §2.6.8, §2.6.9) and the Metropolis-adjusted FLAVOR; charts: |z| over δ/τ and ω (moment curves not kept, so no Fig 2.21)";
     type Setup = Setup;
     type Results = Results;
 

@@ -12,7 +12,6 @@ use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, Sim2, SimSystem};
 use macrostep::systems::Fpu;
 use macrostep::{Integrator, State};
-use std::time::Instant;
 
 mod report;
 
@@ -42,7 +41,7 @@ fn record(fpu: &Fpu<f64, 6>, s: &State<f64, 6>, out: &mut FpuSeries) {
 }
 
 /// Runs an integrator on the paper's FPU (`m = 3`, `ω`) to `t_end`, recording `I_j` every
-/// `every` (a multiple of the step). Returns the series and the CPU seconds.
+/// `every` (a multiple of the step). Returns the series and the thread CPU seconds of the run.
 pub fn fpu_run<I: Integrator<f64, 6>>(
     fpu: &Fpu<f64, 6>,
     integ: &mut I,
@@ -58,7 +57,7 @@ pub fn fpu_run<I: Integrator<f64, 6>>(
         ij: Vec::new(),
     };
     record(fpu, &s, &mut out);
-    let t0 = Instant::now();
+    let t0 = crate::timing::thread_cpu_seconds();
     for k in 1..=outputs {
         if integ.integrate(&mut s, per).is_err() {
             break;
@@ -67,7 +66,7 @@ pub fn fpu_run<I: Integrator<f64, 6>>(
         s.t = k as f64 * every;
         record(fpu, &s, &mut out);
     }
-    (out, t0.elapsed().as_secs_f64())
+    (out, crate::timing::thread_cpu_seconds() - t0)
 }
 
 /// The SIM1 / SIM2 integrators on the FPU chain with step `h`.
@@ -114,7 +113,8 @@ pub struct Setup {
     pub h_ref: f64,
     /// The SIMs run: `("sim1" | "sim2", H)`.
     pub sims: Vec<(&'static str, f64)>,
-    /// Timed repeats per SIM (the best is kept; the machine is shared).
+    /// Interleaved rounds of the thread-CPU-time comparison of the reference-grade Verlet run
+    /// and the SIM runs (medians).
     pub timing_reps: usize,
 }
 
@@ -132,10 +132,10 @@ impl Setup {
                 ("sim2", 0.01),
                 ("sim2", 0.05),
             ],
-            timing_reps: 10,
+            timing_reps: 5,
         }
     }
-    /// The same runs, each SIM timed once.
+    /// The same runs, timed in one round.
     pub fn quick() -> Self {
         Self {
             timing_reps: 1,
@@ -152,7 +152,7 @@ pub struct SimRun {
     pub h: f64,
     /// Its energies.
     pub series: FpuSeries,
-    /// Best CPU seconds.
+    /// Thread CPU seconds of the run (median over the rounds).
     pub cpu: f64,
     /// Max error of ΣI over the whole run.
     pub err_sum: f64,
@@ -170,7 +170,7 @@ pub struct Results {
     pub every: f64,
     /// Verlet reference step.
     pub h_ref: f64,
-    /// CPU seconds of Verlet at `h_ref` over T.
+    /// Thread CPU seconds of Verlet at `h_ref` over T (median over the rounds).
     pub cpu_ref: f64,
     /// The reference `(4·I(h/4) − I(h/2))/3`.
     pub richardson: FpuSeries,
@@ -189,18 +189,16 @@ pub struct Results {
 }
 
 /// Verlet at `h`, `h/2`, `h/4`: the Richardson reference, its error estimate, the `h`-vs-`h/2`
-/// check and the CPU time at `h`.
-fn verlet_reference(setup: &Setup, t_end: f64) -> (FpuSeries, Vec<f64>, f64, f64) {
+/// check.
+fn verlet_reference(setup: &Setup, t_end: f64) -> (FpuSeries, Vec<f64>, f64) {
     let (fpu, every, h_ref) = (&setup.fpu, setup.every, setup.h_ref);
     let run = |h: f64| {
         let mut vv = VelocityVerlet::new(fpu.system(), h).expect("verlet");
         fpu_run(fpu, &mut vv, t_end, every)
     };
-    let (r1, cpu1) = run(h_ref);
-    let (r2, cpu2) = run(h_ref / 2.0);
-    let (r4, cpu4) = run(h_ref / 4.0);
-    // The machine is shared: the h = 1e-4 cost is the least of the three runs scaled to h.
-    let cpu_ref = cpu1.min(cpu2 / 2.0).min(cpu4 / 4.0);
+    let (r1, _) = run(h_ref);
+    let (r2, _) = run(h_ref / 2.0);
+    let (r4, _) = run(h_ref / 4.0);
     // Reference = Richardson (4·r4 − r2)/3; its error is estimated by |r4 − r2|·(1/3) (the h/4
     // run's own error) — conservative for the extrapolated value.
     let max_j = |a: &[f64; 3], b: &[f64; 3], div: f64| {
@@ -223,36 +221,55 @@ fn verlet_reference(setup: &Setup, t_end: f64) -> (FpuSeries, Vec<f64>, f64, f64
     let h_check = (0..r1.t.len())
         .map(|k| max_j(&r1.ij[k], &r2.ij[k], 1.0))
         .fold(0.0, f64::max);
-    (richardson, est_err, h_check, cpu_ref)
+    (richardson, est_err, h_check)
 }
 
-/// The SIM runs, each timed `timing_reps` times.
+/// The SIM runs (their series; the costs come from [`costs`]).
 fn sim_runs(setup: &Setup, t_end: f64) -> Vec<SimRun> {
     let fpu = &setup.fpu;
-    let mut runs = Vec::new();
-    for &(name, h) in &setup.sims {
-        let mut best = f64::INFINITY;
-        let mut series = None;
-        for _ in 0..setup.timing_reps {
-            let (s, cpu) = if name == "sim1" {
-                fpu_run(fpu, &mut fpu_sim1(fpu, h), t_end, setup.every)
-            } else {
-                fpu_run(fpu, &mut fpu_sim2(fpu, h), t_end, setup.every)
-            };
-            best = best.min(cpu);
-            series = Some(s);
-        }
-        let series = series.expect("ran");
-        runs.push(SimRun {
+    setup
+        .sims
+        .iter()
+        .map(|&(name, h)| SimRun {
             name,
             h,
-            series,
-            cpu: best,
+            series: sim_run(fpu, name, h, t_end, setup.every).0,
+            cpu: f64::NAN,
             err_sum: f64::NAN,
             err_j: f64::NAN,
-        });
+        })
+        .collect()
+}
+
+/// One SIM run (`"sim1"` or `"sim2"`) to `t_end`: its series and CPU seconds.
+fn sim_run(fpu: &Fpu<f64, 6>, name: &str, h: f64, t_end: f64, every: f64) -> (FpuSeries, f64) {
+    if name == "sim1" {
+        fpu_run(fpu, &mut fpu_sim1(fpu, h), t_end, every)
+    } else {
+        fpu_run(fpu, &mut fpu_sim2(fpu, h), t_end, every)
     }
-    runs
+}
+
+/// Thread CPU seconds of the reference-grade Verlet run and of each SIM run, timed against each
+/// other in `timing_reps` interleaved rotated rounds (medians, `crate::timing::compare`).
+fn costs(setup: &Setup, t_end: f64) -> (f64, Vec<f64>) {
+    let (fpu, every) = (&setup.fpu, setup.every);
+    let mut verlet = || {
+        let mut vv = VelocityVerlet::new(fpu.system(), setup.h_ref).expect("verlet");
+        std::hint::black_box(fpu_run(fpu, &mut vv, t_end, every));
+    };
+    let mut sims: Vec<Box<dyn FnMut() + '_>> = setup
+        .sims
+        .iter()
+        .map(|&(name, h)| {
+            Box::new(move || _ = std::hint::black_box(sim_run(fpu, name, h, t_end, every)))
+                as Box<dyn FnMut()>
+        })
+        .collect();
+    let mut all: Vec<&mut dyn FnMut()> = vec![&mut verlet];
+    all.extend(sims.iter_mut().map(|f| f.as_mut() as &mut dyn FnMut()));
+    let m = crate::timing::compare(&mut all, &crate::timing::Timing::rounds(setup.timing_reps));
+    (m[0].median, m[1..].iter().map(|m| m.median).collect())
 }
 
 /// Trusted window: the leading outputs where the reference error estimate stays below 1e-3
@@ -298,8 +315,12 @@ fn vs_dop853(fpu: &Fpu<f64, 6>, richardson: &FpuSeries, trusted: usize) -> f64 {
 pub fn compute(setup: &Setup) -> Results {
     let omega = setup.fpu.omega();
     let t_end = setup.t_over_omega * omega;
-    let (richardson, est_err, h_check, cpu_ref) = verlet_reference(setup, t_end);
+    let (richardson, est_err, h_check) = verlet_reference(setup, t_end);
     let mut runs = sim_runs(setup, t_end);
+    let (cpu_ref, cpu_sims) = costs(setup, t_end);
+    for (run, cpu) in runs.iter_mut().zip(cpu_sims) {
+        run.cpu = cpu;
+    }
     let trusted = trusted_outputs(&richardson, &est_err, &runs[0].series);
     for run in &mut runs {
         run.err_sum = fpu_errors(&run.series, &richardson, usize::MAX).0;
@@ -321,5 +342,5 @@ pub fn compute(setup: &Setup) -> Results {
     }
 }
 
-/// `reproduce fpu-sim` (`--quick`: each SIM timed once).
+/// `reproduce fpu-sim` (`--quick`: the costs timed in one round).
 pub struct FpuSimExperiment;

@@ -3,15 +3,13 @@
 
 use super::filters::GlaLevels;
 use super::study::{langevin_steps, moments, Acc, MOMENTS};
-use crate::report::{figure, progress, sci, Output, Table};
-use indicatif::ProgressIterator;
+use crate::ensemble_runner::{fold, member_rng, Sums};
+use crate::report::{figure, sci, Output, Table};
 use macrostep::langevin::StochasticIntegrator;
 use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use macrostep::State;
-use rand::SeedableRng;
-use rand_pcg::Pcg32;
 
 type M4 = macrostep::nalgebra::Matrix4<f64>;
 type V4 = macrostep::nalgebra::Vector4<f64>;
@@ -121,6 +119,14 @@ pub struct LinearStats {
     pub gla_ref: Vec<[Acc; 4]>,
 }
 
+impl Sums for LinearStats {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut f64)) {
+        self.sim_mc.visit(f);
+        self.gla_h.visit(f);
+        self.gla_ref.visit(f);
+    }
+}
+
 /// Runs the linear-variant study for the resonant and the non-resonant `H` of
 /// [`langevin_steps`], `paths` trajectories of `steps` GLA steps, outputs every `every` GLA
 /// steps (a multiple of both SIM steps: 940 or 1880 for `H_res`, 100 for `H_nr`).
@@ -128,23 +134,26 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
     let sys = LinearTwoSpring::paper_like();
     let (h, h_res, h_nr) = langevin_steps(sys.omega);
     let s0 = sys.initial_state();
-    let mut out: Vec<(LinearStats, usize)> = [(h_res, 940usize), (h_nr, 1000usize)]
+    let every = [940usize, 1000];
+    let zero: Vec<LinearStats> = [h_res, h_nr]
         .iter()
-        .map(|&(hh, every)| (law_stats(&sys, hh, every, steps, h), every))
+        .zip(every)
+        .map(|(&hh, every)| law_stats(&sys, hh, every, steps, h))
         .collect();
     let system = macrostep::model::System::new(
         Mass::identity(),
         macrostep::model::Quadratic::new(sys.stiff() + sys.soft()),
     );
     let fast = FastParams::langevin(sys.c, sys.sigma);
-    for path in (0..paths).progress_with(progress(paths, "linear variant paths")) {
-        let mut rng = Pcg32::seed_from_u64(3_000_000_019 + path as u64);
+    // Member `path`: GLA from stream 3_000_000_019, SIM1 from 4_000_000_007 (`member_rng`).
+    fold("linear variant paths", paths, &zero, |path, out| {
+        let mut rng = member_rng(3_000_000_019, path);
         let mut gla = GlaLevels::new(system, sys.c, sys.sigma, h, s0);
         for n in 1..=steps {
             gla.step(&mut rng);
-            for (st, every) in out.iter_mut() {
-                if n % *every == 0 {
-                    let k = n / *every - 1;
+            for (st, every) in out.iter_mut().zip(every) {
+                if n % every == 0 {
+                    let k = n / every - 1;
                     let [s1, _, s4, s8] = &gla.states;
                     let (m1, m4, m8) = (moments(s1), moments(s4), moments(s8));
                     for i in 0..4 {
@@ -154,12 +163,12 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
                 }
             }
         }
-        for (st, every) in out.iter_mut() {
-            let mut rng = Pcg32::seed_from_u64(4_000_000_007 + path as u64);
+        for (st, every) in out.iter_mut().zip(every) {
+            let mut rng = member_rng(4_000_000_007, path);
             let soft = macrostep::model::Quadratic::new(sys.soft());
             let sim_system = SimSystem::new(Mass::identity(), sys.stiff(), soft);
             let mut sim = Sim1::new(sim_system, st.h, fast).expect("sim1");
-            let per = (*every as f64 * h / st.h).round() as usize;
+            let per = (every as f64 * h / st.h).round() as usize;
             let mut s = s0;
             for acc in st.sim_mc.iter_mut() {
                 sim.integrate_noisy(&mut s, per, &mut rng).expect("sim1");
@@ -168,8 +177,8 @@ pub fn linear_law_study(paths: usize, steps: usize) -> Vec<LinearStats> {
                 }
             }
         }
-    }
-    out.into_iter().map(|(st, _)| st).collect()
+    })
+    .0
 }
 
 /// The exact and SIM1 laws at the outputs (every `every` GLA steps of `h`) for SIM step `hh`,

@@ -2,6 +2,7 @@
 //! two-spring Langevin system against a Richardson GLA reference, a control start without the
 //! coherent stiff oscillation, the linear variant with exact laws, and the cost per trajectory.
 
+mod charts;
 pub mod filters;
 pub mod linear;
 pub mod report;
@@ -112,6 +113,7 @@ pub fn report(r: &Results, out: &Output) {
     );
     crate::say!(out, "(study CPU {:.1} s)", r.stats.1);
     report_langevin(&setup, &r.stats.0, "sim-langevin", out);
+    charts::fig4_2(&r.stats.0, setup.paths, out);
     crate::say!(
         out,
         "\n== control: the same study from x(0) = 0, y(0) = 1.1 (no coherent stiff oscillation)"

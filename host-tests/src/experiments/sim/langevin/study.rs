@@ -2,13 +2,11 @@
 //! against a Richardson GLA reference on the two-spring system, per-output moment statistics.
 
 use super::filters::{moments_kick, slow_force_x, AliasFilter, GlaLevels, KickFilter};
-use crate::report::progress;
-use indicatif::ProgressIterator;
+use crate::ensemble_runner::{fold, member_rng, Sums};
 use macrostep::model::Mass;
 use macrostep::sim::{Conservative, FastParams, Increment, Sim1, SimSystem};
 use macrostep::systems::{QuarticBond, TwoSpring};
 use macrostep::{State, StochasticIntegrator};
-use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
 /// Running sums of a per-path quantity: mean and standard error.
@@ -34,6 +32,14 @@ impl Acc {
     pub fn se(&self) -> f64 {
         let m = self.mean();
         ((self.s2 / self.n - m * m).max(0.0) / (self.n - 1.0)).sqrt()
+    }
+}
+
+impl Sums for Acc {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut f64)) {
+        f(&mut self.n);
+        f(&mut self.s);
+        f(&mut self.s2);
     }
 }
 
@@ -110,6 +116,21 @@ pub struct SimStats {
     /// Per path: the coarser Richardson value `(4X(h/4) − X(h/2))/3` minus the reference
     /// `(4X(h/8) − X(h/4))/3` (a check that the reference is converged).
     pub gla_ref_check: Vec<[Acc; 4]>,
+}
+
+impl Sums for SimStats {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut f64)) {
+        self.raw.visit(f);
+        self.corrected.visit(f);
+        self.gla_h.visit(f);
+        self.gla_ref.visit(f);
+        self.raw_kick.visit(f);
+        self.corrected_kick.visit(f);
+        self.kick_bias.visit(f);
+        self.alias_bias.visit(f);
+        self.force.visit(f);
+        self.gla_ref_check.visit(f);
+    }
 }
 
 impl SimStats {
@@ -319,7 +340,7 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
     };
     // GLA integrates the full potential (stiff + soft).
     let system = model.system();
-    let mut out: Vec<SimStats> = [
+    let zero: Vec<SimStats> = [
         (h_res, 940usize, false, false),
         (h_nr, 1000usize, false, false),
         (h_nr, 1000, true, false),
@@ -330,21 +351,20 @@ pub fn langevin_study(setup: LangevinSetup) -> Vec<SimStats> {
         empty_stats(hh, every, mollified, family, setup.steps, h)
     })
     .collect();
-    for path in (0..setup.paths).progress_with(progress(setup.paths, "GLA + SIM1 paths")) {
-        let mut rng = Pcg32::seed_from_u64(path as u64);
+    // Member `path` draws GLA's Brownian path from stream 0 and SIM1's from the streams
+    // 1_000_000_007 (halving) and 2_000_000_011 (resonant family): `member_rng(base, path)`.
+    let (out, _) = fold("GLA + SIM1 paths", setup.paths, &zero, |path, out| {
         let s0 = setup.initial_state();
         let gla = GlaLevels::new(system, c, sigma, h, s0);
-        gla_path(&mut out, gla, setup.steps, &mut rng);
+        gla_path(out, gla, setup.steps, &mut member_rng(0, path));
         // SIM1 on its own Brownian path (independent of the GLA path).
         for st in out.iter_mut().filter(|st| st.family) {
-            let mut rng = Pcg32::seed_from_u64(2_000_000_011 + path as u64);
-            family_path(st, &ctx, s0, &mut rng);
+            family_path(st, &ctx, s0, &mut member_rng(2_000_000_011, path));
         }
         for st in out.iter_mut().filter(|st| !st.family) {
-            let mut rng = Pcg32::seed_from_u64(1_000_000_007 + path as u64);
-            halving_path(st, &ctx, s0, &mut rng);
+            halving_path(st, &ctx, s0, &mut member_rng(1_000_000_007, path));
         }
-    }
+    });
     out
 }
 

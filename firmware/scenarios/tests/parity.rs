@@ -7,13 +7,15 @@
 //!   contracts `a*b + c` into an FMA on its own, and the M4F's FPU and x86-64's SSE both round
 //!   to nearest-even with subnormals on), and every elementary function (`sqrt`, `sin`, …) comes
 //!   from the same `libm` crate: on the device through nalgebra's `libm` feature, on the host
-//!   through the `libm-force` feature of this crate (simba's `libm_force`), which is why this
-//!   test requires it: `cargo test -p host-tests --features libm-force --test firmware_parity`
-//!   (`cargo xtask firmware` runs it).
+//!   through nalgebra's `libm-force` feature (simba's `libm_force`), which this crate's
+//!   dev-dependencies switch on for its tests only. Run from the repository root, so that the
+//!   firmware's `.cargo/config.toml` (which targets the Cortex-M4F) does not apply:
+//!   `cargo test --manifest-path firmware/scenarios/Cargo.toml --test parity -- --nocapture`
+//!   (`cargo xtask firmware` runs it). Living here rather than in `host-tests` keeps the
+//!   rebuild with `libm-force` down to nalgebra, the core crate and the scenarios.
 //! - **f32 against f64.** The same scenario in `f64`; the largest difference, relative to the
 //!   value's size (floored at 1), must be within the scenario's tolerance from [`TOLERANCES`].
 
-use host_tests::Tolerance;
 use macrostep::{Real, State};
 use macrostep_scenarios::{Sink, NAMES};
 use std::collections::BTreeMap;
@@ -25,39 +27,40 @@ use std::path::PathBuf;
 /// The Z&S cart-pole's f32-vs-f64 bound (see its entry in [`TOLERANCES`]).
 const TOLERANCE_CART_POLE: f64 = 1e-2;
 
+/// Relative agreement of two evaluations of the same mathematics that round differently in
+/// `f32`: ε₃₂ ≈ 1.2e-7 accumulated about linearly over 10³ steps of a stable method.
+const SAME_MATH: f64 = 1e-4;
+
 const TOLERANCES: &[(&str, f64)] = &[
     // 200 Verlet steps of a stable linear oscillator: roundoff (ε₃₂ ≈ 1.2e-7) accumulates about
-    // linearly in the phase, ≲ 200 × a few ε; host_tests::Tolerance::SAME_MATH for f32.
-    ("verlet_oscillator", <f32 as Tolerance>::SAME_MATH),
+    // linearly in the phase, ≲ 200 × a few ε; SAME_MATH.
+    ("verlet_oscillator", SAME_MATH),
     // 10 000 Verlet steps on the penalised double pendulum: ten times SAME_MATH's 10³ steps.
-    (
-        "verlet_double_pendulum",
-        10.0 * <f32 as Tolerance>::SAME_MATH,
-    ),
+    ("verlet_double_pendulum", 10.0 * SAME_MATH),
     // 500 Z&S steps on the penalised double pendulum (a regular, non-chaotic swing under the
     // physical gravity sign, see macrostep::systems::DoublePendulum): roundoff grows about
     // linearly, ≲ 500 × a few ε₃₂ — SAME_MATH. A chaotic start would need a shorter run.
-    ("zs_double_pendulum", <f32 as Tolerance>::SAME_MATH),
+    ("zs_double_pendulum", SAME_MATH),
     // 200 Z&Ss steps per chain (n = 5 and 10) with the banded solve: the penalty force
     // ω²·gᵢ·∇gᵢ multiplies the roundoff of gᵢ = |pᵢ − pᵢ₋₁|² − Lᵢ² (coordinates up to ≈ 22, rods
     // √5) by ω² = 400; measured 2.6e-4, so ten times SAME_MATH.
-    ("sylipn_chain", 10.0 * <f32 as Tolerance>::SAME_MATH),
+    ("sylipn_chain", 10.0 * SAME_MATH),
     // 1000 FLAVOR steps (t = 10) and 2000 symplectic Euler steps on system 2.100 with ε = 1e-4:
     // the stiff kick τα∇U = 5·(K q) turns the roundoff of the small spring extensions
     // (y − x ~ 1e-2, from coordinates ~ 1) into velocity errors ~5× larger, and the fast
     // oscillation then carries them in phase over 10³ steps; measured 1.8e-4, so ten times
     // SAME_MATH.
-    ("flavor_trimer", 10.0 * <f32 as Tolerance>::SAME_MATH),
+    ("flavor_trimer", 10.0 * SAME_MATH),
     // 2000 SIM1 steps on the FPU chain (ω = 200, H = 0.01): the stiff modes' exact maps (cos and
     // sin of ωH, rounded once at construction in f32) carry a phase error of a few ε₃₂ per step,
     // and roundoff grows about linearly, ≲ 2000 × a few ε₃₂ on O(1) velocities; measured 6.4e-5,
     // within SAME_MATH for f32.
-    ("sim_fpu", <f32 as Tolerance>::SAME_MATH),
+    ("sim_fpu", SAME_MATH),
     // 500 linearised Z&S steps on SO(3) (000 §4.5): the penalty force 2ω²(RRᵀR − R) with
     // 2ω² = 200 turns the roundoff of the small defect RᵀR − I into velocity errors, carried
     // in phase by the slow motion; measured 1.18e-3 (velocities at t = 50), so twenty times
     // SAME_MATH.
-    ("so3_attitude", 20.0 * <f32 as Tolerance>::SAME_MATH),
+    ("so3_attitude", 20.0 * SAME_MATH),
     // 5000 closed-loop ticks (LQR + Z&S on the penalised cart-pole, ω = 500, h = 1 ms): the
     // loop is stable, so roundoff does not grow, but the rod's penalty force ω²·g·∇g turns the
     // f32 roundoff of g = |d|² − L² (≈ ε₃₂·L² = 3e-8) into ±ω²·3e-8·2L ≈ 8e-3 N on a 0.1 kg
@@ -106,7 +109,7 @@ fn host_run<T: Real>(name: &str) -> Vec<(Key, T)> {
 /// The firmware's `x <case> <step> <name> <index> <0xbits> <decimal>` lines.
 fn golden(name: &str) -> Vec<(Key, u32)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../firmware/expected")
+        .join("../expected")
         .join(format!("{name}.out"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(

@@ -1,0 +1,114 @@
+//! Cases `cargo xtask fuzz` found, reduced to a few lines each: the promise of the energy run
+//! guard under a held force, `|E − E_ref − W| ≤ r·S` (`W = Σ uₖᵀ(qₖ₊₁ − qₖ)` the work of the
+//! held forces, `S` the run's energy scale, `r = 0.2`), for a finite but huge force; a
+//! mechanism's damping matrix built from dashpots whose sum overflows.
+
+use macrostep::baselines::VelocityVerlet;
+use macrostep::forcing::{Actuate, Actuated};
+use macrostep::mechanism::MechanismBuilder;
+use macrostep::model::{Potential, System};
+use macrostep::nalgebra::{vector, SVector};
+use macrostep::systems::{DoublePendulum, GravityPenalty};
+use macrostep::zs::{Sylipn, ZsParams};
+use macrostep::{Integrator, State};
+
+type Dp = System<f64, GravityPenalty<f64, 4, 2>, 4>;
+
+fn system() -> Dp {
+    DoublePendulum::<f64>::paper().penalised(20.0).unwrap()
+}
+
+/// One step with `u = 0`, then `set_force(u)` and one more step; returns the step's result and
+/// `(|E − E_ref − W|, S)` after it (the scale `S = K₀ + |V₀|`, raised by every kinetic energy).
+fn held_force_step<I: Integrator<f64, 4> + Actuate<f64, 4>>(
+    m: &mut I,
+    sys: &Dp,
+    u: SVector<f64, 4>,
+) -> (bool, f64, f64) {
+    let dp = DoublePendulum::<f64>::paper();
+    let mut s = State::new(0.0, dp.from_angles(0.7, -0.4), vector![0.4, 0.3, 1.7, -2.0]);
+    let e = |s: &State<f64, 4>| (sys.mass.kinetic(&s.v), sys.potential.energy(&s.q));
+    let (k0, v0) = e(&s);
+    m.step(&mut s).unwrap();
+    m.set_force(&u).unwrap();
+    let q1 = s.q;
+    let ok = m.step(&mut s).is_ok();
+    let work = u.dot(&(s.q - q1));
+    let (k, v) = e(&s);
+    let scale = (k0 + v0.abs()).max(k).max(e(&State::new(0.0, q1, s.v)).0);
+    (ok, (k + v - (k0 + v0) - work).abs(), scale)
+}
+
+/// The guard's promise after a step: refused, or the drift within `0.2·S`.
+fn promise_kept((ok, drift, scale): (bool, f64, f64)) -> bool {
+    !ok || drift <= 0.2 * scale
+}
+
+/// A natural force: the promise holds (the control case of the test below, which would also
+/// fail if the bookkeeping of this file were wrong).
+#[test]
+fn a_natural_held_force_keeps_the_run_guards_promise() {
+    let sys = system();
+    let mut m = Sylipn::new(
+        System::new(sys.mass, Actuated::new(sys.potential)),
+        0.01,
+        ZsParams::default(),
+    )
+    .unwrap();
+    let r = held_force_step(&mut m, &sys, vector![0.0, 3.0, 0.0, -2.0]);
+    assert!(r.0 && promise_kept(r), "{r:?}");
+}
+
+/// Fuzz case `zs::DampedZs<Sylipn>/dp set_force` 9280002946465924433 (`C = 0`): a held force
+/// `u = 1e300` and `h = 1e-160` give `v ≈ 8.5e140`, `K ≈ 4.2e280`, while the displacement
+/// `½h²u/m ≈ 5e-21` is below the rounding of `q ≈ 7.4`: `W = 0` in floating point, and the step
+/// returns `Ok` with `|E − E_ref − W| = K = S`. The guard accounts the force change as
+/// `−Δuᵀq ≈ 7.4e300` in its reference energy, where `K` is below the rounding of the sum, so
+/// it cannot see the kinetic energy the step created. Velocity Verlet does the same.
+#[test]
+#[ignore = "guard (src/guard.rs): a huge held force makes the energy run guard blind: Ok with |E - E_ref - W| = K = S"]
+fn a_huge_held_force_is_refused_or_keeps_the_run_guards_promise() {
+    let sys = system();
+    let u = vector![0.0, 1e300, 0.0, 0.0];
+    let forced = System::new(sys.mass, Actuated::new(sys.potential));
+    let mut zss = Sylipn::new(forced, 1e-160, ZsParams::default()).unwrap();
+    let r = held_force_step(&mut zss, &sys, u);
+    assert!(promise_kept(r), "Sylipn: {r:?}");
+    let mut vv = VelocityVerlet::new(forced, 1e-160).unwrap();
+    let r = held_force_step(&mut vv, &sys, u);
+    assert!(promise_kept(r), "VelocityVerlet: {r:?}");
+}
+
+/// Fuzz case `mechanism::Mechanism/penalised ZhangSkeel set_force` 2076007295148601439: two
+/// dashpots on one coordinate (`f64::MAX` and `1e300`) whose sum overflows must not give a
+/// mechanism whose `damping()` (documented symmetric, `≥ 0`) holds `+∞`: the second dashpot is
+/// refused.
+#[test]
+fn dashpots_whose_sum_overflows_are_refused() {
+    let mut b = MechanismBuilder::<f64, 2, 4, 2>::new().unwrap();
+    b.node(1.0, [0.0, -1.0]).unwrap();
+    b.node(1.0, [0.0, -2.0]).unwrap();
+    b.pin(0, [0.0, 0.0]).unwrap();
+    b.rod(0, 1).unwrap();
+    b.dashpot(0, 1, f64::MAX).unwrap();
+    assert_eq!(
+        b.dashpot_to_ground(1, 1e300),
+        Err(macrostep::ConfigError::Overflow { name: "damping" })
+    );
+    let c = b.build().unwrap().damping();
+    assert!(c.iter().all(|x| x.is_finite()), "built with damping {c:?}");
+}
+
+/// The control case: dashpots of natural size build a finite damping matrix.
+#[test]
+fn natural_dashpots_build_a_finite_damping_matrix() {
+    let mut b = MechanismBuilder::<f64, 2, 4, 2>::new().unwrap();
+    b.node(1.0, [0.0, -1.0]).unwrap();
+    b.node(1.0, [0.0, -2.0]).unwrap();
+    b.pin(0, [0.0, 0.0]).unwrap();
+    b.rod(0, 1).unwrap();
+    b.dashpot(0, 1, 0.5).unwrap();
+    b.dashpot_to_ground(1, 0.2).unwrap();
+    let c = b.build().unwrap().damping();
+    assert!(c.iter().all(|x| x.is_finite()) && c[(3, 3)] > 0.0, "{c:?}");
+}

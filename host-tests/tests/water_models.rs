@@ -1,0 +1,81 @@
+//! `reproduce water` compares each method with the reference of the model it integrates:
+//! SHAKE the rigid TIP3P cluster, Z&Ss the `ω = 20` penalised one, whose bonds give under the
+//! hydrogen-bond forces. Measured through `compute(&Setup::quick())`.
+
+use host_tests::experiments::water::{compute, Results, Setup};
+use std::sync::OnceLock;
+
+fn quick() -> &'static Results {
+    static R: OnceLock<Results> = OnceLock::new();
+    R.get_or_init(|| compute(&Setup::quick()))
+}
+
+/// The penalised model is not the rigid one: its mean relative violation of `r²` is percents
+/// (the hydrogen-bond Coulomb forces stretch the bonds), the rigid runs hold the geometry to
+/// round-off. A comparison of SHAKE with the penalised reference compares two models.
+#[test]
+fn the_penalised_cluster_is_another_model() {
+    let r = quick();
+    assert!(
+        r.reference.residual > 0.01,
+        "penalised reference residual {}",
+        r.reference.residual
+    );
+    assert!(
+        r.rigid_reference.residual < 1e-9 && r.shake.residual < 1e-9,
+        "rigid runs: {} {}",
+        r.rigid_reference.residual,
+        r.shake.residual
+    );
+}
+
+/// SHAKE is judged against the rigid reference (SHAKE + GLA at a quarter of the step), which
+/// runs clean; its full-space temperature is undefined (NaN, printed `n/a`) while its tangent
+/// temperature, the comparable one, is measured.
+#[test]
+fn shake_has_a_rigid_reference() {
+    let r = quick();
+    let setup = Setup::quick();
+    assert!(setup.h_rigid_ref < setup.h);
+    for (name, s) in [("shake", &r.shake), ("rigid_reference", &r.rigid_reference)] {
+        assert!(s.error.is_none(), "{name}: {:?}", s.error);
+        assert!(s.temperature.is_nan(), "{name}: full-space k_BT defined?");
+        assert!(s.tangent_temperature.is_finite(), "{name}");
+        let mass: f64 = s.rdf.iter().sum();
+        assert!((mass - 1.0).abs() < 1e-12, "{name}: histogram leaks {mass}");
+    }
+}
+
+/// Within a model the step size does not move the hydrogen-bond peak: SHAKE's peak is the
+/// rigid reference's and Z&Ss's is the penalised reference's (same 0.05 Å bin).
+#[test]
+fn each_method_finds_its_own_models_hydrogen_bond_peak() {
+    let r = quick();
+    let bin = 0.05 + 1e-9;
+    let (shake, rigid) = (r.shake.first_peak(), r.rigid_reference.first_peak());
+    assert!(
+        (shake - rigid).abs() < bin,
+        "shake {shake} vs rigid {rigid}"
+    );
+    let (zss, pen) = (r.zss.first_peak(), r.reference.first_peak());
+    assert!((zss - pen).abs() < bin, "zss {zss} vs penalised {pen}");
+}
+
+/// Known gap: SHAKE + GLA at the seed's `h = 0.05` expands the cluster against SHAKE + GLA at
+/// `h/4` on the same rigid model (quick setup: mean O–O 4.04 ± 0.03 Å against 3.556 ± 0.006;
+/// paper setup: 4.14 against the penalised reference's 3.57).
+#[test]
+#[ignore = "known gap: SHAKE + GLA at h = 0.05 expands the cluster (mean O-O 4.04 vs 3.56 for the rigid reference at h/4)"]
+fn shake_samples_the_rigid_references_oo_distance() {
+    let r = quick();
+    let (s, q) = (&r.shake, &r.rigid_reference);
+    let se = (s.oo_se.powi(2) + q.oo_se.powi(2)).sqrt();
+    assert!(
+        (s.oo_mean - q.oo_mean).abs() < 4.0 * se,
+        "shake {} ± {} vs rigid reference {} ± {}",
+        s.oo_mean,
+        s.oo_se,
+        q.oo_mean,
+        q.oo_se
+    );
+}

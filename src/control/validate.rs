@@ -1,0 +1,112 @@
+//! The input checks of LQR and the filter.
+
+use super::ControlError;
+use crate::linalg::symmetric_eigen;
+use crate::Real;
+use nalgebra::SMatrix;
+
+/// Every entry finite.
+pub(super) fn finite<T: Real, const R: usize, const C: usize>(
+    m: &SMatrix<T, R, C>,
+    name: &'static str,
+) -> Result<(), ControlError> {
+    if m.iter().all(|x| x.finite()) {
+        Ok(())
+    } else {
+        Err(ControlError::NonFinite { name })
+    }
+}
+
+/// `N·ε` times `scale`, the tolerance of the symmetry and definiteness checks.
+fn tol<T: Real>(n: usize, scale: T) -> T {
+    crate::linalg::pivot_floor(n.max(1), scale)
+}
+
+/// Finite, symmetric, and its smallest eigenvalue `> floor` (`strict`) or `≥ −floor`, with
+/// `floor = N·ε·max|λ|`.
+pub(super) fn symmetric<T: Real, const N: usize>(
+    m: &SMatrix<T, N, N>,
+    name: &'static str,
+    strict: bool,
+) -> Result<(), ControlError> {
+    finite(m, name)?;
+    let scale = m.amax();
+    if (m - m.transpose()).amax() > tol(N, scale) {
+        return Err(ControlError::NotSymmetric { name });
+    }
+    let Some(eig) = symmetric_eigen(m) else {
+        return Err(if strict {
+            ControlError::NotPositiveDefinite { name }
+        } else {
+            ControlError::NotPsd { name }
+        });
+    };
+    let max = eig.values.amax();
+    let min = eig.values.min();
+    let floor = tol(N, max);
+    if strict && min.partial_cmp(&floor) != Some(core::cmp::Ordering::Greater) {
+        Err(ControlError::NotPositiveDefinite { name })
+    } else if !strict && min < -floor {
+        Err(ControlError::NotPsd { name })
+    } else {
+        Ok(())
+    }
+}
+
+/// `m⁻¹ b` for a small square `m` by LU with partial pivoting.
+///
+/// # Errors
+/// [`ControlError::Singular`] when a pivot is below `N·ε·max|pivot|`.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn solve<T: Real, const N: usize, const C: usize>(
+    m: &SMatrix<T, N, N>,
+    b: &SMatrix<T, N, C>,
+) -> Result<SMatrix<T, N, C>, ControlError> {
+    let (mut lu, mut x) = (*m, *b);
+    let mut max = T::zero();
+    for k in 0..N {
+        let mut p = k;
+        for i in (k + 1)..N {
+            if lu[(i, k)].abs() > lu[(p, k)].abs() {
+                p = i;
+            }
+        }
+        lu.swap_rows(p, k);
+        x.swap_rows(p, k);
+        let d = lu[(k, k)];
+        if !(d != T::zero() && d.finite()) {
+            return Err(ControlError::Singular);
+        }
+        max = max.max(d.abs());
+        for i in (k + 1)..N {
+            let l = lu[(i, k)] / d;
+            for j in k..N {
+                let u = lu[(k, j)];
+                lu[(i, j)] -= l * u;
+            }
+            for c in 0..C {
+                let u = x[(k, c)];
+                x[(i, c)] -= l * u;
+            }
+        }
+    }
+    let floor = tol(N, max);
+    for k in (0..N).rev() {
+        let d = lu[(k, k)];
+        if d.abs() <= floor {
+            return Err(ControlError::Singular);
+        }
+        for c in 0..C {
+            let mut s = x[(k, c)];
+            for j in (k + 1)..N {
+                s -= lu[(k, j)] * x[(j, c)];
+            }
+            x[(k, c)] = s / d;
+        }
+    }
+    if x.iter().all(|v| v.finite()) {
+        Ok(x)
+    } else {
+        Err(ControlError::Singular)
+    }
+}

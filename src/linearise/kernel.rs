@@ -1,0 +1,178 @@
+//! What every linearisation shares: the factorised step matrix reused for every column, the
+//! matrix `V‴[a]` by polarisation, the inverse mass, and the chain rule of the two-stage form.
+
+use super::StepJacobian;
+use crate::linalg::pivot_floor;
+use crate::model::{Mass, ThirdDerivative};
+use crate::validate::check_step_input;
+use crate::{Real, State, StepError};
+use nalgebra::{SMatrix, SVector};
+
+/// The step's input checks (as the driver's).
+pub(super) fn check_input<T: Real, const N: usize>(
+    state: &State<T, N>,
+    h: T,
+) -> Result<(), StepError> {
+    check_step_input(state, h)
+}
+
+/// `K = M + s·H` factorised once (LU with partial pivoting, `PK = LU`); the solves reuse the
+/// factors.
+pub(super) struct Factored<T: Real, const N: usize> {
+    lu: SMatrix<T, N, N>,
+    perm: [usize; N],
+}
+
+impl<T: Real, const N: usize> Factored<T, N> {
+    /// Factorises `M + s·H`.
+    ///
+    /// # Errors
+    /// [`StepError::Singular`] when a pivot is below `N·ε·max|pivot|` or not finite.
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn new(mass: &Mass<T, N>, s: T, h: &SMatrix<T, N, N>) -> Result<Self, StepError> {
+        let mut lu = mass.matrix() + h * s;
+        if !lu.iter().all(|x| x.finite()) {
+            return Err(StepError::Singular);
+        }
+        let mut perm: [usize; N] = core::array::from_fn(|i| i);
+        let mut max = T::zero();
+        for k in 0..N {
+            let mut p = k;
+            for i in (k + 1)..N {
+                if lu[(i, k)].abs() > lu[(p, k)].abs() {
+                    p = i;
+                }
+            }
+            if p != k {
+                lu.swap_rows(p, k);
+                perm.swap(p, k);
+            }
+            let d = lu[(k, k)];
+            if !(d != T::zero() && d.finite()) {
+                return Err(StepError::Singular);
+            }
+            max = max.max(d.abs());
+            for i in (k + 1)..N {
+                let l = lu[(i, k)] / d;
+                lu[(i, k)] = l;
+                for j in (k + 1)..N {
+                    let u = lu[(k, j)];
+                    lu[(i, j)] -= l * u;
+                }
+            }
+        }
+        let floor = pivot_floor(N, max);
+        if (0..N).any(|k| lu[(k, k)].abs() <= floor) {
+            return Err(StepError::Singular);
+        }
+        Ok(Self { lu, perm })
+    }
+
+    /// `K⁻¹ b` for every column of `b`, in place.
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn solve<const C: usize>(&self, b: &mut SMatrix<T, N, C>) {
+        for c in 0..C {
+            let mut x: [T; N] = core::array::from_fn(|i| b[(self.perm[i], c)]);
+            for i in 0..N {
+                for j in 0..i {
+                    x[i] -= self.lu[(i, j)] * x[j];
+                }
+            }
+            for i in (0..N).rev() {
+                for j in (i + 1)..N {
+                    x[i] -= self.lu[(i, j)] * x[j];
+                }
+                x[i] /= self.lu[(i, i)];
+            }
+            for i in 0..N {
+                b[(i, c)] = x[i];
+            }
+        }
+    }
+}
+
+/// `M⁻¹` as a matrix (columns `M⁻¹ eⱼ`).
+pub(super) fn mass_inverse<T: Real, const N: usize>(mass: &Mass<T, N>) -> SMatrix<T, N, N> {
+    let mut out = SMatrix::<T, N, N>::identity();
+    for j in 0..N {
+        let c = mass.solve(&out.column(j).into_owned());
+        out.set_column(j, &c);
+    }
+    out
+}
+
+/// `V‴(x)[a]`, the matrix `Σₖ ∂³V/∂xᵢ∂xⱼ∂xₖ aₖ`, from the exact contraction `c(b) = b·V‴·b` by
+/// polarisation: column `j` is `(c(a + σeⱼ) − c(a − σeⱼ)) / 4σ` (exact for the quadratic
+/// `c`; `σ = max(1, |a|∞)` balances the two terms). `2N` contractions.
+pub(super) fn third_matrix<T: Real, P: ThirdDerivative<T, N> + ?Sized, const N: usize>(
+    p: &P,
+    x: &SVector<T, N>,
+    a: &SVector<T, N>,
+) -> SMatrix<T, N, N> {
+    let sigma = a.amax().max(T::one());
+    let quarter = T::one() / (sigma * T::lit(4.0));
+    let mut out = SMatrix::<T, N, N>::zeros();
+    for j in 0..N {
+        let (mut plus, mut minus) = (*a, *a);
+        plus[j] += sigma;
+        minus[j] -= sigma;
+        let c = (p.third_contraction(x, &plus) - p.third_contraction(x, &minus)) * quarter;
+        out.set_column(j, &c);
+    }
+    // Symmetric in exact arithmetic: symmetrise the roundoff away.
+    (out + out.transpose()) * T::lit(0.5)
+}
+
+/// The force `f`, its derivatives `F = ∂f/∂x` and `G = ∂f/∂u` at one position.
+pub(super) struct ForceJacobian<T: Real, const N: usize> {
+    pub(super) f: SVector<T, N>,
+    pub(super) fx: SMatrix<T, N, N>,
+    pub(super) fu: SMatrix<T, N, N>,
+}
+
+/// The chain rule of the two-stage form (000 eq 2.10) `q⁺ = q + h v + ½h² f(q)`,
+/// `v⁺ = v + ½h (f(q) + f(q⁺))` from the force derivatives at `q` (`j0`) and at `q⁺` (`j1`).
+pub(super) fn two_stage<T: Real, const N: usize>(
+    h: T,
+    j0: &ForceJacobian<T, N>,
+    j1: &ForceJacobian<T, N>,
+) -> StepJacobian<T, N> {
+    let i = SMatrix::<T, N, N>::identity();
+    let (ch, c0) = (h * T::lit(0.5), h * h * T::lit(0.5));
+    let qq = i + j0.fx * c0;
+    let qv = i * h;
+    let bq = j0.fu * c0;
+    StepJacobian {
+        qq,
+        qv,
+        vq: (j0.fx + j1.fx * qq) * ch,
+        vv: i + j1.fx * (ch * h),
+        bq,
+        bv: (j0.fu + j1.fu + j1.fx * bq) * ch,
+    }
+}
+
+/// The result, or [`StepError::NonFiniteResult`] when an entry overflowed.
+pub(super) fn finite<T: Real, const N: usize>(
+    j: StepJacobian<T, N>,
+) -> Result<StepJacobian<T, N>, StepError> {
+    if j.is_finite() {
+        Ok(j)
+    } else {
+        Err(StepError::NonFiniteResult)
+    }
+}
+
+/// `q + h v + ½ h² f`, checked finite (the step's intermediate position).
+pub(super) fn drift<T: Real, const N: usize>(
+    state: &State<T, N>,
+    h: T,
+    f: &SVector<T, N>,
+) -> Result<SVector<T, N>, StepError> {
+    let q = state.q + state.v * h + f * (h * h * T::lit(0.5));
+    if q.iter().all(|x| x.finite()) {
+        Ok(q)
+    } else {
+        Err(StepError::NonFiniteResult)
+    }
+}
