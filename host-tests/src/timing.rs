@@ -30,6 +30,24 @@ pub fn thread_cpu_seconds() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// A stopwatch in the calling thread's CPU time, used like [`Instant`]: the time a section
+/// took on its own thread, not the time the machine let it run. Valid for a section that runs
+/// on one thread (no parallel work inside it).
+#[derive(Clone, Copy, Debug)]
+pub struct CpuClock(f64);
+
+impl CpuClock {
+    /// Starts the stopwatch.
+    pub fn start() -> Self {
+        Self(thread_cpu_seconds())
+    }
+
+    /// Thread CPU seconds since [`CpuClock::start`].
+    pub fn elapsed_secs(&self) -> f64 {
+        thread_cpu_seconds() - self.0
+    }
+}
+
 /// Thread CPU seconds of one call of `f`.
 pub fn cpu_seconds_of<R>(f: impl FnOnce() -> R) -> (R, f64) {
     let t0 = thread_cpu_seconds();

@@ -111,7 +111,7 @@ fn run_method(setup: &Setup, name: &str, steps: usize, record: bool) -> (Vec<Sta
     let (delta, tau) = (setup.delta, setup.tau_omega / fpu.omega());
     let coords = SMatrix::<f64, 3, 6>::from_fn(|r, c| if c == r + 3 { 1.0 } else { 0.0 });
     let s0 = fpu.initial_state();
-    let clock = std::time::Instant::now();
+    let clock = crate::timing::CpuClock::start();
     let mut s = s0;
     let traj = match (name, record) {
         ("artificial", _) => {
@@ -146,7 +146,7 @@ fn run_method(setup: &Setup, name: &str, steps: usize, record: bool) -> (Vec<Sta
         }
     };
     std::hint::black_box(s);
-    (traj, clock.elapsed().as_secs_f64())
+    (traj, clock.elapsed_secs())
 }
 
 /// Runs the experiment.
@@ -156,9 +156,9 @@ pub fn compute(setup: &Setup) -> Results {
     let t_end = setup.t_over_omega * omega;
     let (delta, tau, dt) = (setup.delta, setup.tau_omega / omega, setup.dt_ref);
     let s0 = fpu.initial_state();
-    let clock = std::time::Instant::now();
+    let clock = crate::timing::CpuClock::start();
     let reference = reference_samples(&fpu.system(), &s0, t_end, dt);
-    let reference_seconds = clock.elapsed().as_secs_f64();
+    let reference_seconds = clock.elapsed_secs();
     let e_ref = energies(fpu, &reference, t_end, setup.window);
     let steps = (t_end / delta).round() as usize;
     let mut rows = vec![];
@@ -189,10 +189,10 @@ pub fn compute(setup: &Setup) -> Results {
     let mut se =
         SymplecticEuler::new(fpu.system(), tau, EulerOrdering::KickDrift).expect("valid step");
     let mut s = s0;
-    let clock = std::time::Instant::now();
+    let clock = crate::timing::CpuClock::start();
     se.integrate(&mut s, (t_end / tau).round() as usize)
         .unwrap();
-    let t_legacy = clock.elapsed().as_secs_f64();
+    let t_legacy = clock.elapsed_secs();
     std::hint::black_box(s);
     Results {
         reference_seconds,

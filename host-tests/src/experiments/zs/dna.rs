@@ -9,7 +9,6 @@ use macrostep::systems::Dna;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{Integrator, State};
 use rand_core::{Rng, SeedableRng};
-use std::time::Instant;
 
 /// The number of angles.
 pub const DNA_N: usize = 200;
@@ -201,14 +200,14 @@ fn compute_on_this_thread(setup: &Setup) -> Results {
     let (seed, t_end) = (setup.seed, setup.t_end);
     let sys = Dna::<f64, DNA_N>::paper().system();
     let zs = ZhangSkeel::new(sys, 2.0, ZsParams::with_beta(0.3)).expect("valid");
-    let start = Instant::now();
+    let start = crate::timing::CpuClock::start();
     let r = dna_run(zs, 2.0, t_end, seed);
-    let zs_time = start.elapsed().as_secs_f64();
+    let zs_time = start.elapsed_secs();
     let verlet_limits = verlet_limits(t_end, seed);
     let vv = VelocityVerlet::new(sys, 0.2).expect("valid");
-    let start = Instant::now();
+    let start = crate::timing::CpuClock::start();
     let rv = dna_run(vv, 0.2, t_end, seed);
-    let vv_time = start.elapsed().as_secs_f64();
+    let vv_time = start.elapsed_secs();
     Results {
         t_end,
         zs: (r, zs_time),

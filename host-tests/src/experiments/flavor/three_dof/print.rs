@@ -101,7 +101,7 @@ fn report_speed(r: &Results, out: &Output) {
     let (t_legacy, t_flavor, delta, tau) = (r.t_legacy, r.t_flavor, r.delta, r.tau);
     crate::say!(
         out,
-        "\nwall clock over T = 50: symplectic Euler at tau {t_legacy:.4} s, FLAVOR {t_flavor:.5} s \
+        "\nthread CPU time over T = 50: symplectic Euler at tau {t_legacy:.4} s, FLAVOR {t_flavor:.5} s \
          (delta/tau = {:.0})",
         delta / tau
     );
