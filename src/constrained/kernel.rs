@@ -115,10 +115,8 @@ impl<T: Real> Kernel<T> {
     where
         G: Constraint<T, N, D>,
     {
-        let j = g.jacobian(q);
-        let b = Self::minv_jt(mass, &j);
-        let mu = self.solve(j * b, -(j * v))?;
-        Ok((v + b * mu, mu))
+        let (_, out, mu) = self.velocity_project_with(g, mass, q, v)?;
+        Ok((out, mu))
     }
 
     /// [`Kernel::velocity_project`] for the end of a step: the projected velocity must satisfy
@@ -136,10 +134,7 @@ impl<T: Real> Kernel<T> {
     where
         G: Constraint<T, N, D>,
     {
-        let j = g.jacobian(q);
-        let b = Self::minv_jt(mass, &j);
-        let mu = self.solve(j * b, -(j * v))?;
-        let out = v + b * mu;
+        let (j, out, mu) = self.velocity_project_with(g, mass, q, v)?;
         let tol = self.params.manifold_tol;
         let rv = (j * out).amax();
         if rv <= tol {
@@ -147,6 +142,25 @@ impl<T: Real> Kernel<T> {
         } else {
             Err(StepError::exceeded(PreconditionKind::NotTangent, rv, tol))
         }
+    }
+
+    /// The projection of [`Kernel::velocity_project`] with the Jacobian `J = g'(q)` it used.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn velocity_project_with<G, const N: usize, const D: usize>(
+        &self,
+        g: &G,
+        mass: &Mass<T, N>,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Result<(SMatrix<T, D, N>, SVector<T, N>, SVector<T, D>), StepError>
+    where
+        G: Constraint<T, N, D>,
+    {
+        let j = g.jacobian(q);
+        let b = Self::minv_jt(mass, &j);
+        let mu = self.solve(j * b, -(j * v))?;
+        Ok((j, v + b * mu, mu))
     }
 
     /// Projects a state onto the solution manifold: positions along `M⁻¹g'(q)ᵀμ` (Newton), then
