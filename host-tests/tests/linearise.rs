@@ -228,9 +228,95 @@ mod experiment {
 }
 
 #[test]
-#[ignore = "gap: the Newmark methods (Newmark, PushForwardNewmark, NewmarkOneIteration) have no Linearise implementation yet"]
 fn newmark_variants_are_linearised() {
-    panic!("Newmark, PushForwardNewmark and NewmarkOneIteration do not implement Linearise");
+    // Newmark and one-iteration Newmark are not symplectic (their defect is visible, so the
+    // push-forward's ≤ 1e-12 is a measurement that could fail); push-forward Newmark is.
+    for (h, k) in [(0.05, 50.0), (0.01, 50.0), (0.1, 400.0)] {
+        let m = Methods::<f64>::new(h, k).expect("methods");
+        check("newmark", &m.newmark, false);
+        check("push_forward_newmark", &m.push_forward, true);
+        check("newmark_one_iteration", &m.newmark_one, false);
+        let s = cases::start::<f64>();
+        for (name, j) in [
+            ("newmark", m.newmark.linearise(&s).unwrap()),
+            ("newmark_one_iteration", m.newmark_one.linearise(&s).unwrap()),
+        ] {
+            let d = j.symplectic_defect(&cases::mass());
+            assert!(d > 1e-8, "{name} at h = {h}: defect {d:e}");
+        }
+    }
+}
+
+#[test]
+fn newmark_variants_in_f32_agree_with_f64() {
+    let m64 = Methods::<f64>::new(0.05, 50.0).expect("methods");
+    let m32 = Methods::<f32>::new(0.05, 50.0).expect("methods");
+    let (s32, s64) = (cases::start::<f32>(), cases::start::<f64>());
+    let pairs: [(StepJacobian<f32, 2>, StepJacobian<f64, 2>); 3] = [
+        (m32.newmark.linearise(&s32).unwrap(), m64.newmark.linearise(&s64).unwrap()),
+        (
+            m32.push_forward.linearise(&s32).unwrap(),
+            m64.push_forward.linearise(&s64).unwrap(),
+        ),
+        (
+            m32.newmark_one.linearise(&s32).unwrap(),
+            m64.newmark_one.linearise(&s64).unwrap(),
+        ),
+    ];
+    for (j32, j64) in pairs {
+        let a32: SMatrix<f32, 4, 4> = j32.a();
+        let a64: SMatrix<f64, 4, 4> = j64.a();
+        assert!((a32.cast::<f64>() - a64).amax() / a64.amax() < 1e-3);
+        let b32: SMatrix<f32, 4, 2> = j32.b();
+        let b64: SMatrix<f64, 4, 2> = j64.b();
+        assert!((b32.cast::<f64>() - b64).amax() / b64.amax() < 1e-3);
+    }
+}
+
+#[test]
+fn newmark_variants_report_the_steps_errors() {
+    use macrostep::zs::{
+        ImplicitNewtonParams, Newmark, NewmarkOneIteration, NewmarkParams, PushForwardNewmark,
+    };
+    let m = Methods::<f64>::new(0.05, 50.0).expect("methods");
+    let s = cases::start::<f64>();
+    let mut bad = s;
+    bad.v[0] = f64::INFINITY;
+    assert_eq!(m.newmark.linearise(&bad), Err(StepError::NonFiniteState));
+    assert_eq!(m.push_forward.linearise(&bad), Err(StepError::NonFiniteState));
+    assert_eq!(m.newmark_one.linearise(&bad), Err(StepError::NonFiniteState));
+    for h in [0.0, f64::NAN] {
+        assert_eq!(m.newmark.linearise_by(&s, h), Err(StepError::StepSize));
+        assert_eq!(m.push_forward.linearise_by(&s, h), Err(StepError::StepSize));
+        assert_eq!(m.newmark_one.linearise_by(&s, h), Err(StepError::StepSize));
+    }
+    // A Newton cap of one update: the step and the linearisation both do not converge.
+    let one = NewmarkParams {
+        beta: 0.4,
+        newton: ImplicitNewtonParams {
+            tol: 1e-300,
+            max_iter: 1,
+        },
+    };
+    let mut nm = Newmark::new(cases::spring::<f64>(50.0), 0.05, one).unwrap();
+    let mut s1 = s;
+    assert_eq!(nm.linearise(&s1), Err(StepError::NotConverged));
+    assert_eq!(nm.step(&mut s1), Err(StepError::NotConverged));
+    let mut pf = PushForwardNewmark::new(cases::spring::<f64>(50.0), 0.05, one).unwrap();
+    assert_eq!(pf.linearise(&s1), Err(StepError::NotConverged));
+    assert_eq!(pf.step(&mut s1), Err(StepError::NotConverged));
+    assert_eq!(s1, s);
+    // K = M + βh² Hess V = 0 where the Newton matrix is formed: singular in both.
+    let (beta, h) = (0.25, 0.1);
+    let kk = -1.0 / (beta * h * h);
+    let quad = || System::new(cases::mass(), Quadratic::new(matrix![kk, 0.0; 0.0, 2.0 * kk]));
+    let mut one_it = NewmarkOneIteration::new(quad(), h, ZsParams::with_beta(beta)).unwrap();
+    assert_eq!(one_it.linearise(&s1), Err(StepError::Singular));
+    assert_eq!(one_it.step(&mut s1), Err(StepError::Singular));
+    let mut nm = Newmark::new(quad(), h, NewmarkParams::with_beta(beta)).unwrap();
+    assert_eq!(nm.linearise(&s1), Err(StepError::Singular));
+    assert_eq!(nm.step(&mut s1), Err(StepError::Singular));
+    assert_eq!(s1, s);
 }
 
 #[test]

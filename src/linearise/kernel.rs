@@ -28,9 +28,16 @@ impl<T: Real, const N: usize> Factored<T, N> {
     ///
     /// # Errors
     /// [`StepError::Singular`] when a pivot is below `N·ε·max|pivot|` or not finite.
-    #[allow(clippy::needless_range_loop)]
     pub(super) fn new(mass: &Mass<T, N>, s: T, h: &SMatrix<T, N, N>) -> Result<Self, StepError> {
-        let mut lu = mass.matrix() + h * s;
+        Self::matrix(mass.matrix() + h * s)
+    }
+
+    /// Factorises `k`.
+    ///
+    /// # Errors
+    /// As [`Factored::new`].
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn matrix(mut lu: SMatrix<T, N, N>) -> Result<Self, StepError> {
         if !lu.iter().all(|x| x.finite()) {
             return Err(StepError::Singular);
         }

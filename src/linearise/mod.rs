@@ -53,9 +53,12 @@ mod damped_zs;
 mod forcing;
 mod fourth;
 mod kernel;
+mod newmark;
+mod rattle;
 mod zs;
 
 pub use fourth::FourthDerivative;
+pub use rattle::TangentJacobian;
 
 use crate::model::Mass;
 use crate::{Integrator, Real, State, StepError};

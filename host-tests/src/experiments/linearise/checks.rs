@@ -141,5 +141,8 @@ pub fn rows(h: f64, k: f64, min_ns: f64) -> Vec<MethodRow> {
             false,
             min_ns,
         ),
+        row("newmark", &m.newmark, false, min_ns),
+        row("push_forward_newmark", &m.push_forward, true, min_ns),
+        row("newmark_one_iteration", &m.newmark_one, false, min_ns),
     ]
 }
