@@ -12,7 +12,7 @@ use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Real, State};
 
 /// The plant of [`control_cart_pole`].
-type Plant<T> = ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
+pub(crate) type Plant<T> = ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
 /// The closed loop of [`control_cart_pole`].
 type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 
@@ -70,7 +70,7 @@ fn build<T: Real>(
 
 /// Penalised with `ω = 500`, `Actuated`, Z&S with `β = 0.4` and kept factors.
 #[inline(never)]
-fn plant<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
+pub(crate) fn plant<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
     let pen = mech.penalised(T::lit(500.0))?;
     let sys = System::new(pen.mass, Actuated::new(pen.potential));
     let (h, params) = (T::lit(CART_POLE_H), ZsParams::with_beta(T::lit(0.4)));

@@ -19,6 +19,7 @@ use macrostep::{ConfigError, Integrator, Real, State, StepError};
 mod cart_pole;
 mod cart_pole_lqr;
 mod control_cart_pole;
+mod ekf_cart_pole;
 mod flavor_trimer;
 mod rattle_cart_pole;
 mod sim_fpu;
@@ -31,6 +32,10 @@ mod zs_double_pendulum;
 pub use cart_pole::{Controlled, CART_POLE_GAINS, CART_POLE_H};
 pub use cart_pole_lqr::{frozen_model, lqr_gain, FrozenModel, LqrWeights, Upright};
 pub use control_cart_pole::control_cart_pole;
+pub use ekf_cart_pole::{
+    ekf_cart_pole, record_summary, EkfCartPole, EKF_BAND, EKF_EVERY, EKF_PROCESS_V, EKF_RMS_FROM,
+    EKF_SEED, EKF_SIGMA, EKF_TICKS,
+};
 pub use flavor_trimer::flavor_trimer;
 pub use rattle_cart_pole::rattle_cart_pole;
 pub use sim_fpu::sim_fpu;
@@ -43,6 +48,7 @@ pub use zs_double_pendulum::zs_double_pendulum;
 /// Every scenario, by the name of the firmware binary that runs it.
 pub const NAMES: &[&str] = &[
     "control_cart_pole",
+    "ekf_cart_pole",
     "flavor_trimer",
     "sim_fpu",
     "so3_attitude",
@@ -60,6 +66,7 @@ pub const NAMES: &[&str] = &[
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
         "control_cart_pole" => control_cart_pole(sink),
+        "ekf_cart_pole" => ekf_cart_pole(sink),
         "rattle_cart_pole" => rattle_cart_pole(sink),
         "flavor_trimer" => flavor_trimer(sink),
         "sim_fpu" => sim_fpu(sink),
