@@ -199,3 +199,43 @@ pub fn run(name: &str, scenario: impl FnOnce(&mut Report) -> Result<(), Scenario
         }
     }
 }
+
+/// What [`run`] does before the scenario, for a binary that drives its scenario itself (from a
+/// timer interrupt): paints the stack, prints the `scenario` and `calibration` lines. SysTick
+/// must be free-running ([`crate::tick::free_running`]).
+pub fn preamble(name: &str) {
+    crate::stack::paint();
+    defmt::println!("scenario {=str}", name);
+    let n = 1000;
+    let ticks = count::calibrate(n);
+    defmt::println!(
+        "calibration loop_instructions {=u32} ticks {=u32} overhead_ticks {=u32}",
+        2 * n,
+        ticks,
+        count::overhead()
+    );
+}
+
+/// What [`run`] does after the scenario: `stack_bytes` and `ok`, exit with success; or the typed
+/// error, exit with failure.
+pub fn finish(result: Result<(), ScenarioError>) -> ! {
+    match result {
+        Ok(()) => {
+            defmt::println!("stack_bytes {=u32}", crate::stack::used());
+            defmt::println!("ok");
+            crate::exit_success()
+        }
+        Err(ScenarioError::Config(e)) => {
+            defmt::error!("configuration error: {}", e);
+            crate::exit_failure()
+        }
+        Err(ScenarioError::Step(e)) => {
+            defmt::error!("step error: {}", e);
+            crate::exit_failure()
+        }
+        Err(ScenarioError::Control(e)) => {
+            defmt::error!("control error: {}", e);
+            crate::exit_failure()
+        }
+    }
+}
