@@ -2,11 +2,14 @@
 //!
 //! [`periodic`] turns SysTick (25 MHz on `mps2-an386`) into a 1 ms timer: reload
 //! [`PERIOD_TICKS`]` − 1`, interrupt on. The `SysTick` exception handler of a binary runs one tick
-//! and measures it with [`Stats`]: its work (SysTick read just before and just after the tick,
-//! converted to instructions as [`crate::count`] does) and its response time (from the period's
-//! start, the reload, to the end of the tick: interrupt latency + work). Under `-icount shift=6`
-//! one period is [`PERIOD_INSTRUCTIONS`] instructions of virtual time; a tick that ends after the
-//! next reload is an overrun (SysTick's `COUNTFLAG` is set again when the tick ends).
+//! and measures it with [`Stats`]: its work, read on the board's CMSDK APB timer 1 (a free-running
+//! 32-bit down-counter on the same 25 MHz clock, [`stopwatch_start`]) just before and just after
+//! the tick and converted to instructions as [`crate::count`] does, and its response time (the
+//! interrupt latency, SysTick's count since the reload when the handler starts, plus the work).
+//! Under `-icount shift=6` one period is [`PERIOD_INSTRUCTIONS`] instructions of virtual time; a
+//! tick that ends after the next reload is an overrun (SysTick's `COUNTFLAG` is set again when
+//! the tick ends). The work is measured on the second timer so that it stays exact when a tick
+//! overruns, even by more than a period.
 //!
 //! On a real board the same code counts core-clock cycles at 25 MHz (scale the period to the
 //! board's clock).
@@ -63,6 +66,27 @@ pub fn now() -> u32 {
     SYST::get_current()
 }
 
+/// CMSDK APB timer 1 of `mps2-an386` (timer 0 is left alone): `CTRL`, `VALUE`, `RELOAD`.
+const TIMER1: usize = 0x4000_1000;
+
+/// Starts APB timer 1 free-running from `u32::MAX` (no interrupt).
+pub fn stopwatch_start() {
+    // SAFETY: the timer's own registers on this board (CMSDK APB timer: CTRL at +0, VALUE at
+    // +4, RELOAD at +8), word-aligned; nothing else uses timer 1.
+    unsafe {
+        core::ptr::write_volatile((TIMER1 + 8) as *mut u32, u32::MAX);
+        core::ptr::write_volatile((TIMER1 + 4) as *mut u32, u32::MAX);
+        core::ptr::write_volatile(TIMER1 as *mut u32, 1);
+    }
+}
+
+/// APB timer 1's current value (counts down at 25 MHz).
+#[inline(always)]
+pub fn stopwatch() -> u32 {
+    // SAFETY: a read of the timer's VALUE register (see `stopwatch_start`).
+    unsafe { core::ptr::read_volatile((TIMER1 + 4) as *const u32) }
+}
+
 /// Per-tick statistics: work and response time in instructions, overruns.
 #[derive(Clone, Copy, Debug)]
 pub struct Stats {
@@ -96,22 +120,16 @@ impl Stats {
         }
     }
 
-    /// Records one tick: SysTick read `t0` just before it and `t1` just after (the read overhead
-    /// `overhead` subtracted), `overran` when the period ended during it.
-    pub fn record(&mut self, t0: u32, t1: u32, overhead: u32, overran: bool) {
-        let work_ticks = if overran {
-            t0 + PERIOD_TICKS - t1
-        } else {
-            t0.saturating_sub(t1)
-        };
-        let n = count::instructions(work_ticks.saturating_sub(overhead));
-        let response = if overran {
+    /// Records one tick: the stopwatch read `w0` just before it and `w1` just after (the read
+    /// overhead `overhead` subtracted), SysTick's value `entry` when the handler started, and
+    /// `overran` when the period ended during the tick.
+    pub fn record(&mut self, w0: u32, w1: u32, entry: u32, overhead: u32, overran: bool) {
+        let n = count::instructions(w0.wrapping_sub(w1).saturating_sub(overhead));
+        let latency = count::instructions((PERIOD_TICKS - 1).saturating_sub(entry));
+        if overran {
             self.overruns += 1;
-            PERIOD_TICKS + (PERIOD_TICKS - 1).saturating_sub(t1)
-        } else {
-            (PERIOD_TICKS - 1).saturating_sub(t1)
-        };
-        self.max_response = self.max_response.max(count::instructions(response));
+        }
+        self.max_response = self.max_response.max(latency + n);
         if self.ticks == 0 {
             self.first = n;
         } else {

@@ -9,6 +9,7 @@
 //! `x = (s, θ, ṡ, θ̇)`.
 
 use crate::ScenarioError;
+use core::cell::Cell;
 use macrostep::control::{lqr, RiccatiParams};
 use macrostep::forcing::Actuated;
 use macrostep::linearise::{FourthDerivative, Linearise};
@@ -56,32 +57,63 @@ impl<T: Real> LqrWeights<T> {
 /// `c = m_p g L`. Closed form rather than the crate's AD: the same values (a host test checks the
 /// gain against the AD-built model's), a fraction of the instructions and of the stack (the
 /// EKF linearises this model every tick).
-#[derive(Clone, Copy, Debug)]
-pub struct Upright<T> {
+///
+/// `sin θ` and `cos θ` are computed once per `θ` and remembered: a Z&S linearisation asks for
+/// nine derivatives at each of two points, and `libm`'s `sinf`/`cosf` evaluate their
+/// polynomials in `f64`, which a Cortex-M4F emulates in software (≈ 700 instructions a call).
+/// The remembered values are the ones a fresh call returns, so results do not depend on it.
+#[derive(Clone, Debug)]
+pub struct Upright<T: Real> {
     mgl: T,
+    /// `(θ, sin θ, cos θ)` of the last `θ`.
+    memo: Cell<Option<(T, T, T)>>,
+}
+
+impl<T: Real> Upright<T> {
+    /// `V = c cos θ`.
+    pub fn new(mgl: T) -> Self {
+        Self {
+            mgl,
+            memo: Cell::new(None),
+        }
+    }
+
+    /// `(sin θ, cos θ)`, remembered.
+    fn sin_cos(&self, theta: T) -> (T, T) {
+        if let Some((t, s, c)) = self.memo.get() {
+            if t == theta {
+                return (s, c);
+            }
+        }
+        // Two calls rather than `sin_cos`: `libm`'s `sincosf` reserves 664 B of stack for its
+        // large-argument reduction on every call.
+        let (s, c) = (theta.sin(), theta.cos());
+        self.memo.set(Some((theta, s, c)));
+        (s, c)
+    }
 }
 
 impl<T: Real> Potential<T, 2> for Upright<T> {
     fn energy(&self, q: &SVector<T, 2>) -> T {
-        q[1].cos() * self.mgl
+        self.sin_cos(q[1]).1 * self.mgl
     }
 
     fn gradient(&self, q: &SVector<T, 2>) -> SVector<T, 2> {
-        SVector::<T, 2>::new(T::zero(), -(q[1].sin() * self.mgl))
+        SVector::<T, 2>::new(T::zero(), -(self.sin_cos(q[1]).0 * self.mgl))
     }
 }
 
 impl<T: Real> Hessian<T, 2> for Upright<T> {
     fn hessian(&self, q: &SVector<T, 2>) -> SMatrix<T, 2, 2> {
         let z = T::zero();
-        SMatrix::<T, 2, 2>::new(z, z, z, -(q[1].cos() * self.mgl))
+        SMatrix::<T, 2, 2>::new(z, z, z, -(self.sin_cos(q[1]).1 * self.mgl))
     }
 }
 
 impl<T: Real> ThirdDerivative<T, 2> for Upright<T> {
     /// `Σⱼₖ ∂³V/∂qᵢ∂qⱼ∂qₖ aⱼ aₖ = (0, c sin θ · a_θ²)`.
     fn third_contraction(&self, q: &SVector<T, 2>, a: &SVector<T, 2>) -> SVector<T, 2> {
-        SVector::<T, 2>::new(T::zero(), q[1].sin() * self.mgl * (a[1] * a[1]))
+        SVector::<T, 2>::new(T::zero(), self.sin_cos(q[1]).0 * self.mgl * (a[1] * a[1]))
     }
 }
 
@@ -93,7 +125,7 @@ impl<T: Real> FourthDerivative<T, 2> for Upright<T> {
         a: &SVector<T, 2>,
         b: &SVector<T, 2>,
     ) -> SVector<T, 2> {
-        SVector::<T, 2>::new(T::zero(), q[1].cos() * self.mgl * (a[1] * a[1]) * b[1])
+        SVector::<T, 2>::new(T::zero(), self.sin_cos(q[1]).1 * self.mgl * (a[1] * a[1]) * b[1])
     }
 }
 
@@ -115,7 +147,7 @@ pub fn frozen_model<T: Real>() -> Result<FrozenModel<T>, ConfigError> {
     let mgl = c * T::lit(GRAVITY);
     Ok(System::new(
         Mass::full(m)?,
-        Actuated::new(Upright { mgl }),
+        Actuated::new(Upright::new(mgl)),
     ))
 }
 

@@ -39,11 +39,13 @@ type Model<T> = ZhangSkeel<T, Actuated<T, Upright<T>, 2>, 2>;
 /// The loop: plant, filter, model, gain and noise, one [`tick`](Self::tick) per control period.
 ///
 /// Every part lives in this object, so a device keeps it in a `static` (the firmware does) and
-/// the stack holds only a tick's temporaries.
+/// the stack holds only a tick's temporaries. The mechanism is needed only to build it: its
+/// force actuator's map is constant, kept as the generalized force of a unit command.
 #[derive(Debug)]
 pub struct EkfCartPole<T: Real> {
-    mech: Mechanism<T, 2, 3, 1>,
     plant: Plant<T>,
+    /// The generalized force of a unit command (the actuator's constant map).
+    unit: SVector<T, 3>,
     model: Model<T>,
     ekf: Ekf<T, 2, 4, 2>,
     gain: [T; 4],
@@ -73,33 +75,57 @@ fn observe<T: Real>(s: &State<T, 3>) -> [T; 4] {
 }
 
 impl<T: Real> EkfCartPole<T> {
-    /// The loop with the gain `gain` (from [`lqr_gain`]), noise `sigma` and `seed`: the plant of
-    /// `control_cart_pole` (the builder's cart-pole tilted 0.2 rad, penalised, Z&S with kept
-    /// factors), the filter started at the upright at rest with `P₀ = diag(0.01, 0.1, 0.01,
-    /// 0.1)`, process noise `diag(1e-12, 1e-12, 1e-7, 1e-7)`, `R = σ² I`, measuring `(s, θ)`.
+    /// Builds into `slot` the loop on the mechanism `mech` ([`mechanism`]) with the gain `gain`
+    /// (from [`lqr_gain`]), noise `sigma` and `seed`: the plant of `control_cart_pole` (the
+    /// builder's cart-pole tilted 0.2 rad, penalised, Z&S with kept factors) from `mech`'s
+    /// initial state, the filter started at the upright at rest with
+    /// `P₀ = diag(0.01, 0.1, 0.01, 0.1)`, process noise `diag(1e-12, 1e-12, 1e-7, 1e-7)`,
+    /// `R = σ² I`, measuring `(s, θ)`.
     ///
-    /// Not inlined: the builders' frames are gone before the loop runs.
+    /// Writes into a place rather than returning the object (≈ 1 KB): a device builds it
+    /// straight into its `static`, without a copy on the stack. Not inlined: the builders'
+    /// frames are gone before the loop runs.
     ///
     /// # Errors
     /// [`ScenarioError::Config`] for the models, [`ScenarioError::Control`] for the filter's
-    /// matrices (`σ = 0` makes `R` singular: `NotPositiveDefinite`).
+    /// matrices (`σ = 0` makes `R` singular: `NotPositiveDefinite`); `slot` is then unchanged.
     #[inline(never)]
-    pub fn new(gain: [T; 4], sigma: T, seed: u64) -> Result<Self, ScenarioError> {
-        let mech = mechanism::<T>()?;
-        let plant = plant(&mech)?;
+    pub fn build_into(
+        slot: &mut Option<Self>,
+        mech: &Mechanism<T, 2, 3, 1>,
+        gain: [T; 4],
+        sigma: T,
+        seed: u64,
+    ) -> Result<(), ScenarioError> {
+        // The filter first, in this small frame: its input checks (eigenvalues) are the deepest
+        // calls of the construction.
+        let ekf = filter(sigma)?;
+        Self::assemble(slot, mech, &ekf, gain, sigma, seed)
+    }
+
+    /// The rest of [`build_into`](Self::build_into), with the filter built.
+    #[inline(never)]
+    fn assemble(
+        slot: &mut Option<Self>,
+        mech: &Mechanism<T, 2, 3, 1>,
+        ekf: &Ekf<T, 2, 4, 2>,
+        gain: [T; 4],
+        sigma: T,
+        seed: u64,
+    ) -> Result<(), ScenarioError> {
+        let mut unit = SVector::zeros();
+        mech.actuation(&[T::one()], &mech.initial_state().q, &mut unit)?;
         let h = T::lit(CART_POLE_H);
         let mut model = ZhangSkeel::new(frozen_model()?, h, ZsParams::default())?;
         model.set_guards(Guards::off())?;
-        let state = mech.initial_state();
-        let ekf = filter(sigma)?;
-        Ok(Self {
-            mech,
-            plant,
+        *slot = Some(Self {
+            plant: plant(mech)?,
+            unit,
             model,
-            ekf,
+            ekf: *ekf,
             gain,
             rng: Pcg32::seed_from_u64(seed),
-            state,
+            state: mech.initial_state(),
             u: SVector::zeros(),
             sigma,
             ticks: 0,
@@ -107,7 +133,8 @@ impl<T: Real> EkfCartPole<T> {
             sq_theta: T::zero(),
             sq_s: T::zero(),
             n: 0,
-        })
+        });
+        Ok(())
     }
 
     /// One control period: measure `(s, θ)` with noise, update the filter, `F = −K x̂`, one
@@ -116,6 +143,7 @@ impl<T: Real> EkfCartPole<T> {
     /// # Errors
     /// [`ScenarioError::Control`] from the filter, [`ScenarioError::Step`] from the plant (the
     /// plant's state is then the one before the step).
+    #[inline(never)]
     pub fn tick(&mut self) -> Result<(), ScenarioError> {
         let x = observe(&self.state);
         let (n0, n1) = Normal::pair::<T, _>(&mut self.rng);
@@ -130,9 +158,10 @@ impl<T: Real> EkfCartPole<T> {
         }
         let k = &self.gain;
         let f = -(k[0] * est[0] + k[1] * est[1] + k[2] * est[2] + k[3] * est[3]);
-        self.mech
-            .actuation(&[f], &self.state.q, &mut self.u)
-            .map_err(|_| StepError::NonFiniteForce)?;
+        if !f.finite() {
+            return Err(StepError::NonFiniteForce.into());
+        }
+        self.u = self.unit * f;
         self.plant.set_force(&self.u)?;
         self.plant.step(&mut self.state)?;
         self.model
@@ -195,7 +224,12 @@ fn filter<T: Real>(sigma: T) -> Result<Ekf<T, 2, 4, 2>, ScenarioError> {
 pub fn ekf_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let gain = sink.startup("main", || lqr_gain(T::lit(CART_POLE_H), &LqrWeights::cart_pole()))?;
     sink.values("main", "k", &gain);
-    let mut l = EkfCartPole::new(gain, T::lit(EKF_SIGMA), EKF_SEED)?;
+    let mech = mechanism::<T>()?;
+    let mut slot = None;
+    EkfCartPole::build_into(&mut slot, &mech, gain, T::lit(EKF_SIGMA), EKF_SEED)?;
+    let Some(l) = slot.as_mut() else {
+        return Ok(());
+    };
     sink.begin("main", EKF_TICKS, EKF_EVERY);
     sink.record("main", 0, l.state());
     for k in 1..=EKF_TICKS {
@@ -205,7 +239,7 @@ pub fn ekf_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioEr
         }
     }
     sink.end("main");
-    record_summary(sink, &l);
+    record_summary(sink, l);
     Ok(())
 }
 

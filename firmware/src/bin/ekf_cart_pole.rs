@@ -17,10 +17,11 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use cortex_m::interrupt::{free, Mutex};
 use cortex_m_rt::{entry, exception};
 use macrostep::nalgebra::{ArrayStorage, SVector};
+use macrostep::mechanism::Mechanism;
 use macrostep::State;
 use macrostep_firmware as fw;
 use macrostep_scenarios::{
-    lqr_gain, record_summary, EkfCartPole, LqrWeights, ScenarioError, Sink, CART_POLE_H,
+    lqr_gain, mechanism, record_summary, EkfCartPole, LqrWeights, ScenarioError, Sink, CART_POLE_H,
     EKF_EVERY, EKF_SEED, EKF_SIGMA, EKF_TICKS,
 };
 
@@ -39,6 +40,8 @@ const ZERO_STATE: State<f32, 3> = State {
 
 /// What the tick handler shares with the main thread.
 struct Shared {
+    /// The mechanism the loop is built from (here rather than on the stack while it is built).
+    mech: Option<Mechanism<f32, 2, 3, 1>>,
     /// The loop (in a static: its matrices are not on the stack).
     loop_: Option<EkfCartPole<f32>>,
     records: [State<f32, 3>; RECORDS],
@@ -49,6 +52,7 @@ struct Shared {
 }
 
 static SHARED: Mutex<RefCell<Shared>> = Mutex::new(RefCell::new(Shared {
+    mech: None,
     loop_: None,
     records: [ZERO_STATE; RECORDS],
     stats: fw::tick::Stats::new(),
@@ -67,6 +71,7 @@ fn main() -> ! {
     };
     let mut syst = p.SYST;
     fw::tick::free_running(&mut syst);
+    fw::tick::stopwatch_start();
     fw::report::preamble("ekf_cart_pole");
     let mut report = fw::Report::new();
     if let Err(e) = start(&mut report) {
@@ -80,7 +85,7 @@ fn main() -> ! {
     fw::report::finish(end(&mut report))
 }
 
-/// The gain (counted as start-up), the loop moved into [`SHARED`], the initial state recorded.
+/// The gain (counted as start-up), the loop built into [`SHARED`], the initial state recorded.
 fn start(report: &mut fw::Report) -> Result<(), ScenarioError> {
     let h = CART_POLE_H as f32;
     let gain = report.startup("main", || lqr_gain(h, &LqrWeights::cart_pole()))?;
@@ -98,18 +103,49 @@ fn start(report: &mut fw::Report) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// Builds the loop into [`SHARED`]. Not inlined: the builders' frames are gone before the ticks.
-#[inline(never)]
+/// Builds the mechanism and then the loop into [`SHARED`], in place, each in a frame of its own
+/// (not inlined: the builders' frames are gone before the ticks).
 fn install(gain: [f32; 4]) -> Result<(), ScenarioError> {
-    let l = EkfCartPole::new(gain, EKF_SIGMA as f32, EKF_SEED)?;
-    let overhead = fw::count::overhead();
+    install_mechanism()?;
+    install_loop(gain)
+}
+
+/// Stopwatch ticks between two back-to-back reads: subtracted from every measurement.
+#[inline(never)]
+fn stopwatch_overhead() -> u32 {
+    let w0 = fw::tick::stopwatch();
+    let w1 = fw::tick::stopwatch();
+    w0.wrapping_sub(w1)
+}
+
+/// The mechanism into [`SHARED`].
+#[inline(never)]
+fn install_mechanism() -> Result<(), ScenarioError> {
+    let overhead = stopwatch_overhead();
+    let mech = mechanism::<f32>()?;
     free(|cs| {
         if let Ok(mut shared) = SHARED.borrow(cs).try_borrow_mut() {
-            shared.loop_ = Some(l);
             shared.overhead = overhead;
+            shared.mech = Some(mech);
         }
     });
     Ok(())
+}
+
+/// The loop into [`SHARED`], from its mechanism.
+#[inline(never)]
+fn install_loop(gain: [f32; 4]) -> Result<(), ScenarioError> {
+    free(|cs| {
+        let Ok(mut shared) = SHARED.borrow(cs).try_borrow_mut() else {
+            return Ok(());
+        };
+        let shared = &mut *shared;
+        let Some(mech) = shared.mech.as_ref() else {
+            return Ok(());
+        };
+        let (sigma, seed) = (EKF_SIGMA as f32, EKF_SEED);
+        EkfCartPole::build_into(&mut shared.loop_, mech, gain, sigma, seed)
+    })
 }
 
 /// After the last tick: the recorded states, the tick statistics, the summary.
@@ -137,6 +173,7 @@ fn end(report: &mut fw::Report) -> Result<(), ScenarioError> {
 fn SysTick() {
     // The reload that raised this exception set COUNTFLAG: clear it, so that it tells at the
     // end whether the next period started during the tick.
+    let entry = fw::tick::now();
     let _ = fw::tick::wrapped();
     free(|cs| {
         let Ok(mut shared) = SHARED.borrow(cs).try_borrow_mut() else {
@@ -149,11 +186,11 @@ fn SysTick() {
         if l.ticks() >= EKF_TICKS || shared.error.is_some() {
             return;
         }
-        let t0 = fw::tick::now();
+        let w0 = fw::tick::stopwatch();
         let r = core::hint::black_box(l.tick());
-        let t1 = fw::tick::now();
+        let w1 = fw::tick::stopwatch();
         let overran = fw::tick::wrapped();
-        shared.stats.record(t0, t1, shared.overhead, overran);
+        shared.stats.record(w0, w1, entry, shared.overhead, overran);
         if let Err(e) = r {
             shared.error = Some(e);
             DONE.store(true, Ordering::Release);
