@@ -4,7 +4,7 @@
 use super::validate::{finite, solve, symmetric};
 use super::ControlError;
 use crate::linearise::Linearise;
-use crate::{Real, State};
+use crate::{Integrator, Real, State};
 use nalgebra::{SMatrix, SVector};
 
 /// An extended Kalman filter on the state `x = (q, v)` (`S = 2N`, checked at compile time) with a
@@ -127,7 +127,7 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
         symmetrise(&mut p);
         finite(&p, "P")?;
         let mut x = self.x;
-        model.step(&mut x)?;
+        advance(model, &mut x)?;
         (self.x, self.p) = (x, p);
         Ok(())
     }
@@ -184,4 +184,15 @@ fn symmetrise<T: Real, const S: usize>(m: &mut SMatrix<T, S, S>) {
             a[i][j] = v;
         }
     }
+}
+
+/// One step of `model` from `x`. Not inlined: the step's temporaries are not in
+/// [`Ekf::predict`]'s frame while the linearisation runs.
+#[inline(never)]
+fn advance<T: Real, I: Integrator<T, N>, const N: usize>(
+    model: &mut I,
+    x: &mut State<T, N>,
+) -> Result<(), ControlError> {
+    model.step(x)?;
+    Ok(())
 }

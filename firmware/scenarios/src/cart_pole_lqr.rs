@@ -125,7 +125,10 @@ impl<T: Real> FourthDerivative<T, 2> for Upright<T> {
         a: &SVector<T, 2>,
         b: &SVector<T, 2>,
     ) -> SVector<T, 2> {
-        SVector::<T, 2>::new(T::zero(), self.sin_cos(q[1]).1 * self.mgl * (a[1] * a[1]) * b[1])
+        SVector::<T, 2>::new(
+            T::zero(),
+            self.sin_cos(q[1]).1 * self.mgl * (a[1] * a[1]) * b[1],
+        )
     }
 }
 
@@ -164,20 +167,26 @@ pub fn frozen_model<T: Real>() -> Result<FrozenModel<T>, ConfigError> {
 /// [`ScenarioError::Config`] for a bad `h`.
 #[inline(never)]
 pub fn lqr_gain<T: Real>(h: T, w: &LqrWeights<T>) -> Result<[T; 4], ScenarioError> {
-    let (a, b) = upright_linearisation(h)?;
+    let (mut a, mut b) = (SMatrix::zeros(), SMatrix::zeros());
+    upright_linearisation(h, &mut a, &mut b)?;
     gain(&a, &b, w)
 }
 
-/// `(A, B)` of one Z&S step of [`frozen_model`] at the upright at rest, `B` for the force on `s`.
-/// Not inlined: the integrator and the Jacobian blocks are gone before the Riccati solve.
+/// `(A, B)` of one Z&S step of [`frozen_model`] at the upright at rest, `B` for the force on `s`,
+/// written into `a` and `b`. Not inlined: the integrator and the Jacobian blocks are gone before
+/// the Riccati solve.
 #[inline(never)]
 fn upright_linearisation<T: Real>(
     h: T,
-) -> Result<(SMatrix<T, 4, 4>, SMatrix<T, 4, 1>), ScenarioError> {
+    a: &mut SMatrix<T, 4, 4>,
+    b: &mut SMatrix<T, 4, 1>,
+) -> Result<(), ScenarioError> {
     let zs = ZhangSkeel::new(frozen_model()?, h, ZsParams::default())?;
     let j = zs.linearise(&State::at_rest(SVector::zeros()))?;
+    *a = j.a();
     let b2: SMatrix<T, 4, 2> = j.b();
-    Ok((j.a(), b2.column(0).into_owned()))
+    *b = b2.column(0).into_owned();
+    Ok(())
 }
 
 /// The gain of [`lqr`] for `(A, B)` and the weights `w`. Not inlined (see [`lqr_gain`]).

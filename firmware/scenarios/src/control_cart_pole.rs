@@ -9,10 +9,11 @@ use macrostep::linalg::DenseKept;
 use macrostep::mechanism::{LinkagePenalty, Mechanism};
 use macrostep::model::System;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, Real, State};
+use macrostep::{ConfigError, Real};
 
 /// The plant of [`control_cart_pole`].
-pub(crate) type Plant<T> = ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
+pub(crate) type Plant<T> =
+    ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
 /// The closed loop of [`control_cart_pole`].
 type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 
@@ -47,15 +48,15 @@ fn run<T: Real, S: Sink<T>>(sink: &mut S, gain: [T; 4]) -> Result<(), ScenarioEr
         Err(e) => return Err((*e).into()),
     };
     let mut looped = build(mech, gain);
-    let (tick, start) = match &mut looped {
+    let tick = match &mut looped {
         Ok(x) => x,
         Err(e) => return Err(*e),
     };
-    drive(sink, "main", tick, *start, 5000, 500)?;
+    drive(sink, "main", tick, mech.initial_state(), 5000, 500)?;
     Ok(())
 }
 
-/// The loop and its start state. Not inlined, and neither is [`plant`] nor [`mechanism`]: the
+/// The loop (its start state is `mech.initial_state()`). Not inlined, and neither is [`plant`] nor [`mechanism`]: the
 /// intermediate values (builder, penalised system, integrator, their `Result`s) live in frames
 /// that are gone before the loop runs (the 2 KiB stack budget; measured per change, see
 /// `firmware/README.md`).
@@ -63,9 +64,9 @@ fn run<T: Real, S: Sink<T>>(sink: &mut S, gain: [T; 4]) -> Result<(), ScenarioEr
 fn build<T: Real>(
     mech: &Mechanism<T, 2, 3, 1>,
     gain: [T; 4],
-) -> Result<(Loop<'_, T>, State<T, 3>), ScenarioError> {
+) -> Result<Loop<'_, T>, ScenarioError> {
     let plant = plant(mech)?;
-    Ok((Controlled::with_gains(plant, mech, gain), mech.initial_state()))
+    Ok(Controlled::with_gains(plant, mech, gain))
 }
 
 /// Penalised with `ω = 500`, `Actuated`, Z&S with `β = 0.4` and kept factors.

@@ -99,8 +99,13 @@ impl<T: Real> EkfCartPole<T> {
     ) -> Result<(), ScenarioError> {
         // The filter first, in this small frame: its input checks (eigenvalues) are the deepest
         // calls of the construction.
-        let ekf = filter(sigma)?;
-        Self::assemble(slot, mech, &ekf, gain, sigma, seed)
+        // Used in place in its `Result` (moving it out would put a second copy in this frame).
+        let built = filter(sigma);
+        let ekf = match &built {
+            Ok(ekf) => ekf,
+            Err(e) => return Err(*e),
+        };
+        Self::assemble(slot, mech, ekf, gain, sigma, seed)
     }
 
     /// The rest of [`build_into`](Self::build_into), with the filter built.
@@ -164,8 +169,7 @@ impl<T: Real> EkfCartPole<T> {
         self.u = self.unit * f;
         self.plant.set_force(&self.u)?;
         self.plant.step(&mut self.state)?;
-        self.model
-            .set_force(&SVector::<T, 2>::new(f, T::zero()))?;
+        self.model.set_force(&SVector::<T, 2>::new(f, T::zero()))?;
         self.ekf.predict(&mut self.model)?;
         self.ticks += 1;
         let after = observe(&self.state);
@@ -222,7 +226,9 @@ fn filter<T: Real>(sigma: T) -> Result<Ekf<T, 2, 4, 2>, ScenarioError> {
 /// # Errors
 /// A configuration, control or step error (none is expected).
 pub fn ekf_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
-    let gain = sink.startup("main", || lqr_gain(T::lit(CART_POLE_H), &LqrWeights::cart_pole()))?;
+    let gain = sink.startup("main", || {
+        lqr_gain(T::lit(CART_POLE_H), &LqrWeights::cart_pole())
+    })?;
     sink.values("main", "k", &gain);
     let mech = mechanism::<T>()?;
     let mut slot = None;

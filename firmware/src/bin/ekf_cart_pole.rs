@@ -16,8 +16,8 @@ use core::cell::RefCell;
 use core::sync::atomic::{AtomicBool, Ordering};
 use cortex_m::interrupt::{free, Mutex};
 use cortex_m_rt::{entry, exception};
-use macrostep::nalgebra::{ArrayStorage, SVector};
 use macrostep::mechanism::Mechanism;
+use macrostep::nalgebra::{ArrayStorage, SVector};
 use macrostep::State;
 use macrostep_firmware as fw;
 use macrostep_scenarios::{
@@ -148,7 +148,9 @@ fn install_loop(gain: [f32; 4]) -> Result<(), ScenarioError> {
     })
 }
 
-/// After the last tick: the recorded states, the tick statistics, the summary.
+/// After the last tick: the recorded states, the tick statistics, the summary. Not inlined: its
+/// locals are not in `main`'s frame under the start-up and the ticks.
+#[inline(never)]
 fn end(report: &mut fw::Report) -> Result<(), ScenarioError> {
     free(|cs| {
         let Ok(shared) = SHARED.borrow(cs).try_borrow() else {
