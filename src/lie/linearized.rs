@@ -254,33 +254,20 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         column!(2 2; 2 2);
     }
 
-    /// `v + (f + G) J_d⁻¹ dt` with `G = ½ R û` the torque's force: the kick of the velocity.
+    /// The kick `v ← v + (f + G) J_d⁻¹ dt` of `v = vec Ṙ`, with `G = ½ R û` the torque's force.
     #[inline]
-    fn kick(&self, v: &Cols<T>, r: &Cols<T>, f: &Cols<T>, dt: T) -> Cols<T> {
+    fn kick(&self, v: &mut SVector<T, 9>, r: &Cols<T>, f: &Cols<T>, dt: T) {
         let mut g = *f;
         if self.torque != Vector3::zeros() {
             g = (mat3::matrix(&g) + self.torque_force(&mat3::matrix(r))).data.0;
         }
-        let mut out = *v;
+        let v = &mut v.data.0[0];
         for l in 0..3 {
             let s = self.jd_inv[l];
             for k in 0..3 {
-                out[l][k] += g[l][k] * s * dt;
+                v[k + 3 * l] += g[l][k] * s * dt;
             }
         }
-        out
-    }
-
-    /// `r + v dt`.
-    #[inline]
-    fn drift(r: &Cols<T>, v: &Cols<T>, dt: T) -> Cols<T> {
-        let mut out = *r;
-        for l in 0..3 {
-            for k in 0..3 {
-                out[l][k] += v[l][k] * dt;
-            }
-        }
-        out
     }
 }
 
@@ -318,16 +305,20 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
         let h2 = h * h;
         let r0 = mat3::cols_of(&state.q);
         check_rotation(&r0)?;
-        let v0 = mat3::cols_of(&state.v);
-        let (r1, v1) = if SECOND_ORDER {
-            let half_h = h * T::lit(0.5);
-            let f0 = if self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
-                self.cache.f
-            } else {
-                self.force(&r0, h2)?
-            };
-            let v_half = self.kick(&v0, &r0, &f0, half_h);
-            let r1 = Self::drift(&r0, &v_half, h);
+        // Written in place: `next.v` takes the kicks, `next.q` the drift.
+        let dt = if SECOND_ORDER { h * T::lit(0.5) } else { h };
+        let f0 = if SECOND_ORDER && self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
+            self.cache.f
+        } else {
+            self.force(&r0, h2)?
+        };
+        next.v = state.v;
+        self.kick(&mut next.v, &r0, &f0, dt);
+        for i in 0..9 {
+            next.q[i] = state.q[i] + next.v[i] * h;
+        }
+        let r1 = mat3::cols_of(&next.q);
+        if SECOND_ORDER {
             let f1 = self.force(&r1, h2)?;
             // Keyed on `R` and `h²`: valid whether or not the driver commits this proposal.
             self.cache = Cache {
@@ -336,15 +327,8 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
                 f: f1,
                 valid: true,
             };
-            let v1 = self.kick(&v_half, &r1, &f1, half_h);
-            (r1, v1)
-        } else {
-            let f0 = self.force(&r0, h2)?;
-            let v1 = self.kick(&v0, &r0, &f0, h);
-            (Self::drift(&r0, &v1, h), v1)
-        };
-        mat3::write_vec(&r1, &mut next.q);
-        mat3::write_vec(&v1, &mut next.v);
+            self.kick(&mut next.v, &r1, &f1, dt);
+        }
         if self.torque == Vector3::zeros() {
             return Ok(T::zero());
         }

@@ -12,36 +12,38 @@ use nalgebra::{ArrayStorage, Matrix3, SVector};
 /// A 3×3 matrix as its columns, `m[j][i] = M[i, j]`.
 pub(super) type Cols<T> = [[T; 3]; 3];
 
-/// `Σₖ x[k]·y[k]` in the order `(x₀y₀ + x₁y₁) + x₂y₂`.
-#[inline(always)]
-fn dot<T: Real>(x: [T; 3], y: [T; 3]) -> T {
-    x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
+/// The columns `[[e(0,0), e(1,0), e(2,0)], [e(0,1), …], …]` of the matrix with entries `e(i, j)`,
+/// written out with literal indices (no loop, no bounds check).
+macro_rules! cols3 {
+    (|$i:ident, $j:ident| $e:expr) => {
+        [
+            [cols3!(@ $i $j 0 0 $e), cols3!(@ $i $j 1 0 $e), cols3!(@ $i $j 2 0 $e)],
+            [cols3!(@ $i $j 0 1 $e), cols3!(@ $i $j 1 1 $e), cols3!(@ $i $j 2 1 $e)],
+            [cols3!(@ $i $j 0 2 $e), cols3!(@ $i $j 1 2 $e), cols3!(@ $i $j 2 2 $e)],
+        ]
+    };
+    (@ $i:ident $j:ident $iv:literal $jv:literal $e:expr) => {{
+        let ($i, $j): (usize, usize) = ($iv, $jv);
+        $e
+    }};
 }
 
-/// Row `i` of `a`.
+/// `a b`: `(a_i0 b_0j + a_i1 b_1j) + a_i2 b_2j`.
 #[inline(always)]
-fn row<T: Real>(a: &Cols<T>, i: usize) -> [T; 3] {
-    [a[0][i], a[1][i], a[2][i]]
-}
-
-/// `a b`.
-#[inline]
 pub(super) fn mul<T: Real>(a: &Cols<T>, b: &Cols<T>) -> Cols<T> {
-    let rows = [row(a, 0), row(a, 1), row(a, 2)];
-    b.map(|bj| rows.map(|ai| dot(ai, bj)))
+    cols3!(|i, j| a[0][i] * b[j][0] + a[1][i] * b[j][1] + a[2][i] * b[j][2])
 }
 
-/// `aᵀ b`.
-#[inline]
+/// `aᵀ b`: `(a_0i b_0j + a_1i b_1j) + a_2i b_2j`.
+#[inline(always)]
 pub(super) fn tmul<T: Real>(a: &Cols<T>, b: &Cols<T>) -> Cols<T> {
-    b.map(|bj| a.map(|ai| dot(ai, bj)))
+    cols3!(|i, j| a[i][0] * b[j][0] + a[i][1] * b[j][1] + a[i][2] * b[j][2])
 }
 
-/// `a bᵀ`.
-#[inline]
+/// `a bᵀ`: `(a_i0 b_j0 + a_i1 b_j1) + a_i2 b_j2`.
+#[inline(always)]
 pub(super) fn mult<T: Real>(a: &Cols<T>, b: &Cols<T>) -> Cols<T> {
-    let rows = [row(a, 0), row(a, 1), row(a, 2)];
-    [row(b, 0), row(b, 1), row(b, 2)].map(|bj| rows.map(|ai| dot(ai, bj)))
+    cols3!(|i, j| a[0][i] * b[0][j] + a[1][i] * b[1][j] + a[2][i] * b[2][j])
 }
 
 /// The columns of `vec⁻¹ q` (column-major).
@@ -55,35 +57,24 @@ pub(super) fn cols_of<T: Real>(q: &SVector<T, 9>) -> Cols<T> {
     ]
 }
 
-/// `vec m` (column-major) into `q`.
-#[inline]
-pub(super) fn write_vec<T: Real>(m: &Cols<T>, q: &mut SVector<T, 9>) {
-    let q = &mut q.data.0[0];
-    for j in 0..3 {
-        for i in 0..3 {
-            q[3 * j + i] = m[j][i];
-        }
-    }
-}
-
 /// The nalgebra matrix of `m`.
 #[inline]
 pub(super) fn matrix<T: Real>(m: &Cols<T>) -> Matrix3<T> {
     Matrix3::from_data(ArrayStorage(*m))
 }
 
-/// `‖aᵀa − I‖²_F`, summed as nalgebra's `norm_squared` (column by column, each column's squares
-/// in the order of [`dot`]).
+/// `‖aᵀa − I‖²_F`, summed as nalgebra's `norm_squared`: column by column, each column's squares
+/// as `(x₀² + x₁²) + x₂²`.
 #[inline]
 pub(super) fn defect_squared<T: Real>(a: &Cols<T>) -> T {
     let s = tmul(a, a);
-    let mut sum = T::zero();
-    for (j, col) in s.iter().enumerate() {
-        let mut d = *col;
-        d[j] -= T::one();
-        sum += dot(d, d);
-    }
-    sum
+    let one = T::one();
+    let column = |x: T, y: T, z: T| x * x + y * y + z * z;
+    let c0 = column(s[0][0] - one, s[0][1], s[0][2]);
+    let c1 = column(s[1][0], s[1][1] - one, s[1][2]);
+    let c2 = column(s[2][0], s[2][1], s[2][2] - one);
+    // nalgebra's `norm_squared` starts from zero: `0 + c₀` is `c₀` exactly.
+    c0 + c1 + c2
 }
 
 #[cfg(test)]
@@ -110,8 +101,5 @@ mod tests {
         assert_eq!(defect_squared(&cols(&a)).to_bits(), d.to_bits());
         let q = SVector::<f32, 9>::from_column_slice(a.as_slice());
         assert_eq!(matrix(&cols_of(&q)), a);
-        let mut back = SVector::zeros();
-        write_vec(&cols_of(&q), &mut back);
-        assert_eq!(back, q);
     }
 }
