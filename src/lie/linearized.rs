@@ -176,16 +176,19 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         let p = mat3::mult(r, r);
         // Right-hand side −∇U = −Bμ e₃e₃ᵀ − 2ω²(R RᵀR − R).
         let rs = mat3::mul(r, &s);
-        let mut x = SVector::<T, 9>::zeros();
-        for l in 0..3 {
-            for k in 0..3 {
-                let mut g = (rs[l][k] - r[l][k]) * self.two_omega2;
-                if k == 2 && l == 2 {
-                    g += self.body.b_mu;
-                }
-                x[k + 3 * l] = -g;
-            }
-        }
+        let g = |k: usize, l: usize| (rs[l][k] - r[l][k]) * self.two_omega2;
+        let b_mu = self.body.b_mu;
+        let mut x = SVector::<T, 9>::from([
+            -g(0, 0),
+            -g(1, 0),
+            -g(2, 0),
+            -g(0, 1),
+            -g(1, 1),
+            -g(2, 1),
+            -g(0, 2),
+            -g(1, 2),
+            -(g(2, 2) + b_mu),
+        ]);
         // A[(k,l),(i,j)] = δ_ik δ_jl (W_l − c') + c'(δ_ik S_jl + P_ki δ_jl + R_kj R_il),
         // with index (k, l) ↦ k + 3l (column-major vec), into the workspace (every entry
         // written). It is symmetric bit for bit (`S` and `P` are), so each entry below the
@@ -257,17 +260,20 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     /// The kick `v ← v + (f + G) J_d⁻¹ dt` of `v = vec Ṙ`, with `G = ½ R û` the torque's force.
     #[inline]
     fn kick(&self, v: &mut SVector<T, 9>, r: &Cols<T>, f: &Cols<T>, dt: T) {
-        let mut g = *f;
-        if self.torque != Vector3::zeros() {
-            g = (mat3::matrix(&g) + self.torque_force(&mat3::matrix(r))).data.0;
+        let with_torque;
+        let g = if self.torque == Vector3::zeros() {
+            f
+        } else {
+            with_torque = (mat3::matrix(f) + self.torque_force(&mat3::matrix(r))).data.0;
+            &with_torque
+        };
+        let (v, s) = (&mut v.data.0[0], &self.jd_inv);
+        macro_rules! kick {
+            ($($k:literal $l:literal),*) => {
+                $( v[$k + 3 * $l] += g[$l][$k] * s[$l] * dt; )*
+            };
         }
-        let v = &mut v.data.0[0];
-        for l in 0..3 {
-            let s = self.jd_inv[l];
-            for k in 0..3 {
-                v[k + 3 * l] += g[l][k] * s * dt;
-            }
-        }
+        kick!(0 0, 1 0, 2 0, 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
     }
 }
 
