@@ -264,7 +264,9 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         let g = if self.torque == Vector3::zeros() {
             f
         } else {
-            with_torque = (mat3::matrix(f) + self.torque_force(&mat3::matrix(r))).data.0;
+            with_torque = (mat3::matrix(f) + self.torque_force(&mat3::matrix(r)))
+                .data
+                .0;
             &with_torque
         };
         let (v, s) = (&mut v.data.0[0], &self.jd_inv);

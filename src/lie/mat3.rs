@@ -50,11 +50,7 @@ pub(super) fn mult<T: Real>(a: &Cols<T>, b: &Cols<T>) -> Cols<T> {
 #[inline]
 pub(super) fn cols_of<T: Real>(q: &SVector<T, 9>) -> Cols<T> {
     let q = &q.data.0[0];
-    [
-        [q[0], q[1], q[2]],
-        [q[3], q[4], q[5]],
-        [q[6], q[7], q[8]],
-    ]
+    [[q[0], q[1], q[2]], [q[3], q[4], q[5]], [q[6], q[7], q[8]]]
 }
 
 /// The nalgebra matrix of `m`.
