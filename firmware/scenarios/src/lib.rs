@@ -30,7 +30,7 @@ pub use cart_pole::{Controlled, CART_POLE_GAINS, CART_POLE_H};
 pub use control_cart_pole::control_cart_pole;
 pub use flavor_trimer::flavor_trimer;
 pub use rattle_cart_pole::rattle_cart_pole;
-pub use sim_fpu::sim_fpu;
+pub use sim_fpu::{sim_fpu, sim_fpu_in, SimFpu};
 pub use so3_attitude::{so3_attitude, so3_attitude_in, So3Attitude};
 pub use sylipn_chain::sylipn_chain;
 pub use verlet_double_pendulum::verlet_double_pendulum;
