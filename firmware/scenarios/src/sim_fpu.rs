@@ -32,7 +32,14 @@ pub fn sim_fpu_in<T: Real, S: Sink<T>>(
     slot: &mut Option<SimFpu<T>>,
 ) -> Result<(), ScenarioError> {
     let sim = build(slot)?;
-    drive(sink, "main", sim, Fpu::<T, 6>::paper().initial_state(), 2000, 200)?;
+    drive(
+        sink,
+        "main",
+        sim,
+        Fpu::<T, 6>::paper().initial_state(),
+        2000,
+        200,
+    )?;
     Ok(())
 }
 
