@@ -1,12 +1,15 @@
 //! First-order SIM (Lie–Trotter), 004 Integrators 4.2.1/4.2.2, Remark 4.2.1, and eq 4.8.
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
-use super::{FastFlow, Force, Increment, StiffLinear};
+use super::{FastFlow, FastParams, Force, Increment, SimSystem, StiffLinear};
 use crate::driver::Method;
+use crate::guard::Watch;
+use crate::model::Mass;
+use crate::validate::check_step;
 use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 #[cfg(doc)]
 use crate::{Integrator, StochasticIntegrator};
-use nalgebra::SVector;
+use nalgebra::{SMatrix, SVector};
 
 /// Which Lie–Trotter order SIM1 uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -66,6 +69,73 @@ pub struct LieTrotter<T: Real, const N: usize> {
 }
 
 impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
+    /// [`Sim::new`] built in place in `slot`, for a device that keeps its integrator in a
+    /// `static` (static RAM rather than stack): no `N×N` matrix and no copy of the method
+    /// passes through the stack (the modal transforms are computed in the method's own storage,
+    /// [`StiffLinear`]), so the construction needs a fraction of the stack of
+    /// `*slot = Some(Sim1::new(…)?)`. The same operations as [`Sim::new`], so the same method bit
+    /// for bit.
+    ///
+    /// ```
+    /// use macrostep::{sim::{FastParams, Sim1, SimSystem}, model::{Mass, Zero}};
+    /// use nalgebra::matrix;
+    /// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Zero);
+    /// let mut slot = None;
+    /// let sim = Sim1::new_in(&mut slot, system, 0.1, FastParams::default())?;
+    /// assert_eq!(sim.stiff().modal_stiffness()[0], 1.0e4);
+    /// assert!(Sim1::new_in(&mut slot, system, -0.0, FastParams::default()).is_err());
+    /// assert!(slot.is_none()); // a failed construction leaves no method behind
+    /// # Ok::<(), macrostep::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Sim::new`]; `slot` is then `None`.
+    pub fn new_in(
+        slot: &mut Option<Self>,
+        system: SimSystem<T, F, N>,
+        h: T,
+        params: FastParams<T, N>,
+    ) -> Result<&mut Self, ConfigError> {
+        *slot = None;
+        let h = check_step(h)?;
+        let SimSystem {
+            mass,
+            stiffness,
+            force,
+        } = system;
+        let sim = Self::blank_in(slot, mass, force, h);
+        let mut scratch = [SMatrix::zeros(); 2];
+        let built = sim
+            .lin
+            .fill(&stiffness, &params, &mut scratch)
+            .and_then(|()| sim.scheme.flow.fill(&sim.lin, h));
+        if let Err(e) = built {
+            *slot = None;
+            return Err(e);
+        }
+        slot.as_mut().ok_or(ConfigError::Inconsistent {
+            name: "method built in its slot",
+        })
+    }
+
+    /// A method of zero transforms in `slot` (completed by [`Self::new_in`]). Out of line: the
+    /// value is assembled in this frame before it is moved into the slot, and this frame is gone
+    /// before the transforms are computed.
+    #[inline(never)]
+    fn blank_in(slot: &mut Option<Self>, mass: Mass<T, N>, force: F, h: T) -> &mut Self {
+        slot.insert(Self {
+            lin: StiffLinear::blank(mass),
+            scheme: LieTrotter {
+                flow: FastFlow::blank(),
+                order: Sim1Order::FlowThenKick,
+                mollified: false,
+            },
+            force,
+            h,
+            watch: Watch::default(),
+        })
+    }
+
     /// Chooses the composition order.
     pub fn with_order(mut self, order: Sim1Order) -> Self {
         self.scheme.order = order;

@@ -49,5 +49,5 @@ fn build<T: Real>(slot: &mut Option<SimFpu<T>>) -> Result<&mut SimFpu<T>, Config
     let fpu = Fpu::<T, 6>::paper();
     let split = fpu.split();
     let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
-    Ok(slot.insert(Sim1::new(system, T::lit(0.01), FastParams::default())?))
+    Sim1::new_in(slot, system, T::lit(0.01), FastParams::default())
 }
