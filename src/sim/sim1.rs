@@ -248,3 +248,98 @@ impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim1<T, F, N> {
         Ok(T::zero())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Quadratic;
+    use crate::sim::{Friction, Noise};
+    use crate::Integrator;
+
+    /// A full mass, a coupled stiffness and a soft coupling: every transform non-trivial.
+    fn system<T: Real>() -> SimSystem<T, super::super::Conservative<Quadratic<T, 3>>, 3> {
+        let l = |x: f64| T::lit(x);
+        let m = SMatrix::<T, 3, 3>::from_fn(|i, j| if i == j { l(2.0 + i as f64) } else { l(0.3) });
+        let k = SMatrix::<T, 3, 3>::from_fn(|i, j| {
+            if i == j {
+                l(900.0 * (1.0 + i as f64))
+            } else {
+                l(-120.5)
+            }
+        });
+        let soft = Quadratic::new(SMatrix::from_fn(
+            |i, j| if i == j { l(1.3) } else { l(0.1) },
+        ));
+        SimSystem::new(Mass::full(m).unwrap(), k, soft)
+    }
+
+    /// `new_in` builds the method `new` builds, bit for bit: same steps in f32 and f64, with
+    /// and without friction; the noisy flow's covariance factor too.
+    fn same_method<T: Real>() {
+        let params = [
+            FastParams::default(),
+            FastParams::langevin(T::lit(0.7), T::zero()),
+            FastParams::thermal(T::lit(0.7), T::lit(2.0)),
+        ];
+        for p in params {
+            let mut plain = Sim1::new(system::<T>(), T::lit(0.02), p).unwrap();
+            let mut slot = None;
+            let placed = Sim1::new_in(&mut slot, system::<T>(), T::lit(0.02), p).unwrap();
+            for i in 0..3 {
+                for j in 0..3 {
+                    assert_eq!(
+                        placed.flow().covariance_block(i, j),
+                        plain.flow().covariance_block(i, j)
+                    );
+                }
+            }
+            if plain.stiff().is_noisy() {
+                continue;
+            }
+            let start = State::new(
+                T::zero(),
+                nalgebra::vector![T::lit(0.1), T::lit(-0.2), T::lit(0.05)],
+                nalgebra::vector![T::lit(1.0), T::zero(), T::lit(-0.5)],
+            );
+            let (mut a, mut b) = (start, start);
+            plain.integrate(&mut a, 50).unwrap();
+            placed.integrate(&mut b, 50).unwrap();
+            assert_eq!(a, b);
+            assert!(a.q != start.q);
+        }
+    }
+
+    #[test]
+    fn new_in_builds_the_same_method_as_new() {
+        same_method::<f32>();
+        same_method::<f64>();
+    }
+
+    /// A failed construction leaves the slot empty, even when it held a method.
+    #[test]
+    fn new_in_failure_empties_the_slot() {
+        let mut slot = None;
+        Sim1::new_in(&mut slot, system::<f64>(), 0.02, FastParams::default()).unwrap();
+        let mut bad = system::<f64>();
+        bad.stiffness[(0, 1)] = 5.0; // not symmetric
+        let e = Sim1::new_in(&mut slot, bad, 0.02, FastParams::default());
+        assert_eq!(
+            e.err(),
+            Some(ConfigError::NotSymmetric { name: "stiffness" })
+        );
+        assert!(slot.is_none());
+        let matrix_friction = FastParams {
+            friction: Friction::Matrix(SMatrix::from_fn(|i, j| {
+                f64::from(u8::from(i == j)) * (i as f64 + 1.0)
+            })),
+            noise: Noise::Scalar(0.0),
+        };
+        // Friction not sharing the stiff modes: refused by the modal decomposition in place too.
+        let e = Sim1::new_in(&mut slot, system::<f64>(), 0.02, matrix_friction);
+        assert_eq!(
+            e.err(),
+            Sim1::new(system::<f64>(), 0.02, matrix_friction).err()
+        );
+        assert!(slot.is_none());
+    }
+}
