@@ -27,6 +27,7 @@ mod banded;
 mod dense;
 mod dense_kept;
 mod jacobi;
+mod ldlt9;
 
 /// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
 pub use crate::model::BandMut;
@@ -34,7 +35,9 @@ pub use banded::{band_cholesky_solve, band_ldlt_solve, Banded};
 pub(crate) use dense::{lu_solve_in_place, solve_symmetric_in_place};
 pub use dense::{solve_symmetric, Dense};
 pub use dense_kept::DenseKept;
+pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
+pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
 
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};

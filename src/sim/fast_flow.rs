@@ -65,39 +65,72 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         stiffness: SMatrix<T, N, N>,
         params: FastParams<T, N>,
     ) -> Result<Self, ConfigError> {
-        let k = stiffness;
-        check_stiffness(&k)?;
-        let params = params.validate()?;
-        let l = mass.cholesky_factor();
-        let l_inv = l
+        let mut lin = Self::blank(mass);
+        let mut scratch = [SMatrix::zeros(); 2];
+        lin.fill(&stiffness, &params, &mut scratch)?;
+        Ok(lin)
+    }
+
+    /// Zero transforms for `mass`: not a usable system until [`Self::fill`] succeeds.
+    pub(super) fn blank(mass: Mass<T, N>) -> Self {
+        Self {
+            to_modal: SMatrix::zeros(),
+            from_modal: SMatrix::zeros(),
+            force_to_modal: SMatrix::zeros(),
+            lambda: SVector::zeros(),
+            gamma: SVector::zeros(),
+            noise_cov: SMatrix::zeros(),
+            noisy: false,
+            trivial: false,
+            mass,
+        }
+    }
+
+    /// The body of [`Self::new`] in place: the intermediate matrices live in `self`'s own
+    /// (`L` in `to_modal`, `L⁻¹` in `force_to_modal`, `A = L⁻¹KL⁻ᵀ` in `from_modal`, the
+    /// friction frame in `noise_cov`) and in `scratch` (`Q` and the Jacobi work), each replaced
+    /// by its final value once it is no longer needed. The operations are those of the plain
+    /// formulas, so are the bits; the stack holds no `N×N` value, so an integrator built in a
+    /// `static` on a microcontroller needs little of it ([`Sim1::new_in`](super::Sim1::new_in)).
+    ///
+    /// # Errors
+    /// As [`Self::new`]; `self` is then unusable.
+    #[inline(never)]
+    pub(super) fn fill(
+        &mut self,
+        k: &SMatrix<T, N, N>,
+        params: &FastParams<T, N>,
+        scratch: &mut [SMatrix<T, N, N>; 2],
+    ) -> Result<(), ConfigError> {
+        check_stiffness(k)?;
+        params.check()?;
+        let [qm, work] = scratch;
+        self.to_modal = self.mass.cholesky_factor();
+        self.force_to_modal = self
+            .to_modal
             .solve_lower_triangular(&SMatrix::identity())
             .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
-        let a = l_inv * k * l_inv.transpose();
+        let (l, l_inv) = (&self.to_modal, &self.force_to_modal);
+        *work = l_inv * k * l_inv.transpose();
         // `x/2 + y/2` is `(x + y)/2` bit for bit, and cannot overflow.
         let half = T::lit(0.5);
-        let a = a * half + a.transpose() * half;
-        let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv);
-        let qm = joint_modes(&a, &c_frame, scalar_c.is_some())?;
-        let lambda = modal_stiffness(&(qm.transpose() * a * qm))?;
-        let gamma = modal_friction(&(qm.transpose() * c_frame * qm))?;
-        let noise_cov = modal_noise_covariance(&params.noise, &(qm.transpose() * l_inv), scalar_c)?;
-        let noisy = noise_cov.iter().any(|&x| x != T::zero());
-        let to_modal = qm.transpose() * l.transpose();
-        let from_modal = l_inv.transpose() * qm;
-        let force_to_modal = qm.transpose() * l_inv;
+        self.from_modal = *work * half + work.transpose() * half;
+        let a = &self.from_modal;
+        let scalar_c;
+        (self.noise_cov, scalar_c) = friction_frame(&params.friction, l, l_inv);
+        joint_modes(a, &self.noise_cov, scalar_c.is_some(), qm, work)?;
+        let qm = &*qm;
+        self.lambda = modal_stiffness(&(qm.transpose() * a * qm))?;
+        self.gamma = modal_friction(&(qm.transpose() * self.noise_cov * qm))?;
+        self.noise_cov =
+            modal_noise_covariance(&params.noise, &(qm.transpose() * l_inv), scalar_c)?;
+        self.noisy = self.noise_cov.iter().any(|&x| x != T::zero());
+        self.from_modal = l_inv.transpose() * qm;
+        self.to_modal = qm.transpose() * self.to_modal.transpose();
+        self.force_to_modal = qm.transpose() * self.force_to_modal;
         let id = SMatrix::<T, N, N>::identity();
-        let trivial = to_modal == id && from_modal == id && force_to_modal == id;
-        Ok(Self {
-            to_modal,
-            from_modal,
-            force_to_modal,
-            trivial,
-            lambda,
-            gamma,
-            noise_cov,
-            noisy,
-            mass,
-        })
+        self.trivial = self.to_modal == id && self.from_modal == id && self.force_to_modal == id;
+        Ok(())
     }
 
     /// The mass matrix.
@@ -223,21 +256,42 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
     /// # Errors
     /// [`ConfigError::StepSize`] for `h` zero or non-finite, or negative with noise.
     pub fn new(sys: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
+        let mut flow = Self::blank();
+        flow.fill(sys, h)?;
+        Ok(flow)
+    }
+
+    /// A flow of no step: not usable until [`Self::fill`] succeeds.
+    pub(super) fn blank() -> Self {
+        Self {
+            h: T::zero(),
+            maps: [Matrix2::zeros(); N],
+            chol: [[Matrix2::zeros(); N]; N],
+            noisy: false,
+        }
+    }
+
+    /// [`Self::new`] in place (for an integrator built in a `static`).
+    ///
+    /// # Errors
+    /// As [`Self::new`]; `self` is then unchanged.
+    pub(super) fn fill(&mut self, sys: &StiffLinear<T, N>, h: T) -> Result<(), ConfigError> {
         if !(h.finite() && h != T::zero()) || (sys.noisy && h < T::zero()) {
             return Err(ConfigError::StepSize);
         }
-        let maps = sys.mode_maps(h);
-        let mut chol = [[Matrix2::zeros(); N]; N];
+        self.h = h;
+        self.maps = sys.mode_maps(h);
+        self.noisy = sys.noisy;
         if sys.noisy {
-            let sigma = covariance(sys, h);
-            chol = semidefinite_cholesky(&sigma);
+            self.chol = noise_factor(sys, h);
+        } else {
+            for row in self.chol.iter_mut() {
+                for block in row.iter_mut() {
+                    *block = Matrix2::zeros();
+                }
+            }
         }
-        Ok(Self {
-            h,
-            maps,
-            chol,
-            noisy: sys.noisy,
-        })
+        Ok(())
     }
 
     /// The step `h`.
@@ -352,6 +406,13 @@ pub fn mode_map<T: Real>(lambda: T, gamma: T, t: T) -> Matrix2<T> {
         ((ep + em) * half, (ep - em) * half / r)
     };
     Matrix2::new(ec + g * es, es, -lambda * es, ec - g * es)
+}
+
+/// The Cholesky factor of `Σ(h)` (out of line: its two `2N × 2N` block arrays stay off the
+/// stack of a noise-free construction).
+#[inline(never)]
+fn noise_factor<T: Real, const N: usize>(sys: &StiffLinear<T, N>, h: T) -> [[Matrix2<T>; N]; N] {
+    semidefinite_cholesky(&covariance(sys, h))
 }
 
 /// `Σ(h)` pairwise between modes, by Taylor start and doubling (see [`FastFlow`]).
