@@ -6,10 +6,8 @@
 /// each index a constant) for `n ≤ 4`, a plain loop above. Same operations in the same order as
 /// the loop, so results are bit-identical to it.
 ///
-/// ```ignore
-/// let mut s = 0;
-/// each(3, |i| s += i);
-/// assert_eq!(s, 3);
+/// ```text
+/// each(DIM, |c| d[c] -= p[c]);   // for c in 0..DIM { d[c] -= p[c] }, written out for DIM ≤ 4
 /// ```
 #[inline(always)]
 pub(crate) fn each(n: usize, mut f: impl FnMut(usize)) {
