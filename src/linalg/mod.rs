@@ -28,6 +28,7 @@ mod dense;
 mod dense_kept;
 mod jacobi;
 mod ldlt9;
+mod unroll;
 
 /// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
 pub use crate::model::BandMut;
@@ -38,6 +39,7 @@ pub use dense_kept::DenseKept;
 pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
+pub(crate) use unroll::each;
 
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};
@@ -134,8 +136,6 @@ pub(crate) fn zero_if_finite<T: Real>(x: T) -> T {
 pub(crate) fn pivot_floor<T: Real>(n: usize, max_pivot: T) -> T {
     let mut k = T::one();
     // `n` is a small const-generic size; repeated addition avoids a lossy cast.
-    for _ in 1..n {
-        k += T::one();
-    }
+    each(n.saturating_sub(1), |_| k += T::one());
     max_pivot * T::default_epsilon() * k
 }

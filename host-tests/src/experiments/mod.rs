@@ -60,6 +60,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<zs::double_pendulum::DoublePendulumExperiment>(),
     entry::<zs::dna::DnaExperiment>(),
     entry::<zs::chain_cost::ZsChainCostExperiment>(),
+    entry::<zs::step_cost::ZsStepCostExperiment>(),
     entry::<sim::fpu::FpuSimExperiment>(),
     entry::<sim::uniform::SimUniformExperiment>(),
     entry::<sim::langevin::SimLangevinExperiment>(),

@@ -2,6 +2,7 @@
 //! squared-distance links (see the parent module for the formulas).
 
 use super::{Distances, Endpoint};
+use crate::linalg::each;
 use crate::model::{BandMut, Constraint};
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
@@ -32,14 +33,42 @@ fn sub_at<T: Real, const R: usize, const C: usize>(
     }
 }
 
-/// `x·y` for small fixed-size arrays (a plain loop: no iterator adapters left out of line at
-/// opt-level "s").
+/// Adds (`sub`: subtracts) the `DIM×DIM` block `b` (`b[c][r]`: column `c`, row `r`) at rows
+/// `row…`, columns `col…` of `m`; a column outside `m` is skipped (no validated link reaches one).
+#[inline(always)]
+fn add_block<T: Real, const N: usize, const DIM: usize>(
+    m: &mut SMatrix<T, N, N>,
+    row: usize,
+    col: usize,
+    b: &[[T; DIM]; DIM],
+    sub: bool,
+) {
+    each(DIM, |c| {
+        let Some(dst) = m
+            .data
+            .0
+            .get_mut(col + c)
+            .and_then(|column| column.get_mut(row..))
+            .and_then(|s| s.first_chunk_mut::<DIM>())
+        else {
+            return;
+        };
+        each(DIM, |r| {
+            if sub {
+                dst[r] -= b[c][r];
+            } else {
+                dst[r] += b[c][r];
+            }
+        });
+    });
+}
+
+/// `x·y` for small fixed-size arrays (written out through [`each`]: no loop left at opt-level
+/// "s").
 #[inline]
 fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
     let mut s = T::zero();
-    for c in 0..DIM {
-        s += x[c] * y[c];
-    }
+    each(DIM, |c| s += x[c] * y[c]);
     s
 }
 
@@ -149,9 +178,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         for (k, l) in self.links.iter().enumerate() {
             let mut d = Self::difference(q, l);
             let s = two * (w[k] * (dot(&d, &d) - self.length2[k]));
-            for dc in d.iter_mut() {
-                *dc *= s;
-            }
+            each(DIM, |c| d[c] *= s);
             self.scatter(&mut out, l, &d);
         }
         out
@@ -174,16 +201,15 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
             let delta = Self::relative(a, l);
             let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
             let mut v = [T::zero(); DIM];
-            for c in 0..DIM {
-                v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
-            }
+            each(DIM, |c| v[c] = (delta[c] * s8 + d[c] * s4) * w[k]);
             self.scatter(&mut out, l, &v);
         }
         out
     }
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = scale·wₖ (4 d dᵀ + 2 gₖ I)` to the
-    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks.
+    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks. `B` is formed once
+    /// per link and added block by block (one range check per block column, none per entry).
     fn add_penalty_hessian(
         &self,
         q: &SVector<T, N>,
@@ -197,22 +223,23 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
             let d = Self::difference(q, l);
             let g2 = two * (dot(&d, &d) - self.length2[k]);
             let ws = w[k] * scale;
-            let ia = DIM * l.node;
-            for r in 0..DIM {
-                for c in 0..DIM {
-                    let mut b = four * d[r] * d[c];
+            let mut b = [[T::zero(); DIM]; DIM];
+            each(DIM, |c| {
+                each(DIM, |r| {
+                    let mut x = four * d[r] * d[c];
                     if r == c {
-                        b += g2;
+                        x += g2;
                     }
-                    let b = b * ws;
-                    add_at(out, ia + r, ia + c, b);
-                    if let Endpoint::Node(nb) = l.to {
-                        let ib = DIM * nb;
-                        add_at(out, ib + r, ib + c, b);
-                        sub_at(out, ia + r, ib + c, b);
-                        sub_at(out, ib + r, ia + c, b);
-                    }
-                }
+                    b[c][r] = x * ws;
+                });
+            });
+            let ia = DIM * l.node;
+            add_block(out, ia, ia, &b, false);
+            if let Endpoint::Node(nb) = l.to {
+                let ib = DIM * nb;
+                add_block(out, ib, ib, &b, false);
+                add_block(out, ia, ib, &b, true);
+                add_block(out, ib, ia, &b, true);
             }
         }
     }
