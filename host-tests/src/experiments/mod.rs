@@ -11,6 +11,7 @@ pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
 pub mod cart_pole;
+pub mod chain_peers;
 pub mod constrained;
 pub mod convert;
 mod experiment;
@@ -69,6 +70,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<work_precision::WorkPrecisionExperiment>(),
     entry::<work_precision::omega::WorkPrecisionOmegaExperiment>(),
     entry::<work_precision::remedies::WorkPrecisionRemediesExperiment>(),
+    entry::<chain_peers::ChainPeersExperiment>(),
     entry::<forcing::ForcingExperiment>(),
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
