@@ -26,6 +26,7 @@
 //! ```
 
 pub mod chain;
+pub mod planar;
 pub mod circuit;
 
 use differential_equations::prelude::*;

@@ -12,6 +12,7 @@ pub mod baselines;
 pub mod bdf2;
 pub mod bodies;
 pub mod cart_pole;
+pub mod chain_peers;
 pub mod constrained;
 pub mod convert;
 mod experiment;
@@ -71,6 +72,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<work_precision::WorkPrecisionExperiment>(),
     entry::<work_precision::omega::WorkPrecisionOmegaExperiment>(),
     entry::<work_precision::remedies::WorkPrecisionRemediesExperiment>(),
+    entry::<chain_peers::ChainPeersExperiment>(),
     entry::<forcing::ForcingExperiment>(),
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
