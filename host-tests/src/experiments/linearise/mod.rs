@@ -9,6 +9,7 @@ pub mod cases;
 pub mod checks;
 pub mod ekf;
 pub mod fd;
+pub mod tangent;
 
 use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
