@@ -19,7 +19,7 @@
 //!
 //! the velocity correction keeping the hidden constraint `δ(G v) = G δv + Γ(v) δq = 0`. These are
 //! Darboux coordinates of the restriction of `dq ∧ dp` (`p = M v`) to `𝓜`:
-//! `ω(δ₁, δ₂) = ξ₁·η₂ − η₁·ξ₂`, because `UᵀG ᵀ = 0` and `UᵀMU = I`. So RATTLE's symplecticity
+//! `ω(δ₁, δ₂) = ξ₁·η₂ − η₁·ξ₂`, because `G U = 0` and `UᵀMU = I`. So RATTLE's symplecticity
 //! on `𝓜` (001 §4) is `AᵀJA = J` for the reduced `A` with the canonical `J`
 //! ([`TangentJacobian::symplectic_defect`]).
 //!

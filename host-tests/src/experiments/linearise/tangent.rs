@@ -235,14 +235,3 @@ pub fn pendulum_eigen_gap(m: f64, g: f64, l: f64, h: f64, upright: bool) -> Resu
         (phase - omega * h).abs()
     })
 }
-
-/// The least-squares slope of `log gap` against `log h`.
-pub fn fitted_order(hs: &[f64], gaps: &[f64]) -> f64 {
-    let xs: Vec<f64> = hs.iter().map(|h| h.ln()).collect();
-    let ys: Vec<f64> = gaps.iter().map(|g| g.ln()).collect();
-    let n = xs.len() as f64;
-    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-    sxy / sxx
-}
