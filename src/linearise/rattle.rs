@@ -46,8 +46,8 @@
 //! bases; no iteration beyond the step's.
 
 use super::kernel::{mass_inverse, Factored};
-use crate::linalg::all_finite;
 use crate::constrained::Rattle;
+use crate::linalg::all_finite;
 use crate::model::{Constraint, Hessian, Mass, System};
 use crate::{Real, State, StepError};
 use nalgebra::{SMatrix, SVector};

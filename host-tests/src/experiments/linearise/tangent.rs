@@ -41,7 +41,8 @@ pub type ChainP = Actuated<f64, AutoDiff<Chain>, 4>;
 /// RATTLE on the double pendulum (masses 1 and 2, rods 1 and 0.8) with [`Chain`].
 pub type ChainRattle = Rattle<f64, ChainP, PlanarDistances<f64, 4, 2>, 4, 2>;
 /// RATTLE on an actuated Cartesian pendulum.
-pub type PendulumRattle = Rattle<f64, Actuated<f64, LinearPotential<f64, 2>, 2>, PlanarDistances<f64, 2, 1>, 2, 1>;
+pub type PendulumRattle =
+    Rattle<f64, Actuated<f64, LinearPotential<f64, 2>, 2>, PlanarDistances<f64, 2, 1>, 2, 1>;
 
 /// The double pendulum of [`ChainRattle`].
 pub fn double_pendulum() -> DoublePendulum<f64> {
