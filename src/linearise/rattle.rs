@@ -146,10 +146,10 @@ fn basis<T: Real, const N: usize, const R: usize>(
     let floor = T::default_epsilon().sqrt();
     for r in 0..R {
         let mut best: Option<(usize, SVector<T, N>, T)> = None;
-        for j in 0..N {
+        for (j, &taken) in used.iter().enumerate() {
             let allowed = match axes {
                 Some(a) => a[r] == j,
-                None => !used[j],
+                None => !taken,
             };
             if !allowed {
                 continue;
