@@ -120,7 +120,11 @@ where
     /// The step's computation from `state` without changing the integrator, Newton from
     /// `λ = 0` (the step's root up to its tolerance, whatever [`ConstraintNewtonParams::warm_start`]
     /// says). Same checks and errors as the step.
-    pub(crate) fn parts(&self, state: &State<T, N>, h: T) -> Result<RattleParts<T, N, D>, StepError> {
+    pub(crate) fn parts(
+        &self,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<RattleParts<T, N, D>, StepError> {
         crate::validate::check_step_input(state, h)?;
         let g = &self.constraint;
         let mass = &self.system.mass;

@@ -2,8 +2,9 @@
 //! and one-iteration Newmark (000 §4.1 Fig 1 row 5).
 //!
 //! The fully solved methods are differentiated by the implicit function theorem on the equation
-//! their Newton iteration solves, at its converged root (the root is found by the same iteration
-//! as the step's: same start, same tolerance, same cap; the derivative itself is not iterated):
+//! their Newton iteration solves, at its converged root (found by the step's iteration: same
+//! start, tolerance and cap, the Newton matrix factorised densely whatever the method's solve
+//! strategy; the derivative itself is not iterated):
 //!
 //! ```text
 //! Newmark:       M(x − q̃) + βh²(∇V(x) − u) = 0     ⇒  K δx = M δq̃ + βh² δu,      K = M + βh² Hess V(x)

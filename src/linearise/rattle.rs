@@ -19,7 +19,7 @@
 //!
 //! the velocity correction keeping the hidden constraint `δ(G v) = G δv + Γ(v) δq = 0`. These are
 //! Darboux coordinates of the restriction of `dq ∧ dp` (`p = M v`) to `𝓜`:
-//! `ω(δ₁, δ₂) = ξ₁·η₂ − η₁·ξ₂`, because `UᵀG ᵀ = 0` and `UᵀMU = I`. So RATTLE's symplecticity
+//! `ω(δ₁, δ₂) = ξ₁·η₂ − η₁·ξ₂`, because `G U = 0` and `UᵀMU = I`. So RATTLE's symplecticity
 //! on `𝓜` (001 §4) is `AᵀJA = J` for the reduced `A` with the canonical `J`
 //! ([`TangentJacobian::symplectic_defect`]).
 //!
@@ -46,8 +46,8 @@
 //! bases; no iteration beyond the step's.
 
 use super::kernel::{mass_inverse, Factored};
-use crate::linalg::all_finite;
 use crate::constrained::Rattle;
+use crate::linalg::all_finite;
 use crate::model::{Constraint, Hessian, Mass, System};
 use crate::{Real, State, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -146,10 +146,10 @@ fn basis<T: Real, const N: usize, const R: usize>(
     let floor = T::default_epsilon().sqrt();
     for r in 0..R {
         let mut best: Option<(usize, SVector<T, N>, T)> = None;
-        for j in 0..N {
+        for (j, &taken) in used.iter().enumerate() {
             let allowed = match axes {
                 Some(a) => a[r] == j,
-                None => !used[j],
+                None => !taken,
             };
             if !allowed {
                 continue;
