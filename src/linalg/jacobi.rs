@@ -122,7 +122,7 @@ fn jacobi_in_place<T: Real, const N: usize>(
     let norm = m.norm();
     let tol = norm * T::default_epsilon() * T::lit(N.max(1) as f64);
     // Entries through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters:
-    // provably in range, no bounds-check panic branch on the device.
+    // provably in range, no bounds-check panic branch on the device (for every `N`).
     let off = |m: &SMatrix<T, N, N>| {
         let a = &m.data.0;
         let mut s = T::zero();
@@ -144,13 +144,12 @@ fn jacobi_in_place<T: Real, const N: usize>(
         }
         for p in 0..N {
             for q in (p + 1)..N {
-                let (a, w) = (&mut m.data.0, &mut v.data.0);
-                let apq = a[q][p];
+                let apq = m[(p, q)];
                 if apq == T::zero() {
                     continue;
                 }
-                let app = a[p][p];
-                let aqq = a[q][q];
+                let app = m[(p, p)];
+                let aqq = m[(q, q)];
                 // Rotation angle: tan(2θ) = 2a_pq / (a_qq − a_pp), t = tan θ (smaller root).
                 let theta = (aqq - app) / (apq + apq);
                 let t = {
@@ -165,24 +164,24 @@ fn jacobi_in_place<T: Real, const N: usize>(
                 let s = t * c;
                 // A ← Jᵀ A J with J the rotation in the (p, q) plane.
                 for k in 0..N {
-                    let mkp = a[p][k];
-                    let mkq = a[q][k];
-                    a[p][k] = c * mkp - s * mkq;
-                    a[q][k] = s * mkp + c * mkq;
+                    let mkp = m[(k, p)];
+                    let mkq = m[(k, q)];
+                    m[(k, p)] = c * mkp - s * mkq;
+                    m[(k, q)] = s * mkp + c * mkq;
                 }
                 for k in 0..N {
-                    let mpk = a[k][p];
-                    let mqk = a[k][q];
-                    a[k][p] = c * mpk - s * mqk;
-                    a[k][q] = s * mpk + c * mqk;
+                    let mpk = m[(p, k)];
+                    let mqk = m[(q, k)];
+                    m[(p, k)] = c * mpk - s * mqk;
+                    m[(q, k)] = s * mpk + c * mqk;
                 }
-                a[q][p] = T::zero();
-                a[p][q] = T::zero();
+                m[(p, q)] = T::zero();
+                m[(q, p)] = T::zero();
                 for k in 0..N {
-                    let vkp = w[p][k];
-                    let vkq = w[q][k];
-                    w[p][k] = c * vkp - s * vkq;
-                    w[q][k] = s * vkp + c * vkq;
+                    let vkp = v[(k, p)];
+                    let vkq = v[(k, q)];
+                    v[(k, p)] = c * vkp - s * vkq;
+                    v[(k, q)] = s * vkp + c * vkq;
                 }
             }
         }

@@ -78,13 +78,21 @@ const TOLERANCES: &[(&str, f64)] = &[
 
 type Key = (String, u32, String, usize);
 
-/// Records every state value of a run, keyed like the firmware's `x` lines.
+/// Records every state value (and every value a scenario computed, e.g. a gain) of a run, keyed
+/// like the firmware's `x` lines.
 struct Recorder<T> {
     values: Vec<(Key, T)>,
 }
 
 impl<T: Real> Sink<T> for Recorder<T> {
     fn begin(&mut self, _case: &'static str, _steps: u32, _every: u32) {}
+
+    fn values(&mut self, case: &'static str, name: &'static str, xs: &[T]) {
+        for (i, &x) in xs.iter().enumerate() {
+            self.values
+                .push(((case.to_string(), 0, name.to_string(), i), x));
+        }
+    }
 
     fn record<const N: usize>(&mut self, case: &'static str, step: u32, s: &State<T, N>) {
         let mut push = |name: &str, i: usize, x: T| {
