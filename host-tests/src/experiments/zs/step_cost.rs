@@ -6,8 +6,9 @@
 //! - **Step cost over Verlet**: one Z&S step (`h = 0.1`, `β = 0.4`, the dense solve) against
 //!   one Verlet step (`h = 0.01`, inside Verlet's stability cap at `ω = 20`) on the same model,
 //!   per step.
-//! - **Controlled over free**: a controlled tick is `set_force(u)` with a new `u` (a PD law on
-//!   the state, a few flops) and one step; a free tick is one step with the force held. With
+//! - **Controlled over free**: a controlled tick is `set_force(u)` with a new `u` (from a table
+//!   of commands computed beforehand: the controller's own work is not the integrator's) and
+//!   one step; a free tick is one step with the force held. With
 //!   [`DenseKept`] the new force refreshes the cached start-of-step force by two triangular
 //!   solves with the kept factors and the third-derivative term at the new `a`, not a second
 //!   assembly and factorisation; with [`Dense`] it clears the cache and the step evaluates the
@@ -35,6 +36,9 @@ use std::hint::black_box as bb;
 
 /// Steps between resets to the start (every run of a closure does the same work on average).
 const RESET: usize = 256;
+
+/// Distinct held forces a controlled tick cycles through (consecutive ticks always differ).
+const FORCES: usize = 7;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -124,17 +128,6 @@ pub fn arm() -> Result<Mechanism<f64, 2, 6, 3>, ConfigError> {
     b.build()
 }
 
-/// A PD law towards `target` with gains `kp`, `kd` on every coordinate (a few flops: the
-/// controller's own cost is part of the controlled tick).
-fn pd<const N: usize>(
-    s: &State<f64, N>,
-    target: &SVector<f64, N>,
-    kp: f64,
-    kd: f64,
-) -> SVector<f64, N> {
-    (target - s.q) * kp - s.v * kd
-}
-
 /// Free and controlled ticks of Z&S with the solver `S` on `sys` from `s0`, ns per tick.
 fn control_pair<P, S, const N: usize>(
     sys: System<f64, Actuated<f64, P, N>, N>,
@@ -148,14 +141,16 @@ where
     S: ShiftedSolve<f64, N> + Copy,
 {
     let (h, p) = (1e-3, ZsParams::default());
-    let target = s0.q;
+    // The commands of a controller, a different force every tick (computed beforehand: the
+    // controller's own flops are the user's, the same whatever integrator the plant uses).
+    let commands: [SVector<f64, N>; FORCES] = core::array::from_fn(|j| {
+        SVector::from_fn(|i, _| mask[i] * (0.5 + 0.1 * i as f64) * ((j + 1) as f64).sin())
+    });
     let mut free = ZhangSkeel::with_solver(sys, h, p, solver).expect("valid");
     let mut ctl = free;
     let mut free_tick = ticker(s0, |s, _| free.step(s).expect("stable"));
     let mut ctl_tick = ticker(s0, |s, k| {
-        // A step away from the start so the law has work to do; then PD back towards it.
-        let u = pd(s, &target, 5.0, 0.5).component_mul(&mask) * (1.0 + 1e-3 * (k % 7) as f64);
-        ctl.set_force(&u).expect("finite");
+        ctl.set_force(bb(&commands[k % FORCES])).expect("finite");
         ctl.step(s).expect("stable");
     });
     let m = compare(
