@@ -89,8 +89,9 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
     /// The body of [`Self::new`] in place: the intermediate matrices live in `self`'s own
     /// (`L` in `to_modal`, `L⁻¹` in `force_to_modal`, `A = L⁻¹KL⁻ᵀ` in `from_modal`, the
     /// friction frame in `noise_cov`) and in `scratch` (`Q` and the Jacobi work), each replaced
-    /// by its final value once it is no longer needed. The operations are those of the plain
-    /// formulas, so are the bits; the stack holds no `N×N` value, so an integrator built in a
+    /// by its final value once it is no longer needed; each product is evaluated out of line
+    /// ([`product`]). The operations are those of the plain formulas, so are the bits; beyond
+    /// `scratch` the stack holds one `N×N` temporary at a time, so an integrator built in a
     /// `static` on a microcontroller needs little of it ([`Sim1::new_in`](super::Sim1::new_in)).
     ///
     /// # Errors
