@@ -107,7 +107,7 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         params.check()?;
         let [qm, work] = scratch;
         let scalar_c = self.factor_mass(&params.friction)?;
-        let (l, l_inv) = (&self.to_modal, &self.force_to_modal);
+        let l_inv = &self.force_to_modal;
         // Each product through an out-of-line helper writing into place: its temporaries live
         // in the helper's frame only.
         product(work, |w| *w = l_inv * k * l_inv.transpose());

@@ -254,6 +254,7 @@ mod tests {
     use crate::model::Quadratic;
     use crate::sim::{Friction, Noise};
     use crate::Integrator;
+    use nalgebra::SMatrix;
 
     /// A full mass, a coupled stiffness and a soft coupling: every transform non-trivial.
     fn system<T: Real>() -> SimSystem<T, super::super::Conservative<Quadratic<T, 3>>, 3> {
