@@ -351,3 +351,63 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `f` by the printed formulas with nalgebra's own products and LU (general inertia).
+    fn reference(zs: &LinearizedZs2<f64>, r: &Matrix3<f64>, h2: f64) -> Matrix3<f64> {
+        let (c, w) = (zs.beta * h2, zs.weight);
+        let cp = zs.two_omega2 * c;
+        let (s, p) = (r.transpose() * r, r * r.transpose());
+        let mut grad = (r * s - r) * zs.two_omega2;
+        grad[(2, 2)] += zs.body.b_mu;
+        let b = -SVector::<f64, 9>::from_column_slice(grad.as_slice());
+        let a = SMatrix::<f64, 9, 9>::from_fn(|row, col| {
+            let (k, l, i, j) = (row % 3, row / 3, col % 3, col / 3);
+            let mut v = r[(k, j)] * r[(i, l)];
+            if i == k {
+                v += s[(j, l)];
+            }
+            if j == l {
+                v += p[(k, i)];
+            }
+            cp * v + if row == col { w[l] - cp } else { 0.0 }
+        });
+        let am = Matrix3::from_column_slice(a.lu().solve(&b).unwrap().as_slice());
+        let corr =
+            am * (am.transpose() * r) + am * (r.transpose() * am) + r * (am.transpose() * am);
+        corr * -(cp * c) + am * Matrix3::from_diagonal(&w)
+    }
+
+    /// The written-out force against the plain formulas: near SO(3) (the `LDLᵀ` path) and at
+    /// `R = 0.85 I` with `h = 1`, where the 9×9 matrix is indefinite (its smallest eigenvalue
+    /// is about `W − 0.28 c'` with `c' = 2ω²βh² = 80`): the LU path after the rebuild.
+    #[test]
+    fn force_matches_the_plain_formulas_on_both_solve_paths() {
+        let body = RigidBody {
+            inertia: Vector3::new(1.0, 1.3, 0.8),
+            b_mu: 0.7,
+        };
+        let mut zs = LinearizedZs2::new(body, 0.1, So3ZsParams::default()).unwrap();
+        let near = Matrix3::new(0.99, -0.1, 0.05, 0.1, 0.98, -0.2, -0.04, 0.21, 0.97);
+        for (r, h) in [(near, 0.1), (Matrix3::identity() * 0.85, 1.0)] {
+            let h2 = h * h;
+            let f = mat3::matrix(&zs.force(&r.data.0, h2).unwrap());
+            let want = reference(&zs, &r, h2);
+            assert!((f - want).amax() <= 1e-12 * want.amax(), "{f} vs {want}");
+        }
+        let a_indefinite = {
+            let mut probe = zs;
+            probe.assemble(
+                &(Matrix3::identity() * 0.85).data.0,
+                &[[0.7225, 0.0, 0.0], [0.0, 0.7225, 0.0], [0.0, 0.0, 0.7225]],
+                &[[0.7225, 0.0, 0.0], [0.0, 0.7225, 0.0], [0.0, 0.0, 0.7225]],
+                80.0,
+            );
+            !crate::linalg::ldlt9_in_place(&mut probe.work)
+        };
+        assert!(a_indefinite, "the second case must take the fallback");
+    }
+}

@@ -9,7 +9,7 @@ use crate::validate::check_step;
 use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 #[cfg(doc)]
 use crate::{Integrator, StochasticIntegrator};
-use nalgebra::{SMatrix, SVector};
+use nalgebra::SVector;
 
 /// Which Lie–Trotter order SIM1 uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -104,10 +104,9 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
             force,
         } = system;
         let sim = Self::blank_in(slot, mass, force, h);
-        let mut scratch = [SMatrix::zeros(); 2];
         let built = sim
             .lin
-            .fill(&stiffness, &params, &mut scratch)
+            .fill_scratch(&stiffness, &params)
             .and_then(|()| sim.scheme.flow.fill(&sim.lin, h));
         if let Err(e) = built {
             *slot = None;
@@ -255,6 +254,7 @@ mod tests {
     use crate::model::Quadratic;
     use crate::sim::{Friction, Noise};
     use crate::Integrator;
+    use nalgebra::SMatrix;
 
     /// A full mass, a coupled stiffness and a soft coupling: every transform non-trivial.
     fn system<T: Real>() -> SimSystem<T, super::super::Conservative<Quadratic<T, 3>>, 3> {

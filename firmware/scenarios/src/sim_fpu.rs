@@ -46,8 +46,13 @@ pub fn sim_fpu_in<T: Real, S: Sink<T>>(
 /// Not inlined: the construction's temporaries live in this frame, gone before the loop runs.
 #[inline(never)]
 fn build<T: Real>(slot: &mut Option<SimFpu<T>>) -> Result<&mut SimFpu<T>, ConfigError> {
-    let fpu = Fpu::<T, 6>::paper();
-    let split = fpu.split();
-    let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
-    Sim1::new_in(slot, system, T::lit(0.01), FastParams::default())
+    Sim1::new_in(slot, system(), T::lit(0.01), FastParams::default())
+}
+
+/// The FPU chain's mass, stiff matrix and soft force (out of line: the chain's values leave
+/// the stack before the construction runs).
+#[inline(never)]
+fn system<T: Real>() -> SimSystem<T, Conservative<FpuSoft<T, 6>>, 6> {
+    let split = Fpu::<T, 6>::paper().split();
+    SimSystem::new(Mass::identity(), split.stiff.k, split.soft)
 }

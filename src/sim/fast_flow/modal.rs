@@ -115,25 +115,23 @@ pub(super) fn modal_friction<T: Real, const N: usize>(
     Ok(gamma.map(|g| g.max(T::zero())))
 }
 
+/// `g gᵀ` (out of line: the noise-free construction does not carry its temporaries).
+#[inline(never)]
+fn gram<T: Real, const N: usize>(g: &SMatrix<T, N, N>) -> SMatrix<T, N, N> {
+    g * g.transpose()
+}
+
 /// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`; the noise is
 /// validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
+#[inline(never)]
 pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
     noise: &Noise<T, N>,
     ql_inv: &SMatrix<T, N, N>,
     scalar_friction: Option<T>,
 ) -> Result<SMatrix<T, N, N>, ConfigError> {
     match *noise {
-        // No noise: `GGᵀ = 0` (what the product gives up to the signs of its zeros, which
-        // nothing reads).
-        Noise::Scalar(s) if s == T::zero() => Ok(SMatrix::zeros()),
-        Noise::Scalar(s) => {
-            let g = ql_inv * s;
-            Ok(g * g.transpose())
-        }
-        Noise::Matrix(s) => {
-            let g = ql_inv * s;
-            Ok(g * g.transpose())
-        }
+        Noise::Scalar(s) => Ok(gram(&(ql_inv * s))),
+        Noise::Matrix(s) => Ok(gram(&(ql_inv * s))),
         Noise::Thermal {
             inverse_temperature: beta,
         } => {
