@@ -52,8 +52,8 @@ impl Setup {
     pub fn paper() -> Self {
         Self {
             t_end: 1.0,
-            hs: vec![4e-4, 2e-4, 1e-4, 5e-5],
-            omega: 2000.0,
+            hs: vec![2e-4, 1e-4, 5e-5, 2.5e-5],
+            omega: 1000.0,
             omegas: vec![1000.0, 2000.0, 4000.0, 8000.0],
             h_model: 2.5e-5,
             t_free: 6.0,
@@ -66,7 +66,7 @@ impl Setup {
     /// The quick setup: the same runs, fewer steps.
     pub fn quick() -> Self {
         Self {
-            hs: vec![4e-4, 2e-4, 1e-4],
+            hs: vec![2e-4, 1e-4, 5e-5],
             omegas: vec![1000.0, 2000.0, 4000.0],
             h_model: 5e-5,
             ..Self::paper()
@@ -120,7 +120,13 @@ pub struct Results {
 
 /// `(error vs own model, error vs Lagrangian, residual, max |ΔE|, failed)` of a
 /// double-pendulum run: max joint-angle errors at `T`.
-fn double_error(arm: &Arm, method: Method, h: f64, t_end: f64, omega: f64) -> (f64, f64, f64, f64, bool) {
+fn double_error(
+    arm: &Arm,
+    method: Method,
+    h: f64,
+    t_end: f64,
+    omega: f64,
+) -> (f64, f64, f64, f64, bool) {
     let m = arm.double::<f64>().expect("double pendulum");
     let steps = (t_end / h).round() as usize;
     let s0 = m.initial_state();
@@ -147,7 +153,13 @@ fn double_error(arm: &Arm, method: Method, h: f64, t_end: f64, omega: f64) -> (f
 }
 
 /// Compound-pendulum angle error at `t_end` in `T`.
-fn single_error<T: macrostep::Real>(arm: &Arm, method: Method, h: f64, t_end: f64, omega: f64) -> f64 {
+fn single_error<T: macrostep::Real>(
+    arm: &Arm,
+    method: Method,
+    h: f64,
+    t_end: f64,
+    omega: f64,
+) -> f64 {
     let m = arm.single::<T>().expect("compound pendulum");
     let steps = (t_end / h).round() as usize;
     let out = run(&m, method, m.initial_state(), h, steps, steps, omega);
@@ -201,11 +213,21 @@ pub fn compute(setup: &Setup) -> Results {
     };
     let free = [Method::Rattle, Method::Zs]
         .iter()
-        .map(|&m| (m, free_run::<f64>(m, step(m), setup.t_free, setup.omega_free)))
+        .map(|&m| {
+            (
+                m,
+                free_run::<f64>(m, step(m), setup.t_free, setup.omega_free),
+            )
+        })
         .collect();
     let spherical = [Method::Rattle, Method::Zs]
         .iter()
-        .map(|&m| (m, spherical_run::<f64>(m, step(m), setup.t_end, setup.omega_free)))
+        .map(|&m| {
+            (
+                m,
+                spherical_run::<f64>(m, step(m), setup.t_end, setup.omega_free),
+            )
+        })
         .collect();
     Results {
         setup: setup.clone(),
@@ -289,12 +311,20 @@ pub fn report(r: &Results, out: &Output) {
             sci(f.residual),
             if f.failed { " (a step failed)" } else { "" }
         );
-        let name = if *m == Method::Rattle { "free".to_string() } else { format!("free.{k}") };
+        let name = if *m == Method::Rattle {
+            "free".to_string()
+        } else {
+            format!("free.{k}")
+        };
         figure(&format!("bodies.{name}.flip_time"), ft);
         figure(&format!("bodies.{name}.l_drift"), f.l_drift);
         figure(&format!("bodies.{name}.max_de"), f.max_de);
     }
-    say!(out, "spherical pendulum with a rigid bob, T = {} s:", s.t_end);
+    say!(
+        out,
+        "spherical pendulum with a rigid bob, T = {} s:",
+        s.t_end
+    );
     for (m, f) in &r.spherical {
         let k = m.key();
         say!(
