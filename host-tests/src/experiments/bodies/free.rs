@@ -137,7 +137,11 @@ const D_SP: usize = body_constraints(3) + 3;
 /// # Panics
 /// When the builder refuses it (a bug).
 pub fn spherical<T: Real>() -> (Mechanism<T, 3, N_SP, D_SP>, State<T, N_SP>) {
-    let inertia = [[0.02, 0.003, -0.002], [0.003, 0.03, 0.004], [-0.002, 0.004, 0.025]];
+    let inertia = [
+        [0.02, 0.003, -0.002],
+        [0.003, 0.03, 0.004],
+        [-0.002, 0.004, 0.025],
+    ];
     let rc = Vector3::new(0.3, 0.1, -0.4);
     let com = Vector3::from(PIVOT) + rc;
     let mut b = MechanismBuilder::<T, 3, N_SP, D_SP>::new().expect("builder");

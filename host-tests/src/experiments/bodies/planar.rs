@@ -105,10 +105,18 @@ impl Arm {
             dy[1] = -k * y[0].sin();
         };
         let y0 = [self.theta0[0], 0.0];
-        reference::solve(f, 0.0, &y0, times.last().copied().unwrap_or(0.0), TIGHT.0, TIGHT.1, times)
-            .iter()
-            .map(|y| y[0] - self.theta0[0])
-            .collect()
+        reference::solve(
+            f,
+            0.0,
+            &y0,
+            times.last().copied().unwrap_or(0.0),
+            TIGHT.0,
+            TIGHT.1,
+            times,
+        )
+        .iter()
+        .map(|y| y[0] - self.theta0[0])
+        .collect()
     }
 
     /// The double pendulum's reference: the joint angles `(θ₁ − θ₁(0), θ₂ − θ₁ − (θ₂(0) −
