@@ -106,10 +106,12 @@ fn arm6_bodies_joints_and_ground() {
         assert_eq!(j.parent, parent);
     }
     assert!(close3(m.joints[2].anchor, [0.425, 0.01615, 0.089159]));
+    // The elbow's limits are ±3.14159265359 in the file (π to 12 digits), read as written.
     let lim = m.joints[2].limit;
+    let pi12: f64 = "3.14159265359".parse().unwrap();
     assert_eq!(
         (lim.lower, lim.upper, lim.effort, lim.velocity),
-        (-3.14159265359, 3.14159265359, 150.0, 3.15)
+        (-pi12, pi12, 150.0, 3.15)
     );
 }
 
