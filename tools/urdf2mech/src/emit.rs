@@ -41,7 +41,7 @@ pub fn module_name(robot: &str) -> String {
     let mut s = String::new();
     for c in robot.chars() {
         if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && !s.is_empty() && !s.ends_with('_') {
+            if c.is_ascii_uppercase() && s.ends_with(|p: char| p.is_ascii_lowercase()) {
                 s.push('_');
             }
             s.push(c.to_ascii_lowercase());
@@ -127,16 +127,27 @@ fn header(o: &mut String, model: &Model, options: &Options, plane: &Result<Plane
     let _ = writeln!(o, "///");
     match plane {
         Ok(p) => {
-            let _ = writeln!(o, "/// **Planar, `DIM = 2`**: every hinge axis is parallel to {}, every anchor and centre of mass", vec3(p.normal));
-            let _ = writeln!(o, "/// lies in one plane. Planar coordinates: `x` along {}, `y` along {} (world); a body's", vec3(p.e1), vec3(p.e2));
             let _ = writeln!(
                 o,
-                "/// inertia is its moment about {} (`INERTIA_AXIS`). Gravity in the plane is",
+                "/// **Planar, `DIM = 2`**: every hinge axis is parallel to {},",
                 vec3(p.normal)
+            );
+            let _ = writeln!(o, "/// every anchor and centre of mass lies in one plane. Planar coordinates: `x` along");
+            let _ = writeln!(
+                o,
+                "/// {}, `y` along {} (world). A body's inertia is its moment about",
+                vec3(p.e1),
+                vec3(p.e2)
             );
             let _ = writeln!(
                 o,
-                "/// `GRAVITY_IN_PLANE` = {} times the URDF's (along world `−z`).",
+                "/// {} (`INERTIA_AXIS`), given as `[[I, 0], [0, 0]]`; hinges turn about",
+                vec3(p.normal)
+            );
+            let _ = writeln!(o, "/// that axis (their axis argument is unused). Gravity in the plane is `GRAVITY_IN_PLANE`");
+            let _ = writeln!(
+                o,
+                "/// = {} times the URDF's (along world `−z`).",
                 num(p.gravity)
             );
         }
@@ -372,7 +383,10 @@ fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
     );
     for (k, body) in model.bodies.iter().enumerate() {
         let inertia = match plane {
-            Some(p) => format!("l({})", num(inertia_about(&body.inertia, p.normal))),
+            Some(p) => format!(
+                "[[l({}), l(0.0)], [l(0.0), l(0.0)]]",
+                num(inertia_about(&body.inertia, p.normal))
+            ),
             None => format!(
                 "[{}]",
                 body.inertia
@@ -398,13 +412,10 @@ fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
         let child = format!("Link::Body(b{})", j.child);
         let axis = match (plane, j.kind) {
             (Some(p), Kind::Prismatic) => lits(&p.project(j.axis)),
-            (Some(_), _) => String::new(),
+            (Some(_), _) => "[l(0.0), l(0.0)]".to_string(),
             (None, _) => lits(&j.axis),
         };
         let call = match j.kind {
-            Kind::Revolute | Kind::Continuous if plane.is_some() => {
-                format!("revolute({parent}, {child}, {})", at(j.anchor))
-            }
             Kind::Revolute | Kind::Continuous => {
                 format!("revolute({parent}, {child}, {}, {axis})", at(j.anchor))
             }
