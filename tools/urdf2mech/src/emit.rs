@@ -39,9 +39,12 @@ fn lits(v: &[f64]) -> String {
 /// The snake-case identifier of a robot name.
 pub fn module_name(robot: &str) -> String {
     let mut s = String::new();
+    let mut prev = ' ';
     for c in robot.chars() {
+        let lower_before = prev.is_ascii_lowercase();
+        prev = c;
         if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && s.ends_with(|p: char| p.is_ascii_lowercase()) {
+            if c.is_ascii_uppercase() && lower_before {
                 s.push('_');
             }
             s.push(c.to_ascii_lowercase());
