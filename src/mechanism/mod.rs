@@ -90,16 +90,22 @@
 //! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
 //! input. All are [`ConfigError`]s.
 
+mod body;
 mod builder;
+mod joint;
 mod linkage;
+mod row;
 mod spring;
 
+pub use body::{body_constraints, body_coordinates, Body};
 pub use builder::MechanismBuilder;
-pub use linkage::{Linkage, Place, Rod};
+pub use joint::{JointKind, Link};
+pub use linkage::{Linkage, Place, Rod, Row};
+pub use row::{Bilinear, BodyPoint};
 pub use spring::{Loads, Spring, Springs};
 
 use crate::model::{Mass, Penalty, System};
-use crate::systems::{Distances, Endpoint, LinearPotential, Link};
+use crate::systems::{Distances, Endpoint, LinearPotential, Link as Bar};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -136,6 +142,11 @@ pub enum Actuator<T: Real, const DIM: usize> {
         a: usize,
         /// The far end of the rod turned by `−τ`.
         b: usize,
+    },
+    /// A joint motor (see [`MechanismBuilder::joint_motor`]).
+    Joint {
+        /// The joint.
+        joint: usize,
     },
 }
 
@@ -175,7 +186,7 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     nodes: usize,
     mass: Mass<T, N>,
     gravity: LinearPotential<T, N>,
-    links: [Link<T, DIM>; D],
+    links: [Bar<T, DIM>; D],
     linkage: Linkage<T, DIM, N, D>,
     rails: bool,
     damping: SMatrix<T, N, N>,
@@ -183,6 +194,12 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     n_act: usize,
     start: SVector<T, N>,
     springs: Springs<T, DIM, N, S>,
+    node_mass: [T; N],
+    joint_rows: bool,
+    bodies: [body::BodyRec<T, DIM>; N],
+    n_bodies: usize,
+    joints: [joint::Joint<T, DIM>; N],
+    n_joints: usize,
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
@@ -221,24 +238,37 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         } else {
             Mass::diagonal(m)?
         };
-        let rods = b.links.map(|l| linkage::Rod {
-            a: b.end(&Endpoint::Node(l.node)),
-            b: b.end(&l.to),
-            length2: l.length * l.length,
+        let mut rows = b.links.map(|l| {
+            linkage::Row::Rod(linkage::Rod {
+                a: b.end(&Endpoint::Node(l.node)),
+                b: b.end(&l.to),
+                length2: l.length * l.length,
+            })
         });
+        for (row, joint) in rows.iter_mut().zip(b.joint_rows.iter()) {
+            if let Some(j) = joint {
+                *row = linkage::Row::Joint(*j);
+            }
+        }
         Ok(Self {
             places: b.places,
             nodes: b.nodes,
             mass,
             gravity: LinearPotential::new(w)?,
             links: b.links,
-            linkage: Linkage::from_valid(rods),
+            linkage: Linkage::from_valid(rows),
             rails: b.has_rails(),
             damping: b.damping,
             actuators: b.actuators,
             n_act: b.n_act,
             start: b.start,
             springs: Springs::from_valid(b.springs),
+            node_mass: b.node_mass,
+            joint_rows: b.joint_rows.iter().any(Option::is_some),
+            bodies: b.bodies,
+            n_bodies: b.n_bodies,
+            joints: b.joints,
+            n_joints: b.n_joints,
         })
     }
 
@@ -258,9 +288,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// The rods as the crate's [`Distances`] (the built-in models' constraint type).
     ///
     /// # Errors
-    /// [`ConfigError::Inconsistent`] `"topology"` when a node sits on a rail.
+    /// [`ConfigError::Inconsistent`] `"topology"` when a node sits on a rail or a joint adds
+    /// rows that are not rods.
     pub fn distances(&self) -> Result<Distances<T, DIM, N, D>, ConfigError> {
-        if self.rails {
+        if self.rails || self.joint_rows {
             return Err(ConfigError::Inconsistent { name: "topology" });
         }
         Ok(Distances::from_valid(self.links))
@@ -367,6 +398,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                     torque_pair(u, q, &j, &place(a), f);
                     torque_pair(u, q, &j, &place(b), -f);
                 }
+                Actuator::Joint { joint } => self.add_joint_motor(joint, f, q, u),
                 Actuator::None => {}
             }
         }
