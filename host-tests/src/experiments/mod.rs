@@ -28,6 +28,7 @@ pub mod lj;
 pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
+pub mod urdf_arms;
 pub mod so3;
 pub mod water;
 pub mod work_precision;
@@ -81,6 +82,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<linearise::LineariseExperiment>(),
     entry::<accelerated_sampling::AcceleratedSamplingExperiment>(),
     entry::<water::WaterExperiment>(),
+    entry::<urdf_arms::UrdfArmsExperiment>(),
 ];
 
 /// Looks an experiment up by name.
