@@ -105,7 +105,15 @@ fn point_mass_chain_matches_the_lu_reference_on_n5() {
     // DOP853 at 1e-13 with outputs at step ends, over T = 3 from the horizontal start.
     const N: usize = 5;
     let times = outputs(3.0, 6);
-    let old = crate::reference::solve(angles_rhs(N), 0.0, &angles_start(N), 3.0, 1e-13, 1e-13, &times);
+    let old = crate::reference::solve(
+        angles_rhs(N),
+        0.0,
+        &angles_start(N),
+        3.0,
+        1e-13,
+        1e-13,
+        &times,
+    );
     let chain = PlanarChain::<N>::unit_pendula();
     let start = angles_start(N);
     let y0: [f64; 10] = state_from_absolute(&start[..N], &start[N..]);
