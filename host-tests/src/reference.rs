@@ -26,8 +26,8 @@
 //! ```
 
 pub mod chain;
-pub mod planar;
 pub mod circuit;
+pub mod planar;
 
 use differential_equations::prelude::*;
 use macrostep::model::{Potential, System};

@@ -52,14 +52,17 @@ fn mujoco_python() -> Option<String> {
 
 pub fn peers(args: &[String]) -> Result {
     let quick = args.iter().any(|a| a == "--quick");
-    let rest: Vec<&String> = args
-        .iter()
-        .skip_while(|a| *a != "--")
-        .skip(1)
-        .collect();
+    let rest: Vec<&String> = args.iter().skip_while(|a| *a != "--").skip(1).collect();
     let mut cmd = cargo();
-    cmd.args(["run", "--release", "-p", "host-tests", "--features", "peers"])
-        .args(["--bin", "reproduce", "--", "chain-peers"]);
+    cmd.args([
+        "run",
+        "--release",
+        "-p",
+        "host-tests",
+        "--features",
+        "peers",
+    ])
+    .args(["--bin", "reproduce", "--", "chain-peers"]);
     if quick {
         cmd.arg("--quick");
     }

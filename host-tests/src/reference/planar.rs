@@ -226,7 +226,10 @@ impl<const N: usize> PlanarChain<N> {
             w += qdi;
             let (sn, cs) = phi.sin_cos();
             // r = a·e + b·e⊥ and its rate w·(a·e⊥ − b·e), with e = (sn, −cs), e⊥ = (cs, sn).
-            let r = [l.com[0] * sn + l.com[1] * cs, -l.com[0] * cs + l.com[1] * sn];
+            let r = [
+                l.com[0] * sn + l.com[1] * cs,
+                -l.com[0] * cs + l.com[1] * sn,
+            ];
             let rv = [-w * r[1], w * r[0]];
             let vc = [pv[0] + rv[0], pv[1] + rv[1]];
             e += 0.5 * l.mass * (vc[0] * vc[0] + vc[1] * vc[1]) + 0.5 * l.inertia * w * w;

@@ -57,7 +57,7 @@ fn compound_link_is_a_physical_pendulum() {
     // pivot I = j + m(a² + b²), and q̈ = −m g (a sin q + b cos q) / I.
     let (m, a, b, j, g) = (2.0, 0.7, 0.2, 0.05, 3.0);
     let arm = PlanarChain::new([Link::compound(1.0, m, [a, b], j)], g);
-    for q in [0.0, 0.4, -2.0] {
+    for q in [0.0_f64, 0.4, -2.0] {
         let want = -m * g * (a * q.sin() + b * q.cos()) / (j + m * (a * a + b * b));
         let got = arm.accelerations(&[q], &[1.3], &[0.0])[0];
         assert!((got - want).abs() < 1e-14, "q = {q}: {got} vs {want}");
@@ -105,7 +105,15 @@ fn point_mass_chain_matches_the_lu_reference_on_n5() {
     // DOP853 at 1e-13 with outputs at step ends, over T = 3 from the horizontal start.
     const N: usize = 5;
     let times = outputs(3.0, 6);
-    let old = crate::reference::solve(angles_rhs(N), 0.0, &angles_start(N), 3.0, 1e-13, 1e-13, &times);
+    let old = crate::reference::solve(
+        angles_rhs(N),
+        0.0,
+        &angles_start(N),
+        3.0,
+        1e-13,
+        1e-13,
+        &times,
+    );
     let chain = PlanarChain::<N>::unit_pendula();
     let start = angles_start(N);
     let y0: [f64; 10] = state_from_absolute(&start[..N], &start[N..]);

@@ -116,14 +116,14 @@ pub fn sweep(
 
 /// Per integrator, the coarsest step meeting `target` with every finer step meeting it too (the
 /// harness's rule, on the script's grid: no bisection), as `(integrator, point)`.
-pub fn found<'a>(points: &'a [MjPoint], target: f64) -> Vec<(&'a str, Option<&'a MjPoint>)> {
+pub fn found(points: &[MjPoint], target: f64) -> Vec<(&str, Option<&MjPoint>)> {
     let mut names: Vec<&str> = points.iter().map(|p| p.integrator.as_str()).collect();
     names.dedup();
     names
         .into_iter()
         .map(|name| {
             let pts: Vec<&MjPoint> = points.iter().filter(|p| p.integrator == name).collect();
-            let hit = match pts.iter().rposition(|p| !(p.err <= target)) {
+            let hit = match pts.iter().rposition(|p| p.err > target || p.err.is_nan()) {
                 None => pts.first().copied(),
                 Some(k) => pts.get(k + 1).copied(),
             };

@@ -39,9 +39,9 @@ pub fn entries(s: &Size, targets: &[f64]) -> Vec<Entry> {
     for (k, &e) in targets.iter().enumerate() {
         let pen = s.penalty.iter().find(|p| p.target == e);
         for key in ["sylipn", "zs"] {
-            let curve = pen.and_then(|p| p.study.as_ref()).and_then(|st| {
-                st.curves.iter().find(|c| c.key == key)
-            });
+            let curve = pen
+                .and_then(|p| p.study.as_ref())
+                .and_then(|st| st.curves.iter().find(|c| c.key == key));
             out.push(match curve {
                 Some(c) => from_curve(c, 0, e, pen.and_then(|p| p.omega)),
                 None => Entry {
@@ -127,7 +127,10 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
         "references: O(n) articulated body (1e-13) vs O(n³) LU (1e-12) differ by {}",
         sci(s.reference_agreement)
     );
-    figure(&format!("chain-peers.n{n}.reference_agreement"), s.reference_agreement);
+    figure(
+        &format!("chain-peers.n{n}.reference_agreement"),
+        s.reference_agreement,
+    );
     let [aba, lu] = s.rhs_ns;
     say!(
         out,
@@ -139,14 +142,21 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
     for p in &s.penalty {
         let e = tag(p.target);
         match p.omega {
-            Some(w) => say!(out, "target {e}: penalty ω = {w}, model error {}", sci(p.model_err)),
+            Some(w) => say!(
+                out,
+                "target {e}: penalty ω = {w}, model error {}",
+                sci(p.model_err)
+            ),
             None => say!(
                 out,
                 "target {e}: no ω of the list has model error ≤ margin × target (largest: {})",
                 sci(p.model_err)
             ),
         }
-        figure(&format!("chain-peers.n{n}.omega_at_{e}"), p.omega.unwrap_or(f64::NAN));
+        figure(
+            &format!("chain-peers.n{n}.omega_at_{e}"),
+            p.omega.unwrap_or(f64::NAN),
+        );
         figure(&format!("chain-peers.n{n}.model_err_at_{e}"), p.model_err);
     }
     if let Err(why) = &s.mujoco {
@@ -155,7 +165,15 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
     let list = entries(s, targets);
     let t = Table::new(
         out,
-        &["method", "target", "ω", "param", "error", "s per unit t", "÷ Z&Ss"],
+        &[
+            "method",
+            "target",
+            "ω",
+            "param",
+            "error",
+            "s per unit t",
+            "÷ Z&Ss",
+        ],
     );
     for en in &list {
         let e = tag(en.target);
@@ -179,7 +197,10 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
             format!("{:.2}", cost / base),
         ]);
         figure(&format!("chain-peers.n{n}.{}.cpu_at_{e}", en.key), cost);
-        figure(&format!("chain-peers.n{n}.{}.{}_at_{e}", en.key, en.param_name), p);
+        figure(
+            &format!("chain-peers.n{n}.{}.{}_at_{e}", en.key, en.param_name),
+            p,
+        );
         if en.key != "sylipn" {
             figure(
                 &format!(

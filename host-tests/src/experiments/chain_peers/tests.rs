@@ -8,14 +8,16 @@ fn quick_setup_finds_settings_that_meet_the_targets() {
     assert_eq!(r.sizes.len(), 2);
     for s in &r.sizes {
         // The two rigid references (O(n) ABA at 1e-13, O(n³) LU at 1e-12) agree.
-        assert!(s.reference_agreement < 1e-9, "n = {}: {}", s.n, s.reference_agreement);
+        assert!(
+            s.reference_agreement < 1e-9,
+            "n = {}: {}",
+            s.n,
+            s.reference_agreement
+        );
         let list = entries(s, &r.targets);
         for &e in &r.targets {
             for key in ["sylipn", "rattle", "aba_dop853"] {
-                let en = list
-                    .iter()
-                    .find(|x| x.key == key && x.target == e)
-                    .unwrap();
+                let en = list.iter().find(|x| x.key == key && x.target == e).unwrap();
                 let (p, err, cost) = en.found.unwrap_or_else(|| panic!("{key} at {e}: none"));
                 assert!(err <= e && cost > 0.0, "{key} n = {}: {err} at {p}", s.n);
             }
