@@ -36,7 +36,9 @@
 //! ```
 //!
 //! (the implicit function theorem on the position constraint `g(qₙ₊₁) = 0` and on the hidden
-//! constraint at the end). `c G₁ B₀` is the matrix of the step's Newton iteration at its root and
+//! constraint at the end). The end projection's change `B₁ δμ` lies along `M⁻¹G₁ᵀ`, which the
+//! end coordinates `η = UᵀMδv` do not see (`UᵀG₁ᵀ = 0`): it keeps the full-coordinate `δvₙ₊₁`
+//! tangent and does not change the reduced `A`. `c G₁ B₀` is the matrix of the step's Newton iteration at its root and
 //! `S₁` that of its end projection; each is factorised once for every column. The held force
 //! `u ∈ ℝᴺ` stays in full coordinates: `B` is `2R × N` (a force along `g'ᵀ` is absorbed by the
 //! multipliers at the start of the step, not at its end: it acts at `O(h²)`).
