@@ -72,6 +72,7 @@ fn jacobi<T: Real, const N: usize>(mut m: SMatrix<T, N, N>) -> Option<Eigen<T, N
     let tol = norm * T::default_epsilon() * T::lit(N.max(1) as f64);
     // Entries through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters:
     // provably in range, no bounds-check panic branch on the device (for every `N`).
+    #[allow(clippy::needless_range_loop)] // the row-major order of the sum is kept
     let off = |m: &SMatrix<T, N, N>| {
         let a = &m.data.0;
         let mut s = T::zero();
