@@ -159,6 +159,7 @@ fn double<T: Real, const S: usize>(
 }
 
 /// `m ← ½ m + ½ mᵀ` in place (entries through the column arrays, loop-counter indices).
+#[allow(clippy::needless_range_loop)] // pairs (i, j) and (j, i) of one array
 fn sym<T: Real, const S: usize>(m: &mut SMatrix<T, S, S>) {
     let half = T::lit(0.5);
     let a = &mut m.data.0;

@@ -123,6 +123,7 @@ fn jacobi_in_place<T: Real, const N: usize>(
     let tol = norm * T::default_epsilon() * T::lit(N.max(1) as f64);
     // Entries through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters:
     // provably in range, no bounds-check panic branch on the device (for every `N`).
+    #[allow(clippy::needless_range_loop)] // the row-major order of the sum is kept
     let off = |m: &SMatrix<T, N, N>| {
         let a = &m.data.0;
         let mut s = T::zero();
