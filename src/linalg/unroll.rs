@@ -64,8 +64,8 @@ mod tests {
     /// Both schedules (the one this target uses and the written-out one) visit `0 … n − 1` once each, in order.
     #[test]
     fn visits_every_index_once_in_order() {
-        let schedules: [fn(usize, &mut dyn FnMut(usize)); 2] =
-            [|n, f| each(n, f), |n, f| written_out(n, f)];
+        type Schedule = fn(usize, &mut dyn FnMut(usize));
+        let schedules: [Schedule; 2] = [|n, f| each(n, f), |n, f| written_out(n, f)];
         for schedule in schedules {
             for n in 0..9 {
                 let mut seen = [usize::MAX; 9];

@@ -205,9 +205,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     /// Two schedules of the same sums, bit-identical (each entry receives the same terms in link
     /// order): on a bare-metal target (`target_os = "none"`, built at opt-level "s") `B` and
     /// `−B` are formed once per link and added block by block, one range check per block column
-    /// (the double pendulum's assembly: 347 → 249 instructions on a Cortex-M4F); elsewhere entry
-    /// by entry, which the optimiser of a host build schedules better (the block form is ≈ 10 %
-    /// slower per Z&S step there).
+    /// (≈ 100 instructions fewer per assembly of the double pendulum on a Cortex-M4F); elsewhere
+    /// entry by entry, which the optimiser of a host build schedules better (the block form made
+    /// a host Z&S step ≈ 10 % slower).
     fn add_penalty_hessian(
         &self,
         q: &SVector<T, N>,
