@@ -100,3 +100,55 @@ fn a_second_of_free_fall_keeps_joints_and_energy() {
     assert!(r.arm6.rattle.lz_drift < 1e-10, "{}", r.arm6.rattle.lz_drift);
     assert!(r.arm6.zs.lz_drift < 1e-10, "{}", r.arm6.zs.lz_drift);
 }
+
+#[test]
+fn penalty_form_approaches_the_exact_one_as_omega_grows() {
+    // The planar arm after 0.3 s from rest: Z&S's joint angles at ω and 10ω against RATTLE's,
+    // all at h = 0.1 ms (RATTLE's own O(h²) error is then far below the penalty's O(ω⁻²)).
+    let (m, ids) = planar_arm3::build::<f64>(9.81).unwrap();
+    let (h, t) = (1e-4, 0.3);
+    let exact = run(&m, &ids.joints, Method::Rattle, h, t, usize::MAX);
+    let gap = |omega: f64| {
+        let zs = run(&m, &ids.joints, Method::Zs(omega), h, t, usize::MAX);
+        assert!(zs.error.is_none(), "ω = {omega}: {:?}", zs.error);
+        let d = zs
+            .angles
+            .iter()
+            .zip(&exact.angles)
+            .map(|(a, b)| (a - b).abs());
+        d.fold(0.0, f64::max)
+    };
+    let (coarse, fine) = (gap(3e3), gap(3e4));
+    println!("angle gap to RATTLE: ω = 3e3: {coarse:.3e}, ω = 3e4: {fine:.3e}");
+    // O(ω⁻²) predicts a factor 100; 30 allows the O(h²) parts that do not shrink with ω.
+    assert!(fine * 30.0 < coarse, "{coarse:.3e} → {fine:.3e}");
+}
+
+#[test]
+fn a_joint_motor_torque_is_the_rate_of_angular_momentum() {
+    // The arm without gravity, a constant 2 N·m on the base (pan) motor: no other z torque acts
+    // (the base hinge's reaction passes through the z axis), so L_z(t) = 2 t.
+    let (m, ids) = arm6::build::<f64>(0.0).unwrap();
+    let (h, steps, tau) = (1e-3, 300, 2.0);
+    let exact = m.system();
+    let sys = System::new(exact.mass, Actuated::new(exact.potential));
+    let mut rattle =
+        Rattle::new(sys, m.constraint(), h, ConstraintNewtonParams::default()).unwrap();
+    let mut s = m.initial_state();
+    let mut commands = [0.0; arm6::MOTORS];
+    commands[ids.motors[0]] = tau;
+    let mut u = SVector::zeros();
+    for _ in 0..steps {
+        m.actuation(&commands, &s.q, &mut u).unwrap();
+        rattle.set_force(&u).unwrap();
+        rattle.step(&mut s).unwrap();
+    }
+    let lz = m.angular_momentum(&s.q, &s.v)[2];
+    let want = tau * h * steps as f64;
+    println!("L_z = {lz:.12e}, τ t = {want:.12e}");
+    // The force is held over each step at its start-of-step value while the bodies turn: an
+    // O(h) relative defect in the torque it exerts.
+    assert!((lz - want).abs() < 1e-2 * want, "{lz} vs {want}");
+    // The pan joint turned the positive way about +z.
+    assert!(m.joint_angle(ids.joints[0], &s.q).unwrap() > 0.0);
+}
