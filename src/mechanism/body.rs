@@ -151,10 +151,7 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
         q: &SVector<T, N>,
         v: &SVector<T, N>,
     ) -> ([SVector<T, DIM>; 4], [SVector<T, DIM>; 4]) {
-        (
-            self.nodes(q, &self.com(q)),
-            self.nodes(v, &self.com(v)),
-        )
+        (self.nodes(q, &self.com(q)), self.nodes(v, &self.com(v)))
     }
 
     /// The world inertia tensor `J = Σ mᵢ (|ρᵢ|² I − ρᵢρᵢᵀ)` of the nodes at `q` (3-D; in the
@@ -171,7 +168,11 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
     }
 
     /// The angular momentum about the COM, `Σ mᵢ ρᵢ × ρ̇ᵢ`.
-    pub(super) fn spin<const N: usize>(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> SVector<T, 3> {
+    pub(super) fn spin<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> SVector<T, 3> {
         let (rho, rdot) = self.relative(q, v);
         let mi = self.mass / T::lit((DIM + 1) as f64);
         let mut l = SVector::<T, 3>::zeros();
@@ -182,7 +183,11 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
     }
 
     /// The angular velocity `ω = J⁻¹ L` (zero when `J` is singular, which a valid body is not).
-    pub(super) fn omega<const N: usize>(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> SVector<T, 3> {
+    pub(super) fn omega<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> SVector<T, 3> {
         let l = self.spin(q, v);
         let j = self.inertia(q);
         if DIM == 2 {
@@ -375,7 +380,9 @@ fn node_offsets<T: Real, const DIM: usize>(
     let s = (T::lit(3.0) / body.mass).sqrt();
     let rho = dirs.map(|d| l * d * s);
     if !rho.iter().all(|r| r.iter().all(|x| x.finite())) {
-        return Err(ConfigError::Overflow { name: "node offset" });
+        return Err(ConfigError::Overflow {
+            name: "node offset",
+        });
     }
     Ok(rho)
 }
@@ -475,7 +482,12 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// The total linear momentum `Σ mᵢ ṗᵢ` over every node.
     pub fn momentum(&self, v: &SVector<T, N>) -> SVector<T, DIM> {
         let mut p = SVector::<T, DIM>::zeros();
-        for (place, &m) in self.places.iter().zip(self.node_mass.iter()).take(self.nodes) {
+        for (place, &m) in self
+            .places
+            .iter()
+            .zip(self.node_mass.iter())
+            .take(self.nodes)
+        {
             p += SVector::from(place.displacement(v)) * m;
         }
         p
@@ -484,7 +496,12 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// The total angular momentum about the origin `Σ mᵢ pᵢ × ṗᵢ` (`(0, 0, L_z)` in the plane).
     pub fn angular_momentum(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> SVector<T, 3> {
         let mut l = SVector::<T, 3>::zeros();
-        for (place, &m) in self.places.iter().zip(self.node_mass.iter()).take(self.nodes) {
+        for (place, &m) in self
+            .places
+            .iter()
+            .zip(self.node_mass.iter())
+            .take(self.nodes)
+        {
             let x = to3(&place.position(q));
             let xd = to3(&SVector::from(place.displacement(v)));
             l += x.cross(&xd) * m;

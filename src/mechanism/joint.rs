@@ -132,7 +132,11 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
         )
     }
 
-    fn row(&self, u: (BodyPoint<T, DIM>, BodyPoint<T, DIM>), w: (BodyPoint<T, DIM>, BodyPoint<T, DIM>)) -> Bilinear<T, DIM> {
+    fn row(
+        &self,
+        u: (BodyPoint<T, DIM>, BodyPoint<T, DIM>),
+        w: (BodyPoint<T, DIM>, BodyPoint<T, DIM>),
+    ) -> Bilinear<T, DIM> {
         Bilinear {
             a: u.0,
             b: u.1,
@@ -144,7 +148,10 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
     }
 
     /// The joint's rows (the first `kind.rows(DIM)` are used).
-    pub(super) fn rows<const N: usize>(&self, bodies: &[BodyRec<T, DIM>; N]) -> [Bilinear<T, DIM>; 6] {
+    pub(super) fn rows<const N: usize>(
+        &self,
+        bodies: &[BodyRec<T, DIM>; N],
+    ) -> [Bilinear<T, DIM>; 6] {
         let child = Link::Body(self.child);
         let [u, n1, n2] = self.frame;
         let cp = link_point(bodies, child, &self.anchor);
@@ -168,7 +175,10 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
             }
         }
         let lock = |a: &SVector<T, DIM>, b: &SVector<T, DIM>| {
-            self.row(self.vector(bodies, child, a), self.vector(bodies, self.parent, b))
+            self.row(
+                self.vector(bodies, child, a),
+                self.vector(bodies, self.parent, b),
+            )
         };
         let slide = |b: &SVector<T, DIM>| self.row((cp, pp), self.vector(bodies, self.parent, b));
         match (self.kind, DIM == 3) {
@@ -513,17 +523,15 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     }
 
     /// `(value, rate)` of joint `j`'s coordinate at `(q, v)`.
-    fn joint_coordinate(
-        &self,
-        j: usize,
-        q: &SVector<T, N>,
-        v: &SVector<T, N>,
-    ) -> Option<(T, T)> {
+    fn joint_coordinate(&self, j: usize, q: &SVector<T, N>, v: &SVector<T, N>) -> Option<(T, T)> {
         let joint = self.joint_rec(j)?;
         let child = Link::Body(joint.child);
         let vec = |link: Link, x: &SVector<T, DIM>| {
             let tip = joint.anchor + x * joint.r;
-            (self.link_point(link, &tip), self.link_point(link, &joint.anchor))
+            (
+                self.link_point(link, &tip),
+                self.link_point(link, &joint.anchor),
+            )
         };
         if joint.kind.hinge(DIM) {
             let (ra, rb) = joint.hinge_frame();

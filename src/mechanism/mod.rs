@@ -34,6 +34,37 @@
 //! # Ok::<(), macrostep::ConfigError>(())
 //! ```
 //!
+//! ## Rigid bodies and joints
+//! [`MechanismBuilder::body`] adds a rigid body (mass, COM, full inertia tensor) as `DIM + 1`
+//! free nodes held by rods — an affine body (000 §4.5) — so every method handles it unchanged;
+//! [`MechanismBuilder::revolute`], [`MechanismBuilder::prismatic`],
+//! [`MechanismBuilder::spherical`] and [`MechanismBuilder::fixed`] join bodies (or a body and
+//! the ground) with rows between body-fixed points; [`MechanismBuilder::joint_motor`] and
+//! [`MechanismBuilder::joint_damping`] drive and damp a joint; [`Mechanism::joint_angle`],
+//! [`Mechanism::body_pose`] and friends read the state out. Sizes:
+//! `N = bodies · body_coordinates(DIM)` (+ point nodes), `D = bodies · body_constraints(DIM)
+//! + Σ JointKind::rows(kind, DIM)` (+ rods). The formulation, its reasons and the joints'
+//! rows, motors and dampers are documented in `body.rs` and `joint.rs`
+//! ([`Body`], [`JointKind`]).
+//!
+//! ```
+//! use macrostep::mechanism::{body_constraints, body_coordinates, Body, JointKind, Link, MechanismBuilder};
+//! // A compound pendulum in the plane: a 1 kg link (I = 0.02 kg·m² about its COM), hinged to
+//! // the ground 0.25 m above its COM.
+//! const N: usize = body_coordinates(2);
+//! const D: usize = body_constraints(2) + JointKind::Revolute.rows(2);
+//! let mut b = MechanismBuilder::<f64, 2, N, D>::new()?;
+//! let link = b.body(Body { mass: 1.0, com: [0.3, 0.95], inertia: [[0.02, 0.0], [0.0, 0.0]] })?;
+//! let hinge = b.revolute(Link::Ground, Link::Body(link), [0.3, 1.2], [0.0, 0.0])?;
+//! let motor = b.joint_motor(hinge)?;
+//! b.gravity(9.81)?;
+//! let mech = b.build()?;
+//! let s = mech.initial_state();
+//! assert!(mech.joint_angle(hinge, &s.q).is_some_and(|a| a.abs() < 1e-12));
+//! assert_eq!(motor, 0);
+//! # Ok::<(), macrostep::ConfigError>(())
+//! ```
+//!
 //! ## Coordinates
 //! Nodes are numbered in the order added. A **free node** ([`MechanismBuilder::node`]) owns
 //! `DIM` consecutive coordinates, its position. A **rail node** ([`MechanismBuilder::rail_node`],
@@ -88,7 +119,8 @@
 //! (a spring from a node to itself; `L₀ > 0` with both ends starting at one point), `Inconsistent "topology"` (`DIM ∉ {2, 3}`, a
 //! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
 //! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
-//! input. All are [`ConfigError`]s.
+//! input. Bodies and joints add theirs (see [`MechanismBuilder::body`],
+//! [`MechanismBuilder::spherical`]). All are [`ConfigError`]s.
 
 mod body;
 mod builder;

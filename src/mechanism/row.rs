@@ -80,7 +80,9 @@ fn sub<T: Real, const DIM: usize>(p: [T; DIM], r: [T; DIM]) -> [T; DIM] {
 /// `x·y`.
 #[inline]
 fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
-    x.iter().zip(y.iter()).fold(T::zero(), |s, (&a, &b)| s + a * b)
+    x.iter()
+        .zip(y.iter())
+        .fold(T::zero(), |s, (&a, &b)| s + a * b)
 }
 
 /// One joint row `g = (P_a − P_b)·(P_c − P_d) − target` between body-fixed points.

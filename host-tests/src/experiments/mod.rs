@@ -10,6 +10,7 @@ pub mod accelerated_sampling;
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
+pub mod bodies;
 pub mod cart_pole;
 pub mod constrained;
 pub mod convert;
@@ -74,6 +75,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
     entry::<cart_pole::CartPoleExperiment>(),
+    entry::<bodies::BodiesExperiment>(),
     entry::<linearise::LineariseExperiment>(),
     entry::<accelerated_sampling::AcceleratedSamplingExperiment>(),
     entry::<water::WaterExperiment>(),
