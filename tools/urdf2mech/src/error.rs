@@ -65,7 +65,7 @@ pub enum Error {
         /// The joint that moves it.
         joint: String,
     },
-    /// A negative mass, or a mass with a zero inertia tensor.
+    /// A negative mass (a zero inertia tensor is allowed: a point mass, e.g. a welded tool).
     NonPositiveMass {
         /// The link.
         link: String,
@@ -135,7 +135,7 @@ impl fmt::Display for Error {
                 "link '{link}', moved by joint '{joint}', has no <inertial> mass (nor has any link fixed to it)"
             ),
             Error::NonPositiveMass { link } => {
-                write!(f, "link '{link}' has a negative mass or a zero inertia tensor")
+                write!(f, "link '{link}' has a negative mass")
             }
             Error::NonPositiveDefiniteInertia { link } => {
                 write!(f, "link '{link}' has an inertia tensor that is not positive definite")

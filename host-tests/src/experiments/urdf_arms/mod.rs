@@ -174,11 +174,16 @@ pub fn report(r: &Results, out: &Output) {
         figure(&format!("urdf-arms.{name}.zs.residual"), arm.zs.residual);
     }
     figure("urdf-arms.arm6.lz_drift", r.arm6.rattle.lz_drift);
+    for (name, arm) in cases {
+        figure(
+            &format!("urdf-arms.{name}.zs.t_reached"),
+            arm.zs.steps as f64 * s.h_zs,
+        );
+    }
+    // The start (ΔE = 0) has no place on a log axis.
     let abs = |run: &Run| {
-        run.energy
-            .iter()
-            .map(|&(t, e)| (t, e.abs().max(1e-16)))
-            .collect()
+        let points = run.energy.iter().filter(|p| p.1 != 0.0);
+        points.map(|&(t, e)| (t, e.abs())).collect()
     };
     crate::plot::emit(
         out,
