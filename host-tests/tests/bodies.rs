@@ -516,3 +516,48 @@ fn a_grounded_joint_damper_dissipates_exactly_c_times_rate_squared() {
         assert!((m.joint_rate(j, &q, &v).unwrap() - rate).abs() < 1e-12);
     }
 }
+
+#[test]
+fn a_planar_slider_on_an_incline_falls_at_g_sin_alpha() {
+    use macrostep::constrained::{ConstraintNewtonParams, Rattle};
+    use macrostep::Integrator;
+    // A body on a prismatic joint to the ground along (cos α, sin α) through a point off the
+    // origin: the slide is s(t) = −½ g sin α t², which RATTLE (a Verlet scheme) integrates
+    // exactly up to round-off.
+    let alpha: f64 = 0.6;
+    let mut b = MechanismBuilder::<f64, 2, 6, 5>::new().unwrap();
+    let l = b
+        .body(Body {
+            mass: 0.7,
+            com: [1.3, -0.4],
+            inertia: [[0.01, 0.0], [0.0, 0.02]],
+        })
+        .unwrap();
+    let axis = [alpha.cos(), alpha.sin()];
+    let j = b
+        .prismatic(Link::Ground, Link::Body(l), [1.0, -0.2], axis)
+        .unwrap();
+    b.gravity(9.81).unwrap();
+    let m = b.build().unwrap();
+    let h = 1e-3;
+    let mut rattle = Rattle::new(
+        m.system(),
+        m.constraint(),
+        h,
+        ConstraintNewtonParams::default(),
+    )
+    .unwrap();
+    let mut s = m.initial_state();
+    for _ in 0..500 {
+        rattle.step(&mut s).unwrap();
+    }
+    let t = 500.0 * h;
+    let want = -0.5 * 9.81 * alpha.sin() * t * t;
+    let got = m.joint_angle(j, &s.q).unwrap();
+    assert!((got - want).abs() < 1e-9, "slide {got} vs {want}");
+    let rate = m.joint_rate(j, &s.q, &s.v).unwrap();
+    assert!((rate + 9.81 * alpha.sin() * t).abs() < 1e-9, "rate {rate}");
+    // No rotation: the orientation lock holds.
+    let (_, a) = m.body_pose(l, &s.q).unwrap();
+    assert!((a - SMatrix::<f64, 2, 2>::identity()).amax() < 1e-9, "{a}");
+}

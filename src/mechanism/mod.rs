@@ -125,6 +125,7 @@
 mod body;
 mod builder;
 mod joint;
+mod joint_state;
 mod linkage;
 mod row;
 mod spring;
