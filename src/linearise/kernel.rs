@@ -36,6 +36,7 @@ impl<T: Real, const N: usize> Factored<T, N> {
     ///
     /// # Errors
     /// As [`Factored::new`].
+    #[allow(clippy::needless_range_loop)]
     pub(super) fn matrix(mut lu_m: SMatrix<T, N, N>) -> Result<Self, StepError> {
         if !lu_m.iter().all(|x| x.finite()) {
             return Err(StepError::Singular);
