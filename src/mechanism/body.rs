@@ -265,7 +265,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
 {
     /// A rigid body ([`Body`]: mass, COM and inertia about the COM, world frame at the build
     /// pose), at rest: `DIM + 1` nodes of mass `m / (DIM + 1)` and the `DIM (DIM + 1) / 2` rods
-    /// between them (see the [module docs](self) for where the nodes go). Returns the body's id.
+    /// between them (see the [module docs](crate::mechanism) for where the nodes go). Returns the body's id.
     ///
     /// ```
     /// use macrostep::mechanism::{body_constraints, body_coordinates, Body, MechanismBuilder};

@@ -419,7 +419,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     }
 
     /// A motor on joint `j`: command `τ` (N·m) on a revolute joint, `F` (N) on a prismatic one
-    /// (module docs). Returns the actuator's index for [`Mechanism::actuation`].
+    /// (module docs). Returns the actuator's index for [`Mechanism::actuation`](crate::mechanism::Mechanism::actuation).
     ///
     /// # Errors
     /// [`ConfigError::OutOfRange`] `"joint"`; [`ConfigError::Inconsistent`] `"joint motor on a
