@@ -6,6 +6,7 @@
 //! - [`report`]: the [`Sink`](macrostep_scenarios::Sink) that prints each recorded state and the
 //!   instruction counts with defmt, and [`run`] which runs a scenario and exits through
 //!   semihosting with success or failure;
+//! - [`tick`]: a 1 kHz tick from the SysTick interrupt, its work and response time;
 //! - [`stack`]: the stack high-water mark (the integrator and the state live on the stack);
 //! - the defmt global logger (semihosting stdout, no panic path) and a HardFault handler that
 //!   exits with failure (never spin: a spinning firmware would hang QEMU until the runner's
@@ -23,6 +24,7 @@ pub mod count;
 mod logger;
 pub mod report;
 pub mod stack;
+pub mod tick;
 
 pub use report::{run, Report};
 

@@ -6,6 +6,8 @@
 //! ```text
 //! scenario <bin>
 //! calibration loop_instructions <2n> ticks <t> overhead_ticks <o>
+//! startup <case> instructions <i>
+//! x <case> 0 <name> <index> <f32 bits as 0x…> <decimal>   (values the scenario computed)
 //! case <case> steps <n> every <k>
 //! x <case> <step> <t|q|v> <index> <f32 bits as 0x…> <decimal>
 //! instructions <case> first <i₁> min <i> max <i> mean <i>
@@ -13,7 +15,8 @@
 //! ok
 //! ```
 //!
-//! `first` is the first step (which fills the first-same-as-last cache); `min`/`max`/`mean` are
+//! `startup` counts the instructions of the scenario's start-up computation (e.g. a Riccati
+//! solve, [`Sink::startup`]). `first` is the first step (which fills the first-same-as-last cache); `min`/`max`/`mean` are
 //! over the remaining steps, each counted from SysTick (see [`crate::count`]) around one call of
 //! `Integrator::step`, the read overhead subtracted.
 
@@ -81,7 +84,29 @@ fn timed_step<I: Integrator<f32, N>, const N: usize>(
     (r, t0.until(t1))
 }
 
+/// Runs `f` between two SysTick reads: `(its result, ticks)`.
+#[inline(never)]
+fn timed<R>(f: impl FnOnce() -> R) -> (R, u32) {
+    let t0 = count::now();
+    let r = black_box(f());
+    let t1 = count::now();
+    (r, t0.until(t1))
+}
+
 impl Sink<f32> for Report {
+    fn values(&mut self, case: &'static str, name: &'static str, xs: &[f32]) {
+        for (i, &x) in xs.iter().enumerate() {
+            print_value(case, 0, name, i, x);
+        }
+    }
+
+    fn startup<R>(&mut self, case: &'static str, f: impl FnOnce() -> R) -> R {
+        let (r, ticks) = timed(f);
+        let n = count::instructions(ticks.saturating_sub(self.overhead));
+        defmt::println!("startup {=str} instructions {=u32}", case, n);
+        r
+    }
+
     fn begin(&mut self, case: &'static str, steps: u32, every: u32) {
         self.stats = Stats {
             min: u32::MAX,
@@ -166,6 +191,50 @@ pub fn run(name: &str, scenario: impl FnOnce(&mut Report) -> Result<(), Scenario
         }
         Err(ScenarioError::Step(e)) => {
             defmt::error!("step error: {}", e);
+            crate::exit_failure()
+        }
+        Err(ScenarioError::Control(e)) => {
+            defmt::error!("control error: {}", e);
+            crate::exit_failure()
+        }
+    }
+}
+
+/// What [`run`] does before the scenario, for a binary that drives its scenario itself (from a
+/// timer interrupt): paints the stack, prints the `scenario` and `calibration` lines. SysTick
+/// must be free-running ([`crate::tick::free_running`]).
+pub fn preamble(name: &str) {
+    crate::stack::paint();
+    defmt::println!("scenario {=str}", name);
+    let n = 1000;
+    let ticks = count::calibrate(n);
+    defmt::println!(
+        "calibration loop_instructions {=u32} ticks {=u32} overhead_ticks {=u32}",
+        2 * n,
+        ticks,
+        count::overhead()
+    );
+}
+
+/// What [`run`] does after the scenario: `stack_bytes` and `ok`, exit with success; or the typed
+/// error, exit with failure.
+pub fn finish(result: Result<(), ScenarioError>) -> ! {
+    match result {
+        Ok(()) => {
+            defmt::println!("stack_bytes {=u32}", crate::stack::used());
+            defmt::println!("ok");
+            crate::exit_success()
+        }
+        Err(ScenarioError::Config(e)) => {
+            defmt::error!("configuration error: {}", e);
+            crate::exit_failure()
+        }
+        Err(ScenarioError::Step(e)) => {
+            defmt::error!("step error: {}", e);
+            crate::exit_failure()
+        }
+        Err(ScenarioError::Control(e)) => {
+            defmt::error!("control error: {}", e);
             crate::exit_failure()
         }
     }

@@ -33,20 +33,20 @@
 //! shows how to run the shards under a batch scheduler.
 //!
 //! # Cost
-//! [`fold`] also returns the *member seconds*: the sum over blocks of the wall time each block
-//! took on its worker thread. With no more threads than free cores that is the CPU time of the
-//! members, the same at 1 or 2 threads, so a cost comparison (FLAVOR vs GLA per path) keeps its
-//! meaning in a parallel run.
+//! [`fold`] also returns the *member seconds*: the sum over blocks of the thread CPU time each
+//! block took on its worker thread (a block runs on one thread). That is the CPU time of the
+//! members, the same at 1 or 2 threads and under load, so a cost comparison (FLAVOR vs GLA per
+//! path) keeps its meaning in a parallel run on a shared machine.
 
 pub mod shard;
 
 use crate::report::progress;
+use crate::timing::CpuClock;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::ops::Range;
-use std::time::Instant;
 
 pub use shard::{Plan, ShardFile};
 
@@ -199,13 +199,13 @@ pub fn fold<A: Sums>(
         .enumerate()
         .filter(|(_, b)| range.contains(&b.start))
         .map(|(k, b)| {
-            let clock = Instant::now();
+            let clock = CpuClock::start();
             let mut acc = zero.clone();
             for i in b.clone() {
                 member(i, &mut acc);
             }
             bar.inc(b.len() as u64);
-            (k, acc, clock.elapsed().as_secs_f64())
+            (k, acc, clock.elapsed_secs())
         })
         .collect();
     bar.finish();

@@ -27,6 +27,7 @@
 
 pub mod chain;
 pub mod circuit;
+pub mod planar;
 
 use differential_equations::prelude::*;
 use macrostep::model::{Potential, System};

@@ -30,6 +30,29 @@ pub fn thread_cpu_seconds() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// Seconds of CPU time the whole process (every thread) has used so far
+/// (`CLOCK_PROCESS_CPUTIME_ID`): the clock for a section that runs parallel work (an ensemble on
+/// rayon's pool), where the calling thread's clock would miss the workers.
+pub fn process_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in `thread_cpu_seconds`; `CLOCK_PROCESS_CPUTIME_ID` is a POSIX clock.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Process CPU seconds (all threads) of one call of `f`: the cost of a parallel section, summed
+/// over the threads that ran it. Other threads of the process running at the same time are
+/// counted too, so time one section at a time.
+pub fn process_cpu_seconds_of<R>(f: impl FnOnce() -> R) -> (R, f64) {
+    let t0 = process_cpu_seconds();
+    let out = std::hint::black_box(f());
+    (out, process_cpu_seconds() - t0)
+}
+
 /// A stopwatch in the calling thread's CPU time, used like [`Instant`]: the time a section
 /// took on its own thread, not the time the machine let it run. Valid for a section that runs
 /// on one thread (no parallel work inside it).

@@ -264,3 +264,112 @@ fn ekf_rejects_bad_input_and_changes_nothing_on_err() {
     );
     assert_eq!((*far.state(), *far.covariance()), before);
 }
+
+/// The device's gain (`macrostep_scenarios::lqr_gain`: Z&S on the frozen-mass cart-pole with
+/// closed-form derivatives of `V = m_p g L cos θ`) against the host experiment's gain from the
+/// same model built on the crate's AD (`reproduce linearise`, method `zs`), in f64: the two
+/// evaluate the same derivatives (at the upright, `sin 0 = 0` and `cos 0 = 1` are exact), so the
+/// gains agree to roundoff, `≤ 1e-12` relative.
+#[test]
+fn device_gain_matches_the_ad_built_models_gain() {
+    use host_tests::experiments::linearise::cart;
+    use macrostep_scenarios::{lqr_gain, LqrWeights, CART_POLE_H};
+    let device = lqr_gain(CART_POLE_H, &LqrWeights::cart_pole()).expect("device gain");
+    let host = cart::gains(CART_POLE_H)[0].clone().expect("host zs gain");
+    let scale = host.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for (d, h) in device.iter().zip(&host) {
+        assert!((d - h).abs() <= 1e-12 * scale, "{device:?} vs {host:?}");
+    }
+}
+
+/// Show 4 on the device path, in f32 (the firmware's scalar): the start-up gain computation and
+/// the EKF loop's set-up return typed errors for bad weights and covariances, never panic, and
+/// leave the loop's slot untouched.
+#[test]
+fn device_setup_rejects_bad_input_with_typed_errors_in_f32() {
+    use macrostep_scenarios::{lqr_gain, mechanism, EkfCartPole, LqrWeights, ScenarioError};
+    let h = 1e-3f32;
+    let good = LqrWeights::<f32>::cart_pole();
+    assert!(lqr_gain(h, &good).is_ok());
+    let control = |w: &LqrWeights<f32>| match lqr_gain(h, w) {
+        Err(ScenarioError::Control(e)) => e,
+        other => panic!("expected a control error, got {other:?}"),
+    };
+    let mut indefinite = good;
+    indefinite.q[1][1] = -1.0;
+    assert_eq!(control(&indefinite), ControlError::NotPsd { name: "Q" });
+    let mut skew = good;
+    skew.q[0][1] = 1.0;
+    assert_eq!(control(&skew), ControlError::NotSymmetric { name: "Q" });
+    let mut nan_q = good;
+    nan_q.q[2][2] = f32::NAN;
+    assert_eq!(control(&nan_q), ControlError::NonFinite { name: "Q" });
+    for r in [0.0, -0.1] {
+        assert_eq!(
+            control(&LqrWeights { r, ..good }),
+            ControlError::NotPositiveDefinite { name: "R" }
+        );
+    }
+    assert_eq!(
+        control(&LqrWeights {
+            r: f32::INFINITY,
+            ..good
+        }),
+        ControlError::NonFinite { name: "R" }
+    );
+    // A bad step size is the linearisation's configuration error.
+    assert!(matches!(
+        lqr_gain(0.0f32, &good),
+        Err(ScenarioError::Config(_))
+    ));
+
+    // The loop's filter: σ = 0 makes R singular; the slot stays empty.
+    let mech = mechanism::<f32>().expect("mechanism");
+    let gain = lqr_gain(h, &good).expect("gain");
+    let mut slot = None;
+    assert_eq!(
+        EkfCartPole::build_into(&mut slot, &mech, gain, 0.0, 1),
+        Err(ScenarioError::Control(ControlError::NotPositiveDefinite {
+            name: "R"
+        }))
+    );
+    assert!(slot.is_none());
+    assert_eq!(
+        EkfCartPole::build_into(&mut slot, &mech, gain, f32::NAN, 1),
+        Err(ScenarioError::Control(ControlError::NonFinite {
+            name: "R"
+        }))
+    );
+    assert!(slot.is_none());
+    assert!(EkfCartPole::build_into(&mut slot, &mech, gain, 0.01, 1).is_ok());
+    assert!(slot.is_some());
+}
+
+/// The uncontrollable and unconverged cases in f32, the device's precision: an unstable mode the
+/// input cannot reach, a marginal one (its cost grows without bound), and a controllable plant
+/// with too small an iteration cap, each a typed error.
+#[test]
+fn uncontrollable_and_unconverged_pairs_are_typed_errors_in_f32() {
+    let p = RiccatiParams::<f32>::default();
+    let (q, r) = (Matrix2::<f32>::identity(), Matrix1::new(1.0f32));
+    let b = matrix![0.0f32; 1.0];
+    let unstable = matrix![1.1f32, 0.0; 0.0, 0.5];
+    assert_eq!(
+        lqr(&unstable, &b, &q, &r, &p),
+        Err(ControlError::Unstabilizable)
+    );
+    let marginal = matrix![1.0f32, 0.0; 0.0, 0.5];
+    assert_eq!(
+        lqr(&marginal, &b, &q, &r, &p),
+        Err(ControlError::NotConverged)
+    );
+    let h = 1e-3f32;
+    let a = matrix![1.0f32, h; 0.0, 1.0];
+    let bi = matrix![0.5 * h * h; h];
+    let capped = RiccatiParams { max_iter: 3, ..p };
+    assert_eq!(
+        lqr(&a, &bi, &q, &r, &capped),
+        Err(ControlError::NotConverged)
+    );
+    assert!(lqr(&a, &bi, &q, &r, &p).is_ok());
+}

@@ -46,6 +46,7 @@ const FAST: &[&str] = &[
     "flavor-fpu",
     "flavor-molecule",
     "flavor-propane",
+    "urdf-arms",
 ];
 
 fn listed() -> BTreeMap<String, Vec<String>> {

@@ -99,6 +99,59 @@ impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for Rattle
     }
 }
 
+/// What one RATTLE step of size `h` from `state` computes, for its linearisation
+/// ([`crate::linearise`]): the start (projected when [`OffManifold::Project`](super::OffManifold::Project)
+/// applies), the end state, the position multiplier `λ⁽ʳ⁾` and the end projection's `μ`
+/// (`v_{n+1} = u + M⁻¹g'(q_{n+1})ᵀμ`, `μ = (h/2) λ⁽ᵛ⁾`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RattleParts<T: Real, const N: usize, const D: usize> {
+    pub(crate) start: State<T, N>,
+    pub(crate) end: State<T, N>,
+    pub(crate) lambda: SVector<T, D>,
+    pub(crate) mu: SVector<T, D>,
+}
+
+impl<T, P, G, const N: usize, const D: usize> Rattle<T, P, G, N, D>
+where
+    T: Real,
+    P: Potential<T, N>,
+    G: Constraint<T, N, D>,
+{
+    /// The step's computation from `state` without changing the integrator, Newton from
+    /// `λ = 0` (the step's root up to its tolerance, whatever [`ConstraintNewtonParams::warm_start`]
+    /// says). Same checks and errors as the step.
+    pub(crate) fn parts(
+        &self,
+        state: &State<T, N>,
+        h: T,
+    ) -> Result<RattleParts<T, N, D>, StepError> {
+        crate::validate::check_step_input(state, h)?;
+        let g = &self.constraint;
+        let mass = &self.system.mass;
+        let s = self.kernel.start(g, mass, state, true)?;
+        let half = h * self.kernel.half;
+        let a0 = self.system.acceleration(&s.q);
+        let w = s.v + a0 * half;
+        let b0 = Kernel::minv_jt(mass, &g.jacobian(&s.q));
+        let (q, lambda) =
+            self.kernel
+                .position_solve(g, &(s.q + w * h), &b0, half * h, SVector::zeros())?;
+        let a1 = self.system.acceleration(&q);
+        let u = w + b0 * (lambda * half) + a1 * half;
+        let (v, mu) = self.kernel.velocity_project_end(g, mass, &q, &u)?;
+        Kernel::check_jump(&s.v, &v, &a0, &a1, h)?;
+        if lambda.iter().chain(mu.iter()).any(|x| !x.finite()) {
+            return Err(StepError::NonFiniteResult);
+        }
+        Ok(RattleParts {
+            start: s,
+            end: State { t: s.t + h, q, v },
+            lambda,
+            mu,
+        })
+    }
+}
+
 impl<T, P, G, const N: usize, const D: usize> Method<T, N> for Rattle<T, P, G, N, D>
 where
     T: Real,

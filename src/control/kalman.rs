@@ -4,7 +4,7 @@
 use super::validate::{finite, solve, symmetric};
 use super::ControlError;
 use crate::linearise::Linearise;
-use crate::{Real, State};
+use crate::{Integrator, Real, State};
 use nalgebra::{SMatrix, SVector};
 
 /// An extended Kalman filter on the state `x = (q, v)` (`S = 2N`, checked at compile time) with a
@@ -112,14 +112,22 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     /// [`ControlError::Step`] with the linearisation's or the step's error;
     /// [`ControlError::NonFinite`] for `"P"` when the covariance overflows. The filter is then
     /// unchanged (the model's step may have been committed).
+    ///
+    /// Not inlined (nor is [`Ekf::update`]): a loop that calls both keeps only one's matrices on
+    /// the stack at a time (a device's stack budget).
+    #[inline(never)]
     pub fn predict<I: Linearise<T, N>>(&mut self, model: &mut I) -> Result<(), ControlError> {
         let a: SMatrix<T, S, S> = model.linearise(&self.x)?.a();
-        let p = a * self.p * a.transpose() + self.q;
-        let half = T::lit(0.5);
-        let p = p * half + p.transpose() * half;
+        // A P Aᵀ + Q accumulated in place (`gemm`): three S × S matrices on the stack.
+        let (one, zero) = (T::one(), T::zero());
+        let mut t = SMatrix::<T, S, S>::zeros();
+        t.gemm(one, &a, &self.p, zero);
+        let mut p = self.q;
+        p.gemm(one, &t, &a.transpose(), one);
+        symmetrise(&mut p);
         finite(&p, "P")?;
         let mut x = self.x;
-        model.step(&mut x)?;
+        advance(model, &mut x)?;
         (self.x, self.p) = (x, p);
         Ok(())
     }
@@ -129,6 +137,7 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     /// # Errors
     /// [`ControlError::NonFinite`] for `"y"`; [`ControlError::Singular`] when `H P Hᵀ + R` is;
     /// [`ControlError::NonFinite`] for `"P"` on overflow. The filter is then unchanged.
+    #[inline(never)]
     pub fn update(&mut self, y: &SVector<T, Y>) -> Result<SVector<T, Y>, ControlError> {
         finite(y, "y")?;
         let xs = self.vector();
@@ -137,10 +146,20 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
         // K = P Hᵀ Sᵥ⁻¹ = (Sᵥ⁻¹ H P)ᵀ, Sᵥ and P symmetric.
         let k = solve(&sv, &(self.h * self.p))?.transpose();
         let x = xs + k * nu;
-        let ikh = SMatrix::<T, S, S>::identity() - k * self.h;
-        let p = ikh * self.p * ikh.transpose() + k * self.r * k.transpose();
-        let half = T::lit(0.5);
-        let p = p * half + p.transpose() * half;
+        // (I − KH) P (I − KH)ᵀ + K R Kᵀ, accumulated in place (`gemm`): four S × S matrices on
+        // the stack instead of a temporary per operation.
+        let (one, zero) = (T::one(), T::zero());
+        let mut ikh = SMatrix::<T, S, S>::identity();
+        ikh.gemm(-one, &k, &self.h, one);
+        let mut t = SMatrix::<T, S, S>::zeros();
+        t.gemm(one, &ikh, &self.p, zero);
+        let mut u = SMatrix::<T, S, S>::zeros();
+        ikh.transpose_to(&mut u);
+        let mut p = SMatrix::<T, S, S>::zeros();
+        p.gemm(one, &t, &u, zero);
+        let kr = k * self.r;
+        p.gemm(one, &kr, &k.transpose(), one);
+        symmetrise(&mut p);
         finite(&p, "P")?;
         if !x.iter().all(|v| v.finite()) {
             return Err(ControlError::NonFinite { name: "x" });
@@ -152,4 +171,29 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
         self.p = p;
         Ok(nu)
     }
+}
+
+/// `m ← ½ m + ½ mᵀ` in place (entries through the column arrays, loop-counter indices).
+#[allow(clippy::needless_range_loop)] // pairs (i, j) and (j, i) of one array
+fn symmetrise<T: Real, const S: usize>(m: &mut SMatrix<T, S, S>) {
+    let half = T::lit(0.5);
+    let a = &mut m.data.0;
+    for j in 0..S {
+        for i in (j + 1)..S {
+            let v = a[j][i] * half + a[i][j] * half;
+            a[j][i] = v;
+            a[i][j] = v;
+        }
+    }
+}
+
+/// One step of `model` from `x`. Not inlined: the step's temporaries are not in
+/// [`Ekf::predict`]'s frame while the linearisation runs.
+#[inline(never)]
+fn advance<T: Real, I: Integrator<T, N>, const N: usize>(
+    model: &mut I,
+    x: &mut State<T, N>,
+) -> Result<(), ControlError> {
+    model.step(x)?;
+    Ok(())
 }

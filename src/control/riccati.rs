@@ -84,30 +84,92 @@ pub fn lqr<T: Real, const S: usize, const U: usize>(
     finite(b, "B")?;
     symmetric(q, "Q", false)?;
     symmetric(r, "R", true)?;
-    let half = T::lit(0.5);
-    let sym = |m: SMatrix<T, S, S>| m * half + m.transpose() * half;
-    let g = sym(b * solve(r, &b.transpose())?);
-    let (mut ak, mut gk, mut hk) = (*a, g, sym(*q));
-    let i = SMatrix::<T, S, S>::identity();
+    let (p, iterations) = doubling(b, r, a, q, &params)?;
+    finish(a, b, r, p, iterations)
+}
+
+/// The doubling iteration of [`lqr`] on validated input: the converged `P` and the iterations.
+/// Not inlined, and neither is its step [`double`]: their matrices are not on the stack while
+/// the input checks or [`finish`] run, which keeps a device's start-up within its stack budget.
+#[inline(never)]
+fn doubling<T: Real, const S: usize, const U: usize>(
+    b: &SMatrix<T, S, U>,
+    r: &SMatrix<T, U, U>,
+    a: &SMatrix<T, S, S>,
+    q: &SMatrix<T, S, S>,
+    params: &RiccatiParams<T>,
+) -> Result<(SMatrix<T, S, S>, u32), ControlError> {
+    let mut gk = b * solve(r, &b.transpose())?;
+    let mut hk = *q;
+    sym(&mut gk);
+    sym(&mut hk);
+    let mut ak = *a;
     for it in 1..=params.max_iter {
-        let w = i + gk * hk;
-        let (wa, wg) = match (solve(&w, &ak), solve(&w, &gk)) {
-            (Ok(wa), Ok(wg)) => (wa, wg),
-            _ => return Err(ControlError::Unstabilizable),
-        };
-        let h1 = sym(hk + ak.transpose() * hk * wa);
-        let g1 = sym(gk + ak * wg * ak.transpose());
-        let a1 = ak * wa;
-        if finite(&h1, "P").is_err() || finite(&a1, "A").is_err() || finite(&g1, "G").is_err() {
-            return Err(ControlError::Unstabilizable);
-        }
-        let done = (h1 - hk).amax() <= params.tol * h1.amax();
-        (ak, gk, hk) = (a1, g1, h1);
-        if done {
-            return finish(a, b, r, hk, it);
+        if double(&mut ak, &mut gk, &mut hk, params.tol)? {
+            return Ok((hk, it));
         }
     }
     Err(ControlError::NotConverged)
+}
+
+/// One doubling step in place, `W = I + G H`: `A ← A W⁻¹ A`, `G ← G + A W⁻¹ G Aᵀ`,
+/// `H ← H + Aᵀ H W⁻¹ A` (`G`, `H` symmetrised); whether `‖H⁺ − H‖max ≤ tol·‖H⁺‖max`. Products
+/// accumulate in place (`gemm`), without temporaries.
+///
+/// # Errors
+/// [`ControlError::Unstabilizable`] when `W` is singular or an iterate overflows; nothing is
+/// changed then.
+#[inline(never)]
+fn double<T: Real, const S: usize>(
+    ak: &mut SMatrix<T, S, S>,
+    gk: &mut SMatrix<T, S, S>,
+    hk: &mut SMatrix<T, S, S>,
+    tol: T,
+) -> Result<bool, ControlError> {
+    let (one, zero) = (T::one(), T::zero());
+    let mut w = SMatrix::<T, S, S>::identity();
+    w.gemm(one, gk, hk, one);
+    let (wa, wg) = match (solve(&w, ak), solve(&w, gk)) {
+        (Ok(wa), Ok(wg)) => (wa, wg),
+        _ => return Err(ControlError::Unstabilizable),
+    };
+    // Aᵀ H, then H + (Aᵀ H) W⁻¹A.
+    let mut t = SMatrix::<T, S, S>::zeros();
+    t.gemm_tr(one, ak, hk, zero);
+    let mut h1 = *hk;
+    h1.gemm(one, &t, &wa, one);
+    // A W⁻¹G, then G + (A W⁻¹G) Aᵀ (`w` reused for Aᵀ).
+    t.gemm(one, ak, &wg, zero);
+    ak.transpose_to(&mut w);
+    let mut g1 = *gk;
+    g1.gemm(one, &t, &w, one);
+    t.gemm(one, ak, &wa, zero);
+    sym(&mut h1);
+    sym(&mut g1);
+    if finite(&h1, "P").is_err() || finite(&t, "A").is_err() || finite(&g1, "G").is_err() {
+        return Err(ControlError::Unstabilizable);
+    }
+    let (mut change, mut size) = (zero, zero);
+    for (x, y) in h1.iter().zip(hk.iter()) {
+        change = change.max((*x - *y).abs());
+        size = size.max(x.abs());
+    }
+    (*ak, *gk, *hk) = (t, g1, h1);
+    Ok(change <= tol * size)
+}
+
+/// `m ← ½ m + ½ mᵀ` in place (entries through the column arrays, loop-counter indices).
+#[allow(clippy::needless_range_loop)] // pairs (i, j) and (j, i) of one array
+fn sym<T: Real, const S: usize>(m: &mut SMatrix<T, S, S>) {
+    let half = T::lit(0.5);
+    let a = &mut m.data.0;
+    for j in 0..S {
+        for i in (j + 1)..S {
+            let v = a[j][i] * half + a[i][j] * half;
+            a[j][i] = v;
+            a[i][j] = v;
+        }
+    }
 }
 
 /// The gain from the converged `P`, and the stability check of the closed loop.

@@ -23,7 +23,9 @@ fn tol<T: Real>(n: usize, scale: T) -> T {
 }
 
 /// Finite, symmetric, and its smallest eigenvalue `> floor` (`strict`) or `≥ −floor`, with
-/// `floor = N·ε·max|λ|`.
+/// `floor = N·ε·max|λ|`. Not inlined: the eigenvalue check's matrices stay out of its callers'
+/// frames (a device's stack budget).
+#[inline(never)]
 pub(super) fn symmetric<T: Real, const N: usize>(
     m: &SMatrix<T, N, N>,
     name: &'static str,
@@ -55,6 +57,10 @@ pub(super) fn symmetric<T: Real, const N: usize>(
 
 /// `m⁻¹ b` for a small square `m` by LU with partial pivoting.
 ///
+/// Entries go through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters, the
+/// pivot row only through [`swap_entries`]: no bounds-check panic branch (the firmware links it
+/// with `panic_never!()`).
+///
 /// # Errors
 /// [`ControlError::Singular`] when a pivot is below `N·ε·max|pivot|`.
 #[allow(clippy::needless_range_loop)]
@@ -62,51 +68,65 @@ pub(super) fn solve<T: Real, const N: usize, const C: usize>(
     m: &SMatrix<T, N, N>,
     b: &SMatrix<T, N, C>,
 ) -> Result<SMatrix<T, N, C>, ControlError> {
-    let (mut lu, mut x) = (*m, *b);
+    let (mut lu_m, mut x_m) = (*m, *b);
+    let (lu, x) = (&mut lu_m.data.0, &mut x_m.data.0);
     let mut max = T::zero();
     for k in 0..N {
-        let mut p = k;
+        let (mut p, mut best) = (k, lu[k][k].abs());
         for i in (k + 1)..N {
-            if lu[(i, k)].abs() > lu[(p, k)].abs() {
-                p = i;
+            let v = lu[k][i].abs();
+            if v > best {
+                (p, best) = (i, v);
             }
         }
-        lu.swap_rows(p, k);
-        x.swap_rows(p, k);
-        let d = lu[(k, k)];
+        for column in lu.iter_mut() {
+            swap_entries(column, p, k);
+        }
+        for column in x.iter_mut() {
+            swap_entries(column, p, k);
+        }
+        let d = lu[k][k];
         if !(d != T::zero() && d.finite()) {
             return Err(ControlError::Singular);
         }
         max = max.max(d.abs());
         for i in (k + 1)..N {
-            let l = lu[(i, k)] / d;
+            let l = lu[k][i] / d;
             for j in k..N {
-                let u = lu[(k, j)];
-                lu[(i, j)] -= l * u;
+                let u = lu[j][k];
+                lu[j][i] -= l * u;
             }
             for c in 0..C {
-                let u = x[(k, c)];
-                x[(i, c)] -= l * u;
+                let u = x[c][k];
+                x[c][i] -= l * u;
             }
         }
     }
     let floor = tol(N, max);
     for k in (0..N).rev() {
-        let d = lu[(k, k)];
+        let d = lu[k][k];
         if d.abs() <= floor {
             return Err(ControlError::Singular);
         }
         for c in 0..C {
-            let mut s = x[(k, c)];
+            let mut s = x[c][k];
             for j in (k + 1)..N {
-                s -= lu[(k, j)] * x[(j, c)];
+                s -= lu[j][k] * x[c][j];
             }
-            x[(k, c)] = s / d;
+            x[c][k] = s / d;
         }
     }
-    if x.iter().all(|v| v.finite()) {
-        Ok(x)
+    if x_m.iter().all(|v| v.finite()) {
+        Ok(x_m)
     } else {
         Err(ControlError::Singular)
+    }
+}
+
+/// Swaps entries `i` and `j`; nothing if either is out of range (a pivot row never is).
+#[inline]
+fn swap_entries<T>(v: &mut [T], i: usize, j: usize) {
+    if i < v.len() && j < v.len() {
+        v.swap(i, j);
     }
 }

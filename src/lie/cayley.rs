@@ -200,7 +200,7 @@ impl<T: Real> Method<T, 9> for CayleyVariational<T> {
         next: &mut State<T, 9>,
     ) -> Result<T, StepError> {
         let r0 = matrix_of(&state.q);
-        check_rotation(&r0)?;
+        check_rotation(&r0.data.0)?;
         let w0 = match self.omega.of(&state.q, &state.v) {
             Some(w) => w,
             None => omega_of(&r0, &state.v),

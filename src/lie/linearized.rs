@@ -4,9 +4,8 @@
 // Index loops over the nine relaxed coordinates mirror the formula for the 9×9 matrix.
 #![allow(clippy::needless_range_loop)]
 
-use super::{
-    check_rotation, check_torque, hat, matrix_of, vec_of, RigidBody, So3Probe, So3ZsParams,
-};
+use super::mat3::{self, Cols};
+use super::{check_rotation, check_torque, hat, RigidBody, So3Probe, So3ZsParams};
 use crate::driver::{Guarded, Method};
 use crate::guard::Watch;
 use crate::model::Mass;
@@ -77,6 +76,9 @@ pub struct LinearizedZs<T: Real, const SECOND_ORDER: bool> {
     cache: Cache<T>,
     probe: So3Probe<T>,
     watch: Watch<T, 9>,
+    /// The 9×9 matrix of eq 4.15 and its factors: a workspace in the integrator rather than a
+    /// temporary of the step (324 B of stack in `f32`).
+    work: SMatrix<T, 9, 9>,
 }
 
 /// The printed first-order form of the linearised Z&S on SO(3).
@@ -87,9 +89,9 @@ pub type LinearizedZs2<T> = LinearizedZs<T, true>;
 /// `f` (without the torque) at `r` for step size squared `h2`.
 #[derive(Clone, Copy, Debug)]
 struct Cache<T: Real> {
-    r: Matrix3<T>,
+    r: Cols<T>,
     h2: T,
-    f: Matrix3<T>,
+    f: Cols<T>,
     valid: bool,
 }
 
@@ -126,13 +128,14 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
             jd_inv: jd.map(|x| T::one() / x),
             torque: Vector3::zeros(),
             cache: Cache {
-                r: Matrix3::zeros(),
+                r: [[T::zero(); 3]; 3],
                 h2: T::zero(),
-                f: Matrix3::zeros(),
+                f: [[T::zero(); 3]; 3],
                 valid: false,
             },
             probe: So3Probe::new(&body, params.omega),
             watch: Watch::default(),
+            work: SMatrix::zeros(),
         })
     }
 
@@ -162,48 +165,52 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
     }
 
     /// `f` of the step at `r` for `h²` (000 eq 4.15 and the `f_k` after it), without the torque.
-    fn force(&self, r: &Matrix3<T>, h2: T) -> Result<Matrix3<T>, StepError> {
+    ///
+    /// The 3×3 products are written out ([`mat3`]) in nalgebra's summation order and the 9×9
+    /// matrix is filled from its lower triangle (it is symmetric bit for bit: `S` and `P` are),
+    /// so the result is the one of the plain formulas, with a fraction of the instructions.
+    fn force(&mut self, r: &Cols<T>, h2: T) -> Result<Cols<T>, StepError> {
         let c = self.beta * h2;
         let cp = self.two_omega2 * c;
-        let rt = r.transpose();
-        let s = rt * r;
-        let p = r * rt;
+        let s = mat3::tmul(r, r);
+        let p = mat3::mult(r, r);
         // Right-hand side −∇U = −Bμ e₃e₃ᵀ − 2ω²(R RᵀR − R).
-        let mut grad = (r * s - r) * self.two_omega2;
-        grad[(2, 2)] += self.body.b_mu;
-        let mut x = -vec_of(&grad);
+        let rs = mat3::mul(r, &s);
+        let g = |k: usize, l: usize| (rs[l][k] - r[l][k]) * self.two_omega2;
+        let b_mu = self.body.b_mu;
+        let mut x = SVector::<T, 9>::from([
+            -g(0, 0),
+            -g(1, 0),
+            -g(2, 0),
+            -g(0, 1),
+            -g(1, 1),
+            -g(2, 1),
+            -g(0, 2),
+            -g(1, 2),
+            -(g(2, 2) + b_mu),
+        ]);
         // A[(k,l),(i,j)] = δ_ik δ_jl (W_l − c') + c'(δ_ik S_jl + P_ki δ_jl + R_kj R_il),
-        // with index (k, l) ↦ k + 3l (column-major vec).
-        let mut a = SMatrix::<T, 9, 9>::zeros();
-        for l in 0..3 {
-            for k in 0..3 {
-                let row = k + 3 * l;
-                for j in 0..3 {
-                    for i in 0..3 {
-                        let col = i + 3 * j;
-                        let mut v = r[(k, j)] * r[(i, l)];
-                        if i == k {
-                            v += s[(j, l)];
-                        }
-                        if j == l {
-                            v += p[(k, i)];
-                        }
-                        a[(row, col)] = cp * v;
-                    }
-                }
-                a[(row, row)] += self.weight[l] - cp;
-            }
+        // with index (k, l) ↦ k + 3l (column-major vec), into the workspace (every entry
+        // written). It is symmetric bit for bit (`S` and `P` are), so each entry below the
+        // diagonal is computed once and mirrored.
+        self.assemble(r, &s, &p, cp);
+        if crate::linalg::ldlt9_in_place(&mut self.work) {
+            crate::linalg::ldlt9_solve(&self.work, &mut x)?;
+        } else {
+            // Not positive definite: the general solve (LU) on the matrix rebuilt.
+            self.assemble(r, &s, &p, cp);
+            crate::linalg::solve_symmetric_in_place(&mut self.work, &mut x)?;
         }
-        // In place: a by-value 9×9 copy would cost 324 B of stack in f32 on the device.
-        crate::linalg::solve_symmetric_in_place(&mut a, &mut x)?;
-        let am = matrix_of(&x);
-        let amt = am.transpose();
-        let corr = am * (amt * r) + am * (rt * am) + r * (amt * am);
-        let mut f = corr * -(cp * c);
+        let am = mat3::cols_of(&x);
+        let y1 = mat3::mul(&am, &mat3::tmul(&am, r));
+        let y2 = mat3::mul(&am, &mat3::tmul(r, &am));
+        let y3 = mat3::mul(r, &mat3::tmul(&am, &am));
+        let scale = -(cp * c);
+        let mut f = [[T::zero(); 3]; 3];
         for l in 0..3 {
             let w = self.weight[l];
             for k in 0..3 {
-                f[(k, l)] += am[(k, l)] * w;
+                f[l][k] = (y1[l][k] + y2[l][k] + y3[l][k]) * scale + am[l][k] * w;
             }
         }
         Ok(f)
@@ -215,22 +222,60 @@ impl<T: Real, const SECOND_ORDER: bool> LinearizedZs<T, SECOND_ORDER> {
         r * hat(&self.torque) * T::lit(0.5)
     }
 
-    /// `(f + G) J_d⁻¹` with `G = ½ R û` the torque's force: the velocity increment per unit
-    /// time.
+    /// The matrix of eq 4.15 into the workspace: `c'·(R_kj R_il + δ_ik S_jl + P_ki δ_jl)` at
+    /// row `(k, l)`, column `(i, j)`, plus `W_l − c'` on the diagonal (written out over literal
+    /// indices: the `δ`s are decided at compile time).
     #[inline]
-    fn accel(&self, r: &Matrix3<T>, f: &Matrix3<T>) -> Matrix3<T> {
-        let mut g = *f;
-        if self.torque != Vector3::zeros() {
-            g += self.torque_force(r);
+    fn assemble(&mut self, r: &Cols<T>, s: &Cols<T>, p: &Cols<T>, cp: T) {
+        let m = &mut self.work.data.0;
+        let weight = &self.weight;
+        macro_rules! column {
+            ($i:literal $j:literal; $($k:literal $l:literal),*) => {{
+                $(
+                    let mut v = r[$j][$k] * r[$l][$i];
+                    if $i == $k {
+                        v += s[$l][$j];
+                    }
+                    if $j == $l {
+                        v += p[$i][$k];
+                    }
+                    let v = cp * v;
+                    m[$i + 3 * $j][$k + 3 * $l] = v;
+                    m[$k + 3 * $l][$i + 3 * $j] = v;
+                )*
+                m[$i + 3 * $j][$i + 3 * $j] += weight[$j] - cp;
+            }};
         }
-        let jd_inv = &self.jd_inv;
-        for l in 0..3 {
-            let s = jd_inv[l];
-            for k in 0..3 {
-                g[(k, l)] *= s;
-            }
+        column!(0 0; 0 0, 1 0, 2 0, 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
+        column!(1 0; 1 0, 2 0, 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
+        column!(2 0; 2 0, 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
+        column!(0 1; 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
+        column!(1 1; 1 1, 2 1, 0 2, 1 2, 2 2);
+        column!(2 1; 2 1, 0 2, 1 2, 2 2);
+        column!(0 2; 0 2, 1 2, 2 2);
+        column!(1 2; 1 2, 2 2);
+        column!(2 2; 2 2);
+    }
+
+    /// The kick `v ← v + (f + G) J_d⁻¹ dt` of `v = vec Ṙ`, with `G = ½ R û` the torque's force.
+    #[inline]
+    fn kick(&self, v: &mut SVector<T, 9>, r: &Cols<T>, f: &Cols<T>, dt: T) {
+        let with_torque;
+        let g = if self.torque == Vector3::zeros() {
+            f
+        } else {
+            with_torque = (mat3::matrix(f) + self.torque_force(&mat3::matrix(r)))
+                .data
+                .0;
+            &with_torque
+        };
+        let (v, s) = (&mut v.data.0[0], &self.jd_inv);
+        macro_rules! kick {
+            ($($k:literal $l:literal),*) => {
+                $( v[$k + 3 * $l] += g[$l][$k] * s[$l] * dt; )*
+            };
         }
-        g
+        kick!(0 0, 1 0, 2 0, 0 1, 1 1, 2 1, 0 2, 1 2, 2 2);
     }
 }
 
@@ -266,18 +311,22 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
         next: &mut State<T, 9>,
     ) -> Result<T, StepError> {
         let h2 = h * h;
-        let r0 = matrix_of(&state.q);
+        let r0 = mat3::cols_of(&state.q);
         check_rotation(&r0)?;
-        let v0 = matrix_of(&state.v);
-        let (r1, v1) = if SECOND_ORDER {
-            let half_h = h * T::lit(0.5);
-            let f0 = if self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
-                self.cache.f
-            } else {
-                self.force(&r0, h2)?
-            };
-            let v_half = v0 + self.accel(&r0, &f0) * half_h;
-            let r1 = r0 + v_half * h;
+        // Written in place: `next.v` takes the kicks, `next.q` the drift.
+        let dt = if SECOND_ORDER { h * T::lit(0.5) } else { h };
+        let f0 = if SECOND_ORDER && self.cache.valid && self.cache.h2 == h2 && self.cache.r == r0 {
+            self.cache.f
+        } else {
+            self.force(&r0, h2)?
+        };
+        next.v = state.v;
+        self.kick(&mut next.v, &r0, &f0, dt);
+        for i in 0..9 {
+            next.q[i] = state.q[i] + next.v[i] * h;
+        }
+        let r1 = mat3::cols_of(&next.q);
+        if SECOND_ORDER {
             let f1 = self.force(&r1, h2)?;
             // Keyed on `R` and `h²`: valid whether or not the driver commits this proposal.
             self.cache = Cache {
@@ -286,25 +335,79 @@ impl<T: Real, const SECOND_ORDER: bool> Method<T, 9> for LinearizedZs<T, SECOND_
                 f: f1,
                 valid: true,
             };
-            let v1 = v_half + self.accel(&r1, &f1) * half_h;
-            (r1, v1)
-        } else {
-            let f0 = self.force(&r0, h2)?;
-            let v1 = v0 + self.accel(&r0, &f0) * h;
-            (r0 + v1 * h, v1)
-        };
-        next.q = vec_of(&r1);
-        next.v = vec_of(&v1);
+            self.kick(&mut next.v, &r1, &f1, dt);
+        }
         if self.torque == Vector3::zeros() {
             return Ok(T::zero());
         }
         // The work of the torque's force as the kicks apply it: trapezoidal (both ends) for the
         // second-order form, held at `R_k` for the first-order one.
+        let (r0, r1) = (mat3::matrix(&r0), mat3::matrix(&r1));
         let dr = r1 - r0;
         Ok(if SECOND_ORDER {
             (self.torque_force(&r0) + self.torque_force(&r1)).dot(&dr) * T::lit(0.5)
         } else {
             self.torque_force(&r0).dot(&dr)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `f` by the printed formulas with nalgebra's own products and LU (general inertia).
+    fn reference(zs: &LinearizedZs2<f64>, r: &Matrix3<f64>, h2: f64) -> Matrix3<f64> {
+        let (c, w) = (zs.beta * h2, zs.weight);
+        let cp = zs.two_omega2 * c;
+        let (s, p) = (r.transpose() * r, r * r.transpose());
+        let mut grad = (r * s - r) * zs.two_omega2;
+        grad[(2, 2)] += zs.body.b_mu;
+        let b = -SVector::<f64, 9>::from_column_slice(grad.as_slice());
+        let a = SMatrix::<f64, 9, 9>::from_fn(|row, col| {
+            let (k, l, i, j) = (row % 3, row / 3, col % 3, col / 3);
+            let mut v = r[(k, j)] * r[(i, l)];
+            if i == k {
+                v += s[(j, l)];
+            }
+            if j == l {
+                v += p[(k, i)];
+            }
+            cp * v + if row == col { w[l] - cp } else { 0.0 }
+        });
+        let am = Matrix3::from_column_slice(a.lu().solve(&b).unwrap().as_slice());
+        let corr =
+            am * (am.transpose() * r) + am * (r.transpose() * am) + r * (am.transpose() * am);
+        corr * -(cp * c) + am * Matrix3::from_diagonal(&w)
+    }
+
+    /// The written-out force against the plain formulas: near SO(3) (the `LDLᵀ` path) and at
+    /// `R = 0.85 I` with `h = 1`, where the 9×9 matrix is indefinite (its smallest eigenvalue
+    /// is about `W − 0.28 c'` with `c' = 2ω²βh² = 80`): the LU path after the rebuild.
+    #[test]
+    fn force_matches_the_plain_formulas_on_both_solve_paths() {
+        let body = RigidBody {
+            inertia: Vector3::new(1.0, 1.3, 0.8),
+            b_mu: 0.7,
+        };
+        let mut zs = LinearizedZs2::new(body, 0.1, So3ZsParams::default()).unwrap();
+        let near = Matrix3::new(0.99, -0.1, 0.05, 0.1, 0.98, -0.2, -0.04, 0.21, 0.97);
+        for (r, h) in [(near, 0.1), (Matrix3::identity() * 0.85, 1.0)] {
+            let h2 = h * h;
+            let f = mat3::matrix(&zs.force(&r.data.0, h2).unwrap());
+            let want = reference(&zs, &r, h2);
+            assert!((f - want).amax() <= 1e-12 * want.amax(), "{f} vs {want}");
+        }
+        let a_indefinite = {
+            let mut probe = zs;
+            probe.assemble(
+                &(Matrix3::identity() * 0.85).data.0,
+                &[[0.7225, 0.0, 0.0], [0.0, 0.7225, 0.0], [0.0, 0.0, 0.7225]],
+                &[[0.7225, 0.0, 0.0], [0.0, 0.7225, 0.0], [0.0, 0.0, 0.7225]],
+                80.0,
+            );
+            !crate::linalg::ldlt9_in_place(&mut probe.work)
+        };
+        assert!(a_indefinite, "the second case must take the fallback");
     }
 }

@@ -132,6 +132,7 @@
 
 mod cayley;
 mod linearized;
+mod mat3;
 
 pub use cayley::CayleyVariational;
 pub use linearized::{LinearizedZs, LinearizedZs1, LinearizedZs2};
@@ -161,7 +162,7 @@ pub fn vee<T: Real>(a: &Matrix3<T>) -> Vector3<T> {
 /// `‖RᵀR − I‖_F`, the orthogonality defect the paper reports (Fig 10).
 #[inline]
 pub fn orthogonality_error<T: Real>(r: &Matrix3<T>) -> T {
-    (r.transpose() * r - Matrix3::identity()).norm()
+    mat3::defect_squared(&r.data.0).sqrt()
 }
 
 /// The relaxed configuration matrix `R` of a state in `ℝ⁹` (`q = vec R`, column-major).
@@ -349,22 +350,22 @@ impl<T: Real> So3Probe<T> {
 impl<T: Real> Probe<T, 9> for So3Probe<T> {
     #[inline(never)]
     fn energy(&self, s: &State<T, 9>) -> Option<(T, T)> {
-        let r = matrix_of(&s.q);
-        let rd = matrix_of(&s.v);
+        let r = mat3::cols_of(&s.q);
+        let rd = mat3::cols_of(&s.v);
         let mut kin = T::zero();
-        for j in 0..3 {
-            kin += self.jd[j] * rd.column(j).norm_squared();
+        for (j, c) in rd.iter().enumerate() {
+            kin += self.jd[j] * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
         }
-        let mut pot = self.b_mu * r[(2, 2)];
+        let mut pot = self.b_mu * r[2][2];
         if self.half_omega2 != T::zero() {
-            pot += self.half_omega2 * (r.transpose() * r - Matrix3::identity()).norm_squared();
+            pot += self.half_omega2 * mat3::defect_squared(&r);
         }
         Some((T::lit(0.5) * kin, pot))
     }
 
     #[inline(never)]
     fn residual(&self, q: &SVector<T, 9>) -> Option<T> {
-        Some(orthogonality_error(&matrix_of(q)))
+        Some(mat3::defect_squared(&mat3::cols_of(q)).sqrt())
     }
 }
 
@@ -502,8 +503,8 @@ impl<T: Real> BodyState<T> {
 /// # Errors
 /// [`StepError::Precondition`] `{ kind: NotOrthogonal, .. }`.
 #[inline]
-pub(crate) fn check_rotation<T: Real>(r: &Matrix3<T>) -> Result<(), crate::StepError> {
-    let defect = orthogonality_error(r);
+pub(crate) fn check_rotation<T: Real>(r: &mat3::Cols<T>) -> Result<(), crate::StepError> {
+    let defect = mat3::defect_squared(r).sqrt();
     let bound = BodyState::<T>::step_tolerance();
     if defect <= bound {
         Ok(())

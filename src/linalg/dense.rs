@@ -5,7 +5,7 @@
 // straight-line code at opt-level "s" (iterator adapters there stay out of line).
 #![allow(clippy::needless_range_loop)]
 
-use super::{all_finite, pivot_floor, ShiftedSolve};
+use super::{all_finite, each, pivot_floor, zero_if_finite, ShiftedSolve};
 use crate::model::{Hessian, Mass};
 use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
@@ -86,30 +86,35 @@ pub(crate) fn solve_symmetric_kind<T: Real, const N: usize>(
 fn ldlt_in_place<T: Real, const N: usize>(a: &mut SMatrix<T, N, N>) -> Result<(), [T; N]> {
     let m = &mut a.data.0;
     let mut diag = [T::zero(); N];
-    for j in 0..N {
-        diag[j] = m[j][j];
-    }
+    each(N, |j| diag[j] = m[j][j]);
     // Row j: v[k] = L[j,k]·D[k] for k < j, then L[j,k] = v[k]/D[k], D[j] = A[j,j] − Σ v[k] L[j,k].
     let mut v = [T::zero(); N];
-    for j in 0..N {
+    let mut definite = true;
+    each(N, |j| {
+        if !definite {
+            return;
+        }
         let mut dj = m[j][j];
-        for k in 0..j {
+        each(j, |k| {
             let mut s = m[k][j];
-            for p in 0..k {
-                s -= v[p] * m[p][k];
-            }
+            each(k, |p| s -= v[p] * m[p][k]);
             v[k] = s;
             let l = s / m[k][k];
             m[k][j] = l;
             dj -= s * l;
-        }
-        // A NaN pivot fails `finite` (and `dj <= 0`); an infinite one is not usable either.
-        if dj <= T::zero() || !dj.finite() {
-            return Err(diag);
+        });
+        // A NaN pivot fails `dj > 0`; an infinite one fails `dj − dj = 0` (it is NaN).
+        if !(dj > T::zero() && zero_if_finite(dj) == T::zero()) {
+            definite = false;
+            return;
         }
         m[j][j] = dj;
+    });
+    if definite {
+        Ok(())
+    } else {
+        Err(diag)
     }
-    Ok(())
 }
 
 /// Solves `L D Lᵀ x = b` with the factors of [`ldlt_in_place`], `x` holding `b` on entry.
@@ -123,35 +128,33 @@ pub(super) fn ldlt_solve<T: Real, const N: usize>(
 ) -> Result<(), StepError> {
     let m = &a.data.0;
     let mut max = T::zero();
-    for j in 0..N {
+    each(N, |j| {
         if m[j][j] > max {
             max = m[j][j];
         }
-    }
+    });
     let floor = pivot_floor(N, max);
-    for j in 0..N {
-        if m[j][j] <= floor {
-            return Err(StepError::Singular);
-        }
+    let mut singular = false;
+    each(N, |j| singular |= m[j][j] <= floor);
+    if singular {
+        return Err(StepError::Singular);
     }
     let x = &mut x.data.0[0];
-    for i in 0..N {
+    each(N, |i| {
         let mut s = x[i];
-        for k in 0..i {
-            s -= m[k][i] * x[k];
-        }
+        each(i, |k| s -= m[k][i] * x[k]);
         x[i] = s;
-    }
-    for i in 0..N {
-        x[i] /= m[i][i];
-    }
-    for i in (0..N).rev() {
+    });
+    each(N, |i| x[i] /= m[i][i]);
+    each(N, |r| {
+        let i = N - 1 - r;
         let mut s = x[i];
-        for k in (i + 1)..N {
+        each(r, |t| {
+            let k = i + 1 + t;
             s -= m[i][k] * x[k];
-        }
+        });
         x[i] = s;
-    }
+    });
     Ok(())
 }
 

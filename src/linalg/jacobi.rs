@@ -68,26 +68,77 @@ fn scaled<T: Real, const N: usize>(m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
 #[inline(never)]
 fn jacobi<T: Real, const N: usize>(mut m: SMatrix<T, N, N>) -> Option<Eigen<T, N>> {
     let mut v = SMatrix::<T, N, N>::identity();
+    let sweeps = jacobi_in_place(&mut m, &mut v)?;
+    Some(Eigen {
+        values: m.diagonal(),
+        vectors: v,
+        sweeps,
+    })
+}
+
+/// The eigenvectors of the symmetric part of `a` into `vectors`, the eigenvalues on the
+/// diagonal of `work`: [`symmetric_eigen`] without its by-value copies (for constructions that
+/// must run in a small stack, e.g. an integrator built in a `static` on a microcontroller). The
+/// same operations in the same order, so the same bits. `None` as [`symmetric_eigen`]
+/// (`work` and `vectors` then unspecified).
+pub(crate) fn symmetric_eigen_in_place<T: Real, const N: usize>(
+    a: &SMatrix<T, N, N>,
+    work: &mut SMatrix<T, N, N>,
+    vectors: &mut SMatrix<T, N, N>,
+) -> Option<()> {
+    if !a.iter().all(|x| x.finite()) {
+        return None;
+    }
+    let half = T::lit(0.5);
+    for j in 0..N {
+        for i in 0..N {
+            work[(i, j)] = a[(i, j)] * half + a[(j, i)] * half;
+        }
+    }
+    let scale = if work.norm().finite() {
+        None
+    } else {
+        let scale = work.amax();
+        *work /= scale;
+        Some(scale)
+    };
+    vectors.fill_with_identity();
+    jacobi_in_place(work, vectors)?;
+    if let Some(scale) = scale {
+        for i in 0..N {
+            work[(i, i)] *= scale;
+        }
+    }
+    Some(())
+}
+
+/// Cyclic Jacobi on `m` (symmetric), accumulating the rotations into `v`: `m` ends with the
+/// eigenvalues on its diagonal. Returns the sweeps taken, `None` at the cap.
+#[inline(never)]
+fn jacobi_in_place<T: Real, const N: usize>(
+    m: &mut SMatrix<T, N, N>,
+    v: &mut SMatrix<T, N, N>,
+) -> Option<usize> {
     let norm = m.norm();
     let tol = norm * T::default_epsilon() * T::lit(N.max(1) as f64);
+    // Entries through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters:
+    // provably in range, no bounds-check panic branch on the device (for every `N`).
+    #[allow(clippy::needless_range_loop)] // the row-major order of the sum is kept
     let off = |m: &SMatrix<T, N, N>| {
+        let a = &m.data.0;
         let mut s = T::zero();
         for i in 0..N {
             for j in 0..N {
                 if i != j {
-                    s += m[(i, j)] * m[(i, j)];
+                    s += a[j][i] * a[j][i];
                 }
             }
         }
         s.sqrt()
     };
     for sweep in 0..=MAX_SWEEPS {
-        if off(&m) <= tol {
-            return Some(Eigen {
-                values: m.diagonal(),
-                vectors: v,
-                sweeps: sweep,
-            });
+        if off(m) <= tol {
+            return Some(sweep);
         }
         if sweep == MAX_SWEEPS {
             break;

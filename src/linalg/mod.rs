@@ -27,6 +27,8 @@ mod banded;
 mod dense;
 mod dense_kept;
 mod jacobi;
+mod ldlt9;
+mod unroll;
 
 /// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
 pub use crate::model::BandMut;
@@ -34,7 +36,10 @@ pub use banded::{band_cholesky_solve, band_ldlt_solve, Banded};
 pub(crate) use dense::{lu_solve_in_place, solve_symmetric_in_place};
 pub use dense::{solve_symmetric, Dense};
 pub use dense_kept::DenseKept;
+pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
+pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
+pub(crate) use unroll::each;
 
 use crate::model::{Hessian, Mass};
 use crate::{ConfigError, Real, StepError};
@@ -131,8 +136,6 @@ pub(crate) fn zero_if_finite<T: Real>(x: T) -> T {
 pub(crate) fn pivot_floor<T: Real>(n: usize, max_pivot: T) -> T {
     let mut k = T::one();
     // `n` is a small const-generic size; repeated addition avoids a lossy cast.
-    for _ in 1..n {
-        k += T::one();
-    }
+    each(n.saturating_sub(1), |_| k += T::one());
     max_pivot * T::default_epsilon() * k
 }

@@ -28,43 +28,57 @@ impl<T: Real, const N: usize> Factored<T, N> {
     ///
     /// # Errors
     /// [`StepError::Singular`] when a pivot is below `N·ε·max|pivot|` or not finite.
-    #[allow(clippy::needless_range_loop)]
     pub(super) fn new(mass: &Mass<T, N>, s: T, h: &SMatrix<T, N, N>) -> Result<Self, StepError> {
-        let mut lu = mass.matrix() + h * s;
-        if !lu.iter().all(|x| x.finite()) {
+        Self::matrix(mass.matrix() + h * s)
+    }
+
+    /// Factorises `k`.
+    ///
+    /// # Errors
+    /// As [`Factored::new`].
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn matrix(mut lu_m: SMatrix<T, N, N>) -> Result<Self, StepError> {
+        if !lu_m.iter().all(|x| x.finite()) {
             return Err(StepError::Singular);
         }
+        // Entries through the column arrays (`a[j][i]` is `lu[(i, j)]`) indexed by loop counters,
+        // the pivot row only through `swap_entries`: no bounds-check panic branch on the device.
+        let lu = &mut lu_m.data.0;
         let mut perm: [usize; N] = core::array::from_fn(|i| i);
         let mut max = T::zero();
         for k in 0..N {
-            let mut p = k;
+            let (mut p, mut best) = (k, lu[k][k].abs());
             for i in (k + 1)..N {
-                if lu[(i, k)].abs() > lu[(p, k)].abs() {
-                    p = i;
+                let v = lu[k][i].abs();
+                if v > best {
+                    (p, best) = (i, v);
                 }
             }
             if p != k {
-                lu.swap_rows(p, k);
-                perm.swap(p, k);
+                for column in lu.iter_mut() {
+                    swap_entries(column, p, k);
+                }
+                swap_entries(&mut perm, p, k);
             }
-            let d = lu[(k, k)];
+            let d = lu[k][k];
             if !(d != T::zero() && d.finite()) {
                 return Err(StepError::Singular);
             }
             max = max.max(d.abs());
             for i in (k + 1)..N {
-                let l = lu[(i, k)] / d;
-                lu[(i, k)] = l;
+                let l = lu[k][i] / d;
+                lu[k][i] = l;
                 for j in (k + 1)..N {
-                    let u = lu[(k, j)];
-                    lu[(i, j)] -= l * u;
+                    let u = lu[j][k];
+                    lu[j][i] -= l * u;
                 }
             }
         }
         let floor = pivot_floor(N, max);
-        if (0..N).any(|k| lu[(k, k)].abs() <= floor) {
+        if (0..N).any(|k| lu[k][k].abs() <= floor) {
             return Err(StepError::Singular);
         }
+        let lu = lu_m;
         Ok(Self { lu, perm })
     }
 
@@ -72,22 +86,34 @@ impl<T: Real, const N: usize> Factored<T, N> {
     #[allow(clippy::needless_range_loop)]
     pub(super) fn solve<const C: usize>(&self, b: &mut SMatrix<T, N, C>) {
         for c in 0..C {
-            let mut x: [T; N] = core::array::from_fn(|i| b[(self.perm[i], c)]);
+            // The permuted row through `get` (a permutation entry is always in range): no
+            // bounds-check panic branch on the device.
+            let mut x: [T; N] =
+                core::array::from_fn(|i| b.get((self.perm[i], c)).copied().unwrap_or(T::zero()));
+            let lu = &self.lu.data.0;
             for i in 0..N {
                 for j in 0..i {
-                    x[i] -= self.lu[(i, j)] * x[j];
+                    x[i] -= lu[j][i] * x[j];
                 }
             }
             for i in (0..N).rev() {
                 for j in (i + 1)..N {
-                    x[i] -= self.lu[(i, j)] * x[j];
+                    x[i] -= lu[j][i] * x[j];
                 }
-                x[i] /= self.lu[(i, i)];
+                x[i] /= lu[i][i];
             }
             for i in 0..N {
                 b[(i, c)] = x[i];
             }
         }
+    }
+}
+
+/// Swaps entries `i` and `j`; nothing if either is out of range (a pivot row never is).
+#[inline]
+fn swap_entries<T>(v: &mut [T], i: usize, j: usize) {
+    if i < v.len() && j < v.len() {
+        v.swap(i, j);
     }
 }
 

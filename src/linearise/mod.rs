@@ -28,11 +28,21 @@
 //! | [`VelocityVerlet`](crate::baselines::VelocityVerlet), [`SymplecticEuler`](crate::baselines::SymplecticEuler) | `baselines.rs` | two Hessians (one) |
 //! | [`Damped`](crate::forcing::Damped) over any of these | `forcing.rs` | the inner one, one flow `exp(−½h M⁻¹C)` |
 //! | [`DampedZs`](crate::zs::DampedZs) over Z&S, Z&Ss, stiff Z&Ss | `damped_zs.rs` | as the undamped member (Z&Ss needs [`FourthDerivative`] here) |
+//! | [`Newmark`](crate::zs::Newmark), [`PushForwardNewmark`](crate::zs::PushForwardNewmark) | `newmark.rs` | the step's Newton solve (push-forward: two), then one more Hessian and factorisation per solve |
+//! | [`NewmarkOneIteration`](crate::zs::NewmarkOneIteration) (needs [`ThirdDerivative`](crate::model::ThirdDerivative)) | `newmark.rs` | two Hessians, a factorisation, `2N` `a·V‴·a` (its one Newton update differentiated) |
+//! | [`Rattle`](crate::constrained::Rattle), in tangent coordinates: [`Rattle::linearise_tangent`](crate::constrained::Rattle::linearise_tangent) → [`TangentJacobian`] | `rattle.rs` | the step, two Hessians of `V`, the constraint's weighted Hessians, three `D × D` factorisations |
 //!
 //! Measured on a two-degree-of-freedom spring (`reproduce linearise`, thread CPU time): a
 //! linearisation costs about 6 (symplectic Euler) to 10 (Verlet, Z&Ss) steps of the same
 //! method; the ratio grows with `N` (a Hessian and `2N` contractions against one gradient).
-//! Not linearised yet: the Newmark methods, RATTLE and the other families.
+//! Not linearised yet: the other families.
+//!
+//! RATTLE's state lives on the solution manifold `{g(q) = 0, g'(q)v = 0}` of dimension
+//! `2(N − D)`; its linearisation is returned in tangent coordinates of that manifold, a
+//! [`TangentJacobian`] of `(N − D) × (N − D)` blocks (the reduced size `R = N − D` is a const
+//! parameter checked against `N − D` at compile time). The coordinates are Darboux coordinates
+//! of the restricted symplectic form, so the reduced `A` is symplectic in the canonical `J`
+//! (see [`rattle`]'s docs for the construction).
 //!
 //! `reproduce linearise` prints the measured cost ratios (`linearise.<method>.cost_ratio`).
 //!
@@ -53,9 +63,12 @@ mod damped_zs;
 mod forcing;
 mod fourth;
 mod kernel;
+mod newmark;
+pub mod rattle;
 mod zs;
 
 pub use fourth::FourthDerivative;
+pub use rattle::TangentJacobian;
 
 use crate::model::Mass;
 use crate::{Integrator, Real, State, StepError};

@@ -1,7 +1,10 @@
 //! [`MechanismBuilder`]: masses, rods, pins, rails, gravity, springs, dashpots and actuators, validated
 //! one call at a time (a refused call leaves the builder unchanged).
 
+use super::body::BodyRec;
+use super::joint::Joint;
 use super::linkage::Place;
+use super::row::Bilinear;
 use super::spring::Spring;
 use super::{Actuator, Mechanism};
 use crate::model::Constraint;
@@ -34,6 +37,12 @@ pub struct MechanismBuilder<
     pub(super) n_act: usize,
     pub(super) springs: [Spring<T, DIM>; S],
     pub(super) n_springs: usize,
+    /// Row `k` is a joint row when `Some` (its `links[k]` then unused).
+    pub(super) joint_rows: [Option<Bilinear<T, DIM>>; D],
+    pub(super) bodies: [BodyRec<T, DIM>; N],
+    pub(super) n_bodies: usize,
+    pub(super) joints: [Joint<T, DIM>; N],
+    pub(super) n_joints: usize,
 }
 
 /// `|v|²` of a `DIM`-vector.
@@ -42,7 +51,7 @@ fn norm2<T: Real, const DIM: usize>(v: &[T; DIM]) -> T {
 }
 
 /// `v / |v|`, or `OutOfRange { name, bound: "a non-zero vector of finite length" }` for a zero (or non-finite) `v`.
-fn unit<T: Real, const DIM: usize>(
+pub(super) fn unit<T: Real, const DIM: usize>(
     v: [T; DIM],
     name: &'static str,
 ) -> Result<SVector<T, DIM>, ConfigError> {
@@ -85,6 +94,11 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             n_act: 0,
             springs: [Spring::unused(); S],
             n_springs: 0,
+            joint_rows: [None; D],
+            bodies: [BodyRec::unused(); N],
+            n_bodies: 0,
+            joints: [Joint::unused(); N],
+            n_joints: 0,
         })
     }
 
@@ -444,7 +458,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         self.push_actuator(Actuator::Torque { joint, a, b })
     }
 
-    fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
+    pub(super) fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
         if self.n_act >= N {
             return Err(ConfigError::Inconsistent {
                 name: "actuators <= N",
@@ -500,8 +514,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     fn check_start(&self, built: &Mechanism<T, DIM, N, D, S>) -> Result<(), ConfigError> {
         let g = built.constraint().value(&self.start);
         let tol = T::default_epsilon().sqrt();
-        for (k, (gk, link)) in g.iter().zip(self.links.iter()).enumerate() {
-            let rel = (*gk / (link.length * link.length)).abs();
+        let rows = self.links.iter().zip(self.joint_rows.iter());
+        for (k, (gk, (link, joint))) in g.iter().zip(rows).enumerate() {
+            let scale = joint.map_or(link.length * link.length, |j| j.length2);
+            let rel = (*gk / scale).abs();
             // A NaN mismatch is refused too.
             if rel > tol || !rel.finite() {
                 return Err(ConfigError::StartMismatch {

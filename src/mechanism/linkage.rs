@@ -1,5 +1,6 @@
 //! Rods between nodes that may sit on rails: the constraint type of a mechanism with rails.
 
+use super::row::Bilinear;
 use crate::model::Constraint;
 use crate::Real;
 use nalgebra::{SMatrix, SVector};
@@ -252,46 +253,66 @@ impl<T: Real, const DIM: usize> Rod<T, DIM> {
     }
 }
 
-/// `D` rods whose ends are free nodes, nodes on rails or ground pins, in squared-distance form
-/// `gₖ = |p_a − p_b|² − Lₖ²` with positions affine in `q` (`p = A q + c`). With
-/// `B = A_a − A_b` and `d = p_a − p_b`: `∇gₖ = 2 Bᵀ d`, `Hess gₖ = 2 BᵀB` (constant), `g‴ = 0`.
+/// One row of a [`Linkage`]: a rod or a joint row between body-fixed points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Row<T: Real, const DIM: usize> {
+    /// `|p_a − p_b|² − L² = 0`.
+    Rod(Rod<T, DIM>),
+    /// `(P_a − P_b)·(P_c − P_d) − k = 0` (a joint's row, see [`Bilinear`]).
+    Joint(Bilinear<T, DIM>),
+}
+
+/// `D` rows: rods whose ends are free nodes, nodes on rails or ground pins, in squared-distance
+/// form `gₖ = |p_a − p_b|² − Lₖ²` with positions affine in `q` (`p = A q + c`), and joint rows
+/// between body-fixed points ([`Bilinear`]). For a rod, with `B = A_a − A_b` and
+/// `d = p_a − p_b`: `∇gₖ = 2 Bᵀ d`, `Hess gₖ = 2 BᵀB` (constant), `g‴ = 0`; a joint row is
+/// bilinear, its Hessian constant too.
 ///
-/// Built by [`MechanismBuilder`](super::MechanismBuilder); for a mechanism without rails the
-/// builder also gives the crate's [`Distances`](crate::systems::Distances), bit-identical to the
-/// built-in models.
+/// Built by [`MechanismBuilder`](super::MechanismBuilder); for a mechanism without rails or
+/// joints the builder also gives the crate's [`Distances`](crate::systems::Distances),
+/// bit-identical to the built-in models.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Linkage<T: Real, const DIM: usize, const N: usize, const D: usize> {
-    rods: [Rod<T, DIM>; D],
+    rows: [Row<T, DIM>; D],
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Linkage<T, DIM, N, D> {
-    pub(crate) fn from_valid(rods: [Rod<T, DIM>; D]) -> Self {
-        Self { rods }
+    pub(crate) fn from_valid(rows: [Row<T, DIM>; D]) -> Self {
+        Self { rows }
     }
 
-    /// The rods.
-    pub fn rods(&self) -> &[Rod<T, DIM>; D] {
-        &self.rods
+    /// The rows.
+    pub fn rows(&self) -> &[Row<T, DIM>; D] {
+        &self.rows
     }
 
-    /// The Euclidean length `|p_a − p_b|` of rod `k` at `q` (`None` for `k ≥ D`).
+    /// The Euclidean length `|p_a − p_b|` of rod `k` at `q` (`None` for `k ≥ D` or a joint row).
     pub fn length(&self, q: &SVector<T, N>, k: usize) -> Option<T> {
-        self.rods.get(k).map(|r| {
-            let d = r.difference(q);
-            dot(&d, &d).sqrt()
-        })
+        match self.rows.get(k) {
+            Some(Row::Rod(r)) => {
+                let d = r.difference(q);
+                Some(dot(&d, &d).sqrt())
+            }
+            _ => None,
+        }
     }
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
     for Linkage<T, DIM, N, D>
 {
-    /// `max |gₖ| / Lₖ²`, as [`Distances`](crate::systems::Distances).
+    /// `max |gₖ| / Lₖ²` (a joint row: `|gₖ| / ℓₖ²`, its length scale), as
+    /// [`Distances`](crate::systems::Distances).
     fn residual(&self, q: &SVector<T, N>) -> T {
         let mut r = T::zero();
-        for rod in self.rods.iter() {
-            let d = rod.difference(q);
-            let a = ((dot(&d, &d) - rod.length2) / rod.length2).abs();
+        for row in self.rows.iter() {
+            let a = match row {
+                Row::Rod(rod) => {
+                    let d = rod.difference(q);
+                    ((dot(&d, &d) - rod.length2) / rod.length2).abs()
+                }
+                Row::Joint(j) => (j.value(q) / j.length2).abs(),
+            };
             if a > r || !a.finite() {
                 r = a;
             }
@@ -301,47 +322,70 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
 
     fn value(&self, q: &SVector<T, N>) -> SVector<T, D> {
         let mut g = SVector::<T, D>::zeros();
-        for (gk, rod) in g.iter_mut().zip(self.rods.iter()) {
-            let d = rod.difference(q);
-            *gk = dot(&d, &d) - rod.length2;
+        for (gk, row) in g.iter_mut().zip(self.rows.iter()) {
+            *gk = match row {
+                Row::Rod(rod) => {
+                    let d = rod.difference(q);
+                    dot(&d, &d) - rod.length2
+                }
+                Row::Joint(j) => j.value(q),
+            };
         }
         g
     }
 
     fn jacobian(&self, q: &SVector<T, N>) -> SMatrix<T, D, N> {
         let mut j = SMatrix::<T, D, N>::zeros();
-        for (k, rod) in self.rods.iter().enumerate() {
-            let mut row = SVector::<T, N>::zeros();
-            let mut d = rod.difference(q);
-            for x in d.iter_mut() {
-                *x = *x + *x;
+        for (k, row) in self.rows.iter().enumerate() {
+            let mut out = SVector::<T, N>::zeros();
+            match row {
+                Row::Rod(rod) => {
+                    let mut d = rod.difference(q);
+                    for x in d.iter_mut() {
+                        *x = *x + *x;
+                    }
+                    rod.scatter(&mut out, &d);
+                }
+                Row::Joint(b) => {
+                    let (u, w) = b.sides(q, true);
+                    b.scatter_gradient(&mut out, &u, &w, T::one());
+                }
             }
-            rod.scatter(&mut row, &d);
-            j.set_row(k, &row.transpose());
+            j.set_row(k, &out.transpose());
         }
         j
     }
 
     fn weighted_hessian(&self, _: &SVector<T, N>, w: &SVector<T, D>) -> SMatrix<T, N, N> {
         let mut h = SMatrix::<T, N, N>::zeros();
-        for (k, rod) in self.rods.iter().enumerate() {
-            let w2 = w[k] + w[k];
-            let zero = [T::zero(); DIM];
-            rod.add_block(&mut h, T::zero(), w2, T::one(), &zero);
+        for (k, row) in self.rows.iter().enumerate() {
+            match row {
+                Row::Rod(rod) => {
+                    let w2 = w[k] + w[k];
+                    let zero = [T::zero(); DIM];
+                    rod.add_block(&mut h, T::zero(), w2, T::one(), &zero);
+                }
+                Row::Joint(b) => b.add_hessian(&mut h, w[k]),
+            }
         }
         h
     }
 
     fn hessian_times(&self, _: &SVector<T, N>, a: &SVector<T, N>) -> SMatrix<T, D, N> {
         let mut m = SMatrix::<T, D, N>::zeros();
-        for (k, rod) in self.rods.iter().enumerate() {
-            let mut row = SVector::<T, N>::zeros();
-            let mut d = rod.delta(a, false);
-            for x in d.iter_mut() {
-                *x = *x + *x;
+        for (k, row) in self.rows.iter().enumerate() {
+            let mut out = SVector::<T, N>::zeros();
+            match row {
+                Row::Rod(rod) => {
+                    let mut d = rod.delta(a, false);
+                    for x in d.iter_mut() {
+                        *x = *x + *x;
+                    }
+                    rod.scatter(&mut out, &d);
+                }
+                Row::Joint(b) => b.hessian_times(&mut out, a, T::one()),
             }
-            rod.scatter(&mut row, &d);
-            m.set_row(k, &row.transpose());
+            m.set_row(k, &out.transpose());
         }
         m
     }
@@ -357,13 +401,21 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
 
     fn jacobian_transpose_times(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
         let mut out = SVector::<T, N>::zeros();
-        for (k, rod) in self.rods.iter().enumerate() {
-            let mut d = rod.difference(q);
-            let s = w[k] + w[k];
-            for x in d.iter_mut() {
-                *x *= s;
+        for (k, row) in self.rows.iter().enumerate() {
+            match row {
+                Row::Rod(rod) => {
+                    let mut d = rod.difference(q);
+                    let s = w[k] + w[k];
+                    for x in d.iter_mut() {
+                        *x *= s;
+                    }
+                    rod.scatter(&mut out, &d);
+                }
+                Row::Joint(b) => {
+                    let (u, v) = b.sides(q, true);
+                    b.scatter_gradient(&mut out, &u, &v, w[k]);
+                }
             }
-            rod.scatter(&mut out, &d);
         }
         out
     }
@@ -371,18 +423,28 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     fn penalty_gradient(&self, q: &SVector<T, N>, w: &SVector<T, D>) -> SVector<T, N> {
         let mut out = SVector::<T, N>::zeros();
         let two = T::one() + T::one();
-        for (k, rod) in self.rods.iter().enumerate() {
-            let mut d = rod.difference(q);
-            let s = two * (w[k] * (dot(&d, &d) - rod.length2));
-            for x in d.iter_mut() {
-                *x *= s;
+        for (k, row) in self.rows.iter().enumerate() {
+            match row {
+                Row::Rod(rod) => {
+                    let mut d = rod.difference(q);
+                    let s = two * (w[k] * (dot(&d, &d) - rod.length2));
+                    for x in d.iter_mut() {
+                        *x *= s;
+                    }
+                    rod.scatter(&mut out, &d);
+                }
+                Row::Joint(b) => {
+                    let (u, v) = b.sides(q, true);
+                    let g = dot(&u, &v) - b.target;
+                    b.scatter_gradient(&mut out, &u, &v, w[k] * g);
+                }
             }
-            rod.scatter(&mut out, &d);
         }
         out
     }
 
-    /// Rod `k` adds `Bᵀ wₖ (8 (d·δ) δ + 4 |δ|² d)` with `δ = B a` (as `Distances`).
+    /// Rod `k` adds `Bᵀ wₖ (8 (d·δ) δ + 4 |δ|² d)` with `δ = B a` (as `Distances`); a joint
+    /// row `wₖ (2 (∇g·a) Hess g a + (a·Hess g a) ∇g)`.
     fn penalty_third_contraction(
         &self,
         q: &SVector<T, N>,
@@ -391,20 +453,26 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     ) -> SVector<T, N> {
         let mut out = SVector::<T, N>::zeros();
         let (four, eight) = (T::lit(4.0), T::lit(8.0));
-        for (k, rod) in self.rods.iter().enumerate() {
-            let d = rod.difference(q);
-            let delta = rod.delta(a, false);
-            let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
-            let mut v = [T::zero(); DIM];
-            for c in 0..DIM {
-                v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
+        for (k, row) in self.rows.iter().enumerate() {
+            match row {
+                Row::Rod(rod) => {
+                    let d = rod.difference(q);
+                    let delta = rod.delta(a, false);
+                    let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
+                    let mut v = [T::zero(); DIM];
+                    for c in 0..DIM {
+                        v[c] = (delta[c] * s8 + d[c] * s4) * w[k];
+                    }
+                    rod.scatter(&mut out, &v);
+                }
+                Row::Joint(b) => b.add_penalty_third(&mut out, q, a, w[k]),
             }
-            rod.scatter(&mut out, &v);
         }
         out
     }
 
-    /// Rod `k` adds `scale · wₖ · Bᵀ (4 d dᵀ + 2 gₖ I) B`.
+    /// Rod `k` adds `scale · wₖ · Bᵀ (4 d dᵀ + 2 gₖ I) B`; a joint row
+    /// `scale · wₖ (∇g ∇gᵀ + g Hess g)`.
     fn add_penalty_hessian(
         &self,
         q: &SVector<T, N>,
@@ -413,11 +481,16 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         out: &mut SMatrix<T, N, N>,
     ) {
         let (two, four) = (T::lit(2.0), T::lit(4.0));
-        for (k, rod) in self.rods.iter().enumerate() {
-            let d = rod.difference(q);
-            let g2 = two * (dot(&d, &d) - rod.length2);
-            let ws = w[k] * scale;
-            rod.add_block(out, four, g2, ws, &d);
+        for (k, row) in self.rows.iter().enumerate() {
+            match row {
+                Row::Rod(rod) => {
+                    let d = rod.difference(q);
+                    let g2 = two * (dot(&d, &d) - rod.length2);
+                    let ws = w[k] * scale;
+                    rod.add_block(out, four, g2, ws, &d);
+                }
+                Row::Joint(b) => b.add_penalty_hessian(out, q, w[k] * scale),
+            }
         }
     }
 }

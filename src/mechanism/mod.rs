@@ -34,6 +34,37 @@
 //! # Ok::<(), macrostep::ConfigError>(())
 //! ```
 //!
+//! ## Rigid bodies and joints
+//! [`MechanismBuilder::body`] adds a rigid body (mass, COM, full inertia tensor) as `DIM + 1`
+//! free nodes held by rods — an affine body (000 §4.5) — so every method handles it unchanged;
+//! [`MechanismBuilder::revolute`], [`MechanismBuilder::prismatic`],
+//! [`MechanismBuilder::spherical`] and [`MechanismBuilder::fixed`] join bodies (or a body and
+//! the ground) with rows between body-fixed points; [`MechanismBuilder::joint_motor`] and
+//! [`MechanismBuilder::joint_damping`] drive and damp a joint; [`Mechanism::joint_angle`],
+//! [`Mechanism::body_pose`] and friends read the state out. Sizes:
+//! `N = bodies · body_coordinates(DIM)` (+ point nodes), `D = bodies · body_constraints(DIM)
+//! + Σ JointKind::rows(kind, DIM)` (+ rods). The formulation, its reasons and the joints'
+//! rows, motors and dampers are documented in `body.rs` and `joint.rs`
+//! ([`Body`], [`JointKind`]).
+//!
+//! ```
+//! use macrostep::mechanism::{body_constraints, body_coordinates, Body, JointKind, Link, MechanismBuilder};
+//! // A compound pendulum in the plane: a 1 kg link (I = 0.02 kg·m² about its COM), hinged to
+//! // the ground 0.25 m above its COM.
+//! const N: usize = body_coordinates(2);
+//! const D: usize = body_constraints(2) + JointKind::Revolute.rows(2);
+//! let mut b = MechanismBuilder::<f64, 2, N, D>::new()?;
+//! let link = b.body(Body { mass: 1.0, com: [0.3, 0.95], inertia: [[0.02, 0.0], [0.0, 0.0]] })?;
+//! let hinge = b.revolute(Link::Ground, Link::Body(link), [0.3, 1.2], [0.0, 0.0])?;
+//! let motor = b.joint_motor(hinge)?;
+//! b.gravity(9.81)?;
+//! let mech = b.build()?;
+//! let s = mech.initial_state();
+//! assert!(mech.joint_angle(hinge, &s.q).is_some_and(|a| a.abs() < 1e-12));
+//! assert_eq!(motor, 0);
+//! # Ok::<(), macrostep::ConfigError>(())
+//! ```
+//!
 //! ## Coordinates
 //! Nodes are numbered in the order added. A **free node** ([`MechanismBuilder::node`]) owns
 //! `DIM` consecutive coordinates, its position. A **rail node** ([`MechanismBuilder::rail_node`],
@@ -88,18 +119,26 @@
 //! (a spring from a node to itself; `L₀ > 0` with both ends starting at one point), `Inconsistent "topology"` (`DIM ∉ {2, 3}`, a
 //! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
 //! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
-//! input. All are [`ConfigError`]s.
+//! input. Bodies and joints add theirs (see [`MechanismBuilder::body`],
+//! [`MechanismBuilder::spherical`]). All are [`ConfigError`]s.
 
+mod body;
 mod builder;
+mod joint;
+mod joint_state;
 mod linkage;
+mod row;
 mod spring;
 
+pub use body::{body_constraints, body_coordinates, Body};
 pub use builder::MechanismBuilder;
-pub use linkage::{Linkage, Place, Rod};
+pub use joint::{JointKind, Link};
+pub use linkage::{Linkage, Place, Rod, Row};
+pub use row::{Bilinear, BodyPoint};
 pub use spring::{Loads, Spring, Springs};
 
 use crate::model::{Mass, Penalty, System};
-use crate::systems::{Distances, Endpoint, LinearPotential, Link};
+use crate::systems::{Distances, Endpoint, LinearPotential, Link as Bar};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -136,6 +175,11 @@ pub enum Actuator<T: Real, const DIM: usize> {
         a: usize,
         /// The far end of the rod turned by `−τ`.
         b: usize,
+    },
+    /// A joint motor (see [`MechanismBuilder::joint_motor`]).
+    Joint {
+        /// The joint.
+        joint: usize,
     },
 }
 
@@ -175,7 +219,7 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     nodes: usize,
     mass: Mass<T, N>,
     gravity: LinearPotential<T, N>,
-    links: [Link<T, DIM>; D],
+    links: [Bar<T, DIM>; D],
     linkage: Linkage<T, DIM, N, D>,
     rails: bool,
     damping: SMatrix<T, N, N>,
@@ -183,6 +227,12 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     n_act: usize,
     start: SVector<T, N>,
     springs: Springs<T, DIM, N, S>,
+    node_mass: [T; N],
+    joint_rows: bool,
+    bodies: [body::BodyRec<T, DIM>; N],
+    n_bodies: usize,
+    joints: [joint::Joint<T, DIM>; N],
+    n_joints: usize,
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
@@ -221,24 +271,37 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         } else {
             Mass::diagonal(m)?
         };
-        let rods = b.links.map(|l| linkage::Rod {
-            a: b.end(&Endpoint::Node(l.node)),
-            b: b.end(&l.to),
-            length2: l.length * l.length,
+        let mut rows = b.links.map(|l| {
+            linkage::Row::Rod(linkage::Rod {
+                a: b.end(&Endpoint::Node(l.node)),
+                b: b.end(&l.to),
+                length2: l.length * l.length,
+            })
         });
+        for (row, joint) in rows.iter_mut().zip(b.joint_rows.iter()) {
+            if let Some(j) = joint {
+                *row = linkage::Row::Joint(*j);
+            }
+        }
         Ok(Self {
             places: b.places,
             nodes: b.nodes,
             mass,
             gravity: LinearPotential::new(w)?,
             links: b.links,
-            linkage: Linkage::from_valid(rods),
+            linkage: Linkage::from_valid(rows),
             rails: b.has_rails(),
             damping: b.damping,
             actuators: b.actuators,
             n_act: b.n_act,
             start: b.start,
             springs: Springs::from_valid(b.springs),
+            node_mass: b.node_mass,
+            joint_rows: b.joint_rows.iter().any(Option::is_some),
+            bodies: b.bodies,
+            n_bodies: b.n_bodies,
+            joints: b.joints,
+            n_joints: b.n_joints,
         })
     }
 
@@ -258,9 +321,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// The rods as the crate's [`Distances`] (the built-in models' constraint type).
     ///
     /// # Errors
-    /// [`ConfigError::Inconsistent`] `"topology"` when a node sits on a rail.
+    /// [`ConfigError::Inconsistent`] `"topology"` when a node sits on a rail or a joint adds
+    /// rows that are not rods.
     pub fn distances(&self) -> Result<Distances<T, DIM, N, D>, ConfigError> {
-        if self.rails {
+        if self.rails || self.joint_rows {
             return Err(ConfigError::Inconsistent { name: "topology" });
         }
         Ok(Distances::from_valid(self.links))
@@ -367,6 +431,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                     torque_pair(u, q, &j, &place(a), f);
                     torque_pair(u, q, &j, &place(b), -f);
                 }
+                Actuator::Joint { joint } => self.add_joint_motor(joint, f, q, u),
                 Actuator::None => {}
             }
         }

@@ -65,39 +65,110 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         stiffness: SMatrix<T, N, N>,
         params: FastParams<T, N>,
     ) -> Result<Self, ConfigError> {
-        let k = stiffness;
-        check_stiffness(&k)?;
-        let params = params.validate()?;
-        let l = mass.cholesky_factor();
-        let l_inv = l
-            .solve_lower_triangular(&SMatrix::identity())
-            .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
-        let a = l_inv * k * l_inv.transpose();
+        let mut lin = Self::blank(mass);
+        let mut scratch = [SMatrix::zeros(); 2];
+        lin.fill(&stiffness, &params, &mut scratch)?;
+        Ok(lin)
+    }
+
+    /// Zero transforms for `mass`: not a usable system until [`Self::fill`] succeeds.
+    pub(super) fn blank(mass: Mass<T, N>) -> Self {
+        Self {
+            to_modal: SMatrix::zeros(),
+            from_modal: SMatrix::zeros(),
+            force_to_modal: SMatrix::zeros(),
+            lambda: SVector::zeros(),
+            gamma: SVector::zeros(),
+            noise_cov: SMatrix::zeros(),
+            noisy: false,
+            trivial: false,
+            mass,
+        }
+    }
+
+    /// The body of [`Self::new`] in place: the intermediate matrices live in `self`'s own
+    /// (`L` in `to_modal`, `L⁻¹` in `force_to_modal`, `A = L⁻¹KL⁻ᵀ` in `from_modal`, the
+    /// friction frame in `noise_cov`) and in `scratch` (`Q` and the Jacobi work), each replaced
+    /// by its final value once it is no longer needed; each product is evaluated out of line
+    /// ([`product`]). The operations are those of the plain formulas, so are the bits; beyond
+    /// `scratch` the stack holds one `N×N` temporary at a time, so an integrator built in a
+    /// `static` on a microcontroller needs little of it ([`Sim1::new_in`](super::Sim1::new_in)).
+    ///
+    /// # Errors
+    /// As [`Self::new`]; `self` is then unusable.
+    #[inline(never)]
+    pub(super) fn fill(
+        &mut self,
+        k: &SMatrix<T, N, N>,
+        params: &FastParams<T, N>,
+        scratch: &mut [SMatrix<T, N, N>; 2],
+    ) -> Result<(), ConfigError> {
+        check_stiffness(k)?;
+        params.check()?;
+        let [qm, work] = scratch;
+        let scalar_c = self.factor_mass(&params.friction)?;
+        let l_inv = &self.force_to_modal;
+        // Each product through an out-of-line helper writing into place: its temporaries live
+        // in the helper's frame only.
+        product(work, |w| *w = l_inv * k * l_inv.transpose());
         // `x/2 + y/2` is `(x + y)/2` bit for bit, and cannot overflow.
         let half = T::lit(0.5);
-        let a = a * half + a.transpose() * half;
-        let (c_frame, scalar_c) = friction_frame(&params.friction, &l, &l_inv);
-        let qm = joint_modes(&a, &c_frame, scalar_c.is_some())?;
-        let lambda = modal_stiffness(&(qm.transpose() * a * qm))?;
-        let gamma = modal_friction(&(qm.transpose() * c_frame * qm))?;
-        let noise_cov = modal_noise_covariance(&params.noise, &(qm.transpose() * l_inv), scalar_c)?;
-        let noisy = noise_cov.iter().any(|&x| x != T::zero());
-        let to_modal = qm.transpose() * l.transpose();
-        let from_modal = l_inv.transpose() * qm;
-        let force_to_modal = qm.transpose() * l_inv;
+        for j in 0..N {
+            for i in 0..N {
+                self.from_modal[(i, j)] = work[(i, j)] * half + work[(j, i)] * half;
+            }
+        }
+        let a = &self.from_modal;
+        joint_modes(a, &self.noise_cov, scalar_c.is_some(), qm, work)?;
+        let qm = &*qm;
+        product(work, |w| *w = qm.transpose() * a * qm);
+        self.lambda = modal_stiffness(work)?;
+        product(work, |w| *w = qm.transpose() * self.noise_cov * qm);
+        self.gamma = modal_friction(work)?;
+        product(work, |w| *w = qm.transpose() * l_inv);
+        self.noise_cov = match params.noise {
+            // No noise: `GGᵀ = 0` (the product gives it up to the signs of its zeros, which
+            // nothing reads).
+            Noise::Scalar(s) if s == T::zero() => SMatrix::zeros(),
+            _ => modal_noise_covariance(&params.noise, work, scalar_c)?,
+        };
+        self.noisy = self.noise_cov.iter().any(|&x| x != T::zero());
+        product(&mut self.from_modal, |w| *w = l_inv.transpose() * qm);
+        product(work, |w| *w = qm.transpose() * self.to_modal.transpose());
+        self.to_modal = *work;
+        product(work, |w| *w = qm.transpose() * self.force_to_modal);
+        self.force_to_modal = *work;
         let id = SMatrix::<T, N, N>::identity();
-        let trivial = to_modal == id && from_modal == id && force_to_modal == id;
-        Ok(Self {
-            to_modal,
-            from_modal,
-            force_to_modal,
-            trivial,
-            lambda,
-            gamma,
-            noise_cov,
-            noisy,
-            mass,
-        })
+        self.trivial = self.to_modal == id && self.from_modal == id && self.force_to_modal == id;
+        Ok(())
+    }
+
+    /// [`Self::fill`] with its scratch in this frame (out of line: not on the stack of the
+    /// caller's other calls).
+    #[inline(never)]
+    pub(super) fn fill_scratch(
+        &mut self,
+        k: &SMatrix<T, N, N>,
+        params: &FastParams<T, N>,
+    ) -> Result<(), ConfigError> {
+        let mut scratch = [SMatrix::zeros(); 2];
+        self.fill(k, params, &mut scratch)
+    }
+
+    /// The first part of [`Self::fill`]: `L` (`M = LLᵀ`) into `to_modal`, `L⁻¹` into
+    /// `force_to_modal`, the friction in the mass-weighted frame into `noise_cov`; returns the
+    /// scalar friction when it is one. Out of line, so its temporaries leave the stack before
+    /// the eigendecomposition.
+    #[inline(never)]
+    fn factor_mass(&mut self, friction: &Friction<T, N>) -> Result<Option<T>, ConfigError> {
+        self.to_modal = self.mass.cholesky_factor();
+        self.force_to_modal = self
+            .to_modal
+            .solve_lower_triangular(&SMatrix::identity())
+            .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
+        let scalar_c;
+        (self.noise_cov, scalar_c) = friction_frame(friction, &self.to_modal, &self.force_to_modal);
+        Ok(scalar_c)
     }
 
     /// The mass matrix.
@@ -223,21 +294,43 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
     /// # Errors
     /// [`ConfigError::StepSize`] for `h` zero or non-finite, or negative with noise.
     pub fn new(sys: &StiffLinear<T, N>, h: T) -> Result<Self, ConfigError> {
+        let mut flow = Self::blank();
+        flow.fill(sys, h)?;
+        Ok(flow)
+    }
+
+    /// A flow of no step: not usable until [`Self::fill`] succeeds.
+    pub(super) fn blank() -> Self {
+        Self {
+            h: T::zero(),
+            maps: [Matrix2::zeros(); N],
+            chol: [[Matrix2::zeros(); N]; N],
+            noisy: false,
+        }
+    }
+
+    /// [`Self::new`] in place (for an integrator built in a `static`).
+    ///
+    /// # Errors
+    /// As [`Self::new`]; `self` is then unchanged.
+    #[inline(never)]
+    pub(super) fn fill(&mut self, sys: &StiffLinear<T, N>, h: T) -> Result<(), ConfigError> {
         if !(h.finite() && h != T::zero()) || (sys.noisy && h < T::zero()) {
             return Err(ConfigError::StepSize);
         }
-        let maps = sys.mode_maps(h);
-        let mut chol = [[Matrix2::zeros(); N]; N];
+        self.h = h;
+        self.maps = sys.mode_maps(h);
+        self.noisy = sys.noisy;
         if sys.noisy {
-            let sigma = covariance(sys, h);
-            chol = semidefinite_cholesky(&sigma);
+            noise_factor(sys, h, &mut self.chol);
+        } else {
+            for row in self.chol.iter_mut() {
+                for block in row.iter_mut() {
+                    *block = Matrix2::zeros();
+                }
+            }
         }
-        Ok(Self {
-            h,
-            maps,
-            chol,
-            noisy: sys.noisy,
-        })
+        Ok(())
     }
 
     /// The step `h`.
@@ -352,6 +445,27 @@ pub fn mode_map<T: Real>(lambda: T, gamma: T, t: T) -> Matrix2<T> {
         ((ep + em) * half, (ep - em) * half / r)
     };
     Matrix2::new(ec + g * es, es, -lambda * es, ec - g * es)
+}
+
+/// Writes `out` with `f` out of line: the temporaries of a product expression stay in this
+/// frame, not in the caller's (the stack of a construction in place, [`StiffLinear::fill`]).
+#[inline(never)]
+fn product<T: Real, const N: usize>(
+    out: &mut SMatrix<T, N, N>,
+    f: impl FnOnce(&mut SMatrix<T, N, N>),
+) {
+    f(out);
+}
+
+/// The Cholesky factor of `Σ(h)` (out of line: its two `2N × 2N` block arrays stay off the
+/// stack of a noise-free construction).
+#[inline(never)]
+fn noise_factor<T: Real, const N: usize>(
+    sys: &StiffLinear<T, N>,
+    h: T,
+    out: &mut [[Matrix2<T>; N]; N],
+) {
+    *out = semidefinite_cholesky(&covariance(sys, h));
 }
 
 /// `Σ(h)` pairwise between modes, by Taylor start and doubling (see [`FastFlow`]).

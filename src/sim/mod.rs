@@ -206,6 +206,11 @@ impl<T: Real, const N: usize> FastParams<T, N> {
     /// - `"inverse_temperature"` not positive; [`ConfigError::Inconsistent`] `"thermal noise
     ///   needs scalar friction"` for thermal noise with a matrix friction.
     pub fn validate(&self) -> Result<Self, ConfigError> {
+        self.check().map(|()| *self)
+    }
+
+    /// [`Self::validate`] without the copy.
+    pub(crate) fn check(&self) -> Result<(), ConfigError> {
         match self.friction {
             Friction::Scalar(c) => {
                 check_nonnegative(c, "friction")?;
@@ -228,7 +233,7 @@ impl<T: Real, const N: usize> FastParams<T, N> {
                 }
             }
         }
-        Ok(*self)
+        Ok(())
     }
 }
 

@@ -1,8 +1,11 @@
 //! First-order SIM (Lie–Trotter), 004 Integrators 4.2.1/4.2.2, Remark 4.2.1, and eq 4.8.
 
 use super::impulse::{NoisyScheme, Sealed, Sim, SimScheme};
-use super::{FastFlow, Force, Increment, StiffLinear};
+use super::{FastFlow, FastParams, Force, Increment, SimSystem, StiffLinear};
 use crate::driver::Method;
+use crate::guard::Watch;
+use crate::model::Mass;
+use crate::validate::check_step;
 use crate::{ConfigError, PreconditionKind, Real, State, StepError};
 #[cfg(doc)]
 use crate::{Integrator, StochasticIntegrator};
@@ -66,6 +69,72 @@ pub struct LieTrotter<T: Real, const N: usize> {
 }
 
 impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
+    /// [`Sim::new`] built in place in `slot`, for a device that keeps its integrator in a
+    /// `static` (static RAM rather than stack): no `N×N` matrix and no copy of the method
+    /// passes through the stack (the modal transforms are computed in the method's own storage,
+    /// [`StiffLinear`]), so the construction needs a fraction of the stack of
+    /// `*slot = Some(Sim1::new(…)?)`. The same operations as [`Sim::new`], so the same method bit
+    /// for bit.
+    ///
+    /// ```
+    /// use macrostep::{sim::{FastParams, Sim1, SimSystem}, model::{Mass, Zero}};
+    /// use nalgebra::matrix;
+    /// let system = SimSystem::new(Mass::identity(), matrix![1.0e4_f64], Zero);
+    /// let mut slot = None;
+    /// let sim = Sim1::new_in(&mut slot, system, 0.1, FastParams::default())?;
+    /// assert_eq!(sim.stiff().modal_stiffness()[0], 1.0e4);
+    /// assert!(Sim1::new_in(&mut slot, system, -0.0, FastParams::default()).is_err());
+    /// assert!(slot.is_none()); // a failed construction leaves no method behind
+    /// # Ok::<(), macrostep::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Sim::new`]; `slot` is then `None`.
+    pub fn new_in(
+        slot: &mut Option<Self>,
+        system: SimSystem<T, F, N>,
+        h: T,
+        params: FastParams<T, N>,
+    ) -> Result<&mut Self, ConfigError> {
+        *slot = None;
+        let h = check_step(h)?;
+        let SimSystem {
+            mass,
+            stiffness,
+            force,
+        } = system;
+        let sim = Self::blank_in(slot, mass, force, h);
+        let built = sim
+            .lin
+            .fill_scratch(&stiffness, &params)
+            .and_then(|()| sim.scheme.flow.fill(&sim.lin, h));
+        if let Err(e) = built {
+            *slot = None;
+            return Err(e);
+        }
+        slot.as_mut().ok_or(ConfigError::Inconsistent {
+            name: "method built in its slot",
+        })
+    }
+
+    /// A method of zero transforms in `slot` (completed by [`Self::new_in`]). Out of line: the
+    /// value is assembled in this frame before it is moved into the slot, and this frame is gone
+    /// before the transforms are computed.
+    #[inline(never)]
+    fn blank_in(slot: &mut Option<Self>, mass: Mass<T, N>, force: F, h: T) -> &mut Self {
+        slot.insert(Self {
+            lin: StiffLinear::blank(mass),
+            scheme: LieTrotter {
+                flow: FastFlow::blank(),
+                order: Sim1Order::FlowThenKick,
+                mollified: false,
+            },
+            force,
+            h,
+            watch: Watch::default(),
+        })
+    }
+
     /// Chooses the composition order.
     pub fn with_order(mut self, order: Sim1Order) -> Self {
         self.scheme.order = order;
@@ -176,5 +245,101 @@ impl<T: Real, F: Force<T, N>, const N: usize> Method<T, N> for Sim1<T, F, N> {
             self.advance_maps(state, h, &self.lin.mode_maps(h), None, next);
         }
         Ok(T::zero())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Quadratic;
+    use crate::sim::{Friction, Noise};
+    use crate::Integrator;
+    use nalgebra::SMatrix;
+
+    /// A full mass, a coupled stiffness and a soft coupling: every transform non-trivial.
+    fn system<T: Real>() -> SimSystem<T, super::super::Conservative<Quadratic<T, 3>>, 3> {
+        let l = |x: f64| T::lit(x);
+        let m = SMatrix::<T, 3, 3>::from_fn(|i, j| if i == j { l(2.0 + i as f64) } else { l(0.3) });
+        let k = SMatrix::<T, 3, 3>::from_fn(|i, j| {
+            if i == j {
+                l(900.0 * (1.0 + i as f64))
+            } else {
+                l(-120.5)
+            }
+        });
+        let soft = Quadratic::new(SMatrix::from_fn(
+            |i, j| if i == j { l(1.3) } else { l(0.1) },
+        ));
+        SimSystem::new(Mass::full(m).unwrap(), k, soft)
+    }
+
+    /// `new_in` builds the method `new` builds, bit for bit: same steps in f32 and f64, with
+    /// and without friction; the noisy flow's covariance factor too.
+    fn same_method<T: Real>() {
+        let params = [
+            FastParams::default(),
+            FastParams::langevin(T::lit(0.7), T::zero()),
+            FastParams::thermal(T::lit(0.7), T::lit(2.0)),
+        ];
+        for p in params {
+            let mut plain = Sim1::new(system::<T>(), T::lit(0.02), p).unwrap();
+            let mut slot = None;
+            let placed = Sim1::new_in(&mut slot, system::<T>(), T::lit(0.02), p).unwrap();
+            for i in 0..3 {
+                for j in 0..3 {
+                    assert_eq!(
+                        placed.flow().covariance_block(i, j),
+                        plain.flow().covariance_block(i, j)
+                    );
+                }
+            }
+            if plain.stiff().is_noisy() {
+                continue;
+            }
+            let start = State::new(
+                T::zero(),
+                nalgebra::vector![T::lit(0.1), T::lit(-0.2), T::lit(0.05)],
+                nalgebra::vector![T::lit(1.0), T::zero(), T::lit(-0.5)],
+            );
+            let (mut a, mut b) = (start, start);
+            plain.integrate(&mut a, 50).unwrap();
+            placed.integrate(&mut b, 50).unwrap();
+            assert_eq!(a, b);
+            assert!(a.q != start.q);
+        }
+    }
+
+    #[test]
+    fn new_in_builds_the_same_method_as_new() {
+        same_method::<f32>();
+        same_method::<f64>();
+    }
+
+    /// A failed construction leaves the slot empty, even when it held a method.
+    #[test]
+    fn new_in_failure_empties_the_slot() {
+        let mut slot = None;
+        Sim1::new_in(&mut slot, system::<f64>(), 0.02, FastParams::default()).unwrap();
+        let mut bad = system::<f64>();
+        bad.stiffness[(0, 1)] = 5.0; // not symmetric
+        let e = Sim1::new_in(&mut slot, bad, 0.02, FastParams::default());
+        assert_eq!(
+            e.err(),
+            Some(ConfigError::NotSymmetric { name: "stiffness" })
+        );
+        assert!(slot.is_none());
+        let matrix_friction = FastParams {
+            friction: Friction::Matrix(SMatrix::from_fn(|i, j| {
+                f64::from(u8::from(i == j)) * (i as f64 + 1.0)
+            })),
+            noise: Noise::Scalar(0.0),
+        };
+        // Friction not sharing the stiff modes: refused by the modal decomposition in place too.
+        let e = Sim1::new_in(&mut slot, system::<f64>(), 0.02, matrix_friction);
+        assert_eq!(
+            e.err(),
+            Sim1::new(system::<f64>(), 0.02, matrix_friction).err()
+        );
+        assert!(slot.is_none());
     }
 }

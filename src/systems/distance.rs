@@ -24,6 +24,7 @@
 //! validated links that case cannot occur, so results are exact; what the checked access buys is
 //! that no branch to a panic is left in the step (the firmware proves it at link time).
 
+use crate::linalg::each;
 use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
@@ -210,15 +211,11 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     fn scatter(&self, out: &mut SVector<T, N>, l: &Link<T, DIM>, v: &[T; DIM]) {
         // The two nodes of a link are distinct, so the order of the updates does not matter.
         if let Some(pa) = Self::node_mut(out, l.node) {
-            for c in 0..DIM {
-                pa[c] += v[c];
-            }
+            each(DIM, |c| pa[c] += v[c]);
         }
         if let Endpoint::Node(b) = l.to {
             if let Some(pb) = Self::node_mut(out, b) {
-                for c in 0..DIM {
-                    pb[c] -= v[c];
-                }
+                each(DIM, |c| pb[c] -= v[c]);
             }
         }
     }
@@ -230,14 +227,15 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         match l.to {
             Endpoint::Node(b) => {
                 let pb = Self::node(q, b);
-                for c in 0..DIM {
-                    d[c] -= pb[c];
-                }
+                each(DIM, |c| d[c] -= pb[c]);
             }
             Endpoint::Anchor(p) => {
-                for c in 0..DIM {
-                    d[c] -= p[c];
-                }
+                let p = p.as_slice();
+                each(DIM, |c| {
+                    if let Some(pc) = p.get(c) {
+                        d[c] -= *pc;
+                    }
+                });
             }
         }
         d
@@ -249,9 +247,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         let mut d = Self::node(a, l.node);
         if let Endpoint::Node(b) = l.to {
             let pb = Self::node(a, b);
-            for c in 0..DIM {
-                d[c] -= pb[c];
-            }
+            each(DIM, |c| d[c] -= pb[c]);
         }
         d
     }

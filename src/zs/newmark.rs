@@ -110,6 +110,11 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Newmark<T
     pub fn last_iterations(&self) -> u32 {
         self.member.iterations
     }
+
+    /// The Newton controls.
+    pub(crate) fn newton(&self) -> &ImplicitNewtonParams<T> {
+        &self.member.newton
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>

@@ -96,6 +96,11 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>>
             Ok(PushForwardNewmarkMember { newton })
         })
     }
+
+    /// The Newton controls.
+    pub(crate) fn newton(&self) -> &ImplicitNewtonParams<T> {
+        &self.member.newton
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>

@@ -17,9 +17,11 @@
 //! - `firmware-table [--bless]`: only the figures table of `firmware/README.md` against the
 //!   golden files (`test` checks it too, with or without the firmware stage).
 //! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
+//! - `peers [--quick] [-- ARGS]`: `reproduce chain-peers` with rapier and MuJoCo (see `peers.rs`).
 
 mod firmware;
 mod fuzz;
+mod peers;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -36,8 +38,9 @@ fn main() -> ExitCode {
         Some("firmware") => firmware::firmware(&args[1..]),
         Some("firmware-table") => firmware::table_command(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
+        Some("peers") => peers::peers(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]|peers [--quick]>");
             return ExitCode::from(2);
         }
     };

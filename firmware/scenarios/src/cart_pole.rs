@@ -1,5 +1,5 @@
-//! The cart-pole shared by `control_cart_pole` and `rattle_cart_pole`: the mechanism, the LQR
-//! gains and the closed loop as one [`Method`](macrostep::driver::Method) (so the firmware's per-step instruction
+//! The cart-pole shared by `control_cart_pole`, `ekf_cart_pole` and `rattle_cart_pole`: the
+//! mechanism, the host-computed LQR gains `rattle_cart_pole` uses and the closed loop as one [`Method`](macrostep::driver::Method) (so the firmware's per-step instruction
 //! count is the whole tick: observe, control, actuation, `set_force`, one plant step).
 
 use macrostep::driver::{Method, Wrapper};
@@ -10,7 +10,9 @@ use macrostep::{ConfigError, Real, State, StepError};
 
 /// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`
 /// (`host_tests::experiments::cart_pole::lqr_gains`, `Q = diag(10, 100, 1, 1)`, `R = 0.1`),
-/// stored as constants as a device would; `host-tests` checks them against its solution.
+/// stored as constants; `host-tests` checks them against its solution. `rattle_cart_pole` uses
+/// them; `control_cart_pole` and `ekf_cart_pole` compute their gain at start-up
+/// ([`lqr_gain`](crate::lqr_gain)).
 pub const CART_POLE_GAINS: [f64; 4] = [
     -9.911148201491004,
     -71.665349390716,
@@ -56,10 +58,15 @@ pub struct Controlled<'m, T: Real, I> {
 impl<'m, T: Real, I> Controlled<'m, T, I> {
     /// The loop around `plant` with the gains [`CART_POLE_GAINS`].
     pub fn new(plant: I, mechanism: &'m Mechanism<T, 2, 3, 1>) -> Self {
+        Self::with_gains(plant, mechanism, CART_POLE_GAINS.map(T::lit))
+    }
+
+    /// The loop around `plant` with the gains `gains` (`F = −K (s, θ, ṡ, θ̇)`).
+    pub fn with_gains(plant: I, mechanism: &'m Mechanism<T, 2, 3, 1>, gains: [T; 4]) -> Self {
         Self {
             plant,
             mechanism,
-            gains: CART_POLE_GAINS.map(T::lit),
+            gains,
             u: SVector::zeros(),
         }
     }

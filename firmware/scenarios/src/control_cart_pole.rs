@@ -1,16 +1,19 @@
-//! Closed-loop cart-pole at 1 kHz: LQR + one Z&S step on the penalty form per tick.
+//! Closed-loop cart-pole at 1 kHz: LQR + one Z&S step on the penalty form per tick, the gain
+//! computed at start-up from the Z&S linearisation at the upright.
 
 use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
+use crate::cart_pole_lqr::{lqr_gain, LqrWeights};
 use crate::{drive, ScenarioError, Sink};
 use macrostep::forcing::Actuated;
 use macrostep::linalg::DenseKept;
 use macrostep::mechanism::{LinkagePenalty, Mechanism};
 use macrostep::model::System;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, Real, State};
+use macrostep::{ConfigError, Real};
 
 /// The plant of [`control_cart_pole`].
-type Plant<T> = ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
+pub(crate) type Plant<T> =
+    ZhangSkeel<T, Actuated<T, LinkagePenalty<T, 2, 3, 1>, 3>, 3, DenseKept<T, 3>>;
 /// The closed loop of [`control_cart_pole`].
 type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 
@@ -20,9 +23,23 @@ type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 /// solves instead of a second assembly and factorisation: one factorisation per tick, the same
 /// work every tick. 5,000 ticks (`t = 5 s`, settled at ≈ 3 s), a state every 500.
 ///
+/// The gain `K` comes first, computed at start-up ([`Sink::startup`]) by [`lqr_gain`] from the
+/// Z&S linearisation of the frozen-mass cart-pole at the upright with the weights
+/// [`LqrWeights::cart_pole`], and is recorded as `x main 0 k <i>`.
+///
 /// # Errors
-/// A configuration or step error (none is expected).
+/// A configuration, control or step error (none is expected).
 pub fn control_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
+    let h = T::lit(CART_POLE_H);
+    let gain = sink.startup("main", || lqr_gain(h, &LqrWeights::cart_pole()))?;
+    sink.values("main", "k", &gain);
+    run(sink, gain)
+}
+
+/// The closed loop with the gain `gain`. Not inlined: its frame (the mechanism and the loop)
+/// is not under the start-up computation's (the 2 KiB stack budget).
+#[inline(never)]
+fn run<T: Real, S: Sink<T>>(sink: &mut S, gain: [T; 4]) -> Result<(), ScenarioError> {
     // Each value used in place (`&mut` into its `Result`): moving it out would copy it, and the
     // frame would hold it twice.
     let built = mechanism::<T>();
@@ -30,29 +47,31 @@ pub fn control_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), Scenar
         Ok(m) => m,
         Err(e) => return Err((*e).into()),
     };
-    let mut looped = build(mech);
-    let (tick, start) = match &mut looped {
+    let mut looped = build(mech, gain);
+    let tick = match &mut looped {
         Ok(x) => x,
         Err(e) => return Err(*e),
     };
-    drive(sink, "main", tick, *start, 5000, 500)?;
+    drive(sink, "main", tick, mech.initial_state(), 5000, 500)?;
     Ok(())
 }
 
-/// The loop and its start state. Not inlined, and neither is [`plant`] nor [`mechanism`]: the
+/// The loop (its start state is `mech.initial_state()`). Not inlined, and neither is [`plant`] nor [`mechanism`]: the
 /// intermediate values (builder, penalised system, integrator, their `Result`s) live in frames
 /// that are gone before the loop runs (the 2 KiB stack budget; measured per change, see
 /// `firmware/README.md`).
 #[inline(never)]
 fn build<T: Real>(
     mech: &Mechanism<T, 2, 3, 1>,
-) -> Result<(Loop<'_, T>, State<T, 3>), ScenarioError> {
-    Ok((Controlled::new(plant(mech)?, mech), mech.initial_state()))
+    gain: [T; 4],
+) -> Result<Loop<'_, T>, ScenarioError> {
+    let plant = plant(mech)?;
+    Ok(Controlled::with_gains(plant, mech, gain))
 }
 
 /// Penalised with `ω = 500`, `Actuated`, Z&S with `β = 0.4` and kept factors.
 #[inline(never)]
-fn plant<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
+pub(crate) fn plant<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
     let pen = mech.penalised(T::lit(500.0))?;
     let sys = System::new(pen.mass, Actuated::new(pen.potential));
     let (h, params) = (T::lit(CART_POLE_H), ZsParams::with_beta(T::lit(0.4)));

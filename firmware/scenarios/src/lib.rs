@@ -13,10 +13,13 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+use macrostep::control::ControlError;
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
 mod cart_pole;
+mod cart_pole_lqr;
 mod control_cart_pole;
+mod ekf_cart_pole;
 mod flavor_trimer;
 mod rattle_cart_pole;
 mod sim_fpu;
@@ -26,12 +29,17 @@ mod verlet_double_pendulum;
 mod verlet_oscillator;
 mod zs_double_pendulum;
 
-pub use cart_pole::{Controlled, CART_POLE_GAINS, CART_POLE_H};
+pub use cart_pole::{mechanism, Controlled, CART_POLE_GAINS, CART_POLE_H};
+pub use cart_pole_lqr::{frozen_model, lqr_gain, FrozenModel, LqrWeights, Upright};
 pub use control_cart_pole::control_cart_pole;
+pub use ekf_cart_pole::{
+    ekf_cart_pole, record_summary, EkfCartPole, EKF_BAND, EKF_EVERY, EKF_PROCESS_V, EKF_RMS_FROM,
+    EKF_SEED, EKF_SIGMA, EKF_TICKS,
+};
 pub use flavor_trimer::flavor_trimer;
 pub use rattle_cart_pole::rattle_cart_pole;
-pub use sim_fpu::sim_fpu;
-pub use so3_attitude::so3_attitude;
+pub use sim_fpu::{sim_fpu, sim_fpu_in, SimFpu};
+pub use so3_attitude::{so3_attitude, so3_attitude_in, So3Attitude};
 pub use sylipn_chain::sylipn_chain;
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
@@ -40,6 +48,7 @@ pub use zs_double_pendulum::zs_double_pendulum;
 /// Every scenario, by the name of the firmware binary that runs it.
 pub const NAMES: &[&str] = &[
     "control_cart_pole",
+    "ekf_cart_pole",
     "flavor_trimer",
     "sim_fpu",
     "so3_attitude",
@@ -57,6 +66,7 @@ pub const NAMES: &[&str] = &[
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
         "control_cart_pole" => control_cart_pole(sink),
+        "ekf_cart_pole" => ekf_cart_pole(sink),
         "rattle_cart_pole" => rattle_cart_pole(sink),
         "flavor_trimer" => flavor_trimer(sink),
         "sim_fpu" => sim_fpu(sink),
@@ -70,12 +80,20 @@ pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), S
 }
 
 /// How a scenario failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ScenarioError {
     /// Building the model or the integrator failed.
     Config(ConfigError),
     /// A step failed (the state is the one before that step).
     Step(StepError),
+    /// A control computation failed (an LQR gain, a filter step).
+    Control(ControlError),
+}
+
+impl From<ControlError> for ScenarioError {
+    fn from(e: ControlError) -> Self {
+        Self::Control(e)
+    }
 }
 
 impl From<ConfigError> for ScenarioError {
@@ -96,6 +114,16 @@ pub trait Sink<T: Real> {
     fn begin(&mut self, case: &'static str, steps: u32, every: u32);
     /// The state after `step` steps (`step = 0`: the initial state).
     fn record<const N: usize>(&mut self, case: &'static str, step: u32, state: &State<T, N>);
+    /// Values the scenario computed (e.g. a gain), recorded like a state's: `x <case> 0 <name> <i>`.
+    fn values(&mut self, case: &'static str, name: &'static str, xs: &[T]) {
+        let _ = (case, name, xs);
+    }
+    /// Runs the scenario's start-up computation `f` (e.g. a Riccati solve). The firmware counts
+    /// its instructions; the default just runs it.
+    fn startup<R>(&mut self, case: &'static str, f: impl FnOnce() -> R) -> R {
+        let _ = case;
+        f()
+    }
     /// Takes one step. The firmware wraps it in an instruction count; the default just steps.
     ///
     /// # Errors

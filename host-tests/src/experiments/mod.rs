@@ -10,7 +10,9 @@ pub mod accelerated_sampling;
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
+pub mod bodies;
 pub mod cart_pole;
+pub mod chain_peers;
 pub mod constrained;
 pub mod convert;
 mod experiment;
@@ -27,6 +29,7 @@ pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;
 pub mod so3;
+pub mod urdf_arms;
 pub mod water;
 pub mod work_precision;
 pub mod zs;
@@ -60,6 +63,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<zs::double_pendulum::DoublePendulumExperiment>(),
     entry::<zs::dna::DnaExperiment>(),
     entry::<zs::chain_cost::ZsChainCostExperiment>(),
+    entry::<zs::step_cost::ZsStepCostExperiment>(),
     entry::<sim::fpu::FpuSimExperiment>(),
     entry::<sim::uniform::SimUniformExperiment>(),
     entry::<sim::langevin::SimLangevinExperiment>(),
@@ -69,13 +73,16 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<work_precision::WorkPrecisionExperiment>(),
     entry::<work_precision::omega::WorkPrecisionOmegaExperiment>(),
     entry::<work_precision::remedies::WorkPrecisionRemediesExperiment>(),
+    entry::<chain_peers::ChainPeersExperiment>(),
     entry::<forcing::ForcingExperiment>(),
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),
     entry::<cart_pole::CartPoleExperiment>(),
+    entry::<bodies::BodiesExperiment>(),
     entry::<linearise::LineariseExperiment>(),
     entry::<accelerated_sampling::AcceleratedSamplingExperiment>(),
     entry::<water::WaterExperiment>(),
+    entry::<urdf_arms::UrdfArmsExperiment>(),
 ];
 
 /// Looks an experiment up by name.

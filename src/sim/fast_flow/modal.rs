@@ -1,7 +1,7 @@
 //! The validation and modal decomposition behind [`StiffLinear::new`](super::StiffLinear::new).
 
 use super::{Friction, Noise};
-use crate::linalg::symmetric_eigen;
+use crate::linalg::symmetric_eigen_in_place;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -31,26 +31,44 @@ pub(super) fn friction_frame<T: Real, const N: usize>(
     }
 }
 
-/// The orthogonal `Q` of the modes: eigenvectors of `A + μ·sym(C)`, which diagonalise both `A`
-/// and `C` when they commute (`μ` irrational-ish and scaled, so accidental degeneracies are
-/// unlikely; `μ = 0` for a scalar or zero friction).
+/// The orthogonal `Q` of the modes, into `q`: eigenvectors of `A + μ·sym(C)`, which
+/// diagonalise both `A` and `C` when they commute (`μ` irrational-ish and scaled, so accidental
+/// degeneracies are unlikely; `μ = 0` for a scalar or zero friction). `work` is the Jacobi's.
 pub(super) fn joint_modes<T: Real, const N: usize>(
     a: &SMatrix<T, N, N>,
     c_frame: &SMatrix<T, N, N>,
     scalar_friction: bool,
-) -> Result<SMatrix<T, N, N>, ConfigError> {
+    q: &mut SMatrix<T, N, N>,
+    work: &mut SMatrix<T, N, N>,
+) -> Result<(), ConfigError> {
+    let converged = if scalar_friction {
+        symmetric_eigen_in_place(a, work, q)
+    } else {
+        combined_modes(a, c_frame, q, work)
+    };
+    converged.ok_or(ConfigError::Inconsistent {
+        name: "eigendecomposition converged",
+    })
+}
+
+/// [`joint_modes`] of a matrix friction (out of line: its copies stay off the scalar path's
+/// stack).
+#[inline(never)]
+fn combined_modes<T: Real, const N: usize>(
+    a: &SMatrix<T, N, N>,
+    c_frame: &SMatrix<T, N, N>,
+    q: &mut SMatrix<T, N, N>,
+    work: &mut SMatrix<T, N, N>,
+) -> Option<()> {
     let half = T::lit(0.5);
     let c_sym = c_frame * half + c_frame.transpose() * half;
-    let combined = if scalar_friction || c_sym.amax() == T::zero() {
+    let combined = if c_sym.amax() == T::zero() {
         *a
     } else {
         let na = a.amax().max(T::one());
         a + c_sym * (na / c_sym.amax() * T::lit(0.618_033_988_749_894_8))
     };
-    let eig = symmetric_eigen(&combined).ok_or(ConfigError::Inconsistent {
-        name: "eigendecomposition converged",
-    })?;
-    Ok(eig.vectors)
+    symmetric_eigen_in_place(&combined, work, q)
 }
 
 /// `λ = diag(QᵀAQ)`: refused below `−√ε·max|QᵀAQ|`, rounding noise below zero clamped to 0.
@@ -97,22 +115,23 @@ pub(super) fn modal_friction<T: Real, const N: usize>(
     Ok(gamma.map(|g| g.max(T::zero())))
 }
 
+/// `g gᵀ` (out of line: the noise-free construction does not carry its temporaries).
+#[inline(never)]
+fn gram<T: Real, const N: usize>(g: &SMatrix<T, N, N>) -> SMatrix<T, N, N> {
+    g * g.transpose()
+}
+
 /// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`; the noise is
 /// validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
+#[inline(never)]
 pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
     noise: &Noise<T, N>,
     ql_inv: &SMatrix<T, N, N>,
     scalar_friction: Option<T>,
 ) -> Result<SMatrix<T, N, N>, ConfigError> {
     match *noise {
-        Noise::Scalar(s) => {
-            let g = ql_inv * s;
-            Ok(g * g.transpose())
-        }
-        Noise::Matrix(s) => {
-            let g = ql_inv * s;
-            Ok(g * g.transpose())
-        }
+        Noise::Scalar(s) => Ok(gram(&(ql_inv * s))),
+        Noise::Matrix(s) => Ok(gram(&(ql_inv * s))),
         Noise::Thermal {
             inverse_temperature: beta,
         } => {

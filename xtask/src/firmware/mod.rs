@@ -20,7 +20,10 @@
 //!    last is checked against the largest steady-state step of every case). A budget that is
 //!    known to be missed carries the mark `known-over`: it is reported on every run, not failed
 //!    (its measured value is pinned by the golden output anyway). `budget stack_bytes N` checks
-//!    the stack high-water mark the program printed.
+//!    the stack high-water mark the program printed; `budget startup_instructions N` the
+//!    instructions of the start-up computation (`startup <case> instructions N`, e.g. an LQR
+//!    gain's Riccati solve); `budget instructions_per_tick N` the largest steady tick of a loop run
+//!    from a timer interrupt (`tick_instructions` lines).
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
@@ -287,6 +290,15 @@ fn print_figures(p: &Program, sizes: &Sizes, per_step: &[(String, u64)], text: &
     }
     println!("figure firmware.{}.flash_bytes {}", p.name, sizes.flash());
     println!("figure firmware.{}.ram_bytes {}", p.name, sizes.ram());
+    for (case, n) in golden::per_tick(text) {
+        println!(
+            "figure firmware.{}.{case}.instructions_per_tick {n}",
+            p.name
+        );
+    }
+    for (case, n) in golden::startup_instructions(text) {
+        println!("figure firmware.{}.{case}.startup_instructions {n}", p.name);
+    }
     if let Some(stack) = text.lines().find_map(|l| l.strip_prefix("stack_bytes ")) {
         println!("figure firmware.{}.stack_bytes {}", p.name, stack.trim());
     }

@@ -7,7 +7,10 @@ use macrostep::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use macrostep::forcing::{Actuated, Damped};
 use macrostep::model::{Mass, Split, System};
 use macrostep::nalgebra::{matrix, vector, SVector};
-use macrostep::zs::{DampedZs, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::zs::{
+    DampedZs, Newmark, NewmarkOneIteration, NewmarkParams, PushForwardNewmark, StiffSylipn, Sylipn,
+    ZhangSkeel, ZsParams,
+};
 use macrostep::{ConfigError, Real, State};
 
 /// `½ k (|q| − 1)² + g q_y`: a bob on a spring of rest length 1.
@@ -115,11 +118,22 @@ pub struct Methods<T: Real> {
     pub sylipn_in_solve: DampedZs<T, Sylipn<T, SpringP<T>, 2>, 2>,
     /// Stiff Z&Ss with [`damping`] inside its solve.
     pub stiff_in_solve: DampedZs<T, Stiff<T>, 2>,
+    /// Newmark (γ = ½), solved by Newton to its default tolerance.
+    pub newmark: Newmark<T, SpringP<T>, 2>,
+    /// Push-forward Newmark, solved by Newton to its default tolerance.
+    pub push_forward: PushForwardNewmark<T, SpringP<T>, 2>,
+    /// One-iteration Newmark.
+    pub newmark_one: NewmarkOneIteration<T, SpringP<T>, 2>,
 }
 
 /// A damping matrix with coupling, `C = [[0.5, 0.1], [0.1, 0.3]]`.
 pub fn damping<T: Real>() -> macrostep::nalgebra::SMatrix<T, 2, 2> {
     matrix![T::lit(0.5), T::lit(0.1); T::lit(0.1), T::lit(0.3)]
+}
+
+/// `β = 0.4` and the default Newton controls.
+fn newmark_params<T: Real>() -> NewmarkParams<T> {
+    NewmarkParams::with_beta(T::lit(0.4))
 }
 
 impl<T: Real> Methods<T> {
@@ -140,6 +154,9 @@ impl<T: Real> Methods<T> {
             zs_in_solve: DampedZs::new(ZhangSkeel::new(spring(k), h, p)?, damping())?,
             sylipn_in_solve: DampedZs::new(Sylipn::new(spring(k), h, p)?, damping())?,
             stiff_in_solve: DampedZs::new(StiffSylipn::new(split(k), h, p)?, damping())?,
+            newmark: Newmark::new(spring(k), h, newmark_params())?,
+            push_forward: PushForwardNewmark::new(spring(k), h, newmark_params())?,
+            newmark_one: NewmarkOneIteration::new(spring(k), h, p)?,
         })
     }
 }

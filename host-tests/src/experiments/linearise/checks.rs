@@ -3,9 +3,10 @@
 
 use super::cases::{self, Methods};
 use super::fd;
+use super::tangent;
 use macrostep::forcing::Actuate;
 use macrostep::linearise::Linearise;
-use macrostep::{Guards, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 
 /// One method's measurements.
 #[derive(Clone, Debug)]
@@ -141,5 +142,54 @@ pub fn rows(h: f64, k: f64, min_ns: f64) -> Vec<MethodRow> {
             false,
             min_ns,
         ),
+        row("newmark", &m.newmark, false, min_ns),
+        row("push_forward_newmark", &m.push_forward, true, min_ns),
+        row("newmark_one_iteration", &m.newmark_one, false, min_ns),
+        rattle_row(h, min_ns),
     ]
+}
+
+/// RATTLE on the Cartesian double pendulum with a nonlinear spring and a held force
+/// ([`tangent::chain_rattle`]), linearised in the tangent coordinates of its solution manifold:
+/// max over [`tangent::chain_starts`] against central differences along the projected tangent
+/// basis, the symplectic defect in those coordinates, and the cost against a step.
+fn rattle_row(h: f64, min_ns: f64) -> MethodRow {
+    let m = tangent::chain_rattle(h);
+    let starts = tangent::chain_starts(&m);
+    let (mut fd_rel_err, mut symplectic_defect, mut failed) = (0.0f64, 0.0f64, false);
+    for s in &starts {
+        match tangent::check::<_, _, 4, 2, 2>(&m, s) {
+            Ok(c) => {
+                fd_rel_err = fd_rel_err.max(c.fd_rel_err);
+                symplectic_defect = symplectic_defect.max(c.symplectic_defect);
+            }
+            Err(_) => failed = true,
+        }
+    }
+    let s0 = starts[0];
+    let mut run = m;
+    run.set_guards(Guards::off()).expect("guards off");
+    let mut s = s0;
+    let t_step = per_call(
+        || {
+            if run.step(&mut s).is_err() {
+                s = s0;
+            }
+        },
+        min_ns,
+    );
+    std::hint::black_box(s);
+    let t_lin = per_call(
+        || {
+            std::hint::black_box(m.linearise_tangent::<2>(std::hint::black_box(&s0)).ok());
+        },
+        min_ns,
+    );
+    MethodRow {
+        name: "rattle",
+        symplectic: true,
+        fd_rel_err: if failed { f64::NAN } else { fd_rel_err },
+        symplectic_defect,
+        cost_ratio: t_lin / t_step,
+    }
 }

@@ -9,6 +9,7 @@ pub mod cases;
 pub mod checks;
 pub mod ekf;
 pub mod fd;
+pub mod tangent;
 
 use crate::experiments::Experiment;
 use crate::measure::loglog_slope;
@@ -36,6 +37,8 @@ pub struct Setup {
     pub ekf_tilt: f64,
     /// Seconds of each EKF run.
     pub ekf_seconds: f64,
+    /// Steps of the Cartesian pendulum's eigenvalue comparison (RATTLE, tangent coordinates).
+    pub eigen_hs: Vec<f64>,
 }
 
 impl Setup {
@@ -51,6 +54,7 @@ impl Setup {
             sigmas: vec![1e-4, 1e-3, 1e-2],
             ekf_tilt: 0.1,
             ekf_seconds: 10.0,
+            eigen_hs: vec![0.04, 0.02, 0.01, 0.005],
         }
     }
 
@@ -88,6 +92,11 @@ pub struct Results {
     pub regulated: Vec<Regulated>,
     /// The EKF runs, one per noise level (Z&S gains).
     pub ekf: Vec<Result<ekf::EkfRun, String>>,
+    /// The Cartesian pendulum's eigenvalue gaps to the angle model at each of `eigen_hs`:
+    /// `[hanging, upright]` (see [`tangent::pendulum_eigen_gap`]; `NaN` on error).
+    pub eigen_gaps: Vec<[f64; 2]>,
+    /// The fitted orders of the gaps, `[hanging, upright]`.
+    pub eigen_orders: [f64; 2],
 }
 
 /// Runs everything.
@@ -137,8 +146,24 @@ pub fn compute(setup: &Setup) -> Results {
                 .and_then(|k| ekf::run(&k, sigma, setup.ekf_tilt, setup.ekf_seconds, 30 + i as u64))
         })
         .collect();
+    let eigen_gaps: Vec<[f64; 2]> = setup
+        .eigen_hs
+        .iter()
+        .map(|&h| {
+            [false, true].map(|up| {
+                tangent::pendulum_eigen_gap(PENDULUM.0, PENDULUM.1, PENDULUM.2, h, up)
+                    .unwrap_or(f64::NAN)
+            })
+        })
+        .collect();
+    let eigen_orders = [0, 1].map(|k| {
+        let y: Vec<f64> = eigen_gaps.iter().map(|g| g[k]).collect();
+        loglog_slope(&setup.eigen_hs, &y)
+    });
     Results {
         setup: setup.clone(),
+        eigen_gaps,
+        eigen_orders,
         rows,
         zoh,
         gains,
@@ -151,6 +176,9 @@ pub fn compute(setup: &Setup) -> Results {
 
 mod report;
 pub use report::report;
+
+/// The Cartesian pendulum of the eigenvalue comparison: mass, gravity, rod length.
+pub const PENDULUM: (f64, f64, f64) = (0.7, 9.81, 0.5);
 
 /// `reproduce linearise`.
 pub struct LineariseExperiment;

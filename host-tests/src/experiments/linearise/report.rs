@@ -1,6 +1,6 @@
 //! The report of `reproduce linearise`.
 
-use super::{cart, ekf_chart, fmt_h, Results};
+use super::{cart, ekf_chart, fmt_h, Results, PENDULUM};
 use crate::plot::emit;
 use crate::report::{figure, sci, Output, Table};
 use crate::say;
@@ -10,7 +10,7 @@ pub fn report(r: &Results, out: &Output) {
     let s = &r.setup;
     say!(
         out,
-        "exact step linearisations on a bob on a spring (k = {}, mass diag(1, 2), held force (0.3, −0.2)), h = {}, three starts",
+        "exact step linearisations on a bob on a spring (k = {}, mass diag(1, 2), held force (0.3, −0.2)), h = {}, three starts; rattle on a Cartesian double pendulum (see below the table)",
         s.k,
         s.h
     );
@@ -44,6 +44,36 @@ pub fn report(r: &Results, out: &Output) {
             row.cost_ratio,
         );
     }
+
+    say!(
+        out,
+        "rattle: the Cartesian double pendulum (masses 1, 2; rods 1, 0.8; nonlinear spring; held force) in the tangent coordinates of its solution manifold (ξ = UᵀMδq, η = UᵀMδv), two starts; A, B vs central differences along the projected tangent basis"
+    );
+    let (m, g, l) = PENDULUM;
+    say!(
+        out,
+        "RATTLE on the Cartesian pendulum (m = {m}, g = {g}, L = {l}) at its equilibria: reduced A's eigenvalues vs the angle model's exp(h·[[0, 1], [∓g/L, 0]])"
+    );
+    let t = Table::new(
+        out,
+        &["h", "hanging |arg λ − ωh|", "upright |λmax − e^{ωh}|"],
+    );
+    for (h, gap) in s.eigen_hs.iter().zip(&r.eigen_gaps) {
+        t.row(&[fmt_h(*h), sci(gap[0]), sci(gap[1])]);
+    }
+    t.row(&[
+        "order".into(),
+        format!("{:.2}", r.eigen_orders[0]),
+        format!("{:.2}", r.eigen_orders[1]),
+    ]);
+    figure(
+        "linearise.rattle.eigen_gap_order_hanging",
+        r.eigen_orders[0],
+    );
+    figure(
+        "linearise.rattle.eigen_gap_order_upright",
+        r.eigen_orders[1],
+    );
 
     say!(
         out,

@@ -4,12 +4,12 @@
 
 use super::model::{kinetic_temperature, oo_distances, MASS};
 use super::{Setup, D, N, W};
+use crate::timing::CpuClock;
 use macrostep::langevin::Normal;
 use macrostep::model::Constraint;
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::{Integrator, State};
 use rand_pcg::Pcg32;
-use std::time::Instant;
 
 /// Histogram range and bin width of the O–O distances, in Å.
 pub const RDF_MIN: f64 = 2.0;
@@ -147,7 +147,7 @@ where
     let mut hist = [vec![0.0; RDF_BINS], vec![0.0; RDF_BINS]];
     let mut tangents = Vec::new();
     let (mut temps, mut oos, mut res, mut dists) = (Vec::new(), Vec::new(), 0.0, Vec::new());
-    let clock = Instant::now();
+    let clock = CpuClock::start();
     for k in 0..n_burn + n_prod {
         let th = if k < n_burn { &burn } else { &prod };
         th.apply(&mut s.v, rng);
@@ -178,7 +178,7 @@ where
             }
         }
     }
-    out.cost = clock.elapsed().as_secs_f64() / (out.steps.max(1) as f64 * h);
+    out.cost = clock.elapsed_secs() / (out.steps.max(1) as f64 * h);
     (out.temperature, out.temperature_se) = batch_se(&temps);
     (out.tangent_temperature, out.tangent_temperature_se) = batch_se(&tangents);
     (out.oo_mean, out.oo_se) = batch_se(&oos);

@@ -2,7 +2,7 @@
 //! experiment: `zs-stability` (Thm 2.5), `zs-order` (Cor 2.8, Rem 2.11), `zs-symplectic`
 //! (Thm 2.12, 2.4, Rem 2.14), `penalty-scaling` (Thm 1.3 / Rem A.3, Fig 2a), `double-pendulum`
 //! (Fig 1), `dna` (§4.4, Fig 8), `zs-chain-cost` (§4.3 last paragraphs, 004 §5.4.1: linear cost
-//! in n).
+//! in n), `zs-step-cost` (a step against Verlet's, a controlled tick against a free one).
 //!
 //! This module holds the models several of them share: Hénon–Heiles and the penalised double
 //! pendulum. The double pendulum here hangs below its pivot (gravity towards −y), the convention
@@ -14,6 +14,7 @@ pub mod double_pendulum;
 pub mod order;
 pub mod penalty_scaling;
 pub mod stability;
+pub mod step_cost;
 pub mod symplectic;
 
 /// The Hénon–Heiles systems the experiments and tests share.

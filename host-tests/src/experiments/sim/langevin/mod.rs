@@ -18,13 +18,13 @@ pub use study::{
 
 use crate::experiments::Experiment;
 use crate::report::{figure, Output};
+use crate::timing::{self, Timing};
 use macrostep::langevin::{Gla, GlaParams, StochasticIntegrator};
 use macrostep::model::Mass;
 use macrostep::sim::{FastParams, Sim1, SimSystem};
 use macrostep::systems::TwoSpring;
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
-use std::time::Instant;
 
 /// What to run.
 pub struct Setup {
@@ -72,9 +72,7 @@ pub struct Results {
 /// Runs the experiment.
 pub fn compute(setup: &Setup) -> Results {
     let study = setup.study;
-    let t0 = Instant::now();
-    let stats = langevin_study(study);
-    let cpu = t0.elapsed().as_secs_f64();
+    let (stats, cpu) = timing::process_cpu_seconds_of(|| langevin_study(study));
     let control = langevin_study(LangevinSetup {
         stiff_start: false,
         ..study
@@ -111,7 +109,7 @@ pub fn report(r: &Results, out: &Output) {
          y by the tangent response of y (AliasFilter).",
         100.0 * h_nr
     );
-    crate::say!(out, "(study CPU {:.1} s)", r.stats.1);
+    crate::say!(out, "(study CPU {:.1} s, all threads)", r.stats.1);
     report_langevin(&setup, &r.stats.0, "sim-langevin", out);
     charts::fig4_2(&r.stats.0, setup.paths, out);
     crate::say!(
@@ -182,7 +180,8 @@ impl Experiment for SimLangevinExperiment {
     }
 }
 
-/// CPU seconds per trajectory of GLA at `h = 0.1/ω` and of SIM1 at `H` over `T`.
+/// CPU seconds per trajectory of GLA at `h = 0.1/ω` and of SIM1 at `H` over `T`: thread CPU
+/// time, interleaved rotated rounds (`timing::compare`), each sample `paths` trajectories.
 pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
     let model = TwoSpring::<f64>::paper();
     let lp = model.langevin();
@@ -193,25 +192,31 @@ pub fn langevin_speed(paths: usize, t_end: f64, h_sim: f64) -> (f64, f64) {
     let system = SimSystem::new(Mass::identity(), split.stiff.k, split.soft);
     let fast = FastParams::langevin(lp.c, lp.sigma);
     let mut sim = Sim1::new(system, h_sim, fast).expect("sim");
-    let mut rng = Pcg32::seed_from_u64(99);
+    let mut rng_gla = Pcg32::seed_from_u64(99);
+    let mut rng_sim = Pcg32::seed_from_u64(98);
+    let (n_gla, n_sim) = (
+        (t_end / h).round() as usize,
+        (t_end / h_sim).round() as usize,
+    );
     let mut sink = 0.0;
-    let t0 = Instant::now();
-    for _ in 0..paths {
-        let mut s = model.initial_state();
-        gla.integrate_noisy(&mut s, (t_end / h).round() as usize, &mut rng)
-            .expect("gla");
-        sink += s.q[0];
-    }
-    let cpu_gla = t0.elapsed().as_secs_f64();
-    let reps = 20;
-    let t0 = Instant::now();
-    for _ in 0..paths * reps {
-        let mut s = model.initial_state();
-        sim.integrate_noisy(&mut s, (t_end / h_sim).round() as usize, &mut rng)
-            .expect("sim");
-        sink += s.q[0];
-    }
-    let cpu_sim = t0.elapsed().as_secs_f64() / reps as f64;
-    std::hint::black_box(sink);
-    (cpu_gla / paths as f64, cpu_sim / paths as f64)
+    let mut run_gla = || {
+        for _ in 0..paths {
+            let mut s = model.initial_state();
+            gla.integrate_noisy(&mut s, n_gla, &mut rng_gla)
+                .expect("gla");
+            sink += s.q[0];
+        }
+    };
+    let mut sink_sim = 0.0;
+    let mut run_sim = || {
+        for _ in 0..paths {
+            let mut s = model.initial_state();
+            sim.integrate_noisy(&mut s, n_sim, &mut rng_sim)
+                .expect("sim");
+            sink_sim += s.q[0];
+        }
+    };
+    let m = timing::compare(&mut [&mut run_gla, &mut run_sim], &Timing::rounds(5));
+    std::hint::black_box((sink, sink_sim));
+    (m[0].median / paths as f64, m[1].median / paths as f64)
 }

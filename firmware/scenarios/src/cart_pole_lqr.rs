@@ -1,0 +1,204 @@
+//! The cart-pole's LQR gain computed where it runs: from the exact linearisation of one Z&S step
+//! of the frozen-mass cart-pole at the upright ([`Linearise`]) and the discrete Riccati equation
+//! ([`lqr`]), at start-up, in the scalar of the scenario (on the Cortex-M4F: `f32`).
+//!
+//! The model linearised is the cart-pole in `(s, θ)` with its mass matrix frozen at the upright,
+//! `M₀ = [[m_c + m_p, m_p L], [m_p L, m_p L²]]`, `V = m_p g L cos θ`, the force on `s` (as the
+//! host experiment `reproduce linearise` builds it): at the upright at rest it has exactly the
+//! linearisation of the full cart-pole, and its state is what the controller observes,
+//! `x = (s, θ, ṡ, θ̇)`.
+
+use crate::ScenarioError;
+use core::cell::Cell;
+use macrostep::control::{lqr, RiccatiParams};
+use macrostep::forcing::Actuated;
+use macrostep::linearise::{FourthDerivative, Linearise};
+use macrostep::model::{Hessian, Mass, Potential, System, ThirdDerivative};
+use macrostep::nalgebra::{SMatrix, SVector};
+use macrostep::zs::{ZhangSkeel, ZsParams};
+use macrostep::{ConfigError, Real, State};
+
+/// Cart mass (kg).
+pub const M_CART: f64 = 1.0;
+/// Tip mass (kg).
+pub const M_TIP: f64 = 0.1;
+/// Rod length (m).
+pub const LENGTH: f64 = 0.5;
+/// Gravity (m/s²).
+pub const GRAVITY: f64 = 9.81;
+
+/// The LQR weights: `Q = diag(q)` on `(s, θ, ṡ, θ̇)` and `R = r` on the force, plain data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LqrWeights<T> {
+    /// The state weight `Q` by rows (symmetric positive semidefinite).
+    pub q: [[T; 4]; 4],
+    /// The force weight (positive).
+    pub r: T,
+}
+
+impl<T: Real> LqrWeights<T> {
+    /// The cart-pole's weights, `Q = diag(10, 100, 1, 1)`, `R = 0.1`.
+    pub fn cart_pole() -> Self {
+        let z = T::zero();
+        Self {
+            q: [
+                [T::lit(10.0), z, z, z],
+                [z, T::lit(100.0), z, z],
+                [z, z, T::one(), z],
+                [z, z, z, T::one()],
+            ],
+            r: T::lit(0.1),
+        }
+    }
+}
+
+/// `V = m_p g L cos θ` on `q = (s, θ)`, with its derivatives in closed form (`∂θ` only):
+/// `∇V = (0, −c sin θ)`, `Hess V = diag(0, −c cos θ)`, `∂³V/∂θ³ = c sin θ`, `∂⁴V/∂θ⁴ = c cos θ`,
+/// `c = m_p g L`. Closed form rather than the crate's AD: the same values (a host test checks the
+/// gain against the AD-built model's), a fraction of the instructions and of the stack (the
+/// EKF linearises this model every tick).
+///
+/// `sin θ` and `cos θ` are computed once per `θ` and remembered: a Z&S linearisation asks for
+/// nine derivatives at each of two points, and `libm`'s `sinf`/`cosf` evaluate their
+/// polynomials in `f64`, which a Cortex-M4F emulates in software (≈ 700 instructions a call).
+/// The remembered values are the ones a fresh call returns, so results do not depend on it.
+#[derive(Clone, Debug)]
+pub struct Upright<T: Real> {
+    mgl: T,
+    /// `(θ, sin θ, cos θ)` of the last `θ`.
+    memo: Cell<Option<(T, T, T)>>,
+}
+
+impl<T: Real> Upright<T> {
+    /// `V = c cos θ`.
+    pub fn new(mgl: T) -> Self {
+        Self {
+            mgl,
+            memo: Cell::new(None),
+        }
+    }
+
+    /// `(sin θ, cos θ)`, remembered.
+    fn sin_cos(&self, theta: T) -> (T, T) {
+        if let Some((t, s, c)) = self.memo.get() {
+            if t == theta {
+                return (s, c);
+            }
+        }
+        // Two calls rather than `sin_cos`: `libm`'s `sincosf` reserves 664 B of stack for its
+        // large-argument reduction on every call.
+        let (s, c) = (theta.sin(), theta.cos());
+        self.memo.set(Some((theta, s, c)));
+        (s, c)
+    }
+}
+
+impl<T: Real> Potential<T, 2> for Upright<T> {
+    fn energy(&self, q: &SVector<T, 2>) -> T {
+        self.sin_cos(q[1]).1 * self.mgl
+    }
+
+    fn gradient(&self, q: &SVector<T, 2>) -> SVector<T, 2> {
+        SVector::<T, 2>::new(T::zero(), -(self.sin_cos(q[1]).0 * self.mgl))
+    }
+}
+
+impl<T: Real> Hessian<T, 2> for Upright<T> {
+    fn hessian(&self, q: &SVector<T, 2>) -> SMatrix<T, 2, 2> {
+        let z = T::zero();
+        SMatrix::<T, 2, 2>::new(z, z, z, -(self.sin_cos(q[1]).1 * self.mgl))
+    }
+}
+
+impl<T: Real> ThirdDerivative<T, 2> for Upright<T> {
+    /// `Σⱼₖ ∂³V/∂qᵢ∂qⱼ∂qₖ aⱼ aₖ = (0, c sin θ · a_θ²)`.
+    fn third_contraction(&self, q: &SVector<T, 2>, a: &SVector<T, 2>) -> SVector<T, 2> {
+        SVector::<T, 2>::new(T::zero(), self.sin_cos(q[1]).0 * self.mgl * (a[1] * a[1]))
+    }
+}
+
+impl<T: Real> FourthDerivative<T, 2> for Upright<T> {
+    /// `∂ᵦ(a·V‴·a) = (0, c cos θ · a_θ² b_θ)`.
+    fn fourth_contraction(
+        &self,
+        q: &SVector<T, 2>,
+        a: &SVector<T, 2>,
+        b: &SVector<T, 2>,
+    ) -> SVector<T, 2> {
+        SVector::<T, 2>::new(
+            T::zero(),
+            self.sin_cos(q[1]).1 * self.mgl * (a[1] * a[1]) * b[1],
+        )
+    }
+}
+
+/// The frozen-mass cart-pole with a held generalized force `(F, 0)`.
+pub type FrozenModel<T> = System<T, Actuated<T, Upright<T>, 2>, 2>;
+
+/// [`FrozenModel`] with the cart-pole's masses, length and gravity.
+///
+/// # Errors
+/// None expected ([`ConfigError`] for the mass matrix, which is positive definite).
+pub fn frozen_model<T: Real>() -> Result<FrozenModel<T>, ConfigError> {
+    let (mc, mp, l) = (T::lit(M_CART), T::lit(M_TIP), T::lit(LENGTH));
+    let c = mp * l;
+    let mut m = SMatrix::<T, 2, 2>::zeros();
+    m[(0, 0)] = mc + mp;
+    m[(0, 1)] = c;
+    m[(1, 0)] = c;
+    m[(1, 1)] = c * l;
+    let mgl = c * T::lit(GRAVITY);
+    Ok(System::new(
+        Mass::full(m)?,
+        Actuated::new(Upright::new(mgl)),
+    ))
+}
+
+/// The LQR gain `K` (`F = −K (s, θ, ṡ, θ̇)`) at step `h` for the weights `w`: Z&S (`β = 0.4`) on
+/// [`frozen_model`] linearised at the upright at rest with zero force, `B` its column for `F`,
+/// then [`lqr`] with the default [`RiccatiParams`] (at most 64 doubling iterations).
+///
+/// Not inlined: the linearisation and the Riccati solve live in frames that are gone before the
+/// control loop runs (the 2 KiB stack budget).
+///
+/// # Errors
+/// [`ScenarioError::Control`] for bad weights, an unstabilisable pair or a Riccati iteration
+/// that does not converge; [`ScenarioError::Step`] when the linearisation fails;
+/// [`ScenarioError::Config`] for a bad `h`.
+#[inline(never)]
+pub fn lqr_gain<T: Real>(h: T, w: &LqrWeights<T>) -> Result<[T; 4], ScenarioError> {
+    let (mut a, mut b) = (SMatrix::zeros(), SMatrix::zeros());
+    upright_linearisation(h, &mut a, &mut b)?;
+    gain(&a, &b, w)
+}
+
+/// `(A, B)` of one Z&S step of [`frozen_model`] at the upright at rest, `B` for the force on `s`,
+/// written into `a` and `b`. Not inlined: the integrator and the Jacobian blocks are gone before
+/// the Riccati solve.
+#[inline(never)]
+fn upright_linearisation<T: Real>(
+    h: T,
+    a: &mut SMatrix<T, 4, 4>,
+    b: &mut SMatrix<T, 4, 1>,
+) -> Result<(), ScenarioError> {
+    let zs = ZhangSkeel::new(frozen_model()?, h, ZsParams::default())?;
+    let j = zs.linearise(&State::at_rest(SVector::zeros()))?;
+    *a = j.a();
+    let b2: SMatrix<T, 4, 2> = j.b();
+    *b = b2.column(0).into_owned();
+    Ok(())
+}
+
+/// The gain of [`lqr`] for `(A, B)` and the weights `w`. Not inlined (see [`lqr_gain`]).
+#[inline(never)]
+fn gain<T: Real>(
+    a: &SMatrix<T, 4, 4>,
+    b: &SMatrix<T, 4, 1>,
+    w: &LqrWeights<T>,
+) -> Result<[T; 4], ScenarioError> {
+    // `From<[[T; 4]; 4]>` reads columns; `q` holds rows.
+    let q = SMatrix::<T, 4, 4>::from(w.q).transpose();
+    let r = SMatrix::<T, 1, 1>::new(w.r);
+    let k = lqr(a, b, &q, &r, &RiccatiParams::default())?.k;
+    Ok([k[0], k[1], k[2], k[3]])
+}

@@ -1,0 +1,314 @@
+//! `reproduce chain-peers`: the chain of n unit pendula (004 §5.4.3 model, horizontal at rest,
+//! g = 1) at n = 2 (a double pendulum), 5, 10, 20, 40, every method and peer at equal error
+//! against the rigid reference, by thread CPU time.
+//!
+//! - The crate's penalty methods (Z&Ss = SyLiPN and Z&S, banded) run on the penalised chain at
+//!   the least ω of [`Setup::omegas`] whose **model error** (the exact penalised solution against
+//!   the rigid one, DOP853 at 1e-12) is at most [`Setup::model_margin`] × the target, one ω per
+//!   target: at 1e-2 the model error is ≤ 3e-3.
+//! - The rigid-model methods: RATTLE, SHAKE; the minimal-coordinate peers DOP853 on the O(n)
+//!   articulated-body chain ([`crate::reference::planar`]) and on the O(n³) LU angle equations
+//!   ([`crate::reference::chain`]); rapier's multibody (with the `peers` feature, [`rapier`]);
+//!   MuJoCo through its Python package ([`mujoco`], when installed).
+//! - The search ([`crate::experiments::work_precision::search`]) finds each method's coarsest step
+//!   (tolerance) meeting each target with every finer grid step meeting it too, and times the
+//!   found settings in interleaved rounds. MuJoCo's sweep and timing run inside Python
+//!   (`time.thread_time()`) on a grid of ratio 2^(1/4), without bisection.
+
+pub mod methods;
+pub mod mujoco;
+#[cfg(feature = "peers")]
+pub mod rapier;
+mod report;
+
+use crate::experiments::work_precision::search::{self, Search, Study};
+use crate::experiments::Experiment;
+use crate::reference;
+use crate::reference::chain::{angles_rhs, outputs};
+use crate::reference::planar::PlanarChain;
+use crate::report::Output;
+use crate::timing::{self, Timing};
+use macrostep::systems::Chain;
+use mujoco::MjPoint;
+
+/// What to run.
+pub struct Setup {
+    /// Chain sizes (each needs its const-generic instance in [`compute`]).
+    pub sizes: Vec<usize>,
+    /// Simulated span.
+    pub span: f64,
+    /// Outputs over the span (errors are the max over them).
+    pub n_out: usize,
+    /// Target errors, loosest first.
+    pub targets: Vec<f64>,
+    /// Candidate penalty frequencies, ascending.
+    pub omegas: Vec<f64>,
+    /// The penalty model error allowed, as a fraction of the target.
+    pub model_margin: f64,
+    /// Search and timing effort.
+    pub search: Search,
+    /// Run the MuJoCo peer (when its Python package is installed).
+    pub mujoco: bool,
+    /// MuJoCo: timing rounds per sweep point, and the CPU seconds one run may take before its
+    /// sweep stops.
+    pub mujoco_rounds: usize,
+    /// See [`Setup::mujoco_rounds`].
+    pub mujoco_max_run: f64,
+    /// Rounds of the right-hand-side timing (articulated body vs LU).
+    pub rhs_rounds: usize,
+    /// Largest chain on which the O(n³) LU peer is searched (its right-hand side costs 20× the
+    /// articulated body's at n = 40: over longer spans its sweep there takes minutes).
+    pub lu_max_n: usize,
+}
+
+impl Setup {
+    /// n = 2, 5, 10, 20, 40 over T = 1 (two outputs, as the chain sizes of `work-precision`),
+    /// targets 1e-1, 1e-2, 1e-3. Over T = 1 the chain only falls: DOP853 and MuJoCo's RK4 meet
+    /// 1e-3 at (or near) their coarsest setting, so their costs are floors.
+    pub fn paper() -> Self {
+        Self {
+            sizes: vec![2, 5, 10, 20, 40],
+            span: 1.0,
+            n_out: 2,
+            targets: vec![1e-1, 1e-2, 1e-3],
+            omegas: vec![100.0, 200.0, 300.0, 500.0, 1000.0, 2000.0],
+            model_margin: 0.3,
+            search: Search {
+                grid_ratio: 2f64.sqrt(),
+                bisect: 3,
+                curve_reps: 1,
+                reps: 5,
+            },
+            mujoco: true,
+            mujoco_rounds: 5,
+            mujoco_max_run: 4.0,
+            lu_max_n: 40,
+            rhs_rounds: 7,
+        }
+    }
+
+    /// CI-sized: n = 2 and 5, targets 1e-1 and 1e-2, coarse grid, no MuJoCo.
+    pub fn quick() -> Self {
+        Self {
+            sizes: vec![2, 5],
+            targets: vec![1e-1, 1e-2],
+            search: Search {
+                grid_ratio: 2.0,
+                bisect: 1,
+                curve_reps: 1,
+                reps: 3,
+            },
+            mujoco: false,
+            rhs_rounds: 3,
+            ..Self::paper()
+        }
+    }
+}
+
+/// The penalty methods' study at one target.
+pub struct Penalty {
+    /// The target error.
+    pub target: f64,
+    /// The ω chosen (the least candidate with model error ≤ margin × target), if any.
+    pub omega: Option<f64>,
+    /// Model error at that ω (or at the largest candidate when none qualified).
+    pub model_err: f64,
+    /// The study of Z&Ss and Z&S at that ω (target `target` only).
+    pub study: Option<Study>,
+}
+
+/// One chain size.
+pub struct Size {
+    /// Nodes.
+    pub n: usize,
+    /// The rigid-model methods and peers (every target).
+    pub rigid: Study,
+    /// The penalty methods, per target.
+    pub penalty: Vec<Penalty>,
+    /// MuJoCo's sweep, or why it did not run.
+    pub mujoco: Result<Vec<MjPoint>, String>,
+    /// Thread CPU ns of one right-hand side: articulated body, LU.
+    pub rhs_ns: [f64; 2],
+    /// Max difference of the articulated-body reference (1e-13, step ends) from the LU one.
+    pub reference_agreement: f64,
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// Span.
+    pub span: f64,
+    /// Targets.
+    pub targets: Vec<f64>,
+    /// Per size.
+    pub sizes: Vec<Size>,
+}
+
+/// The exact penalised chain's distance from the rigid reference `refq` at ω.
+pub fn model_error<const C: usize, const D: usize>(
+    omega: f64,
+    span: f64,
+    n_out: usize,
+    refq: &[f64],
+) -> f64 {
+    let chain = Chain::<f64, C, D>::horizontal();
+    let sys = chain.penalised(omega).expect("valid ω");
+    let times = outputs(span, n_out);
+    let out = reference::solve_system(&sys, &chain.initial_state(), &times, 1e-12, 1e-12);
+    let flat: Vec<f64> = out.iter().flat_map(|s| s.q.iter().copied()).collect();
+    methods::max_diff(&flat, refq)
+}
+
+/// Thread CPU ns of one right-hand side of the articulated-body chain and of the LU equations,
+/// timed against each other, at a generic moving state.
+fn rhs_ns<const D: usize, const C: usize>(rounds: usize) -> [f64; 2] {
+    let theta: Vec<f64> = (0..D).map(|i| 1.5 + 0.1 * i as f64).collect();
+    let rate: Vec<f64> = (0..D).map(|i| 0.3 * (i as f64).sin()).collect();
+    let y_abs: Vec<f64> = [theta.clone(), rate.clone()].concat();
+    let y_rel: [f64; C] = reference::planar::state_from_absolute(&theta, &rate);
+    let chain = PlanarChain::<D>::unit_pendula();
+    let lu = angles_rhs(D);
+    let (mut dy_rel, mut dy_abs) = ([0.0; C], vec![0.0; C]);
+    let mut a = || chain.rhs(std::hint::black_box(&y_rel), &mut dy_rel);
+    let mut b = || lu(0.0, std::hint::black_box(&y_abs), &mut dy_abs);
+    let m = timing::compare(&mut [&mut a, &mut b], &Timing::rounds(rounds));
+    [m[0].median * 1e9, m[1].median * 1e9]
+}
+
+/// The study of the chain of `D` nodes (`C = 2D`).
+fn size<const C: usize, const D: usize>(setup: &Setup) -> Size {
+    let (span, n_out) = (setup.span, setup.n_out);
+    let refq = reference::chain::reference(D, span, n_out);
+    let aba_ref = {
+        let chain = PlanarChain::<D>::unit_pendula();
+        let start = reference::chain::angles_start(D);
+        let y0: [f64; C] = reference::planar::state_from_absolute(&start[..D], &start[D..]);
+        let ys = reference::planar::solve_at_step_ends(&chain, y0, 1e-13, &outputs(span, n_out))
+            .expect("articulated-body reference");
+        let mut out = Vec::new();
+        ys.iter().for_each(|y| chain.tips(&y[..D], &mut out));
+        out
+    };
+    let reference_agreement = methods::max_diff(&aba_ref, &refq);
+    let rigid = search::study(
+        &methods::problem(
+            format!("n{D}.rigid"),
+            format!("chain of {D}, rigid-model methods and peers, T = {span}"),
+            methods::rigid::<C, D>(span, n_out, D <= setup.lu_max_n),
+            setup.targets.clone(),
+            &refq,
+            span,
+        ),
+        &setup.search,
+    );
+    let mut penalty = Vec::new();
+    let mut errs: Vec<(f64, f64)> = Vec::new();
+    for &e in &setup.targets {
+        // The least ω whose model error is within the margin (model errors cached across
+        // targets: they only grow with the target's strictness).
+        let mut chosen = None;
+        for &w in &setup.omegas {
+            let me = match errs.iter().find(|x| x.0 == w) {
+                Some(x) => x.1,
+                None => {
+                    let me = model_error::<C, D>(w, span, n_out, &refq);
+                    errs.push((w, me));
+                    me
+                }
+            };
+            if me <= setup.model_margin * e {
+                chosen = Some((w, me));
+                break;
+            }
+        }
+        let study = chosen.map(|(w, _)| {
+            let p = methods::problem(
+                format!("n{D}.penalty_{e:e}"),
+                format!("chain of {D}, penalty ω = {w}"),
+                methods::penalty::<C, D>(w, span, n_out),
+                vec![e],
+                &refq,
+                span,
+            );
+            search::study(&p, &setup.search)
+        });
+        penalty.push(Penalty {
+            target: e,
+            omega: chosen.map(|c| c.0),
+            model_err: chosen.map_or_else(|| errs.last().map_or(f64::NAN, |x| x.1), |c| c.1),
+            study,
+        });
+    }
+    let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
+    let mujoco = if setup.mujoco {
+        mujoco::sweep(
+            D,
+            span,
+            &refq,
+            finest,
+            setup.mujoco_rounds,
+            setup.mujoco_max_run,
+        )
+    } else {
+        Err("MuJoCo peer not run in this setup".into())
+    };
+    Size {
+        n: D,
+        rigid,
+        penalty,
+        mujoco,
+        rhs_ns: rhs_ns::<D, C>(setup.rhs_rounds),
+        reference_agreement,
+    }
+}
+
+/// Runs every size.
+pub fn compute(setup: &Setup) -> Results {
+    let sizes = setup
+        .sizes
+        .iter()
+        .map(|&n| match n {
+            2 => size::<4, 2>(setup),
+            5 => size::<10, 5>(setup),
+            10 => size::<20, 10>(setup),
+            20 => size::<40, 20>(setup),
+            40 => size::<80, 40>(setup),
+            _ => panic!("chain size {n}: add its const-generic instance in chain_peers::compute"),
+        })
+        .collect();
+    Results {
+        span: setup.span,
+        targets: setup.targets.clone(),
+        sizes,
+    }
+}
+
+/// `reproduce chain-peers`.
+pub struct ChainPeersExperiment;
+
+impl Experiment for ChainPeersExperiment {
+    const NAME: &'static str = "chain-peers";
+    const SEED: &'static str = "004 §5.4.3";
+    const SECONDS: f64 = 90.0;
+    const ABOUT: &'static str = "chain of n = 2…40 pendula: Z&Ss/Z&S (penalty ω chosen by model error), RATTLE, SHAKE, O(n) and O(n³) DOP853, rapier, MuJoCo at equal error by CPU time";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report::report(results, out);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+//! The MuJoCo peer through its Python package: `host-tests/peers/mujoco_chain.py` sweeps
+//! MuJoCo's integrators and time steps on the chain and prints, per sweep point, the error
+//! against the reference this harness hands it (a CSV file) and the thread CPU time measured
+//! inside Python by `time.thread_time()`.
+//!
+//! The interpreter is `$MACROSTEP_PEERS_PYTHON` (what `cargo xtask peers` sets after installing
+//! `mujoco` in a virtual environment) or `python3`; when it cannot `import mujoco` the peer is
+//! skipped with the reason.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// One sweep point of one MuJoCo integrator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MjPoint {
+    /// `euler`, `rk4`, `implicit`, `implicitfast`.
+    pub integrator: String,
+    /// Time step.
+    pub dt: f64,
+    /// Max position error against the reference (`∞`: the run failed).
+    pub err: f64,
+    /// Median thread CPU seconds per unit simulated time (inside Python).
+    pub cost: f64,
+}
+
+/// The script's path.
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peers/mujoco_chain.py")
+}
+
+/// The Python interpreter with `mujoco`, or why there is none.
+pub fn python() -> Result<String, String> {
+    let py = std::env::var("MACROSTEP_PEERS_PYTHON").unwrap_or_else(|_| "python3".into());
+    match Command::new(&py)
+        .args(["-c", "import mujoco; print(mujoco.__version__)"])
+        .output()
+    {
+        Ok(o) if o.status.success() => Ok(py),
+        Ok(_) => Err(format!(
+            "MuJoCo peer skipped: `{py}` cannot import mujoco (run `cargo xtask peers`, or set \
+             MACROSTEP_PEERS_PYTHON to a Python with `pip install mujoco`)"
+        )),
+        Err(e) => Err(format!("MuJoCo peer skipped: cannot run `{py}`: {e}")),
+    }
+}
+
+/// Parses the script's CSV (header, then `integrator,dt,error,cpu_per_unit_time,status`).
+///
+/// # Errors
+/// A malformed line.
+pub fn parse(text: &str) -> Result<Vec<MjPoint>, String> {
+    let mut rows = Vec::new();
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split(',').collect();
+        let num = |k: usize| -> Result<f64, String> {
+            let s = f.get(k).ok_or_else(|| format!("short line `{line}`"))?;
+            s.trim()
+                .parse::<f64>()
+                .map_err(|e| format!("`{s}` in `{line}`: {e}"))
+        };
+        let failed = f.get(4).is_some_and(|s| s.trim() != "ok");
+        rows.push(MjPoint {
+            integrator: f[0].to_string(),
+            dt: num(1)?,
+            err: if failed { f64::INFINITY } else { num(2)? },
+            cost: num(3)?,
+        });
+    }
+    Ok(rows)
+}
+
+/// Runs the sweep on the chain of `n` over `span` against `refq` (`n_out` outputs of `2n`
+/// positions, flattened), down to `finest / 3` error.
+///
+/// # Errors
+/// No MuJoCo (see [`python`]), or the script's failure.
+pub fn sweep(
+    n: usize,
+    span: f64,
+    refq: &[f64],
+    finest: f64,
+    rounds: usize,
+    max_run_seconds: f64,
+) -> Result<Vec<MjPoint>, String> {
+    let py = python()?;
+    let path = std::env::temp_dir().join(format!(
+        "macrostep-chain-peers-ref-n{n}-{}.csv",
+        std::process::id()
+    ));
+    let mut file = std::fs::File::create(&path).map_err(|e| format!("{path:?}: {e}"))?;
+    for row in refq.chunks(2 * n) {
+        let line: Vec<String> = row.iter().map(|x| format!("{x:.17e}")).collect();
+        writeln!(file, "{}", line.join(",")).map_err(|e| e.to_string())?;
+    }
+    drop(file);
+    let out = Command::new(&py)
+        .arg(script())
+        .args(["--n", &n.to_string(), "--span", &span.to_string()])
+        .args(["--finest", &finest.to_string()])
+        .args(["--rounds", &rounds.to_string()])
+        .args(["--max-run-seconds", &max_run_seconds.to_string()])
+        .arg("--reference")
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("running {:?}: {e}", script()))?;
+    let _ = std::fs::remove_file(&path);
+    if !out.status.success() {
+        return Err(format!(
+            "MuJoCo script failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    parse(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Per integrator, the coarsest step meeting `target` with every finer step meeting it too (the
+/// harness's rule, on the script's grid: no bisection), as `(integrator, point)`.
+pub fn found(points: &[MjPoint], target: f64) -> Vec<(&str, Option<&MjPoint>)> {
+    let mut names: Vec<&str> = points.iter().map(|p| p.integrator.as_str()).collect();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let pts: Vec<&MjPoint> = points.iter().filter(|p| p.integrator == name).collect();
+            let hit = match pts.iter().rposition(|p| p.err > target || p.err.is_nan()) {
+                None => pts.first().copied(),
+                Some(k) => pts.get(k + 1).copied(),
+            };
+            (name, hit)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CSV: &str = "integrator,dt,error,cpu_per_unit_time,status\n\
+        rk4,0.5,0.3,1e-5,ok\nrk4,0.25,0.02,2e-5,ok\nrk4,0.125,0.05,4e-5,ok\nrk4,0.0625,0.001,8e-5,ok\n\
+        euler,0.5,inf,1e-6,failed\neuler,0.25,0.09,2e-6,ok\n";
+
+    #[test]
+    fn parses_and_applies_the_every_finer_step_rule() {
+        let pts = parse(CSV).unwrap();
+        assert_eq!(pts.len(), 6);
+        assert!(pts[4].err.is_infinite());
+        let f = found(&pts, 0.1);
+        // rk4: 0.25 meets 0.1 and every finer step does; euler: only its finest step.
+        assert_eq!(f[0].1.unwrap().dt, 0.25);
+        assert_eq!(f[1].1.unwrap().dt, 0.25);
+        // At 1e-2, rk4's lucky 0.25 (0.02 > 0.01 anyway) and 0.125 miss: only 0.0625 counts.
+        let f = found(&pts, 1e-2);
+        assert_eq!(f[0].1.unwrap().dt, 0.0625);
+        assert!(f[1].1.is_none());
+        assert!(parse("h\nrk4,x,1,1,ok\n").is_err());
+    }
+
+    #[test]
+    #[ignore = "needs the mujoco Python package (`cargo xtask peers` installs it)"]
+    fn mujoco_rk4_on_the_double_pendulum_converges() {
+        use crate::reference::chain::reference;
+        let refq = reference(2, 1.0, 2);
+        let pts = sweep(2, 1.0, &refq, 1e-4, 1, 2.0).unwrap();
+        let rk4: Vec<&MjPoint> = pts.iter().filter(|p| p.integrator == "rk4").collect();
+        // RK4 reaches 1e-4 / 3 at some step, and refining the step lowers the error.
+        assert!(rk4.last().unwrap().err < 1e-4 / 3.0, "{rk4:?}");
+        assert!(rk4.last().unwrap().err < rk4[0].err, "{rk4:?}");
+    }
+}

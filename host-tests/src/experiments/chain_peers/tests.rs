@@ -1,0 +1,67 @@
+use super::report::entries;
+use super::*;
+
+#[test]
+fn quick_setup_finds_settings_that_meet_the_targets() {
+    let setup = Setup::quick();
+    let r = compute(&setup);
+    assert_eq!(r.sizes.len(), 2);
+    for s in &r.sizes {
+        // The two rigid references (O(n) ABA at 1e-13, O(n³) LU at 1e-12) agree.
+        assert!(
+            s.reference_agreement < 1e-9,
+            "n = {}: {}",
+            s.n,
+            s.reference_agreement
+        );
+        let list = entries(s, &r.targets);
+        for &e in &r.targets {
+            for key in ["sylipn", "rattle", "aba_dop853"] {
+                let en = list.iter().find(|x| x.key == key && x.target == e).unwrap();
+                let (p, err, cost) = en.found.unwrap_or_else(|| panic!("{key} at {e}: none"));
+                assert!(err <= e && cost > 0.0, "{key} n = {}: {err} at {p}", s.n);
+            }
+        }
+        // The found ABA tolerance, run again here, meets the target against the reference.
+        let e = r.targets[1];
+        let en = list
+            .iter()
+            .find(|x| x.key == "aba_dop853" && x.target == e)
+            .unwrap();
+        let tol = en.found.unwrap().0;
+        let refq = reference::chain::reference(s.n, setup.span, setup.n_out);
+        let obs = match s.n {
+            2 => methods::aba_dop853::<2, 4>(tol, setup.span, setup.n_out),
+            _ => methods::aba_dop853::<5, 10>(tol, setup.span, setup.n_out),
+        }
+        .unwrap();
+        assert!(methods::max_diff(&obs, &refq) <= e);
+    }
+}
+
+#[test]
+fn chosen_omega_is_the_least_with_model_error_within_margin() {
+    let setup = Setup::quick();
+    let (span, n_out) = (setup.span, setup.n_out);
+    let refq = reference::chain::reference(5, span, n_out);
+    let e = 1e-2;
+    let errs: Vec<f64> = setup
+        .omegas
+        .iter()
+        .map(|&w| model_error::<10, 5>(w, span, n_out, &refq))
+        .collect();
+    // The penalty model converges to the rigid one as ω grows (about as ω⁻²).
+    assert!(errs[errs.len() - 1] < errs[0] / 50.0, "{errs:?}");
+    let k = errs
+        .iter()
+        .position(|&m| m <= setup.model_margin * e)
+        .expect("some ω qualifies");
+    let r = compute(&Setup {
+        sizes: vec![5],
+        targets: vec![e],
+        ..Setup::quick()
+    });
+    let p = &r.sizes[0].penalty[0];
+    assert_eq!(p.omega, Some(setup.omegas[k]));
+    assert!(p.model_err <= 3e-3);
+}

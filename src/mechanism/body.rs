@@ -1,0 +1,539 @@
+//! Rigid bodies as affine bodies of `DIM + 1` point masses (000 §4.5).
+//!
+//! ## API
+//! ```text
+//! use macrostep::mechanism::{MechanismBuilder, Body, Link, JointKind, body_coordinates, body_constraints};
+//! N = bodies·body_coordinates(DIM) (+ point nodes' coordinates)
+//! D = bodies·body_constraints(DIM) + Σ JointKind::rows(kind, DIM) (+ rods)
+//! b.body(Body { mass, com, inertia }) -> body id
+//! b.revolute / b.prismatic (parent, child, anchor, axis) -> joint id
+//! b.spherical / b.fixed (parent, child, anchor) -> joint id
+//! b.joint_motor(joint) -> actuator index;  b.joint_damping(joint, c)
+//! mech.joint_angle(j, &q), mech.joint_rate(j, &q, &v), mech.body_pose(l, &q),
+//! mech.body_twist(l, &q, &v), mech.momentum(&v), mech.angular_momentum(&q, &v),
+//! mech.body_angular_momentum(l, &q, &v), mech.kinetic_energy(&v)
+//! ```
+//!
+//! ## Formulation (decision)
+//! A body is **`DIM + 1` free point masses kept rigid by the `DIM (DIM + 1) / 2` rods between
+//! them** — 000 §4.5's relaxed body, which is an affine body, which is four point masses. Each
+//! node carries `m / (DIM + 1)`; in space the nodes sit at `com + √(3/m) L vᵢ` with `vᵢ` the
+//! unit regular-tetrahedron vertices (`Σ vᵢ vᵢᵀ = 4/3 I`) and `L` the Cholesky factor of the
+//! second moment `Σ = ½ tr(J) I − J` about the COM, so mass, COM and the full inertia tensor
+//! `J` (off-diagonal terms included) are matched exactly. In the plane the nodes form an
+//! equilateral triangle of radius `√(I_zz / m)`, with `I_zz` the trace of the given `2 × 2`
+//! inertia (pass `[[izz, 0], [0, 0]]`, or a lamina's in-plane block): planar motion sees only
+//! `I_zz`.
+//!
+//! Reasons: every existing method then handles bodies unchanged — the rods are ordinary rods
+//! (exact for RATTLE/SHAKE, penalised for Z&S and SyLiPN), the mass matrix stays diagonal and
+//! constant, and a body-fixed point is a *fixed affine combination of the nodes*, so a ball
+//! joint is a linear row and a hinge's axis condition a bilinear one (see
+//! [`Bilinear`](super::Bilinear)). The cost is `DIM (DIM + 1)` coordinates per body instead of
+//! `2 DIM` (rotation) — 12 instead of 6 in space — and rows that a rotation parametrisation
+//! would not need. Generalised (joint) coordinates would give the smallest system but a
+//! configuration-dependent mass matrix, which none of the crate's methods takes.
+//!
+//! `Σ` must be positive definite: the principal moments must satisfy the strict triangle
+//! inequality. A thin rod (`J₁ ≈ 0`) or a flat plate (`J₃ = J₁ + J₂`) has a degenerate `Σ`; it
+//! is refused with [`ConfigError::NotPositiveDefinite`] `"second moment"` (give the rod a radius
+//! or the plate a thickness). Slender bodies are accepted but put their nodes close together,
+//! so a joint anchor far from the COM has large barycentric weights.
+
+use super::joint::{Joint, Link};
+use super::row::BodyPoint;
+use super::{Mechanism, MechanismBuilder};
+use crate::{ConfigError, Real};
+use nalgebra::{SMatrix, SVector};
+
+/// The coordinates one body owns: `DIM (DIM + 1)` (6 in the plane, 12 in space).
+pub const fn body_coordinates(dim: usize) -> usize {
+    dim * (dim + 1)
+}
+
+/// The rods that keep one body rigid: `DIM (DIM + 1) / 2` (3 in the plane, 6 in space).
+pub const fn body_constraints(dim: usize) -> usize {
+    dim * (dim + 1) / 2
+}
+
+/// A rigid body at the build pose: mass, centre of mass (world frame) and inertia tensor about
+/// the COM in world axes. In the plane only the trace of `inertia` (`I_zz`) is used.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body<T: Real, const DIM: usize> {
+    /// The mass, `> 0`.
+    pub mass: T,
+    /// The centre of mass.
+    pub com: [T; DIM],
+    /// The inertia tensor about the COM (symmetric, positive definite).
+    pub inertia: [[T; DIM]; DIM],
+}
+
+/// What the builder keeps of a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct BodyRec<T: Real, const DIM: usize> {
+    /// Its first coordinate (node `j` at `offset + j·DIM`).
+    pub offset: usize,
+    /// Its mass.
+    pub mass: T,
+    /// Node 0's position at the build pose.
+    pub x0: SVector<T, DIM>,
+    /// `E₀⁻¹`, `E₀ = [x₁ − x₀, …, x_DIM − x₀]` at the build pose.
+    pub inv: SMatrix<T, DIM, DIM>,
+    /// The RMS distance of the nodes from the COM.
+    pub radius: T,
+    /// The joint of which it is the child.
+    pub parent: Option<usize>,
+}
+
+impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
+    pub(super) fn unused() -> Self {
+        Self {
+            offset: 0,
+            mass: T::one(),
+            x0: SVector::zeros(),
+            inv: SMatrix::identity(),
+            radius: T::one(),
+            parent: None,
+        }
+    }
+
+    /// The body-fixed point at `p` (world position at the build pose).
+    pub(super) fn point(&self, p: &SVector<T, DIM>) -> BodyPoint<T, DIM> {
+        let mu = self.inv * (p - self.x0);
+        let mut weights = [T::zero(); 4];
+        weights[0] = T::one() - mu.sum();
+        for k in 0..DIM {
+            weights[k + 1] = mu[k];
+        }
+        BodyPoint {
+            offset: self.offset,
+            nodes: DIM + 1,
+            weights,
+            constant: [T::zero(); DIM],
+        }
+    }
+
+    /// The nodes' positions (or velocities, for `q = v`), `DIM + 1` of them, relative to
+    /// `about` (subtracted from each).
+    pub(super) fn nodes<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        about: &SVector<T, DIM>,
+    ) -> [SVector<T, DIM>; 4] {
+        let qs = q.as_slice();
+        core::array::from_fn(|j| {
+            SVector::from_fn(|c, _| {
+                let x = if j <= DIM {
+                    qs.get(self.offset + j * DIM + c)
+                        .copied()
+                        .unwrap_or_else(T::zero)
+                } else {
+                    T::zero()
+                };
+                x - about[c]
+            })
+        })
+    }
+
+    /// The COM at `q` (or its velocity for `q = v`): the nodes' mean.
+    pub(super) fn com<const N: usize>(&self, q: &SVector<T, N>) -> SVector<T, DIM> {
+        let x = self.nodes(q, &SVector::zeros());
+        let mut s = SVector::<T, DIM>::zeros();
+        for xj in x.iter().take(DIM + 1) {
+            s += xj;
+        }
+        s / T::lit((DIM + 1) as f64)
+    }
+
+    /// `(ρᵢ, ρ̇ᵢ)`: the nodes relative to the COM and their velocities relative to the COM's.
+    fn relative<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> ([SVector<T, DIM>; 4], [SVector<T, DIM>; 4]) {
+        (self.nodes(q, &self.com(q)), self.nodes(v, &self.com(v)))
+    }
+
+    /// The world inertia tensor `J = Σ mᵢ (|ρᵢ|² I − ρᵢρᵢᵀ)` of the nodes at `q` (3-D; in the
+    /// plane the `(2, 2)` entry is `I_zz = Σ mᵢ |ρᵢ|²`).
+    pub(super) fn inertia<const N: usize>(&self, q: &SVector<T, N>) -> SMatrix<T, 3, 3> {
+        let rho = self.nodes(q, &self.com(q));
+        let mi = self.mass / T::lit((DIM + 1) as f64);
+        let mut j = SMatrix::<T, 3, 3>::zeros();
+        for r in rho.iter().take(DIM + 1) {
+            let r3 = to3(r);
+            j += (SMatrix::<T, 3, 3>::identity() * r3.norm_squared() - r3 * r3.transpose()) * mi;
+        }
+        j
+    }
+
+    /// The angular momentum about the COM, `Σ mᵢ ρᵢ × ρ̇ᵢ`.
+    pub(super) fn spin<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> SVector<T, 3> {
+        let (rho, rdot) = self.relative(q, v);
+        let mi = self.mass / T::lit((DIM + 1) as f64);
+        let mut l = SVector::<T, 3>::zeros();
+        for (r, rd) in rho.iter().zip(rdot.iter()).take(DIM + 1) {
+            l += to3(r).cross(&to3(rd)) * mi;
+        }
+        l
+    }
+
+    /// The angular velocity `ω = J⁻¹ L` (zero when `J` is singular, which a valid body is not).
+    pub(super) fn omega<const N: usize>(
+        &self,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> SVector<T, 3> {
+        let l = self.spin(q, v);
+        let j = self.inertia(q);
+        if DIM == 2 {
+            let izz = j[(2, 2)];
+            return if izz > T::zero() {
+                SVector::from([T::zero(), T::zero(), l[2] / izz])
+            } else {
+                SVector::zeros()
+            };
+        }
+        j.cholesky().map_or_else(SVector::zeros, |c| c.solve(&l))
+    }
+
+    /// `out += ` the node forces `fᵢ = mᵢ α × ρᵢ`, `α = J⁻¹ τ`: a pure torque `τ` on the body
+    /// (zero net force, net torque `J α = τ` about the COM).
+    pub(super) fn add_torque<const N: usize>(
+        &self,
+        out: &mut SVector<T, N>,
+        q: &SVector<T, N>,
+        tau: &SVector<T, 3>,
+    ) {
+        let j = self.inertia(q);
+        let alpha = if DIM == 2 {
+            let izz = j[(2, 2)];
+            if izz <= T::zero() {
+                return;
+            }
+            SVector::from([T::zero(), T::zero(), tau[2] / izz])
+        } else {
+            match j.cholesky() {
+                Some(c) => c.solve(tau),
+                None => return,
+            }
+        };
+        let rho = self.nodes(q, &self.com(q));
+        let mi = self.mass / T::lit((DIM + 1) as f64);
+        for (jn, r) in rho.iter().enumerate().take(DIM + 1) {
+            let f = alpha.cross(&to3(r)) * mi;
+            for c in 0..DIM {
+                if let Some(o) = out.as_mut_slice().get_mut(self.offset + jn * DIM + c) {
+                    *o += f[c];
+                }
+            }
+        }
+    }
+}
+
+/// A `DIM`-vector embedded in 3-D (`z = 0` in the plane).
+pub(super) fn to3<T: Real, const DIM: usize>(v: &SVector<T, DIM>) -> SVector<T, 3> {
+    SVector::from_fn(|c, _| if c < DIM { v[c] } else { T::zero() })
+}
+
+/// The unit node directions: the regular tetrahedron (`Σ vᵢvᵢᵀ = 4/3 I`) in space, the
+/// equilateral triangle (`Σ vᵢvᵢᵀ = 3/2 I`) in the plane.
+fn directions<T: Real, const DIM: usize>() -> [SVector<T, DIM>; 4] {
+    let s3 = T::lit(3.0).sqrt();
+    let (one, half) = (T::one(), T::lit(0.5));
+    let raw: [[T; 3]; 4] = if DIM == 3 {
+        let a = one / s3;
+        [[a, a, a], [a, -a, -a], [-a, a, -a], [-a, -a, a]]
+    } else {
+        let h = s3 * half;
+        [
+            [one, T::zero(), T::zero()],
+            [-half, h, T::zero()],
+            [-half, -h, T::zero()],
+            [T::zero(); 3],
+        ]
+    };
+    raw.map(|r| SVector::from_fn(|c, _| r[c.min(2)]))
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
+    MechanismBuilder<T, DIM, N, D, S>
+{
+    /// A rigid body ([`Body`]: mass, COM and inertia about the COM, world frame at the build
+    /// pose), at rest: `DIM + 1` nodes of mass `m / (DIM + 1)` and the `DIM (DIM + 1) / 2` rods
+    /// between them (see the [module docs](crate::mechanism) for where the nodes go). Returns the body's id.
+    ///
+    /// ```
+    /// use macrostep::mechanism::{body_constraints, body_coordinates, Body, MechanismBuilder};
+    /// const N: usize = body_coordinates(3);
+    /// const D: usize = body_constraints(3);
+    /// let mut b = MechanismBuilder::<f64, 3, N, D>::new()?;
+    /// let inertia = [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.15]];
+    /// let l = b.body(Body { mass: 2.0, com: [1.0, -0.5, 0.3], inertia })?;
+    /// let mech = b.build()?;
+    /// let (com, rot) = mech.body_pose(l, &mech.initial_state().q).unwrap();
+    /// assert!((com[0] - 1.0).abs() < 1e-12 && (rot[(1, 1)] - 1.0).abs() < 1e-12);
+    /// # Ok::<(), macrostep::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `"mass"` as [`MechanismBuilder::node`]; [`ConfigError::NonFinite`] `"com"` /
+    /// `"inertia"`; [`ConfigError::NotSymmetric`] `"inertia"`;
+    /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
+    /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
+    /// triangle inequality); `"coordinates = N"`, `"rods = D"` when the body does not fit.
+    /// The builder is unchanged on error.
+    pub fn body(&mut self, body: Body<T, DIM>) -> Result<usize, ConfigError> {
+        crate::validate::check_positive(body.mass, "mass")?;
+        if !body.com.iter().all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "com" });
+        }
+        let rho = node_offsets(&body)?;
+        if self.n_bodies >= N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        let mut nb = *self;
+        let mi = body.mass / T::lit((DIM + 1) as f64);
+        let com = SVector::<T, DIM>::from(body.com);
+        let mut first = 0;
+        let mut offset = 0;
+        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
+            let x = com + r;
+            offset = if j == 0 { nb.coords } else { offset };
+            let id = nb.node(mi, x.into())?;
+            first = if j == 0 { id } else { first };
+        }
+        for a in 0..=DIM {
+            for c in a + 1..=DIM {
+                nb.rod(first + a, first + c)?;
+            }
+        }
+        let x0 = com + rho[0];
+        let e = SMatrix::<T, DIM, DIM>::from_fn(|r, c| rho[c + 1][r] - rho[0][r]);
+        let inv = e.try_inverse().ok_or(ConfigError::NotPositiveDefinite {
+            name: "second moment",
+        })?;
+        let trace = rho
+            .iter()
+            .take(DIM + 1)
+            .fold(T::zero(), |s, r| s + r.norm_squared());
+        let radius = (trace / T::lit((DIM + 1) as f64)).sqrt();
+        let id = nb.n_bodies;
+        if let Some(rec) = nb.bodies.get_mut(id) {
+            *rec = BodyRec {
+                offset,
+                mass: body.mass,
+                x0,
+                inv,
+                radius,
+                parent: None,
+            };
+        }
+        nb.n_bodies += 1;
+        *self = nb;
+        Ok(id)
+    }
+}
+
+/// The nodes' offsets `ρᵢ` from the COM that match the body's mass and inertia.
+fn node_offsets<T: Real, const DIM: usize>(
+    body: &Body<T, DIM>,
+) -> Result<[SVector<T, DIM>; 4], ConfigError> {
+    let j = SMatrix::<T, DIM, DIM>::from_fn(|r, c| body.inertia[r][c]);
+    if !j.iter().all(|x| x.finite()) {
+        return Err(ConfigError::NonFinite { name: "inertia" });
+    }
+    let scale = j.iter().fold(T::zero(), |s, x| s.max(x.abs()));
+    let tol = T::default_epsilon().sqrt() * scale;
+    if (j - j.transpose()).iter().any(|x| x.abs() > tol) {
+        return Err(ConfigError::NotSymmetric { name: "inertia" });
+    }
+    let j = (j + j.transpose()) * T::lit(0.5);
+    let dirs = directions::<T, DIM>();
+    if DIM == 2 {
+        let izz = j.trace();
+        if izz <= T::zero() {
+            return Err(ConfigError::NotPositiveDefinite { name: "inertia" });
+        }
+        let r = (izz / body.mass).sqrt();
+        if !r.finite() || r <= T::zero() {
+            return Err(ConfigError::Overflow { name: "I_zz / m" });
+        }
+        return Ok(dirs.map(|d| d * r));
+    }
+    if j.cholesky().is_none() {
+        return Err(ConfigError::NotPositiveDefinite { name: "inertia" });
+    }
+    let sigma = SMatrix::<T, DIM, DIM>::identity() * (j.trace() * T::lit(0.5)) - j;
+    let l = sigma
+        .cholesky()
+        .ok_or(ConfigError::NotPositiveDefinite {
+            name: "second moment",
+        })?
+        .l();
+    let s = (T::lit(3.0) / body.mass).sqrt();
+    let rho = dirs.map(|d| l * d * s);
+    if !rho.iter().all(|r| r.iter().all(|x| x.finite())) {
+        return Err(ConfigError::Overflow {
+            name: "node offset",
+        });
+    }
+    Ok(rho)
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
+    Mechanism<T, DIM, N, D, S>
+{
+    pub(super) fn body_rec(&self, l: usize) -> Option<&BodyRec<T, DIM>> {
+        if l < self.n_bodies {
+            self.bodies.get(l)
+        } else {
+            None
+        }
+    }
+
+    /// The number of bodies.
+    pub fn bodies(&self) -> usize {
+        self.n_bodies
+    }
+
+    /// Body `l`'s pose at `q`: its COM and the affine map `A` with `xᵢ − com = A (xᵢ⁰ − com⁰)`
+    /// for its nodes (a rotation while its rods hold; `I` at the build pose). `None` for a
+    /// missing body.
+    pub fn body_pose(
+        &self,
+        l: usize,
+        q: &SVector<T, N>,
+    ) -> Option<(SVector<T, DIM>, SMatrix<T, DIM, DIM>)> {
+        let b = self.body_rec(l)?;
+        let x = b.nodes(q, &SVector::zeros());
+        let e = SMatrix::<T, DIM, DIM>::from_fn(|r, c| x[c + 1][r] - x[0][r]);
+        Some((b.com(q), e * b.inv))
+    }
+
+    /// Body `l`'s twist at `(q, v)`: its COM velocity and its angular velocity `ω = J⁻¹ L`
+    /// (about the COM, world frame; `(0, 0, ω_z)` in the plane). `None` for a missing body.
+    pub fn body_twist(
+        &self,
+        l: usize,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Option<(SVector<T, DIM>, SVector<T, 3>)> {
+        let b = self.body_rec(l)?;
+        Some((b.com(v), b.omega(q, v)))
+    }
+
+    /// Body `l`'s angular momentum about its COM, `Σ mᵢ ρᵢ × ρ̇ᵢ` (`(0, 0, L_z)` in the plane).
+    pub fn body_angular_momentum(
+        &self,
+        l: usize,
+        q: &SVector<T, N>,
+        v: &SVector<T, N>,
+    ) -> Option<SVector<T, 3>> {
+        Some(self.body_rec(l)?.spin(q, v))
+    }
+
+    /// Writes into `v` body `l`'s node velocities for the twist `(v_com, ω)` at `q`:
+    /// `ṗᵢ = v_com + ω × (pᵢ − com)` (in the plane only `ω_z = omega[2]` is used); the rest of
+    /// `v` is unchanged. A rigid motion, so the body's rods stay tangent.
+    ///
+    /// # Errors
+    /// [`ConfigError::OutOfRange`] `"body"`; [`ConfigError::NonFinite`] `"twist"` (`v` is then
+    /// unchanged).
+    pub fn set_body_twist(
+        &self,
+        l: usize,
+        q: &SVector<T, N>,
+        v_com: [T; DIM],
+        omega: [T; 3],
+        v: &mut SVector<T, N>,
+    ) -> Result<(), ConfigError> {
+        let b = self.body_rec(l).ok_or(ConfigError::OutOfRange {
+            name: "body",
+            bound: "< bodies",
+        })?;
+        if !v_com.iter().chain(omega.iter()).all(|x| x.finite()) {
+            return Err(ConfigError::NonFinite { name: "twist" });
+        }
+        let w = SVector::from(omega);
+        let rho = b.nodes(q, &b.com(q));
+        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
+            let spin = w.cross(&to3(r));
+            for c in 0..DIM {
+                if let Some(x) = v.as_mut_slice().get_mut(b.offset + j * DIM + c) {
+                    *x = v_com[c] + spin[c];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The kinetic energy `½ vᵀ M v` of everything (bodies and point masses).
+    pub fn kinetic_energy(&self, v: &SVector<T, N>) -> T {
+        self.mass.kinetic(v)
+    }
+
+    /// The total linear momentum `Σ mᵢ ṗᵢ` over every node.
+    pub fn momentum(&self, v: &SVector<T, N>) -> SVector<T, DIM> {
+        let mut p = SVector::<T, DIM>::zeros();
+        for (place, &m) in self
+            .places
+            .iter()
+            .zip(self.node_mass.iter())
+            .take(self.nodes)
+        {
+            p += SVector::from(place.displacement(v)) * m;
+        }
+        p
+    }
+
+    /// The total angular momentum about the origin `Σ mᵢ pᵢ × ṗᵢ` (`(0, 0, L_z)` in the plane).
+    pub fn angular_momentum(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> SVector<T, 3> {
+        let mut l = SVector::<T, 3>::zeros();
+        for (place, &m) in self
+            .places
+            .iter()
+            .zip(self.node_mass.iter())
+            .take(self.nodes)
+        {
+            let x = to3(&place.position(q));
+            let xd = to3(&SVector::from(place.displacement(v)));
+            l += x.cross(&xd) * m;
+        }
+        l
+    }
+
+    /// The body-fixed point of `link` at world position `p` (build pose).
+    pub(super) fn link_point(&self, link: Link, p: &SVector<T, DIM>) -> BodyPoint<T, DIM> {
+        link_point(&self.bodies, link, p)
+    }
+
+    pub(super) fn joint_rec(&self, j: usize) -> Option<&Joint<T, DIM>> {
+        if j < self.n_joints {
+            self.joints.get(j)
+        } else {
+            None
+        }
+    }
+}
+
+/// The point of `link` at world position `p` (build pose): a body point or a ground point.
+pub(super) fn link_point<T: Real, const DIM: usize, const N: usize>(
+    bodies: &[BodyRec<T, DIM>; N],
+    link: Link,
+    p: &SVector<T, DIM>,
+) -> BodyPoint<T, DIM> {
+    match link {
+        Link::Body(l) => match bodies.get(l) {
+            Some(b) => b.point(p),
+            None => BodyPoint::ground((*p).into()),
+        },
+        Link::Ground => BodyPoint::ground((*p).into()),
+    }
+}
