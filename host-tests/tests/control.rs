@@ -1,6 +1,6 @@
 //! The control layer ([`macrostep::control`]): LQR by the doubling iteration against an
 //! independent plain Riccati iteration, the EKF against the truth, and every error path
-//! (Show 4: non-finite or non-PSD weights and covariances, an uncontrollable pair, a Riccati
+//! (non-finite or non-PSD weights and covariances, an uncontrollable pair, a Riccati
 //! iteration that does not converge within its cap), nothing changed on `Err`.
 //!
 //! Tolerances: gains `≤ 1e-9` relative between the two Riccati routes (both converge to
@@ -282,7 +282,7 @@ fn device_gain_matches_the_ad_built_models_gain() {
     }
 }
 
-/// Show 4 on the device path, in f32 (the firmware's scalar): the start-up gain computation and
+/// The error paths on the device path, in f32 (the firmware's scalar): the start-up gain computation and
 /// the EKF loop's set-up return typed errors for bad weights and covariances, never panic, and
 /// leave the loop's slot untouched.
 #[test]

@@ -1,4 +1,4 @@
-//! Show 2: LQR gains of the cart-pole from each method's linearisation of the step, against the
+//! LQR gains of the cart-pole from each method's linearisation of the step, against the
 //! gain from the zero-order-hold linearisation of the continuous model
 //! ([`cart_pole::discrete_model`]), and the cart-pole regulated with them.
 //!

@@ -1,4 +1,4 @@
-//! Show 1: every linearised method against central differences, its symplectic defect, and the
+//! Every linearised method against central differences, its symplectic defect, and the
 //! cost of a linearisation against a step (thread CPU time, one run each).
 
 use super::cases::{self, Methods};

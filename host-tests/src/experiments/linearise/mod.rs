@@ -1,6 +1,6 @@
 //! `reproduce linearise`: the exact step linearisations of [`macrostep::linearise`] against
-//! central differences, their symplecticity and cost (Show 1), the LQR gains computed from them
-//! against the continuous model's as `h → 0` (Show 2), the full cart-pole regulated with each
+//! central differences, their symplecticity and cost, the LQR gains computed from them
+//! against the continuous model's as `h → 0`, the full cart-pole regulated with each
 //! method's gains, and the cart-pole regulated through the EKF of [`macrostep::control`] at
 //! several measurement noise levels.
 
@@ -78,7 +78,7 @@ pub type Regulated = Vec<(f64, Result<(f64, f64, f64), String>)>;
 pub struct Results {
     /// The setup it ran.
     pub setup: Setup,
-    /// Show 1, per method.
+    /// Per method: the error against central differences, the symplectic defect and the cost.
     pub rows: Vec<checks::MethodRow>,
     /// The ZOH gains at each `h` of `gain_hs`.
     pub zoh: Vec<[f64; 4]>,
