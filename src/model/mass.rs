@@ -167,6 +167,23 @@ impl<T: Real, const N: usize> Mass<T, N> {
         }
     }
 
+    /// [`Mass::cholesky_factor`] written into `out` (no matrix is returned through the stack).
+    pub fn cholesky_factor_into(&self, out: &mut SMatrix<T, N, N>) {
+        match &self.kind {
+            Kind::Identity => out.fill_with_identity(),
+            Kind::Diagonal { m, .. } => {
+                out.fill(T::zero());
+                for i in 0..N {
+                    out[(i, i)] = m[i].sqrt();
+                }
+            }
+            Kind::Full { chol, .. } => {
+                out.copy_from(chol.l_dirty());
+                out.fill_upper_triangle(T::zero(), 1);
+            }
+        }
+    }
+
     /// Whether `M` is the identity (lets methods skip work).
     pub fn is_identity(&self) -> bool {
         matches!(self.kind, Kind::Identity)

@@ -126,20 +126,21 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         product(work, |w| *w = qm.transpose() * self.noise_cov * qm);
         self.gamma = modal_friction(work)?;
         product(work, |w| *w = qm.transpose() * l_inv);
-        self.noise_cov = match params.noise {
+        match params.noise {
             // No noise: `GGᵀ = 0` (the product gives it up to the signs of its zeros, which
             // nothing reads).
-            Noise::Scalar(s) if s == T::zero() => SMatrix::zeros(),
-            _ => modal_noise_covariance(&params.noise, work, scalar_c)?,
-        };
+            Noise::Scalar(s) if s == T::zero() => self.noise_cov.fill(T::zero()),
+            _ => modal_noise_covariance(&params.noise, work, scalar_c, &mut self.noise_cov)?,
+        }
         self.noisy = self.noise_cov.iter().any(|&x| x != T::zero());
         product(&mut self.from_modal, |w| *w = l_inv.transpose() * qm);
         product(work, |w| *w = qm.transpose() * self.to_modal.transpose());
         self.to_modal = *work;
         product(work, |w| *w = qm.transpose() * self.force_to_modal);
         self.force_to_modal = *work;
-        let id = SMatrix::<T, N, N>::identity();
-        self.trivial = self.to_modal == id && self.from_modal == id && self.force_to_modal == id;
+        self.trivial = is_identity(&self.to_modal)
+            && is_identity(&self.from_modal)
+            && is_identity(&self.force_to_modal);
         Ok(())
     }
 
@@ -159,16 +160,29 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
     /// `force_to_modal`, the friction in the mass-weighted frame into `noise_cov`; returns the
     /// scalar friction when it is one. Out of line, so its temporaries leave the stack before
     /// the eigendecomposition.
+    /// Each result is written in place (the triangular solve too, which `solve_lower_triangular`
+    /// performs on a copy of its right-hand side: the same operations).
     #[inline(never)]
     fn factor_mass(&mut self, friction: &Friction<T, N>) -> Result<Option<T>, ConfigError> {
-        self.to_modal = self.mass.cholesky_factor();
-        self.force_to_modal = self
+        self.mass.cholesky_factor_into(&mut self.to_modal);
+        self.force_to_modal.fill_with_identity();
+        if !self
             .to_modal
-            .solve_lower_triangular(&SMatrix::identity())
-            .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
-        let scalar_c;
-        (self.noise_cov, scalar_c) = friction_frame(friction, &self.to_modal, &self.force_to_modal);
-        Ok(scalar_c)
+            .solve_lower_triangular_mut(&mut self.force_to_modal)
+        {
+            return Err(ConfigError::NotPositiveDefinite { name: "mass" });
+        }
+        Ok(friction_frame(
+            friction,
+            &self.to_modal,
+            &self.force_to_modal,
+            &mut self.noise_cov,
+        ))
+    }
+
+    /// Replaces the mass of a blank system (before [`Self::fill`]).
+    pub(super) fn set_mass(&mut self, mass: Mass<T, N>) {
+        self.mass = mass;
     }
 
     /// The mass matrix.
@@ -445,6 +459,11 @@ pub fn mode_map<T: Real>(lambda: T, gamma: T, t: T) -> Matrix2<T> {
         ((ep + em) * half, (ep - em) * half / r)
     };
     Matrix2::new(ec + g * es, es, -lambda * es, ec - g * es)
+}
+
+/// Whether `m` equals the identity (`==` entry by entry, without forming the identity).
+fn is_identity<T: Real, const N: usize>(m: &SMatrix<T, N, N>) -> bool {
+    (0..N).all(|j| (0..N).all(|i| m[(i, j)] == if i == j { T::one() } else { T::zero() }))
 }
 
 /// Writes `out` with `f` out of line: the temporaries of a product expression stay in this
