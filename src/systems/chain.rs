@@ -168,16 +168,10 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
         &self,
         omega: SVector<T, D>,
     ) -> Result<System<T, GravityPenalty<T, N, D>, N>, ConfigError> {
-        Ok(System::new(Mass::identity(), self.penalty(omega)?))
-    }
-
-    /// The potential of [`Chain::penalised_per_constraint`] alone (its mass is the identity),
-    /// for a construction in place such as [`Sylipn::unit_mass_in`](crate::zs::Sylipn::unit_mass_in).
-    ///
-    /// # Errors
-    /// As [`Chain::penalised`].
-    pub fn penalty(&self, omega: SVector<T, D>) -> Result<GravityPenalty<T, N, D>, ConfigError> {
-        Penalty::per_constraint(self.gravity, self.constraint, omega)
+        Ok(System::new(
+            Mass::identity(),
+            Penalty::per_constraint(self.gravity, self.constraint, omega)?,
+        ))
     }
 
     /// The start of the constructor used, at rest.

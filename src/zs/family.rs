@@ -127,21 +127,21 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     }
 }
 
-impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
+impl<T: Real, P: Clone, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     ZsFamily<T, P, N, S, M>
 {
     /// [`Self::build`] for the identity mass in place in `slot`, for a member without checks of
     /// its own: the method is written into the slot (the identity mass as a constant, the
-    /// potential moved in), so no `N×N`-sized mass and no copy of the method passes through the
-    /// stack. The strategy is checked in place; on an error `slot` is `None`.
-    pub(super) fn build_unit_mass_in(
-        slot: &mut Option<Self>,
-        potential: P,
+    /// potential copied from `potential`), so no `N×N`-sized mass and no copy of the method
+    /// passes through the stack. The strategy is checked in place; on an error `slot` is `None`.
+    pub(super) fn build_unit_mass_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
         h: T,
         params: ZsParams<T>,
         solver: S,
         member: M,
-    ) -> Result<&mut Self, ConfigError> {
+    ) -> Result<&'s mut Self, ConfigError> {
         *slot = None;
         let (h, beta) = check_h_beta(h, &params)?;
         let zs = Self::blank_in(slot, potential, h, beta, solver, member);
@@ -160,18 +160,18 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     /// The method with the identity mass in `slot` (out of line: what the compiler assembles
     /// before the move into the slot lives in this frame only).
     #[inline(never)]
-    fn blank_in(
-        slot: &mut Option<Self>,
-        potential: P,
+    fn blank_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
         h: T,
         beta: T,
         solver: S,
         member: M,
-    ) -> &mut Self {
+    ) -> &'s mut Self {
         slot.insert(Self {
             system: System {
                 mass: Mass::identity(),
-                potential,
+                potential: potential.clone(),
             },
             h,
             beta,

@@ -93,12 +93,12 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
-impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
+impl<T: Real, P: Hessian<T, N> + Clone, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
     /// [`Sylipn::with_solver`] for the system `M = I`, `V = potential`, built in place in
     /// `slot`, for a device that keeps its integrator in a `static` (static RAM rather than
     /// stack): neither the mass (sized by its full `N×N` variant) nor a copy of the method
-    /// passes through the stack, so the construction needs little more stack than the
-    /// potential. The same method as [`Sylipn::with_solver`] on
+    /// passes through the stack, and the potential is copied from where the caller keeps it
+    /// straight into the slot. The same method as [`Sylipn::with_solver`] on
     /// `System::new(Mass::identity(), potential)`, bit for bit.
     ///
     /// ```
@@ -106,24 +106,24 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     /// use macrostep::{nalgebra::matrix, Integrator, State};
     /// let spring = Quadratic::new(matrix![4.0_f64]);
     /// let mut slot = None;
-    /// let zss = Sylipn::unit_mass_in(&mut slot, spring, 0.01, ZsParams::default(), Dense)?;
+    /// let zss = Sylipn::unit_mass_in(&mut slot, &spring, 0.01, ZsParams::default(), Dense)?;
     /// let mut s = State::at_rest(macrostep::nalgebra::vector![1.0]);
     /// zss.integrate(&mut s, 100)?;
     /// assert!((s.q[0] - 2f64.cos()).abs() < 1e-3);
-    /// assert!(Sylipn::unit_mass_in(&mut slot, spring, -1.0, ZsParams::default(), Dense).is_err());
+    /// assert!(Sylipn::unit_mass_in(&mut slot, &spring, -1.0, ZsParams::default(), Dense).is_err());
     /// assert!(slot.is_none()); // a failed construction leaves no method behind
     /// # Ok::<(), Box<dyn core::error::Error>>(())
     /// ```
     ///
     /// # Errors
     /// As [`Sylipn::with_solver`]; `slot` is then `None`.
-    pub fn unit_mass_in(
-        slot: &mut Option<Self>,
-        potential: P,
+    pub fn unit_mass_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
         h: T,
         params: ZsParams<T>,
         solver: S,
-    ) -> Result<&mut Self, ConfigError> {
+    ) -> Result<&'s mut Self, ConfigError> {
         Self::build_unit_mass_in(slot, potential, h, params, solver, SylipnMember)
     }
 }
