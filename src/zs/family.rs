@@ -127,13 +127,16 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     }
 }
 
-impl<T: Real, P: Clone, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
+impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     ZsFamily<T, P, N, S, M>
 {
     /// [`Self::build`] for the identity mass in place in `slot`, for a member without checks of
     /// its own: the method is written into the slot (the identity mass as a constant, the
     /// potential copied from `potential`), so no `N×N`-sized mass and no copy of the method
     /// passes through the stack. The strategy is checked in place; on an error `slot` is `None`.
+    /// Out of line: the check's temporaries (a band of the Hessian) stay off the caller's frame,
+    /// which holds the potential.
+    #[inline(never)]
     pub(super) fn build_unit_mass_in<'s>(
         slot: &'s mut Option<Self>,
         potential: &P,
@@ -171,7 +174,7 @@ impl<T: Real, P: Clone, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N
         slot.insert(Self {
             system: System {
                 mass: Mass::identity(),
-                potential: potential.clone(),
+                potential: *potential,
             },
             h,
             beta,

@@ -93,7 +93,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
-impl<T: Real, P: Hessian<T, N> + Clone, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
+impl<T: Real, P: Hessian<T, N> + Copy, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
     /// [`Sylipn::with_solver`] for the system `M = I`, `V = potential`, built in place in
     /// `slot`, for a device that keeps its integrator in a `static` (static RAM rather than
     /// stack): neither the mass (sized by its full `N×N` variant) nor a copy of the method

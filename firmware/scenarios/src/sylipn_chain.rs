@@ -79,10 +79,15 @@ fn start<T: Real, const N: usize, const D: usize>() -> State<T, N> {
 fn build<T: Real, const N: usize, const D: usize>(
     slot: &mut Option<SylipnChain<T, N, D>>,
 ) -> Result<&mut SylipnChain<T, N, D>, ConfigError> {
-    let penalty = penalty::<T, N, D>()?;
+    // Borrowed from the result, not moved out of it: one copy of the potential in this frame.
+    let made = penalty::<T, N, D>();
+    let penalty = match &made {
+        Ok(p) => p,
+        Err(e) => return Err(*e),
+    };
     Sylipn::unit_mass_in(
         slot,
-        &penalty,
+        penalty,
         T::lit(0.05),
         ZsParams::with_beta(T::lit(0.4)),
         Banded::<W>,
