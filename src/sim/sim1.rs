@@ -99,11 +99,12 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
         *slot = None;
         let h = check_step(h)?;
         // The system's parts by reference or moved straight into place: no copy of the
-        // stiffness or the parameters in this frame.
+        // stiffness or the parameters in this frame. The transforms' scratch is the flow's
+        // noise factor, written only after them.
         let sim = Self::blank_in(slot, system.mass, system.force, h);
         let built = sim
             .lin
-            .fill_scratch(&system.stiffness, &params)
+            .fill(&system.stiffness, &params, sim.scheme.flow.scratch())
             .and_then(|()| sim.scheme.flow.fill(&sim.lin, h));
         if let Err(e) = built {
             *slot = None;
