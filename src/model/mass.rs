@@ -335,6 +335,31 @@ mod tests {
         assert_eq!(a, SMatrix::identity() + m);
     }
 
+    /// `cholesky_factor_into` writes what `cholesky_factor` returns, bit for bit, over any
+    /// previous content of `out`, for each kind of mass in f64 and f32.
+    #[test]
+    fn cholesky_factor_into_matches_cholesky_factor() {
+        fn check<T: Real>() {
+            let masses = [
+                Mass::<T, 3>::identity(),
+                Mass::diagonal(vector![T::lit(2.0), T::lit(0.3), T::lit(5.0)]).unwrap(),
+                Mass::full(matrix![
+                    T::lit(2.0), T::lit(0.3), T::lit(-0.1);
+                    T::lit(0.3), T::lit(1.5), T::lit(0.2);
+                    T::lit(-0.1), T::lit(0.2), T::lit(1.1)
+                ])
+                .unwrap(),
+            ];
+            for m in masses {
+                let mut out = SMatrix::<T, 3, 3>::repeat(T::lit(7.0));
+                m.cholesky_factor_into(&mut out);
+                assert_eq!(out, m.cholesky_factor());
+            }
+        }
+        check::<f64>();
+        check::<f32>();
+    }
+
     #[test]
     fn full_mass_solves() {
         let m = Mass::<f64, 2>::full(matrix![2.0, 0.5; 0.5, 1.0]).unwrap();

@@ -146,3 +146,82 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T,
         Ok(T::zero())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linalg::Banded;
+    use crate::model::Mass;
+    use crate::systems::{Chain, GravityPenalty};
+    use crate::Integrator;
+
+    type ChainZss<T> = Sylipn<T, GravityPenalty<T, 8, 4>, 8, Banded<4>>;
+
+    /// `unit_mass_in` builds the method `with_solver` builds on `M = I`, bit for bit: 40 steps
+    /// of the banded chain (`ω = 15`, `β = 0.3`, not the paper's) from a moving start, in f32
+    /// and f64, into a slot that already held a method (which is replaced).
+    fn same_method<T: Real>() {
+        let chain = Chain::<T, 8, 4>::slanted();
+        let system = chain.penalised(T::lit(15.0)).unwrap();
+        let params = ZsParams::with_beta(T::lit(0.3));
+        let mut plain = Sylipn::with_solver(system, T::lit(0.04), params, Banded::<4>).unwrap();
+        let mut slot: Option<ChainZss<T>> = None;
+        let stale = chain.penalised(T::lit(3.0)).unwrap().potential;
+        ChainZss::unit_mass_in(&mut slot, &stale, T::lit(0.1), params, Banded::<4>).unwrap();
+        let placed = ChainZss::unit_mass_in(
+            &mut slot,
+            &system.potential,
+            T::lit(0.04),
+            params,
+            Banded::<4>,
+        )
+        .unwrap();
+        assert!(placed.system().mass.is_identity());
+        // Not the paper's start: the first node pushed along its rod's normal `(2, 1)`.
+        let mut start = chain.initial_state();
+        start.v[0] = T::lit(0.4);
+        start.v[1] = T::lit(0.2);
+        let (mut a, mut b) = (start, start);
+        plain.integrate(&mut a, 40).unwrap();
+        placed.integrate(&mut b, 40).unwrap();
+        assert_eq!(a, b);
+        assert!(a.q != start.q);
+    }
+
+    #[test]
+    fn unit_mass_in_builds_the_same_method_as_with_solver() {
+        same_method::<f32>();
+        same_method::<f64>();
+    }
+
+    /// A refused step size or strategy leaves the slot empty, even when it held a method; the
+    /// errors are those of `with_solver`.
+    #[test]
+    fn unit_mass_in_failure_empties_the_slot() {
+        let chain = Chain::<f64, 8, 4>::slanted();
+        let potential = chain.penalised(20.0).unwrap().potential;
+        let params = ZsParams::default();
+        let mut slot: Option<ChainZss<f64>> = None;
+        ChainZss::unit_mass_in(&mut slot, &potential, 0.05, params, Banded::<4>).unwrap();
+        let e = ChainZss::unit_mass_in(&mut slot, &potential, f64::NAN, params, Banded::<4>);
+        assert_eq!(e.err(), Some(ConfigError::StepSize));
+        assert!(slot.is_none());
+        // Half-bandwidth 3 does not fit in 2 stored diagonals: the strategy check, in place.
+        type Narrow = Sylipn<f64, GravityPenalty<f64, 8, 4>, 8, Banded<2>>;
+        let system = crate::model::System::new(Mass::identity(), potential);
+        let expected = Sylipn::with_solver(system, 0.05, params, Banded::<2>).err();
+        assert!(expected.is_some());
+        let mut narrow: Option<Narrow> = None;
+        Narrow::unit_mass_in(
+            &mut narrow,
+            &chain.penalised(20.0).unwrap().potential,
+            0.05,
+            params,
+            Banded::<2>,
+        )
+        .unwrap_err();
+        let e = Narrow::unit_mass_in(&mut narrow, &potential, 0.05, params, Banded::<2>);
+        assert_eq!(e.err(), expected);
+        assert!(narrow.is_none());
+    }
+}
