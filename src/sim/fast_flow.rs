@@ -148,6 +148,7 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
     /// `force_to_modal`, the friction in the mass-weighted frame into `noise_cov`; returns the
     /// scalar friction when it is one. Out of line, so its temporaries leave the stack before
     /// the eigendecomposition.
+    ///
     /// Each result is written in place (the triangular solve too, which `solve_lower_triangular`
     /// performs on a copy of its right-hand side: the same operations).
     #[inline(never)]

@@ -134,6 +134,7 @@ impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>
     /// its own: the method is written into the slot (the identity mass as a constant, the
     /// potential copied from `potential`), so no `N×N`-sized mass and no copy of the method
     /// passes through the stack. The strategy is checked in place; on an error `slot` is `None`.
+    ///
     /// Out of line: the check's temporaries (a band of the Hessian) stay off the caller's frame,
     /// which holds the potential.
     #[inline(never)]
