@@ -40,7 +40,7 @@ pub use flavor_trimer::flavor_trimer;
 pub use rattle_cart_pole::rattle_cart_pole;
 pub use sim_fpu::{sim_fpu, sim_fpu_in, SimFpu};
 pub use so3_attitude::{so3_attitude, so3_attitude_in, So3Attitude};
-pub use sylipn_chain::sylipn_chain;
+pub use sylipn_chain::{sylipn_chain, sylipn_chain_in, SylipnChain, SylipnChainSlots};
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
 pub use zs_double_pendulum::zs_double_pendulum;
