@@ -97,10 +97,11 @@ impl<T: Real, P: Potential<T, N>, const N: usize> Method<T, N> for VelocityVerle
     ) -> Result<T, StepError> {
         let half = h * T::lit(0.5);
         let a0 = self.acceleration_at(&state.q);
-        let vh = state.v + a0 * half;
-        next.q = state.q + vh * h;
+        // In place in `next`: `next.v` holds `v½` until the second kick.
+        next.v = state.v + a0 * half;
+        next.q = state.q + next.v * h;
         let a1 = self.system.acceleration(&next.q);
-        next.v = vh + a1 * half;
+        next.v += a1 * half;
         // Keyed on the position: valid whether or not the driver commits this proposal.
         self.cache = Some((next.q, a1));
         Ok(T::zero())
