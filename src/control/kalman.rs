@@ -3,7 +3,7 @@
 
 use super::validate::{finite, solve, symmetric};
 use super::ControlError;
-use crate::linearise::Linearise;
+use crate::linearise::{Linearise, StepJacobian};
 use crate::{Integrator, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -128,7 +128,9 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     /// the stack at a time (a device's stack budget).
     #[inline(never)]
     pub fn predict<I: Linearise<T, N>>(&mut self, model: &mut I) -> Result<(), ControlError> {
-        let a: SMatrix<T, S, S> = model.linearise(&self.x)?.a();
+        let mut j = StepJacobian::zeros();
+        model.linearise_into(&self.x, &mut j)?;
+        let a: SMatrix<T, S, S> = j.a();
         // A P Aᵀ + Q: the upper triangle of the symmetric result, mirrored.
         let p = sym_abt(&mul(&a, &self.p), &a, &self.q);
         finite(&p, "P")?;

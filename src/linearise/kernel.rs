@@ -156,6 +156,17 @@ pub(super) struct ForceJacobian<T: Real, const N: usize> {
     pub(super) fu: SMatrix<T, N, N>,
 }
 
+impl<T: Real, const N: usize> ForceJacobian<T, N> {
+    /// All zero (a place to write into).
+    pub(super) fn zeros() -> Self {
+        Self {
+            f: SVector::zeros(),
+            fx: SMatrix::zeros(),
+            fu: SMatrix::zeros(),
+        }
+    }
+}
+
 /// The chain rule of the two-stage form (000 eq 2.10) `q⁺ = q + h v + ½h² f(q)`,
 /// `v⁺ = v + ½h (f(q) + f(q⁺))` from the force derivatives at `q` (`j0`) and at `q⁺` (`j1`).
 pub(super) fn two_stage<T: Real, const N: usize>(
