@@ -129,7 +129,7 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     #[inline(never)]
     pub fn predict<I: Linearise<T, N>>(&mut self, model: &mut I) -> Result<(), ControlError> {
         let mut j = StepJacobian::zeros();
-        model.linearise_into(&self.x, &mut j)?;
+        model.linearise_state_into(&self.x, &mut j)?;
         let a: SMatrix<T, S, S> = j.a();
         // A P Aᵀ + Q: the upper triangle of the symmetric result, mirrored.
         let p = sym_abt(&mul(&a, &self.p), &a, &self.q);

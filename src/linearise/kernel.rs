@@ -174,18 +174,30 @@ pub(super) fn two_stage<T: Real, const N: usize>(
     j0: &ForceJacobian<T, N>,
     j1: &ForceJacobian<T, N>,
 ) -> StepJacobian<T, N> {
+    let mut j = two_stage_state(h, j0, j1);
+    let (ch, c0) = (h * T::lit(0.5), h * h * T::lit(0.5));
+    j.bq = j0.fu * c0;
+    j.bv = (j0.fu + j1.fu + j1.fx * j.bq) * ch;
+    j
+}
+
+/// The state blocks of [`two_stage`] (`fu` unused; `bq`, `bv` zero).
+pub(super) fn two_stage_state<T: Real, const N: usize>(
+    h: T,
+    j0: &ForceJacobian<T, N>,
+    j1: &ForceJacobian<T, N>,
+) -> StepJacobian<T, N> {
     let i = SMatrix::<T, N, N>::identity();
     let (ch, c0) = (h * T::lit(0.5), h * h * T::lit(0.5));
     let qq = i + j0.fx * c0;
-    let qv = i * h;
-    let bq = j0.fu * c0;
+    let z = SMatrix::zeros();
     StepJacobian {
         qq,
-        qv,
+        qv: i * h,
         vq: (j0.fx + j1.fx * qq) * ch,
         vv: i + j1.fx * (ch * h),
-        bq,
-        bv: (j0.fu + j1.fu + j1.fx * bq) * ch,
+        bq: z,
+        bv: z,
     }
 }
 

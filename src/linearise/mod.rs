@@ -198,4 +198,22 @@ pub trait Linearise<T: Real, const N: usize>: Integrator<T, N> {
         *out = self.linearise(state)?;
         Ok(())
     }
+
+    /// The state blocks `qq`, `qv`, `vq`, `vv` of [`Linearise::linearise`] (the `A` a filter's
+    /// prediction needs) written into `out`, with `bq` and `bv` zero; `out` is unchanged on
+    /// `Err`. Z&S skips the input sensitivities (at each of its two points an `N`-column solve
+    /// and two products); the other methods compute everything.
+    ///
+    /// # Errors
+    /// As [`Linearise::linearise_by`].
+    fn linearise_state_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        self.linearise_into(state, out)?;
+        out.bq = SMatrix::zeros();
+        out.bv = SMatrix::zeros();
+        Ok(())
+    }
 }

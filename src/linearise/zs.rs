@@ -19,7 +19,8 @@
 //! contractions at each); the step has one factorisation and one Hessian.
 
 use super::kernel::{
-    check_input, drift, finite, mass_inverse, third_matrix, two_stage, Factored, ForceJacobian,
+    check_input, drift, finite, mass_inverse, third_matrix, two_stage, two_stage_state,
+    Factored, ForceJacobian,
 };
 use super::{FourthDerivative, Linearise, StepJacobian};
 use crate::guard::Probe;
@@ -29,9 +30,11 @@ use crate::zs::{StiffSylipn, Sylipn, ZhangSkeel};
 use crate::{Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 
-/// `a`, `∂a/∂x`, `∂a/∂u` into `out` and `W‴[a]` into `t` at `x`: `full` is the potential whose
-/// gradient and Hessian enter, `matrix` the part whose Hessian is in `K = M + s·Hess W`. Written
-/// in place rather than returned in a `Result` (on a Cortex-M that move is a byte-wise copy).
+/// `a`, `∂a/∂x`, `∂a/∂u` (with `with_b`; else `fu` is left alone) into `out` and `W‴[a]` into
+/// `t` at `x`: `full` is the potential whose gradient and Hessian enter, `matrix` the part whose
+/// Hessian is in `K = M + s·Hess W`. Written in place rather than returned in a `Result` (on a
+/// Cortex-M that move is a byte-wise copy).
+#[allow(clippy::too_many_arguments)]
 fn solved<T, V, W, const N: usize>(
     system_mass: &crate::model::Mass<T, N>,
     full: &V,
@@ -40,6 +43,7 @@ fn solved<T, V, W, const N: usize>(
     x: &SVector<T, N>,
     out: &mut ForceJacobian<T, N>,
     t: &mut SMatrix<T, N, N>,
+    with_b: bool,
 ) -> Result<(), StepError>
 where
     T: Real,
@@ -65,8 +69,10 @@ where
     out.f = a;
     out.fx = -(h_full + *t * s);
     k.solve(&mut out.fx);
-    out.fu = SMatrix::<T, N, N>::identity();
-    k.solve(&mut out.fu);
+    if with_b {
+        out.fu = SMatrix::<T, N, N>::identity();
+        k.solve(&mut out.fu);
+    }
     Ok(())
 }
 
@@ -85,20 +91,22 @@ where
 {
     let mut out = ForceJacobian::zeros();
     let mut t = SMatrix::zeros();
-    solved(system_mass, full, matrix, s, x, &mut out, &mut t)?;
+    solved(system_mass, full, matrix, s, x, &mut out, &mut t, true)?;
     Ok(out)
 }
 
-/// Z&S's force and its derivatives at `x` into `out` (`mk = ½β²h⁴ M⁻¹`).
+/// Z&S's force and its derivatives at `x` into `out` (`mk = ½β²h⁴ M⁻¹`; `∂f/∂u` only
+/// `with_b`).
 fn zs_force<T: Real, P: FourthDerivative<T, N>, const N: usize>(
     system: &System<T, P, N>,
     mk: &SMatrix<T, N, N>,
     s: T,
     x: &SVector<T, N>,
     out: &mut ForceJacobian<T, N>,
+    with_b: bool,
 ) -> Result<(), StepError> {
     let mut t = SMatrix::<T, N, N>::zeros();
-    solved::<T, P, P, N>(&system.mass, &system.potential, None, s, x, out, &mut t)?;
+    solved::<T, P, P, N>(&system.mass, &system.potential, None, s, x, out, &mut t, with_b)?;
     let a = out.f;
     let c = system.potential.third_contraction(x, &a);
     let mut d4 = SMatrix::<T, N, N>::zeros();
@@ -110,16 +118,20 @@ fn zs_force<T: Real, P: FourthDerivative<T, N>, const N: usize>(
     let t2 = t + t;
     out.f = a - mk * c;
     out.fx -= mk * (d4 + t2 * out.fx);
-    out.fu -= mk * (t2 * out.fu);
+    if with_b {
+        out.fu -= mk * (t2 * out.fu);
+    }
     Ok(())
 }
 
-/// Z&S's linearisation of a step of size `h` from `state` into `out` (unchanged on `Err`).
+/// Z&S's linearisation of a step of size `h` from `state` into `out` (unchanged on `Err`;
+/// without `with_b` the state blocks only, `bq` and `bv` zero).
 fn zs_linearise<T, P, const N: usize, S>(
     zs: &ZhangSkeel<T, P, N, S>,
     state: &State<T, N>,
     h: T,
     out: &mut StepJacobian<T, N>,
+    with_b: bool,
 ) -> Result<(), StepError>
 where
     T: Real,
@@ -134,10 +146,14 @@ where
     let k = zs.beta() * zs.beta() * h2 * h2 * T::lit(0.5);
     let mk = mass_inverse(&system.mass) * k;
     let (mut j0, mut j1) = (ForceJacobian::zeros(), ForceJacobian::zeros());
-    zs_force(system, &mk, s, &state.q, &mut j0)?;
+    zs_force(system, &mk, s, &state.q, &mut j0, with_b)?;
     let q1 = drift(state, h, &j0.f)?;
-    zs_force(system, &mk, s, &q1, &mut j1)?;
-    let j = two_stage(h, &j0, &j1);
+    zs_force(system, &mk, s, &q1, &mut j1, with_b)?;
+    let j = if with_b {
+        two_stage(h, &j0, &j1)
+    } else {
+        two_stage_state(h, &j0, &j1)
+    };
     if !j.is_finite() {
         return Err(StepError::NonFiniteResult);
     }
@@ -157,7 +173,7 @@ where
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
         let mut out = StepJacobian::zeros();
-        zs_linearise(self, state, h, &mut out)?;
+        zs_linearise(self, state, h, &mut out, true)?;
         Ok(out)
     }
 
@@ -166,7 +182,15 @@ where
         state: &State<T, N>,
         out: &mut StepJacobian<T, N>,
     ) -> Result<(), StepError> {
-        zs_linearise(self, state, self.step_size(), out)
+        zs_linearise(self, state, self.step_size(), out, true)
+    }
+
+    fn linearise_state_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        zs_linearise(self, state, self.step_size(), out, false)
     }
 }
 
