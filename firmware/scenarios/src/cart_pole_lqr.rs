@@ -66,8 +66,8 @@ impl<T: Real> LqrWeights<T> {
 #[derive(Clone, Debug)]
 pub struct Upright<T: Real> {
     mgl: T,
-    /// `(θ, sin θ, cos θ)` of the last `θ`.
-    memo: Cell<Option<(T, T, T)>>,
+    /// `θ` (NaN at first: it equals nothing), `sin θ` and `cos θ` of the last `θ`.
+    memo: [Cell<T>; 3],
 }
 
 impl<T: Real> Upright<T> {
@@ -75,20 +75,19 @@ impl<T: Real> Upright<T> {
     pub fn new(mgl: T) -> Self {
         Self {
             mgl,
-            memo: Cell::new(None),
+            memo: [Cell::new(T::lit(f64::NAN)), Cell::new(T::zero()), Cell::new(T::one())],
         }
     }
 
     /// `(sin θ, cos θ)`, remembered.
     fn sin_cos(&self, theta: T) -> (T, T) {
-        if let Some((t, s, c)) = self.memo.get() {
-            if t == theta {
-                return (s, c);
-            }
+        let [t, s, c] = &self.memo;
+        if t.get() == theta {
+            return (s.get(), c.get());
         }
-        let (s, c) = sin_cos(theta);
-        self.memo.set(Some((theta, s, c)));
-        (s, c)
+        let v = sin_cos(theta);
+        (t.set(theta), s.set(v.0), c.set(v.1));
+        v
     }
 }
 
@@ -106,18 +105,14 @@ pub fn sin_cos<T: Real>(x: T) -> (T, T) {
         // large-argument reduction on every call.
         return (x.sin(), x.cos());
     }
+    if x.abs() <= T::lit(0.78) {
+        // Below π/4 with a margin, `k = 0`: the reduction below would return `x` itself.
+        return sin_cos_kernel(x);
+    }
     let k = (x * T::lit(core::f64::consts::FRAC_2_PI)).round();
     let r = x - k * T::lit(1.5703125) - k * T::lit(4.837512969970703125e-4)
         - k * T::lit(7.549789954891882e-8);
-    let z = r * r;
-    let s = r
-        + r * z
-            * (T::lit(-1.666_665_461_1e-1)
-                + z * (T::lit(8.332_160_873_6e-3) + z * T::lit(-1.951_529_589_1e-4)));
-    let c = T::one() - z * T::lit(0.5)
-        + z * z
-            * (T::lit(4.166_664_568_298_827e-2)
-                + z * (T::lit(-1.388_731_625_493_765e-3) + z * T::lit(2.443_315_711_809_948e-5)));
+    let (s, c) = sin_cos_kernel(r);
     // The quadrant `k mod 4` (in `T`: `k` is an integer below 2¹³ in magnitude).
     let four = T::lit(4.0);
     let quadrant = k - (k / four).floor() * four;
@@ -130,6 +125,20 @@ pub fn sin_cos<T: Real>(x: T) -> (T, T) {
     } else {
         (-c, s)
     }
+}
+
+/// The Cephes `sinf`/`cosf` minimax polynomials, for `|r| ≤ π/4`.
+fn sin_cos_kernel<T: Real>(r: T) -> (T, T) {
+    let z = r * r;
+    let s = r
+        + r * z
+            * (T::lit(-1.666_665_461_1e-1)
+                + z * (T::lit(8.332_160_873_6e-3) + z * T::lit(-1.951_529_589_1e-4)));
+    let c = T::one() - z * T::lit(0.5)
+        + z * z
+            * (T::lit(4.166_664_568_298_827e-2)
+                + z * (T::lit(-1.388_731_625_493_765e-3) + z * T::lit(2.443_315_711_809_948e-5)));
+    (s, c)
 }
 
 impl<T: Real> Potential<T, 2> for Upright<T> {

@@ -51,6 +51,8 @@ pub struct EkfCartPole<T: Real> {
     gain: [T; 4],
     rng: Pcg32,
     state: State<T, 3>,
+    /// `(s, θ, ṡ, θ̇)` of `state` ([`observe`]), kept from the end of the last tick.
+    truth: [T; 4],
     u: SVector<T, 3>,
     sigma: T,
     ticks: u32,
@@ -143,6 +145,7 @@ impl<T: Real> EkfCartPole<T> {
             gain,
             rng: Pcg32::seed_from_u64(seed),
             state: mech.initial_state(),
+            truth: observe(&mech.initial_state()),
             u: SVector::zeros(),
             sigma,
             ticks: 0,
@@ -168,7 +171,7 @@ impl<T: Real> EkfCartPole<T> {
     /// [`tick`](Self::tick) calling `mark(i)` after its part `i` (profiling).
     #[inline(always)]
     pub fn tick_marked(&mut self, mark: &mut impl FnMut(usize)) -> Result<(), ScenarioError> {
-        let x = observe(&self.state);
+        let x = self.truth;
         mark(0);
         let (n0, n1) = normal_pair::<T>(&mut self.rng);
         let y = SVector::<T, 2>::new(x[0] + self.sigma * n0, x[1] + self.sigma * n1);
@@ -197,7 +200,8 @@ impl<T: Real> EkfCartPole<T> {
         self.ekf.predict(&mut self.model)?;
         mark(6);
         self.ticks += 1;
-        let after = observe(&self.state);
+        self.truth = observe(&self.state);
+        let after = self.truth;
         let band = T::lit(EKF_BAND);
         if after[1].abs() > band || after[0].abs() > band {
             self.unsettled = self.state.t;
