@@ -96,8 +96,9 @@ impl<T: Real> Upright<T> {
 /// polynomials in `f64`, which the Cortex-M4F emulates in software, ≈ 700 instructions a call;
 /// this kernel takes ≈ 50). The kernel reduces by `k = round(2x/π)` with `π/2` split in three
 /// parts (Cody–Waite; `k·P₁` exact for `|x| ≤ 8192`) and evaluates the Cephes `sinf`/`cosf`
-/// minimax polynomials on `[−π/4, π/4]`: within 2 ulp of the correctly rounded value (a unit
-/// test measures it against `f64`). Larger or non-finite `x` go to `libm`. The host's `f32` run
+/// minimax polynomials on `[−π/4, π/4]`: below `|x| = 0.78` (no reduction) within 2 ulp of the
+/// correctly rounded value, above within `2 ε` absolute (the reduced argument carries the
+/// rounding of `k·P₂`); the host test `f32_sin_cos_kernel_accuracy` measures both against `f64`. Larger or non-finite `x` go to `libm`. The host's `f32` run
 /// executes the same operations, so host and device stay bit-identical.
 pub fn sin_cos<T: Real>(x: T) -> (T, T) {
     if T::default_epsilon() < T::lit(1e-10) || !(x.abs() <= T::lit(8192.0)) {
