@@ -397,7 +397,9 @@ fn f32_sin_cos_kernel_accuracy() {
         let x = i as f32 * 0.040_96;
         let (s, c) = sin_cos(x);
         let xd = f64::from(x);
-        let e = (f64::from(s) - xd.sin()).abs().max((f64::from(c) - xd.cos()).abs());
+        let e = (f64::from(s) - xd.sin())
+            .abs()
+            .max((f64::from(c) - xd.cos()).abs());
         reduced = reduced.max(e);
     }
     println!("sin_cos f32: worst {small:.3} ulp below 0.78, {reduced:.3e} absolute up to 8192");
@@ -422,7 +424,10 @@ fn reference_update(
 ) -> (SMatrix<f64, 4, 4>, SMatrix<f64, 4, 1>) {
     let k = p * h.transpose() * (h * p * h.transpose() + r).try_inverse().unwrap();
     let l = SMatrix::<f64, 4, 4>::identity() - k * h;
-    (l * p * l.transpose() + k * r * k.transpose(), x + k * (y - h * x))
+    (
+        l * p * l.transpose() + k * r * k.transpose(),
+        x + k * (y - h * x),
+    )
 }
 
 /// The update, sequential (diagonal `R`) and joint (correlated `R`), against the textbook
@@ -466,7 +471,10 @@ fn state_linearisation_is_the_full_ones_state_blocks() {
     let mut j = StepJacobian::zeros();
     j.bq[(0, 0)] = 7.0;
     zs.linearise_state_into(&s, &mut j).unwrap();
-    assert_eq!((j.qq, j.qv, j.vq, j.vv), (full.qq, full.qv, full.vq, full.vv));
+    assert_eq!(
+        (j.qq, j.qv, j.vq, j.vv),
+        (full.qq, full.qv, full.vq, full.vv)
+    );
     assert_eq!((j.bq, j.bv), (SMatrix::zeros(), SMatrix::zeros()));
     let mut k = StepJacobian::zeros();
     zs.linearise_into(&s, &mut k).unwrap();

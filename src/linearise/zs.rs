@@ -19,8 +19,8 @@
 //! contractions at each); the step has one factorisation and one Hessian.
 
 use super::kernel::{
-    check_input, drift, finite, mass_inverse, third_matrix, two_stage, two_stage_state,
-    Factored, ForceJacobian,
+    check_input, drift, finite, mass_inverse, third_matrix, two_stage, two_stage_state, Factored,
+    ForceJacobian,
 };
 use super::{FourthDerivative, Linearise, StepJacobian};
 use crate::guard::Probe;
@@ -106,7 +106,16 @@ fn zs_force<T: Real, P: FourthDerivative<T, N>, const N: usize>(
     with_b: bool,
 ) -> Result<(), StepError> {
     let mut t = SMatrix::<T, N, N>::zeros();
-    solved::<T, P, P, N>(&system.mass, &system.potential, None, s, x, out, &mut t, with_b)?;
+    solved::<T, P, P, N>(
+        &system.mass,
+        &system.potential,
+        None,
+        s,
+        x,
+        out,
+        &mut t,
+        with_b,
+    )?;
     let a = out.f;
     let c = system.potential.third_contraction(x, &a);
     let mut d4 = SMatrix::<T, N, N>::zeros();
@@ -206,7 +215,9 @@ where
         check_input(state, h)?;
         let system = self.system();
         let s = self.beta() * h * h;
-        let at = |x: &SVector<T, N>| sylipn_force::<T, P, P, N>(&system.mass, &system.potential, None, s, x);
+        let at = |x: &SVector<T, N>| {
+            sylipn_force::<T, P, P, N>(&system.mass, &system.potential, None, s, x)
+        };
         let j0 = at(&state.q)?;
         let j1 = at(&drift(state, h, &j0.f)?)?;
         finite(two_stage(h, &j0, &j1))

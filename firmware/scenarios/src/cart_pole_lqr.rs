@@ -75,7 +75,11 @@ impl<T: Real> Upright<T> {
     pub fn new(mgl: T) -> Self {
         Self {
             mgl,
-            memo: [Cell::new(T::lit(f64::NAN)), Cell::new(T::zero()), Cell::new(T::one())],
+            memo: [
+                Cell::new(T::lit(f64::NAN)),
+                Cell::new(T::zero()),
+                Cell::new(T::one()),
+            ],
         }
     }
 
@@ -111,7 +115,9 @@ pub fn sin_cos<T: Real>(x: T) -> (T, T) {
         return sin_cos_kernel(x);
     }
     let k = (x * T::lit(core::f64::consts::FRAC_2_PI)).round();
-    let r = x - k * T::lit(1.5703125) - k * T::lit(4.837512969970703125e-4)
+    let r = x
+        - k * T::lit(1.5703125)
+        - k * T::lit(4.837512969970703125e-4)
         - k * T::lit(7.549789954891882e-8);
     let (s, c) = sin_cos_kernel(r);
     // The quadrant `k mod 4` (in `T`: `k` is an integer below 2¹³ in magnitude).
@@ -131,10 +137,10 @@ pub fn sin_cos<T: Real>(x: T) -> (T, T) {
 /// The Cephes `sinf`/`cosf` minimax polynomials, for `|r| ≤ π/4`.
 fn sin_cos_kernel<T: Real>(r: T) -> (T, T) {
     let z = r * r;
-    let s = r
-        + r * z
-            * (T::lit(-1.666_665_461_1e-1)
-                + z * (T::lit(8.332_160_873_6e-3) + z * T::lit(-1.951_529_589_1e-4)));
+    let s = r + r
+        * z
+        * (T::lit(-1.666_665_461_1e-1)
+            + z * (T::lit(8.332_160_873_6e-3) + z * T::lit(-1.951_529_589_1e-4)));
     let c = T::one() - z * T::lit(0.5)
         + z * z
             * (T::lit(4.166_664_568_298_827e-2)
