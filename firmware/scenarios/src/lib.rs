@@ -30,7 +30,7 @@ mod verlet_oscillator;
 mod zs_double_pendulum;
 
 pub use cart_pole::{mechanism, Controlled, CART_POLE_GAINS, CART_POLE_H};
-pub use cart_pole_lqr::{frozen_model, lqr_gain, FrozenModel, LqrWeights, Upright};
+pub use cart_pole_lqr::{frozen_model, lqr_gain, sin_cos, FrozenModel, LqrWeights, Upright};
 pub use control_cart_pole::control_cart_pole;
 pub use ekf_cart_pole::{
     ekf_cart_pole, record_summary, EkfCartPole, EKF_BAND, EKF_EVERY, EKF_PROCESS_V, EKF_RMS_FROM,
