@@ -147,7 +147,9 @@ pub fn compute(setup: &Setup) -> Results {
     let refq = methods::reference(span, n_out);
     let reference_check = methods::aba_dop853(1e-12, span, n_out)
         .map_or(f64::INFINITY, |o| methods::max_angle_diff(&o, &refq));
-    let max_angle = refq.iter().fold(0.0f64, |m, x| m.max(methods::wrap(*x).abs()));
+    let max_angle = refq
+        .iter()
+        .fold(0.0f64, |m, x| m.max(methods::wrap(*x).abs()));
     let rigid = search::study(
         &methods::problem(
             "rigid".into(),
@@ -191,7 +193,8 @@ pub fn compute(setup: &Setup) -> Results {
         penalty.push(Penalty {
             target: e,
             omega: chosen.map(|c| c.0),
-            model_err: chosen.map_or_else(|| model_errors.last().map_or(f64::NAN, |x| x.1), |c| c.1),
+            model_err: chosen
+                .map_or_else(|| model_errors.last().map_or(f64::NAN, |x| x.1), |c| c.1),
             study,
         });
     }

@@ -85,7 +85,10 @@ fn chart(r: &Results, out: &Output) {
         out,
         &Chart {
             stem: "arm-peers.work_precision".into(),
-            title: format!("3-link arm (URDF), free swing: joint-angle error, T = {}", r.span),
+            title: format!(
+                "3-link arm (URDF), free swing: joint-angle error, T = {}",
+                r.span
+            ),
             x_label: "thread CPU seconds per simulated second (median)".into(),
             y_label: "max |θ − θ_ref| over joints and outputs [rad]".into(),
             log_x: true,
@@ -137,7 +140,15 @@ pub fn report(r: &Results, out: &Output) {
     let list = entries(r);
     let t = Table::new(
         out,
-        &["method", "target", "ω", "param", "error", "µs CPU / sim s", "÷ Z&S"],
+        &[
+            "method",
+            "target",
+            "ω",
+            "param",
+            "error",
+            "µs CPU / sim s",
+            "÷ Z&S",
+        ],
     );
     for en in &list {
         let e = tag(en.target);
@@ -164,10 +175,7 @@ pub fn report(r: &Results, out: &Output) {
             &format!("arm-peers.{}.cpu_us_per_sim_s_at_{e}", en.key),
             cost * 1e6,
         );
-        figure(
-            &format!("arm-peers.{}.{}_at_{e}", en.key, en.param_name),
-            p,
-        );
+        figure(&format!("arm-peers.{}.{}_at_{e}", en.key, en.param_name), p);
     }
     chart(r, out);
 }

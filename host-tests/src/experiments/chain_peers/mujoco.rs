@@ -26,7 +26,9 @@ pub struct MjPoint {
 
 /// The path of the script `name` in `host-tests/peers/`.
 fn script(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peers").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("peers")
+        .join(name)
 }
 
 /// The Python interpreter with `mujoco`, or why there is none.
@@ -95,7 +97,13 @@ pub fn sweep(
         "--max-run-seconds".into(),
         max_run_seconds.to_string(),
     ];
-    run_script("mujoco_chain.py", &format!("chain-peers-ref-n{n}"), &args, refq, 2 * n)
+    run_script(
+        "mujoco_chain.py",
+        &format!("chain-peers-ref-n{n}"),
+        &args,
+        refq,
+        2 * n,
+    )
 }
 
 /// Runs the MuJoCo script `name` (in `host-tests/peers/`) with `args` and `--reference` a CSV
