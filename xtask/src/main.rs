@@ -17,7 +17,7 @@
 //! - `firmware-table [--bless]`: only the figures table of `firmware/README.md` against the
 //!   golden files (`test` checks it too, with or without the firmware stage).
 //! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
-//! - `peers [--quick] [-- ARGS]`: `reproduce chain-peers` with rapier and MuJoCo (see `peers.rs`).
+//! - `peers [--quick] [--only NAME] [-- ARGS]`: `reproduce chain-peers` and `reproduce arm-peers` with rapier and MuJoCo (see `peers.rs`).
 
 mod firmware;
 mod fuzz;
@@ -40,7 +40,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("peers") => peers::peers(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]|peers [--quick]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]|peers [--quick] [--only chain-peers|arm-peers]>");
             return ExitCode::from(2);
         }
     };

@@ -19,7 +19,7 @@ pub mod methods;
 pub mod mujoco;
 #[cfg(feature = "peers")]
 pub mod rapier;
-mod report;
+pub(crate) mod report;
 
 use crate::experiments::work_precision::search::{self, Search, Study};
 use crate::experiments::Experiment;

@@ -22,7 +22,8 @@ pub struct Entry {
     pub omega: Option<f64>,
 }
 
-fn from_curve(c: &Curve, k: usize, target: f64, omega: Option<f64>) -> Entry {
+/// The entry of curve `c` at its `k`-th target `target`.
+pub fn from_curve(c: &Curve, k: usize, target: f64, omega: Option<f64>) -> Entry {
     Entry {
         key: c.key.to_string(),
         target,
