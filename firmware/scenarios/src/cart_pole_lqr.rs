@@ -90,7 +90,9 @@ impl<T: Real> Upright<T> {
             return (s.get(), c.get());
         }
         let v = sin_cos(theta);
-        (t.set(theta), s.set(v.0), c.set(v.1));
+        t.set(theta);
+        s.set(v.0);
+        c.set(v.1);
         v
     }
 }
@@ -104,6 +106,7 @@ impl<T: Real> Upright<T> {
 /// correctly rounded value, above within `2 ε` absolute (the reduced argument carries the
 /// rounding of `k·P₂`); the host test `f32_sin_cos_kernel_accuracy` measures both against `f64`. Larger or non-finite `x` go to `libm`. The host's `f32` run
 /// executes the same operations, so host and device stay bit-identical.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(|x| ≤ 8192)` is also true for NaN
 pub fn sin_cos<T: Real>(x: T) -> (T, T) {
     if T::default_epsilon() < T::lit(1e-10) || !(x.abs() <= T::lit(8192.0)) {
         // Two calls rather than `sin_cos`: `libm`'s `sincosf` reserves 664 B of stack for its
@@ -117,7 +120,7 @@ pub fn sin_cos<T: Real>(x: T) -> (T, T) {
     let k = (x * T::lit(core::f64::consts::FRAC_2_PI)).round();
     let r = x
         - k * T::lit(1.5703125)
-        - k * T::lit(4.837512969970703125e-4)
+        - k * T::lit(4.837_512_969_970_703e-4)
         - k * T::lit(7.549789954891882e-8);
     let (s, c) = sin_cos_kernel(r);
     // The quadrant `k mod 4` (in `T`: `k` is an integer below 2¹³ in magnitude).
