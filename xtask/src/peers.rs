@@ -14,7 +14,7 @@ use std::process::Command;
 
 /// The venv's interpreter, installing `mujoco` into it first if needed; `None` (with the reason
 /// printed) when that fails.
-fn mujoco_python() -> Option<String> {
+pub fn mujoco_python() -> Option<String> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root().join("target"), std::path::PathBuf::from);
     let venv = target.join("peers-venv");
