@@ -50,3 +50,16 @@ fn quick_setup_finds_settings_that_meet_the_target() {
         assert!(errs[errs.len() - 1] < errs[0], "{errs:?}");
     }
 }
+
+#[test]
+#[ignore = "needs the mujoco Python package (`cargo xtask peers` installs it)"]
+fn mujoco_rk4_on_the_arm_converges_to_the_reference() {
+    let (span, n_out) = (0.5, 2);
+    let refq = methods::reference(span, n_out);
+    let pts = mujoco::sweep(span, n_out, &refq, 1e-4, 1, 2.0).unwrap();
+    let rk4: Vec<_> = pts.iter().filter(|p| p.integrator == "rk4").collect();
+    // MuJoCo's arm is the same arm: RK4 reaches 1e-4 / 3 rad at some step, and refining the
+    // step lowers the error.
+    assert!(rk4.last().unwrap().err < 1e-4 / 3.0, "{rk4:?}");
+    assert!(rk4.last().unwrap().err < rk4[0].err, "{rk4:?}");
+}
