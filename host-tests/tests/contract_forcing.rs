@@ -1,5 +1,7 @@
-//! The contract checks of the forcing, mechanism, conversion and circuit entry points
-//! (`host_tests::contract::{forcing, mechanism, convert, circuit}`), on a fixed set of seeded
+//! The contract checks of the forcing, mechanism, rigid-body, conversion, circuit,
+//! linearisation, control and quasi-quadratic/annealing entry points
+//! (`host_tests::contract::{forcing, mechanism, bodies, convert, circuit, linearise, control,
+//! quasi}`), on a fixed set of seeded
 //! cases per entry point: no panic, no state change on `Err`, no `Ok` that breaks a guard's
 //! promise, no other contract violation. `cargo xtask fuzz` runs the same entry points 10⁶
 //! times each; the cases it found are reduced in `tests/fuzz_findings.rs`.
@@ -80,6 +82,26 @@ fn circuit() {
     check(contract::circuit::ENTRIES);
 }
 
+#[test]
+fn bodies_and_joints() {
+    check(contract::bodies::ENTRIES);
+}
+
+#[test]
+fn linearisations() {
+    check(contract::linearise::ENTRIES);
+}
+
+#[test]
+fn control() {
+    check(contract::control::ENTRIES);
+}
+
+#[test]
+fn quasi_quadratic_and_annealing() {
+    check(contract::quasi::ENTRIES);
+}
+
 /// The new families are in the fuzz runner's list.
 #[test]
 fn families_are_listed() {
@@ -89,6 +111,10 @@ fn families_are_listed() {
         contract::mechanism::ENTRIES,
         contract::convert::ENTRIES,
         contract::circuit::ENTRIES,
+        contract::bodies::ENTRIES,
+        contract::linearise::ENTRIES,
+        contract::control::ENTRIES,
+        contract::quasi::ENTRIES,
     ] {
         for e in family {
             assert!(all.contains(&e.name), "{} not listed", e.name);
