@@ -2,7 +2,7 @@
 //! guard under a held force, `|E − E_ref − W| ≤ r·S` (`W = Σ uₖᵀ(qₖ₊₁ − qₖ)` the work of the
 //! held forces, `S` the run's energy scale, `r = 0.2`), for a finite but huge force; a
 //! mechanism's damping matrix built from dashpots whose sum overflows; a rigid body with a huge
-//! inertia whose joint readouts overflow.
+//! inertia whose joint readouts overflow; an EKF update that leaves an indefinite covariance.
 
 use macrostep::baselines::VelocityVerlet;
 use macrostep::forcing::{Actuate, Actuated};
@@ -141,4 +141,19 @@ fn a_huge_inertia_is_refused_or_reads_out_finite() {
     assert!(rate(0.1).is_some_and(f64::is_finite));
     let r = rate(2e300);
     assert!(r.is_none_or(f64::is_finite), "joint_rate = {r:?}");
+}
+
+/// Fuzz case `control::Ekf new+predict+update/spring` 1306099367696374747 (replayed through the
+/// entry point): after one update the covariance has eigenvalues `1.7e14, −1.5e6, 1.8, 0.43`,
+/// an indefinite `P` from an `Ok` update whose docs promise a positive semi-definite one.
+#[test]
+#[ignore = "control (src/control/kalman.rs): the Joseph-form update returns an indefinite covariance for an ill-conditioned P"]
+fn an_ekf_update_keeps_the_covariance_positive_semidefinite() {
+    use host_tests::contract::{control, tally::replay, Outcome};
+    let e = control::ENTRIES
+        .iter()
+        .find(|e| e.name.starts_with("control::Ekf"))
+        .unwrap();
+    let o = replay(e, 1306099367696374747);
+    assert!(!matches!(o, Outcome::Violation(_)), "{o:?}");
 }
