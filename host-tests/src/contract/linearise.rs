@@ -257,7 +257,7 @@ fn rattle_tangent(rng: &mut Pcg64) -> Outcome {
             return Ok(v);
         }
         let hk = g.step_size(h);
-        let copy = r.clone();
+        let copy = r;
         let out = r.linearise_tangent_by::<2>(&s, hk);
         if let Some(v) = unchanged(r, copy, &s) {
             return Ok(v);

@@ -32,8 +32,8 @@
 //!   `k_BT` of SHAKE is not defined (velocities normal to the rigid geometry are not degrees of
 //!   freedom) and printed `n/a`.
 //! - **SHAKE's expanded cluster** (mean O–O 4.14 against 3.57, printed without a word before)
-//!   was not SHAKE: with a burn-in per method each run found its own basin. SHAKE and RATTLE
-//!   + GLA give the same statistics to three digits (positions coincide, 001 §4), and the mean
+//!   was not SHAKE: with a burn-in per method each run found its own basin. SHAKE + GLA and
+//!   RATTLE + GLA give the same statistics to three digits (positions coincide, 001 §4), and the mean
 //!   O–O distance moved as much with the noise seed as with the step (quick setup, SHAKE at
 //!   `h = 0.025`: 3.56 with one seed, 3.90 with another). The quick setup's burn-in (20 time
 //!   units, about one relaxation time `m_O/γ = 16` of the oxygen) also left the cluster at 2.4–4
