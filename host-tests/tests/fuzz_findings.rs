@@ -144,10 +144,9 @@ fn a_huge_inertia_is_refused_or_reads_out_finite() {
 }
 
 /// Fuzz case `control::Ekf new+predict+update/spring` 1306099367696374747 (replayed through the
-/// entry point): after one update the covariance has eigenvalues `1.7e14, −1.5e6, 1.8, 0.43`,
-/// an indefinite `P` from an `Ok` update whose docs promise a positive semi-definite one.
+/// entry point): an update cancelling a huge prior variance left eigenvalues
+/// `1.7e14, −1.5e6, 1.8, 0.43`, an indefinite `P` from an `Ok` update; the update is refused.
 #[test]
-#[ignore = "control (src/control/kalman.rs): the Joseph-form update returns an indefinite covariance for an ill-conditioned P"]
 fn an_ekf_update_keeps_the_covariance_positive_semidefinite() {
     use host_tests::contract::{control, tally::replay, Outcome};
     let e = control::ENTRIES

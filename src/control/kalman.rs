@@ -1,7 +1,7 @@
 //! An extended Kalman filter whose prediction is the integrator's step and its exact
 //! linearisation.
 
-use super::validate::{finite, solve, symmetric};
+use super::validate::{finite, psd_pivots, solve, symmetric};
 use super::ControlError;
 use crate::linearise::{Linearise, StepJacobian};
 use crate::{Integrator, Real, State};
@@ -17,8 +17,11 @@ use nalgebra::{SMatrix, SVector};
 ///           P ← (I − KH) P (I − KH)ᵀ + K R Kᵀ               (Joseph form)
 /// ```
 ///
-/// The Joseph form keeps `P` symmetric positive semidefinite whatever the roundoff (the short
-/// form `(I − KH) P` does not, in `f32`). `Φ` is one step of the model integrator handed to
+/// The Joseph form keeps `P` symmetric and positive semidefinite to the round-off of the
+/// posterior's own scale where the short form `(I − KH) P` does not, in `f32`. No form does when
+/// the update cancels a prior variance many orders of magnitude above the posterior's: the
+/// cancellation leaves round-off of the prior's scale, and [`Ekf::update`] then refuses the
+/// update (`NotPsd`) rather than return an indefinite covariance. `Φ` is one step of the model integrator handed to
 /// [`Ekf::predict`], with the held force it carries (set it with
 /// [`Actuate::set_force`](crate::forcing::Actuate::set_force) before predicting). The model
 /// usually runs with [`Guards::off`](crate::guard::Guards::off): updates move the estimate off
@@ -144,7 +147,10 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     ///
     /// # Errors
     /// [`ControlError::NonFinite`] for `"y"`; [`ControlError::Singular`] when `H P Hᵀ + R` is;
-    /// [`ControlError::NonFinite`] for `"P"` on overflow. The filter is then unchanged.
+    /// [`ControlError::NonFinite`] for `"P"` on overflow; [`ControlError::NotPsd`] for `"P"` when
+    /// the updated covariance has a negative pivot beyond `S·ε·max Pᵢᵢ` (a prior covariance so
+    /// ill-conditioned that the update's cancellation leaves round-off of the prior's scale in
+    /// the posterior). The filter is then unchanged.
     #[inline(never)]
     pub fn update(&mut self, y: &SVector<T, Y>) -> Result<SVector<T, Y>, ControlError> {
         finite(y, "y")?;
@@ -156,6 +162,9 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
             self.joint_update(&nu, xs)?
         };
         finite(&p, "P")?;
+        if !psd_pivots(&p) {
+            return Err(ControlError::NotPsd { name: "P" });
+        }
         if !x.iter().all(|v| v.finite()) {
             return Err(ControlError::NonFinite { name: "x" });
         }
