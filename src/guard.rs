@@ -17,37 +17,59 @@
 //! **The run.** A run starts at the first step after construction, after the model was changed
 //! (`system_mut`), after [`Guards`] were replaced, and whenever the state handed to `step` is not
 //! bit-identical to the state the integrator returned last (the caller edited it, or started
-//! over). At the start, `E_ref = E(state)` and `S₀ = K + |V|` (kinetic plus absolute potential
-//! energy); thereafter `S = max(S₀, K_max, S_floor)` with `K_max` the largest kinetic energy the
-//! run has reached and `S_floor` the optional [`Guards::energy_scale`], so a start at rest at
-//! `V = 0` still has a scale once it moves. The energy guards
+//! over). At the start, `E_ref = E(state)`; the guards bound the energy *difference* `E − E_ref`
+//! against the run's energy scale
+//!
+//! `S = max(K_max, V_max − V_min, S_floor, 256 ε (K₀ + |V₀|))`
+//!
+//! with `K_max` the largest kinetic energy the run has reached, `V_max − V_min` the range of the
+//! potential energy it has seen (both including the step being judged), `S_floor` the optional
+//! [`Guards::energy_scale`] and the last term the round-off floor (`ε` the scalar's epsilon: the
+//! resolution at which two energies of the run can be told apart at all). Every term but the
+//! last is a difference of energies or a kinetic energy, so the guards decide the same whatever
+//! constant is added to `V` and wherever the origin of `q` is (gravity's zero level, the pivot of
+//! a pendulum at `[0, 1000]`), and under a held force `u` (potential `V − uᵀq`, which moves with
+//! the origin of `q`) the work `uᵀΔq` enters `E − E_ref` and the range, not a level: a change of
+//! `u` ([`Watch::account`]) moves the reference and the range together. The energy guards
 //! apply to conservative systems (Hamiltonian `½vᵀMv + V`); integrators of non-conservative or
 //! stochastic dynamics do not evaluate them.
 //!
-//! **Starting at rest: give the guard the plant's energy scale.** A run that starts at rest at
-//! `V = 0` has `S₀ = 0`, and its scale is then only what the transient itself has reached. Under
-//! a held force `u` that is too little for a first-order method: symplectic Euler's first step
-//! from rest has the energy error `½h²uᵀM⁻¹u`, *equal* to the kinetic energy it just gave the
-//! mass, and its error after `n` steps is `n/2 · h²uᵀM⁻¹u` against `K = n²/2 · h²uᵀM⁻¹u`: the
-//! ratio `1/n` stays above the default `0.2` for the first four steps, whatever the scale is built
-//! from inside the run (the work `uᵀΔq` of the force is of the same size, `n(n+1)/2 ·
-//! h²uᵀM⁻¹u`). Only a scale from outside the run can judge those steps, and a controls engineer
-//! has one: the energy the plant operates at (`m g L` of a pendulum, `½ k x²` at full actuator
-//! stroke, the largest `½ m v²` the controller commands). [`Guards::energy_scale`] is that floor
-//! on `S`: with it the start-up transient is measured against the plant's energy (a relative
-//! error of `h²uᵀM⁻¹u / S_floor`), while a real divergence from rest — growth by a factor per
-//! step — passes the floor within a few steps and is refused as before (`host-tests`
-//! `flavor_forcing.rs`). It is off by default because no unit-free default exists; without it a
-//! first-order method from rest under a force is refused at its first step (`Diverged
-//! EnergyRun`), a second-order one is not (its error is `O(h²)` relative). The floor is applied
-//! once, when a run starts: no cost per step.
+//! **The start of a run: the start-up allowance.** A run has no scale for what it has not yet
+//! moved: potential energy stored in a spring, a penalty or a capacitor is seen only as it is
+//! released, since no level of `V` can be trusted. Against that, a start-up transient is large.
+//! Symplectic Euler's first step from rest under a held force `u` has the energy error
+//! `½h²uᵀM⁻¹u`, as large as the kinetic energy it just gave the mass, and the variant that moves
+//! `q` with the old velocity drifts by exactly `S/n` after `n` steps (`S` its potential's range).
+//! A penalised mechanism started at rest on its rods rings its stiff modes, whose energy an
+//! integrator stepping over them misstates by a fraction of itself, against a slow motion that
+//! grows like `n²`: at `hω = 0.4` the double pendulum's first steps drift by up to `0.65·S`
+//! under a held force of five times its weight; a body started off its manifold (a stretched
+//! penalty) releases its stored energy over the first steps. So the run guard refuses the `n`-th
+//! step of a run only when the drift exceeds `r·S` *and* `2S/n`: the first step is judged by the
+//! residual guard alone (its drift cannot exceed `K₁ + |V₁ − V₀| ≤ 2S`), from the second on a
+//! divergence — growth by a factor per step, a drift of nearly all the energy the run has seen —
+//! is refused, and from the `2/r`-th step (the tenth, by default) the bound is `r·S`. The
+//! allowance applies at every start of a run, so a caller that edits the state before every step
+//! has the residual guard (and [`Guards::velocity_step`]) but no energy guard.
+//!
+//! **The plant's energy scale.** A controls engineer knows the energy the plant operates at
+//! (`m g L` of a pendulum, `½ k x²` at full actuator stroke, the largest `½ m v²` the controller
+//! commands). [`Guards::energy_scale`] is that floor on `S`: with it the start-up transient is
+//! measured against the plant's energy (a relative error of `h²uᵀM⁻¹u / S_floor`), and a run
+//! whose motion is only the ringing of a stiff mode (a mechanism started at rest near
+//! equilibrium, its slow motion small) is judged against the plant rather than against the
+//! ringing, which a method stepping over the stiff mode misstates by a large fraction; a real
+//! divergence passes the floor within a few steps and is refused as before (`host-tests`
+//! `flavor_forcing.rs`). It is off by default because no unit-free default exists. The floor is
+//! applied once, when a run starts: no cost per step.
 //!
 //! **What the run guard costs in reach.** A linearly implicit method stepping over a stiff mode
 //! it cannot resolve (`hω ≫ 1`, what Z&S is for) keeps that mode's amplitude but slows it to
 //! `ω/√(1 + βh²ω²)`, so when a stiff mode carries much of the energy (a spring started
 //! stretched, the DNA model of 000 §4.4 at `h = 2`) the *true* energy swings far below its start
 //! between turning points, and the default guard refuses those steps. Mechanisms whose stiff
-//! modes start quiet (penalised rods started on the constraint) are not affected. Runs that
+//! modes start quiet (penalised rods started on the constraint) are affected only while that
+//! ringing is not small against the slow motion (see the plant's energy scale above). Runs that
 //! want the raw method there switch the guard off or loosen it. The bound is two-sided: it also
 //! refuses a run that loses much of its energy without ever diverging.
 //!
@@ -231,7 +253,10 @@ pub struct Watch<T: Real, const N: usize> {
     clock_c: T,
     e_last: T,
     e_ref: T,
+    v_lo: T,
+    v_hi: T,
     scale: T,
+    steps: T,
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
@@ -250,7 +275,10 @@ impl<T: Real, const N: usize> Watch<T, N> {
             clock_c: T::zero(),
             e_last: T::zero(),
             e_ref: T::zero(),
+            v_lo: T::zero(),
+            v_hi: T::zero(),
             scale: T::zero(),
+            steps: T::zero(),
         }
     }
 
@@ -288,6 +316,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
             if de.finite() {
                 self.e_ref += de;
                 self.e_last += de;
+                self.v_lo += de;
+                self.v_hi += de;
             } else {
                 self.running = false;
             }
@@ -372,6 +402,14 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let c = dt - y;
         let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
+        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
+        // The step's number `n` in the run (`1` for the first), for the start-up allowance; it
+        // stops counting long after the allowance is over.
+        let mut n = if self.steps < T::lit(STEPS_COUNTED) {
+            self.steps + T::one()
+        } else {
+            self.steps
+        };
         if self.guards.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
@@ -379,12 +417,9 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
-                    scale = k0 + v0.abs();
-                    if let Some(floor) = self.guards.energy_scale {
-                        if scale < floor {
-                            scale = floor;
-                        }
-                    }
+                    (v_lo, v_hi) = (v0, v0);
+                    n = T::one();
+                    scale = start_scale(k0, v0, self.guards.energy_scale);
                     // A start whose energy overflowed cannot be bounded: refused here rather
                     // than passed by comparisons with infinity or NaN (a running run's
                     // reference and scale stay finite: every committed energy is).
@@ -399,14 +434,27 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     return Err(StepError::NonFiniteResult);
                 };
                 e1 = k1 + v1;
-                if k1 > scale {
-                    scale = k1;
-                }
                 if !e1.finite() {
                     return Err(StepError::NonFiniteResult);
                 }
+                // The scale grows with the kinetic energy reached and the range of the
+                // potential seen: both differences, blind to the origin of `V` and of `q`.
+                if k1 > scale {
+                    scale = k1;
+                }
+                if v1 < v_lo {
+                    v_lo = v1;
+                }
+                if v1 > v_hi {
+                    v_hi = v1;
+                }
+                if v_hi - v_lo > scale {
+                    scale = v_hi - v_lo;
+                }
                 if let Some(r) = self.guards.energy_run {
-                    if (e1 - e_ref).abs() > r * scale {
+                    // Bound `max(r, c/n)·S`: the start-up allowance of the module docs.
+                    let drift = (e1 - e_ref).abs();
+                    if drift > r * scale && drift * n > T::lit(STARTUP) * scale {
                         return Err(StepError::Diverged {
                             guard: Guard::EnergyRun,
                         });
@@ -434,10 +482,45 @@ impl<T: Real, const N: usize> Watch<T, N> {
         self.clock_c = c;
         self.e_last = e1;
         self.e_ref = e_ref;
+        self.v_lo = v_lo;
+        self.v_hi = v_hi;
         self.scale = scale;
+        self.steps = n;
         Ok(())
     }
 }
+
+/// The energy scale of a run at its start, from `K₀`, `V₀` and the optional floor: `K₀`, the
+/// floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which energy
+/// differences of this run can be told apart at all).
+#[inline]
+fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
+    let mut scale = k0;
+    let roundoff = T::lit(ROUNDOFF) * T::default_epsilon() * (k0 + v0.abs());
+    if roundoff > scale {
+        scale = roundoff;
+    }
+    if let Some(floor) = floor {
+        if floor > scale {
+            scale = floor;
+        }
+    }
+    scale
+}
+
+/// The start-up allowance `c`: the `n`-th step of a run may drift by `c/n` of the run's scale
+/// (see the module docs). `2`: the first step is judged by the residual guard alone (its drift
+/// cannot exceed `K₁ + |V₁ − V₀| ≤ 2S`), and a first-order method from rest, whose drift after
+/// `n` steps reaches `S/n`, passes with a margin of two.
+const STARTUP: f64 = 2.0;
+
+/// How far the step count of a run goes (exact in `f32`); the allowance is over long before.
+const STEPS_COUNTED: f64 = 1_048_576.0;
+
+/// The round-off floor of the energy scale in units of `ε · (K₀ + |V₀|)`: with the default bound
+/// `0.2` a drift of `51 ε (K₀ + |V₀|)` is accepted, above what rounding the energies of a step
+/// (sums of a few terms, each rounded) reaches.
+const ROUNDOFF: f64 = 256.0;
 
 #[cfg(test)]
 mod tests;
