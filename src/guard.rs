@@ -44,13 +44,16 @@
 //! integrator stepping over them misstates by a fraction of itself, against a slow motion that
 //! grows like `n²`: at `hω = 0.4` the double pendulum's first steps drift by up to `0.65·S`
 //! under a held force of five times its weight; a body started off its manifold (a stretched
-//! penalty) releases its stored energy over the first steps. So the run guard refuses the `n`-th
-//! step of a run only when the drift exceeds `r·S` *and* `2S/n`: the first step is judged by the
-//! residual guard alone (its drift cannot exceed `K₁ + |V₁ − V₀| ≤ 2S`), from the second on a
-//! divergence — growth by a factor per step, a drift of nearly all the energy the run has seen —
-//! is refused, and from the `2/r`-th step (the tenth, by default) the bound is `r·S`. The
-//! allowance applies at every start of a run, so a caller that edits the state before every step
-//! has the residual guard (and [`Guards::velocity_step`]) but no energy guard.
+//! penalty) releases its stored energy over the first steps. So the run guard bounds the drift
+//! of the `n`-th step of a run by `max(r·S, min(S − K₀/2, 2S/n))`: a step from rest may make
+//! as much energy as the run has seen and no more (the first step of the Euler variant that
+//! moves `q` with the old velocity makes exactly that), a run started moving has half its
+//! starting kinetic energy less allowed (a single huge step from a moving start that turns
+//! potential energy into nothing, `K` unchanged, is refused), a divergence — growth by a factor
+//! per step — is refused within a few steps, and from the `2/r`-th step (the tenth, by default)
+//! the bound is `r·S`. The allowance applies at every start of a run, so a caller that edits the
+//! state before every step has its energy judged against `S − K₀/2` only. Every bound is widened
+//! by the round-off of the energies compared, `4ε(|E| + |E_ref|)`.
 //!
 //! **The plant's energy scale.** A controls engineer knows the energy the plant operates at
 //! (`m g L` of a pendulum, `½ k x²` at full actuator stroke, the largest `½ m v²` the controller
@@ -255,6 +258,7 @@ pub struct Watch<T: Real, const N: usize> {
     e_ref: T,
     v_lo: T,
     v_hi: T,
+    k_start: T,
     scale: T,
     steps: T,
 }
@@ -277,6 +281,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
             e_ref: T::zero(),
             v_lo: T::zero(),
             v_hi: T::zero(),
+            k_start: T::zero(),
             scale: T::zero(),
             steps: T::zero(),
         }
@@ -402,7 +407,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let c = dt - y;
         let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
-        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
+        let (mut v_lo, mut v_hi, mut k_start) = (self.v_lo, self.v_hi, self.k_start);
         // The step's number `n` in the run (`1` for the first), for the start-up allowance; it
         // stops counting long after the allowance is over.
         let mut n = if self.steps < T::lit(STEPS_COUNTED) {
@@ -417,7 +422,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
-                    (v_lo, v_hi) = (v0, v0);
+                    (v_lo, v_hi, k_start) = (v0, v0, k0);
                     n = T::one();
                     scale = start_scale(k0, v0, self.guards.energy_scale);
                     // A start whose energy overflowed cannot be bounded: refused here rather
@@ -452,9 +457,15 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     scale = v_hi - v_lo;
                 }
                 if let Some(r) = self.guards.energy_run {
-                    // Bound `max(r, c/n)·S`: the start-up allowance of the module docs.
-                    let drift = (e1 - e_ref).abs();
-                    if drift > r * scale && drift * n > T::lit(STARTUP) * scale {
+                    // Bound `max(r·S, min(S − K₀/2, c·S/n))`: the start-up allowance of the
+                    // module docs, beyond the round-off of the two energies and their
+                    // difference.
+                    let slack =
+                        T::lit(ROUNDING) * T::default_epsilon() * (e1.abs() + e_ref.abs());
+                    let drift = (e1 - e_ref).abs() - slack;
+                    let most = scale - T::lit(0.5) * k_start;
+                    if drift > r * scale && (drift > most || drift * n > T::lit(STARTUP) * scale)
+                    {
                         return Err(StepError::Diverged {
                             guard: Guard::EnergyRun,
                         });
@@ -484,6 +495,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         self.e_ref = e_ref;
         self.v_lo = v_lo;
         self.v_hi = v_hi;
+        self.k_start = k_start;
         self.scale = scale;
         self.steps = n;
         Ok(())
@@ -509,10 +521,13 @@ fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
 }
 
 /// The start-up allowance `c`: the `n`-th step of a run may drift by `c/n` of the run's scale
-/// (see the module docs). `2`: the first step is judged by the residual guard alone (its drift
-/// cannot exceed `K₁ + |V₁ − V₀| ≤ 2S`), and a first-order method from rest, whose drift after
-/// `n` steps reaches `S/n`, passes with a margin of two.
+/// (and by no more than `S − K₀/2`, see the module docs); a first-order method from rest, whose
+/// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
 const STARTUP: f64 = 2.0;
+
+/// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
+/// energies (sums of a few rounded terms) and their difference can reach.
+const ROUNDING: f64 = 4.0;
 
 /// How far the step count of a run goes (exact in `f32`); the allowance is over long before.
 const STEPS_COUNTED: f64 = 1_048_576.0;
