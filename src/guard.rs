@@ -460,12 +460,10 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     // Bound `max(r·S, min(S − K₀/2, c·S/n))`: the start-up allowance of the
                     // module docs, beyond the round-off of the two energies and their
                     // difference.
-                    let slack =
-                        T::lit(ROUNDING) * T::default_epsilon() * (e1.abs() + e_ref.abs());
+                    let slack = T::lit(ROUNDING) * T::default_epsilon() * (e1.abs() + e_ref.abs());
                     let drift = (e1 - e_ref).abs() - slack;
                     let most = scale - T::lit(0.5) * k_start;
-                    if drift > r * scale && (drift > most || drift * n > T::lit(STARTUP) * scale)
-                    {
+                    if drift > r * scale && (drift > most || drift * n > T::lit(STARTUP) * scale) {
                         return Err(StepError::Diverged {
                             guard: Guard::EnergyRun,
                         });

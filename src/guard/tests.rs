@@ -137,18 +137,21 @@ fn the_scale_is_blind_to_the_origin_of_the_potential() {
 #[test]
 fn a_late_jump_is_refused_at_any_level() {
     for level in [0.0, -50.0, 1e4] {
-        let p = Offset {
-            slope: 0.0,
-            level,
-        };
+        let p = Offset { slope: 0.0, level };
         let mut w = Watch::<f64, 1>::new(Guards::default());
         let mut s = State::new(0.0, vector![1.0], vector![0.0]);
         let (mut q, mut v) = (1.0, 0.0);
         for _ in 0..50 {
             v -= 0.05 * q;
             q += 0.05 * v;
-            w.commit(&mut s, &State::new(0.0, vector![q], vector![v]), 0.05, 0.0, &p)
-                .unwrap();
+            w.commit(
+                &mut s,
+                &State::new(0.0, vector![q], vector![v]),
+                0.05,
+                0.0,
+                &p,
+            )
+            .unwrap();
         }
         let jump = State::new(0.0, vector![q], vector![2.0 * v]);
         let before = s;
