@@ -210,3 +210,57 @@ fn clock_is_compensated_and_refuses_to_stall() {
     );
     assert_eq!(s, before);
 }
+
+/// A free particle with a constraint residual that is set from outside.
+struct Stretched(f64);
+impl Probe<f64, 1> for Stretched {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], s.q[0]))
+    }
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        Some(self.0)
+    }
+}
+
+/// The run guard's bound is `0.25·S` while the residual is below a third of its bound and
+/// `0.125·S` above: a drift of `0.2·S` passes an unstretched mechanism and is refused on a
+/// stretched one (with the state untouched); with the residual guard off nothing is tightened.
+#[test]
+fn a_stretched_mechanism_halves_the_run_bound() {
+    // Twenty steps moving `q` and `v` so that `S = 1` (`K` reaches 1) with `E` constant, then
+    // a step with `E` up by `drift`.
+    let run = |guards: Guards<f64>, residual: f64, drift: f64| {
+        let p = Stretched(residual);
+        let mut w = Watch::<f64, 1>::new(guards);
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        for k in 1..=20 {
+            let v = (k as f64 / 20.0).sqrt() * 2f64.sqrt();
+            let next = State::new(0.0, vector![1.0 - 0.5 * v * v], vector![v]);
+            w.commit(&mut s, &next, 0.1, 0.0, &p).unwrap();
+        }
+        let before = s;
+        let next = State::new(0.0, vector![s.q[0] + drift], s.v);
+        let r = w.commit(&mut s, &next, 0.1, 0.0, &p);
+        if r.is_err() {
+            assert_eq!(s, before);
+        }
+        r
+    };
+    let refused = Err(StepError::Diverged {
+        guard: Guard::EnergyRun,
+    });
+    let d = Guards::default();
+    for res in [0.0, 0.03, 0.033] {
+        assert_eq!(run(d, res, 0.2), Ok(()), "residual {res}");
+        assert_eq!(run(d, res, 0.26), refused, "residual {res}");
+    }
+    for res in [0.034, 0.05, 0.09] {
+        assert_eq!(run(d, res, 0.12), Ok(()), "residual {res}");
+        assert_eq!(run(d, res, 0.13), refused, "residual {res}");
+    }
+    let no_residual = Guards {
+        residual: None,
+        ..d
+    };
+    assert_eq!(run(no_residual, 0.09, 0.2), Ok(()));
+}
