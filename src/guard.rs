@@ -9,7 +9,7 @@
 //! | guard | what is bounded | default |
 //! |---|---|---|
 //! | [`Guards::residual`] | the constraint violation after the step, as measured by [`Constraint::residual`](crate::model::Constraint::residual) (dimensionless for distance constraints: `max |‖d‖² − L²| / L²`); penalty potentials and exact-constraint methods | `0.1` |
-//! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S`; `r/2` while the mechanism is stretched (its residual above a third of [`Guards::residual`] and above the run's start) | `0.25` |
+//! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S`; `0.4·r` while the mechanism is stretched (its residual above a third of [`Guards::residual`] and above the run's start) | `0.25` |
 //! | [`Guards::energy_step`] | `|E_{k+1} − E_k| ≤ r·S`: the energy change of one step | off |
 //! | [`Guards::velocity_step`] | `‖v_{k+1} − v_k‖∞`, in the state's velocity units | off |
 //! | [`Guards::energy_scale`] | not a bound: a floor on the energy scale `S` of the run, in energy units | off |
@@ -81,14 +81,14 @@
 //! method losing energy) does not. So while the constraint residual after the step is above a
 //! third of the residual bound (a rod stretched by more than 3.3 % of its squared length, by
 //! default) and above the residual the run started with (a start off its constraint releases
-//! what it stores), the run bound is `r/2·S`, without the start-up allowance. The two tiers
+//! what it stores), the run bound is `0.4·r·S = 0.1·S`, without the start-up allowance. The two tiers
 //! together refuse the last steps before a divergence that a single bound lets through, and
 //! refuse fewer clean runs than a single bound tight enough to catch them (`docs/guards.md`).
 //! With the residual guard off, or on a model without a constraint, the bound is `r·S`.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
 //! its energy and stretches its rods long before any value overflows. A drift of a quarter of the
-//! run's energy scale (`0.25`, an eighth while stretched), or a rod stretched by 10 % of its
+//! run's energy scale (`0.25`, a tenth while stretched), or a rod stretched by 10 % of its
 //! squared length (`0.1`), is far outside any accurate run and is reached early in a divergence;
 //! the bounds are the ones that separate diverging from clean runs on random starts of the
 //! penalised double pendulum wherever its pivot is (`reproduce guards`). The measurements behind these defaults: `docs/guards.md` in the
@@ -142,7 +142,7 @@ pub struct Guards<T> {
     /// Bound on the constraint residual after the step ([`Constraint::residual`](crate::model::Constraint::residual)).
     /// Default `0.1`.
     pub residual: Option<T>,
-    /// Bound on the energy drift since the start of the run, `|E − E_ref| / S` (half of it while
+    /// Bound on the energy drift since the start of the run, `|E − E_ref| / S` (`0.4` of it while
     /// the mechanism is stretched, see the [module docs](self)). Default `0.25`.
     pub energy_run: Option<T>,
     /// Bound on `|E_{k+1} − E_k| / S` over one step. Default off.
@@ -429,7 +429,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
             self.steps
         };
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
-        // guard's bound halves while it is above a third of that bound.
+        // guard's bound tightens while it is above a third of that bound.
         let residual = match self.guards.residual {
             Some(_) => probe.residual(&next.q),
             None => None,
@@ -482,7 +482,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     scale = v_hi - v_lo;
                 }
                 if let Some(r) = self.guards.energy_run {
-                    // Bound `max(r'·S, min(S − K₀/2, c·S/n))` with `r' = r`, or `r/2` while the
+                    // Bound `max(r'·S, min(S − K₀/2, c·S/n))` with `r' = r`, or `0.4·r` while the
                     // mechanism is stretched: the start-up allowance of the module docs, beyond
                     // the round-off of the two energies and their difference. The common case
                     // (well inside `r'·S`) costs a subtraction, a product and a comparison.
@@ -490,7 +490,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     let mut stretched = false;
                     if let (Some(b), Some(res)) = (self.guards.residual, residual) {
                         if res * T::lit(STRETCHED) > b && res > res_start {
-                            bound *= T::lit(0.5);
+                            bound *= T::lit(STRETCHED_SHARE);
                             stretched = true;
                         }
                     }
@@ -566,11 +566,15 @@ fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
 /// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
 const STARTUP: f64 = 2.0;
 
-/// The run guard's bound halves while the constraint residual is above `1/STRETCHED` of the
-/// residual guard's bound (a rod stretched by a third of what the residual guard allows): a
-/// diverging penalised mechanism stretches its rods while its energy grows, a clean run's
-/// slow drift does not (`docs/guards.md`).
+/// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
+/// `1/STRETCHED` of the residual guard's bound (a rod stretched by a third of what the residual
+/// guard allows): a diverging penalised mechanism stretches its rods while its energy grows, a
+/// clean run's slow drift does not (`docs/guards.md`).
 const STRETCHED: f64 = 3.0;
+
+/// The share of the run bound that applies while the mechanism is stretched (see
+/// [`STRETCHED`]).
+const STRETCHED_SHARE: f64 = 0.4;
 
 /// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
 /// energies (sums of a few rounded terms) and their difference can reach.

@@ -145,9 +145,9 @@ fn symplectic_euler_from_rest_under_a_force_passes_with_the_plants_energy_scale(
 }
 
 /// Without a scale the start-up transient passes under the start-up allowance of
-/// `macrostep::guard` (bound `max(0.2, 2/n)·S` at the `n`-th step of a run): symplectic Euler's
+/// `macrostep::guard` (bound `max(0.25, 2/n)·S` at the `n`-th step of a run): symplectic Euler's
 /// drift from rest is `1/(n + 1)` of the run's scale (the potential's range), below `2/n`, and
-/// below `0.2` from the fifth step on. (With a bound of `0.2·S` from the first step the first
+/// below `0.25` from the fourth step on. (With a bound of `0.25·S` from the first step the first
 /// step is refused: its error is all the energy the run has seen.)
 #[test]
 fn without_a_scale_the_start_up_transient_from_rest_passes() {
