@@ -501,9 +501,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                         let drift = drift - slack;
                         let most = scale - T::lit(0.5) * k_start;
                         if drift > bound
-                            && (stretched
-                                || drift > most
-                                || drift * n > T::lit(STARTUP) * scale)
+                            && (stretched || drift > most || drift * n > T::lit(STARTUP) * scale)
                         {
                             return Err(StepError::Diverged {
                                 guard: Guard::EnergyRun,
