@@ -211,14 +211,15 @@ fn clock_is_compensated_and_refuses_to_stall() {
     assert_eq!(s, before);
 }
 
-/// A free particle with a constraint residual that is set from outside.
-struct Stretched(f64);
+/// A particle with `V = q` and a constraint residual set from outside: `self.0` away from the
+/// start `q = 1`, and there too when `self.1` (a run started as stretched as it ends).
+struct Stretched(f64, bool);
 impl Probe<f64, 1> for Stretched {
     fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
         Some((0.5 * s.v[0] * s.v[0], s.q[0]))
     }
-    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
-        Some(self.0)
+    fn residual(&self, q: &SVector<f64, 1>) -> Option<f64> {
+        Some(if q[0] == 1.0 && !self.1 { 0.0 } else { self.0 })
     }
 }
 
@@ -229,8 +230,8 @@ impl Probe<f64, 1> for Stretched {
 fn a_stretched_mechanism_tightens_the_run_bound() {
     // Twenty steps moving `q` and `v` so that `S = 1` (`K` reaches 1) with `E` constant, then
     // a step with `E` up by `drift`.
-    let run = |guards: Guards<f64>, residual: f64, drift: f64| {
-        let p = Stretched(residual);
+    let run_from = |guards: Guards<f64>, residual: f64, drift: f64, start_stretched: bool| {
+        let p = Stretched(residual, start_stretched);
         let mut w = Watch::<f64, 1>::new(guards);
         let mut s = State::new(0.0, vector![1.0], vector![0.0]);
         for k in 1..=20 {
@@ -246,6 +247,7 @@ fn a_stretched_mechanism_tightens_the_run_bound() {
         }
         r
     };
+    let run = |guards, residual, drift| run_from(guards, residual, drift, false);
     let refused = Err(StepError::Diverged {
         guard: Guard::EnergyRun,
     });
@@ -263,4 +265,6 @@ fn a_stretched_mechanism_tightens_the_run_bound() {
         ..d
     };
     assert_eq!(run(no_residual, 0.09, 0.2), Ok(()));
+    // A run that started as stretched as it is (a start off its constraint) is not tightened.
+    assert_eq!(run_from(d, 0.09, 0.2, true), Ok(()));
 }

@@ -311,7 +311,7 @@ mod tests {
         );
         // f32 gives the same verdicts.
         assert_eq!(
-            check(SEED, Method::Sylipn, 100.0f32, 0.2, 0.4),
+            check(SEED, Method::Sylipn, 100.0f32, 0.07, 0.4),
             Ok(Verdict::Stable)
         );
     }
