@@ -260,8 +260,15 @@ fn directions<T: Real, const DIM: usize>() -> [SVector<T, DIM>; 4] {
     raw.map(|r| SVector::from_fn(|c, _| r[c.min(2)]))
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    MechanismBuilder<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
     /// A rigid body ([`Body`]: mass, COM and inertia about the COM, world frame at the build
     /// pose), at rest: `DIM + 1` nodes of mass `m / (DIM + 1)` and the `DIM (DIM + 1) / 2` rods
@@ -271,7 +278,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// use macrostep::mechanism::{body_constraints, body_coordinates, Body, MechanismBuilder};
     /// const N: usize = body_coordinates(3);
     /// const D: usize = body_constraints(3);
-    /// let mut b = MechanismBuilder::<f64, 3, N, D>::new()?;
+    /// // No springs, room for one body, no joints.
+    /// let mut b = MechanismBuilder::<f64, 3, N, D, 0, 1, 0>::new()?;
     /// let inertia = [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.15]];
     /// let l = b.body(Body { mass: 2.0, com: [1.0, -0.5, 0.3], inertia })?;
     /// let mech = b.build()?;
@@ -285,7 +293,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// `"inertia"`; [`ConfigError::NotSymmetric`] `"inertia"`;
     /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
     /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
-    /// triangle inequality); `"coordinates = N"`, `"rods = D"` when the body does not fit.
+    /// triangle inequality); [`ConfigError::Inconsistent`] `"bodies <= B"` when `B` bodies exist
+    /// already, `"coordinates = N"`, `"rods = D"` when its nodes or rods do not fit.
     /// The builder is unchanged on error.
     pub fn body(&mut self, body: Body<T, DIM>) -> Result<usize, ConfigError> {
         crate::validate::check_positive(body.mass, "mass")?;
@@ -293,9 +302,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             return Err(ConfigError::NonFinite { name: "com" });
         }
         let rho = node_offsets(&body)?;
-        if self.n_bodies >= N {
+        if self.n_bodies >= B {
             return Err(ConfigError::Inconsistent {
-                name: "coordinates = N",
+                name: "bodies <= B",
             });
         }
         let mut nb = *self;
@@ -387,8 +396,15 @@ fn node_offsets<T: Real, const DIM: usize>(
     Ok(rho)
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    Mechanism<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
 {
     pub(super) fn body_rec(&self, l: usize) -> Option<&BodyRec<T, DIM>> {
         if l < self.n_bodies {
@@ -524,8 +540,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
 }
 
 /// The point of `link` at world position `p` (build pose): a body point or a ground point.
-pub(super) fn link_point<T: Real, const DIM: usize, const N: usize>(
-    bodies: &[BodyRec<T, DIM>; N],
+pub(super) fn link_point<T: Real, const DIM: usize>(
+    bodies: &[BodyRec<T, DIM>],
     link: Link,
     p: &SVector<T, DIM>,
 ) -> BodyPoint<T, DIM> {

@@ -4,7 +4,6 @@
 use super::body::BodyRec;
 use super::joint::Joint;
 use super::linkage::Place;
-use super::row::Bilinear;
 use super::spring::Spring;
 use super::{Actuator, Mechanism};
 use crate::model::Constraint;
@@ -13,9 +12,20 @@ use crate::validate::{check_nonnegative, check_positive};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
-/// Builds a [`Mechanism`] with `N` coordinates, `D` rods and `S` springs (none by default) in
-/// `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the coordinates, the forms
-/// produced and the errors).
+/// Builds a [`Mechanism`] in `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the
+/// coordinates, the forms produced and the errors).
+///
+/// The const parameters are exact counts or capacities, so that a mechanism stores only what
+/// it holds:
+/// - `N`: the coordinates (exact: [`MechanismBuilder::build`] checks the nodes' sum);
+/// - `D`: the constraint rows, rods and joint rows (exact);
+/// - `S`: the springs (exact; 0 by default);
+/// - `B`: room for rigid bodies ([`MechanismBuilder::body`]; 0 by default, a capacity: fewer
+///   bodies are fine, one more is [`ConfigError::Inconsistent`] `"bodies <= B"`);
+/// - `J`: room for joints ([`MechanismBuilder::revolute`] and friends; 0 by default, a
+///   capacity: one more is `"joints <= J"`).
+///
+/// A point-mass mechanism (`B = J = 0`) carries no body or joint storage at all.
 #[derive(Clone, Copy, Debug)]
 pub struct MechanismBuilder<
     T: Real,
@@ -23,6 +33,8 @@ pub struct MechanismBuilder<
     const N: usize,
     const D: usize,
     const S: usize = 0,
+    const B: usize = 0,
+    const J: usize = 0,
 > {
     pub(super) places: [Place<T, DIM>; N],
     pub(super) node_mass: [T; N],
@@ -37,11 +49,10 @@ pub struct MechanismBuilder<
     pub(super) n_act: usize,
     pub(super) springs: [Spring<T, DIM>; S],
     pub(super) n_springs: usize,
-    /// Row `k` is a joint row when `Some` (its `links[k]` then unused).
-    pub(super) joint_rows: [Option<Bilinear<T, DIM>>; D],
-    pub(super) bodies: [BodyRec<T, DIM>; N],
+    pub(super) bodies: [BodyRec<T, DIM>; B],
     pub(super) n_bodies: usize,
-    pub(super) joints: [Joint<T, DIM>; N],
+    /// The joints; joint `j`'s rows are rows `first_row ..` (their `links` entries unused).
+    pub(super) joints: [Joint<T, DIM>; J],
     pub(super) n_joints: usize,
 }
 
@@ -68,8 +79,15 @@ pub(super) fn unit<T: Real, const DIM: usize>(
     Ok(SVector::from(v) / n)
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    MechanismBuilder<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
     /// An empty mechanism, no gravity.
     ///
@@ -94,10 +112,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             n_act: 0,
             springs: [Spring::unused(); S],
             n_springs: 0,
-            joint_rows: [None; D],
-            bodies: [BodyRec::unused(); N],
+            bodies: [BodyRec::unused(); B],
             n_bodies: 0,
-            joints: [Joint::unused(); N],
+            joints: [Joint::unused(); J],
             n_joints: 0,
         })
     }
@@ -482,7 +499,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// [`MechanismBuilder::pin_length`] whose length is not the start distance of its ends, to
     /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
     /// put them).
-    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S>, ConfigError> {
+    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {
                 name: "coordinates = N",
@@ -511,12 +528,15 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// # Errors
     /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
     /// not match.
-    fn check_start(&self, built: &Mechanism<T, DIM, N, D, S>) -> Result<(), ConfigError> {
-        let g = built.constraint().value(&self.start);
+    fn check_start(&self, built: &Mechanism<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
+        let linkage = built.constraint();
+        let g = linkage.value(&self.start);
         let tol = T::default_epsilon().sqrt();
-        let rows = self.links.iter().zip(self.joint_rows.iter());
-        for (k, (gk, (link, joint))) in g.iter().zip(rows).enumerate() {
-            let scale = joint.map_or(link.length * link.length, |j| j.length2);
+        for (k, (gk, row)) in g.iter().zip(linkage.rows().iter()).enumerate() {
+            let scale = match row {
+                super::Row::Rod(rod) => rod.length2,
+                super::Row::Joint(j) => j.length2,
+            };
             let rel = (*gk / scale).abs();
             // A NaN mismatch is refused too.
             if rel > tol || !rel.finite() {

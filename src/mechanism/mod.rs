@@ -43,7 +43,9 @@
 //! [`MechanismBuilder::joint_damping`] drive and damp a joint; [`Mechanism::joint_angle`],
 //! [`Mechanism::body_pose`] and friends read the state out. Sizes:
 //! `N = bodies · body_coordinates(DIM)` (+ point nodes), `D = bodies · body_constraints(DIM)
-//! + Σ JointKind::rows(kind, DIM)` (+ rods). The formulation, its reasons and the joints'
+//! + Σ JointKind::rows(kind, DIM)` (+ rods); `B ≥ bodies` and `J ≥ joints` are the builder's
+//! body and joint capacities (`MechanismBuilder<T, DIM, N, D, S, B, J>`, both 0 by default,
+//! so point-mass mechanisms store no body or joint records). The formulation, its reasons and the joints'
 //! rows, motors and dampers are documented in `body.rs` and `joint.rs`
 //! ([`Body`], [`JointKind`]).
 //!
@@ -53,7 +55,8 @@
 //! // the ground 0.25 m above its COM.
 //! const N: usize = body_coordinates(2);
 //! const D: usize = body_constraints(2) + JointKind::Revolute.rows(2);
-//! let mut b = MechanismBuilder::<f64, 2, N, D>::new()?;
+//! // No springs, room for one body (`B = 1`) and one joint (`J = 1`).
+//! let mut b = MechanismBuilder::<f64, 2, N, D, 0, 1, 1>::new()?;
 //! let link = b.body(Body { mass: 1.0, com: [0.3, 0.95], inertia: [[0.02, 0.0], [0.0, 0.0]] })?;
 //! let hinge = b.revolute(Link::Ground, Link::Body(link), [0.3, 1.2], [0.0, 0.0])?;
 //! let motor = b.joint_motor(hinge)?;
@@ -210,11 +213,20 @@ fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
 pub type SpringPenalty<T, const DIM: usize, const N: usize, const D: usize, const S: usize> =
     Penalty<T, Loads<T, DIM, N, S>, Linkage<T, DIM, N, D>, D>;
 
-/// A validated mechanism with `S` springs (none by default): what [`MechanismBuilder::build`]
-/// returns.
+/// A validated mechanism: what [`MechanismBuilder::build`] returns. Its const parameters are
+/// the builder's ([`MechanismBuilder`]): `N` coordinates, `D` constraint rows, `S` springs,
+/// room for `B` rigid bodies and `J` joints (`S`, `B` and `J` are 0 by default, so a
+/// point-mass mechanism stores no spring, body or joint records).
 #[derive(Clone, Copy, Debug)]
-pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize = 0>
-{
+pub struct Mechanism<
+    T: Real,
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const S: usize = 0,
+    const B: usize = 0,
+    const J: usize = 0,
+> {
     places: [Place<T, DIM>; N],
     nodes: usize,
     mass: Mass<T, N>,
@@ -229,16 +241,23 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     springs: Springs<T, DIM, N, S>,
     node_mass: [T; N],
     joint_rows: bool,
-    bodies: [body::BodyRec<T, DIM>; N],
+    bodies: [body::BodyRec<T, DIM>; B],
     n_bodies: usize,
-    joints: [joint::Joint<T, DIM>; N],
+    joints: [joint::Joint<T, DIM>; J],
     n_joints: usize,
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    Mechanism<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
 {
-    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S>) -> Result<Self, ConfigError> {
+    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<Self, ConfigError> {
         let up = DIM - 1;
         let mut m = SVector::<T, N>::zeros();
         let mut w = SVector::<T, N>::zeros();
@@ -278,8 +297,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                 length2: l.length * l.length,
             })
         });
-        for (row, joint) in rows.iter_mut().zip(b.joint_rows.iter()) {
-            if let Some(j) = joint {
+        for joint in b.joints.iter().take(b.n_joints) {
+            let made = joint.rows(&b.bodies);
+            let used = made.iter().take(joint.kind.rows(DIM));
+            for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
                 *row = linkage::Row::Joint(*j);
             }
         }
@@ -297,7 +318,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             start: b.start,
             springs: Springs::from_valid(b.springs),
             node_mass: b.node_mass,
-            joint_rows: b.joint_rows.iter().any(Option::is_some),
+            joint_rows: b.n_joints > 0,
             bodies: b.bodies,
             n_bodies: b.n_bodies,
             joints: b.joints,
@@ -442,7 +463,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
 /// The forms of a mechanism without springs: today's types, gravity alone as the base
 /// potential (a mechanism with springs uses [`Mechanism::system_with_springs`] and
 /// [`Mechanism::penalised_with_springs`], so its springs cannot be dropped by accident).
-impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM, N, D> {
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const B: usize, const J: usize>
+    Mechanism<T, DIM, N, D, 0, B, J>
+{
     /// The unconstrained system `M`, gravity (pair it with [`Mechanism::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
         System::new(self.mass, self.gravity)
