@@ -3,7 +3,7 @@
 
 use super::body::BodyRec;
 use super::joint::Joint;
-use super::linkage::Place;
+use super::linkage::{Linkage, Place};
 use super::spring::Spring;
 use super::{Actuator, Mechanism};
 use crate::model::Constraint;
@@ -517,37 +517,9 @@ impl<
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
         let built = Mechanism::from_builder(self)?;
-        self.check_start(&built)?;
+        // By reference: a copy of the rows would sit in this frame, under the mechanism's.
+        check_start(&built.linkage, &self.start)?;
         Ok(built)
-    }
-
-    /// Every rod's start length matches its length: `|ℓ² − L²| / L² ≤ √ε` at the start
-    /// positions (`1.5e-8` in `f64`, `3.5e-4` in `f32`; a rod measured from its ends by
-    /// [`MechanismBuilder::rod`] or [`MechanismBuilder::pin`] matches to round-off).
-    ///
-    /// # Errors
-    /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
-    /// not match.
-    fn check_start(&self, built: &Mechanism<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
-        let linkage = built.constraint();
-        let g = linkage.value(&self.start);
-        let tol = T::default_epsilon().sqrt();
-        for (k, (gk, row)) in g.iter().zip(linkage.rows().iter()).enumerate() {
-            let scale = match row {
-                super::Row::Rod(rod) => rod.length2,
-                super::Row::Joint(j) => j.length2,
-            };
-            let rel = (*gk / scale).abs();
-            // A NaN mismatch is refused too.
-            if rel > tol || !rel.finite() {
-                return Err(ConfigError::StartMismatch {
-                    name: "rod",
-                    index: u32::try_from(k).unwrap_or(u32::MAX),
-                    excess: crate::error::excess(rel, tol),
-                });
-            }
-        }
-        Ok(())
     }
 
     /// Whether any rod end is a node on a rail.
@@ -568,4 +540,36 @@ impl<
             Endpoint::Anchor(c) => Place::Ground(*c),
         }
     }
+}
+
+/// Every rod's start length matches its length: `|ℓ² − L²| / L² ≤ √ε` at the start
+/// positions (`1.5e-8` in `f64`, `3.5e-4` in `f32`; a rod measured from its ends by
+/// [`MechanismBuilder::rod`] or [`MechanismBuilder::pin`] matches to round-off).
+///
+/// # Errors
+/// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
+/// not match.
+#[inline(never)]
+fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
+    linkage: &Linkage<T, DIM, N, D>,
+    start: &SVector<T, N>,
+) -> Result<(), ConfigError> {
+    let g = linkage.value(start);
+    let tol = T::default_epsilon().sqrt();
+    for (k, (gk, row)) in g.iter().zip(linkage.rows().iter()).enumerate() {
+        let scale = match row {
+            super::Row::Rod(rod) => rod.length2,
+            super::Row::Joint(j) => j.length2,
+        };
+        let rel = (*gk / scale).abs();
+        // A NaN mismatch is refused too.
+        if rel > tol || !rel.finite() {
+            return Err(ConfigError::StartMismatch {
+                name: "rod",
+                index: u32::try_from(k).unwrap_or(u32::MAX),
+                excess: crate::error::excess(rel, tol),
+            });
+        }
+    }
+    Ok(())
 }
