@@ -516,10 +516,16 @@ impl<
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
-        let built = Mechanism::from_builder(self)?;
-        // By reference: a copy of the rows would sit in this frame, under the mechanism's.
-        check_start(&built.linkage, &self.start)?;
-        Ok(built)
+        // One value returned on every path, built in place: no second copy of the mechanism
+        // in this frame (the stack budget of a device that builds one), and the rows checked
+        // by reference.
+        let mut built = Mechanism::from_builder(self);
+        if let Ok(m) = &built {
+            if let Err(e) = check_start(&m.linkage, &self.start) {
+                built = Err(e);
+            }
+        }
+        built
     }
 
     /// Whether any rod end is a node on a rail.
