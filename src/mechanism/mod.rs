@@ -126,7 +126,9 @@
 //! [`MechanismBuilder::spherical`]). All are [`ConfigError`]s.
 
 mod body;
+mod body_state;
 mod builder;
+mod forces;
 mod joint;
 mod joint_state;
 mod linkage;
@@ -135,6 +137,7 @@ mod spring;
 
 pub use body::{body_constraints, body_coordinates, Body};
 pub use builder::MechanismBuilder;
+pub use forces::Actuator;
 pub use joint::{JointKind, Link};
 pub use linkage::{Linkage, Place, Rod, Row};
 pub use row::{Bilinear, BodyPoint};
@@ -153,60 +156,6 @@ pub type LinkagePenalty<T, const DIM: usize, const N: usize, const D: usize> =
 /// built-in models' [`GravityPenalty`](crate::systems::GravityPenalty) for `DIM = 2`).
 pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
-
-/// One actuator (see [`MechanismBuilder::force_actuator`], [`MechanismBuilder::torque_actuator`]).
-///
-/// Nodes are stored by index (validated by the builder), not by [`Place`]: an actuator is then
-/// a few words, which keeps a [`Mechanism`] small enough to live on a microcontroller's stack
-/// next to its integrator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Actuator<T: Real, const DIM: usize> {
-    /// An unused slot.
-    None,
-    /// A force along the unit `axis` on a node.
-    Force {
-        /// The node.
-        node: usize,
-        /// The unit axis.
-        axis: SVector<T, DIM>,
-    },
-    /// A torque between the rods `joint–a` and `joint–b` (planar).
-    Torque {
-        /// The common node.
-        joint: usize,
-        /// The far end of the rod turned by `+τ`.
-        a: usize,
-        /// The far end of the rod turned by `−τ`.
-        b: usize,
-    },
-    /// A joint motor (see [`MechanismBuilder::joint_motor`]).
-    Joint {
-        /// The joint.
-        joint: usize,
-    },
-}
-
-/// `C += c BᵀB` for a dashpot between two places (`B = ∂(p_a − p_b)/∂q`).
-fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
-    out: &mut SMatrix<T, N, N>,
-    a: &Place<T, DIM>,
-    b: &Place<T, DIM>,
-    c: T,
-) {
-    // Column j of BᵀB·c is Bᵀ(c B e_j): scatter each unit coordinate's displacement back.
-    for j in 0..N {
-        let mut e = SVector::<T, N>::zeros();
-        e[j] = T::one();
-        let (da, db) = (a.displacement(&e), b.displacement(&e));
-        let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
-        let mut col = SVector::<T, N>::zeros();
-        a.scatter(&mut col, &v);
-        b.scatter(&mut col, &v.map(|x| -x));
-        for i in 0..N {
-            out[(i, j)] += col[i];
-        }
-    }
-}
 
 /// The penalised potential of a mechanism with springs: gravity and springs ([`Loads`]) plus
 /// `½ Σ ω² gₖ²` over its [`Linkage`].
@@ -404,60 +353,6 @@ impl<
             None
         }
     }
-
-    /// The number of actuators (the length of a command vector).
-    pub fn actuators(&self) -> usize {
-        self.n_act
-    }
-
-    /// Writes into `u` the generalised force of the actuator `commands` at `q` (command `k`
-    /// drives actuator `k`; newtons for a force, N·m for a torque), in the sign convention of
-    /// [`crate::forcing`]: `M q̈ = −∇V + u`. Force actuators give a constant map; a torque's
-    /// force pair depends on the rods' directions at `q`.
-    ///
-    /// # Errors
-    /// [`ConfigError::Inconsistent`] `"commands = actuators"` for a wrong length,
-    /// [`ConfigError::NonFinite`] `"command"`; `u` is then unchanged.
-    pub fn actuation(
-        &self,
-        commands: &[T],
-        q: &SVector<T, N>,
-        u: &mut SVector<T, N>,
-    ) -> Result<(), ConfigError> {
-        if commands.len() != self.n_act {
-            return Err(ConfigError::Inconsistent {
-                name: "commands = actuators",
-            });
-        }
-        if !commands.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "command" });
-        }
-        u.fill(T::zero());
-        // Node indices were validated by the builder: `place` never misses.
-        let place = |i: usize| match self.places.get(i) {
-            Some(p) => *p,
-            None => Place::Ground(SVector::zeros()),
-        };
-        for (act, &f) in self.actuators.iter().zip(commands.iter()) {
-            match *act {
-                Actuator::Force { node, axis } => {
-                    let mut v = [T::zero(); DIM];
-                    for c in 0..DIM {
-                        v[c] = axis[c] * f;
-                    }
-                    place(node).scatter(u, &v);
-                }
-                Actuator::Torque { joint, a, b } => {
-                    let j = place(joint);
-                    torque_pair(u, q, &j, &place(a), f);
-                    torque_pair(u, q, &j, &place(b), -f);
-                }
-                Actuator::Joint { joint } => self.add_joint_motor(joint, f, q, u),
-                Actuator::None => {}
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The forms of a mechanism without springs: today's types, gravity alone as the base
@@ -498,25 +393,4 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const B: usize, 
             Penalty::new(self.gravity, self.distances()?, omega)?,
         ))
     }
-}
-
-/// Torque `tau` on the rod `joint → end` (planar): `tau/|r|² r⊥` on `end`, the opposite on `joint`.
-fn torque_pair<T: Real, const DIM: usize, const N: usize>(
-    u: &mut SVector<T, N>,
-    q: &SVector<T, N>,
-    joint: &Place<T, DIM>,
-    end: &Place<T, DIM>,
-    tau: T,
-) {
-    let r = end.position(q) - joint.position(q);
-    let r2 = r.norm_squared();
-    if DIM != 2 || r2 <= T::zero() || !r2.finite() {
-        return;
-    }
-    let s = tau / r2;
-    let mut v = [T::zero(); DIM];
-    v[0] = -r[1] * s;
-    v[1] = r[0] * s;
-    end.scatter(u, &v);
-    joint.scatter(u, &v.map(|x| -x));
 }
