@@ -411,3 +411,32 @@ fn spring_bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
     refused(&c, inc("springs = S"), |b| b.spring(0, 1, 3.0, 0.5));
     assert!(c.build().is_ok());
 }
+
+/// The firmware's cart-pole mechanism (`Mechanism<f32, 2, 3, 1>`) and its builder stay small.
+///
+/// Why the bounds: the device builds this mechanism under a 2 KiB stack budget
+/// (`firmware/expected/{control,rattle}_cart_pole.size`), where the construction holds the
+/// builder and the mechanism it returns, and the loop the built mechanism beside the
+/// integrator. A point-mass mechanism stores its `N` places, the mass, gravity, its `D` rods
+/// (as rods and as linkage rows), the `N × N` damping, `N` actuators, the start and the node
+/// masses: 424 B in `f32` (the builder 228 B). The bounds leave 16 B for layout and fail at any
+/// record sized by `N` or `D` that a point mass does not use — one body record is 44 B, one
+/// joint record 56 B; with body and joint storage sized by `N` the mechanism was 920 B, the
+/// builder 880 B and the scenarios' stack 4.3–4.6 KB.
+#[test]
+fn cart_pole_mechanism_stores_no_body_or_joint_records() {
+    use core::mem::size_of;
+    use macrostep::mechanism::Mechanism;
+    type M = Mechanism<f32, 2, 3, 1>;
+    type Mb = MechanismBuilder<f32, 2, 3, 1>;
+    let (m, mb) = (size_of::<M>(), size_of::<Mb>());
+    eprintln!("Mechanism<f32, 2, 3, 1>: {m} B, its builder {mb} B");
+    assert!(m <= 424 + 16, "Mechanism<f32, 2, 3, 1> is {m} B");
+    assert!(mb <= 228 + 16, "MechanismBuilder<f32, 2, 3, 1> is {mb} B");
+    // Body and joint capacity is what a mechanism pays for: one of each adds their records.
+    let one_each = size_of::<Mechanism<f32, 2, 3, 1, 0, 1, 1>>();
+    assert!(
+        one_each >= m + 44 + 56,
+        "one body and one joint: {one_each} B"
+    );
+}

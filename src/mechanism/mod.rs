@@ -123,7 +123,8 @@
 //! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
 //! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
 //! input. Bodies and joints add theirs (see [`MechanismBuilder::body`],
-//! [`MechanismBuilder::spherical`]). All are [`ConfigError`]s.
+//! [`MechanismBuilder::spherical`]), among them `Inconsistent "bodies <= B"` / `"joints <= J"`
+//! (one more than the builder's capacity). All are [`ConfigError`]s.
 
 mod body;
 mod body_state;
