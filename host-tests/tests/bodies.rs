@@ -380,7 +380,7 @@ fn bodies_and_joints_beyond_their_capacity_are_typed_errors() {
     let (p, a) = ([0.25, 0.0, 1.0], [0.0, 0.0, 1.0]);
     // Room for the coordinates and rows of two bodies and a joint, but for one body only.
     let mut one = MechanismBuilder::<f64, 3, 24, 17, 0, 1, 1>::new().unwrap();
-    let l1 = one.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
+    one.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
     refused(&one, inc("bodies <= B"), |b| {
         b.body(body3(1.0, [0.5, 0.0, 1.0]))
     });
@@ -393,9 +393,11 @@ fn bodies_and_joints_beyond_their_capacity_are_typed_errors() {
     refused(&two, inc("joints <= J"), |b| {
         b.revolute(Link::Body(b1), Link::Body(b2), p, a)
     });
-    // No joint storage at all.
-    refused(&one, inc("joints <= J"), |b| {
-        b.spherical(Link::Ground, Link::Body(l1), p)
+    // No joint storage at all: room for the rows, none for a joint record.
+    let mut none = MechanismBuilder::<f64, 3, 12, 9, 0, 1, 0>::new().unwrap();
+    let l0 = none.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
+    refused(&none, inc("joints <= J"), |b| {
+        b.spherical(Link::Ground, Link::Body(l0), p)
     });
     // A capacity is an upper bound: fewer bodies and joints than `B`, `J` build.
     let mut roomy = MechanismBuilder::<f64, 3, 12, 11, 0, 4, 3>::new().unwrap();
