@@ -45,8 +45,8 @@
 //! `N = bodies · body_coordinates(DIM)` (+ point nodes), `D = bodies · body_constraints(DIM)
 //! + Σ JointKind::rows(kind, DIM)` (+ rods); `B ≥ bodies` and `J ≥ joints` are the builder's
 //! body and joint capacities (`MechanismBuilder<T, DIM, N, D, S, B, J>`, both 0 by default,
-//! so point-mass mechanisms store no body or joint records). The formulation, its reasons and the joints'
-//! rows, motors and dampers are documented in `body.rs` and `joint.rs`
+//! so point-mass mechanisms store no body or joint records). The formulation, its reasons
+//! and the joints' rows, motors and dampers are documented in `body.rs` and `joint.rs`
 //! ([`Body`], [`JointKind`]).
 //!
 //! ```
