@@ -1,13 +1,13 @@
 //! The planar 3-link arm of `tools/urdf2mech/urdf/planar_arm3.urdf` (the tool's output, emitted
 //! at build time by `build.rs`) under a PD + gravity-compensation law on its joint angles at
 //! 1 kHz: one Z&S step on the penalty form per tick, the joint torques through the joint motors
-//! ([`Mechanism::actuation`], [`Actuate::set_force`]).
+//! ([`Mechanism::actuation`](macrostep::mechanism::Mechanism::actuation), [`Actuate::set_force`]).
 
 use crate::{drive, ScenarioError, Sink};
 use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::linalg::DenseKept;
-use macrostep::mechanism::{LinkagePenalty, Mechanism};
+use macrostep::mechanism::LinkagePenalty;
 use macrostep::model::System;
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -20,7 +20,7 @@ mod emitted {
 }
 
 use emitted::planar_arm3;
-pub use planar_arm3::{Ids as Arm3Ids, D as ARM3_D, N as ARM3_N};
+pub use planar_arm3::{Ids as Arm3Ids, Mech as Arm3Mechanism, D as ARM3_D, N as ARM3_N};
 
 /// Control period and plant step (s).
 pub const ARM3_H: f64 = 1e-3;
@@ -96,7 +96,7 @@ pub struct Arm3Pd<T: Real> {
     /// The plant.
     pub plant: Arm3Plant<T>,
     /// The emitted mechanism.
-    pub mech: Mechanism<T, 2, ARM3_N, ARM3_D>,
+    pub mech: Arm3Mechanism<T>,
     /// The builder's ids (joints, motors).
     pub ids: Arm3Ids,
     u: SVector<T, ARM3_N>,
@@ -235,7 +235,7 @@ fn build<T: Real>(slot: &mut Option<Arm3Pd<T>>) -> Result<&mut Arm3Pd<T>, Config
 
 /// Penalised with [`ARM3_OMEGA`], `Actuated`, Z&S with `β = 0.4` and kept factors.
 #[inline(never)]
-pub fn plant<T: Real>(mech: &Mechanism<T, 2, ARM3_N, ARM3_D>) -> Result<Arm3Plant<T>, ConfigError> {
+pub fn plant<T: Real>(mech: &Arm3Mechanism<T>) -> Result<Arm3Plant<T>, ConfigError> {
     let pen = mech.penalised(T::lit(ARM3_OMEGA))?;
     let sys = System::new(pen.mass, Actuated::new(pen.potential));
     let (h, params) = (T::lit(ARM3_H), ZsParams::with_beta(T::lit(0.4)));

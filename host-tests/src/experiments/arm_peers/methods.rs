@@ -17,7 +17,6 @@ use crate::reference::chain::outputs;
 use crate::reference::planar::{solve_at_step_ends, solve_dense, Link, PlanarChain};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::linalg::Dense;
-use macrostep::mechanism::Mechanism;
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::State;
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -31,7 +30,7 @@ pub const D: usize = planar_arm3::D;
 
 /// The emitted arm at its zero configuration (stretched horizontally along `+x`), with its
 /// joint ids.
-pub fn mechanism() -> (Mechanism<f64, 2, N, D>, [usize; 3]) {
+pub fn mechanism() -> (planar_arm3::Mech<f64>, [usize; 3]) {
     let (m, ids) = planar_arm3::build::<f64>(G).expect("the emitted arm builds");
     (m, ids.joints)
 }
@@ -97,7 +96,7 @@ pub fn aba_dop853(tol: f64, span: f64, n_out: usize) -> Outcome {
 
 /// The joint-angle observer of the emitted mechanism.
 fn observer(
-    mech: Mechanism<f64, 2, N, D>,
+    mech: planar_arm3::Mech<f64>,
     joints: [usize; 3],
 ) -> impl Fn(&State<f64, N>, &mut Vec<f64>) + Copy {
     move |s: &State<f64, N>, out: &mut Vec<f64>| {
