@@ -93,9 +93,8 @@ fn random_starts_no_silent_garbage() {
     assert!(r.f32_naive_rel_err > 1e-3);
 }
 
-/// Fully implicit Newmark from energetic starts loses energy without diverging: no quick start
-/// may cross |ΔE| > 1 with every step `Ok` under the default run bound (0.25·S, tightened while
-/// the mechanism is stretched).
+/// Fully implicit Newmark from energetic starts loses energy without diverging; with a run bound
+/// of 0.25 one of the 40 quick starts crossed |ΔE| > 1 with every step `Ok`. The default is 0.2.
 #[test]
 fn newmark_no_silent_garbage() {
     let r = compute(&Setup::quick());
