@@ -2,10 +2,11 @@
 //! `reproduce work-precision` found it reaches position error 1e-2 against the rigid solution,
 //! so the ratios of these times are equal-accuracy cost ratios from one run.
 //!
-//! The steps are copied from a `reproduce work-precision` run (paper setup; the `h_at_1e-2`
-//! figures) and must be refreshed with it; they are the largest steps of the form `1/k` that
-//! still reach 1e-2 (outputs at integer times). The peer DOP853 is not here: benches use the
-//! core crate's dev-dependencies only (its cost is in the `reproduce` figures).
+//! The steps come from `common/work_precision_steps.rs`, the table the experiments' own search
+//! regenerates (a host-tests test runs that search at the paper setups and fails when the table
+//! differs), so bench and experiment cannot drift; they are the largest steps of the form `1/k`
+//! that still reach 1e-2 (outputs at integer times). The peer DOP853 is not here: benches use
+//! the core crate's dev-dependencies only (its cost is in the `reproduce` figures).
 //!
 //! Groups `work-precision/double_pendulum_w100/err1e-2`, `…_w1000/err1e-2` (T = 10) and
 //! `work-precision/chain20_w100/err1e-2` (T = 3), `work-precision/fpu_w200/err1e-2` (T = 10,
@@ -16,6 +17,8 @@
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench work_precision`.
 
 mod common;
+#[path = "common/work_precision_steps.rs"]
+mod steps;
 
 use common::{bench_span, config, Criterion};
 use criterion::{criterion_group, criterion_main};
@@ -29,36 +32,39 @@ use macrostep::sim::{FastParams, Sim1, Sim2, Sim4, SimSystem};
 use macrostep::systems::{Chain, DoublePendulum, Fpu, SpringTrimer};
 use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 
-/// Steps per unit time at error 1e-2, double pendulum ω = 100 (h = 1/k).
-const DP_K: [(&str, usize); 4] = [
-    ("zs::zhang_skeel", 17),
-    ("zs::sylipn", 29),
-    ("baselines::verlet", 214),
-    ("constrained::rattle", 9),
+/// The bench ids of the double-pendulum groups and the methods' keys in the studies.
+const DP_IDS: [(&str, &str); 4] = [
+    ("zs::zhang_skeel", "zs"),
+    ("zs::sylipn", "sylipn"),
+    ("baselines::verlet", "verlet"),
+    ("constrained::rattle", "rattle"),
 ];
 
-/// The same at ω = 1000 (`reproduce work-precision-omega`, `*.h_at_1e-2.omega1000`): Z&S is
-/// at its stability cap there, Verlet at ωh ≈ 0.46.
-const DP1000_K: [(&str, usize); 4] = [
-    ("zs::zhang_skeel", 53),
-    ("zs::sylipn", 83),
-    ("baselines::verlet", 2168),
-    ("constrained::rattle", 9),
-];
-
-fn double_pendulum(c: &mut Criterion) {
-    double_pendulum_at(c, 100.0, &DP_K);
-    double_pendulum_at(c, 1000.0, &DP1000_K);
+/// Steps per unit time `k` (h = 1/k) of method `key` at error 1e-2 in study `study`
+/// ([`steps::STEPS`]).
+fn k_of(study: &str, key: &str) -> usize {
+    steps::STEPS
+        .iter()
+        .find(|r| r.0 == study && r.1 == key)
+        .unwrap_or_else(|| panic!("no step of {key} in {study} in work_precision_steps.rs"))
+        .2
 }
 
-fn double_pendulum_at(c: &mut Criterion, omega: f64, table: &[(&str, usize)]) {
+fn double_pendulum(c: &mut Criterion) {
+    // ω = 1000: Z&S is at its stability cap there, Verlet at ωh ≈ 0.46.
+    double_pendulum_at(c, 100.0, "dp_w100");
+    double_pendulum_at(c, 1000.0, "omega1000");
+}
+
+fn double_pendulum_at(c: &mut Criterion, omega: f64, study: &str) {
     let dp = DoublePendulum::<f64>::paper();
     let pen = dp.penalised(omega).expect("valid");
     let s0 = dp.initial_state();
     let p = ZsParams::with_beta(0.4);
     let span = 10;
     let mut g = c.benchmark_group(format!("work-precision/double_pendulum_w{omega}/err1e-2"));
-    for &(id, k) in table {
+    for (id, key) in DP_IDS {
+        let k = k_of(study, key);
         let h = 1.0 / k as f64;
         let name = format!("{id}/h=1/{k}");
         let steps = span * k;
@@ -98,11 +104,11 @@ fn double_pendulum_at(c: &mut Criterion, omega: f64, table: &[(&str, usize)]) {
     g.finish();
 }
 
-/// Steps per unit time at error 1e-2, chain of 20 at ω = 100, T = 3 (h = 1/k).
-const CHAIN_K: [(&str, usize); 3] = [
-    ("zs::sylipn_banded", 16),
-    ("zs::zhang_skeel_banded", 14),
-    ("constrained::rattle", 8),
+/// The bench ids of the chain group and the methods' keys in `chain20_w100` (T = 3).
+const CHAIN_IDS: [(&str, &str); 3] = [
+    ("zs::sylipn_banded", "sylipn"),
+    ("zs::zhang_skeel_banded", "zs"),
+    ("constrained::rattle", "rattle"),
 ];
 
 fn chain(c: &mut Criterion) {
@@ -118,7 +124,8 @@ fn chain(c: &mut Criterion) {
     };
     let span = 3;
     let mut g = c.benchmark_group("work-precision/chain20_w100/err1e-2");
-    for (id, k) in CHAIN_K {
+    for (id, key) in CHAIN_IDS {
+        let k = k_of("chain20_w100", key);
         let h = 1.0 / k as f64;
         let name = format!("{id}/h=1/{k}");
         let steps = span * k;
@@ -140,12 +147,12 @@ fn chain(c: &mut Criterion) {
     g.finish();
 }
 
-/// Steps per unit time at error 1e-2 in ΣI, FPU m = 3, ω = 200 (`work_precision.fpu_sum.*.h_at_1e-2`).
-const FPU_K: [(&str, usize); 4] = [
-    ("sim::sim1", 68),
-    ("sim::sim2", 66),
-    ("sim::sim4", 66),
-    ("baselines::verlet", 4151),
+/// The bench ids of the FPU group and the methods' keys in `fpu_sum` (error in ΣI).
+const FPU_IDS: [(&str, &str); 4] = [
+    ("sim::sim1", "sim1"),
+    ("sim::sim2", "sim2"),
+    ("sim::sim4", "sim4"),
+    ("baselines::verlet", "verlet"),
 ];
 
 fn fpu(c: &mut Criterion) {
@@ -156,7 +163,8 @@ fn fpu(c: &mut Criterion) {
     let s0 = fpu.initial_state();
     let span = 10;
     let mut g = c.benchmark_group("work-precision/fpu_w200/err1e-2");
-    for (id, k) in FPU_K {
+    for (id, key) in FPU_IDS {
+        let k = k_of("fpu_sum", key);
         let h = 1.0 / k as f64;
         let name = format!("{id}/h=1/{k}");
         let steps = span * k;
@@ -182,12 +190,12 @@ fn fpu(c: &mut Criterion) {
     g.finish();
 }
 
-/// Steps per unit time at slow-variable error 1e-2 on the trimer (`work_precision.trimer.*`):
-/// the legacy map at `h_at_1e-2` = 2.29e-4, the FLAVORs at `delta_at_1e-2` = 0.025.
-const TRIMER_K: [(&str, usize); 3] = [
-    ("baselines::symplectic_euler", 4363),
-    ("flavor::nonintrusive_fused", 40),
-    ("flavor::nonintrusive", 40),
+/// The bench ids of the trimer group and the methods' keys in `trimer`: the legacy map at its
+/// step `h`, the FLAVORs at their macro-step δ (both `1/k`).
+const TRIMER_IDS: [(&str, &str); 3] = [
+    ("baselines::symplectic_euler", "legacy"),
+    ("flavor::nonintrusive_fused", "fused"),
+    ("flavor::nonintrusive", "flavor_se"),
 ];
 
 /// The FLAVORs' micro-step (`work_precision::slow::TAU`).
@@ -197,7 +205,8 @@ fn trimer(c: &mut Criterion) {
     let model = SpringTrimer::<f64>::paper();
     let s0 = model.initial_state();
     let mut g = c.benchmark_group("work-precision/trimer/err1e-2");
-    for (id, k) in TRIMER_K {
+    for (id, key) in TRIMER_IDS {
+        let k = k_of("trimer", key);
         let h = 1.0 / k as f64;
         let name = format!("{id}/h=1/{k}");
         match id {

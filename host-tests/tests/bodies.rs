@@ -115,7 +115,7 @@ const D1: usize = body_constraints(3);
 
 /// One free body: its nodes carry its mass, COM and full inertia tensor.
 fn free_body_matches<T: Real>(tol: f64) {
-    let mut b = MechanismBuilder::<T, 3, N1, D1>::new().unwrap();
+    let mut b = MechanismBuilder::<T, 3, N1, D1, 0, 1, 0>::new().unwrap();
     let com = [1.5, -0.7, 2.25];
     let l = b.body(body3::<T>(2.5, com)).unwrap();
     let m = b.build().unwrap();
@@ -162,8 +162,8 @@ fn affine_body_carries_mass_com_and_full_inertia_f64_and_f32() {
 
 /// Two bodies in space: a revolute joint to the ground off the origin and a second joint of
 /// `kind` between them.
-fn arm3<const D: usize>(kind: JointKind) -> Mechanism<f64, 3, 24, D> {
-    let mut b = MechanismBuilder::<f64, 3, 24, D>::new().unwrap();
+fn arm3<const D: usize>(kind: JointKind) -> Mechanism<f64, 3, 24, D, 0, 2, 2> {
+    let mut b = MechanismBuilder::<f64, 3, 24, D, 0, 2, 2>::new().unwrap();
     let l1 = b.body(body3(1.2, [0.4, 1.0, -0.3])).unwrap();
     let l2 = b.body(body3(0.8, [0.9, 1.1, -0.2])).unwrap();
     b.revolute(
@@ -257,7 +257,8 @@ fn refused<X: Copy + std::fmt::Debug, R: std::fmt::Debug>(
 
 #[test]
 fn bad_bodies_and_joints_are_typed_errors_and_leave_the_builder_untouched() {
-    type B = MechanismBuilder<f64, 3, 24, 17>;
+    // Room for a third body, so that the third is refused by its coordinates.
+    type B = MechanismBuilder<f64, 3, 24, 17, 0, 3, 2>;
     let mut b = B::new().unwrap();
     let l1 = b.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
     let l2 = b.body(body3(1.0, [0.5, 0.0, 1.0])).unwrap();
@@ -271,7 +272,7 @@ fn bad_bodies_and_joints_are_typed_errors_and_leave_the_builder_untouched() {
     // Bodies: no room left, a non-positive-definite tensor, a flat plate (J₃ = J₁ + J₂), an
     // asymmetric tensor, a non-positive mass.
     refused(&b, inc("coordinates = N"), |b| b.body(body3(1.0, [0.0; 3])));
-    let mut small = MechanismBuilder::<f64, 3, 36, 17>::new().unwrap();
+    let mut small = MechanismBuilder::<f64, 3, 36, 17, 0, 3, 0>::new().unwrap();
     small.body(body3(1.0, [0.0; 3])).unwrap();
     small.body(body3(1.0, [1.0, 0.0, 0.0])).unwrap();
     refused(&small, inc("rods = D"), |b| {
@@ -346,7 +347,7 @@ fn bad_bodies_and_joints_are_typed_errors_and_leave_the_builder_untouched() {
     refused(&b, inc("rods = D"), |b| {
         b.fixed(Link::Body(l1), Link::Body(l2), p)
     });
-    let mut welded = MechanismBuilder::<f64, 3, 24, 18>::new().unwrap();
+    let mut welded = MechanismBuilder::<f64, 3, 24, 18, 0, 2, 1>::new().unwrap();
     let w1 = welded.body(body3(1.0, [0.0; 3])).unwrap();
     let w2 = welded.body(body3(1.0, [0.5, 0.0, 0.0])).unwrap();
     let weld = welded.fixed(Link::Body(w1), Link::Body(w2), p).unwrap();
@@ -366,6 +367,47 @@ fn bad_bodies_and_joints_are_typed_errors_and_leave_the_builder_untouched() {
     assert_eq!(JointKind::Revolute.rows(2), 2);
 }
 
+/// Body and joint storage is a capacity (`B`, `J`): a point-mass builder (both 0 by default)
+/// refuses a body, and one body or joint beyond the capacity is a typed error that leaves the
+/// builder unchanged, even when the coordinates and rows would fit.
+#[test]
+fn bodies_and_joints_beyond_their_capacity_are_typed_errors() {
+    let inc = |name| ConfigError::Inconsistent { name };
+    let points = MechanismBuilder::<f64, 3, 24, 12>::new().unwrap();
+    refused(&points, inc("bodies <= B"), |b| {
+        b.body(body3(1.0, [0.0; 3]))
+    });
+    let (p, a) = ([0.25, 0.0, 1.0], [0.0, 0.0, 1.0]);
+    // Room for the coordinates and rows of two bodies and a joint, but for one body only.
+    let mut one = MechanismBuilder::<f64, 3, 24, 17, 0, 1, 1>::new().unwrap();
+    one.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
+    refused(&one, inc("bodies <= B"), |b| {
+        b.body(body3(1.0, [0.5, 0.0, 1.0]))
+    });
+    // Two bodies, room for one joint: the second joint is refused.
+    let mut two = MechanismBuilder::<f64, 3, 24, 22, 0, 2, 1>::new().unwrap();
+    let b1 = two.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
+    let b2 = two.body(body3(1.0, [0.5, 0.0, 1.0])).unwrap();
+    two.revolute(Link::Ground, Link::Body(b1), [0.0, 0.0, 1.2], a)
+        .unwrap();
+    refused(&two, inc("joints <= J"), |b| {
+        b.revolute(Link::Body(b1), Link::Body(b2), p, a)
+    });
+    // No joint storage at all: room for the rows, none for a joint record.
+    let mut none = MechanismBuilder::<f64, 3, 12, 9, 0, 1, 0>::new().unwrap();
+    let l0 = none.body(body3(1.0, [0.0, 0.0, 1.0])).unwrap();
+    refused(&none, inc("joints <= J"), |b| {
+        b.spherical(Link::Ground, Link::Body(l0), p)
+    });
+    // A capacity is an upper bound: fewer bodies and joints than `B`, `J` build.
+    let mut roomy = MechanismBuilder::<f64, 3, 12, 11, 0, 4, 3>::new().unwrap();
+    let l = roomy.body(body3(1.2, [0.4, 1.0, -0.3])).unwrap();
+    let j = roomy.revolute(Link::Ground, Link::Body(l), p, a).unwrap();
+    let m = roomy.build().unwrap();
+    assert_eq!((m.bodies(), m.joints()), (1, 1));
+    assert!(m.joint_angle(j, &m.initial_state().q).is_some());
+}
+
 /// A rotation of `x` about the unit axis `k` through `p` by `angle` (Rodrigues).
 fn rotate(
     x: SVector<f64, 3>,
@@ -381,7 +423,7 @@ fn rotate(
 /// The two-body arm with its second body turned rigidly about the joint by `angle` at rate
 /// `rate` (the first at rest at the build pose): `(q, v)`.
 fn turned(
-    m: &Mechanism<f64, 3, 24, 22>,
+    m: &Mechanism<f64, 3, 24, 22, 0, 2, 2>,
     p: [f64; 3],
     axis: [f64; 3],
     angle: f64,
@@ -427,7 +469,7 @@ fn joint_angle_and_rate_read_a_rigid_turn_about_a_skew_axis() {
 
 /// Σ f and Σ x × f of a generalised force `u` over the nodes `range`.
 fn wrench(
-    m: &Mechanism<f64, 3, 24, 22>,
+    m: &Mechanism<f64, 3, 24, 22, 0, 2, 2>,
     q: &SVector<f64, 24>,
     u: &SVector<f64, 24>,
     nodes: std::ops::Range<usize>,
@@ -445,7 +487,7 @@ fn wrench(
 #[test]
 fn a_joint_motor_is_a_torque_pair_about_the_joint_axis() {
     let (p, a) = ([0.7, 1.05, -0.25], [0.2, 1.0, 0.1]);
-    let mut b = MechanismBuilder::<f64, 3, 24, 22>::new().unwrap();
+    let mut b = MechanismBuilder::<f64, 3, 24, 22, 0, 2, 2>::new().unwrap();
     let l1 = b.body(body3(1.2, [0.4, 1.0, -0.3])).unwrap();
     let l2 = b.body(body3(0.8, [0.9, 1.1, -0.2])).unwrap();
     let j0 = b
@@ -491,7 +533,7 @@ fn a_joint_motor_is_a_torque_pair_about_the_joint_axis() {
 #[test]
 fn a_grounded_joint_damper_dissipates_exactly_c_times_rate_squared() {
     // The arm's first joint (to the ground): turn body 1 about it at rate ω; power = −c ω².
-    let mut b = MechanismBuilder::<f64, 3, 12, 11>::new().unwrap();
+    let mut b = MechanismBuilder::<f64, 3, 12, 11, 0, 1, 1>::new().unwrap();
     let l1 = b.body(body3(1.2, [0.4, 1.0, -0.3])).unwrap();
     let (p, a) = ([0.1, 1.0, -0.3], [0.0, 0.3, 1.0]);
     let j = b.revolute(Link::Ground, Link::Body(l1), p, a).unwrap();
@@ -525,7 +567,7 @@ fn a_planar_slider_on_an_incline_falls_at_g_sin_alpha() {
     // origin: the slide is s(t) = −½ g sin α t², which RATTLE (a Verlet scheme) integrates
     // exactly up to round-off.
     let alpha: f64 = 0.6;
-    let mut b = MechanismBuilder::<f64, 2, 6, 5>::new().unwrap();
+    let mut b = MechanismBuilder::<f64, 2, 6, 5, 0, 1, 1>::new().unwrap();
     let l = b
         .body(Body {
             mass: 0.7,

@@ -373,3 +373,122 @@ fn uncontrollable_and_unconverged_pairs_are_typed_errors_in_f32() {
     );
     assert!(lqr(&a, &bi, &q, &r, &p).is_ok());
 }
+
+/// The scenarios' `f32` sine/cosine kernel against `f64`: within 2 ulp of the rounded value over
+/// the angles a cart-pole sees (`|x| ≤ 0.78`, no reduction); after the reduction (up to 8192)
+/// within `2 ε` absolute — the reduced argument carries the rounding of `k·P₂`, so near a zero
+/// of `sin` or `cos` the error in ulp of the (tiny) result is large, as for any `f32` reduction
+/// of this kind. `f64` is `libm`'s own `sin`/`cos`, bit for bit.
+#[test]
+fn f32_sin_cos_kernel_accuracy() {
+    use macrostep_scenarios::sin_cos;
+    let ulps = |got: f32, want: f64| {
+        let w = want as f32;
+        // ulp of the rounded value (at least the smallest normal's, near a zero of sin/cos)
+        let ulp = (f32::from_bits(w.abs().max(f32::MIN_POSITIVE).to_bits() + 1) - w.abs()) as f64;
+        (f64::from(got) - want).abs() / ulp
+    };
+    let (mut small, mut reduced) = (0.0f64, 0.0f64);
+    for i in -200_000..=200_000 {
+        let x = i as f32 * 0.78 / 200_000.0;
+        let (s, c) = sin_cos(x);
+        let xd = f64::from(x);
+        small = small.max(ulps(s, xd.sin())).max(ulps(c, xd.cos()));
+        let x = i as f32 * 0.040_96;
+        let (s, c) = sin_cos(x);
+        let xd = f64::from(x);
+        let e = (f64::from(s) - xd.sin())
+            .abs()
+            .max((f64::from(c) - xd.cos()).abs());
+        reduced = reduced.max(e);
+    }
+    println!("sin_cos f32: worst {small:.3} ulp below 0.78, {reduced:.3e} absolute up to 8192");
+    assert!(small <= 2.0, "{small} ulp");
+    assert!(reduced <= 2.0 * f64::from(f32::EPSILON), "{reduced}");
+    for x in [0.3f64, -2.0, 100.0, 1e5] {
+        assert_eq!(sin_cos(x), (x.sin(), x.cos()));
+    }
+    assert_eq!(sin_cos(0.0f32), (0.0, 1.0));
+    let (s, c) = sin_cos(f32::NAN);
+    assert!(s.is_nan() && c.is_nan());
+}
+
+/// The Joseph update of `P`, `x` computed the textbook way (`K = P Hᵀ (H P Hᵀ + R)⁻¹`, full
+/// products): the independent reference for [`Ekf::update`].
+fn reference_update(
+    p: &SMatrix<f64, 4, 4>,
+    x: &SMatrix<f64, 4, 1>,
+    h: &SMatrix<f64, 2, 4>,
+    r: &SMatrix<f64, 2, 2>,
+    y: &SMatrix<f64, 2, 1>,
+) -> (SMatrix<f64, 4, 4>, SMatrix<f64, 4, 1>) {
+    let k = p * h.transpose() * (h * p * h.transpose() + r).try_inverse().unwrap();
+    let l = SMatrix::<f64, 4, 4>::identity() - k * h;
+    (
+        l * p * l.transpose() + k * r * k.transpose(),
+        x + k * (y - h * x),
+    )
+}
+
+/// The update, sequential (diagonal `R`) and joint (correlated `R`), against the textbook
+/// Joseph update, with a dense `H` and a selection `H`: equal to `1e-12` relative.
+#[test]
+fn ekf_update_matches_the_textbook_joseph_update() {
+    let l = SMatrix::<f64, 4, 4>::from_fn(|i, j| ((i * 7 + j * 3) % 5) as f64 * 0.3 - 0.5);
+    let p = l * l.transpose() + SMatrix::identity() * 0.2;
+    let x0 = State::new(0.0, vector![0.3, -0.2], vector![1.1, 0.4]);
+    let xv = SMatrix::<f64, 4, 1>::new(0.3, -0.2, 1.1, 0.4);
+    let y = vector![0.5, -0.7];
+    let dense = matrix![1.0, 0.5, -0.2, 0.0; 0.3, -1.0, 0.0, 0.7];
+    let select = matrix![1.0, 0.0, 0.0, 0.0; 0.0, 1.0, 0.0, 0.0];
+    let diag = matrix![0.04, 0.0; 0.0, 0.09];
+    let corr = matrix![0.04, 0.01; 0.01, 0.09];
+    for (h, r) in [(dense, diag), (select, diag), (dense, corr), (select, corr)] {
+        let mut ekf = Ekf::<f64, 2, 4, 2>::new(x0, p, p * 0.1, r, h).unwrap();
+        let nu = ekf.update(&y).unwrap();
+        assert_eq!(nu, y - h * xv, "the innovation is the prior one");
+        let (pr, xr) = reference_update(&p, &xv, &h, &r, &y);
+        let got = ekf.covariance();
+        assert_eq!(*got, got.transpose());
+        assert!((got - pr).amax() <= 1e-12 * pr.amax(), "P {got} vs {pr}");
+        let xs = ekf.vector();
+        assert!((xs - xr).amax() <= 1e-12 * xr.amax(), "x {xs} vs {xr}");
+    }
+}
+
+/// `linearise_state_into` gives `linearise`'s state blocks bit for bit (Z&S skips the input
+/// sensitivities; the default path zeroes them) and leaves its output alone on `Err`.
+#[test]
+fn state_linearisation_is_the_full_ones_state_blocks() {
+    use macrostep::linearise::{Linearise, StepJacobian};
+    use macrostep::zs::{ZhangSkeel, ZsParams};
+    use macrostep_scenarios::frozen_model;
+    let zs = ZhangSkeel::new(frozen_model::<f64>().unwrap(), 1e-2, ZsParams::default()).unwrap();
+    let osc = HarmonicOscillator::<f64, 1>::isotropic(2.0).unwrap();
+    let vv = VelocityVerlet::new(osc.system(), 0.01).unwrap();
+    let s = State::new(0.0, vector![0.1, 0.4], vector![-0.3, 1.2]);
+    let full = zs.linearise(&s).unwrap();
+    let mut j = StepJacobian::zeros();
+    j.bq[(0, 0)] = 7.0;
+    zs.linearise_state_into(&s, &mut j).unwrap();
+    assert_eq!(
+        (j.qq, j.qv, j.vq, j.vv),
+        (full.qq, full.qv, full.vq, full.vv)
+    );
+    assert_eq!((j.bq, j.bv), (SMatrix::zeros(), SMatrix::zeros()));
+    let mut k = StepJacobian::zeros();
+    zs.linearise_into(&s, &mut k).unwrap();
+    assert_eq!(k, full);
+    let s1 = State::new(0.0, vector![0.5], vector![0.1]);
+    let mut j1 = StepJacobian::zeros();
+    vv.linearise_state_into(&s1, &mut j1).unwrap();
+    let f1 = vv.linearise(&s1).unwrap();
+    assert_eq!((j1.qq, j1.vv, j1.bv), (f1.qq, f1.vv, SMatrix::zeros()));
+    let bad = State::new(0.0, vector![f64::NAN, 0.0], vector![0.0, 0.0]);
+    let before = j;
+    assert_eq!(
+        zs.linearise_state_into(&bad, &mut j),
+        Err(StepError::NonFiniteState)
+    );
+    assert_eq!(j, before);
+}

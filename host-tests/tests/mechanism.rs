@@ -411,3 +411,36 @@ fn spring_bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
     refused(&c, inc("springs = S"), |b| b.spring(0, 1, 3.0, 0.5));
     assert!(c.build().is_ok());
 }
+
+/// The firmware's cart-pole mechanism (`Mechanism<f32, 2, 3, 1>`) and its builder stay small.
+///
+/// Why the bounds: the device builds this mechanism under a 2 KiB stack budget
+/// (`firmware/expected/{control,rattle}_cart_pole.size`), where the construction holds the
+/// builder and the mechanism it returns, and the loop the built mechanism beside the
+/// integrator. A point-mass mechanism stores its `N` places, the mass, gravity, its `D` rods
+/// (as rods and as linkage rows), the `N × N` damping, `N` actuators, the start and the node
+/// masses: 560 B here (64-bit `usize`; the builder 344 B), less on the 32-bit device. The
+/// bounds leave 16 B for layout and fail at any record sized by `N` or `D` that a point mass
+/// does not use (a body record alone holds eight floats, 32 B). With body and joint storage
+/// sized by `N` the mechanism was 920 B, the builder 880 B and the scenarios' stack 4.3–4.6 KB.
+#[test]
+fn cart_pole_mechanism_stores_no_body_or_joint_records() {
+    use core::mem::size_of;
+    use macrostep::mechanism::Mechanism;
+    type M = Mechanism<f32, 2, 3, 1>;
+    type Mb = MechanismBuilder<f32, 2, 3, 1>;
+    let (m, mb) = (size_of::<M>(), size_of::<Mb>());
+    eprintln!("Mechanism<f32, 2, 3, 1>: {m} B, its builder {mb} B");
+    eprintln!(
+        "of which: a linkage row {} B (a rod {} B), the mass {} B",
+        size_of::<macrostep::mechanism::Row<f32, 2>>(),
+        size_of::<macrostep::mechanism::Rod<f32, 2>>(),
+        size_of::<macrostep::model::Mass<f32, 3>>()
+    );
+    assert!(m <= 560 + 16, "Mechanism<f32, 2, 3, 1> is {m} B");
+    assert!(mb <= 344 + 16, "MechanismBuilder<f32, 2, 3, 1> is {mb} B");
+    // Body and joint capacity is what a mechanism pays for: one of each adds their records
+    // (more than the bounds' slack).
+    let one_each = size_of::<Mechanism<f32, 2, 3, 1, 0, 1, 1>>();
+    assert!(one_each > m + 16, "one body and one joint: {one_each} B");
+}

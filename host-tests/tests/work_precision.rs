@@ -58,8 +58,8 @@ fn found_steps_reach_their_targets_within_the_bracket() {
     assert_eq!(checked, 22);
 }
 
-/// Along every curve, the finest completed point is more accurate and (when it does ≥ 4× the
-/// work of the coarsest completed point) costlier.
+/// Along every curve, the finest completed point is more accurate (an adaptive solver's: not
+/// less accurate) and (when it does ≥ 4× the work of the coarsest completed point) costlier.
 #[test]
 fn error_decreases_with_cost_on_every_curve() {
     for s in &results().studies {
@@ -72,8 +72,11 @@ fn error_decreases_with_cost_on_every_curve() {
                 c.key
             );
             let (coarse, fine) = (ok[0], ok[ok.len() - 1]);
+            // An adaptive solver may take the very same steps at two loose tolerances (its step
+            // then bounded by the output times, not the tolerance): equal errors, never larger.
+            let adaptive = c.key.starts_with("dop853");
             assert!(
-                fine.err < coarse.err,
+                fine.err < coarse.err || (adaptive && fine.err == coarse.err),
                 "{}.{}: error {:e} at {:e} vs {:e} at {:e}",
                 s.key,
                 c.key,

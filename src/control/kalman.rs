@@ -1,9 +1,9 @@
 //! An extended Kalman filter whose prediction is the integrator's step and its exact
 //! linearisation.
 
-use super::validate::{finite, solve, symmetric};
+use super::validate::{finite, psd_pivots, solve, symmetric};
 use super::ControlError;
-use crate::linearise::Linearise;
+use crate::linearise::{Linearise, StepJacobian};
 use crate::{Integrator, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -17,15 +17,25 @@ use nalgebra::{SMatrix, SVector};
 ///           P ← (I − KH) P (I − KH)ᵀ + K R Kᵀ               (Joseph form)
 /// ```
 ///
-/// The Joseph form keeps `P` symmetric positive semidefinite whatever the roundoff (the short
-/// form `(I − KH) P` does not, in `f32`). `Φ` is one step of the model integrator handed to
+/// The Joseph form keeps `P` symmetric and positive semidefinite to the round-off of the
+/// posterior's own scale where the short form `(I − KH) P` does not, in `f32`. No form does when
+/// the update cancels a prior variance many orders of magnitude above the posterior's: the
+/// cancellation leaves round-off of the prior's scale, and [`Ekf::update`] then refuses the
+/// update (`NotPsd`) rather than return an indefinite covariance. `Φ` is one step of the model integrator handed to
 /// [`Ekf::predict`], with the held force it carries (set it with
 /// [`Actuate::set_force`](crate::forcing::Actuate::set_force) before predicting). The model
 /// usually runs with [`Guards::off`](crate::guard::Guards::off): updates move the estimate off
 /// the energy of the run the guards watch.
 ///
-/// Cost: predict one linearisation, one step and two `S × S` products; update one `Y × Y` LU
-/// solve with `S` right-hand sides and `O(S²Y + S³)` products. No allocation.
+/// With a diagonal `R` (independent measurement noises) the update processes the measurements
+/// one at a time (sequential processing, equal to the joint update in exact arithmetic), each in
+/// the scalar Joseph form: no `Y × Y` solve, `O(Y S²)` work.
+///
+/// Cost: predict one linearisation, one step and two `S × S` products (the second, symmetric,
+/// as its upper triangle); update with a diagonal `R` `Y` rank-one Joseph updates (≈ `4 S²`
+/// multiply-adds each), otherwise one `Y × Y` LU solve with `S` right-hand sides and
+/// `O(S²Y + S³)` products, the symmetric ones as upper triangles. The covariance is exactly
+/// symmetric after every predict and update. No allocation.
 ///
 /// ```
 /// use macrostep::control::Ekf;
@@ -57,6 +67,8 @@ pub struct Ekf<T: Real, const N: usize, const S: usize, const Y: usize> {
     q: SMatrix<T, S, S>,
     r: SMatrix<T, Y, Y>,
     h: SMatrix<T, Y, S>,
+    /// `R` is diagonal: [`Ekf::update`] processes the measurements one at a time.
+    sequential: bool,
 }
 
 impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
@@ -82,12 +94,14 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
         symmetric(&q, "Q", false)?;
         symmetric(&r, "R", true)?;
         finite(&h, "H")?;
+        let sequential = (0..Y).all(|j| (0..Y).all(|i| i == j || r[(i, j)] == T::zero()));
         Ok(Self {
             x: x0,
             p: p0,
             q,
             r,
             h,
+            sequential,
         })
     }
 
@@ -117,14 +131,11 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     /// the stack at a time (a device's stack budget).
     #[inline(never)]
     pub fn predict<I: Linearise<T, N>>(&mut self, model: &mut I) -> Result<(), ControlError> {
-        let a: SMatrix<T, S, S> = model.linearise(&self.x)?.a();
-        // A P Aᵀ + Q accumulated in place (`gemm`): three S × S matrices on the stack.
-        let (one, zero) = (T::one(), T::zero());
-        let mut t = SMatrix::<T, S, S>::zeros();
-        t.gemm(one, &a, &self.p, zero);
-        let mut p = self.q;
-        p.gemm(one, &t, &a.transpose(), one);
-        symmetrise(&mut p);
+        let mut j = StepJacobian::zeros();
+        model.linearise_state_into(&self.x, &mut j)?;
+        let a: SMatrix<T, S, S> = j.a();
+        // A P Aᵀ + Q: the upper triangle of the symmetric result, mirrored.
+        let p = sym_abt(&mul(&a, &self.p), &a, &self.q);
         finite(&p, "P")?;
         let mut x = self.x;
         advance(model, &mut x)?;
@@ -136,31 +147,24 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
     ///
     /// # Errors
     /// [`ControlError::NonFinite`] for `"y"`; [`ControlError::Singular`] when `H P Hᵀ + R` is;
-    /// [`ControlError::NonFinite`] for `"P"` on overflow. The filter is then unchanged.
+    /// [`ControlError::NonFinite`] for `"P"` on overflow; [`ControlError::NotPsd`] for `"P"` when
+    /// the updated covariance has a negative pivot beyond `S·ε·max Pᵢᵢ` (a prior covariance so
+    /// ill-conditioned that the update's cancellation leaves round-off of the prior's scale in
+    /// the posterior). The filter is then unchanged.
     #[inline(never)]
     pub fn update(&mut self, y: &SVector<T, Y>) -> Result<SVector<T, Y>, ControlError> {
         finite(y, "y")?;
         let xs = self.vector();
-        let nu = y - self.h * xs;
-        let sv = self.h * self.p * self.h.transpose() + self.r;
-        // K = P Hᵀ Sᵥ⁻¹ = (Sᵥ⁻¹ H P)ᵀ, Sᵥ and P symmetric.
-        let k = solve(&sv, &(self.h * self.p))?.transpose();
-        let x = xs + k * nu;
-        // (I − KH) P (I − KH)ᵀ + K R Kᵀ, accumulated in place (`gemm`): four S × S matrices on
-        // the stack instead of a temporary per operation.
-        let (one, zero) = (T::one(), T::zero());
-        let mut ikh = SMatrix::<T, S, S>::identity();
-        ikh.gemm(-one, &k, &self.h, one);
-        let mut t = SMatrix::<T, S, S>::zeros();
-        t.gemm(one, &ikh, &self.p, zero);
-        let mut u = SMatrix::<T, S, S>::zeros();
-        ikh.transpose_to(&mut u);
-        let mut p = SMatrix::<T, S, S>::zeros();
-        p.gemm(one, &t, &u, zero);
-        let kr = k * self.r;
-        p.gemm(one, &kr, &k.transpose(), one);
-        symmetrise(&mut p);
+        let nu = y - mul(&self.h, &xs);
+        let (x, p) = if self.sequential {
+            self.sequential_update(y, xs)?
+        } else {
+            self.joint_update(&nu, xs)?
+        };
         finite(&p, "P")?;
+        if !psd_pivots(&p) {
+            return Err(ControlError::NotPsd { name: "P" });
+        }
         if !x.iter().all(|v| v.finite()) {
             return Err(ControlError::NonFinite { name: "x" });
         }
@@ -171,20 +175,141 @@ impl<T: Real, const N: usize, const S: usize, const Y: usize> Ekf<T, N, S, Y> {
         self.p = p;
         Ok(nu)
     }
+
+    /// The update with all `Y` measurements at once (a correlated `R`): `x + K ν` and the Joseph
+    /// form, its symmetric products formed as upper triangles and mirrored.
+    fn joint_update(
+        &self,
+        nu: &SVector<T, Y>,
+        xs: SVector<T, S>,
+    ) -> Result<(SVector<T, S>, SMatrix<T, S, S>), ControlError> {
+        let hp = mul(&self.h, &self.p);
+        let sv = sym_abt(&hp, &self.h, &self.r);
+        // K = P Hᵀ Sᵥ⁻¹ = (Sᵥ⁻¹ H P)ᵀ, Sᵥ and P symmetric.
+        let k = solve(&sv, &hp)?.transpose();
+        let x = xs + mul(&k, nu);
+        let mut ikh = SMatrix::<T, S, S>::identity();
+        ikh -= mul(&k, &self.h);
+        let krk = sym_abt(&mul(&k, &self.r), &k, &SMatrix::zeros());
+        Ok((x, sym_abt(&mul(&ikh, &self.p), &ikh, &krk)))
+    }
+
+    /// The update one measurement at a time (a diagonal `R`, independent noises; equal to the
+    /// joint update in exact arithmetic): for each row `h` of `H` with noise `r`, `p = P hᵀ`,
+    /// `s = h p + r`, `k = p / s`, `x ← x + k (yᵢ − h x)` and the scalar Joseph form
+    /// `P ← L P Lᵀ + r k kᵀ`, `L = I − k h`, as the products `L P = P − k pᵀ` and
+    /// `(L P) Lᵀ = L P − (L P hᵀ) kᵀ` (upper triangle, mirrored). No `Y × Y` solve.
+    #[allow(clippy::needless_range_loop)] // entries of several arrays by the same indices
+    fn sequential_update(
+        &self,
+        y: &SVector<T, Y>,
+        mut x: SVector<T, S>,
+    ) -> Result<(SVector<T, S>, SMatrix<T, S, S>), ControlError> {
+        let mut pm = self.p;
+        let zero = T::zero();
+        for m in 0..Y {
+            let h: [T; S] = core::array::from_fn(|j| self.h.data.0[j][m]);
+            let r = self.r.data.0[m][m];
+            let pa = &mut pm.data.0;
+            let mut p = [zero; S];
+            for j in 0..S {
+                if h[j] != zero {
+                    for i in 0..S {
+                        p[i] += pa[j][i] * h[j];
+                    }
+                }
+            }
+            let (mut s, mut hx) = (r, zero);
+            for j in 0..S {
+                s += h[j] * p[j];
+                hx += h[j] * x[j];
+            }
+            if !(s > zero && s.finite()) {
+                return Err(ControlError::Singular);
+            }
+            let k: [T; S] = core::array::from_fn(|i| p[i] / s);
+            let nu = y[m] - hx;
+            for i in 0..S {
+                x[i] += k[i] * nu;
+            }
+            // L P = P − k (h P) = P − k pᵀ (P symmetric).
+            for j in 0..S {
+                for i in 0..S {
+                    pa[j][i] -= k[i] * p[j];
+                }
+            }
+            let mut g = [zero; S];
+            for j in 0..S {
+                if h[j] != zero {
+                    for i in 0..S {
+                        g[i] += pa[j][i] * h[j];
+                    }
+                }
+            }
+            // (L P) Lᵀ + r k kᵀ: the upper triangle reads only upper entries of L P; the mirror
+            // overwrites lower ones, no longer needed.
+            for j in 0..S {
+                for i in 0..=j {
+                    let v = pa[j][i] - g[i] * k[j] + r * k[i] * k[j];
+                    pa[j][i] = v;
+                    pa[i][j] = v;
+                }
+            }
+        }
+        Ok((x, pm))
+    }
 }
 
-/// `m ← ½ m + ½ mᵀ` in place (entries through the column arrays, loop-counter indices).
-#[allow(clippy::needless_range_loop)] // pairs (i, j) and (j, i) of one array
-fn symmetrise<T: Real, const S: usize>(m: &mut SMatrix<T, S, S>) {
-    let half = T::lit(0.5);
-    let a = &mut m.data.0;
-    for j in 0..S {
-        for i in (j + 1)..S {
-            let v = a[j][i] * half + a[i][j] * half;
-            a[j][i] = v;
-            a[i][j] = v;
+/// `a b` through the column arrays (`a[k][i]` is `a(i, k)`) and loop-counter indices (no
+/// bounds-check branch), skipping the zero entries of `a` (they add nothing to a finite `b`).
+#[allow(clippy::needless_range_loop)] // entries of three arrays by the same indices
+fn mul<T: Real, const R: usize, const K: usize, const C: usize>(
+    a: &SMatrix<T, R, K>,
+    b: &SMatrix<T, K, C>,
+) -> SMatrix<T, R, C> {
+    let (x, y) = (&a.data.0, &b.data.0);
+    let mut out = SMatrix::<T, R, C>::zeros();
+    let o = &mut out.data.0;
+    for k in 0..K {
+        for i in 0..R {
+            let xik = x[k][i];
+            if xik == T::zero() {
+                continue;
+            }
+            for j in 0..C {
+                o[j][i] += xik * y[j][k];
+            }
         }
     }
+    out
+}
+
+/// `a bᵀ + c` for a product known to be symmetric (`A P Aᵀ`, `H P Hᵀ`, the Joseph form's terms)
+/// and a symmetric `c`: the upper triangle computed (zero entries of `b` skipped), the lower one
+/// its mirror, so the result is exactly symmetric.
+#[allow(clippy::needless_range_loop)] // pairs (i, j) and (j, i) of one array
+fn sym_abt<T: Real, const R: usize, const K: usize>(
+    a: &SMatrix<T, R, K>,
+    b: &SMatrix<T, R, K>,
+    c: &SMatrix<T, R, R>,
+) -> SMatrix<T, R, R> {
+    let (x, y) = (&a.data.0, &b.data.0);
+    let mut out = *c;
+    let o = &mut out.data.0;
+    for j in 0..R {
+        for i in 0..=j {
+            let mut v = T::zero();
+            for k in 0..K {
+                let yjk = y[k][j];
+                if yjk != T::zero() {
+                    v += x[k][i] * yjk;
+                }
+            }
+            o[j][i] += v;
+            o[i][j] = o[j][i];
+        }
+    }
+    out
 }
 
 /// One step of `model` from `x`. Not inlined: the step's temporaries are not in

@@ -156,6 +156,17 @@ pub(super) struct ForceJacobian<T: Real, const N: usize> {
     pub(super) fu: SMatrix<T, N, N>,
 }
 
+impl<T: Real, const N: usize> ForceJacobian<T, N> {
+    /// All zero (a place to write into).
+    pub(super) fn zeros() -> Self {
+        Self {
+            f: SVector::zeros(),
+            fx: SMatrix::zeros(),
+            fu: SMatrix::zeros(),
+        }
+    }
+}
+
 /// The chain rule of the two-stage form (000 eq 2.10) `q⁺ = q + h v + ½h² f(q)`,
 /// `v⁺ = v + ½h (f(q) + f(q⁺))` from the force derivatives at `q` (`j0`) and at `q⁺` (`j1`).
 pub(super) fn two_stage<T: Real, const N: usize>(
@@ -163,18 +174,30 @@ pub(super) fn two_stage<T: Real, const N: usize>(
     j0: &ForceJacobian<T, N>,
     j1: &ForceJacobian<T, N>,
 ) -> StepJacobian<T, N> {
+    let mut j = two_stage_state(h, j0, j1);
+    let (ch, c0) = (h * T::lit(0.5), h * h * T::lit(0.5));
+    j.bq = j0.fu * c0;
+    j.bv = (j0.fu + j1.fu + j1.fx * j.bq) * ch;
+    j
+}
+
+/// The state blocks of [`two_stage`] (`fu` unused; `bq`, `bv` zero).
+pub(super) fn two_stage_state<T: Real, const N: usize>(
+    h: T,
+    j0: &ForceJacobian<T, N>,
+    j1: &ForceJacobian<T, N>,
+) -> StepJacobian<T, N> {
     let i = SMatrix::<T, N, N>::identity();
     let (ch, c0) = (h * T::lit(0.5), h * h * T::lit(0.5));
     let qq = i + j0.fx * c0;
-    let qv = i * h;
-    let bq = j0.fu * c0;
+    let z = SMatrix::zeros();
     StepJacobian {
         qq,
-        qv,
+        qv: i * h,
         vq: (j0.fx + j1.fx * qq) * ch,
         vv: i + j1.fx * (ch * h),
-        bq,
-        bv: (j0.fu + j1.fu + j1.fx * bq) * ch,
+        bq: z,
+        bv: z,
     }
 }
 

@@ -99,6 +99,19 @@ pub struct StepJacobian<T: Real, const N: usize> {
 }
 
 impl<T: Real, const N: usize> StepJacobian<T, N> {
+    /// All blocks zero (a place for [`Linearise::linearise_into`] to write into).
+    pub fn zeros() -> Self {
+        let z = SMatrix::zeros();
+        Self {
+            qq: z,
+            qv: z,
+            vq: z,
+            vv: z,
+            bq: z,
+            bv: z,
+        }
+    }
+
     /// `A = [[qq, qv], [vq, vv]]` as an `S × S` matrix; `S = 2N` is checked at compile time.
     pub fn a<const S: usize>(&self) -> SMatrix<T, S, S> {
         const { assert!(S == 2 * N, "StepJacobian::a: S must be 2N") };
@@ -170,4 +183,37 @@ pub trait Linearise<T: Real, const N: usize>: Integrator<T, N> {
     /// checks), [`StepError::Singular`] when a matrix the step solves with is singular,
     /// [`StepError::NonFiniteResult`] when the step or its derivative overflows.
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError>;
+
+    /// [`Linearise::linearise`] written into `out`, which is unchanged on `Err`: the same values,
+    /// without moving the blocks through a `Result` (on a Cortex-M that move is a byte-wise
+    /// copy, twice; Z&S writes in place, the other methods through `linearise`).
+    ///
+    /// # Errors
+    /// As [`Linearise::linearise_by`].
+    fn linearise_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        *out = self.linearise(state)?;
+        Ok(())
+    }
+
+    /// The state blocks `qq`, `qv`, `vq`, `vv` of [`Linearise::linearise`] (the `A` a filter's
+    /// prediction needs) written into `out`, with `bq` and `bv` zero; `out` is unchanged on
+    /// `Err`. Z&S skips the input sensitivities (at each of its two points an `N`-column solve
+    /// and two products); the other methods compute everything.
+    ///
+    /// # Errors
+    /// As [`Linearise::linearise_by`].
+    fn linearise_state_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        self.linearise_into(state, out)?;
+        out.bq = SMatrix::zeros();
+        out.bv = SMatrix::zeros();
+        Ok(())
+    }
 }

@@ -19,30 +19,32 @@
 //! contractions at each); the step has one factorisation and one Hessian.
 
 use super::kernel::{
-    check_input, drift, finite, mass_inverse, third_matrix, two_stage, Factored, ForceJacobian,
+    check_input, drift, finite, mass_inverse, third_matrix, two_stage, two_stage_state, Factored,
+    ForceJacobian,
 };
 use super::{FourthDerivative, Linearise, StepJacobian};
 use crate::guard::Probe;
 use crate::linalg::ShiftedSolve;
 use crate::model::{Hessian, Potential, Split, System, ThirdDerivative};
 use crate::zs::{StiffSylipn, Sylipn, ZhangSkeel};
-use crate::{Real, State, StepError};
+use crate::{Real, State, StepError, Stepper};
 use nalgebra::{SMatrix, SVector};
 
-/// `a`, `∂a/∂x`, `∂a/∂u` and `W‴[a]` at `x`: `full` is the potential whose gradient and Hessian
-/// enter, `matrix` the part whose Hessian is in `K = M + s·Hess W`.
-struct Solved<T: Real, const N: usize> {
-    force: ForceJacobian<T, N>,
-    t: SMatrix<T, N, N>,
-}
-
+/// `a`, `∂a/∂x`, `∂a/∂u` (with `with_b`; else `fu` is left alone) into `out` and `W‴[a]` into
+/// `t` at `x`: `full` is the potential whose gradient and Hessian enter, `matrix` the part whose
+/// Hessian is in `K = M + s·Hess W`. Written in place rather than returned in a `Result` (on a
+/// Cortex-M that move is a byte-wise copy).
+#[allow(clippy::too_many_arguments)]
 fn solved<T, V, W, const N: usize>(
     system_mass: &crate::model::Mass<T, N>,
     full: &V,
     matrix: Option<&W>,
     s: T,
     x: &SVector<T, N>,
-) -> Result<Solved<T, N>, StepError>
+    out: &mut ForceJacobian<T, N>,
+    t: &mut SMatrix<T, N, N>,
+    with_b: bool,
+) -> Result<(), StepError>
 where
     T: Real,
     V: ThirdDerivative<T, N>,
@@ -60,43 +62,112 @@ where
     if !a.iter().all(|x| x.finite()) {
         return Err(StepError::NonFiniteResult);
     }
-    let t = match matrix {
+    *t = match matrix {
         Some(w) => third_matrix(w, x, &a),
         None => third_matrix(full, x, &a),
     };
-    let mut fx = -(h_full + t * s);
-    k.solve(&mut fx);
-    let mut fu = SMatrix::<T, N, N>::identity();
-    k.solve(&mut fu);
-    Ok(Solved {
-        force: ForceJacobian { f: a, fx, fu },
-        t,
-    })
+    out.f = a;
+    out.fx = -(h_full + *t * s);
+    k.solve(&mut out.fx);
+    if with_b {
+        out.fu = SMatrix::<T, N, N>::identity();
+        k.solve(&mut out.fu);
+    }
+    Ok(())
 }
 
-/// Z&S's force and its derivatives at `x` (`k = ½β²h⁴`).
+/// The force of a linearly implicit member and its derivatives at `x` (see [`solved`]).
+fn sylipn_force<T, V, W, const N: usize>(
+    system_mass: &crate::model::Mass<T, N>,
+    full: &V,
+    matrix: Option<&W>,
+    s: T,
+    x: &SVector<T, N>,
+) -> Result<ForceJacobian<T, N>, StepError>
+where
+    T: Real,
+    V: ThirdDerivative<T, N>,
+    W: ThirdDerivative<T, N>,
+{
+    let mut out = ForceJacobian::zeros();
+    let mut t = SMatrix::zeros();
+    solved(system_mass, full, matrix, s, x, &mut out, &mut t, true)?;
+    Ok(out)
+}
+
+/// Z&S's force and its derivatives at `x` into `out` (`mk = ½β²h⁴ M⁻¹`; `∂f/∂u` only
+/// `with_b`).
 fn zs_force<T: Real, P: FourthDerivative<T, N>, const N: usize>(
     system: &System<T, P, N>,
-    minv: &SMatrix<T, N, N>,
+    mk: &SMatrix<T, N, N>,
     s: T,
-    k: T,
     x: &SVector<T, N>,
-) -> Result<ForceJacobian<T, N>, StepError> {
-    let Solved { force, t } = solved::<T, P, P, N>(&system.mass, &system.potential, None, s, x)?;
-    let a = force.f;
+    out: &mut ForceJacobian<T, N>,
+    with_b: bool,
+) -> Result<(), StepError> {
+    let mut t = SMatrix::<T, N, N>::zeros();
+    solved::<T, P, P, N>(
+        &system.mass,
+        &system.potential,
+        None,
+        s,
+        x,
+        out,
+        &mut t,
+        with_b,
+    )?;
+    let a = out.f;
     let c = system.potential.third_contraction(x, &a);
     let mut d4 = SMatrix::<T, N, N>::zeros();
     for j in 0..N {
         let e = SVector::<T, N>::from_fn(|i, _| if i == j { T::one() } else { T::zero() });
         d4.set_column(j, &system.potential.fourth_contraction(x, &a, &e));
     }
-    let two = T::lit(2.0);
-    let mk = minv * k;
-    Ok(ForceJacobian {
-        f: a - mk * c,
-        fx: force.fx - mk * (d4 + t * force.fx * two),
-        fu: force.fu - mk * (t * force.fu * two),
-    })
+    // 2 V‴[a], shared by both derivatives.
+    let t2 = t + t;
+    out.f = a - mk * c;
+    out.fx -= mk * (d4 + t2 * out.fx);
+    if with_b {
+        out.fu -= mk * (t2 * out.fu);
+    }
+    Ok(())
+}
+
+/// Z&S's linearisation of a step of size `h` from `state` into `out` (unchanged on `Err`;
+/// without `with_b` the state blocks only, `bq` and `bv` zero).
+fn zs_linearise<T, P, const N: usize, S>(
+    zs: &ZhangSkeel<T, P, N, S>,
+    state: &State<T, N>,
+    h: T,
+    out: &mut StepJacobian<T, N>,
+    with_b: bool,
+) -> Result<(), StepError>
+where
+    T: Real,
+    P: FourthDerivative<T, N>,
+    S: ShiftedSolve<T, N>,
+    System<T, P, N>: Probe<T, N>,
+{
+    check_input(state, h)?;
+    let system = zs.system();
+    let h2 = h * h;
+    let s = zs.beta() * h2;
+    let k = zs.beta() * zs.beta() * h2 * h2 * T::lit(0.5);
+    let mk = mass_inverse(&system.mass) * k;
+    let (mut j0, mut j1) = (ForceJacobian::zeros(), ForceJacobian::zeros());
+    zs_force(system, &mk, s, &state.q, &mut j0, with_b)?;
+    let q1 = drift(state, h, &j0.f)?;
+    zs_force(system, &mk, s, &q1, &mut j1, with_b)?;
+    let j = if with_b {
+        two_stage(h, &j0, &j1)
+    } else {
+        two_stage_state(h, &j0, &j1)
+    };
+    if !j.is_finite() {
+        return Err(StepError::NonFiniteResult);
+    }
+    *out = j;
+    Ok(())
 }
 
 /// Z&S (000 eq 1.3): exact, with the fourth derivative of the potential for its correction term.
@@ -110,16 +181,25 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
-        let system = self.system();
-        let h2 = h * h;
-        let s = self.beta() * h2;
-        let k = self.beta() * self.beta() * h2 * h2 * T::lit(0.5);
-        let minv = mass_inverse(&system.mass);
-        let j0 = zs_force(system, &minv, s, k, &state.q)?;
-        let q1 = drift(state, h, &j0.f)?;
-        let j1 = zs_force(system, &minv, s, k, &q1)?;
-        finite(two_stage(h, &j0, &j1))
+        let mut out = StepJacobian::zeros();
+        zs_linearise(self, state, h, &mut out, true)?;
+        Ok(out)
+    }
+
+    fn linearise_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        zs_linearise(self, state, self.step_size(), out, true)
+    }
+
+    fn linearise_state_into(
+        &self,
+        state: &State<T, N>,
+        out: &mut StepJacobian<T, N>,
+    ) -> Result<(), StepError> {
+        zs_linearise(self, state, self.step_size(), out, false)
     }
 }
 
@@ -136,7 +216,7 @@ where
         let system = self.system();
         let s = self.beta() * h * h;
         let at = |x: &SVector<T, N>| {
-            solved::<T, P, P, N>(&system.mass, &system.potential, None, s, x).map(|r| r.force)
+            sylipn_force::<T, P, P, N>(&system.mass, &system.potential, None, s, x)
         };
         let j0 = at(&state.q)?;
         let j1 = at(&drift(state, h, &j0.f)?)?;
@@ -159,7 +239,7 @@ where
         let system = self.system();
         let p = &system.potential;
         let s = self.beta() * h * h * p.alpha;
-        let at = |x: &SVector<T, N>| solved(&system.mass, p, Some(&p.stiff), s, x).map(|r| r.force);
+        let at = |x: &SVector<T, N>| sylipn_force(&system.mass, p, Some(&p.stiff), s, x);
         let j0 = at(&state.q)?;
         let j1 = at(&drift(state, h, &j0.f)?)?;
         finite(two_stage(h, &j0, &j1))

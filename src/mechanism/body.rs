@@ -40,9 +40,9 @@
 //! or the plate a thickness). Slender bodies are accepted but put their nodes close together,
 //! so a joint anchor far from the COM has large barycentric weights.
 
-use super::joint::{Joint, Link};
+use super::joint::Link;
 use super::row::BodyPoint;
-use super::{Mechanism, MechanismBuilder};
+use super::MechanismBuilder;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
@@ -260,8 +260,15 @@ fn directions<T: Real, const DIM: usize>() -> [SVector<T, DIM>; 4] {
     raw.map(|r| SVector::from_fn(|c, _| r[c.min(2)]))
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    MechanismBuilder<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
     /// A rigid body ([`Body`]: mass, COM and inertia about the COM, world frame at the build
     /// pose), at rest: `DIM + 1` nodes of mass `m / (DIM + 1)` and the `DIM (DIM + 1) / 2` rods
@@ -271,7 +278,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// use macrostep::mechanism::{body_constraints, body_coordinates, Body, MechanismBuilder};
     /// const N: usize = body_coordinates(3);
     /// const D: usize = body_constraints(3);
-    /// let mut b = MechanismBuilder::<f64, 3, N, D>::new()?;
+    /// // No springs, room for one body, no joints.
+    /// let mut b = MechanismBuilder::<f64, 3, N, D, 0, 1, 0>::new()?;
     /// let inertia = [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.15]];
     /// let l = b.body(Body { mass: 2.0, com: [1.0, -0.5, 0.3], inertia })?;
     /// let mech = b.build()?;
@@ -285,7 +293,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// `"inertia"`; [`ConfigError::NotSymmetric`] `"inertia"`;
     /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
     /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
-    /// triangle inequality); `"coordinates = N"`, `"rods = D"` when the body does not fit.
+    /// triangle inequality); [`ConfigError::Inconsistent`] `"bodies <= B"` when `B` bodies exist
+    /// already, `"coordinates = N"`, `"rods = D"` when its nodes or rods do not fit.
     /// The builder is unchanged on error.
     pub fn body(&mut self, body: Body<T, DIM>) -> Result<usize, ConfigError> {
         crate::validate::check_positive(body.mass, "mass")?;
@@ -293,9 +302,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             return Err(ConfigError::NonFinite { name: "com" });
         }
         let rho = node_offsets(&body)?;
-        if self.n_bodies >= N {
+        if self.n_bodies >= B {
             return Err(ConfigError::Inconsistent {
-                name: "coordinates = N",
+                name: "bodies <= B",
             });
         }
         let mut nb = *self;
@@ -387,145 +396,9 @@ fn node_offsets<T: Real, const DIM: usize>(
     Ok(rho)
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    Mechanism<T, DIM, N, D, S>
-{
-    pub(super) fn body_rec(&self, l: usize) -> Option<&BodyRec<T, DIM>> {
-        if l < self.n_bodies {
-            self.bodies.get(l)
-        } else {
-            None
-        }
-    }
-
-    /// The number of bodies.
-    pub fn bodies(&self) -> usize {
-        self.n_bodies
-    }
-
-    /// Body `l`'s pose at `q`: its COM and the affine map `A` with `xᵢ − com = A (xᵢ⁰ − com⁰)`
-    /// for its nodes (a rotation while its rods hold; `I` at the build pose). `None` for a
-    /// missing body.
-    pub fn body_pose(
-        &self,
-        l: usize,
-        q: &SVector<T, N>,
-    ) -> Option<(SVector<T, DIM>, SMatrix<T, DIM, DIM>)> {
-        let b = self.body_rec(l)?;
-        let x = b.nodes(q, &SVector::zeros());
-        let e = SMatrix::<T, DIM, DIM>::from_fn(|r, c| x[c + 1][r] - x[0][r]);
-        Some((b.com(q), e * b.inv))
-    }
-
-    /// Body `l`'s twist at `(q, v)`: its COM velocity and its angular velocity `ω = J⁻¹ L`
-    /// (about the COM, world frame; `(0, 0, ω_z)` in the plane). `None` for a missing body.
-    pub fn body_twist(
-        &self,
-        l: usize,
-        q: &SVector<T, N>,
-        v: &SVector<T, N>,
-    ) -> Option<(SVector<T, DIM>, SVector<T, 3>)> {
-        let b = self.body_rec(l)?;
-        Some((b.com(v), b.omega(q, v)))
-    }
-
-    /// Body `l`'s angular momentum about its COM, `Σ mᵢ ρᵢ × ρ̇ᵢ` (`(0, 0, L_z)` in the plane).
-    pub fn body_angular_momentum(
-        &self,
-        l: usize,
-        q: &SVector<T, N>,
-        v: &SVector<T, N>,
-    ) -> Option<SVector<T, 3>> {
-        Some(self.body_rec(l)?.spin(q, v))
-    }
-
-    /// Writes into `v` body `l`'s node velocities for the twist `(v_com, ω)` at `q`:
-    /// `ṗᵢ = v_com + ω × (pᵢ − com)` (in the plane only `ω_z = omega[2]` is used); the rest of
-    /// `v` is unchanged. A rigid motion, so the body's rods stay tangent.
-    ///
-    /// # Errors
-    /// [`ConfigError::OutOfRange`] `"body"`; [`ConfigError::NonFinite`] `"twist"` (`v` is then
-    /// unchanged).
-    pub fn set_body_twist(
-        &self,
-        l: usize,
-        q: &SVector<T, N>,
-        v_com: [T; DIM],
-        omega: [T; 3],
-        v: &mut SVector<T, N>,
-    ) -> Result<(), ConfigError> {
-        let b = self.body_rec(l).ok_or(ConfigError::OutOfRange {
-            name: "body",
-            bound: "< bodies",
-        })?;
-        if !v_com.iter().chain(omega.iter()).all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "twist" });
-        }
-        let w = SVector::from(omega);
-        let rho = b.nodes(q, &b.com(q));
-        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
-            let spin = w.cross(&to3(r));
-            for c in 0..DIM {
-                if let Some(x) = v.as_mut_slice().get_mut(b.offset + j * DIM + c) {
-                    *x = v_com[c] + spin[c];
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The kinetic energy `½ vᵀ M v` of everything (bodies and point masses).
-    pub fn kinetic_energy(&self, v: &SVector<T, N>) -> T {
-        self.mass.kinetic(v)
-    }
-
-    /// The total linear momentum `Σ mᵢ ṗᵢ` over every node.
-    pub fn momentum(&self, v: &SVector<T, N>) -> SVector<T, DIM> {
-        let mut p = SVector::<T, DIM>::zeros();
-        for (place, &m) in self
-            .places
-            .iter()
-            .zip(self.node_mass.iter())
-            .take(self.nodes)
-        {
-            p += SVector::from(place.displacement(v)) * m;
-        }
-        p
-    }
-
-    /// The total angular momentum about the origin `Σ mᵢ pᵢ × ṗᵢ` (`(0, 0, L_z)` in the plane).
-    pub fn angular_momentum(&self, q: &SVector<T, N>, v: &SVector<T, N>) -> SVector<T, 3> {
-        let mut l = SVector::<T, 3>::zeros();
-        for (place, &m) in self
-            .places
-            .iter()
-            .zip(self.node_mass.iter())
-            .take(self.nodes)
-        {
-            let x = to3(&place.position(q));
-            let xd = to3(&SVector::from(place.displacement(v)));
-            l += x.cross(&xd) * m;
-        }
-        l
-    }
-
-    /// The body-fixed point of `link` at world position `p` (build pose).
-    pub(super) fn link_point(&self, link: Link, p: &SVector<T, DIM>) -> BodyPoint<T, DIM> {
-        link_point(&self.bodies, link, p)
-    }
-
-    pub(super) fn joint_rec(&self, j: usize) -> Option<&Joint<T, DIM>> {
-        if j < self.n_joints {
-            self.joints.get(j)
-        } else {
-            None
-        }
-    }
-}
-
 /// The point of `link` at world position `p` (build pose): a body point or a ground point.
-pub(super) fn link_point<T: Real, const DIM: usize, const N: usize>(
-    bodies: &[BodyRec<T, DIM>; N],
+pub(super) fn link_point<T: Real, const DIM: usize>(
+    bodies: &[BodyRec<T, DIM>],
     link: Link,
     p: &SVector<T, DIM>,
 ) -> BodyPoint<T, DIM> {

@@ -3,19 +3,29 @@
 
 use super::body::BodyRec;
 use super::joint::Joint;
-use super::linkage::Place;
-use super::row::Bilinear;
+use super::linkage::{Linkage, Place};
 use super::spring::Spring;
 use super::{Actuator, Mechanism};
 use crate::model::Constraint;
 use crate::systems::{Endpoint, Link};
-use crate::validate::{check_nonnegative, check_positive};
+use crate::validate::check_positive;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
-/// Builds a [`Mechanism`] with `N` coordinates, `D` rods and `S` springs (none by default) in
-/// `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the coordinates, the forms
-/// produced and the errors).
+/// Builds a [`Mechanism`] in `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the
+/// coordinates, the forms produced and the errors).
+///
+/// The const parameters are exact counts or capacities, so that a mechanism stores only what
+/// it holds:
+/// - `N`: the coordinates (exact: [`MechanismBuilder::build`] checks the nodes' sum);
+/// - `D`: the constraint rows, rods and joint rows (exact);
+/// - `S`: the springs (exact; 0 by default);
+/// - `B`: room for rigid bodies ([`MechanismBuilder::body`]; 0 by default, a capacity: fewer
+///   bodies are fine, one more is [`ConfigError::Inconsistent`] `"bodies <= B"`);
+/// - `J`: room for joints ([`MechanismBuilder::revolute`] and friends; 0 by default, a
+///   capacity: one more is `"joints <= J"`).
+///
+/// A point-mass mechanism (`B = J = 0`) carries no body or joint storage at all.
 #[derive(Clone, Copy, Debug)]
 pub struct MechanismBuilder<
     T: Real,
@@ -23,6 +33,8 @@ pub struct MechanismBuilder<
     const N: usize,
     const D: usize,
     const S: usize = 0,
+    const B: usize = 0,
+    const J: usize = 0,
 > {
     pub(super) places: [Place<T, DIM>; N],
     pub(super) node_mass: [T; N],
@@ -37,11 +49,10 @@ pub struct MechanismBuilder<
     pub(super) n_act: usize,
     pub(super) springs: [Spring<T, DIM>; S],
     pub(super) n_springs: usize,
-    /// Row `k` is a joint row when `Some` (its `links[k]` then unused).
-    pub(super) joint_rows: [Option<Bilinear<T, DIM>>; D],
-    pub(super) bodies: [BodyRec<T, DIM>; N],
+    pub(super) bodies: [BodyRec<T, DIM>; B],
     pub(super) n_bodies: usize,
-    pub(super) joints: [Joint<T, DIM>; N],
+    /// The joints; joint `j`'s rows are rows `first_row ..` (their `links` entries unused).
+    pub(super) joints: [Joint<T, DIM>; J],
     pub(super) n_joints: usize,
 }
 
@@ -68,8 +79,15 @@ pub(super) fn unit<T: Real, const DIM: usize>(
     Ok(SVector::from(v) / n)
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    MechanismBuilder<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
     /// An empty mechanism, no gravity.
     ///
@@ -94,10 +112,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             n_act: 0,
             springs: [Spring::unused(); S],
             n_springs: 0,
-            joint_rows: [None; D],
-            bodies: [BodyRec::unused(); N],
+            bodies: [BodyRec::unused(); B],
             n_bodies: 0,
-            joints: [Joint::unused(); N],
+            joints: [Joint::unused(); J],
             n_joints: 0,
         })
     }
@@ -294,183 +311,6 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         Ok(self.rods - 1)
     }
 
-    /// A linear spring of stiffness `k ≥ 0` (N/m) and rest length `L₀ ≥ 0` (m) between nodes
-    /// `a` and `b`: `V = ½ k (|p_a − p_b| − L₀)²` ([`Springs`](super::Springs)). `L₀ = 0` (a
-    /// zero-length spring, `½ k |p_a − p_b|²`) is allowed: it is smooth everywhere. Returns the
-    /// spring's index.
-    ///
-    /// # Errors
-    /// [`ConfigError::OutOfRange`] `"node"`; [`ConfigError::Inconsistent`]
-    /// `"spring ends distinct"` (`a = b`); `"stiffness"` / `"rest length"`
-    /// ([`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for a negative value);
-    /// [`ConfigError::Inconsistent`] `"spring ends coincide"` when `L₀ > 0` and the two ends
-    /// start at one point (the force direction is undefined there); `"springs = S"` when `S`
-    /// springs exist already.
-    pub fn spring(&mut self, a: usize, b: usize, k: T, rest: T) -> Result<usize, ConfigError> {
-        let (pa, pb) = (self.place(a)?, self.place(b)?);
-        if a == b {
-            return Err(ConfigError::Inconsistent {
-                name: "spring ends distinct",
-            });
-        }
-        self.push_spring(pa, pb, k, rest)
-    }
-
-    /// A linear spring `k ≥ 0`, `L₀ ≥ 0` from node `a` to the ground pin `anchor`.
-    ///
-    /// # Errors
-    /// As [`MechanismBuilder::spring`]; [`ConfigError::NonFinite`] `"anchor"`.
-    pub fn spring_to_ground(
-        &mut self,
-        a: usize,
-        anchor: [T; DIM],
-        k: T,
-        rest: T,
-    ) -> Result<usize, ConfigError> {
-        let pa = self.place(a)?;
-        if !anchor.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "anchor" });
-        }
-        self.push_spring(pa, Place::Ground(SVector::from(anchor)), k, rest)
-    }
-
-    fn push_spring(
-        &mut self,
-        a: Place<T, DIM>,
-        b: Place<T, DIM>,
-        k: T,
-        rest: T,
-    ) -> Result<usize, ConfigError> {
-        let k = crate::systems::check_nonnegative(k, "stiffness")?;
-        let rest = crate::systems::check_nonnegative(rest, "rest length")?;
-        if rest > T::zero() && a.position(&self.start) == b.position(&self.start) {
-            return Err(ConfigError::Inconsistent {
-                name: "spring ends coincide",
-            });
-        }
-        if self.n_springs >= S {
-            return Err(ConfigError::Inconsistent {
-                name: "springs = S",
-            });
-        }
-        if let Some(s) = self.springs.get_mut(self.n_springs) {
-            *s = Spring::from_valid(a, b, k, rest);
-        }
-        self.n_springs += 1;
-        Ok(self.n_springs - 1)
-    }
-
-    /// Gravity `g ≥ 0` along the last axis, downwards (`−y` in the plane, `−z` in space):
-    /// `V = Σ mᵢ g hᵢ` with `hᵢ` the node's height.
-    ///
-    /// # Errors
-    /// `"g"`: [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `g < 0`.
-    pub fn gravity(&mut self, g: T) -> Result<(), ConfigError> {
-        self.g = check_nonnegative(g, "g")?;
-        Ok(())
-    }
-
-    /// A linear dashpot `c ≥ 0` between nodes `a` and `b`, isotropic: the force on `a` is
-    /// `−c (v_a − v_b)` in every direction (not only along the line of centres), i.e.
-    /// `C += c Bᵀ B` with `B = ∂(p_a − p_b)/∂q` (`c (eₐ − e_b)(eₐ − e_b)ᵀ ⊗ I` for free nodes).
-    ///
-    /// # Errors
-    /// `"node"`, `"rod ends distinct"` (`a = b`) as for rods; `"damping"`:
-    /// [`ConfigError::NonFinite`], [`ConfigError::OutOfRange`] for `c < 0`,
-    /// [`ConfigError::Overflow`] when an entry of the damping matrix with this dashpot added
-    /// overflows (the builder is then unchanged).
-    pub fn dashpot(&mut self, a: usize, b: usize, c: T) -> Result<(), ConfigError> {
-        let (pa, pb) = (self.place(a)?, self.place(b)?);
-        if a == b {
-            return Err(ConfigError::Inconsistent {
-                name: "rod ends distinct",
-            });
-        }
-        let c = check_nonnegative(c, "damping")?;
-        self.add_damping(&pa, &pb, c)
-    }
-
-    /// A linear dashpot `c ≥ 0` from node `a` to the ground: force `−c v_a`, `C += c B_aᵀB_a`.
-    ///
-    /// # Errors
-    /// As [`MechanismBuilder::dashpot`].
-    pub fn dashpot_to_ground(&mut self, a: usize, c: T) -> Result<(), ConfigError> {
-        let pa = self.place(a)?;
-        let c = check_nonnegative(c, "damping")?;
-        self.add_damping(&pa, &Place::Ground(SVector::zeros()), c)
-    }
-
-    /// Adds a dashpot's `c BᵀB` to the damping matrix unless an entry of the sum overflows
-    /// (the builder is then unchanged).
-    fn add_damping(
-        &mut self,
-        a: &Place<T, DIM>,
-        b: &Place<T, DIM>,
-        c: T,
-    ) -> Result<(), ConfigError> {
-        let mut damping = self.damping;
-        super::add_dashpot(&mut damping, a, b, c);
-        if !damping.iter().all(|x| x.finite()) {
-            return Err(ConfigError::Overflow { name: "damping" });
-        }
-        self.damping = damping;
-        Ok(())
-    }
-
-    /// A force actuator on node `a` along `axis` (normalised): command `f` applies the force
-    /// `f · axis/|axis|` to the node (for a rail node, its component along the rail). Returns
-    /// the actuator's index in the command vector.
-    ///
-    /// # Errors
-    /// `"node"`; `"actuator axis"` ([`ConfigError::OutOfRange`] for a zero axis,
-    /// [`ConfigError::NonFinite`]); [`ConfigError::Inconsistent`] `"actuators <= N"`.
-    pub fn force_actuator(&mut self, a: usize, axis: [T; DIM]) -> Result<usize, ConfigError> {
-        self.place(a)?;
-        let axis = unit(axis, "actuator axis")?;
-        self.push_actuator(Actuator::Force { node: a, axis })
-    }
-
-    /// A torque actuator between the rods `joint–a` and `joint–b` (planar only), as force pairs:
-    /// command `τ` turns rod `joint→a` by `+τ` (counter-clockwise) and rod `joint→b` by `−τ`,
-    /// applying `τ/|r|² · r⊥` at the far end of each rod `r` and the opposite at the joint
-    /// (net force zero, net torque zero).
-    ///
-    /// # Errors
-    /// `"node"`; `"rod ends distinct"` when two of the three nodes are equal;
-    /// [`ConfigError::Inconsistent`] `"topology"` in 3-D; `"actuators <= N"`.
-    pub fn torque_actuator(
-        &mut self,
-        joint: usize,
-        a: usize,
-        b: usize,
-    ) -> Result<usize, ConfigError> {
-        self.place(joint)?;
-        self.place(a)?;
-        self.place(b)?;
-        if joint == a || joint == b || a == b {
-            return Err(ConfigError::Inconsistent {
-                name: "rod ends distinct",
-            });
-        }
-        if DIM != 2 {
-            return Err(ConfigError::Inconsistent { name: "topology" });
-        }
-        self.push_actuator(Actuator::Torque { joint, a, b })
-    }
-
-    pub(super) fn push_actuator(&mut self, act: Actuator<T, DIM>) -> Result<usize, ConfigError> {
-        if self.n_act >= N {
-            return Err(ConfigError::Inconsistent {
-                name: "actuators <= N",
-            });
-        }
-        if let Some(a) = self.actuators.get_mut(self.n_act) {
-            *a = act;
-        }
-        self.n_act += 1;
-        Ok(self.n_act - 1)
-    }
-
     /// The validated mechanism.
     ///
     /// # Errors
@@ -482,7 +322,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// [`MechanismBuilder::pin_length`] whose length is not the start distance of its ends, to
     /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
     /// put them).
-    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S>, ConfigError> {
+    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {
                 name: "coordinates = N",
@@ -499,35 +339,16 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
-        let built = Mechanism::from_builder(self)?;
-        self.check_start(&built)?;
-        Ok(built)
-    }
-
-    /// Every rod's start length matches its length: `|ℓ² − L²| / L² ≤ √ε` at the start
-    /// positions (`1.5e-8` in `f64`, `3.5e-4` in `f32`; a rod measured from its ends by
-    /// [`MechanismBuilder::rod`] or [`MechanismBuilder::pin`] matches to round-off).
-    ///
-    /// # Errors
-    /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
-    /// not match.
-    fn check_start(&self, built: &Mechanism<T, DIM, N, D, S>) -> Result<(), ConfigError> {
-        let g = built.constraint().value(&self.start);
-        let tol = T::default_epsilon().sqrt();
-        let rows = self.links.iter().zip(self.joint_rows.iter());
-        for (k, (gk, (link, joint))) in g.iter().zip(rows).enumerate() {
-            let scale = joint.map_or(link.length * link.length, |j| j.length2);
-            let rel = (*gk / scale).abs();
-            // A NaN mismatch is refused too.
-            if rel > tol || !rel.finite() {
-                return Err(ConfigError::StartMismatch {
-                    name: "rod",
-                    index: u32::try_from(k).unwrap_or(u32::MAX),
-                    excess: crate::error::excess(rel, tol),
-                });
+        // One value returned on every path, built in place: no second copy of the mechanism
+        // in this frame (the stack budget of a device that builds one), and the rows checked
+        // by reference.
+        let mut built = Mechanism::from_builder(self);
+        if let Ok(m) = &built {
+            if let Err(e) = check_start(&m.linkage, &self.start) {
+                built = Err(e);
             }
         }
-        Ok(())
+        built
     }
 
     /// Whether any rod end is a node on a rail.
@@ -548,4 +369,36 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             Endpoint::Anchor(c) => Place::Ground(*c),
         }
     }
+}
+
+/// Every rod's start length matches its length: `|ℓ² − L²| / L² ≤ √ε` at the start
+/// positions (`1.5e-8` in `f64`, `3.5e-4` in `f32`; a rod measured from its ends by
+/// [`MechanismBuilder::rod`] or [`MechanismBuilder::pin`] matches to round-off).
+///
+/// # Errors
+/// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
+/// not match.
+#[inline(never)]
+fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
+    linkage: &Linkage<T, DIM, N, D>,
+    start: &SVector<T, N>,
+) -> Result<(), ConfigError> {
+    let g = linkage.value(start);
+    let tol = T::default_epsilon().sqrt();
+    for (k, (gk, row)) in g.iter().zip(linkage.rows().iter()).enumerate() {
+        let scale = match row {
+            super::Row::Rod(rod) => rod.length2,
+            super::Row::Joint(j) => j.length2,
+        };
+        let rel = (*gk / scale).abs();
+        // A NaN mismatch is refused too.
+        if rel > tol || !rel.finite() {
+            return Err(ConfigError::StartMismatch {
+                name: "rod",
+                index: u32::try_from(k).unwrap_or(u32::MAX),
+                excess: crate::error::excess(rel, tol),
+            });
+        }
+    }
+    Ok(())
 }

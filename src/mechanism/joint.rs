@@ -104,6 +104,8 @@ pub(super) struct Joint<T: Real, const DIM: usize> {
     pub frame: [SVector<T, DIM>; 3],
     /// The child's size `r`.
     pub r: T,
+    /// Its first constraint row (its rows are `first_row .. first_row + kind.rows(DIM)`).
+    pub first_row: usize,
 }
 
 impl<T: Real, const DIM: usize> Joint<T, DIM> {
@@ -115,13 +117,14 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
             anchor: SVector::zeros(),
             frame: [SVector::zeros(); 3],
             r: T::one(),
+            first_row: 0,
         }
     }
 
     /// `(C(p + r x), C(p))` or `(P(p + r x), P(p))`.
-    fn vector<const N: usize>(
+    fn vector(
         &self,
-        bodies: &[BodyRec<T, DIM>; N],
+        bodies: &[BodyRec<T, DIM>],
         link: Link,
         x: &SVector<T, DIM>,
     ) -> (BodyPoint<T, DIM>, BodyPoint<T, DIM>) {
@@ -148,10 +151,7 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
     }
 
     /// The joint's rows (the first `kind.rows(DIM)` are used).
-    pub(super) fn rows<const N: usize>(
-        &self,
-        bodies: &[BodyRec<T, DIM>; N],
-    ) -> [Bilinear<T, DIM>; 6] {
+    pub(super) fn rows(&self, bodies: &[BodyRec<T, DIM>]) -> [Bilinear<T, DIM>; 6] {
         let child = Link::Body(self.child);
         let [u, n1, n2] = self.frame;
         let cp = link_point(bodies, child, &self.anchor);
@@ -240,8 +240,15 @@ fn frame<T: Real, const DIM: usize>(u: SVector<T, DIM>) -> [SVector<T, DIM>; 3] 
     [u, n1, SVector::from_fn(|c, _| n2[c])]
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    MechanismBuilder<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
     /// A revolute joint (hinge) between `parent` and `child` through `anchor` along `axis`
     /// (world, build pose; in the plane the hinge turns about the plane's normal and `axis`
@@ -289,8 +296,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
     /// [`ConfigError::OutOfRange`] `"body"` (a missing body); [`ConfigError::Inconsistent`]
     /// `"joint child is a body"` (`child` is the ground), `"joint links distinct"` (a body
     /// joined to itself), `"joint tree (no closed loops)"` (the child already has a parent
-    /// joint, or the parent descends from the child), `"rods = D"` (the rows do not fit);
-    /// [`ConfigError::NonFinite`] `"anchor"`. The builder is unchanged on error.
+    /// joint, or the parent descends from the child), `"rods = D"` (the rows do not fit),
+    /// `"joints <= J"` (`J` joints exist already); [`ConfigError::NonFinite`] `"anchor"`. The
+    /// builder is unchanged on error.
     pub fn spherical(
         &mut self,
         parent: Link,
@@ -357,23 +365,18 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             anchor: SVector::from(anchor),
             frame: frame(u),
             r: rec.radius,
+            first_row: self.rods,
         };
         let n = kind.rows(DIM);
         if self.rods + n > D {
             return Err(ConfigError::Inconsistent { name: "rods = D" });
         }
-        if self.n_joints >= N {
+        if self.n_joints >= J {
             return Err(ConfigError::Inconsistent {
-                name: "joints <= N",
+                name: "joints <= J",
             });
         }
-        let rows = joint.rows(&self.bodies);
-        for row in rows.iter().take(n) {
-            if let Some(slot) = self.joint_rows.get_mut(self.rods) {
-                *slot = Some(*row);
-            }
-            self.rods += 1;
-        }
+        self.rods += n;
         let id = self.n_joints;
         if let Some(j) = self.joints.get_mut(id) {
             *j = joint;

@@ -18,8 +18,15 @@ fn diff<T: Real, const DIM: usize, const N: usize>(
     SVector::from(a.point(q, with_origin)) - SVector::from(b.point(q, with_origin))
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    Mechanism<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
 {
     /// The number of joints.
     pub fn joints(&self) -> usize {

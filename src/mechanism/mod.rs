@@ -43,8 +43,10 @@
 //! [`MechanismBuilder::joint_damping`] drive and damp a joint; [`Mechanism::joint_angle`],
 //! [`Mechanism::body_pose`] and friends read the state out. Sizes:
 //! `N = bodies · body_coordinates(DIM)` (+ point nodes), `D = bodies · body_constraints(DIM)
-//! + Σ JointKind::rows(kind, DIM)` (+ rods). The formulation, its reasons and the joints'
-//! rows, motors and dampers are documented in `body.rs` and `joint.rs`
+//! + Σ JointKind::rows(kind, DIM)` (+ rods); `B ≥ bodies` and `J ≥ joints` are the builder's
+//! body and joint capacities (`MechanismBuilder<T, DIM, N, D, S, B, J>`, both 0 by default,
+//! so point-mass mechanisms store no body or joint records). The formulation, its reasons
+//! and the joints' rows, motors and dampers are documented in `body.rs` and `joint.rs`
 //! ([`Body`], [`JointKind`]).
 //!
 //! ```
@@ -53,7 +55,8 @@
 //! // the ground 0.25 m above its COM.
 //! const N: usize = body_coordinates(2);
 //! const D: usize = body_constraints(2) + JointKind::Revolute.rows(2);
-//! let mut b = MechanismBuilder::<f64, 2, N, D>::new()?;
+//! // No springs, room for one body (`B = 1`) and one joint (`J = 1`).
+//! let mut b = MechanismBuilder::<f64, 2, N, D, 0, 1, 1>::new()?;
 //! let link = b.body(Body { mass: 1.0, com: [0.3, 0.95], inertia: [[0.02, 0.0], [0.0, 0.0]] })?;
 //! let hinge = b.revolute(Link::Ground, Link::Body(link), [0.3, 1.2], [0.0, 0.0])?;
 //! let motor = b.joint_motor(hinge)?;
@@ -120,10 +123,13 @@
 //! torque actuator in 3-D, [`Mechanism::distances`] with rails), `Inconsistent "coordinates =
 //! N"` / `"rods = D"` / `"springs = S"` (counts not matching the const sizes), `NonFinite` for NaN or infinite
 //! input. Bodies and joints add theirs (see [`MechanismBuilder::body`],
-//! [`MechanismBuilder::spherical`]). All are [`ConfigError`]s.
+//! [`MechanismBuilder::spherical`]), among them `Inconsistent "bodies <= B"` / `"joints <= J"`
+//! (one more than the builder's capacity). All are [`ConfigError`]s.
 
 mod body;
+mod body_state;
 mod builder;
+mod forces;
 mod joint;
 mod joint_state;
 mod linkage;
@@ -132,6 +138,7 @@ mod spring;
 
 pub use body::{body_constraints, body_coordinates, Body};
 pub use builder::MechanismBuilder;
+pub use forces::Actuator;
 pub use joint::{JointKind, Link};
 pub use linkage::{Linkage, Place, Rod, Row};
 pub use row::{Bilinear, BodyPoint};
@@ -151,70 +158,25 @@ pub type LinkagePenalty<T, const DIM: usize, const N: usize, const D: usize> =
 pub type DistancesPenalty<T, const DIM: usize, const N: usize, const D: usize> =
     Penalty<T, LinearPotential<T, N>, Distances<T, DIM, N, D>, D>;
 
-/// One actuator (see [`MechanismBuilder::force_actuator`], [`MechanismBuilder::torque_actuator`]).
-///
-/// Nodes are stored by index (validated by the builder), not by [`Place`]: an actuator is then
-/// a few words, which keeps a [`Mechanism`] small enough to live on a microcontroller's stack
-/// next to its integrator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Actuator<T: Real, const DIM: usize> {
-    /// An unused slot.
-    None,
-    /// A force along the unit `axis` on a node.
-    Force {
-        /// The node.
-        node: usize,
-        /// The unit axis.
-        axis: SVector<T, DIM>,
-    },
-    /// A torque between the rods `joint–a` and `joint–b` (planar).
-    Torque {
-        /// The common node.
-        joint: usize,
-        /// The far end of the rod turned by `+τ`.
-        a: usize,
-        /// The far end of the rod turned by `−τ`.
-        b: usize,
-    },
-    /// A joint motor (see [`MechanismBuilder::joint_motor`]).
-    Joint {
-        /// The joint.
-        joint: usize,
-    },
-}
-
-/// `C += c BᵀB` for a dashpot between two places (`B = ∂(p_a − p_b)/∂q`).
-fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
-    out: &mut SMatrix<T, N, N>,
-    a: &Place<T, DIM>,
-    b: &Place<T, DIM>,
-    c: T,
-) {
-    // Column j of BᵀB·c is Bᵀ(c B e_j): scatter each unit coordinate's displacement back.
-    for j in 0..N {
-        let mut e = SVector::<T, N>::zeros();
-        e[j] = T::one();
-        let (da, db) = (a.displacement(&e), b.displacement(&e));
-        let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
-        let mut col = SVector::<T, N>::zeros();
-        a.scatter(&mut col, &v);
-        b.scatter(&mut col, &v.map(|x| -x));
-        for i in 0..N {
-            out[(i, j)] += col[i];
-        }
-    }
-}
-
 /// The penalised potential of a mechanism with springs: gravity and springs ([`Loads`]) plus
 /// `½ Σ ω² gₖ²` over its [`Linkage`].
 pub type SpringPenalty<T, const DIM: usize, const N: usize, const D: usize, const S: usize> =
     Penalty<T, Loads<T, DIM, N, S>, Linkage<T, DIM, N, D>, D>;
 
-/// A validated mechanism with `S` springs (none by default): what [`MechanismBuilder::build`]
-/// returns.
+/// A validated mechanism: what [`MechanismBuilder::build`] returns. Its const parameters are
+/// the builder's ([`MechanismBuilder`]): `N` coordinates, `D` constraint rows, `S` springs,
+/// room for `B` rigid bodies and `J` joints (`S`, `B` and `J` are 0 by default, so a
+/// point-mass mechanism stores no spring, body or joint records).
 #[derive(Clone, Copy, Debug)]
-pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize = 0>
-{
+pub struct Mechanism<
+    T: Real,
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const S: usize = 0,
+    const B: usize = 0,
+    const J: usize = 0,
+> {
     places: [Place<T, DIM>; N],
     nodes: usize,
     mass: Mass<T, N>,
@@ -229,16 +191,23 @@ pub struct Mechanism<T: Real, const DIM: usize, const N: usize, const D: usize, 
     springs: Springs<T, DIM, N, S>,
     node_mass: [T; N],
     joint_rows: bool,
-    bodies: [body::BodyRec<T, DIM>; N],
+    bodies: [body::BodyRec<T, DIM>; B],
     n_bodies: usize,
-    joints: [joint::Joint<T, DIM>; N],
+    joints: [joint::Joint<T, DIM>; J],
     n_joints: usize,
 }
 
-impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
-    Mechanism<T, DIM, N, D, S>
+impl<
+        T: Real,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
 {
-    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S>) -> Result<Self, ConfigError> {
+    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<Self, ConfigError> {
         let up = DIM - 1;
         let mut m = SVector::<T, N>::zeros();
         let mut w = SVector::<T, N>::zeros();
@@ -278,8 +247,10 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
                 length2: l.length * l.length,
             })
         });
-        for (row, joint) in rows.iter_mut().zip(b.joint_rows.iter()) {
-            if let Some(j) = joint {
+        for joint in b.joints.iter().take(b.n_joints) {
+            let made = joint.rows(&b.bodies);
+            let used = made.iter().take(joint.kind.rows(DIM));
+            for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
                 *row = linkage::Row::Joint(*j);
             }
         }
@@ -297,7 +268,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             start: b.start,
             springs: Springs::from_valid(b.springs),
             node_mass: b.node_mass,
-            joint_rows: b.joint_rows.iter().any(Option::is_some),
+            joint_rows: b.n_joints > 0,
             bodies: b.bodies,
             n_bodies: b.n_bodies,
             joints: b.joints,
@@ -383,66 +354,14 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize, const S: usize>
             None
         }
     }
-
-    /// The number of actuators (the length of a command vector).
-    pub fn actuators(&self) -> usize {
-        self.n_act
-    }
-
-    /// Writes into `u` the generalised force of the actuator `commands` at `q` (command `k`
-    /// drives actuator `k`; newtons for a force, N·m for a torque), in the sign convention of
-    /// [`crate::forcing`]: `M q̈ = −∇V + u`. Force actuators give a constant map; a torque's
-    /// force pair depends on the rods' directions at `q`.
-    ///
-    /// # Errors
-    /// [`ConfigError::Inconsistent`] `"commands = actuators"` for a wrong length,
-    /// [`ConfigError::NonFinite`] `"command"`; `u` is then unchanged.
-    pub fn actuation(
-        &self,
-        commands: &[T],
-        q: &SVector<T, N>,
-        u: &mut SVector<T, N>,
-    ) -> Result<(), ConfigError> {
-        if commands.len() != self.n_act {
-            return Err(ConfigError::Inconsistent {
-                name: "commands = actuators",
-            });
-        }
-        if !commands.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "command" });
-        }
-        u.fill(T::zero());
-        // Node indices were validated by the builder: `place` never misses.
-        let place = |i: usize| match self.places.get(i) {
-            Some(p) => *p,
-            None => Place::Ground(SVector::zeros()),
-        };
-        for (act, &f) in self.actuators.iter().zip(commands.iter()) {
-            match *act {
-                Actuator::Force { node, axis } => {
-                    let mut v = [T::zero(); DIM];
-                    for c in 0..DIM {
-                        v[c] = axis[c] * f;
-                    }
-                    place(node).scatter(u, &v);
-                }
-                Actuator::Torque { joint, a, b } => {
-                    let j = place(joint);
-                    torque_pair(u, q, &j, &place(a), f);
-                    torque_pair(u, q, &j, &place(b), -f);
-                }
-                Actuator::Joint { joint } => self.add_joint_motor(joint, f, q, u),
-                Actuator::None => {}
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The forms of a mechanism without springs: today's types, gravity alone as the base
 /// potential (a mechanism with springs uses [`Mechanism::system_with_springs`] and
 /// [`Mechanism::penalised_with_springs`], so its springs cannot be dropped by accident).
-impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM, N, D> {
+impl<T: Real, const DIM: usize, const N: usize, const D: usize, const B: usize, const J: usize>
+    Mechanism<T, DIM, N, D, 0, B, J>
+{
     /// The unconstrained system `M`, gravity (pair it with [`Mechanism::constraint`]).
     pub fn system(&self) -> System<T, LinearPotential<T, N>, N> {
         System::new(self.mass, self.gravity)
@@ -475,25 +394,4 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Mechanism<T, DIM
             Penalty::new(self.gravity, self.distances()?, omega)?,
         ))
     }
-}
-
-/// Torque `tau` on the rod `joint → end` (planar): `tau/|r|² r⊥` on `end`, the opposite on `joint`.
-fn torque_pair<T: Real, const DIM: usize, const N: usize>(
-    u: &mut SVector<T, N>,
-    q: &SVector<T, N>,
-    joint: &Place<T, DIM>,
-    end: &Place<T, DIM>,
-    tau: T,
-) {
-    let r = end.position(q) - joint.position(q);
-    let r2 = r.norm_squared();
-    if DIM != 2 || r2 <= T::zero() || !r2.finite() {
-        return;
-    }
-    let s = tau / r2;
-    let mut v = [T::zero(); DIM];
-    v[0] = -r[1] * s;
-    v[1] = r[0] * s;
-    end.scatter(u, &v);
-    joint.scatter(u, &v.map(|x| -x));
 }

@@ -167,6 +167,23 @@ impl<T: Real, const N: usize> Mass<T, N> {
         }
     }
 
+    /// [`Mass::cholesky_factor`] written into `out` (no matrix is returned through the stack).
+    pub fn cholesky_factor_into(&self, out: &mut SMatrix<T, N, N>) {
+        match &self.kind {
+            Kind::Identity => out.fill_with_identity(),
+            Kind::Diagonal { m, .. } => {
+                out.fill(T::zero());
+                for i in 0..N {
+                    out[(i, i)] = m[i].sqrt();
+                }
+            }
+            Kind::Full { chol, .. } => {
+                out.copy_from(chol.l_dirty());
+                out.fill_upper_triangle(T::zero(), 1);
+            }
+        }
+    }
+
     /// Whether `M` is the identity (lets methods skip work).
     pub fn is_identity(&self) -> bool {
         matches!(self.kind, Kind::Identity)
@@ -316,6 +333,31 @@ mod tests {
         let mut a = SMatrix::<f64, 3, 3>::identity();
         mass.add_to(&mut a);
         assert_eq!(a, SMatrix::identity() + m);
+    }
+
+    /// `cholesky_factor_into` writes what `cholesky_factor` returns, bit for bit, over any
+    /// previous content of `out`, for each kind of mass in f64 and f32.
+    #[test]
+    fn cholesky_factor_into_matches_cholesky_factor() {
+        fn check<T: Real>() {
+            let masses = [
+                Mass::<T, 3>::identity(),
+                Mass::diagonal(vector![T::lit(2.0), T::lit(0.3), T::lit(5.0)]).unwrap(),
+                Mass::full(matrix![
+                    T::lit(2.0), T::lit(0.3), T::lit(-0.1);
+                    T::lit(0.3), T::lit(1.5), T::lit(0.2);
+                    T::lit(-0.1), T::lit(0.2), T::lit(1.1)
+                ])
+                .unwrap(),
+            ];
+            for m in masses {
+                let mut out = SMatrix::<T, 3, 3>::repeat(T::lit(7.0));
+                m.cholesky_factor_into(&mut out);
+                assert_eq!(out, m.cholesky_factor());
+            }
+        }
+        check::<f64>();
+        check::<f32>();
     }
 
     #[test]

@@ -126,49 +126,52 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
         product(work, |w| *w = qm.transpose() * self.noise_cov * qm);
         self.gamma = modal_friction(work)?;
         product(work, |w| *w = qm.transpose() * l_inv);
-        self.noise_cov = match params.noise {
+        match params.noise {
             // No noise: `GGᵀ = 0` (the product gives it up to the signs of its zeros, which
             // nothing reads).
-            Noise::Scalar(s) if s == T::zero() => SMatrix::zeros(),
-            _ => modal_noise_covariance(&params.noise, work, scalar_c)?,
-        };
+            Noise::Scalar(s) if s == T::zero() => self.noise_cov.fill(T::zero()),
+            _ => modal_noise_covariance(&params.noise, work, scalar_c, &mut self.noise_cov)?,
+        }
         self.noisy = self.noise_cov.iter().any(|&x| x != T::zero());
         product(&mut self.from_modal, |w| *w = l_inv.transpose() * qm);
         product(work, |w| *w = qm.transpose() * self.to_modal.transpose());
         self.to_modal = *work;
         product(work, |w| *w = qm.transpose() * self.force_to_modal);
         self.force_to_modal = *work;
-        let id = SMatrix::<T, N, N>::identity();
-        self.trivial = self.to_modal == id && self.from_modal == id && self.force_to_modal == id;
+        self.trivial = is_identity(&self.to_modal)
+            && is_identity(&self.from_modal)
+            && is_identity(&self.force_to_modal);
         Ok(())
-    }
-
-    /// [`Self::fill`] with its scratch in this frame (out of line: not on the stack of the
-    /// caller's other calls).
-    #[inline(never)]
-    pub(super) fn fill_scratch(
-        &mut self,
-        k: &SMatrix<T, N, N>,
-        params: &FastParams<T, N>,
-    ) -> Result<(), ConfigError> {
-        let mut scratch = [SMatrix::zeros(); 2];
-        self.fill(k, params, &mut scratch)
     }
 
     /// The first part of [`Self::fill`]: `L` (`M = LLᵀ`) into `to_modal`, `L⁻¹` into
     /// `force_to_modal`, the friction in the mass-weighted frame into `noise_cov`; returns the
     /// scalar friction when it is one. Out of line, so its temporaries leave the stack before
     /// the eigendecomposition.
+    ///
+    /// Each result is written in place (the triangular solve too, which `solve_lower_triangular`
+    /// performs on a copy of its right-hand side: the same operations).
     #[inline(never)]
     fn factor_mass(&mut self, friction: &Friction<T, N>) -> Result<Option<T>, ConfigError> {
-        self.to_modal = self.mass.cholesky_factor();
-        self.force_to_modal = self
+        self.mass.cholesky_factor_into(&mut self.to_modal);
+        self.force_to_modal.fill_with_identity();
+        if !self
             .to_modal
-            .solve_lower_triangular(&SMatrix::identity())
-            .ok_or(ConfigError::NotPositiveDefinite { name: "mass" })?;
-        let scalar_c;
-        (self.noise_cov, scalar_c) = friction_frame(friction, &self.to_modal, &self.force_to_modal);
-        Ok(scalar_c)
+            .solve_lower_triangular_mut(&mut self.force_to_modal)
+        {
+            return Err(ConfigError::NotPositiveDefinite { name: "mass" });
+        }
+        Ok(friction_frame(
+            friction,
+            &self.to_modal,
+            &self.force_to_modal,
+            &mut self.noise_cov,
+        ))
+    }
+
+    /// Replaces the mass of a blank system (before [`Self::fill`]).
+    pub(super) fn set_mass(&mut self, mass: Mass<T, N>) {
+        self.mass = mass;
     }
 
     /// The mass matrix.
@@ -262,9 +265,12 @@ impl<T: Real, const N: usize> StiffLinear<T, N> {
 pub struct FastFlow<T: Real, const N: usize> {
     h: T,
     maps: [Matrix2<T>; N],
-    /// Lower block-triangular Cholesky factor of `Σ`, blocks `chol[i][j]` for modes `i ≥ j`,
-    /// in the interleaved ordering `(z₀, ζ₀, z₁, ζ₁, …)`.
-    chol: [[Matrix2<T>; N]; N],
+    /// Lower block-triangular Cholesky factor of `Σ` in the interleaved ordering
+    /// `(z₀, ζ₀, z₁, ζ₁, …)`, stored as four `N×N` quarters: `chol[a][b][(i, j)]` is entry
+    /// `(a, b)` of the `2×2` block of modes `i ≥ j` ([`Self::block`]). `N×N` matrices, so that
+    /// a construction in place uses two of them as its scratch before the factor is written
+    /// ([`Self::scratch`]).
+    chol: [[SMatrix<T, N, N>; 2]; 2],
     noisy: bool,
 }
 
@@ -304,7 +310,7 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
         Self {
             h: T::zero(),
             maps: [Matrix2::zeros(); N],
-            chol: [[Matrix2::zeros(); N]; N],
+            chol: [[SMatrix::zeros(); 2]; 2],
             noisy: false,
         }
     }
@@ -319,18 +325,33 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
             return Err(ConfigError::StepSize);
         }
         self.h = h;
-        self.maps = sys.mode_maps(h);
+        // [`StiffLinear::mode_maps`] written in place (no array of maps returned through the
+        // stack).
+        for (i, m) in self.maps.iter_mut().enumerate() {
+            *m = mode_map(sys.lambda[i], sys.gamma[i], h);
+        }
         self.noisy = sys.noisy;
         if sys.noisy {
             noise_factor(sys, h, &mut self.chol);
         } else {
-            for row in self.chol.iter_mut() {
-                for block in row.iter_mut() {
-                    *block = Matrix2::zeros();
-                }
+            for quarter in self.chol.iter_mut().flatten() {
+                quarter.fill(T::zero());
             }
         }
         Ok(())
+    }
+
+    /// Two `N×N` matrices of the factor's storage, the scratch of a construction in place
+    /// ([`StiffLinear::fill`]) that [`Self::fill`] overwrites afterwards.
+    pub(super) fn scratch(&mut self) -> &mut [SMatrix<T, N, N>; 2] {
+        &mut self.chol[0]
+    }
+
+    /// The `2×2` block of the factor for modes `i`, `j` (zero outside `N`).
+    #[inline]
+    fn block(&self, i: usize, j: usize) -> Matrix2<T> {
+        let at = |a: usize, b: usize| self.chol[a][b].get((i, j)).copied().unwrap_or(T::zero());
+        Matrix2::new(at(0, 0), at(0, 1), at(1, 0), at(1, 1))
     }
 
     /// The step `h`.
@@ -358,7 +379,7 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
         for i in 0..N {
             let mut acc = nalgebra::Vector2::zeros();
             for j in 0..=i {
-                acc += self.chol[i][j] * nalgebra::Vector2::new(xi.z[j], xi.zeta[j]);
+                acc += self.block(i, j) * nalgebra::Vector2::new(xi.z[j], xi.zeta[j]);
             }
             out.z[i] = acc[0];
             out.zeta[i] = acc[1];
@@ -399,7 +420,7 @@ impl<T: Real, const N: usize> FastFlow<T, N> {
             return s;
         }
         for k in 0..=i.min(j) {
-            s += self.chol[i][k] * self.chol[j][k].transpose();
+            s += self.block(i, k) * self.block(j, k).transpose();
         }
         s
     }
@@ -447,6 +468,11 @@ pub fn mode_map<T: Real>(lambda: T, gamma: T, t: T) -> Matrix2<T> {
     Matrix2::new(ec + g * es, es, -lambda * es, ec - g * es)
 }
 
+/// Whether `m` equals the identity (`==` entry by entry, without forming the identity).
+fn is_identity<T: Real, const N: usize>(m: &SMatrix<T, N, N>) -> bool {
+    (0..N).all(|j| (0..N).all(|i| m[(i, j)] == if i == j { T::one() } else { T::zero() }))
+}
+
 /// Writes `out` with `f` out of line: the temporaries of a product expression stay in this
 /// frame, not in the caller's (the stack of a construction in place, [`StiffLinear::fill`]).
 #[inline(never)]
@@ -457,15 +483,26 @@ fn product<T: Real, const N: usize>(
     f(out);
 }
 
-/// The Cholesky factor of `Σ(h)` (out of line: its two `2N × 2N` block arrays stay off the
-/// stack of a noise-free construction).
+/// The Cholesky factor of `Σ(h)` into its quarters (see [`FastFlow`]; out of line: its two
+/// `2N × 2N` block arrays stay off the stack of a noise-free construction).
 #[inline(never)]
 fn noise_factor<T: Real, const N: usize>(
     sys: &StiffLinear<T, N>,
     h: T,
-    out: &mut [[Matrix2<T>; N]; N],
+    out: &mut [[SMatrix<T, N, N>; 2]; 2],
 ) {
-    *out = semidefinite_cholesky(&covariance(sys, h));
+    let l = semidefinite_cholesky(&covariance(sys, h));
+    for (a, halves) in out.iter_mut().enumerate() {
+        for (b, quarter) in halves.iter_mut().enumerate() {
+            for (i, row) in l.iter().enumerate() {
+                for (j, block) in row.iter().enumerate() {
+                    if let (Some(e), Some(x)) = (quarter.get_mut((i, j)), block.get((a, b))) {
+                        *e = *x;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `Σ(h)` pairwise between modes, by Taylor start and doubling (see [`FastFlow`]).

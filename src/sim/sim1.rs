@@ -98,15 +98,13 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     ) -> Result<&mut Self, ConfigError> {
         *slot = None;
         let h = check_step(h)?;
-        let SimSystem {
-            mass,
-            stiffness,
-            force,
-        } = system;
-        let sim = Self::blank_in(slot, mass, force, h);
+        // The system's parts by reference or moved straight into place: no copy of the
+        // stiffness or the parameters in this frame. The transforms' scratch is the flow's
+        // noise factor, written only after them.
+        let sim = Self::blank_in(slot, system.mass, system.force, h);
         let built = sim
             .lin
-            .fill_scratch(&stiffness, &params)
+            .fill(&system.stiffness, &params, sim.scheme.flow.scratch())
             .and_then(|()| sim.scheme.flow.fill(&sim.lin, h));
         if let Err(e) = built {
             *slot = None;
@@ -118,12 +116,14 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
     }
 
     /// A method of zero transforms in `slot` (completed by [`Self::new_in`]). Out of line: the
-    /// value is assembled in this frame before it is moved into the slot, and this frame is gone
-    /// before the transforms are computed.
+    /// part of the value the compiler assembles before moving it into the slot lives in this
+    /// frame, gone before the transforms are computed. The blank holds the identity mass and
+    /// `mass` is written into the slot afterwards, so the `N×N`-sized mass is not assembled
+    /// here too.
     #[inline(never)]
     fn blank_in(slot: &mut Option<Self>, mass: Mass<T, N>, force: F, h: T) -> &mut Self {
-        slot.insert(Self {
-            lin: StiffLinear::blank(mass),
+        let sim = slot.insert(Self {
+            lin: StiffLinear::blank(Mass::identity()),
             scheme: LieTrotter {
                 flow: FastFlow::blank(),
                 order: Sim1Order::FlowThenKick,
@@ -132,7 +132,9 @@ impl<T: Real, F: Force<T, N>, const N: usize> Sim1<T, F, N> {
             force,
             h,
             watch: Watch::default(),
-        })
+        });
+        sim.lin.set_mass(mass);
+        sim
     }
 
     /// Chooses the composition order.

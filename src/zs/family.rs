@@ -13,7 +13,7 @@ use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
-use crate::model::{Hessian, Potential, System};
+use crate::model::{Hessian, Mass, Potential, System};
 use crate::sealed;
 use crate::validate::check_step;
 use crate::{ConfigError, Real, State, StepError};
@@ -117,6 +117,66 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
         solver.check(&system.mass, M::matrix(&system.potential))?;
         Ok(Self {
             system,
+            h,
+            beta,
+            solver,
+            cache: Fsal::empty(),
+            watch: Watch::default(),
+            member,
+        })
+    }
+}
+
+impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
+    ZsFamily<T, P, N, S, M>
+{
+    /// [`Self::build`] for the identity mass in place in `slot`, for a member without checks of
+    /// its own: the method is written into the slot (the identity mass as a constant, the
+    /// potential copied from `potential`), so no `N×N`-sized mass and no copy of the method
+    /// passes through the stack. The strategy is checked in place; on an error `slot` is `None`.
+    ///
+    /// Out of line: the check's temporaries (a band of the Hessian) stay off the caller's frame,
+    /// which holds the potential.
+    #[inline(never)]
+    pub(super) fn build_unit_mass_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
+        h: T,
+        params: ZsParams<T>,
+        solver: S,
+        member: M,
+    ) -> Result<&'s mut Self, ConfigError> {
+        *slot = None;
+        let (h, beta) = check_h_beta(h, &params)?;
+        let zs = Self::blank_in(slot, potential, h, beta, solver, member);
+        if let Err(e) = zs
+            .solver
+            .check(&zs.system.mass, M::matrix(&zs.system.potential))
+        {
+            *slot = None;
+            return Err(e);
+        }
+        slot.as_mut().ok_or(ConfigError::Inconsistent {
+            name: "method built in its slot",
+        })
+    }
+
+    /// The method with the identity mass in `slot` (out of line: what the compiler assembles
+    /// before the move into the slot lives in this frame only).
+    #[inline(never)]
+    fn blank_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
+        h: T,
+        beta: T,
+        solver: S,
+        member: M,
+    ) -> &'s mut Self {
+        slot.insert(Self {
+            system: System {
+                mass: Mass::identity(),
+                potential: *potential,
+            },
             h,
             beta,
             solver,

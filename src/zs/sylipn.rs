@@ -93,6 +93,41 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T,
     }
 }
 
+impl<T: Real, P: Hessian<T, N> + Copy, const N: usize, S: ShiftedSolve<T, N>> Sylipn<T, P, N, S> {
+    /// [`Sylipn::with_solver`] for the system `M = I`, `V = potential`, built in place in
+    /// `slot`, for a device that keeps its integrator in a `static` (static RAM rather than
+    /// stack): neither the mass (sized by its full `N×N` variant) nor a copy of the method
+    /// passes through the stack, and the potential is copied from where the caller keeps it
+    /// straight into the slot. The same method as [`Sylipn::with_solver`] on
+    /// `System::new(Mass::identity(), potential)`, bit for bit.
+    ///
+    /// ```
+    /// use macrostep::{linalg::Dense, model::Quadratic, zs::{Sylipn, ZsParams}};
+    /// use macrostep::{nalgebra::matrix, Integrator, State};
+    /// let spring = Quadratic::new(matrix![4.0_f64]);
+    /// let mut slot = None;
+    /// let zss = Sylipn::unit_mass_in(&mut slot, &spring, 0.01, ZsParams::default(), Dense)?;
+    /// let mut s = State::at_rest(macrostep::nalgebra::vector![1.0]);
+    /// zss.integrate(&mut s, 100)?;
+    /// assert!((s.q[0] - 2f64.cos()).abs() < 1e-3);
+    /// assert!(Sylipn::unit_mass_in(&mut slot, &spring, -1.0, ZsParams::default(), Dense).is_err());
+    /// assert!(slot.is_none()); // a failed construction leaves no method behind
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Sylipn::with_solver`]; `slot` is then `None`.
+    pub fn unit_mass_in<'s>(
+        slot: &'s mut Option<Self>,
+        potential: &P,
+        h: T,
+        params: ZsParams<T>,
+        solver: S,
+    ) -> Result<&'s mut Self, ConfigError> {
+        Self::build_unit_mass_in(slot, potential, h, params, solver, SylipnMember)
+    }
+}
+
 impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T, N>
     for Sylipn<T, P, N, S>
 {
@@ -109,5 +144,84 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T,
     ) -> Result<T, StepError> {
         self.two_stage(state, h, next, linear_force)?;
         Ok(T::zero())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linalg::Banded;
+    use crate::model::Mass;
+    use crate::systems::{Chain, GravityPenalty};
+    use crate::Integrator;
+
+    type ChainZss<T> = Sylipn<T, GravityPenalty<T, 8, 4>, 8, Banded<4>>;
+
+    /// `unit_mass_in` builds the method `with_solver` builds on `M = I`, bit for bit: 40 steps
+    /// of the banded chain (`ω = 15`, `β = 0.3`, not the paper's) from a moving start, in f32
+    /// and f64, into a slot that already held a method (which is replaced).
+    fn same_method<T: Real>() {
+        let chain = Chain::<T, 8, 4>::slanted();
+        let system = chain.penalised(T::lit(15.0)).unwrap();
+        let params = ZsParams::with_beta(T::lit(0.3));
+        let mut plain = Sylipn::with_solver(system, T::lit(0.04), params, Banded::<4>).unwrap();
+        let mut slot: Option<ChainZss<T>> = None;
+        let stale = chain.penalised(T::lit(3.0)).unwrap().potential;
+        ChainZss::unit_mass_in(&mut slot, &stale, T::lit(0.1), params, Banded::<4>).unwrap();
+        let placed = ChainZss::unit_mass_in(
+            &mut slot,
+            &system.potential,
+            T::lit(0.04),
+            params,
+            Banded::<4>,
+        )
+        .unwrap();
+        assert!(placed.system().mass.is_identity());
+        // Not the paper's start: the first node pushed along its rod's normal `(2, 1)`.
+        let mut start = chain.initial_state();
+        start.v[0] = T::lit(0.4);
+        start.v[1] = T::lit(0.2);
+        let (mut a, mut b) = (start, start);
+        plain.integrate(&mut a, 40).unwrap();
+        placed.integrate(&mut b, 40).unwrap();
+        assert_eq!(a, b);
+        assert!(a.q != start.q);
+    }
+
+    #[test]
+    fn unit_mass_in_builds_the_same_method_as_with_solver() {
+        same_method::<f32>();
+        same_method::<f64>();
+    }
+
+    /// A refused step size or strategy leaves the slot empty, even when it held a method; the
+    /// errors are those of `with_solver`.
+    #[test]
+    fn unit_mass_in_failure_empties_the_slot() {
+        let chain = Chain::<f64, 8, 4>::slanted();
+        let potential = chain.penalised(20.0).unwrap().potential;
+        let params = ZsParams::default();
+        let mut slot: Option<ChainZss<f64>> = None;
+        ChainZss::unit_mass_in(&mut slot, &potential, 0.05, params, Banded::<4>).unwrap();
+        let e = ChainZss::unit_mass_in(&mut slot, &potential, f64::NAN, params, Banded::<4>);
+        assert_eq!(e.err(), Some(ConfigError::StepSize));
+        assert!(slot.is_none());
+        // Half-bandwidth 3 does not fit in 2 stored diagonals: the strategy check, in place.
+        type Narrow = Sylipn<f64, GravityPenalty<f64, 8, 4>, 8, Banded<2>>;
+        let system = crate::model::System::new(Mass::identity(), potential);
+        let expected = Sylipn::with_solver(system, 0.05, params, Banded::<2>).err();
+        assert!(expected.is_some());
+        let mut narrow: Option<Narrow> = None;
+        Narrow::unit_mass_in(
+            &mut narrow,
+            &chain.penalised(20.0).unwrap().potential,
+            0.05,
+            params,
+            Banded::<2>,
+        )
+        .unwrap_err();
+        let e = Narrow::unit_mass_in(&mut narrow, &potential, 0.05, params, Banded::<2>);
+        assert_eq!(e.err(), expected);
+        assert!(narrow.is_none());
     }
 }

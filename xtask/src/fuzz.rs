@@ -6,7 +6,7 @@
 //! arguments: `N` (default 10⁶) seeded cases per entry point, panics caught per case, one table
 //! row per entry point. Fails when any case panicked or broke the contract. Not part of
 //! `cargo xtask test` (the full run takes minutes; CI runs the proptest cases of
-//! `host-tests/tests/contract.rs` instead).
+//! `host-tests/tests/contract.rs` instead). The last full table is kept in `docs/fuzz.md`.
 
 use crate::{cargo, root, run, Result};
 use std::process::Command;

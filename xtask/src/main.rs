@@ -17,11 +17,14 @@
 //! - `firmware-table [--bless]`: only the figures table of `firmware/README.md` against the
 //!   golden files (`test` checks it too, with or without the firmware stage).
 //! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
-//! - `peers [--quick] [-- ARGS]`: `reproduce chain-peers` with rapier and MuJoCo (see `peers.rs`).
+//! - `peers [--quick] [--only NAME] [-- ARGS]`: `reproduce chain-peers` and `reproduce arm-peers` with rapier and MuJoCo (see `peers.rs`).
+//! - `three-runs [--runs N] [--only EXP,…] [--write]`: every published ratio over N runs (see
+//!   `three_runs.rs`).
 
 mod firmware;
 mod fuzz;
 mod peers;
+mod three_runs;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -39,8 +42,9 @@ fn main() -> ExitCode {
         Some("firmware-table") => firmware::table_command(&args[1..]),
         Some("fuzz") => fuzz::fuzz(&args[1..]),
         Some("peers") => peers::peers(&args[1..]),
+        Some("three-runs") => three_runs::three_runs(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]|peers [--quick]>");
+            eprintln!("usage: cargo xtask <test [--no-firmware]|probe|package|firmware [--bless]|firmware-table [--bless]|fuzz [--cases N]|peers [--quick] [--only chain-peers|arm-peers]|three-runs [--runs N] [--only EXP,…] [--write]>");
             return ExitCode::from(2);
         }
     };

@@ -27,14 +27,21 @@ pub const CART_POLE_H: f64 = 1e-3;
 /// 0.5 m rod tilted 0.2 rad from upright, `g = 9.81`, a horizontal force actuator on the cart:
 /// `q = (s, x_tip, y_tip)`.
 ///
-/// Not inlined: the builder lives in this frame only (stack budget of `control_cart_pole`).
+/// Not inlined: the builder lives in this frame only (the cart-pole scenarios' 2 KiB stack
+/// budget).
 ///
 /// # Errors
 /// None expected (literal, valid parameters).
 #[inline(never)]
 pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
     let (l, tilt) = (T::lit(0.5), T::lit(0.2));
-    let mut b = MechanismBuilder::<T, 2, 3, 1>::new()?;
+    // The builder used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut fresh = MechanismBuilder::<T, 2, 3, 1>::new();
+    let b = match &mut fresh {
+        Ok(b) => b,
+        Err(e) => return Err(*e),
+    };
     let z = T::zero();
     let cart = b.rail_node(T::one(), [z, z], [T::one(), z], z)?;
     let tip = b.node(T::lit(0.1), [l * tilt.sin(), l * tilt.cos()])?;

@@ -58,15 +58,16 @@ impl<T: Real> LqrWeights<T> {
 /// gain against the AD-built model's), a fraction of the instructions and of the stack (the
 /// EKF linearises this model every tick).
 ///
-/// `sin θ` and `cos θ` are computed once per `θ` and remembered: a Z&S linearisation asks for
-/// nine derivatives at each of two points, and `libm`'s `sinf`/`cosf` evaluate their
-/// polynomials in `f64`, which a Cortex-M4F emulates in software (≈ 700 instructions a call).
+/// `sin θ` and `cos θ` come from [`sin_cos`] (in `f32` a single-precision kernel, not `libm`'s
+/// `sinf`/`cosf` with their software `f64`), computed once per `θ` and remembered: a Z&S
+/// linearisation asks for nine derivatives at each of two points (remembering the last two
+/// angles, so that the model's step finds both again, costs more in look-ups than it saves).
 /// The remembered values are the ones a fresh call returns, so results do not depend on it.
 #[derive(Clone, Debug)]
 pub struct Upright<T: Real> {
     mgl: T,
-    /// `(θ, sin θ, cos θ)` of the last `θ`.
-    memo: Cell<Option<(T, T, T)>>,
+    /// `θ` (NaN at first: it equals nothing), `sin θ` and `cos θ` of the last `θ`.
+    memo: [Cell<T>; 3],
 }
 
 impl<T: Real> Upright<T> {
@@ -74,23 +75,80 @@ impl<T: Real> Upright<T> {
     pub fn new(mgl: T) -> Self {
         Self {
             mgl,
-            memo: Cell::new(None),
+            memo: [
+                Cell::new(T::lit(f64::NAN)),
+                Cell::new(T::zero()),
+                Cell::new(T::one()),
+            ],
         }
     }
 
     /// `(sin θ, cos θ)`, remembered.
     fn sin_cos(&self, theta: T) -> (T, T) {
-        if let Some((t, s, c)) = self.memo.get() {
-            if t == theta {
-                return (s, c);
-            }
+        let [t, s, c] = &self.memo;
+        if t.get() == theta {
+            return (s.get(), c.get());
         }
+        let v = sin_cos(theta);
+        t.set(theta);
+        s.set(v.0);
+        c.set(v.1);
+        v
+    }
+}
+
+/// `(sin x, cos x)`: in `f64` (and any scalar finer than `f32`) `libm`'s `sin` and `cos`; in `f32`
+/// a single-precision kernel that never leaves `f32` (`libm`'s `sinf`/`cosf` evaluate their
+/// polynomials in `f64`, which the Cortex-M4F emulates in software, ≈ 700 instructions a call;
+/// this kernel takes ≈ 50). The kernel reduces by `k = round(2x/π)` with `π/2` split in three
+/// parts (Cody–Waite; `k·P₁` exact for `|x| ≤ 8192`) and evaluates the Cephes `sinf`/`cosf`
+/// minimax polynomials on `[−π/4, π/4]`: below `|x| = 0.78` (no reduction) within 2 ulp of the
+/// correctly rounded value, above within `2 ε` absolute (the reduced argument carries the
+/// rounding of `k·P₂`); the host test `f32_sin_cos_kernel_accuracy` measures both against `f64`. Larger or non-finite `x` go to `libm`. The host's `f32` run
+/// executes the same operations, so host and device stay bit-identical.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(|x| ≤ 8192)` is also true for NaN
+pub fn sin_cos<T: Real>(x: T) -> (T, T) {
+    if T::default_epsilon() < T::lit(1e-10) || !(x.abs() <= T::lit(8192.0)) {
         // Two calls rather than `sin_cos`: `libm`'s `sincosf` reserves 664 B of stack for its
         // large-argument reduction on every call.
-        let (s, c) = (theta.sin(), theta.cos());
-        self.memo.set(Some((theta, s, c)));
-        (s, c)
+        return (x.sin(), x.cos());
     }
+    if x.abs() <= T::lit(0.78) {
+        // Below π/4 with a margin, `k = 0`: the reduction below would return `x` itself.
+        return sin_cos_kernel(x);
+    }
+    let k = (x * T::lit(core::f64::consts::FRAC_2_PI)).round();
+    let r = x
+        - k * T::lit(1.5703125)
+        - k * T::lit(4.837_512_969_970_703e-4)
+        - k * T::lit(7.549789954891882e-8);
+    let (s, c) = sin_cos_kernel(r);
+    // The quadrant `k mod 4` (in `T`: `k` is an integer below 2¹³ in magnitude).
+    let four = T::lit(4.0);
+    let quadrant = k - (k / four).floor() * four;
+    if quadrant == T::zero() {
+        (s, c)
+    } else if quadrant == T::one() {
+        (c, -s)
+    } else if quadrant == T::lit(2.0) {
+        (-s, -c)
+    } else {
+        (-c, s)
+    }
+}
+
+/// The Cephes `sinf`/`cosf` minimax polynomials, for `|r| ≤ π/4`.
+fn sin_cos_kernel<T: Real>(r: T) -> (T, T) {
+    let z = r * r;
+    let s = r + r
+        * z
+        * (T::lit(-1.666_665_461_1e-1)
+            + z * (T::lit(8.332_160_873_6e-3) + z * T::lit(-1.951_529_589_1e-4)));
+    let c = T::one() - z * T::lit(0.5)
+        + z * z
+            * (T::lit(4.166_664_568_298_827e-2)
+                + z * (T::lit(-1.388_731_625_493_765e-3) + z * T::lit(2.443_315_711_809_948e-5)));
+    (s, c)
 }
 
 impl<T: Real> Potential<T, 2> for Upright<T> {

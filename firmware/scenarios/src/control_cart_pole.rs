@@ -36,17 +36,28 @@ pub fn control_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), Scenar
     run(sink, gain)
 }
 
-/// The closed loop with the gain `gain`. Not inlined: its frame (the mechanism and the loop)
-/// is not under the start-up computation's (the 2 KiB stack budget).
+/// The closed loop with the gain `gain`. Not inlined: its frame (the mechanism) is not under
+/// the start-up computation's (the 2 KiB stack budget).
 #[inline(never)]
 fn run<T: Real, S: Sink<T>>(sink: &mut S, gain: [T; 4]) -> Result<(), ScenarioError> {
-    // Each value used in place (`&mut` into its `Result`): moving it out would copy it, and the
+    // The mechanism used in place (`&` into its `Result`): moving it out would copy it, and the
     // frame would hold it twice.
     let built = mechanism::<T>();
     let mech = match &built {
         Ok(m) => m,
         Err(e) => return Err((*e).into()),
     };
+    closed_loop(sink, mech, gain)
+}
+
+/// The loop around `mech`, driven. Not inlined: the loop's frame is not under the
+/// mechanism's construction ([`mechanism`] and its builder), only under the built mechanism.
+#[inline(never)]
+fn closed_loop<T: Real, S: Sink<T>>(
+    sink: &mut S,
+    mech: &Mechanism<T, 2, 3, 1>,
+    gain: [T; 4],
+) -> Result<(), ScenarioError> {
     let mut looped = build(mech, gain);
     let tick = match &mut looped {
         Ok(x) => x,

@@ -3,7 +3,7 @@
 //! frozen-mass model's Z&S step and its exact linearisation, and the LQR acts on the estimate.
 
 use crate::cart_pole::{mechanism, CART_POLE_H};
-use crate::cart_pole_lqr::{frozen_model, lqr_gain, LqrWeights, Upright};
+use crate::cart_pole_lqr::{frozen_model, lqr_gain, sin_cos, LqrWeights, Upright};
 use crate::control_cart_pole::{plant, Plant};
 use crate::{ScenarioError, Sink};
 use macrostep::control::Ekf;
@@ -51,6 +51,8 @@ pub struct EkfCartPole<T: Real> {
     gain: [T; 4],
     rng: Pcg32,
     state: State<T, 3>,
+    /// `(s, θ, ṡ, θ̇)` of `state` ([`observe`]), kept from the end of the last tick.
+    truth: [T; 4],
     u: SVector<T, 3>,
     sigma: T,
     ticks: u32,
@@ -60,6 +62,18 @@ pub struct EkfCartPole<T: Real> {
     sq_theta: T,
     sq_s: T,
     n: u32,
+}
+
+/// Two standard normals by Box–Muller, as [`Normal::pair`] (the same uniforms from two
+/// `next_u64`), with the sine and cosine of `2πu₂` from [`sin_cos`]: in `f32` a single-precision
+/// kernel instead of `libm`'s `sincosf` and its software `f64` (the sensor model's cost is part of
+/// the tick). The draws differ from [`Normal::pair`]'s by at most a few ulp.
+fn normal_pair<T: Real>(rng: &mut Pcg32) -> (T, T) {
+    let u1 = T::lit(Normal::uniform_open0(rng));
+    let u2 = T::lit(Normal::uniform(rng));
+    let r = (-(T::one() + T::one()) * u1.ln()).sqrt();
+    let (s, c) = sin_cos(T::two_pi() * u2);
+    (r * c, r * s)
 }
 
 /// The true `(s, θ, ṡ, θ̇)` of the mechanism's state `(s, x_tip, y_tip)`.
@@ -131,6 +145,7 @@ impl<T: Real> EkfCartPole<T> {
             gain,
             rng: Pcg32::seed_from_u64(seed),
             state: mech.initial_state(),
+            truth: observe(&mech.initial_state()),
             u: SVector::zeros(),
             sigma,
             ticks: 0,
@@ -150,10 +165,19 @@ impl<T: Real> EkfCartPole<T> {
     /// plant's state is then the one before the step).
     #[inline(never)]
     pub fn tick(&mut self) -> Result<(), ScenarioError> {
-        let x = observe(&self.state);
-        let (n0, n1) = Normal::pair::<T, _>(&mut self.rng);
+        self.tick_marked(&mut |_| {})
+    }
+
+    /// [`tick`](Self::tick) calling `mark(i)` after its part `i` (profiling).
+    #[inline(always)]
+    pub fn tick_marked(&mut self, mark: &mut impl FnMut(usize)) -> Result<(), ScenarioError> {
+        let x = self.truth;
+        mark(0);
+        let (n0, n1) = normal_pair::<T>(&mut self.rng);
         let y = SVector::<T, 2>::new(x[0] + self.sigma * n0, x[1] + self.sigma * n1);
+        mark(1);
         self.ekf.update(&y)?;
+        mark(2);
         let est = self.ekf.vector();
         if self.state.t >= T::lit(EKF_RMS_FROM) {
             let (et, es) = (est[1] - x[1], est[0] - x[0]);
@@ -166,17 +190,23 @@ impl<T: Real> EkfCartPole<T> {
         if !f.finite() {
             return Err(StepError::NonFiniteForce.into());
         }
+        mark(3);
         self.u = self.unit * f;
         self.plant.set_force(&self.u)?;
         self.plant.step(&mut self.state)?;
+        mark(4);
         self.model.set_force(&SVector::<T, 2>::new(f, T::zero()))?;
+        mark(5);
         self.ekf.predict(&mut self.model)?;
+        mark(6);
         self.ticks += 1;
-        let after = observe(&self.state);
+        self.truth = observe(&self.state);
+        let after = self.truth;
         let band = T::lit(EKF_BAND);
         if after[1].abs() > band || after[0].abs() > band {
             self.unsettled = self.state.t;
         }
+        mark(7);
         Ok(())
     }
 

@@ -24,16 +24,22 @@ use macrostep::Real;
 pub fn flavor_trimer<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let model = SpringTrimer::<T>::new(T::lit(1e-4), [T::lit(1.1), T::lit(0.97)])?;
     let (delta, tau) = (T::lit(0.01), T::lit(5e-4));
-    let mut flavor = Nonintrusive::fused_euler(model.system(), delta, tau)?;
-    drive(
-        sink,
-        "flavor",
-        &mut flavor,
-        model.initial_state(),
-        1000,
-        100,
-    )?;
-    let mut se = SymplecticEuler::new(model.system(), tau, EulerOrdering::KickDrift)?;
-    drive(sink, "legacy", &mut se, model.initial_state(), 2000, 200)?;
+    // Each case in its own scope: the two integrators are never live together, so their stack
+    // slots may share memory.
+    {
+        let mut flavor = Nonintrusive::fused_euler(model.system(), delta, tau)?;
+        drive(
+            sink,
+            "flavor",
+            &mut flavor,
+            model.initial_state(),
+            1000,
+            100,
+        )?;
+    }
+    {
+        let mut se = SymplecticEuler::new(model.system(), tau, EulerOrdering::KickDrift)?;
+        drive(sink, "legacy", &mut se, model.initial_state(), 2000, 200)?;
+    }
     Ok(())
 }

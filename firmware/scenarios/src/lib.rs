@@ -16,6 +16,7 @@
 use macrostep::control::ControlError;
 use macrostep::{ConfigError, Integrator, Real, State, StepError};
 
+mod arm3_pd;
 mod cart_pole;
 mod cart_pole_lqr;
 mod control_cart_pole;
@@ -29,8 +30,13 @@ mod verlet_double_pendulum;
 mod verlet_oscillator;
 mod zs_double_pendulum;
 
+pub use arm3_pd::{
+    arm3_gravity_torque, arm3_pd, arm3_pd_in, Arm3Ids, Arm3Pd, Arm3Plant, ARM3_COM, ARM3_D,
+    ARM3_EVERY, ARM3_G, ARM3_H, ARM3_KD, ARM3_KP, ARM3_LINK, ARM3_MASS, ARM3_N, ARM3_OMEGA,
+    ARM3_SETTLE_TOL, ARM3_TARGET, ARM3_TICKS,
+};
 pub use cart_pole::{mechanism, Controlled, CART_POLE_GAINS, CART_POLE_H};
-pub use cart_pole_lqr::{frozen_model, lqr_gain, FrozenModel, LqrWeights, Upright};
+pub use cart_pole_lqr::{frozen_model, lqr_gain, sin_cos, FrozenModel, LqrWeights, Upright};
 pub use control_cart_pole::control_cart_pole;
 pub use ekf_cart_pole::{
     ekf_cart_pole, record_summary, EkfCartPole, EKF_BAND, EKF_EVERY, EKF_PROCESS_V, EKF_RMS_FROM,
@@ -40,13 +46,14 @@ pub use flavor_trimer::flavor_trimer;
 pub use rattle_cart_pole::rattle_cart_pole;
 pub use sim_fpu::{sim_fpu, sim_fpu_in, SimFpu};
 pub use so3_attitude::{so3_attitude, so3_attitude_in, So3Attitude};
-pub use sylipn_chain::sylipn_chain;
+pub use sylipn_chain::{sylipn_chain, sylipn_chain_in, SylipnChain, SylipnChainSlots};
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
 pub use zs_double_pendulum::zs_double_pendulum;
 
 /// Every scenario, by the name of the firmware binary that runs it.
 pub const NAMES: &[&str] = &[
+    "arm3_pd",
     "control_cart_pole",
     "ekf_cart_pole",
     "flavor_trimer",
@@ -65,6 +72,7 @@ pub const NAMES: &[&str] = &[
 /// this is for the host.
 pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
     Some(match name {
+        "arm3_pd" => arm3_pd(sink),
         "control_cart_pole" => control_cart_pole(sink),
         "ekf_cart_pole" => ekf_cart_pole(sink),
         "rattle_cart_pole" => rattle_cart_pole(sink),

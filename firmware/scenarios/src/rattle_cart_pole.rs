@@ -5,8 +5,15 @@ use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
 use crate::{drive, ScenarioError, Sink};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::forcing::Actuated;
+use macrostep::mechanism::{Linkage, Mechanism};
 use macrostep::model::System;
-use macrostep::Real;
+use macrostep::{ConfigError, Real};
+
+/// The plant of [`rattle_cart_pole`].
+type Plant<T> =
+    Rattle<T, Actuated<T, macrostep::systems::LinearPotential<T, 3>, 3>, Linkage<T, 2, 3, 1>, 3, 1>;
+/// The closed loop of [`rattle_cart_pole`].
+type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 
 /// The builder's cart-pole ([`mechanism`]) with the exact rod constraint, RATTLE at
 /// `h = 1 ms` (default Newton parameters: `tol = 1000 ε`, at most 20 iterations), the LQR force
@@ -15,7 +22,35 @@ use macrostep::Real;
 /// # Errors
 /// A configuration or step error (none is expected).
 pub fn rattle_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
-    let mech = mechanism::<T>()?;
+    // The mechanism used in place (`&` into its `Result`): moving it out would copy it.
+    let built = mechanism::<T>();
+    let mech = match &built {
+        Ok(m) => m,
+        Err(e) => return Err((*e).into()),
+    };
+    closed_loop(sink, mech)
+}
+
+/// The closed loop around `mech`, driven. Not inlined, and neither is [`build`]: the loop's
+/// frame is not under the mechanism's construction, nor the RATTLE set-up's temporaries under
+/// the loop (the 2 KiB stack budget).
+#[inline(never)]
+fn closed_loop<T: Real, S: Sink<T>>(
+    sink: &mut S,
+    mech: &Mechanism<T, 2, 3, 1>,
+) -> Result<(), ScenarioError> {
+    let mut looped = build(mech);
+    let tick = match &mut looped {
+        Ok(x) => x,
+        Err(e) => return Err((*e).into()),
+    };
+    drive(sink, "main", tick, mech.initial_state(), 5000, 500)?;
+    Ok(())
+}
+
+/// RATTLE on the exact rod constraint of `mech`, under the LQR loop.
+#[inline(never)]
+fn build<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Loop<'_, T>, ConfigError> {
     let exact = mech.system();
     let sys = System::new(exact.mass, Actuated::new(exact.potential));
     let rattle = Rattle::new(
@@ -24,7 +59,5 @@ pub fn rattle_cart_pole<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), Scenari
         T::lit(CART_POLE_H),
         ConstraintNewtonParams::default(),
     )?;
-    let mut tick = Controlled::new(rattle, &mech);
-    drive(sink, "main", &mut tick, mech.initial_state(), 5000, 500)?;
-    Ok(())
+    Ok(Controlled::new(rattle, mech))
 }

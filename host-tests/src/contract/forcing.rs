@@ -282,21 +282,38 @@ fn held_rattle(rng: &mut Pcg64) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
         let (m, s) = dp_model::<f64>(&mut g)?;
-        let (sys, c) = (m.system(), m.constraint());
-        let forced = System::new(sys.mass, Actuated::new(sys.potential));
         let h = step(&mut g, 1e-3, 0.1);
-        let params = newton(&mut g);
-        let mut r = built(Rattle::new(forced, c, h, params))?;
-        let residual = |q: &SVector<f64, 4>| c.residual(q);
-        Ok(held_steps(
-            &mut g,
-            &mut r,
-            &sys,
-            Some(&residual),
-            None,
-            true,
-            s,
-        ))
+        rattle_held(&mut g, m.system(), m.constraint(), h, None, s)
+    })
+}
+
+/// RATTLE on `sys` (a held force added) and `constraint` with random or hostile Newton
+/// controls ([`newton`]), inside [`Damped`] with the damping matrix `c` when given, stepped
+/// by [`held_steps`] from `s0`: the residual guard on `constraint`, the energy run guard
+/// replayed when undamped (see the module docs for the damped case). The case set-up of every
+/// RATTLE entry point with held forces (the double pendulum here, the built mechanisms in
+/// [`super::mechanism`] and [`super::bodies`]).
+pub fn rattle_held<P, G, const N: usize, const D: usize>(
+    g: &mut Gen<'_>,
+    sys: System<f64, P, N>,
+    constraint: G,
+    h: f64,
+    c: Option<SMatrix<f64, N, N>>,
+    s0: State<f64, N>,
+) -> Result<Outcome, Outcome>
+where
+    P: Potential<f64, N> + Copy,
+    G: Constraint<f64, N, D> + Copy,
+{
+    let forced = System::new(sys.mass, Actuated::new(sys.potential));
+    let residual = |q: &SVector<f64, N>| constraint.residual(q);
+    let mut r = built(Rattle::new(forced, constraint, h, newton(g)))?;
+    Ok(match c {
+        None => held_steps(g, &mut r, &sys, Some(&residual), None, true, s0),
+        Some(c) => {
+            let mut d = built(Damped::new(r, sys.mass, c))?;
+            held_steps(g, &mut d, &sys, Some(&residual), None, false, s0)
+        }
     })
 }
 
@@ -401,23 +418,10 @@ fn damped_split(rng: &mut Pcg64) -> Outcome {
 fn damped_rattle(rng: &mut Pcg64) -> Outcome {
     let mut g = Gen::new(rng);
     case(|| {
-        let (model, s) = dp_model::<f64>(&mut g)?;
-        let (sys, c) = (model.system(), model.constraint());
-        let forced = System::new(sys.mass, Actuated::new(sys.potential));
+        let (m, s) = dp_model::<f64>(&mut g)?;
         let h = step(&mut g, 1e-3, 0.1);
-        let params = newton(&mut g);
-        let r = built(Rattle::new(forced, c, h, params))?;
-        let mut m = built(Damped::new(r, sys.mass, damping(&mut g)))?;
-        let residual = |q: &SVector<f64, 4>| c.residual(q);
-        Ok(held_steps(
-            &mut g,
-            &mut m,
-            &sys,
-            Some(&residual),
-            None,
-            false,
-            s,
-        ))
+        let c = damping(&mut g);
+        rattle_held(&mut g, m.system(), m.constraint(), h, Some(c), s)
     })
 }
 

@@ -2,7 +2,7 @@
 //! positions, rail directions, rod and pin lengths, spring constants, gravity, dashpots,
 //! actuator axes; node indices out of range, coincident ends, too many rods, springs or
 //! actuators), `build`, and the built mechanism stepped by RATTLE, by penalised Z&S and by
-//! RATTLE inside [`Damped`] with its own dashpots, under held actuator forces.
+//! RATTLE inside [`Damped`](macrostep::forcing::Damped) with its own dashpots, under held actuator forces.
 //!
 //! Checked: a refused call leaves the builder bit-identical (its `Debug` form prints every
 //! field, floats exactly); a built mechanism has a finite start, a mass whose inverse is
@@ -11,12 +11,11 @@
 //! the held forces, residual guard on the rods).
 
 use super::cases::step;
-use super::forcing::damping;
+use super::forcing::{damping, held_steps, rattle_held};
 use super::{built, case, Entry, Gen, Outcome};
-use macrostep::constrained::Rattle;
-use macrostep::forcing::{Actuated, Damped};
+use macrostep::forcing::Actuated;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
-use macrostep::model::{Constraint, Potential, System};
+use macrostep::model::{Potential, System};
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
 use macrostep::ConfigError;
@@ -127,8 +126,12 @@ fn draw(g: &mut Gen<'_>) -> Result<Mech, Outcome> {
     Ok(m)
 }
 
-/// What an accepted mechanism promises.
-fn check_built(g: &mut Gen<'_>, m: &Mech) -> Result<(), Outcome> {
+/// What an accepted mechanism promises: a finite start, a mass whose inverse is finite, a
+/// finite symmetric damping matrix, an `actuation` that is finite or refused.
+pub fn check_built<const DIM: usize, const N: usize, const D: usize, const S: usize>(
+    g: &mut Gen<'_>,
+    m: &Mechanism<f64, DIM, N, D, S>,
+) -> Result<(), Outcome> {
     let violation = |what: String| Err(Outcome::Violation(what));
     if !m.initial_state().is_finite() {
         return violation(format!("built with a non-finite start {m:?}"));
@@ -168,22 +171,15 @@ fn stepped(rng: &mut Pcg64, form: Form) -> Outcome {
         let m = draw(&mut g)?;
         let s0 = g.state(m.initial_state().q, 1.0);
         let h = step(&mut g, 1e-3, 0.05);
-        let sys = m.system_with_springs();
-        let forced = System::new(sys.mass, Actuated::new(sys.potential));
-        let link = m.constraint();
-        let residual = |q: &SVector<f64, 4>| link.residual(q);
-        let newton = super::forcing::newton(&mut g);
-        Ok(match form {
-            Form::Rattle => {
-                let mut r = built(Rattle::new(forced, link, h, newton))?;
-                super::forcing::held_steps(&mut g, &mut r, &sys, Some(&residual), None, true, s0)
-            }
+        let (sys, link) = (m.system_with_springs(), m.constraint());
+        match form {
+            Form::Rattle => rattle_held(&mut g, sys, link, h, None, s0),
             Form::Penalised => {
                 let pen = built(m.penalised_with_springs(g.positive(1.0, 1e3)))?;
                 let forced = System::new(pen.mass, Actuated::new(pen.potential));
                 let res = |q: &SVector<f64, 4>| pen.potential.constraint_residual(q).unwrap_or(0.0);
                 let mut z = built(ZhangSkeel::new(forced, h, ZsParams::default()))?;
-                super::forcing::held_steps(&mut g, &mut z, &pen, Some(&res), None, true, s0)
+                Ok(held_steps(&mut g, &mut z, &pen, Some(&res), None, true, s0))
             }
             Form::DampedRattle => {
                 let c = if g.chance(0.7) {
@@ -191,10 +187,8 @@ fn stepped(rng: &mut Pcg64, form: Form) -> Outcome {
                 } else {
                     damping(&mut g)
                 };
-                let r = built(Rattle::new(forced, link, h, newton))?;
-                let mut d = built(Damped::new(r, sys.mass, c))?;
-                super::forcing::held_steps(&mut g, &mut d, &sys, Some(&residual), None, false, s0)
+                rattle_held(&mut g, sys, link, h, Some(c), s0)
             }
-        })
+        }
     })
 }

@@ -21,16 +21,20 @@
 //! these functions, seeded, so a failing case is replayed from its seed.
 
 pub mod baselines;
+pub mod bodies;
 pub mod cases;
 pub mod circuit;
 pub mod constrained;
+pub mod control;
 pub mod convert;
 pub mod flavor;
 pub mod forcing;
 pub mod gen;
 pub mod lie;
+pub mod linearise;
 pub mod mechanism;
 pub mod models;
+pub mod quasi;
 pub mod sim;
 pub mod tally;
 pub mod zs;
@@ -72,12 +76,16 @@ pub fn entries() -> Vec<Entry> {
         zs::ENTRIES,
         constrained::ENTRIES,
         sim::ENTRIES,
+        quasi::ENTRIES,
         flavor::ENTRIES,
         lie::ENTRIES,
         forcing::ENTRIES,
         mechanism::ENTRIES,
+        bodies::ENTRIES,
         convert::ENTRIES,
         circuit::ENTRIES,
+        linearise::ENTRIES,
+        control::ENTRIES,
     ]
     .concat()
 }

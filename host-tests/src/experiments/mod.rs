@@ -7,6 +7,7 @@
 //! `host-tests/figures.txt`. Names are stable once published: add, don't rename.
 
 pub mod accelerated_sampling;
+pub mod arm_peers;
 pub mod autodiff;
 pub mod baselines;
 pub mod bdf2;
@@ -74,6 +75,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<work_precision::omega::WorkPrecisionOmegaExperiment>(),
     entry::<work_precision::remedies::WorkPrecisionRemediesExperiment>(),
     entry::<chain_peers::ChainPeersExperiment>(),
+    entry::<arm_peers::ArmPeersExperiment>(),
     entry::<forcing::ForcingExperiment>(),
     entry::<quasi_quadratic::QuasiQuadraticExperiment>(),
     entry::<lc_circuit::LcCircuitExperiment>(),

@@ -12,23 +12,52 @@ pub(super) fn check_stiffness<T: Real, const N: usize>(
     if !k.iter().all(|x| x.finite()) {
         return Err(ConfigError::NonFinite { name: "stiffness" });
     }
-    if (k - k.transpose()).amax() > k.amax() * T::default_epsilon().sqrt() {
+    // `max |Kᵢⱼ − Kⱼᵢ|` entry by entry: no `N×N` temporary on the stack of a construction in
+    // place.
+    let mut asym = T::zero();
+    for j in 0..N {
+        for i in 0..N {
+            asym = asym.max((k[(i, j)] - k[(j, i)]).abs());
+        }
+    }
+    if asym > k.amax() * T::default_epsilon().sqrt() {
         return Err(ConfigError::NotSymmetric { name: "stiffness" });
     }
     Ok(())
 }
 
-/// The friction in the mass-weighted frame, `L⁻¹ c L`, and the scalar `c` when it is one (the
-/// friction is validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
+/// The friction in the mass-weighted frame, `L⁻¹ c L`, into `out`; returns the scalar `c` when
+/// it is one (the friction is validated,
+/// [`FastParams::validate`](crate::sim::FastParams::validate)).
 pub(super) fn friction_frame<T: Real, const N: usize>(
     friction: &Friction<T, N>,
     l: &SMatrix<T, N, N>,
     l_inv: &SMatrix<T, N, N>,
-) -> (SMatrix<T, N, N>, Option<T>) {
-    match *friction {
-        Friction::Scalar(c) => (SMatrix::<T, N, N>::identity() * c, Some(c)),
-        Friction::Matrix(c) => (l_inv * c * l, None),
+    out: &mut SMatrix<T, N, N>,
+) -> Option<T> {
+    match friction {
+        Friction::Scalar(c) => {
+            // `I · c` entry by entry, as the product writes it.
+            out.fill_with_identity();
+            *out *= *c;
+            Some(*c)
+        }
+        Friction::Matrix(c) => {
+            matrix_friction_frame(c, l, l_inv, out);
+            None
+        }
     }
+}
+
+/// `L⁻¹ c L` into `out` (out of line: its temporary stays off a scalar friction's stack).
+#[inline(never)]
+fn matrix_friction_frame<T: Real, const N: usize>(
+    c: &SMatrix<T, N, N>,
+    l: &SMatrix<T, N, N>,
+    l_inv: &SMatrix<T, N, N>,
+    out: &mut SMatrix<T, N, N>,
+) {
+    *out = l_inv * c * l;
 }
 
 /// The orthogonal `Q` of the modes, into `q`: eigenvectors of `A + μ·sym(C)`, which
@@ -121,17 +150,19 @@ fn gram<T: Real, const N: usize>(g: &SMatrix<T, N, N>) -> SMatrix<T, N, N> {
     g * g.transpose()
 }
 
-/// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` (`ql_inv = QᵀL⁻¹`; the noise is
-/// validated, [`FastParams::validate`](crate::sim::FastParams::validate)).
+/// The modal noise covariance `GGᵀ` with `G = QᵀL⁻¹σ` into `out` (`ql_inv = QᵀL⁻¹`; the noise
+/// is validated, [`FastParams::validate`](crate::sim::FastParams::validate)); `out` is unchanged
+/// on error.
 #[inline(never)]
 pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
     noise: &Noise<T, N>,
     ql_inv: &SMatrix<T, N, N>,
     scalar_friction: Option<T>,
-) -> Result<SMatrix<T, N, N>, ConfigError> {
-    match *noise {
-        Noise::Scalar(s) => Ok(gram(&(ql_inv * s))),
-        Noise::Matrix(s) => Ok(gram(&(ql_inv * s))),
+    out: &mut SMatrix<T, N, N>,
+) -> Result<(), ConfigError> {
+    *out = match *noise {
+        Noise::Scalar(s) => gram(&(ql_inv * s)),
+        Noise::Matrix(s) => gram(&(ql_inv * s)),
         Noise::Thermal {
             inverse_temperature: beta,
         } => {
@@ -139,7 +170,8 @@ pub(super) fn modal_noise_covariance<T: Real, const N: usize>(
                 name: "thermal noise needs scalar friction",
             })?;
             // σσᵀ = 2cM/β ⇒ GGᵀ = QᵀL⁻¹(2cM/β)L⁻ᵀQ = (2c/β) I.
-            Ok(SMatrix::identity() * ((c + c) / beta))
+            SMatrix::identity() * ((c + c) / beta)
         }
-    }
+    };
+    Ok(())
 }

@@ -351,6 +351,14 @@ fn consts(o: &mut String, model: &Model, dim: usize, plane: Option<&Plane>) {
             floats(p.normal.to_vec())
         );
     }
+    let _ = writeln!(
+        o,
+        "\n    /// The mechanism: no springs, room for exactly `BODIES` bodies and `JOINTS` joints."
+    );
+    let _ = writeln!(
+        o,
+        "    pub type Mech<T> = Mechanism<T, DIM, N, D, 0, BODIES, JOINTS>;"
+    );
     let _ = writeln!(o, "\n    /// The ids the builder returned.");
     let _ = writeln!(
         o,
@@ -378,11 +386,11 @@ fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
     let _ = writeln!(o, "    ///\n    /// # Errors\n    /// The builder's `ConfigError` (none for the model as emitted, but `g` is checked).");
     let _ = writeln!(
         o,
-        "    pub fn build<T: Real>(g: T) -> Result<(Mechanism<T, DIM, N, D>, Ids), ConfigError> {{"
+        "    pub fn build<T: Real>(g: T) -> Result<(Mech<T>, Ids), ConfigError> {{"
     );
     let _ = writeln!(
         o,
-        "        let l = T::lit;\n        let mut b = MechanismBuilder::<T, DIM, N, D>::new()?;"
+        "        let l = T::lit;\n        let mut b = MechanismBuilder::<T, DIM, N, D, 0, BODIES, JOINTS>::new()?;"
     );
     for (k, body) in model.bodies.iter().enumerate() {
         let inertia = match plane {

@@ -31,10 +31,10 @@ pub fn r0() -> Matrix3<f64> {
 ///
 /// # Panics
 /// When the builder refuses it (a bug).
-pub fn free_body<T: Real>() -> (Mechanism<T, 3, N1, D1>, State<T, N1>) {
+pub fn free_body<T: Real>() -> (Mechanism<T, 3, N1, D1, 0, 1, 0>, State<T, N1>) {
     let r = r0();
     let j = r * Matrix3::from_diagonal(&Vector3::from(MOMENTS)) * r.transpose();
-    let mut b = MechanismBuilder::<T, 3, N1, D1>::new().expect("builder");
+    let mut b = MechanismBuilder::<T, 3, N1, D1, 0, 1, 0>::new().expect("builder");
     let l = b
         .body(Body {
             mass: T::lit(1.5),
@@ -136,7 +136,7 @@ const D_SP: usize = body_constraints(3) + 3;
 ///
 /// # Panics
 /// When the builder refuses it (a bug).
-pub fn spherical<T: Real>() -> (Mechanism<T, 3, N_SP, D_SP>, State<T, N_SP>) {
+pub fn spherical<T: Real>() -> (Mechanism<T, 3, N_SP, D_SP, 0, 1, 1>, State<T, N_SP>) {
     let inertia = [
         [0.02, 0.003, -0.002],
         [0.003, 0.03, 0.004],
@@ -144,7 +144,7 @@ pub fn spherical<T: Real>() -> (Mechanism<T, 3, N_SP, D_SP>, State<T, N_SP>) {
     ];
     let rc = Vector3::new(0.3, 0.1, -0.4);
     let com = Vector3::from(PIVOT) + rc;
-    let mut b = MechanismBuilder::<T, 3, N_SP, D_SP>::new().expect("builder");
+    let mut b = MechanismBuilder::<T, 3, N_SP, D_SP, 0, 1, 1>::new().expect("builder");
     let l = b
         .body(Body {
             mass: T::one(),

@@ -71,8 +71,8 @@ impl Arm {
     ///
     /// # Errors
     /// A builder error (a bug).
-    pub fn single<T: Real>(&self) -> Result<Mechanism<T, 2, 6, 5>, ConfigError> {
-        let mut b = MechanismBuilder::<T, 2, 6, 5>::new()?;
+    pub fn single<T: Real>(&self) -> Result<Mechanism<T, 2, 6, 5, 0, 1, 1>, ConfigError> {
+        let mut b = MechanismBuilder::<T, 2, 6, 5, 0, 1, 1>::new()?;
         let l1 = b.body(self.body(0))?;
         let zero = [T::zero(); 2];
         b.revolute(Link::Ground, Link::Body(l1), self.pivot.map(T::lit), zero)?;
@@ -84,8 +84,8 @@ impl Arm {
     ///
     /// # Errors
     /// A builder error (a bug).
-    pub fn double<T: Real>(&self) -> Result<Mechanism<T, 2, 12, 10>, ConfigError> {
-        let mut b = MechanismBuilder::<T, 2, 12, 10>::new()?;
+    pub fn double<T: Real>(&self) -> Result<Mechanism<T, 2, 12, 10, 0, 2, 2>, ConfigError> {
+        let mut b = MechanismBuilder::<T, 2, 12, 10, 0, 2, 2>::new()?;
         let l1 = b.body(self.body(0))?;
         let l2 = b.body(self.body(1))?;
         let zero = [T::zero(); 2];

@@ -81,8 +81,15 @@ fn drive<T: Real, I: Integrator<T, N>, const N: usize>(
 /// # Panics
 /// When the method refuses the built mechanism (a bug).
 #[allow(clippy::too_many_arguments)]
-pub fn run<T: Real, const DIM: usize, const N: usize, const D: usize>(
-    mech: &Mechanism<T, DIM, N, D>,
+pub fn run<
+    T: Real,
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const B: usize,
+    const J: usize,
+>(
+    mech: &Mechanism<T, DIM, N, D, 0, B, J>,
     method: Method,
     s0: State<T, N>,
     h: f64,

@@ -50,7 +50,7 @@ fn newton() -> ConstraintNewtonParams<f64> {
 }
 
 /// A fixed-step method whose step divides the output spacing `dt`.
-fn fixed<'a>(
+pub fn fixed<'a>(
     key: &'static str,
     label: &'static str,
     dt: f64,

@@ -24,9 +24,11 @@ pub struct MjPoint {
     pub cost: f64,
 }
 
-/// The script's path.
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peers/mujoco_chain.py")
+/// The path of the script `name` in `host-tests/peers/`.
+fn script(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("peers")
+        .join(name)
 }
 
 /// The Python interpreter with `mujoco`, or why there is none.
@@ -83,27 +85,55 @@ pub fn sweep(
     rounds: usize,
     max_run_seconds: f64,
 ) -> Result<Vec<MjPoint>, String> {
+    let args = [
+        "--n".to_string(),
+        n.to_string(),
+        "--span".into(),
+        span.to_string(),
+        "--finest".into(),
+        finest.to_string(),
+        "--rounds".into(),
+        rounds.to_string(),
+        "--max-run-seconds".into(),
+        max_run_seconds.to_string(),
+    ];
+    run_script(
+        "mujoco_chain.py",
+        &format!("chain-peers-ref-n{n}"),
+        &args,
+        refq,
+        2 * n,
+    )
+}
+
+/// Runs the MuJoCo script `name` (in `host-tests/peers/`) with `args` and `--reference` a CSV
+/// file of `refq` (rows of `row` values, one per output), and parses its sweep (see [`parse`]).
+/// `tag` names the temporary file.
+///
+/// # Errors
+/// No MuJoCo (see [`python`]), or the script's failure.
+pub fn run_script(
+    name: &str,
+    tag: &str,
+    args: &[String],
+    refq: &[f64],
+    row: usize,
+) -> Result<Vec<MjPoint>, String> {
     let py = python()?;
-    let path = std::env::temp_dir().join(format!(
-        "macrostep-chain-peers-ref-n{n}-{}.csv",
-        std::process::id()
-    ));
+    let path = std::env::temp_dir().join(format!("macrostep-{tag}-{}.csv", std::process::id()));
     let mut file = std::fs::File::create(&path).map_err(|e| format!("{path:?}: {e}"))?;
-    for row in refq.chunks(2 * n) {
-        let line: Vec<String> = row.iter().map(|x| format!("{x:.17e}")).collect();
+    for r in refq.chunks(row.max(1)) {
+        let line: Vec<String> = r.iter().map(|x| format!("{x:.17e}")).collect();
         writeln!(file, "{}", line.join(",")).map_err(|e| e.to_string())?;
     }
     drop(file);
     let out = Command::new(&py)
-        .arg(script())
-        .args(["--n", &n.to_string(), "--span", &span.to_string()])
-        .args(["--finest", &finest.to_string()])
-        .args(["--rounds", &rounds.to_string()])
-        .args(["--max-run-seconds", &max_run_seconds.to_string()])
+        .arg(script(name))
+        .args(args)
         .arg("--reference")
         .arg(&path)
         .output()
-        .map_err(|e| format!("running {:?}: {e}", script()))?;
+        .map_err(|e| format!("running {:?}: {e}", script(name)))?;
     let _ = std::fs::remove_file(&path);
     if !out.status.success() {
         return Err(format!(

@@ -22,7 +22,8 @@ pub struct Entry {
     pub omega: Option<f64>,
 }
 
-fn from_curve(c: &Curve, k: usize, target: f64, omega: Option<f64>) -> Entry {
+/// The entry of curve `c` at its `k`-th target `target`.
+pub fn from_curve(c: &Curve, k: usize, target: f64, omega: Option<f64>) -> Entry {
     Entry {
         key: c.key.to_string(),
         target,
@@ -72,7 +73,7 @@ pub fn entries(s: &Size, targets: &[f64]) -> Vec<Entry> {
 }
 
 /// The chart of one size: error against CPU time, every sweep point that ran.
-fn chart(s: &Size, out: &Output) {
+fn chart(s: &Size, span: f64, out: &Output) {
     let mut series = Vec::new();
     let mut add = |label: String, pts: Vec<(f64, f64)>| series.push(Series::new(label, pts));
     let ok = |c: &Curve| -> Vec<(f64, f64)> {
@@ -108,7 +109,7 @@ fn chart(s: &Size, out: &Output) {
         out,
         &Chart {
             stem: format!("chain-peers.n{}", s.n),
-            title: format!("chain of {} pendula: error vs rigid, T = 1", s.n),
+            title: format!("chain of {} pendula: error vs rigid, T = {span}", s.n),
             x_label: "thread CPU time per unit simulated time [s/s] (median)".into(),
             y_label: "max |q − q_rigid| over the outputs".into(),
             log_x: true,
@@ -118,19 +119,19 @@ fn chart(s: &Size, out: &Output) {
     );
 }
 
-/// One size: references, right-hand sides, ω choice, the table and the figures.
-fn report_size(s: &Size, targets: &[f64], out: &Output) {
+/// One size: references, right-hand sides, ω choice, the table and the figures. Every figure
+/// that depends on the span is named `chain-peers.span<T>.n<n>.…` (the right-hand-side costs,
+/// which do not, `chain-peers.n<n>.rhs_ns.…`).
+fn report_size(s: &Size, targets: &[f64], span: f64, out: &Output) {
     let n = s.n;
+    let at = format!("chain-peers.span{span}.n{n}");
     say!(out, "\n== chain of {n} pendula ==");
     say!(
         out,
         "references: O(n) articulated body (1e-13) vs O(n³) LU (1e-12) differ by {}",
         sci(s.reference_agreement)
     );
-    figure(
-        &format!("chain-peers.n{n}.reference_agreement"),
-        s.reference_agreement,
-    );
+    figure(&format!("{at}.reference_agreement"), s.reference_agreement);
     let [aba, lu] = s.rhs_ns;
     say!(
         out,
@@ -153,11 +154,8 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
                 sci(p.model_err)
             ),
         }
-        figure(
-            &format!("chain-peers.n{n}.omega_at_{e}"),
-            p.omega.unwrap_or(f64::NAN),
-        );
-        figure(&format!("chain-peers.n{n}.model_err_at_{e}"), p.model_err);
+        figure(&format!("{at}.omega_at_{e}"), p.omega.unwrap_or(f64::NAN));
+        figure(&format!("{at}.model_err_at_{e}"), p.model_err);
     }
     if let Err(why) = &s.mujoco {
         say!(out, "{why}");
@@ -196,22 +194,16 @@ fn report_size(s: &Size, targets: &[f64], out: &Output) {
             sci(cost),
             format!("{:.2}", cost / base),
         ]);
-        figure(&format!("chain-peers.n{n}.{}.cpu_at_{e}", en.key), cost);
-        figure(
-            &format!("chain-peers.n{n}.{}.{}_at_{e}", en.key, en.param_name),
-            p,
-        );
+        figure(&format!("{at}.{}.cpu_at_{e}", en.key), cost);
+        figure(&format!("{at}.{}.{}_at_{e}", en.key, en.param_name), p);
         if en.key != "sylipn" {
             figure(
-                &format!(
-                    "chain-peers.n{n}.{}_over_sylipn.speedup_at_equal_error_{e}",
-                    en.key
-                ),
+                &format!("{at}.{}_over_sylipn.speedup_at_equal_error_{e}", en.key),
                 cost / base,
             );
         }
     }
-    chart(s, out);
+    chart(s, span, out);
 }
 
 /// Prints everything.
@@ -223,6 +215,6 @@ pub fn report(r: &Results, out: &Output) {
         r.span
     );
     for s in &r.sizes {
-        report_size(s, &r.targets, out);
+        report_size(s, &r.targets, r.span, out);
     }
 }

@@ -94,6 +94,16 @@ fn cost_ratio<I: Linearise<f64, 2> + Clone>(m: &I, min_ns: f64) -> f64 {
     t_lin / t_step
 }
 
+/// The larger of a running maximum and a new value, NaN once either is NaN: `f64::max` drops a
+/// NaN operand, so a failed start followed by a successful one would otherwise read as a pass.
+fn worst(acc: f64, x: f64) -> f64 {
+    if acc.is_nan() || x.is_nan() {
+        f64::NAN
+    } else {
+        acc.max(x)
+    }
+}
+
 fn row<I: Linearise<f64, 2> + Actuate<f64, 2> + Clone>(
     name: &'static str,
     m: &I,
@@ -104,8 +114,8 @@ fn row<I: Linearise<f64, 2> + Actuate<f64, 2> + Clone>(
     for s in starts() {
         match fd::check(m, &s, &cases::mass()) {
             Ok(c) => {
-                fd_rel_err = fd_rel_err.max(c.fd_rel_err);
-                symplectic_defect = symplectic_defect.max(c.symplectic_defect);
+                fd_rel_err = worst(fd_rel_err, c.fd_rel_err);
+                symplectic_defect = worst(symplectic_defect, c.symplectic_defect);
             }
             Err(_) => fd_rel_err = f64::NAN,
         }
@@ -160,8 +170,8 @@ fn rattle_row(h: f64, min_ns: f64) -> MethodRow {
     for s in &starts {
         match tangent::check::<_, _, 4, 2, 2>(&m, s) {
             Ok(c) => {
-                fd_rel_err = fd_rel_err.max(c.fd_rel_err);
-                symplectic_defect = symplectic_defect.max(c.symplectic_defect);
+                fd_rel_err = worst(fd_rel_err, c.fd_rel_err);
+                symplectic_defect = worst(symplectic_defect, c.symplectic_defect);
             }
             Err(_) => failed = true,
         }
@@ -191,5 +201,18 @@ fn rattle_row(h: f64, min_ns: f64) -> MethodRow {
         fd_rel_err: if failed { f64::NAN } else { fd_rel_err },
         symplectic_defect,
         cost_ratio: t_lin / t_step,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::worst;
+
+    #[test]
+    fn a_failed_start_stays_visible_after_later_successes() {
+        let acc = [1e-9, f64::NAN, 2e-9].into_iter().fold(0.0, worst);
+        assert!(acc.is_nan());
+        let acc = [1e-9, 3e-9, 2e-9].into_iter().fold(0.0, worst);
+        assert_eq!(acc, 3e-9);
     }
 }

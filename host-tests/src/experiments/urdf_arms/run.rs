@@ -42,8 +42,8 @@ pub struct Run {
 
 /// Steps `mech` (with `joints` to read at the end) from rest for `t_end` with step `h`,
 /// recording `E(t) − E(0)` every `sample` steps.
-pub fn run<const DIM: usize, const N: usize, const D: usize>(
-    mech: &Mechanism<f64, DIM, N, D>,
+pub fn run<const DIM: usize, const N: usize, const D: usize, const B: usize, const J: usize>(
+    mech: &Mechanism<f64, DIM, N, D, 0, B, J>,
     joints: &[usize],
     method: Method,
     h: f64,
@@ -90,8 +90,8 @@ pub fn run<const DIM: usize, const N: usize, const D: usize>(
 }
 
 /// The stepping loop shared by both methods.
-fn walk<const DIM: usize, const N: usize, const D: usize>(
-    mech: &Mechanism<f64, DIM, N, D>,
+fn walk<const DIM: usize, const N: usize, const D: usize, const B: usize, const J: usize>(
+    mech: &Mechanism<f64, DIM, N, D, 0, B, J>,
     s: &mut State<f64, N>,
     steps: usize,
     sample: usize,

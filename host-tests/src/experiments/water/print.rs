@@ -56,6 +56,14 @@ fn print_table(setup: &Setup, r: &Results, out: &Output) -> f64 {
         setup.beta,
         1.0 / setup.beta
     );
+    crate::say!(
+        out,
+        "common start: burn-in {} at γ = {} by the rigid reference (h = {}); tangent k_BT over its second half = {:.3}/β",
+        setup.burn_time,
+        setup.burn_gamma,
+        setup.h_rigid_ref,
+        r.burn_in_temperature * setup.beta
+    );
     let t = Table::new(
         out,
         &[
@@ -157,6 +165,10 @@ fn print_figures(setup: &Setup, r: &Results, noise: f64) {
         r.rigid_reference.rdf_halves_l1(),
     );
     figure("water.speedup_zss_vs_shake", r.shake.cost / r.zss.cost);
+    figure(
+        "water.burn_in.tangent_temperature_ratio",
+        r.burn_in_temperature * setup.beta,
+    );
 }
 
 /// Emits the O–O distance histogram chart of the three runs.

@@ -41,7 +41,7 @@ pub struct RunStats {
     pub oo_se: f64,
     /// Mean relative constraint violation `max |r² − r₀²|/r₀²` over the samples.
     pub residual: f64,
-    /// Wall-clock seconds per unit of simulated time (burn-in and production).
+    /// Thread CPU seconds per unit of simulated time (production).
     pub cost: f64,
     /// Steps taken.
     pub steps: usize,
@@ -122,9 +122,45 @@ fn normalise(h: &[f64]) -> Vec<f64> {
     h.iter().map(|x| x / total.max(1.0)).collect()
 }
 
-/// Runs `method` (step `h`) from `start` at rest: burn-in with friction `setup.burn_gamma`, then
-/// production with the seed's `γ`; samples every `setup.sample_every` time units. `constrained`:
-/// SHAKE (no full-space temperature).
+/// The common start of every run: `method` (step `h`) from the lattice at rest, `setup.burn_time`
+/// under the burn-in friction `setup.burn_gamma`; returns the end state and the mean tangent
+/// `k_BT` over the burn-in's second half (sampled every `setup.sample_every`). `Err` names the
+/// failed step.
+///
+/// One burn-in for all methods: at `β = 50` the cluster stays for long stretches in the basin
+/// its burn-in found, and a burn-in per method lets each method's step pick its own basin (the
+/// O–O figures would then compare basins, not methods).
+pub fn burn_in<I, G>(
+    method: &mut I,
+    g: &G,
+    h: f64,
+    setup: &Setup,
+    rng: &mut Pcg32,
+) -> Result<(State<f64, N>, f64), String>
+where
+    I: Integrator<f64, N>,
+    G: Constraint<f64, N, D>,
+{
+    let mut s = State::at_rest(super::model::cluster::<N>());
+    let burn = Thermostat::new(setup.burn_gamma, setup.beta, h);
+    let n = (setup.burn_time / h).round() as usize;
+    let every = ((setup.sample_every / h).round() as usize).max(1);
+    let mut temps = Vec::new();
+    for k in 0..n {
+        burn.apply(&mut s.v, rng);
+        method
+            .step(&mut s)
+            .map_err(|e| format!("burn-in step {k} (t = {:.2}): {e}", s.t))?;
+        if 2 * k >= n && k.is_multiple_of(every) {
+            temps.push(kinetic_temperature(&tangent(g, &s.q, &s.v), 6.0 * W as f64));
+        }
+    }
+    Ok((s, batch_se(&temps).0))
+}
+
+/// Runs `method` (step `h`) from `start` (see [`burn_in`]) for `setup.time` with the seed's
+/// `γ`; samples every `setup.sample_every` time units. `constrained`: SHAKE (no full-space
+/// temperature).
 pub fn run<I, G>(
     method: &mut I,
     g: &G,
@@ -132,15 +168,14 @@ pub fn run<I, G>(
     setup: &Setup,
     constrained: bool,
     rng: &mut Pcg32,
+    start: &State<f64, N>,
 ) -> RunStats
 where
     I: Integrator<f64, N>,
     G: Constraint<f64, N, D>,
 {
-    let mut s = State::at_rest(super::model::cluster::<N>());
-    let burn = Thermostat::new(setup.burn_gamma, setup.beta, h);
+    let mut s = *start;
     let prod = Thermostat::new(setup.gamma, setup.beta, h);
-    let n_burn = (setup.burn_time / h).round() as usize;
     let n_prod = (setup.time / h).round() as usize;
     let every = ((setup.sample_every / h).round() as usize).max(1);
     let mut out = RunStats::default();
@@ -148,15 +183,14 @@ where
     let mut tangents = Vec::new();
     let (mut temps, mut oos, mut res, mut dists) = (Vec::new(), Vec::new(), 0.0, Vec::new());
     let clock = CpuClock::start();
-    for k in 0..n_burn + n_prod {
-        let th = if k < n_burn { &burn } else { &prod };
-        th.apply(&mut s.v, rng);
+    for k in 0..n_prod {
+        prod.apply(&mut s.v, rng);
         if let Err(e) = method.step(&mut s) {
             out.error = Some(format!("step {k} (t = {:.2}): {e}", s.t));
             break;
         }
         out.steps += 1;
-        if k < n_burn || !(k - n_burn).is_multiple_of(every) {
+        if !k.is_multiple_of(every) {
             continue;
         }
         let vt = tangent(g, &s.q, &s.v);
@@ -170,7 +204,7 @@ where
         dists.clear();
         oo_distances(&s.q, &mut dists);
         oos.push(dists.iter().sum::<f64>() / dists.len() as f64);
-        let half = usize::from(k - n_burn >= n_prod / 2);
+        let half = usize::from(k >= n_prod / 2);
         for &d in &dists {
             let b = ((d - RDF_MIN) / (RDF_MAX - RDF_MIN) * RDF_BINS as f64).floor();
             if b >= 0.0 && (b as usize) < RDF_BINS {

@@ -20,6 +20,7 @@ pub fn human(key: &str) -> &str {
         "shake" => "SHAKE",
         "reich4" => "Reich4",
         "dop853_angles" => "DOP853",
+        "dop853_aba" => "DOP853 (O(n) chain)",
         "radau5_penalty" => "Radau5",
         other => other,
     }

@@ -15,6 +15,7 @@
 //! `reproduce work-precision-omega`), [`remedies`] (remedies for the Z&S cap:
 //! β, distance form, Gauss–Newton matrix; `reproduce work-precision-remedies`), [`slow`] (FPU SIM vs Verlet in the slow energies; the FLAVOR trimer).
 
+pub mod bench_steps;
 pub mod chain;
 pub mod dp;
 pub mod omega;

@@ -63,6 +63,9 @@ pub mod planar_arm3 {
     /// The world axis the planar inertias are taken about.
     pub const INERTIA_AXIS: [f64; 3] = [0.0, -1.0, 0.0];
 
+    /// The mechanism: no springs, room for exactly `BODIES` bodies and `JOINTS` joints.
+    pub type Mech<T> = Mechanism<T, DIM, N, D, 0, BODIES, JOINTS>;
+
     /// The ids the builder returned.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ids {
@@ -79,9 +82,9 @@ pub mod planar_arm3 {
     ///
     /// # Errors
     /// The builder's `ConfigError` (none for the model as emitted, but `g` is checked).
-    pub fn build<T: Real>(g: T) -> Result<(Mechanism<T, DIM, N, D>, Ids), ConfigError> {
+    pub fn build<T: Real>(g: T) -> Result<(Mech<T>, Ids), ConfigError> {
         let l = T::lit;
-        let mut b = MechanismBuilder::<T, DIM, N, D>::new()?;
+        let mut b = MechanismBuilder::<T, DIM, N, D, 0, BODIES, JOINTS>::new()?;
         // upper
         let b0 = b.body(Body { mass: l(1.2), com: [l(0.2), l(0.5)], inertia: [[l(0.01625), l(0.0)], [l(0.0), l(0.0)]] })?;
         // fore

@@ -1,0 +1,243 @@
+//! The planar 3-link arm of `tools/urdf2mech/urdf/planar_arm3.urdf` (the tool's output, emitted
+//! at build time by `build.rs`) under a PD + gravity-compensation law on its joint angles at
+//! 1 kHz: one Z&S step on the penalty form per tick, the joint torques through the joint motors
+//! ([`Mechanism::actuation`](macrostep::mechanism::Mechanism::actuation), [`Actuate::set_force`]).
+
+use crate::{drive, ScenarioError, Sink};
+use macrostep::driver::{Method, Wrapper};
+use macrostep::forcing::{Actuate, Actuated};
+use macrostep::linalg::DenseKept;
+use macrostep::mechanism::LinkagePenalty;
+use macrostep::model::System;
+use macrostep::nalgebra::SVector;
+use macrostep::zs::{ZhangSkeel, ZsParams};
+use macrostep::{ConfigError, Real, State, StepError};
+
+/// The emitted module (its names and limits tables are not all used here).
+#[allow(dead_code)]
+mod emitted {
+    include!(concat!(env!("OUT_DIR"), "/planar_arm3.rs"));
+}
+
+use emitted::planar_arm3;
+pub use planar_arm3::{Ids as Arm3Ids, Mech as Arm3Mechanism, D as ARM3_D, N as ARM3_N};
+
+/// Control period and plant step (s).
+pub const ARM3_H: f64 = 1e-3;
+/// Gravity (m/s², along the URDF's `−z`).
+pub const ARM3_G: f64 = 9.81;
+/// Penalty frequency of the joints' and bodies' rows (rad/s): `ω h = 10`. Z&S is linearly
+/// implicit, so the stiff rows cost no stability, and its work per tick does not depend on `ω`;
+/// the model error is what `ω` buys. Measured on the host against RATTLE at `h/10` on the exact
+/// joints, same law, largest joint-angle difference over the 3 s run: `ω = 500` fails (the
+/// residual guard stops the step at 72 ms: the links sag out of the penalty's reach),
+/// `1000`: 1.6e-2 rad, `2000`: 6.5e-3, `5000`: 1.9e-3, `10⁴`: 6.9e-4, `3·10⁴`: 7.5e-5. In `f32`
+/// the penalty force `ω² g ∇g` turns the roundoff of `g` into force noise growing as `ω²`
+/// (joint-rate noise at rest 2.0e-2 rad/s at `10⁴`, 4.1e-2 at `3·10⁴`): `10⁴` balances the two.
+/// RATTLE at `h` (exact joints, 3e-6 rad) would cost about three times the host CPU per tick
+/// and a Newton iteration count that varies from tick to tick.
+pub const ARM3_OMEGA: f64 = 10_000.0;
+/// Ticks run (`t = 3 s`) and the recording interval.
+pub const ARM3_TICKS: u32 = 3000;
+/// See [`ARM3_TICKS`].
+pub const ARM3_EVERY: u32 = 250;
+/// The target joint angles (rad, the mechanism's `joint_angle`: counter-clockwise in the
+/// plane, zero at the URDF's zero configuration, the arm stretched horizontally along `+x`).
+/// The arm starts at rest at zero.
+pub const ARM3_TARGET: [f64; 3] = [-0.7, 1.1, 0.5];
+/// Proportional gains (N·m/rad): about `ωₙ ≈ 8 rad/s` on each joint's own inertia at the target.
+pub const ARM3_KP: [f64; 3] = [50.0, 12.0, 1.5];
+/// Derivative gains (N·m·s/rad): about critical damping with [`ARM3_KP`].
+pub const ARM3_KD: [f64; 3] = [12.0, 3.0, 0.35];
+/// A joint is settled when its angle error is within this (rad).
+pub const ARM3_SETTLE_TOL: f64 = 1e-2;
+
+/// The links as the gravity compensation sees them (from `planar_arm3.urdf`, the tool fused into
+/// the hand): masses (kg), each COM's distance from its joint along the link (m), and the
+/// distances shoulder → elbow → wrist (m). The host test
+/// `arm3_pd_gravity_compensation_holds_the_arm` checks them against the emitted mechanism.
+pub const ARM3_MASS: [f64; 3] = [1.2, 0.8, 0.6];
+/// See [`ARM3_MASS`].
+pub const ARM3_COM: [f64; 3] = [0.2, 0.15, 0.15];
+/// See [`ARM3_MASS`].
+pub const ARM3_LINK: [f64; 2] = [0.4, 0.3];
+
+/// The Z&S plant of [`arm3_pd`].
+pub type Arm3Plant<T> = ZhangSkeel<
+    T,
+    Actuated<T, LinkagePenalty<T, 2, ARM3_N, ARM3_D>, ARM3_N>,
+    ARM3_N,
+    DenseKept<T, ARM3_N>,
+>;
+
+/// The gravity torque `∂V/∂θ` on each joint at the relative joint angles `th` (N·m): with the
+/// absolute link angles `φₖ = θ₁ + … + θₖ`, `∂V/∂φ₁ = g cos φ₁ (m₁c₁ + (m₂ + m₃) L₁)`,
+/// `∂V/∂φ₂ = g cos φ₂ (m₂c₂ + m₃L₂)`, `∂V/∂φ₃ = g cos φ₃ m₃c₃`, and `∂V/∂θₖ = Σ_{j ≥ k} ∂V/∂φⱼ`.
+pub fn arm3_gravity_torque<T: Real>(th: [T; 3]) -> [T; 3] {
+    let (m, c, l, g) = (
+        ARM3_MASS.map(T::lit),
+        ARM3_COM.map(T::lit),
+        ARM3_LINK.map(T::lit),
+        T::lit(ARM3_G),
+    );
+    let (p1, p2) = (th[0], th[0] + th[1]);
+    let p3 = p2 + th[2];
+    let d1 = g * p1.cos() * (m[0] * c[0] + (m[1] + m[2]) * l[0]);
+    let d2 = g * p2.cos() * (m[1] * c[1] + m[2] * l[1]);
+    let d3 = g * p3.cos() * (m[2] * c[2]);
+    [d1 + d2 + d3, d2 + d3, d3]
+}
+
+/// The arm and its PD + gravity-compensation loop as one [`Method`]: each tick reads the joint
+/// angles and rates, sets the motor torques
+/// `τ = clamp(G(θ) + Kp (θ* − θ) − Kd θ̇, ±effort)` (effort from the URDF's `<limit>`), and takes
+/// one plant step. Kept in one value so that the firmware can hold it in a `static`.
+pub struct Arm3Pd<T: Real> {
+    /// The plant.
+    pub plant: Arm3Plant<T>,
+    /// The emitted mechanism.
+    pub mech: Arm3Mechanism<T>,
+    /// The builder's ids (joints, motors).
+    pub ids: Arm3Ids,
+    u: SVector<T, ARM3_N>,
+    /// The last time a tick observed a joint error above [`ARM3_SETTLE_TOL`].
+    unsettled: T,
+}
+
+impl<T: Real> Arm3Pd<T> {
+    /// The joint angles and rates at `s` (a missing joint reads as zero: the ids are the
+    /// builder's own).
+    pub fn joints(&self, s: &State<T, ARM3_N>) -> ([T; 3], [T; 3]) {
+        let j = self.ids.joints;
+        let z = T::zero();
+        (
+            j.map(|j| self.mech.joint_angle(j, &s.q).unwrap_or(z)),
+            j.map(|j| self.mech.joint_rate(j, &s.q, &s.v).unwrap_or(z)),
+        )
+    }
+
+    /// The joint torques the law commands at `s` (N·m, per joint).
+    pub fn torques(&self, s: &State<T, ARM3_N>) -> [T; 3] {
+        let (th, om) = self.joints(s);
+        let grav = arm3_gravity_torque(th);
+        core::array::from_fn(|k| {
+            let tau = grav[k] + T::lit(ARM3_KP[k]) * (T::lit(ARM3_TARGET[k]) - th[k])
+                - T::lit(ARM3_KD[k]) * om[k];
+            let cap = T::lit(planar_arm3::JOINT_LIMITS[k][2]);
+            tau.max(-cap).min(cap)
+        })
+    }
+
+    /// `θ − θ*` at `s` (rad).
+    pub fn errors(&self, s: &State<T, ARM3_N>) -> [T; 3] {
+        let th = self.joints(s).0;
+        core::array::from_fn(|k| th[k] - T::lit(ARM3_TARGET[k]))
+    }
+
+    /// The settle time (s): the end of the last tick that started with a joint error above
+    /// [`ARM3_SETTLE_TOL`].
+    pub fn settle_time(&self) -> T {
+        self.unsettled
+    }
+}
+
+impl<T: Real> Wrapper for Arm3Pd<T> {
+    type Inner = Arm3Plant<T>;
+
+    fn inner(&self) -> &Arm3Plant<T> {
+        &self.plant
+    }
+
+    fn inner_mut(&mut self) -> &mut Arm3Plant<T> {
+        &mut self.plant
+    }
+}
+
+/// One tick: the law, the motors' generalised force, the held force, the plant's proposal; the
+/// step driver checks and commits it. The state is unchanged on any error.
+impl<T: Real> Method<T, ARM3_N> for Arm3Pd<T> {
+    const ORDER: u32 = <Arm3Plant<T> as Method<T, ARM3_N>>::ORDER;
+    const SYMPLECTIC: bool = <Arm3Plant<T> as Method<T, ARM3_N>>::SYMPLECTIC;
+    const SYMMETRIC: bool = <Arm3Plant<T> as Method<T, ARM3_N>>::SYMMETRIC;
+
+    fn propose(
+        &mut self,
+        state: &State<T, ARM3_N>,
+        h: T,
+        next: &mut State<T, ARM3_N>,
+    ) -> Result<T, StepError> {
+        let tau = self.torques(state);
+        let mut commands = [T::zero(); 3];
+        for (k, &m) in self.ids.motors.iter().enumerate() {
+            if let Some(c) = commands.get_mut(m) {
+                *c = tau[k];
+            }
+        }
+        self.mech
+            .actuation(&commands, &state.q, &mut self.u)
+            .map_err(|_| StepError::NonFiniteForce)?;
+        if self
+            .errors(state)
+            .iter()
+            .any(|e| e.abs() > T::lit(ARM3_SETTLE_TOL))
+        {
+            self.unsettled = state.t + h;
+        }
+        self.plant.set_force(&self.u)?;
+        self.plant.propose(state, h, next)
+    }
+}
+
+/// The arm (built by the emitted `planar_arm3::build` with `g = 9.81`) penalised with
+/// [`ARM3_OMEGA`], Z&S with `β = 0.4` and kept factors (one factorisation per tick),
+/// `h = 1 ms`, driven from rest at the zero configuration to [`ARM3_TARGET`] by the PD +
+/// gravity-compensation law of [`Arm3Pd`]: [`ARM3_TICKS`] ticks, a state every [`ARM3_EVERY`].
+/// After the run it records the final joint errors `θ − θ*` (rad) as `x main 0 joint_error <k>`
+/// and the settle time (s, [`Arm3Pd::settle_time`]) as `x main 0 settle_time 0`.
+///
+/// # Errors
+/// A configuration or step error (none is expected).
+pub fn arm3_pd<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
+    arm3_pd_in(sink, &mut None)
+}
+
+/// [`arm3_pd`] with the loop built in `slot`: the firmware passes a `static`, so the mechanism
+/// and the integrator (its matrices) are static RAM, not stack.
+///
+/// # Errors
+/// As [`arm3_pd`].
+pub fn arm3_pd_in<T: Real, S: Sink<T>>(
+    sink: &mut S,
+    slot: &mut Option<Arm3Pd<T>>,
+) -> Result<(), ScenarioError> {
+    let arm = build(slot)?;
+    let start = arm.mech.initial_state();
+    let end = drive(sink, "main", arm, start, ARM3_TICKS, ARM3_EVERY)?;
+    sink.values("main", "joint_error", &arm.errors(&end));
+    sink.values("main", "settle_time", &[arm.settle_time()]);
+    Ok(())
+}
+
+/// Not inlined: the construction's temporaries live in this frame, gone before the loop runs.
+#[inline(never)]
+fn build<T: Real>(slot: &mut Option<Arm3Pd<T>>) -> Result<&mut Arm3Pd<T>, ConfigError> {
+    *slot = None;
+    let (mech, ids) = planar_arm3::build::<T>(T::lit(ARM3_G))?;
+    let plant = plant(&mech)?;
+    Ok(slot.insert(Arm3Pd {
+        plant,
+        mech,
+        ids,
+        u: SVector::zeros(),
+        unsettled: T::zero(),
+    }))
+}
+
+/// Penalised with [`ARM3_OMEGA`], `Actuated`, Z&S with `β = 0.4` and kept factors.
+#[inline(never)]
+pub fn plant<T: Real>(mech: &Arm3Mechanism<T>) -> Result<Arm3Plant<T>, ConfigError> {
+    let pen = mech.penalised(T::lit(ARM3_OMEGA))?;
+    let sys = System::new(pen.mass, Actuated::new(pen.potential));
+    let (h, params) = (T::lit(ARM3_H), ZsParams::with_beta(T::lit(0.4)));
+    ZhangSkeel::with_solver(sys, h, params, DenseKept::new())
+}

@@ -1,0 +1,255 @@
+//! `reproduce arm-peers`: the planar 3-link arm of `tools/urdf2mech/urdf/planar_arm3.urdf`
+//! swinging freely under gravity from its build pose (stretched horizontally, at rest) over
+//! `T = 10 s`, every method and peer at equal joint-angle error against the reference, by thread
+//! CPU time.
+//!
+//! - Reference: DOP853 at `1e-13` on the O(n) articulated-body chain of the same links
+//!   ([`methods::chain`], [`crate::reference::planar`]), to each output exactly.
+//! - The crate's penalty methods (Z&S and SyLiPN, dense solve) on the emitted mechanism's penalty
+//!   form, at the least ω of [`Setup::omegas`] whose model error (the exact penalised solution,
+//!   DOP853 at 1e-12, against the reference) is at most [`Setup::model_margin`] × the target.
+//! - The exact-joint methods: RATTLE on the emitted mechanism; DOP853 on the articulated-body
+//!   chain at a looser tolerance (the minimal-coordinate peer); rapier's multibody (with the
+//!   `peers` feature, [`rapier`]); MuJoCo through its Python package ([`mujoco`], when installed).
+//! - The search and timing are `chain-peers`' ([`crate::experiments::work_precision::search`]):
+//!   each method's coarsest setting meeting each target with every finer grid setting meeting it
+//!   too, timed in interleaved rounds.
+
+pub mod methods;
+pub mod mujoco;
+#[cfg(feature = "peers")]
+pub mod rapier;
+mod report;
+
+use crate::experiments::chain_peers::mujoco::MjPoint;
+use crate::experiments::work_precision::search::{self, Search, Study};
+use crate::experiments::Experiment;
+use crate::reference;
+use crate::reference::chain::outputs;
+use crate::report::Output;
+
+/// What to run.
+pub struct Setup {
+    /// Simulated span (s).
+    pub span: f64,
+    /// Outputs over the span (errors are the max over them).
+    pub n_out: usize,
+    /// Target errors (rad), loosest first.
+    pub targets: Vec<f64>,
+    /// Candidate penalty frequencies (1/s), ascending.
+    pub omegas: Vec<f64>,
+    /// The penalty model error allowed, as a fraction of the target.
+    pub model_margin: f64,
+    /// Search and timing effort.
+    pub search: Search,
+    /// Run the MuJoCo peer (when its Python package is installed).
+    pub mujoco: bool,
+    /// MuJoCo: timing rounds per sweep point, and the CPU seconds one run may take before its
+    /// sweep stops.
+    pub mujoco_rounds: usize,
+    /// See [`Setup::mujoco_rounds`].
+    pub mujoco_max_run: f64,
+}
+
+impl Setup {
+    /// `T = 10 s` (about five swings of the arm), ten outputs, targets 1e-2 and 1e-3 rad.
+    pub fn paper() -> Self {
+        Self {
+            span: 10.0,
+            n_out: 10,
+            targets: vec![1e-2, 1e-3],
+            omegas: vec![1e4, 3e4, 1e5, 3e5, 1e6],
+            model_margin: 0.3,
+            search: Search {
+                grid_ratio: 2f64.sqrt(),
+                bisect: 2,
+                curve_reps: 1,
+                reps: 3,
+            },
+            mujoco: true,
+            mujoco_rounds: 3,
+            mujoco_max_run: 20.0,
+        }
+    }
+
+    /// CI-sized: `T = 1 s`, two outputs, target 1e-2, coarse grid, no MuJoCo.
+    pub fn quick() -> Self {
+        Self {
+            span: 1.0,
+            n_out: 2,
+            targets: vec![1e-2],
+            omegas: vec![1e4, 3e4, 1e5],
+            search: Search {
+                grid_ratio: 2.0,
+                bisect: 0,
+                curve_reps: 1,
+                reps: 1,
+            },
+            mujoco: false,
+            ..Self::paper()
+        }
+    }
+}
+
+/// The penalty methods' study at one target.
+pub struct Penalty {
+    /// The target error.
+    pub target: f64,
+    /// The ω chosen (the least candidate with model error ≤ margin × target), if any.
+    pub omega: Option<f64>,
+    /// Model error at that ω (or at the largest candidate when none qualified).
+    pub model_err: f64,
+    /// The study of Z&S and SyLiPN at that ω (target `target` only).
+    pub study: Option<Study>,
+}
+
+/// What the experiment measured.
+pub struct Results {
+    /// Span.
+    pub span: f64,
+    /// Targets.
+    pub targets: Vec<f64>,
+    /// The exact-joint methods and peers (every target).
+    pub rigid: Study,
+    /// The penalty methods, per target.
+    pub penalty: Vec<Penalty>,
+    /// Every candidate ω's model error, as `(ω, error)`.
+    pub model_errors: Vec<(f64, f64)>,
+    /// MuJoCo's sweep, or why it did not run.
+    pub mujoco: Result<Vec<MjPoint>, String>,
+    /// The reference against itself at `1e-12` (dense output): its accuracy.
+    pub reference_check: f64,
+    /// The largest joint angle reached (rad, wrapped): how far the arm swings.
+    pub max_angle: f64,
+}
+
+/// The exact penalised arm's joint-angle distance from the reference `refq` at ω.
+pub fn model_error(omega: f64, span: f64, n_out: usize, refq: &[f64]) -> f64 {
+    let (mech, joints) = methods::mechanism();
+    let sys = mech.penalised(omega).expect("valid ω");
+    let out = reference::solve_system(
+        &sys,
+        &mech.initial_state(),
+        &outputs(span, n_out),
+        1e-12,
+        1e-12,
+    );
+    let obs: Vec<f64> = out
+        .iter()
+        .flat_map(|s| joints.map(|j| mech.joint_angle(j, &s.q).unwrap_or(f64::NAN)))
+        .collect();
+    methods::max_angle_diff(&obs, refq)
+}
+
+/// Runs every method and peer.
+pub fn compute(setup: &Setup) -> Results {
+    let (span, n_out) = (setup.span, setup.n_out);
+    let refq = methods::reference(span, n_out);
+    let reference_check = methods::aba_dop853(1e-12, span, n_out)
+        .map_or(f64::INFINITY, |o| methods::max_angle_diff(&o, &refq));
+    let max_angle = refq
+        .iter()
+        .fold(0.0f64, |m, x| m.max(methods::wrap(*x).abs()));
+    let rigid = search::study(
+        &methods::problem(
+            "rigid".into(),
+            format!("3-link arm, exact-joint methods and peers, T = {span}"),
+            methods::rigid(span, n_out),
+            setup.targets.clone(),
+            &refq,
+            span,
+        ),
+        &setup.search,
+    );
+    let mut model_errors: Vec<(f64, f64)> = Vec::new();
+    let mut penalty = Vec::new();
+    for &e in &setup.targets {
+        let mut chosen = None;
+        for &w in &setup.omegas {
+            let me = match model_errors.iter().find(|x| x.0 == w) {
+                Some(x) => x.1,
+                None => {
+                    let me = model_error(w, span, n_out, &refq);
+                    model_errors.push((w, me));
+                    me
+                }
+            };
+            if me <= setup.model_margin * e {
+                chosen = Some((w, me));
+                break;
+            }
+        }
+        let study = chosen.map(|(w, _)| {
+            let p = methods::problem(
+                format!("penalty_{e:e}"),
+                format!("3-link arm, penalty ω = {w}"),
+                methods::penalty(w, span, n_out),
+                vec![e],
+                &refq,
+                span,
+            );
+            search::study(&p, &setup.search)
+        });
+        penalty.push(Penalty {
+            target: e,
+            omega: chosen.map(|c| c.0),
+            model_err: chosen
+                .map_or_else(|| model_errors.last().map_or(f64::NAN, |x| x.1), |c| c.1),
+            study,
+        });
+    }
+    let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
+    let mujoco = if setup.mujoco {
+        mujoco::sweep(
+            span,
+            n_out,
+            &refq,
+            finest,
+            setup.mujoco_rounds,
+            setup.mujoco_max_run,
+        )
+    } else {
+        Err("MuJoCo peer not run in this setup".into())
+    };
+    Results {
+        span,
+        targets: setup.targets.clone(),
+        rigid,
+        penalty,
+        model_errors,
+        mujoco,
+        reference_check,
+        max_angle,
+    }
+}
+
+/// `reproduce arm-peers`.
+pub struct ArmPeersExperiment;
+
+impl Experiment for ArmPeersExperiment {
+    const NAME: &'static str = "arm-peers";
+    const SEED: &'static str = "000 §4.5";
+    const SECONDS: f64 = 120.0;
+    const ABOUT: &'static str = "the URDF 3-link arm swinging freely over T = 10: Z&S/SyLiPN (ω by model error), RATTLE, O(n) DOP853, rapier, MuJoCo at equal joint-angle error by CPU time";
+    type Setup = Setup;
+    type Results = Results;
+
+    fn paper() -> Setup {
+        Setup::paper()
+    }
+
+    fn quick() -> Setup {
+        Setup::quick()
+    }
+
+    fn compute(setup: &Setup) -> Results {
+        compute(setup)
+    }
+
+    fn report(results: &Results, out: &Output) {
+        report::report(results, out);
+    }
+}
+
+#[cfg(test)]
+mod tests;
