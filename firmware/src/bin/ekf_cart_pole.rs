@@ -18,7 +18,7 @@ use cortex_m::interrupt::{free, Mutex};
 use cortex_m_rt::{entry, exception};
 use macrostep::mechanism::Mechanism;
 use macrostep::nalgebra::{ArrayStorage, SVector};
-use macrostep::State;
+use macrostep::{ConfigError, State};
 use macrostep_firmware as fw;
 use macrostep_scenarios::{
     lqr_gain, mechanism, record_summary, EkfCartPole, LqrWeights, ScenarioError, Sink, CART_POLE_H,
@@ -40,8 +40,9 @@ const ZERO_STATE: State<f32, 3> = State {
 
 /// What the tick handler shares with the main thread.
 struct Shared {
-    /// The mechanism the loop is built from (here rather than on the stack while it is built).
-    mech: Option<Mechanism<f32, 2, 3, 1>>,
+    /// The mechanism the loop is built from (here rather than on the stack while it is built),
+    /// or why it could not be: a `Result`, so [`mechanism`]'s result is written straight into it.
+    mech: Result<Mechanism<f32, 2, 3, 1>, ConfigError>,
     /// The loop (in a static: its matrices are not on the stack).
     loop_: Option<EkfCartPole<f32>>,
     records: [State<f32, 3>; RECORDS],
@@ -52,7 +53,9 @@ struct Shared {
 }
 
 static SHARED: Mutex<RefCell<Shared>> = Mutex::new(RefCell::new(Shared {
-    mech: None,
+    mech: Err(ConfigError::Inconsistent {
+        name: "mechanism built before the loop",
+    }),
     loop_: None,
     records: [ZERO_STATE; RECORDS],
     stats: fw::tick::Stats::new(),
@@ -122,14 +125,17 @@ fn stopwatch_overhead() -> u32 {
 #[inline(never)]
 fn install_mechanism() -> Result<(), ScenarioError> {
     let overhead = stopwatch_overhead();
-    let mech = mechanism::<f32>()?;
     free(|cs| {
-        if let Ok(mut shared) = SHARED.borrow(cs).try_borrow_mut() {
-            shared.overhead = overhead;
-            shared.mech = Some(mech);
+        let Ok(mut shared) = SHARED.borrow(cs).try_borrow_mut() else {
+            return Ok(());
+        };
+        shared.overhead = overhead;
+        shared.mech = mechanism::<f32>();
+        match &shared.mech {
+            Ok(_) => Ok(()),
+            Err(e) => Err((*e).into()),
         }
-    });
-    Ok(())
+    })
 }
 
 /// The loop into [`SHARED`], from its mechanism.
@@ -140,7 +146,7 @@ fn install_loop(gain: [f32; 4]) -> Result<(), ScenarioError> {
             return Ok(());
         };
         let shared = &mut *shared;
-        let Some(mech) = shared.mech.as_ref() else {
+        let Ok(mech) = shared.mech.as_ref() else {
             return Ok(());
         };
         let (sigma, seed) = (EKF_SIGMA as f32, EKF_SEED);
