@@ -421,8 +421,8 @@ fn spring_bad_input_is_a_typed_error_and_leaves_the_builder_untouched() {
 /// (as rods and as linkage rows), the `N × N` damping, `N` actuators, the start and the node
 /// masses: 560 B here (64-bit `usize`; the builder 344 B), less on the 32-bit device. The
 /// bounds leave 16 B for layout and fail at any record sized by `N` or `D` that a point mass
-/// does not use (a body record alone holds eight floats, 32 B). With body and joint storage
-/// sized by `N` the mechanism was 920 B, the builder 880 B and the scenarios' stack 4.3–4.6 KB.
+/// does not use (a body record alone holds eight floats, 32 B). Body and joint storage sized by
+/// `N` would make the mechanism 920 B, the builder 880 B and the scenarios' stack 4.3–4.6 KB.
 #[test]
 fn cart_pole_mechanism_stores_no_body_or_joint_records() {
     use core::mem::size_of;
