@@ -1,6 +1,6 @@
 //! Discrete-time LQR by the structure-preserving doubling iteration on the Riccati equation.
 
-use super::validate::{finite, solve, symmetric};
+use super::validate::{finite, solve, solve_in_place, symmetric};
 use super::ControlError;
 use crate::{ConfigError, Real};
 use nalgebra::SMatrix;
@@ -62,7 +62,8 @@ pub struct Lqr<T: Real, const S: usize, const U: usize> {
 /// ```
 ///
 /// `Hₖ` being the Riccati iterate of horizon `2ᵏ` (quadratic convergence). Cost per iteration
-/// two `S × S` LU solves and six `S × S` products; at most [`RiccatiParams::max_iter`]
+/// one `S × S` LU factorisation solved for `2S` columns and six `S × S` products, in three
+/// `S × S` work matrices; at most [`RiccatiParams::max_iter`]
 /// iterations. The closed loop `A − BK` is then checked stable (its powers `(A − BK)^(2ᵏ)`
 /// vanish).
 ///
@@ -84,41 +85,46 @@ pub fn lqr<T: Real, const S: usize, const U: usize>(
     finite(b, "B")?;
     symmetric(q, "Q", false)?;
     symmetric(r, "R", true)?;
-    let (p, iterations) = doubling(b, r, a, q, &params)?;
+    let mut p = *q;
+    let iterations = doubling(b, r, a, &mut p, &params)?;
     finish(a, b, r, p, iterations)
 }
 
-/// The doubling iteration of [`lqr`] on validated input: the converged `P` and the iterations.
-/// Not inlined, and neither is its step [`double`]: their matrices are not on the stack while
-/// the input checks or [`finish`] run, which keeps a device's start-up within its stack budget.
+/// The doubling iteration of [`lqr`] on validated input: `p` enters as `Q` and leaves as the
+/// converged `P`; returns the iterations. Not inlined, and neither is its step [`double`]: their
+/// matrices are not on the stack while the input checks or [`finish`] run, which keeps a
+/// device's start-up within its stack budget.
 #[inline(never)]
 fn doubling<T: Real, const S: usize, const U: usize>(
     b: &SMatrix<T, S, U>,
     r: &SMatrix<T, U, U>,
     a: &SMatrix<T, S, S>,
-    q: &SMatrix<T, S, S>,
+    p: &mut SMatrix<T, S, S>,
     params: &RiccatiParams<T>,
-) -> Result<(SMatrix<T, S, S>, u32), ControlError> {
+) -> Result<u32, ControlError> {
     let mut gk = b * solve(r, &b.transpose())?;
-    let mut hk = *q;
     sym(&mut gk);
-    sym(&mut hk);
+    sym(p);
     let mut ak = *a;
     for it in 1..=params.max_iter {
-        if double(&mut ak, &mut gk, &mut hk, params.tol)? {
-            return Ok((hk, it));
+        if double(&mut ak, &mut gk, p, params.tol)? {
+            return Ok(it);
         }
     }
     Err(ControlError::NotConverged)
 }
 
 /// One doubling step in place, `W = I + G H`: `A ← A W⁻¹ A`, `G ← G + A W⁻¹ G Aᵀ`,
-/// `H ← H + Aᵀ H W⁻¹ A` (`G`, `H` symmetrised); whether `‖H⁺ − H‖max ≤ tol·‖H⁺‖max`. Products
-/// accumulate in place (`gemm`), without temporaries.
+/// `H ← H + Aᵀ H W⁻¹ A` (`G`, `H` symmetrised); whether `‖H⁺ − H‖max ≤ tol·‖H⁺‖max`.
+///
+/// Three `S × S` work matrices: `W` is factored in place and solved for `W⁻¹A` and `W⁻¹G`
+/// together, then its storage holds each product in turn; `G` and `A` are updated in place,
+/// `H⁺` is formed beside `H` (the convergence test needs both). Products accumulate in place
+/// (`gemm`), in the operations and order of the textbook step, so the iterates are its bits.
 ///
 /// # Errors
-/// [`ControlError::Unstabilizable`] when `W` is singular or an iterate overflows; nothing is
-/// changed then.
+/// [`ControlError::Unstabilizable`] when `W` is singular or an iterate overflows; the iterates
+/// are then partly updated (the iteration stops).
 #[inline(never)]
 fn double<T: Real, const S: usize>(
     ak: &mut SMatrix<T, S, S>,
@@ -129,32 +135,35 @@ fn double<T: Real, const S: usize>(
     let (one, zero) = (T::one(), T::zero());
     let mut w = SMatrix::<T, S, S>::identity();
     w.gemm(one, gk, hk, one);
-    let (wa, wg) = match (solve(&w, ak), solve(&w, gk)) {
-        (Ok(wa), Ok(wg)) => (wa, wg),
-        _ => return Err(ControlError::Unstabilizable),
-    };
-    // Aᵀ H, then H + (Aᵀ H) W⁻¹A.
-    let mut t = SMatrix::<T, S, S>::zeros();
-    t.gemm_tr(one, ak, hk, zero);
-    let mut h1 = *hk;
-    h1.gemm(one, &t, &wa, one);
-    // A W⁻¹G, then G + (A W⁻¹G) Aᵀ (`w` reused for Aᵀ).
+    let (mut wa, mut wg) = (*ak, *gk);
+    if solve_in_place(&mut w, &mut wa, &mut wg).is_err() {
+        return Err(ControlError::Unstabilizable);
+    }
+    // `w` now holds the factors, no longer needed: it is the product's storage from here on
+    // (`gemm` with `β = 0` does not read it).
+    let t = &mut w;
+    // A W⁻¹G, then G ← G + (A W⁻¹G) Aᵀ (`wg` reused for Aᵀ).
     t.gemm(one, ak, &wg, zero);
-    ak.transpose_to(&mut w);
-    let mut g1 = *gk;
-    g1.gemm(one, &t, &w, one);
+    ak.transpose_to(&mut wg);
+    gk.gemm(one, &*t, &wg, one);
+    sym(gk);
+    // Aᵀ H, then H⁺ = H + (Aᵀ H) W⁻¹A (in `wg`).
+    t.gemm_tr(one, ak, hk, zero);
+    wg.copy_from(hk);
+    wg.gemm(one, &*t, &wa, one);
+    sym(&mut wg);
+    // A W⁻¹A.
     t.gemm(one, ak, &wa, zero);
-    sym(&mut h1);
-    sym(&mut g1);
-    if finite(&h1, "P").is_err() || finite(&t, "A").is_err() || finite(&g1, "G").is_err() {
+    if finite(&wg, "P").is_err() || finite(t, "A").is_err() || finite(gk, "G").is_err() {
         return Err(ControlError::Unstabilizable);
     }
     let (mut change, mut size) = (zero, zero);
-    for (x, y) in h1.iter().zip(hk.iter()) {
+    for (x, y) in wg.iter().zip(hk.iter()) {
         change = change.max((*x - *y).abs());
         size = size.max(x.abs());
     }
-    (*ak, *gk, *hk) = (t, g1, h1);
+    *ak = *t;
+    *hk = wg;
     Ok(change <= tol * size)
 }
 
