@@ -205,3 +205,168 @@ fn finish<T: Real, const S: usize, const U: usize>(
     }
     Err(ControlError::Unstabilizable)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{double, lqr, RiccatiParams};
+    use crate::control::validate::{finite, solve, solve_in_place};
+    use crate::control::ControlError;
+    use crate::Real;
+    use nalgebra::SMatrix;
+
+    /// The doubling step with a temporary per product and one solve per right-hand side, in the
+    /// order of its formulas: what [`double`] computes in three work matrices.
+    #[allow(clippy::type_complexity)]
+    fn textbook<T: Real, const S: usize>(
+        a: &SMatrix<T, S, S>,
+        g: &SMatrix<T, S, S>,
+        h: &SMatrix<T, S, S>,
+        tol: T,
+    ) -> Result<(SMatrix<T, S, S>, SMatrix<T, S, S>, SMatrix<T, S, S>, bool), ControlError> {
+        let (one, zero) = (T::one(), T::zero());
+        let mut w = SMatrix::<T, S, S>::identity();
+        w.gemm(one, g, h, one);
+        let (wa, wg) = match (solve(&w, a), solve(&w, g)) {
+            (Ok(wa), Ok(wg)) => (wa, wg),
+            _ => return Err(ControlError::Unstabilizable),
+        };
+        let mut t = SMatrix::<T, S, S>::zeros();
+        t.gemm_tr(one, a, h, zero);
+        let mut h1 = *h;
+        h1.gemm(one, &t, &wa, one);
+        t.gemm(one, a, &wg, zero);
+        let at = a.transpose();
+        let mut g1 = *g;
+        g1.gemm(one, &t, &at, one);
+        let mut a1 = SMatrix::<T, S, S>::zeros();
+        a1.gemm(one, a, &wa, zero);
+        let sym = |m: &mut SMatrix<T, S, S>| {
+            for j in 0..S {
+                for i in (j + 1)..S {
+                    let v = m[(i, j)] * T::lit(0.5) + m[(j, i)] * T::lit(0.5);
+                    m[(i, j)] = v;
+                    m[(j, i)] = v;
+                }
+            }
+        };
+        sym(&mut h1);
+        sym(&mut g1);
+        if finite(&h1, "P").is_err() || finite(&a1, "A").is_err() || finite(&g1, "G").is_err() {
+            return Err(ControlError::Unstabilizable);
+        }
+        let (mut change, mut size) = (zero, zero);
+        for (x, y) in h1.iter().zip(h.iter()) {
+            change = change.max((*x - *y).abs());
+            size = size.max(x.abs());
+        }
+        Ok((a1, g1, h1, change <= tol * size))
+    }
+
+    /// Entries in `[-1, 1)` from a fixed-seed linear congruential generator.
+    fn entries<T: Real, const R: usize, const C: usize>(seed: &mut u64) -> SMatrix<T, R, C> {
+        SMatrix::from_fn(|_, _| {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            T::lit((*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        })
+    }
+
+    /// Every iterate of the in-place step, to convergence, against the textbook step: the same
+    /// bits and the same verdict, for random plants (stable and unstable `A`) in f32 and f64.
+    fn in_place_step_is_the_textbook_step<T: Real>() {
+        let mut seed = 7u64;
+        for case in 0..20 {
+            let a: SMatrix<T, 4, 4> =
+                entries::<T, 4, 4>(&mut seed) * T::lit(0.4 + 0.05 * case as f64);
+            let b: SMatrix<T, 4, 2> = entries(&mut seed);
+            let c: SMatrix<T, 4, 4> = entries(&mut seed);
+            let (mut ak, mut gk, mut hk) = (a, b * b.transpose(), c * c.transpose());
+            let tol = RiccatiParams::<T>::default().tol;
+            for it in 0..64 {
+                let reference = textbook(&ak, &gk, &hk, tol);
+                let done = double(&mut ak, &mut gk, &mut hk, tol);
+                match (reference, done) {
+                    (Ok((a1, g1, h1, r)), Ok(d)) => {
+                        assert_eq!((a1, g1, h1, r), (ak, gk, hk, d), "case {case} it {it}");
+                        if d {
+                            break;
+                        }
+                    }
+                    (Err(e), Err(f)) => {
+                        assert_eq!(e, f);
+                        break;
+                    }
+                    (r, d) => panic!("case {case} it {it}: {r:?} against {d:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_step_is_the_textbook_step_f64() {
+        in_place_step_is_the_textbook_step::<f64>();
+    }
+
+    #[test]
+    fn in_place_step_is_the_textbook_step_f32() {
+        in_place_step_is_the_textbook_step::<f32>();
+    }
+
+    /// One factorisation for two right-hand blocks gives each block the bits of its own solve;
+    /// a singular matrix is refused.
+    #[test]
+    fn one_factorisation_solves_both_blocks_as_two_solves() {
+        let mut seed = 3u64;
+        for _ in 0..50 {
+            let m: SMatrix<f32, 4, 4> = entries(&mut seed);
+            let x: SMatrix<f32, 4, 4> = entries(&mut seed);
+            let y: SMatrix<f32, 4, 2> = entries(&mut seed);
+            let (mut lu, mut x1, mut y1) = (m, x, y);
+            let both = solve_in_place(&mut lu, &mut x1, &mut y1);
+            match (solve(&m, &x), solve(&m, &y)) {
+                (Ok(sx), Ok(sy)) => {
+                    assert_eq!(both, Ok(()));
+                    assert_eq!((x1, y1), (sx, sy));
+                }
+                _ => assert!(both.is_err()),
+            }
+        }
+        let singular = nalgebra::matrix![1.0, 2.0; 2.0, 4.0];
+        let (mut lu, mut x) = (singular, SMatrix::<f64, 2, 1>::new(1.0, 1.0));
+        let r = solve_in_place(&mut lu, &mut x, &mut SMatrix::<f64, 2, 0>::zeros());
+        assert_eq!(r, Err(ControlError::Singular));
+    }
+
+    /// A double integrator's gain from a start other than the docs' (`h = 0.05`, heavier
+    /// velocity weight) stabilises the loop in f32 and f64, and the two gains agree.
+    #[test]
+    fn gain_stabilises_in_f32_and_f64() {
+        let h = 0.05_f64;
+        let a = nalgebra::matrix![1.0_f64, h; 0.0, 1.0];
+        let b = nalgebra::matrix![0.5 * h * h; h];
+        let q = nalgebra::matrix![1.0, 0.0; 0.0, 10.0];
+        let r = nalgebra::Matrix1::new(0.5);
+        let k64 = lqr(&a, &b, &q, &r, &RiccatiParams::default()).unwrap().k;
+        let k32 = lqr(
+            &a.cast::<f32>(),
+            &b.cast(),
+            &q.cast(),
+            &r.cast(),
+            &RiccatiParams::default(),
+        )
+        .unwrap()
+        .k;
+        // The closed loop's spectral radius, from its characteristic polynomial.
+        let cl = a - b * k64;
+        let (tr, det) = (cl.trace(), cl.determinant());
+        let disc = tr * tr / 4.0 - det;
+        let rho = if disc < 0.0 {
+            det.sqrt()
+        } else {
+            tr.abs() / 2.0 + disc.sqrt()
+        };
+        assert!(rho < 1.0, "spectral radius {rho}");
+        assert!((k32.cast::<f64>() - k64).amax() < 1e-3 * k64.amax());
+    }
+}
