@@ -94,9 +94,7 @@ impl<
     /// # Errors
     /// [`ConfigError::Inconsistent`] `"topology"` unless `DIM` is 2 or 3.
     pub fn new() -> Result<Self, ConfigError> {
-        if DIM != 2 && DIM != 3 {
-            return Err(ConfigError::Inconsistent { name: "topology" });
-        }
+        Self::check_dim()?;
         let ground = Link::anchored(0, SVector::zeros(), T::one());
         Ok(Self {
             places: [Place::Ground(SVector::zeros()); N],
@@ -117,6 +115,15 @@ impl<
             joints: [Joint::unused(); J],
             n_joints: 0,
         })
+    }
+
+    /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"`.
+    #[inline(always)]
+    pub(super) fn check_dim() -> Result<(), ConfigError> {
+        if DIM != 2 && DIM != 3 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        Ok(())
     }
 
     /// A free point mass `m` starting at `p`; returns its node index.
@@ -323,6 +330,23 @@ impl<
     /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
     /// put them).
     pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
+        self.check_complete()?;
+        // One value returned on every path, built in place: no second copy of the mechanism
+        // in this frame (the stack budget of a device that builds one), and the rows checked
+        // by reference.
+        let mut built = Mechanism::from_builder(self);
+        if let Ok(m) = &built {
+            if let Err(e) = check_start(&m.linkage, &self.start) {
+                built = Err(e);
+            }
+        }
+        built
+    }
+
+    /// The checks of [`MechanismBuilder::build`] before the mechanism is made: the counts and
+    /// every weight `g mᵢ`.
+    #[inline(always)]
+    pub(super) fn check_complete(&self) -> Result<(), ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {
                 name: "coordinates = N",
@@ -339,16 +363,7 @@ impl<
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
-        // One value returned on every path, built in place: no second copy of the mechanism
-        // in this frame (the stack budget of a device that builds one), and the rows checked
-        // by reference.
-        let mut built = Mechanism::from_builder(self);
-        if let Ok(m) = &built {
-            if let Err(e) = check_start(&m.linkage, &self.start) {
-                built = Err(e);
-            }
-        }
-        built
+        Ok(())
     }
 
     /// Whether any rod end is a node on a rail.
@@ -379,7 +394,7 @@ impl<
 /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
 /// not match.
 #[inline(never)]
-fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
+pub(super) fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
     linkage: &Linkage<T, DIM, N, D>,
     start: &SVector<T, N>,
 ) -> Result<(), ConfigError> {

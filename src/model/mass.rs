@@ -60,6 +60,32 @@ impl<T: Real, const N: usize> Mass<T, N> {
     /// [`ConfigError::NonFinite`] when one is not finite, [`ConfigError::Overflow`] (`"1/mass"`)
     /// when its inverse overflows (a subnormal mass).
     pub fn diagonal(m: SVector<T, N>) -> Result<Self, ConfigError> {
+        Self::check_diagonal(&m)?;
+        Ok(Self {
+            kind: Kind::Diagonal {
+                m,
+                inv: m.map(|x| T::one() / x),
+            },
+        })
+    }
+
+    /// [`Mass::diagonal`] written into `self`: the variant is assigned in place, so no
+    /// `N×N`-sized value passes through the stack (a mechanism built in a device's `static`).
+    ///
+    /// # Errors
+    /// As [`Mass::diagonal`]; `self` is then unchanged.
+    pub(crate) fn set_diagonal(&mut self, m: SVector<T, N>) -> Result<(), ConfigError> {
+        Self::check_diagonal(&m)?;
+        self.kind = Kind::Diagonal {
+            m,
+            inv: m.map(|x| T::one() / x),
+        };
+        Ok(())
+    }
+
+    /// The checks of [`Mass::diagonal`].
+    #[inline(always)]
+    fn check_diagonal(m: &SVector<T, N>) -> Result<(), ConfigError> {
         for &x in m.iter() {
             if !x.finite() {
                 return Err(ConfigError::NonFinite { name: "mass" });
@@ -69,12 +95,7 @@ impl<T: Real, const N: usize> Mass<T, N> {
             }
             crate::validate::check_derived(T::one() / x, "1/mass")?;
         }
-        Ok(Self {
-            kind: Kind::Diagonal {
-                m,
-                inv: m.map(|x| T::one() / x),
-            },
-        })
+        Ok(())
     }
 
     /// The same mass `m` on every degree of freedom.
