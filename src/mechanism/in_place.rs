@@ -10,11 +10,11 @@
 //! bit for bit (the host tests compare them in `f32` and `f64`).
 
 use super::builder::{check_start, MechanismBuilder};
-use super::joint::Joint;
+use super::joint::{Joint, JointKind, Link};
 use super::linkage::{self, Linkage, Place};
 use super::spring::{Spring, Springs};
-use super::{body::BodyRec, Actuator, LinkagePenalty, Mechanism};
-use crate::model::{Mass, Penalty, System};
+use super::{body::BodyRec, Actuator, Mechanism};
+use crate::model::Mass;
 use crate::systems::{Endpoint, LinearPotential, Link as Bar};
 use crate::{ConfigError, ConstReal, Real};
 use nalgebra::{ArrayStorage, SMatrix, SVector};
@@ -29,19 +29,30 @@ const fn zeros<T: ConstReal, const R: usize>() -> SVector<T, R> {
     SVector::from_array_storage(ArrayStorage([[T::ZERO; R]; 1]))
 }
 
-/// The constant blanks the in-place values start from (the same values as the by-value
-/// builder's blanks).
+/// The identity matrix as a constant.
+const fn identity<T: ConstReal, const R: usize>() -> SMatrix<T, R, R> {
+    let mut a = [[T::ZERO; R]; R];
+    let mut i = 0;
+    while i < R {
+        a[i][i] = T::ONE;
+        i += 1;
+    }
+    SMatrix::from_array_storage(ArrayStorage(a))
+}
+
+/// The constant blanks the in-place values start from: the values the by-value builder's
+/// blanks hold (`MechanismBuilder::new`, `BodyRec::unused`, `Joint::unused`,
+/// `Spring::unused`, `Link::anchored(0, 0, 1)`).
 struct Blank<T, const DIM: usize, const N: usize, const D: usize>(T);
 
 impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Blank<T, DIM, N, D> {
     const GROUND: Place<T, DIM> = Place::Ground(zeros());
     const PLACES: [Place<T, DIM>; N] = [Self::GROUND; N];
-    /// `Link::anchored(0, 0, 1)`.
-    const LINKS: [Bar<T, DIM>; D] = [Bar {
+    const LINK: Bar<T, DIM> = Bar {
         node: 0,
         to: Endpoint::Anchor(zeros()),
         length: T::ONE,
-    }; D];
+    };
     const ACTUATORS: [Actuator<T, DIM>; N] = [Actuator::None; N];
     const LINKAGE: Linkage<T, DIM, N, D> = Linkage::from_valid(
         [linkage::Row::Rod(linkage::Rod {
@@ -50,6 +61,89 @@ impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Blank<T, DI
             length2: T::ONE,
         }); D],
     );
+    const SPRING: Spring<T, DIM> = Spring::blank(Self::GROUND, T::ZERO);
+    const BODY: BodyRec<T, DIM> = BodyRec {
+        offset: 0,
+        mass: T::ONE,
+        x0: zeros(),
+        inv: identity(),
+        radius: T::ONE,
+        parent: None,
+    };
+    const JOINT: Joint<T, DIM> = Joint {
+        kind: JointKind::Fixed,
+        parent: Link::Ground,
+        child: 0,
+        anchor: zeros(),
+        frame: [zeros(); 3],
+        r: T::ONE,
+        first_row: 0,
+    };
+}
+
+impl<
+        T: ConstReal,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > MechanismBuilder<T, DIM, N, D, S, B, J>
+{
+    /// The empty builder ([`MechanismBuilder::new`]'s) as a constant.
+    const BLANK: Self = Self {
+        places: Blank::<T, DIM, N, D>::PLACES,
+        node_mass: [T::ZERO; N],
+        nodes: 0,
+        coords: 0,
+        start: zeros(),
+        links: [Blank::<T, DIM, N, D>::LINK; D],
+        rods: 0,
+        g: T::ZERO,
+        damping: SMatrix::from_array_storage(ArrayStorage([[T::ZERO; N]; N])),
+        actuators: Blank::<T, DIM, N, D>::ACTUATORS,
+        n_act: 0,
+        springs: [Blank::<T, DIM, N, D>::SPRING; S],
+        n_springs: 0,
+        bodies: [Blank::<T, DIM, N, D>::BODY; B],
+        n_bodies: 0,
+        joints: [Blank::<T, DIM, N, D>::JOINT; J],
+        n_joints: 0,
+    };
+}
+
+impl<
+        T: ConstReal,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
+{
+    /// A mechanism as a constant, completed in place by [`Mechanism::fill`].
+    const BLANK: Self = Self {
+        places: Blank::<T, DIM, N, D>::PLACES,
+        nodes: 0,
+        mass: Mass::identity(),
+        gravity: LinearPotential::from_valid(zeros()),
+        links: [Blank::<T, DIM, N, D>::LINK; D],
+        linkage: Blank::<T, DIM, N, D>::LINKAGE,
+        rails: false,
+        damping: SMatrix::from_array_storage(ArrayStorage([[T::ZERO; N]; N])),
+        actuators: Blank::<T, DIM, N, D>::ACTUATORS,
+        n_act: 0,
+        start: zeros(),
+        springs: Springs::from_valid([Blank::<T, DIM, N, D>::SPRING; S]),
+        node_mass: [T::ZERO; N],
+        joint_rows: false,
+        bodies: [Blank::<T, DIM, N, D>::BODY; B],
+        n_bodies: 0,
+        joints: [Blank::<T, DIM, N, D>::JOINT; J],
+        n_joints: 0,
+    };
 }
 
 impl<
@@ -87,25 +181,8 @@ impl<
     pub fn new_in(slot: &mut Option<Self>) -> Result<&mut Self, ConfigError> {
         *slot = None;
         Self::check_dim()?;
-        *slot = Some(Self {
-            places: Blank::<T, DIM, N, D>::PLACES,
-            node_mass: [T::ZERO; N],
-            nodes: 0,
-            coords: 0,
-            start: SVector::zeros(),
-            links: Blank::<T, DIM, N, D>::LINKS,
-            rods: 0,
-            g: T::ZERO,
-            damping: SMatrix::zeros(),
-            actuators: Blank::<T, DIM, N, D>::ACTUATORS,
-            n_act: 0,
-            springs: [Spring::unused(); S],
-            n_springs: 0,
-            bodies: [BodyRec::unused(); B],
-            n_bodies: 0,
-            joints: [Joint::unused(); J],
-            n_joints: 0,
-        });
+        // A constant: copied into the slot, not assembled on the stack.
+        *slot = Some(Self::BLANK);
         slot.as_mut().ok_or(IN_SLOT)
     }
 
@@ -121,7 +198,8 @@ impl<
     ) -> Result<&'m mut Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
         *slot = None;
         self.check_complete()?;
-        Mechanism::blank_in(slot, self);
+        // A constant: copied into the slot, not assembled on the stack.
+        *slot = Some(Mechanism::BLANK);
         let built = match slot.as_mut() {
             Some(m) => m
                 .fill(self)
@@ -146,36 +224,25 @@ impl<
         const J: usize,
     > Mechanism<T, DIM, N, D, S, B, J>
 {
-    /// Writes into `slot` the mechanism with `b`'s records and blank mass, gravity and rows
-    /// (completed by [`Mechanism::fill`]). Out of line: its frame is gone before `fill` runs.
-    #[inline(never)]
-    fn blank_in(slot: &mut Option<Self>, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) {
-        *slot = Some(Self {
-            places: b.places,
-            nodes: b.nodes,
-            mass: Mass::identity(),
-            gravity: LinearPotential::from_valid(SVector::zeros()),
-            links: b.links,
-            linkage: Blank::<T, DIM, N, D>::LINKAGE,
-            rails: b.has_rails(),
-            damping: b.damping,
-            actuators: b.actuators,
-            n_act: b.n_act,
-            start: b.start,
-            springs: Springs::from_valid(b.springs),
-            node_mass: b.node_mass,
-            joint_rows: b.n_joints > 0,
-            bodies: b.bodies,
-            n_bodies: b.n_bodies,
-            joints: b.joints,
-            n_joints: b.n_joints,
-        });
-    }
-
-    /// Computes in place what `Mechanism::from_builder` computes from `b` (the mass, gravity
-    /// and rows), with the same operations.
+    /// Writes in place what `Mechanism::from_builder` makes of `b`, with the same operations:
+    /// the builder's records copied field by field, the mass, gravity and rows computed.
     #[inline(never)]
     fn fill(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
+        self.places = b.places;
+        self.nodes = b.nodes;
+        self.links = b.links;
+        self.rails = b.has_rails();
+        self.damping = b.damping;
+        self.actuators = b.actuators;
+        self.n_act = b.n_act;
+        self.start = b.start;
+        self.springs = Springs::from_valid(b.springs);
+        self.node_mass = b.node_mass;
+        self.joint_rows = b.n_joints > 0;
+        self.bodies = b.bodies;
+        self.n_bodies = b.n_bodies;
+        self.joints = b.joints;
+        self.n_joints = b.n_joints;
         let (mut m, mut w) = (SVector::<T, N>::zeros(), SVector::<T, N>::zeros());
         Self::node_weights(b, &mut m, &mut w);
         if !m.iter().all(|&x| x == T::one()) {
@@ -208,50 +275,5 @@ fn joint_rows<T: Real, const DIM: usize, const D: usize>(
     let used = made.iter().take(joint.kind.rows(DIM));
     for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
         *row = linkage::Row::Joint(*j);
-    }
-}
-
-/// The forms of a mechanism without springs, in place.
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const B: usize,
-        const J: usize,
-    > Mechanism<T, DIM, N, D, 0, B, J>
-{
-    /// [`Mechanism::penalised`] in place in `slot`: the system `V + ½ ω² Σ gₖ²` is written
-    /// into the slot from the mechanism's fields. The same system, bit for bit.
-    ///
-    /// ```
-    /// use macrostep::mechanism::MechanismBuilder;
-    /// let mut b = MechanismBuilder::<f64, 2, 2, 1>::new()?;
-    /// let bob = b.node(2.0, [0.0, -1.0])?;
-    /// b.pin(bob, [0.0, 0.0])?;
-    /// b.gravity(9.81)?;
-    /// let mech = b.build()?;
-    /// let mut slot = None;
-    /// let sys = mech.penalised_in(100.0, &mut slot)?;
-    /// assert_eq!(sys.potential.omega2()[0], 1.0e4);
-    /// assert_eq!(sys.mass.diagonal_entry(0), Some(2.0));
-    /// assert!(mech.penalised_in(-1.0, &mut slot).is_err() && slot.is_none());
-    /// # Ok::<(), macrostep::ConfigError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Mechanism::penalised`]; `slot` is then `None`.
-    #[inline(never)]
-    pub fn penalised_in<'s>(
-        &self,
-        omega: T,
-        slot: &'s mut Option<System<T, LinkagePenalty<T, DIM, N, D>, N>>,
-    ) -> Result<&'s mut System<T, LinkagePenalty<T, DIM, N, D>, N>, ConfigError> {
-        *slot = None;
-        let sys = slot.insert(System {
-            mass: self.mass,
-            potential: Penalty::new(self.gravity, self.linkage, omega)?,
-        });
-        Ok(sys)
     }
 }

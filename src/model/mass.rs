@@ -47,7 +47,7 @@ fn full_entry<T: Real, const N: usize>(
 
 impl<T: Real, const N: usize> Mass<T, N> {
     /// The identity mass matrix.
-    pub fn identity() -> Self {
+    pub const fn identity() -> Self {
         Self {
             kind: Kind::Identity,
         }

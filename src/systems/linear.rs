@@ -28,7 +28,7 @@ impl<T: Real, const N: usize> LinearPotential<T, N> {
     }
 
     /// From coefficients already known to be finite (built-in models).
-    pub(crate) fn from_valid(b: SVector<T, N>) -> Self {
+    pub(crate) const fn from_valid(b: SVector<T, N>) -> Self {
         Self { b }
     }
 

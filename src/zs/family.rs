@@ -223,9 +223,9 @@ impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>
         })
     }
 
-    /// Writes the method into `slot`, `system` copied into it. Out of line: its frame is gone
-    /// before the strategy's check runs.
-    #[inline(never)]
+    /// Writes the method into `slot`, `system` copied into it. Inlined into the caller, so
+    /// that a strategy made there (zeros) is written into the slot, not first into an argument.
+    #[inline(always)]
     fn place_in(
         slot: &mut Option<Self>,
         system: &System<T, P, N>,

@@ -280,7 +280,7 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
 /// # Errors
 /// A configuration or step error (none is expected).
 pub fn arm3_pd<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
-    let (mech, ids) = planar_arm3::build::<T>(T::lit(ARM3_G))?;
+    let (mech, ids) = arm3_mechanism::<T>()?;
     let mut plant = arm3_plant(&mech)?;
     run_arm(sink, Arm3Pd::new(&mut plant, &mech, ids))
 }
@@ -308,14 +308,14 @@ fn run_arm<T: Real, S: Sink<T>>(sink: &mut S, mut arm: Arm3Pd<'_, T>) -> Result<
     Ok(())
 }
 
-/// The plant's system into `slot`, made of copies of `mech`'s fields (nothing assembled on
-/// the stack): as in [`arm3_plant`].
+/// The plant's system into `slot`, as in [`arm3_plant`].
 #[inline(never)]
 fn system_in<'s, T: Real>(
     mech: &Arm3Mechanism<T>,
     slot: &'s mut Option<Arm3System<T>>,
 ) -> Result<&'s Arm3System<T>, ConfigError> {
     *slot = None;
+    // `Penalty::new` returns its value: the penalty (2 KB) passes through this frame.
     let penalty = Penalty::new(mech.gravity(), mech.constraint(), T::lit(ARM3_OMEGA))?;
     Ok(slot.insert(System {
         mass: mech.mass(),
@@ -327,6 +327,15 @@ fn system_in<'s, T: Real>(
 const INCONSISTENT: ConfigError = ConfigError::Inconsistent {
     name: "arm built in its slots",
 };
+
+/// The arm by value: the emitted `planar_arm3::build` with `g = 9.81` (the reference
+/// [`Arm3Pd::build_in`] is checked against on the host).
+///
+/// # Errors
+/// The builder's (none is expected).
+pub fn arm3_mechanism<T: Real>() -> Result<(Arm3Mechanism<T>, Arm3Ids), ConfigError> {
+    planar_arm3::build::<T>(T::lit(ARM3_G))
+}
 
 /// The plant by value: [`ARM3_OMEGA`], `Actuated`, Z&S with `β = 0.4` and kept factors (the
 /// reference [`Arm3Pd::build_in`] is checked against on the host).
