@@ -38,7 +38,7 @@ fn value(v: &Values, name: &str) -> Vec<f64> {
 fn same_arm<T: ConstReal>() {
     let (mech, ids) = arm3_mechanism::<T>().expect("mechanism");
     let plant = arm3_plant(&mech).expect("plant");
-    let mut slots = Arm3Slots::new();
+    let mut slots = Arm3Slots::<T>::new();
     let arm = Arm3Pd::build_in(&mut slots).expect("in place");
     assert_eq!(arm.ids, ids);
     assert_eq!(format!("{:?}", arm.mech), format!("{mech:?}"));
@@ -84,7 +84,7 @@ fn arm3_pd_reaches_the_target_and_settles_in_f32_and_f64() {
 #[test]
 fn arm3_pd_gravity_compensation_holds_the_arm() {
     let mut slots = Arm3Slots::new();
-    let mut arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
+    let arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
     // Start at rest at the zero configuration; apply only G(θ) as motor torques.
     let mut s = arm.mech.initial_state();
     let mut u = macrostep::nalgebra::SVector::<f64, ARM3_N>::zeros();
