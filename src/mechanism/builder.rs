@@ -330,7 +330,22 @@ impl<
     /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
     /// put them).
     pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
-        self.check_complete()?;
+        if self.coords != N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        if self.rods != D {
+            return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        if self.n_springs != S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
+        }
+        for &m in self.node_mass.iter().take(self.nodes) {
+            crate::validate::check_derived(self.g * m, "g * m")?;
+        }
         // One value returned on every path, built in place: no second copy of the mechanism
         // in this frame (the stack budget of a device that builds one), and the rows checked
         // by reference.
@@ -344,8 +359,8 @@ impl<
     }
 
     /// The checks of [`MechanismBuilder::build`] before the mechanism is made: the counts and
-    /// every weight `g mᵢ`.
-    #[inline(always)]
+    /// every weight `g mᵢ` (written out there too: its code, and the firmware sizes of the
+    /// models built by value, stay as they are).
     pub(super) fn check_complete(&self) -> Result<(), ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {

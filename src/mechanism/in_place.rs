@@ -1,13 +1,15 @@
-//! Building a mechanism in place: the builder, the mechanism and its penalised system written
-//! into caller-owned slots (a device's `static`s) instead of returned by value, so that none of
-//! them (kilobytes each for a few rigid bodies) passes through the stack.
+//! Building a mechanism in place: the builder and the mechanism written into caller-owned
+//! slots (a device's `static`s) instead of returned by value, so that neither (kilobytes each
+//! for a few rigid bodies) passes through the stack.
 //!
-//! A value moved into a slot is first assembled on the stack unless each of its parts is a
-//! copy of memory that exists already: a constant, zeros, or a field of another value. So each
-//! `*_in` function writes a value made only of such parts — the builder's arrays, constant
-//! blanks built from [`ConstReal`]'s zero and one — and then computes the rest in place. The
-//! operations on the numbers are those of the by-value path, so the result is the same object
-//! bit for bit (the host tests compare them in `f32` and `f64`).
+//! A value moved into a slot is first assembled on the stack unless it is a copy of memory that
+//! exists already: a constant, zeros, or another value read through a reference (measured on
+//! the Cortex-M4F build of `arm3_pd`: a blank made of `[x; N]` arrays or an aggregate of
+//! several computed parts is assembled in a stack temporary, a constant is copied straight into
+//! the slot). So each `*_in` function writes a constant blank (made from [`ConstReal`]'s zero
+//! and one) into its slot and then writes the fields in place, one at a time. The operations on
+//! the numbers are those of the by-value path, so the result is the same object bit for bit
+//! (the host tests compare them in `f32` and `f64`).
 
 use super::builder::{check_start, MechanismBuilder};
 use super::joint::{Joint, JointKind, Link};

@@ -27,7 +27,7 @@
 #[allow(clippy::approx_constant)]
 pub mod planar_arm3 {
     use macrostep::mechanism::{body_constraints, body_coordinates, Body, JointKind, Link, Mechanism, MechanismBuilder};
-    use macrostep::{ConfigError, Real};
+    use macrostep::{ConfigError, ConstReal, Real};
 
     /// Space dimension (planar).
     pub const DIM: usize = 2;
@@ -96,7 +96,7 @@ pub mod planar_arm3 {
     ///
     /// # Errors
     /// As [`build`]; `slot` is then `None`.
-    pub fn build_in<'m, T: Real>(
+    pub fn build_in<'m, T: ConstReal>(
         g: T,
         builder: &mut Option<Builder<T>>,
         slot: &'m mut Option<Mech<T>>,
