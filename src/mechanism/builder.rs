@@ -94,7 +94,9 @@ impl<
     /// # Errors
     /// [`ConfigError::Inconsistent`] `"topology"` unless `DIM` is 2 or 3.
     pub fn new() -> Result<Self, ConfigError> {
-        Self::check_dim()?;
+        if DIM != 2 && DIM != 3 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
         let ground = Link::anchored(0, SVector::zeros(), T::one());
         Ok(Self {
             places: [Place::Ground(SVector::zeros()); N],
@@ -117,8 +119,8 @@ impl<
         })
     }
 
-    /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"`.
-    #[inline(always)]
+    /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"` (the check of
+    /// [`MechanismBuilder::new`], written out there too).
     pub(super) fn check_dim() -> Result<(), ConfigError> {
         if DIM != 2 && DIM != 3 {
             return Err(ConfigError::Inconsistent { name: "topology" });

@@ -129,8 +129,8 @@ impl<
     const BLANK: Self = Self {
         places: Blank::<T, DIM, N, D>::PLACES,
         nodes: 0,
-        mass: Mass::identity(),
-        gravity: LinearPotential::from_valid(zeros()),
+        mass: Mass::IDENTITY,
+        gravity: LinearPotential::ZERO,
         links: [Blank::<T, DIM, N, D>::LINK; D],
         linkage: Blank::<T, DIM, N, D>::LINKAGE,
         rails: false,
@@ -245,8 +245,7 @@ impl<
         self.n_bodies = b.n_bodies;
         self.joints = b.joints;
         self.n_joints = b.n_joints;
-        let (mut m, mut w) = (SVector::<T, N>::zeros(), SVector::<T, N>::zeros());
-        Self::node_weights(b, &mut m, &mut w);
+        let (m, w) = node_weights(b);
         if !m.iter().all(|&x| x == T::one()) {
             self.mass.set_diagonal(m)?;
         }
@@ -263,6 +262,48 @@ impl<
         }
         Ok(())
     }
+}
+
+/// Each node's mass on its coordinates and its weight `g mᵢ` on its height: the loop of
+/// `Mechanism::from_builder` (kept there as it is, so that the by-value build and the firmware
+/// sizes of the models built by value do not move).
+fn node_weights<
+    T: Real,
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const S: usize,
+    const B: usize,
+    const J: usize,
+>(
+    b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
+) -> (SVector<T, N>, SVector<T, N>) {
+    let up = DIM - 1;
+    let mut m = SVector::<T, N>::zeros();
+    let mut w = SVector::<T, N>::zeros();
+    for (place, &mi) in b.places.iter().zip(b.node_mass.iter()).take(b.nodes) {
+        let (ms, ws) = (m.as_mut_slice(), w.as_mut_slice());
+        match place {
+            Place::Free { offset } => {
+                for c in 0..DIM {
+                    if let Some(x) = ms.get_mut(offset + c) {
+                        *x = mi;
+                    }
+                }
+                if let Some(x) = ws.get_mut(offset + up) {
+                    *x = b.g * mi;
+                }
+            }
+            Place::Rail { offset, dir, .. } => {
+                if let (Some(x), Some(y)) = (ms.get_mut(*offset), ws.get_mut(*offset)) {
+                    *x = mi;
+                    *y = b.g * mi * dir[up];
+                }
+            }
+            Place::Ground(_) => {}
+        }
+    }
+    (m, w)
 }
 
 /// Writes `joint`'s rows into `rows` (from its first row on). Out of line: the rows the joint

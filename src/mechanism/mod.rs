@@ -208,15 +208,10 @@ impl<
         const J: usize,
     > Mechanism<T, DIM, N, D, S, B, J>
 {
-    /// Each node's mass on its coordinates (`m`) and its weight `g mᵢ` on its height (`w`: a
-    /// free node's vertical coordinate, a rail coordinate's vertical part), from zeros.
-    #[inline(always)]
-    fn node_weights(
-        b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
-        m: &mut SVector<T, N>,
-        w: &mut SVector<T, N>,
-    ) {
+    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<Self, ConfigError> {
         let up = DIM - 1;
+        let mut m = SVector::<T, N>::zeros();
+        let mut w = SVector::<T, N>::zeros();
         for (place, &mi) in b.places.iter().zip(b.node_mass.iter()).take(b.nodes) {
             // Checked writes: the builder validated every offset (`coordinates = N`).
             let (ms, ws) = (m.as_mut_slice(), w.as_mut_slice());
@@ -241,11 +236,6 @@ impl<
                 Place::Ground(_) => {}
             }
         }
-    }
-
-    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<Self, ConfigError> {
-        let (mut m, mut w) = (SVector::<T, N>::zeros(), SVector::<T, N>::zeros());
-        Self::node_weights(b, &mut m, &mut w);
         let mass = if m.iter().all(|&x| x == T::one()) {
             Mass::identity()
         } else {

@@ -28,7 +28,7 @@ impl<T: Real, const N: usize> LinearPotential<T, N> {
     }
 
     /// From coefficients already known to be finite (built-in models).
-    pub(crate) const fn from_valid(b: SVector<T, N>) -> Self {
+    pub(crate) fn from_valid(b: SVector<T, N>) -> Self {
         Self { b }
     }
 
@@ -67,4 +67,11 @@ impl<T: Real, const N: usize> ThirdDerivative<T, N> for LinearPotential<T, N> {
     fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
+}
+
+impl<T: crate::ConstReal, const N: usize> LinearPotential<T, N> {
+    /// `V = 0` as a constant (the blanks of in-place constructors).
+    pub(crate) const ZERO: Self = Self {
+        b: SVector::from_array_storage(nalgebra::ArrayStorage([[T::ZERO; N]; 1])),
+    };
 }
