@@ -98,7 +98,7 @@ pub fn arm3_gravity_torque<T: Real>(th: [T; 3]) -> [T; 3] {
 /// than the loop's: `MechanismBuilder::body` copies the whole builder to stay unchanged on an
 /// error (a 3,080 B frame), a joint's rows are made as an array of six (2,128 B, inlined into
 /// the builder's row writer), and `Penalty::new` returns the penalty by value (2,364 B in the
-/// system's writer). The ticks themselves stay under 2 KiB.
+/// system's writer). The firmware's high-water mark (4,060 B) is set there, under `body`.
 pub struct Arm3Slots<T: Real> {
     scratch: Scratch<T>,
     mech: Option<Arm3Mechanism<T>>,
