@@ -123,11 +123,11 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         })
     }
 
-    /// [`ZhangSkeel::with_solver`] built in place in `slot`, for a device that keeps its
-    /// integrator in a `static` (static RAM rather than stack): the system is copied from where
-    /// the caller keeps it straight into the slot, so neither the system nor the method passes
-    /// through the stack. The same method as [`ZhangSkeel::with_solver`] on `*system`, bit for
-    /// bit.
+    /// Z&S (000 Integrator 1.1, eq 1.3) as [`ZhangSkeel::with_solver`] builds it, built in
+    /// place in `slot`, for a device that keeps its integrator in a `static` (static RAM rather
+    /// than stack): the system is copied from where the caller keeps it straight into the slot,
+    /// so neither the system nor the method passes through the stack. The same method as
+    /// [`ZhangSkeel::with_solver`] on `*system`, bit for bit.
     ///
     /// ```
     /// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, linalg::Dense};
