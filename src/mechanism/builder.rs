@@ -119,6 +119,15 @@ impl<
         })
     }
 
+    /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"` (the check of
+    /// [`MechanismBuilder::new`], written out there too).
+    pub(super) fn check_dim() -> Result<(), ConfigError> {
+        if DIM != 2 && DIM != 3 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        Ok(())
+    }
+
     /// A free point mass `m` starting at `p`; returns its node index.
     ///
     /// # Errors
@@ -351,6 +360,29 @@ impl<
         built
     }
 
+    /// The checks of [`MechanismBuilder::build`] before the mechanism is made: the counts and
+    /// every weight `g mᵢ` (written out there too: its code, and the firmware sizes of the
+    /// models built by value, stay as they are).
+    pub(super) fn check_complete(&self) -> Result<(), ConfigError> {
+        if self.coords != N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        if self.rods != D {
+            return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        if self.n_springs != S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
+        }
+        for &m in self.node_mass.iter().take(self.nodes) {
+            crate::validate::check_derived(self.g * m, "g * m")?;
+        }
+        Ok(())
+    }
+
     /// Whether any rod end is a node on a rail.
     pub(super) fn has_rails(&self) -> bool {
         self.places
@@ -379,7 +411,7 @@ impl<
 /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
 /// not match.
 #[inline(never)]
-fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
+pub(super) fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
     linkage: &Linkage<T, DIM, N, D>,
     start: &SVector<T, N>,
 ) -> Result<(), ConfigError> {

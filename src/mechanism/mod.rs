@@ -130,6 +130,7 @@ mod body;
 mod body_state;
 mod builder;
 mod forces;
+mod in_place;
 mod joint;
 mod joint_state;
 mod linkage;
