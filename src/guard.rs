@@ -53,7 +53,11 @@
 //! per step — is refused within a few steps, and from the `2/r`-th step (the eighth, by default)
 //! the bound is `r·S`. The allowance applies at every start of a run, so a caller that edits the
 //! state before every step has its energy judged against `S − K₀/2` only. Every bound is widened
-//! by the round-off of the energies compared, `4ε(|E| + |E_ref|)`.
+//! by the round-off of the energies compared, `4ε(|E| + |E_ref|)`. A run whose energies cannot
+//! be told apart within its scale at all (that round-off, `8ε|E_ref|`, above `S`: a held force
+//! whose potential `uᵀq` is `1/(8ε)` times the run's energy, `5.6·10¹⁴` in `f64`, `10⁶` in
+//! `f32`) has its steps refused: the guard cannot see what they do (a force of `10³⁰⁰` whose
+//! displacement is below the rounding of `q` creates kinetic energy without work).
 //!
 //! **The plant's energy scale.** A controls engineer knows the energy the plant operates at
 //! (`m g L` of a pendulum, `½ k x²` at full actuator stroke, the largest `½ m v²` the controller
@@ -270,9 +274,15 @@ pub struct Watch<T: Real, const N: usize> {
     v_lo: T,
     v_hi: T,
     k_start: T,
-    res_start: T,
+    /// The residual above which the mechanism is stretched: a third of the residual bound, or
+    /// the run's start when that was more stretched.
+    stretched_above: T,
+    /// The round-off of the run's energies, `2·ROUNDING·ε·|E_ref|` at the start of the run and
+    /// at each accounted change: a run whose scale is below it cannot be judged.
+    level: T,
     scale: T,
-    steps: T,
+    /// The number of the last committed step in the run (`1` for the first).
+    steps: u32,
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
@@ -294,9 +304,10 @@ impl<T: Real, const N: usize> Watch<T, N> {
             v_lo: T::zero(),
             v_hi: T::zero(),
             k_start: T::zero(),
-            res_start: T::zero(),
+            stretched_above: T::zero(),
+            level: T::zero(),
             scale: T::zero(),
-            steps: T::zero(),
+            steps: 0,
         }
     }
 
@@ -336,6 +347,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 self.e_last += de;
                 self.v_lo += de;
                 self.v_hi += de;
+                self.level = round_off(self.e_ref);
             } else {
                 self.running = false;
             }
@@ -419,15 +431,11 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let c = dt - y;
         let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
-        let (mut v_lo, mut v_hi, mut k_start) = (self.v_lo, self.v_hi, self.k_start);
-        let mut res_start = self.res_start;
-        // The step's number `n` in the run (`1` for the first), for the start-up allowance; it
-        // stops counting long after the allowance is over.
-        let mut n = if self.steps < T::lit(STEPS_COUNTED) {
-            self.steps + T::one()
-        } else {
-            self.steps
-        };
+        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
+        let (mut k_start, mut stretched_above, mut level) =
+            (self.k_start, self.stretched_above, self.level);
+        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
+        let mut n = self.steps.saturating_add(1);
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while it is above a third of that bound.
         let residual = match self.guards.residual {
@@ -444,11 +452,17 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     (v_lo, v_hi, k_start) = (v0, v0, k0);
                     // A start off its constraint releases what it stores: only a stretch
                     // beyond the start's counts as one.
-                    res_start = match self.guards.residual {
-                        Some(_) => probe.residual(&state.q).unwrap_or(T::zero()),
+                    stretched_above = match self.guards.residual {
+                        Some(b) => {
+                            let third = b * T::lit(1.0 / STRETCHED);
+                            match probe.residual(&state.q) {
+                                Some(r0) if r0 > third => r0,
+                                _ => third,
+                            }
+                        }
                         None => T::zero(),
                     };
-                    n = T::one();
+                    n = 1;
                     scale = start_scale(k0, v0, self.guards.energy_scale);
                     // A start whose energy overflowed cannot be bounded: refused here rather
                     // than passed by comparisons with infinity or NaN (a running run's
@@ -459,6 +473,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                         });
                     }
                     e_ref += exchanged;
+                    level = round_off(e_ref);
                     e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);
@@ -474,34 +489,26 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 }
                 if v1 < v_lo {
                     v_lo = v1;
-                }
-                if v1 > v_hi {
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
+                } else if v1 > v_hi {
                     v_hi = v1;
-                }
-                if v_hi - v_lo > scale {
-                    scale = v_hi - v_lo;
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
                 }
                 if let Some(r) = self.guards.energy_run {
-                    // Bound `max(r'·S, min(S − K₀/2, c·S/n))` with `r' = r`, or `0.4·r` while the
-                    // mechanism is stretched: the start-up allowance of the module docs, beyond
-                    // the round-off of the two energies and their difference. The common case
-                    // (well inside `r'·S`) costs a subtraction, a product and a comparison.
-                    let mut bound = r * scale;
-                    let mut stretched = false;
-                    if let (Some(b), Some(res)) = (self.guards.residual, residual) {
-                        if res * T::lit(STRETCHED) > b && res > res_start {
-                            bound *= T::lit(STRETCHED_SHARE);
-                            stretched = true;
-                        }
-                    }
+                    // The common case (well inside the stretched tier's bound, and energies
+                    // resolvable against the scale) costs a subtraction, two products and two
+                    // comparisons; the rest is `run_bound_holds`.
                     let drift = (e1 - e_ref).abs();
-                    if drift > bound {
-                        let slack =
-                            T::lit(ROUNDING) * T::default_epsilon() * (e1.abs() + e_ref.abs());
-                        let drift = drift - slack;
-                        let most = scale - T::lit(0.5) * k_start;
-                        if drift > bound
-                            && (stretched || drift > most || drift * n > T::lit(STARTUP) * scale)
+                    let bound = r * scale;
+                    if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || level > scale {
+                        let stretched = matches!(residual, Some(res) if res > stretched_above);
+                        let magnitude = e1.abs() + e_ref.abs();
+                        let start = (k_start, n);
+                        if !run_bound_holds(drift, bound, scale, level, start, stretched, magnitude)
                         {
                             return Err(StepError::Diverged {
                                 guard: Guard::EnergyRun,
@@ -534,11 +541,52 @@ impl<T: Real, const N: usize> Watch<T, N> {
         self.v_lo = v_lo;
         self.v_hi = v_hi;
         self.k_start = k_start;
-        self.res_start = res_start;
+        self.stretched_above = stretched_above;
+        self.level = level;
         self.scale = scale;
         self.steps = n;
         Ok(())
     }
+}
+
+/// The run guard beyond its common case (a drift within the stretched tier's bound): whether
+/// the drift of the `n`-th step of a run (`start = (K₀, n)`) passes the bound
+/// `max(r'·S, min(S − K₀/2, c·S/n))` of the module docs (`bound = r·S`, `r' = r` or
+/// `STRETCHED_SHARE·r` while `stretched`, without the allowance then), beyond the round-off of
+/// energies of `magnitude` `|E| + |E_ref|`. Energies whose round-off (`level`) exceeds the run's
+/// scale cannot be told apart: the guard is blind there, and the step is refused.
+#[cold]
+#[inline(never)]
+fn run_bound_holds<T: Real>(
+    drift: T,
+    bound: T,
+    scale: T,
+    level: T,
+    (k_start, n): (T, u32),
+    stretched: bool,
+    magnitude: T,
+) -> bool {
+    if level > scale {
+        return false;
+    }
+    let bound = if stretched {
+        bound * T::lit(STRETCHED_SHARE)
+    } else {
+        bound
+    };
+    let drift = drift - T::lit(ROUNDING) * T::default_epsilon() * magnitude;
+    if drift <= bound {
+        return true;
+    }
+    !stretched
+        && drift <= scale - T::lit(0.5) * k_start
+        && drift * T::lit(f64::from(n)) <= T::lit(STARTUP) * scale
+}
+
+/// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.
+#[inline]
+fn round_off<T: Real>(e_ref: T) -> T {
+    T::lit(2.0 * ROUNDING) * T::default_epsilon() * e_ref.abs()
 }
 
 /// The energy scale of a run at its start, from `K₀`, `V₀` and the optional floor: `K₀`, the
@@ -577,9 +625,6 @@ const STRETCHED_SHARE: f64 = 0.4;
 /// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
 /// energies (sums of a few rounded terms) and their difference can reach.
 const ROUNDING: f64 = 4.0;
-
-/// How far the step count of a run goes (exact in `f32`); the allowance is over long before.
-const STEPS_COUNTED: f64 = 1_048_576.0;
 
 /// The round-off floor of the energy scale in units of `ε · (K₀ + |V₀|)`: with the default bound
 /// `0.25` a drift of `64 ε (K₀ + |V₀|)` is accepted, above what rounding the energies of a step

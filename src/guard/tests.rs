@@ -268,3 +268,48 @@ fn a_stretched_mechanism_tightens_the_run_bound() {
     // A run that started as stretched as it is (a start off its constraint) is not tightened.
     assert_eq!(run_from(d, 0.09, 0.2, true), Ok(()));
 }
+
+/// A free particle under a held force `u` (`V = −u·q`, changed through [`Watch::account`]).
+struct Pushed(f64);
+impl Probe<f64, 1> for Pushed {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], -self.0 * s.q[0]))
+    }
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        None
+    }
+}
+
+/// A held force so large that `uᵀq` swamps the kinetic energy a step creates (the step moves
+/// `v` but not `q`: energy without work) is refused, state untouched; the same step under a
+/// natural force change is judged (refused by its drift, and a step with the work done passes).
+#[test]
+fn a_run_whose_energies_cannot_be_told_apart_is_refused() {
+    let run = |u: f64, next_v: f64, next_q: f64| {
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![7.4], vector![1.0]);
+        let mut p = Pushed(0.0);
+        for k in 1..=10 {
+            let next = State::new(0.0, vector![7.4 + 0.01 * f64::from(k)], vector![1.0]);
+            w.commit(&mut s, &next, 0.01, 0.0, &p).unwrap();
+        }
+        w.account(|last| -u * last.q[0]);
+        p.0 = u;
+        let before = s;
+        let next = State::new(0.0, vector![s.q[0] + next_q], vector![next_v]);
+        let r = w.commit(&mut s, &next, 0.01, 0.0, &p);
+        if r.is_err() {
+            assert_eq!(s, before);
+        }
+        r
+    };
+    let refused = Err(StepError::Diverged {
+        guard: Guard::EnergyRun,
+    });
+    // `K` from 0.5 to 4.2e280 while `q` stays put: `|uᵀq| ≈ 7.5e300` hides it in `E`.
+    assert_eq!(run(1e300, 2.9e140, 0.0), refused);
+    // A natural force: the same kind of step (no work, `K` doubled) is refused by its drift ...
+    assert_eq!(run(3.0, 2f64.sqrt(), 0.0), refused);
+    // ... and a step whose work pays for its kinetic energy passes.
+    assert_eq!(run(3.0, 2f64.sqrt(), 0.5 / 3.0), Ok(()));
+}
