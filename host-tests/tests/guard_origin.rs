@@ -256,3 +256,26 @@ fn a_random_held_force_gives_no_energy_garbage() {
     }
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+/// Z&S at `h = 0.01` (ω = 20) from the paper's positions with a velocity that is not tangent to
+/// the rods (`[0.5, 0, −0.3, 0.2]`): an accurate run, but its start rings the rods' stiff modes,
+/// whose energy Z&S misstates by a fraction of itself, and the run's own scale is only its
+/// kinetic energy (`S = 0.19`): the drift reaches `0.27·S` (`|ΔE| = 0.05`) at the 15th step
+/// and the step is refused, rods at 1.6 %, below the stretched tier. The scale `K₀ + |V₀|`
+/// counted the pivot's height (3) and let the run through; the plant's energy scale
+/// (`Guards::energy_scale`, `forcing.rs`) is what lets it through now.
+#[test]
+#[ignore = "known false alarm of the origin-free scale (src/guard.rs): a clean Z&S run at h = 0.01 from the paper start with a velocity that rings the stiff rods is refused at step 15 (drift 0.27·S, S = 0.19); with Guards::energy_scale it completes"]
+fn a_start_that_rings_the_stiff_rods_runs_through() {
+    let dp = DoublePendulum::<f64>::paper();
+    let sys = dp.penalised(20.0).unwrap();
+    let mut zs = ZhangSkeel::new(sys, 0.01, ZsParams::default()).unwrap();
+    let mut s = dp.initial_state();
+    s.v = vector![0.5, 0.0, -0.3, 0.2];
+    let e0 = sys.energy(&s);
+    for k in 0..1000 {
+        zs.step(&mut s)
+            .unwrap_or_else(|e| panic!("step {k}: {e:?}"));
+    }
+    assert!((sys.energy(&s) - e0).abs() < 0.1);
+}
