@@ -18,8 +18,8 @@ use macrostep::model::Potential;
 use macrostep::nalgebra::{matrix, vector, Matrix1, SMatrix, SVector};
 use macrostep::systems::{DoublePendulum, HarmonicOscillator};
 use macrostep::zs::{DampedZs, InMatrixDamping, StiffSylipn, Sylipn, ZhangSkeel, ZsParams};
+use macrostep::Stepper;
 use macrostep::{ConfigError, Guards, Integrator, State, StepError};
-use macrostep::{Guards, Stepper};
 
 const C: f64 = 0.3;
 
