@@ -132,6 +132,9 @@ fn the_extreme_accepted_bodies_read_out_finite_rates<T: Real>() {
         let v = SVector::<T, 6>::from_fn(|i, _| l(0.1 * (i as f64 + 1.0)));
         let rate = m.joint_rate(j, &q, &v).unwrap();
         let angle = m.joint_angle(j, &q).unwrap();
-        assert!(rate.finite() && angle.finite(), "r = {r:e}: {angle:?} {rate:?}");
+        assert!(
+            rate.finite() && angle.finite(),
+            "r = {r:e}: {angle:?} {rate:?}"
+        );
     }
 }
