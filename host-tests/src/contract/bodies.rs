@@ -178,9 +178,7 @@ fn call<const DIM: usize, const D: usize>(
 
 /// A mechanism from the plan (bodies, joints, motors, dampers, gravity; each call with random
 /// or hostile arguments), interleaved with random calls.
-fn draw<const DIM: usize, const D: usize>(
-    g: &mut Gen<'_>,
-) -> Result<Mech<DIM, D>, Outcome> {
+fn draw<const DIM: usize, const D: usize>(g: &mut Gen<'_>) -> Result<Mech<DIM, D>, Outcome> {
     let mut b = built(Builder::<DIM, D>::new())?;
     let plan: &[usize] = if DIM == 2 {
         &[0, 0, 1, 2, 3, 3, 4, 4, 5]
