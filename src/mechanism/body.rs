@@ -438,9 +438,7 @@ fn check_inverse<T: Real, const DIM: usize>(
     j: &SMatrix<T, DIM, DIM>,
     scale: T,
 ) -> Result<(), ConfigError> {
-    let err = ConfigError::Overflow {
-        name: "inertia^-1",
-    };
+    let err = ConfigError::Overflow { name: "inertia^-1" };
     let inv = (j / scale).try_inverse().ok_or(err)?;
     if inv.iter().all(|x| (*x / scale).finite()) {
         Ok(())
