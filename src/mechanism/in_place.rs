@@ -306,17 +306,15 @@ fn node_weights<
     (m, w)
 }
 
-/// Writes `joint`'s rows into `rows` (from its first row on). Out of line: the rows the joint
-/// makes are in this frame only, not under the rest of [`Mechanism::fill`].
+/// Writes `joint`'s rows into `rows` (from its first row on), one row at a time. Out of line:
+/// the row being made is in this frame only, not under the rest of [`Mechanism::fill`].
 #[inline(never)]
 fn joint_rows<T: Real, const DIM: usize, const D: usize>(
     rows: &mut [linkage::Row<T, DIM>; D],
     joint: &Joint<T, DIM>,
     bodies: &[BodyRec<T, DIM>],
 ) {
-    let made = joint.rows(bodies);
-    let used = made.iter().take(joint.kind.rows(DIM));
-    for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
-        *row = linkage::Row::Joint(*j);
+    if let Some(out) = rows.get_mut(joint.first_row..) {
+        joint.rows(bodies, out);
     }
 }
