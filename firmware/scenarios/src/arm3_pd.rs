@@ -8,7 +8,6 @@ use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::linalg::DenseKept;
 use macrostep::mechanism::LinkagePenalty;
-use macrostep::model::Penalty;
 use macrostep::model::System;
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -315,19 +314,15 @@ fn run_arm<T: Real, S: Sink<T>>(sink: &mut S, mut arm: Arm3Pd<'_, T>) -> Result<
     Ok(())
 }
 
-/// The plant's system into `slot`, as in [`arm3_plant`].
+/// The plant's system into `slot`, as in [`arm3_plant`], built there
+/// ([`Mechanism::penalised_actuated_in`](macrostep::mechanism::Mechanism::penalised_actuated_in)).
 #[inline(never)]
-fn system_in<'s, T: Real>(
+fn system_in<'s, T: ConstReal>(
     mech: &Arm3Mechanism<T>,
     slot: &'s mut Option<Arm3System<T>>,
 ) -> Result<&'s Arm3System<T>, ConfigError> {
-    *slot = None;
-    // `Penalty::new` returns its value: the penalty (2 KB) passes through this frame.
-    let penalty = Penalty::new(mech.gravity(), mech.constraint(), T::lit(ARM3_OMEGA))?;
-    Ok(slot.insert(System {
-        mass: mech.mass(),
-        potential: Actuated::new(penalty),
-    }))
+    mech.penalised_actuated_in(slot, T::lit(ARM3_OMEGA))
+        .map(|s| &*s)
 }
 
 /// A slot found in the wrong state (cannot happen: [`Arm3Pd::build_in`] sets each one first).
