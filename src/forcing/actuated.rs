@@ -46,6 +46,7 @@ impl<T: ConstReal, P, const N: usize> Actuated<T, P, N> {
     /// const A: Actuated<f64, Zero, 2> = Actuated::new_const(Zero);
     /// assert_eq!(A.force(), Actuated::<f64, Zero, 2>::new(Zero).force());
     /// ```
+    #[inline(always)]
     pub const fn new_const(potential: P) -> Self {
         Self {
             potential,

@@ -65,9 +65,20 @@ impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Blank<T, DI
             length2: T::ONE,
         }); D],
     );
+    /// The penalised system's blank: no mass written yet (identity), no gravity, rows of zero
+    /// length between node 0 and itself, no penalty, no force.
     const PENALISED: System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N> = System {
         mass: Mass::IDENTITY,
-        potential: Actuated::new_const(Penalty::blank(LinearPotential::ZERO, Self::LINKAGE)),
+        potential: Actuated::new_const(Penalty::blank(
+            LinearPotential::ZERO,
+            Linkage::from_valid(
+                [linkage::Row::Rod(linkage::Rod {
+                    a: Place::Free { offset: 0 },
+                    b: Place::Free { offset: 0 },
+                    length2: T::ZERO,
+                }); D],
+            ),
+        )),
     };
     const SPRING: Spring<T, DIM> = Spring::blank(Self::GROUND, T::ZERO);
     const BODY: BodyRec<T, DIM> = BodyRec {
@@ -310,7 +321,8 @@ impl<
     ) -> Result<&'s mut System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>, ConfigError>
     {
         *slot = None;
-        // A constant: copied into the slot, not assembled on the stack.
+        // A constant of zero bytes: cleared in the slot, neither assembled on the stack nor
+        // kept in flash.
         *slot = Some(Blank::<T, DIM, N, D>::PENALISED);
         let Some(sys) = slot.as_mut() else {
             return Err(IN_SLOT);

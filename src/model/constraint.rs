@@ -216,13 +216,15 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
 }
 
 impl<T: ConstReal, V, G, const D: usize> Penalty<T, V, G, D> {
-    /// The penalty of `base` and `constraint` with every `ω = 1`, as a constant expression: the
-    /// blank a penalty built in place starts from ([`Penalty::set_omega`] then sets `ω`).
+    /// The penalty of `base` and `constraint` switched off (every `ω = 0`), as a constant
+    /// expression: the blank a penalty built in place starts from ([`Penalty::set_omega`] then
+    /// sets `ω`).
+    #[inline(always)]
     pub const fn blank(base: V, constraint: G) -> Self {
         Self {
             base,
             constraint,
-            omega2: SVector::from_array_storage(ArrayStorage([[T::ONE; D]; 1])),
+            omega2: SVector::from_array_storage(ArrayStorage([[T::ZERO; D]; 1])),
         }
     }
 }
