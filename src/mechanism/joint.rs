@@ -406,8 +406,9 @@ impl<
             return Ok(());
         };
         let reach = b.radius / T::default_epsilon().sqrt();
-        let far = (0..DIM).any(|c| !((anchor[c] - b.x0[c]).abs() <= reach));
-        if far {
+        // `≤` is false for a NaN too (neither side can be one: both points are finite).
+        let near = (0..DIM).all(|c| (anchor[c] - b.x0[c]).abs() <= reach);
+        if !near {
             return Err(ConfigError::OutOfRange {
                 name: "anchor",
                 bound: "within r / sqrt(eps) of each body it joins (r: the body's size)",
