@@ -185,9 +185,9 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
     /// use macrostep::systems::Distances;
     /// use nalgebra::vector;
     /// let (v, g) = (Zero, Distances::<f64, 2, 2, 1>::chain(vector![0.0, 0.0], vector![1.0])?);
-    /// let mut p = Penalty::blank(v, g);
+    /// let mut p = Penalty::<f64, _, _, 1>::blank(v, g);
     /// p.set_omega(30.0)?;
-    /// assert_eq!(p.omega2(), Penalty::new(v, g, 30.0)?.omega2());
+    /// assert_eq!(p.omega2(), Penalty::<f64, _, _, 1>::new(v, g, 30.0)?.omega2());
     /// assert!(p.set_omega(-1.0).is_err() && p.omega2()[0] == 900.0); // unchanged on error
     /// # Ok::<(), macrostep::ConfigError>(())
     /// ```
