@@ -315,47 +315,83 @@ impl<
                 name: "bodies <= B",
             });
         }
-        let mut nb = *self;
         let mi = body.mass / T::lit((DIM + 1) as f64);
         let com = SVector::<T, DIM>::from(body.com);
-        let mut first = 0;
-        let mut offset = 0;
-        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
-            let x = com + r;
-            offset = if j == 0 { nb.coords } else { offset };
-            let id = nb.node(mi, x.into())?;
-            first = if j == 0 { id } else { first };
-        }
-        for a in 0..=DIM {
-            for c in a + 1..=DIM {
-                nb.rod(first + a, first + c)?;
-            }
-        }
-        let x0 = com + rho[0];
+        let x: [[T; DIM]; 4] = rho.map(|r| (com + r).into());
+        let first = self.nodes;
+        self.check_body_nodes(mi, &x)?;
+        self.check_body_rods(first, &x)?;
         let e = SMatrix::<T, DIM, DIM>::from_fn(|r, c| rho[c + 1][r] - rho[0][r]);
         let inv = e.try_inverse().ok_or(ConfigError::NotPositiveDefinite {
             name: "second moment",
         })?;
+        // Everything is checked: only now is the builder written, slot by slot.
+        let offset = self.coords;
+        for xj in x.iter().take(DIM + 1) {
+            self.write_node(mi, xj);
+        }
+        for a in 0..=DIM {
+            for c in a + 1..=DIM {
+                self.write_rod(body_rod(first, &x, a, c));
+            }
+        }
         let trace = rho
             .iter()
             .take(DIM + 1)
             .fold(T::zero(), |s, r| s + r.norm_squared());
         let radius = (trace / T::lit((DIM + 1) as f64)).sqrt();
-        let id = nb.n_bodies;
-        if let Some(rec) = nb.bodies.get_mut(id) {
+        let id = self.n_bodies;
+        if let Some(rec) = self.bodies.get_mut(id) {
             *rec = BodyRec {
                 offset,
                 mass: body.mass,
-                x0,
+                x0: SVector::from(x[0]),
                 inv,
                 radius,
                 parent: None,
             };
         }
-        nb.n_bodies += 1;
-        *self = nb;
+        self.n_bodies += 1;
         Ok(id)
     }
+
+    /// Refuses the body's nodes (mass `mi` each, at `x`) where [`MechanismBuilder::node`] would
+    /// refuse one of them, in the order it would.
+    fn check_body_nodes(&self, mi: T, x: &[[T; DIM]; 4]) -> Result<(), ConfigError> {
+        for (j, xj) in x.iter().enumerate().take(DIM + 1) {
+            crate::validate::check_positive(mi, "mass")?;
+            if !xj.iter().all(|v| v.finite()) {
+                return Err(ConfigError::NonFinite { name: "position" });
+            }
+            self.reserve_after(j, j * DIM, DIM)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses the body's rods (between its nodes, the first of index `first`, at `x`) where
+    /// [`MechanismBuilder::rod`] would refuse one of them, in the order it would.
+    fn check_body_rods(&self, first: usize, x: &[[T; DIM]; 4]) -> Result<(), ConfigError> {
+        let mut k = 0;
+        for a in 0..=DIM {
+            for c in a + 1..=DIM {
+                self.check_rod(&body_rod(first, x, a, c), true, k)?;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rod between the body's nodes `a` and `c` (`first` the index of its node 0, `x` the
+/// nodes' positions), its length their distance, as [`MechanismBuilder::rod`] measures it.
+fn body_rod<T: Real, const DIM: usize>(
+    first: usize,
+    x: &[[T; DIM]; 4],
+    a: usize,
+    c: usize,
+) -> crate::systems::Link<T, DIM> {
+    let d = SVector::<T, DIM>::from(x[a]) - SVector::<T, DIM>::from(x[c]);
+    crate::systems::Link::between(first + a, first + c, d.norm_squared().sqrt())
 }
 
 /// The nodes' offsets `ρᵢ` from the COM that match the body's mass and inertia.

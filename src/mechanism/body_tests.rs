@@ -1,6 +1,7 @@
 //! Unit tests of the body builder's range checks: the size bound `r, 1/r ≤ MAX^(1/4) / 2`
 //! straddled from both sides, the inverse mass and inverse inertia, in `f32` and `f64`, and a
-//! finite hinge readout for the largest and smallest accepted bodies.
+//! finite hinge readout for the largest and smallest accepted bodies; a body refused after some
+//! of its nodes or rods would have fitted leaves the builder bit-identical.
 
 use super::*;
 use crate::mechanism::Link;
@@ -17,6 +18,7 @@ gen_tests!(
     space_size_bound_is_straddled,
     a_subnormal_inverse_mass_or_inertia_is_refused,
     the_extreme_accepted_bodies_read_out_finite_rates,
+    a_refused_body_leaves_the_builder_unchanged,
 );
 
 /// `MAX^(1/4) / 2`, computed in `f64` from the type's largest value (independent of the code's
@@ -137,4 +139,79 @@ fn the_extreme_accepted_bodies_read_out_finite_rates<T: Real>() {
             "r = {r:e}: {angle:?} {rate:?}"
         );
     }
+}
+
+/// A sphere-like body of mass 2 and `J = 0.3 I` at `com`.
+fn ball<T: Real>(com: f64) -> Body<T, 3> {
+    let (l, z) = (T::lit, T::zero());
+    let a = l(0.3);
+    Body {
+        mass: l(2.0),
+        com: [l(com), l(-0.5 * com), z],
+        inertia: [[a, z, z], [z, a, z], [z, z, a]],
+    }
+}
+
+/// FNV-1a of what is written into it.
+struct Fnv(u64);
+
+impl core::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for &byte in s.as_bytes() {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Ok(())
+    }
+}
+
+/// A digest of the builder's `Debug` form: every field, floats printed to the bit (shortest
+/// round trip). No `std` here to keep the text itself.
+fn form<T: Real, const N: usize, const D: usize, const B: usize>(
+    b: &MechanismBuilder<T, 3, N, D, 0, B, 0>,
+) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    core::fmt::Write::write_fmt(&mut h, format_args!("{b:?}")).unwrap();
+    h.0
+}
+
+/// `b.body(body)` is refused with `want` and leaves `b` as it was.
+fn refused<T: Real, const N: usize, const D: usize, const B: usize>(
+    b: &mut MechanismBuilder<T, 3, N, D, 0, B, 0>,
+    body: Body<T, 3>,
+    want: ConfigError,
+) {
+    let before = form(b);
+    assert_eq!(b.body(body), Err(want));
+    assert_eq!(form(b), before, "refused with {want:?}");
+}
+
+/// The refusals that come after some of the body's nodes or rods would fit: the fourth node
+/// (a point node took three coordinates), the sixth rod, a second body, and rods whose ends
+/// round to one point (the COM at `1e20`, the nodes `0.5` apart) — then the body that fits is
+/// built as on a fresh builder.
+fn a_refused_body_leaves_the_builder_unchanged<T: Real>() {
+    let coords = ConfigError::Inconsistent {
+        name: "coordinates = N",
+    };
+    let mut b = MechanismBuilder::<T, 3, 14, 6, 0, 1, 0>::new().unwrap();
+    b.node(T::one(), [T::zero(); 3]).unwrap();
+    refused(&mut b, ball(1.0), coords);
+
+    let rods = ConfigError::Inconsistent { name: "rods = D" };
+    let mut b = MechanismBuilder::<T, 3, 12, 5, 0, 1, 0>::new().unwrap();
+    refused(&mut b, ball(1.0), rods);
+
+    let coincide = ConfigError::Inconsistent {
+        name: "rod ends coincide",
+    };
+    let mut b = Space::<T>::new().unwrap();
+    refused(&mut b, ball(1e20), coincide);
+    let mut fresh = Space::<T>::new().unwrap();
+    assert_eq!(b.body(ball(1.0)), Ok(0));
+    assert_eq!(fresh.body(ball(1.0)), Ok(0));
+    assert_eq!(form(&b), form(&fresh));
+    let bodies = ConfigError::Inconsistent {
+        name: "bodies <= B",
+    };
+    refused(&mut b, ball(2.0), bodies);
 }

@@ -15,8 +15,10 @@ use super::builder::{check_start, MechanismBuilder};
 use super::joint::{Joint, JointKind, Link};
 use super::linkage::{self, Linkage, Place};
 use super::spring::{Spring, Springs};
+use super::LinkagePenalty;
 use super::{body::BodyRec, Actuator, Mechanism};
-use crate::model::Mass;
+use crate::forcing::Actuated;
+use crate::model::{Mass, Penalty, System};
 use crate::systems::{Endpoint, LinearPotential, Link as Bar};
 use crate::{ConfigError, ConstReal, Real};
 use nalgebra::{ArrayStorage, SMatrix, SVector};
@@ -63,6 +65,21 @@ impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Blank<T, DI
             length2: T::ONE,
         }); D],
     );
+    /// The penalised system's blank: no mass written yet (identity), no gravity, rows of zero
+    /// length between node 0 and itself, no penalty, no force.
+    const PENALISED: System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N> = System {
+        mass: Mass::IDENTITY,
+        potential: Actuated::new_const(Penalty::blank(
+            LinearPotential::ZERO,
+            Linkage::from_valid(
+                [linkage::Row::Rod(linkage::Rod {
+                    a: Place::Free { offset: 0 },
+                    b: Place::Free { offset: 0 },
+                    length2: T::ZERO,
+                }); D],
+            ),
+        )),
+    };
     const SPRING: Spring<T, DIM> = Spring::blank(Self::GROUND, T::ZERO);
     const BODY: BodyRec<T, DIM> = BodyRec {
         offset: 0,
@@ -264,6 +281,63 @@ impl<
     }
 }
 
+impl<
+        T: ConstReal,
+        const DIM: usize,
+        const N: usize,
+        const D: usize,
+        const S: usize,
+        const B: usize,
+        const J: usize,
+    > Mechanism<T, DIM, N, D, S, B, J>
+{
+    /// [`Mechanism::penalised`] under a held force ([`Actuated`], no force yet), built in place
+    /// in `slot`: a constant blank copied into the slot, then `ω`, the mass, gravity and the
+    /// rows written into it one by one, so the system (kilobytes: the rows) never passes
+    /// through the stack. The same system as `Actuated::new` on [`Mechanism::penalised`], bit
+    /// for bit.
+    ///
+    /// ```
+    /// use macrostep::mechanism::MechanismBuilder;
+    /// let mut b = MechanismBuilder::<f64, 2, 2, 1>::new()?;
+    /// let n = b.node(1.0, [1.0, 0.0])?;
+    /// b.pin(n, [0.0, 0.0])?;
+    /// let mech = b.build()?;
+    /// let mut slot = None;
+    /// let sys = mech.penalised_actuated_in(&mut slot, 50.0)?;
+    /// assert_eq!(sys.potential.potential.omega2()[0], 2500.0);
+    /// assert!(mech.penalised_actuated_in(&mut slot, 0.0).is_err() && slot.is_none());
+    /// # Ok::<(), macrostep::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Mechanism::penalised`]; `slot` is then `None`.
+    #[inline(never)]
+    #[allow(clippy::type_complexity)]
+    pub fn penalised_actuated_in<'s>(
+        &self,
+        slot: &'s mut Option<System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>>,
+        omega: T,
+    ) -> Result<&'s mut System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>, ConfigError>
+    {
+        *slot = None;
+        // A constant of zero bytes: cleared in the slot, neither assembled on the stack nor
+        // kept in flash.
+        *slot = Some(Blank::<T, DIM, N, D>::PENALISED);
+        let Some(sys) = slot.as_mut() else {
+            return Err(IN_SLOT);
+        };
+        if let Err(e) = sys.potential.potential.set_omega(omega) {
+            *slot = None;
+            return Err(e);
+        }
+        sys.mass = self.mass;
+        sys.potential.potential.base = self.gravity;
+        sys.potential.potential.constraint = self.linkage;
+        slot.as_mut().ok_or(IN_SLOT)
+    }
+}
+
 /// Each node's mass on its coordinates and its weight `g mᵢ` on its height: the loop of
 /// `Mechanism::from_builder` (kept there as it is, so that the by-value build and the firmware
 /// sizes of the models built by value do not move).
@@ -306,17 +380,15 @@ fn node_weights<
     (m, w)
 }
 
-/// Writes `joint`'s rows into `rows` (from its first row on). Out of line: the rows the joint
-/// makes are in this frame only, not under the rest of [`Mechanism::fill`].
+/// Writes `joint`'s rows into `rows` (from its first row on), one row at a time. Out of line:
+/// the row being made is in this frame only, not under the rest of [`Mechanism::fill`].
 #[inline(never)]
 fn joint_rows<T: Real, const DIM: usize, const D: usize>(
     rows: &mut [linkage::Row<T, DIM>; D],
     joint: &Joint<T, DIM>,
     bodies: &[BodyRec<T, DIM>],
 ) {
-    let made = joint.rows(bodies);
-    let used = made.iter().take(joint.kind.rows(DIM));
-    for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
-        *row = linkage::Row::Joint(*j);
+    if let Some(out) = rows.get_mut(joint.first_row..) {
+        joint.rows(bodies, out);
     }
 }

@@ -38,6 +38,7 @@
 
 use super::body::{link_point, to3, BodyRec};
 use super::forces::{add_dashpot, Attachment};
+use super::linkage::Row;
 use super::row::{Bilinear, BodyPoint};
 use super::{Actuator, MechanismBuilder};
 use crate::validate::check_nonnegative;
@@ -151,18 +152,20 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
         }
     }
 
-    /// The joint's rows (the first `kind.rows(DIM)` are used).
-    pub(super) fn rows(&self, bodies: &[BodyRec<T, DIM>]) -> [Bilinear<T, DIM>; 6] {
+    /// Writes the joint's `kind.rows(DIM)` rows into `out` (its first slots; the rest, and
+    /// the rows that do not fit, are left alone). Into the caller's rows, one at a time: no
+    /// array of rows on the stack.
+    pub(super) fn rows(&self, bodies: &[BodyRec<T, DIM>], out: &mut [Row<T, DIM>]) {
         let child = Link::Body(self.child);
         let [u, n1, n2] = self.frame;
         let cp = link_point(bodies, child, &self.anchor);
         let pp = link_point(bodies, self.parent, &self.anchor);
         let zero = BodyPoint::ground([T::zero(); DIM]);
-        let mut out = [self.row((cp, pp), (zero, zero)); 6];
+        let used = self.kind.rows(DIM);
         let mut k = 0;
         let mut push = |row: Bilinear<T, DIM>| {
-            if let Some(o) = out.get_mut(k) {
-                *o = row;
+            if let Some(o) = out.get_mut(k).filter(|_| k < used) {
+                *o = Row::Joint(row);
             }
             k += 1;
         };
@@ -206,7 +209,6 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
             (JointKind::Fixed, false) => push(lock(&u, &n1)),
             _ => {}
         }
-        out
     }
 
     /// The two in-plane reference directions of a hinge: `(u, n₁)` in the plane, `(n₁, n₂)` in

@@ -8,7 +8,6 @@ use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::linalg::DenseKept;
 use macrostep::mechanism::LinkagePenalty;
-use macrostep::model::Penalty;
 use macrostep::model::System;
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -94,11 +93,9 @@ pub fn arm3_gravity_torque<T: Real>(th: [T; 3]) -> [T; 3] {
 /// `static`, so none of them (kilobytes each in `f32`: mechanism 6.3, plant 5.2, builder 2.9)
 /// is on its stack.
 ///
-/// The construction still needs about 4 KB of stack (measured on the Cortex-M4F, `f32`), more
-/// than the loop's: `MechanismBuilder::body` copies the whole builder to stay unchanged on an
-/// error (a 3,080 B frame), a joint's rows are made as an array of six (2,128 B, inlined into
-/// the builder's row writer), and `Penalty::new` returns the penalty by value (2,364 B in the
-/// system's writer). The firmware's high-water mark (4,060 B) is set there, under `body`.
+/// Nothing of the construction passes through the stack whole: each part is written into its
+/// slot, never assembled on the stack, and the firmware's high-water mark (2,024 B on
+/// the Cortex-M4F, `f32`) is within the 2 KiB budget.
 pub struct Arm3Slots<T: Real> {
     scratch: Scratch<T>,
     mech: Option<Arm3Mechanism<T>>,
@@ -315,19 +312,15 @@ fn run_arm<T: Real, S: Sink<T>>(sink: &mut S, mut arm: Arm3Pd<'_, T>) -> Result<
     Ok(())
 }
 
-/// The plant's system into `slot`, as in [`arm3_plant`].
+/// The plant's system into `slot`, as in [`arm3_plant`], built there
+/// ([`Mechanism::penalised_actuated_in`](macrostep::mechanism::Mechanism::penalised_actuated_in)).
 #[inline(never)]
-fn system_in<'s, T: Real>(
+fn system_in<'s, T: ConstReal>(
     mech: &Arm3Mechanism<T>,
     slot: &'s mut Option<Arm3System<T>>,
 ) -> Result<&'s Arm3System<T>, ConfigError> {
-    *slot = None;
-    // `Penalty::new` returns its value: the penalty (2 KB) passes through this frame.
-    let penalty = Penalty::new(mech.gravity(), mech.constraint(), T::lit(ARM3_OMEGA))?;
-    Ok(slot.insert(System {
-        mass: mech.mass(),
-        potential: Actuated::new(penalty),
-    }))
+    mech.penalised_actuated_in(slot, T::lit(ARM3_OMEGA))
+        .map(|s| &*s)
 }
 
 /// A slot found in the wrong state (cannot happen: [`Arm3Pd::build_in`] sets each one first).
