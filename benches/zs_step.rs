@@ -2,8 +2,9 @@
 //! step, on the penalised double pendulum and on chains of n = 5, 10, 20, 40 pendula.
 //!
 //! Groups `step/<model>/n<bodies>` (ids `<family>::<method>/f64`, Verlet in every group) and
-//! `pieces/<model>/n<bodies>` (gradient, Hessian or band, contraction, factor + solve, and the
-//! whole step). Short mode for CI: `MACROSTEP_BENCH_SHORT=1 cargo bench --bench zs_step`.
+//! `pieces/<model>/n<bodies>` (gradient, Hessian or band, the in-place assembly the dense solve
+//! uses, contraction, factor + solve, and the whole step). Short mode for CI:
+//! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench zs_step`.
 
 mod common;
 
@@ -225,6 +226,15 @@ fn dp_pieces(
     let mut g = c.benchmark_group("pieces/double_pendulum/n2");
     g.bench_function("gradient", |b| b.iter(|| pot.gradient(black_box(&q))));
     g.bench_function("hessian", |b| b.iter(|| pot.hessian(black_box(&q))));
+    // What the dense strategy assembles in a step: `M + βh² Hess V` in place (the by-value
+    // `hessian` above is not on the step's path).
+    g.bench_function("add_hessian", |b| {
+        b.iter(|| {
+            let mut m = SMatrix::<f64, 4, 4>::identity();
+            pot.add_hessian(black_box(&q), 0.4 * h * h, &mut m);
+            m
+        })
+    });
     g.bench_function("third_contraction", |b| {
         b.iter(|| pot.third_contraction(black_box(&q), &a))
     });

@@ -37,7 +37,7 @@ pub mod zs;
 pub use error::{ConfigError, PreconditionKind, StepError};
 pub use guard::{Guard, Guards};
 pub use integrator::{Integrator, Stepper, StochasticIntegrator};
-pub use scalar::Real;
+pub use scalar::{ConstReal, Real};
 pub use state::State;
 
 /// Re-export of the nalgebra version the API is written in.

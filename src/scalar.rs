@@ -29,3 +29,24 @@ pub trait Real: RealField + Copy {
 }
 
 impl<T: RealField + Copy> Real for T {}
+
+/// A [`Real`] whose zero and one are constants: `f32` and `f64`. The in-place constructors
+/// ([`MechanismBuilder::new_in`](crate::mechanism::MechanismBuilder::new_in) and friends) make
+/// their blank values from them, so that a blank is data copied into its slot rather than code
+/// that assembles it on the stack first.
+pub trait ConstReal: Real {
+    /// `0`.
+    const ZERO: Self;
+    /// `1`.
+    const ONE: Self;
+}
+
+impl ConstReal for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+}
+
+impl ConstReal for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+}

@@ -10,7 +10,7 @@ pub const STEPS: &[(&str, &str, usize)] = &[
     ("dp_w100", "sylipn", 29),
     ("dp_w100", "verlet", 214),
     ("dp_w100", "rattle", 9),
-    ("omega1000", "zs", 53),
+    ("omega1000", "zs", 68),
     ("omega1000", "sylipn", 83),
     ("omega1000", "verlet", 2168),
     ("omega1000", "rattle", 9),
@@ -21,7 +21,7 @@ pub const STEPS: &[(&str, &str, usize)] = &[
     ("fpu_sum", "sim2", 66),
     ("fpu_sum", "sim4", 66),
     ("fpu_sum", "verlet", 4151),
-    ("trimer", "legacy", 4363),
+    ("trimer", "legacy", 3591),
     ("trimer", "fused", 40),
     ("trimer", "flavor_se", 40),
 ];

@@ -39,12 +39,14 @@ fn check(family: &[Entry]) {
     }
 }
 
-/// Known gap: a huge held force (`u ~ 1e300`) with a tiny step changes the velocity while the
-/// displacement is below the rounding of `q`; the step returns `Ok` with `|E − E_ref − W|`
-/// beyond the guard's bound (`tests/fuzz_findings.rs` reduces it). The test below checks
-/// everything else on the same cases.
+/// Known gap: the replayed promise of the run guard is broken on two cases of
+/// `zs::DampedZs<Sylipn>/dp set_force` (seeds 9280002946465925933, …6908): the first step's
+/// drift is `144.32` against a replayed bound of `143.98` (`S − K₀/2`, `S = 146.6`), not yet
+/// told apart as the guard's or the replay's (the damped start's accounting). The huge held
+/// force this test was ignored for is refused now (`tests/fuzz_findings.rs`). The test below
+/// checks everything else on the same cases.
 #[test]
-#[ignore = "guard (src/guard.rs): a huge held force with a tiny step breaks the run guard's promise (tests/fuzz_findings.rs)"]
+#[ignore = "guard or replay (src/guard.rs, host-tests/src/contract/mod.rs): DampedZs<Sylipn> set_force, first step drift 144.32 > replayed S − K0/2 = 143.98 on two cases, not yet diagnosed"]
 fn forcing() {
     check(contract::forcing::ENTRIES);
 }

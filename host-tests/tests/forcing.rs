@@ -156,9 +156,24 @@ fn bad_input_gives_typed_errors_and_keeps_state() {
 fn zero_force_and_zero_damping_are_bit_identical() {
     let dp = DoublePendulum::<f64>::paper();
     let sys = dp.penalised(20.0).unwrap();
-    let mut plain = ZhangSkeel::new(sys, 0.01, ZsParams::default()).unwrap();
+    // The start's velocity rings the rods' stiff modes, whose energy Z&S at `h = 0.01`
+    // misstates by a quarter of the run's own scale (`S = 0.19`) within 15 steps
+    // (`guard_origin.rs`, the ignored stiff-ringing test); judged against the plant's energy
+    // (the masses' weight times their depth below the pivot, 3) the runs complete. The
+    // comparison is of the methods' arithmetic, which the guards do not change.
+    let g = Guards {
+        energy_scale: Some(3.0),
+        ..Guards::default()
+    };
+    let mut plain = ZhangSkeel::new(sys, 0.01, ZsParams::default())
+        .unwrap()
+        .with_guards(g)
+        .unwrap();
     let forced_sys = System::new(sys.mass, Actuated::new(sys.potential));
-    let zs = ZhangSkeel::new(forced_sys, 0.01, ZsParams::default()).unwrap();
+    let zs = ZhangSkeel::new(forced_sys, 0.01, ZsParams::default())
+        .unwrap()
+        .with_guards(g)
+        .unwrap();
     let driven = Driven::new(zs, |_t: f64, _q: &SVector<f64, 4>| SVector::zeros());
     let mut damped = Damped::new(driven, sys.mass, SMatrix::zeros()).unwrap();
     let (mut a, mut b) = (dp.initial_state(), dp.initial_state());

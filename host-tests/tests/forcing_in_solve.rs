@@ -36,6 +36,11 @@ fn moving() -> State<f64, 4> {
 /// Runs `f` on the three in-solve methods at step `h` (name, boxed step).
 type Step = Box<dyn FnMut(&mut State<f64, 4>) -> Result<(), StepError>>;
 fn methods(h: f64, c: SMatrix<f64, 4, 4>) -> Vec<(&'static str, Step)> {
+    methods_guarded(h, c, Guards::default())
+}
+
+/// [`methods`] under `guards`.
+fn methods_guarded(h: f64, c: SMatrix<f64, 4, 4>, g: Guards<f64>) -> Vec<(&'static str, Step)> {
     fn boxed<I: InMatrixDamping<f64, 4> + 'static>(i: I, c: SMatrix<f64, 4, 4>) -> Step {
         let mut d = DampedZs::new(i, c).unwrap();
         Box::new(move |s| d.step(s))
@@ -43,11 +48,26 @@ fn methods(h: f64, c: SMatrix<f64, 4, 4>) -> Vec<(&'static str, Step)> {
     let (pen, _, _) = fm::systems();
     let p = ZsParams::default();
     vec![
-        ("zs", boxed(ZhangSkeel::new(pen, h, p).unwrap(), c)),
-        ("sylipn", boxed(Sylipn::new(pen, h, p).unwrap(), c)),
+        (
+            "zs",
+            boxed(
+                ZhangSkeel::new(pen, h, p).unwrap().with_guards(g).unwrap(),
+                c,
+            ),
+        ),
+        (
+            "sylipn",
+            boxed(Sylipn::new(pen, h, p).unwrap().with_guards(g).unwrap(), c),
+        ),
         (
             "stiff_sylipn",
-            boxed(StiffSylipn::new(split_system(), h, p).unwrap(), c),
+            boxed(
+                StiffSylipn::new(split_system(), h, p)
+                    .unwrap()
+                    .with_guards(g)
+                    .unwrap(),
+                c,
+            ),
         ),
     ]
 }
@@ -100,21 +120,36 @@ fn zero_damping_is_bit_identical_to_the_undamped_method() {
     let (pen, _, _) = fm::systems();
     let p = ZsParams::default();
     let h = 0.01;
+    // The moving start's velocity is not tangent to the rods: it rings their stiff modes, whose
+    // energy Z&S at `h = 0.01` misstates by a quarter of the run's own scale (`S = 0.19`) within
+    // 15 steps (`guard_origin.rs`, the ignored stiff-ringing test). Judged against the plant's
+    // energy (the masses' weight times their depth below the pivot, 3) the runs complete; the
+    // comparison is of the methods' arithmetic, which the guards do not change.
+    let g = Guards {
+        energy_scale: Some(3.0),
+        ..Guards::default()
+    };
     let mut plain: Vec<Step> = vec![
         {
-            let mut m = ZhangSkeel::new(pen, h, p).unwrap();
+            let mut m = ZhangSkeel::new(pen, h, p).unwrap().with_guards(g).unwrap();
             Box::new(move |s| m.step(s))
         },
         {
-            let mut m = Sylipn::new(pen, h, p).unwrap();
+            let mut m = Sylipn::new(pen, h, p).unwrap().with_guards(g).unwrap();
             Box::new(move |s| m.step(s))
         },
         {
-            let mut m = StiffSylipn::new(split_system(), h, p).unwrap();
+            let mut m = StiffSylipn::new(split_system(), h, p)
+                .unwrap()
+                .with_guards(g)
+                .unwrap();
             Box::new(move |s| m.step(s))
         },
     ];
-    for ((name, mut damped), undamped) in methods(h, SMatrix::zeros()).into_iter().zip(&mut plain) {
+    for ((name, mut damped), undamped) in methods_guarded(h, SMatrix::zeros(), g)
+        .into_iter()
+        .zip(&mut plain)
+    {
         let (mut a, mut b) = (moving(), moving());
         for _ in 0..1000 {
             undamped(&mut a).unwrap();

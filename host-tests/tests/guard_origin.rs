@@ -86,8 +86,10 @@ fn sylipn<T: Real>(sys: Pen<T>) -> Sylipn<T, LinkagePenalty<T, 2, 4, 2>, 4> {
 /// ω = 20, h = 0.1 (hω = 2: the diverging setting of the guards experiment), 100 random at-rest
 /// starts per origin. With the scale `K + |V|` a pivot at `Y = 10` let most diverging runs
 /// return `Ok` steps with `|ΔE|` up to 4.6 before the residual guard fired.
+/// (Under a single bound `0.2·S` energetic runs, `S ≈ 5–6`, returned one `Ok` step with `|ΔE|`
+/// 1.01–1.14 before the divergence was refused, at every `Y` alike; the bound tightens while the
+/// rods are stretched.)
 #[test]
-#[ignore = "known gap: the energy guard's scale K₀ + |V₀ − uᵀq₀| depends on the origin and on held forces (an origin-free scale that keeps the other experiments free of false alarms is open work)"]
 fn a_pivot_away_from_the_origin_gives_no_silent_garbage() {
     for y in [0.0, 10.0, 1000.0, -1000.0] {
         let bad = garbage_runs::<f64, _>(y, 100, zs);
@@ -97,9 +99,31 @@ fn a_pivot_away_from_the_origin_gives_no_silent_garbage() {
     }
 }
 
+/// What is garbage does not depend on where the pivot is: over 100 seeded at-rest starts the
+/// runs that return an `Ok` step with `|ΔE| > 1` or `|g| > 0.1` before an error, and the step
+/// where they do, are the same with the pivot at `Y = 10, 1000, −1000` as at `Y = 0`, for Z&S and
+/// SyLiPN. (With the scale `K₀ + |V₀|` a pivot at `Y = 10` let most diverging runs through.)
+#[test]
+fn the_garbage_runs_are_the_same_wherever_the_pivot_is() {
+    let at = |y: f64, zs_method: bool| -> Vec<(usize, usize)> {
+        let runs = if zs_method {
+            garbage_runs::<f64, _>(y, 100, zs)
+        } else {
+            garbage_runs::<f64, _>(y, 100, sylipn)
+        };
+        runs.iter().map(|&(run, k, _, _)| (run, k)).collect()
+    };
+    for method in [true, false] {
+        let origin = at(0.0, method);
+        assert!(origin.is_empty(), "{origin:?}");
+        for y in [10.0, 1000.0, -1000.0] {
+            assert_eq!(at(y, method), origin, "pivot at y = {y}, Z&S: {method}");
+        }
+    }
+}
+
 /// The same in `f32`: the energies at `Y = 1000` are ~10³ while the drift that matters is ~1.
 #[test]
-#[ignore = "known gap: the energy guard's scale K₀ + |V₀ − uᵀq₀| depends on the origin and on held forces (an origin-free scale that keeps the other experiments free of false alarms is open work)"]
 fn a_pivot_away_from_the_origin_gives_no_silent_garbage_in_f32() {
     for y in [10.0, 1000.0] {
         let bad = garbage_runs::<f32, _>(y, 40, zs);
@@ -139,7 +163,6 @@ fn worst_forced_drift<I: Integrator<f64, 4> + Actuate<f64, 4>>(
 /// `K + |V − uᵀq|` one step returned `Ok` with `E − E₀ − W = 2.69` (the same step without the
 /// force drifts by 0.045). Every `Ok` must now stay within a drift of 1.
 #[test]
-#[ignore = "known gap: the energy guard's scale K₀ + |V₀ − uᵀq₀| depends on the origin and on held forces (an origin-free scale that keeps the other experiments free of false alarms is open work)"]
 fn a_held_force_does_not_widen_the_energy_guard() {
     let dp = DoublePendulum::<f64>::paper();
     let sys = dp.penalised(2341.6975).unwrap();
@@ -164,7 +187,6 @@ fn a_held_force_does_not_widen_the_energy_guard() {
 /// pivot at `Y = 0` and at `Y = 10` as long as no step lies within round-off of a bound. Compared
 /// over 20 starts at a step where runs stay bounded (h = 0.02) and at the diverging h = 0.1.
 #[test]
-#[ignore = "known gap: the energy guard's scale K₀ + |V₀ − uᵀq₀| depends on the origin and on held forces (an origin-free scale that keeps the other experiments free of false alarms is open work)"]
 fn moving_the_origin_does_not_change_what_is_refused() {
     let mut rng = Pcg64::seed_from_u64(7);
     for h in [0.02, 0.1] {
@@ -179,4 +201,81 @@ fn moving_the_origin_does_not_change_what_is_refused() {
             assert_eq!(steps(0.0), steps(10.0), "h = {h}, angles ({th}, {ph})");
         }
     }
+}
+
+/// The worst `|E − E₀ − W|` over the `Ok` steps of `integ` from `s0` (1,000 steps or until an
+/// error) under the held force `u` it was given.
+fn held_drift<I: Integrator<f64, 4>>(
+    mut integ: I,
+    sys: &Pen<f64>,
+    s0: State<f64, 4>,
+    u: &SVector<f64, 4>,
+) -> f64 {
+    let (mut s, e0) = (s0, sys.energy(&s0));
+    let (mut w, mut worst) = (0.0, 0.0f64);
+    for _ in 0..1000 {
+        let q = s.q;
+        if integ.step(&mut s).is_err() {
+            break;
+        }
+        w += u.dot(&(s.q - q));
+        worst = worst.max((sys.energy(&s) - e0 - w).abs());
+    }
+    worst
+}
+
+type ForcedPen = System<f64, Actuated<f64, LinkagePenalty<f64, 2, 4, 2>, 4>, 4>;
+
+/// The held-force study of `reproduce guards` on 100 seeded starts: the pendulum at rest at
+/// random angles under a random held force (components in `[−5, 5]`, up to five times the
+/// weight), Z&S and SyLiPN at the diverging `h = 0.1`: no `Ok` step drifts by
+/// `|E − E₀ − W| > 1` before the run is refused. (With the scale `K₀ + |V₀ − uᵀq₀|` runs drifted
+/// by up to several units of energy before the residual guard fired.)
+#[test]
+#[ignore = "known gap: 6 of these 200 runs (55 of 2,000 in reproduce guards) return an Ok step with |E − E₀ − W| 1.05–1.4 under a force of up to five times the weight, where the run's scale (the range of V − uᵀq) is 10–30 and that drift is 3–10 % of it; most share the bound with the accurate run at h = 0.02 (docs/guards.md)"]
+fn a_random_held_force_gives_no_energy_garbage() {
+    let mut rng = Pcg64::seed_from_u64(26);
+    let mut bad = Vec::new();
+    for run in 0..100 {
+        let th = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
+        let ph = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
+        let u = SVector::<f64, 4>::zeros().map(|_| rng.random_range(-5.0..5.0));
+        let (sys, s0) = pendulum::<f64>(0.0, th, ph);
+        let forced: ForcedPen = System::new(sys.mass, Actuated::new(sys.potential));
+        let p = ZsParams::default();
+        let mut zs = ZhangSkeel::new(forced, 0.1, p).unwrap();
+        let mut sy = Sylipn::new(forced, 0.1, p).unwrap();
+        zs.set_force(&u).unwrap();
+        sy.set_force(&u).unwrap();
+        let (dz, ds) = (held_drift(zs, &sys, s0, &u), held_drift(sy, &sys, s0, &u));
+        for (name, d) in [("Z&S", dz), ("SyLiPN", ds)] {
+            if d > 1.0 {
+                bad.push((run, name, d));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// Z&S at `h = 0.01` (ω = 20) from the paper's positions with a velocity that is not tangent to
+/// the rods (`[0.5, 0, −0.3, 0.2]`): an accurate run, but its start rings the rods' stiff modes,
+/// whose energy Z&S misstates by a fraction of itself, and the run's own scale is only its
+/// kinetic energy (`S = 0.19`): the drift reaches `0.27·S` (`|ΔE| = 0.05`) at the 15th step
+/// and the step is refused, rods at 1.6 %, below the stretched tier. The scale `K₀ + |V₀|`
+/// counted the pivot's height (3) and let the run through; the plant's energy scale
+/// (`Guards::energy_scale`, `forcing.rs`) is what lets it through now.
+#[test]
+#[ignore = "known false alarm of the origin-free scale (src/guard.rs): a clean Z&S run at h = 0.01 from the paper start with a velocity that rings the stiff rods is refused at step 15 (drift 0.27·S, S = 0.19); with Guards::energy_scale it completes"]
+fn a_start_that_rings_the_stiff_rods_runs_through() {
+    let dp = DoublePendulum::<f64>::paper();
+    let sys = dp.penalised(20.0).unwrap();
+    let mut zs = ZhangSkeel::new(sys, 0.01, ZsParams::default()).unwrap();
+    let mut s = dp.initial_state();
+    s.v = vector![0.5, 0.0, -0.3, 0.2];
+    let e0 = sys.energy(&s);
+    for k in 0..1000 {
+        zs.step(&mut s)
+            .unwrap_or_else(|e| panic!("step {k}: {e:?}"));
+    }
+    assert!((sys.energy(&s) - e0).abs() < 0.1);
 }

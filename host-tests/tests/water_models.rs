@@ -59,16 +59,52 @@ fn shake_finds_the_rigid_models_hydrogen_bond_peak() {
     );
 }
 
-/// Known gap: from the common start (the rigid reference's burn-in) Z&Ss + GLA at the seed's
-/// `h` (`hΩ ≈ 2`, where it runs hot, `tests/water.rs`) puts the hydrogen-bond peak at 2.675 Å
-/// against the penalised reference's 2.775 (quick setup); with a burn-in of its own it matched.
+/// Z&Ss + GLA samples its own model's hydrogen-bond shell: the first-shell mean O–O distance
+/// (`r < 3.2 Å`) within 0.02 Å of the penalised reference's, and the bonds stretched as much
+/// (mean `r²` violation within a factor 1.5). The fullest bin is not compared: it flips between
+/// 2.675 and 2.775 Å within one run when the run visits a second basin (Z&Ss's two halves
+/// disagree; at `h = 0.00625` too, so not the step). Runs of Z&Ss differ by up to 0.017 Å in
+/// this statistic between seeds and steps; the 0.1 Å shift the fullest bin suggested would fail.
 #[test]
-#[ignore = "known gap: from the common start Z&Ss + GLA at h = 0.05 puts the H-bond peak 0.1 A below the penalised reference's (quick setup)"]
-fn zss_finds_the_penalised_models_hydrogen_bond_peak() {
+fn zss_finds_the_penalised_models_hydrogen_bond_shell() {
     let r = quick();
-    let bin = 0.05 + 1e-9;
-    let (zss, pen) = (r.zss.first_peak(), r.reference.first_peak());
-    assert!((zss - pen).abs() < bin, "zss {zss} vs penalised {pen}");
+    assert!(r.zss.error.is_none(), "{:?}", r.zss.error);
+    let (zss, pen) = (r.zss.first_shell(), r.reference.first_shell());
+    assert!((zss - pen).abs() < 0.02, "zss {zss} vs penalised {pen}");
+    let ratio = r.zss.residual / r.reference.residual;
+    assert!((1.0 / 1.5..1.5).contains(&ratio), "residual ratio {ratio}");
+}
+
+/// The penalised model approaches the rigid one as `ω` grows: the mean `r²` violation of the
+/// penalised reference falls as `ω⁻²` (a factor 2.5–6 per doubling of `ω`; 4 exactly for a
+/// linear bond), and at the largest `ω` its hydrogen-bond peak is in the rigid reference's bin
+/// (at `ω = 20` it is one bin above). This is the `O(ω⁻²)` model error: it separates the
+/// penalised reference from the rigid one, not Z&Ss from the penalised reference.
+#[test]
+fn the_penalised_model_converges_to_the_rigid_one_as_omega_grows() {
+    let r = quick();
+    let setup = Setup::quick();
+    assert_eq!(r.omega_scan.len(), setup.omega_scan.len());
+    let mut prev = (setup.omega, &r.reference);
+    for (w, s) in &r.omega_scan {
+        assert!(s.error.is_none(), "omega {w}: {:?}", s.error);
+        let doublings = (w / prev.0).log2();
+        let per_doubling = (prev.1.residual / s.residual).powf(1.0 / doublings);
+        assert!(
+            (2.5..6.0).contains(&per_doubling),
+            "omega {} -> {w}: violation {} -> {} ({per_doubling} per doubling)",
+            prev.0,
+            prev.1.residual,
+            s.residual
+        );
+        prev = (*w, s);
+    }
+    let (pen, rigid) = (prev.1.first_peak(), r.rigid_reference.first_peak());
+    assert!(
+        (pen - rigid).abs() < 0.025,
+        "omega {}: peak {pen} vs rigid {rigid}",
+        prev.0
+    );
 }
 
 /// SHAKE + GLA at the seed's `h = 0.05` samples the rigid reference's (SHAKE + GLA at `h/4`)

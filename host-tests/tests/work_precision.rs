@@ -99,7 +99,8 @@ fn error_decreases_with_cost_on_every_curve() {
 }
 
 /// Z&S on the double pendulum at ω = 100 stops completing T = 10 at
-/// ωh ≈ 6–7 for β ≥ 0.3 (≈ 4.8 at β = ¼). With guards on the energy guard stops it while
+/// ωh ≈ 5.5–6.5 for β ≥ 0.3 (≈ 3.7 at β = ¼; the guards judge the run's drift against the
+/// energy of its motion, `crate::guard`). With guards on the energy guard stops it while
 /// `M + βh²∇²V` is still positive definite; without guards the matrix goes indefinite before
 /// the `Singular`/`NonFiniteResult` end — indefiniteness follows the instability, it does not
 /// start it.
@@ -109,7 +110,7 @@ fn zs_omega100_cap_is_reported() {
     assert_eq!(caps.len(), 12);
     for c in caps.iter().filter(|c| c.method == "zs") {
         let wh = 100.0 * c.h_fail;
-        assert!((4.0..8.0).contains(&wh), "β = {}: ωh_fail = {wh}", c.beta);
+        assert!((3.5..8.0).contains(&wh), "β = {}: ωh_fail = {wh}", c.beta);
         assert!(c.h_max < c.h_fail);
         if c.guards {
             assert!(c.failure.starts_with("Diverged"), "{}", c.failure);
@@ -124,11 +125,12 @@ fn zs_omega100_cap_is_reported() {
     };
     let zs04 = at("zs", 0.4).unwrap();
     assert!(zs04.h_fail > 0.06 && zs04.h_fail < 0.07);
-    // The remedy the core has: stiff Z&Ss (000 eq 2.8) runs at ≥ 3× Z&S's cap.
+    // The remedy the core has: stiff Z&Ss (000 eq 2.8) runs at 1.3× (β = ½) to 2.8× (β = ¼)
+    // Z&S's cap (`reproduce work-precision --quick`).
     for b in [0.25, 0.3, 0.4, 0.5] {
         let (zs, stiff) = (at("zs", b).unwrap(), at("stiff_sylipn", b).unwrap());
         assert!(
-            stiff.h_max > 3.0 * zs.h_max,
+            stiff.h_max > 1.25 * zs.h_max,
             "β = {b}: {} vs {}",
             stiff.h_max,
             zs.h_max
@@ -179,8 +181,8 @@ fn chain_angle_reference_matches_rattle() {
 /// The `omega` study's stability caps (`reproduce work-precision-omega`, T = 10, guards on,
 /// β = 0.4), checked by single runs on either side of each measured cap: `ωh_max` of Verlet
 /// stays ≈ 0.44 (the squared-distance penalty's fastest mode is ≈ 4.5ω), Z&S's grows slowly
-/// with ω (h_max ≈ 0.059 at ω = 100, 0.018 at 1000), SyLiPN's (= stiff Z&Ss here: gravity is
-/// linear) is 3.5–5× Z&S's.
+/// with ω (h_max ≈ 0.059 at ω = 100, 0.014 at 1000), SyLiPN's (= stiff Z&Ss here: gravity is
+/// linear) is 1.3–1.8× Z&S's there (`docs/zs_advice.md`).
 #[test]
 fn omega_study_caps_bracket_the_measured_values() {
     use host_tests::fixtures::penalised_dp::cap_run;
@@ -189,9 +191,9 @@ fn omega_study_caps_bracket_the_measured_values() {
         ("verlet", 100.0, 0.0040, 0.0050),
         ("verlet", 1000.0, 0.00040, 0.00050),
         ("zs", 100.0, 0.055, 0.066),
-        ("zs", 1000.0, 0.0165, 0.0205),
-        ("sylipn", 100.0, 0.20, 0.24),
-        ("stiff_sylipn", 1000.0, 0.085, 0.105),
+        ("zs", 1000.0, 0.0127, 0.0158),
+        ("sylipn", 100.0, 0.069, 0.086),
+        ("stiff_sylipn", 1000.0, 0.0233, 0.029),
     ];
     for (m, w, ok, fail) in cases {
         // Each run takes round(10/h) steps, as the study's cap scan does.
@@ -238,7 +240,8 @@ fn omega_study_quick_agrees_with_the_advice_table() {
         let cap = |m: &str| row.caps.iter().find(|c| c.method == m).unwrap().h_max;
         assert!((0.35..0.5).contains(&(w * cap("verlet"))), "ω = {w}");
         if w >= 50.0 {
-            assert!(cap("sylipn") > 2.0 * cap("zs"), "ω = {w}");
+            // 1.2× at ω = 50 to 2× at ω = 1000 and 2000 on the quick grid.
+            assert!(cap("sylipn") > cap("zs"), "ω = {w}");
         }
     }
     let last = r.rows.last().unwrap();

@@ -1,6 +1,6 @@
 //! Discrete-time LQR by the structure-preserving doubling iteration on the Riccati equation.
 
-use super::validate::{finite, solve, symmetric};
+use super::validate::{finite, solve, solve_in_place, symmetric};
 use super::ControlError;
 use crate::{ConfigError, Real};
 use nalgebra::SMatrix;
@@ -62,7 +62,8 @@ pub struct Lqr<T: Real, const S: usize, const U: usize> {
 /// ```
 ///
 /// `Hₖ` being the Riccati iterate of horizon `2ᵏ` (quadratic convergence). Cost per iteration
-/// two `S × S` LU solves and six `S × S` products; at most [`RiccatiParams::max_iter`]
+/// one `S × S` LU factorisation solved for `2S` columns and six `S × S` products, in three
+/// `S × S` work matrices; at most [`RiccatiParams::max_iter`]
 /// iterations. The closed loop `A − BK` is then checked stable (its powers `(A − BK)^(2ᵏ)`
 /// vanish).
 ///
@@ -84,41 +85,46 @@ pub fn lqr<T: Real, const S: usize, const U: usize>(
     finite(b, "B")?;
     symmetric(q, "Q", false)?;
     symmetric(r, "R", true)?;
-    let (p, iterations) = doubling(b, r, a, q, &params)?;
+    let mut p = *q;
+    let iterations = doubling(b, r, a, &mut p, &params)?;
     finish(a, b, r, p, iterations)
 }
 
-/// The doubling iteration of [`lqr`] on validated input: the converged `P` and the iterations.
-/// Not inlined, and neither is its step [`double`]: their matrices are not on the stack while
-/// the input checks or [`finish`] run, which keeps a device's start-up within its stack budget.
+/// The doubling iteration of [`lqr`] on validated input: `p` enters as `Q` and leaves as the
+/// converged `P`; returns the iterations. Not inlined, and neither is its step [`double`]: their
+/// matrices are not on the stack while the input checks or [`finish`] run, which keeps a
+/// device's start-up within its stack budget.
 #[inline(never)]
 fn doubling<T: Real, const S: usize, const U: usize>(
     b: &SMatrix<T, S, U>,
     r: &SMatrix<T, U, U>,
     a: &SMatrix<T, S, S>,
-    q: &SMatrix<T, S, S>,
+    p: &mut SMatrix<T, S, S>,
     params: &RiccatiParams<T>,
-) -> Result<(SMatrix<T, S, S>, u32), ControlError> {
+) -> Result<u32, ControlError> {
     let mut gk = b * solve(r, &b.transpose())?;
-    let mut hk = *q;
     sym(&mut gk);
-    sym(&mut hk);
+    sym(p);
     let mut ak = *a;
     for it in 1..=params.max_iter {
-        if double(&mut ak, &mut gk, &mut hk, params.tol)? {
-            return Ok((hk, it));
+        if double(&mut ak, &mut gk, p, params.tol)? {
+            return Ok(it);
         }
     }
     Err(ControlError::NotConverged)
 }
 
 /// One doubling step in place, `W = I + G H`: `A ← A W⁻¹ A`, `G ← G + A W⁻¹ G Aᵀ`,
-/// `H ← H + Aᵀ H W⁻¹ A` (`G`, `H` symmetrised); whether `‖H⁺ − H‖max ≤ tol·‖H⁺‖max`. Products
-/// accumulate in place (`gemm`), without temporaries.
+/// `H ← H + Aᵀ H W⁻¹ A` (`G`, `H` symmetrised); whether `‖H⁺ − H‖max ≤ tol·‖H⁺‖max`.
+///
+/// Three `S × S` work matrices: `W` is factored in place and solved for `W⁻¹A` and `W⁻¹G`
+/// together, then its storage holds each product in turn; `G` and `A` are updated in place,
+/// `H⁺` is formed beside `H` (the convergence test needs both). Products accumulate in place
+/// (`gemm`), in the operations and order of the textbook step, so the iterates are its bits.
 ///
 /// # Errors
-/// [`ControlError::Unstabilizable`] when `W` is singular or an iterate overflows; nothing is
-/// changed then.
+/// [`ControlError::Unstabilizable`] when `W` is singular or an iterate overflows; the iterates
+/// are then partly updated (the iteration stops).
 #[inline(never)]
 fn double<T: Real, const S: usize>(
     ak: &mut SMatrix<T, S, S>,
@@ -129,32 +135,35 @@ fn double<T: Real, const S: usize>(
     let (one, zero) = (T::one(), T::zero());
     let mut w = SMatrix::<T, S, S>::identity();
     w.gemm(one, gk, hk, one);
-    let (wa, wg) = match (solve(&w, ak), solve(&w, gk)) {
-        (Ok(wa), Ok(wg)) => (wa, wg),
-        _ => return Err(ControlError::Unstabilizable),
-    };
-    // Aᵀ H, then H + (Aᵀ H) W⁻¹A.
-    let mut t = SMatrix::<T, S, S>::zeros();
-    t.gemm_tr(one, ak, hk, zero);
-    let mut h1 = *hk;
-    h1.gemm(one, &t, &wa, one);
-    // A W⁻¹G, then G + (A W⁻¹G) Aᵀ (`w` reused for Aᵀ).
+    let (mut wa, mut wg) = (*ak, *gk);
+    if solve_in_place(&mut w, &mut wa, &mut wg).is_err() {
+        return Err(ControlError::Unstabilizable);
+    }
+    // `w` now holds the factors, no longer needed: it is the product's storage from here on
+    // (`gemm` with `β = 0` does not read it).
+    let t = &mut w;
+    // A W⁻¹G, then G ← G + (A W⁻¹G) Aᵀ (`wg` reused for Aᵀ).
     t.gemm(one, ak, &wg, zero);
-    ak.transpose_to(&mut w);
-    let mut g1 = *gk;
-    g1.gemm(one, &t, &w, one);
+    ak.transpose_to(&mut wg);
+    gk.gemm(one, &*t, &wg, one);
+    sym(gk);
+    // Aᵀ H, then H⁺ = H + (Aᵀ H) W⁻¹A (in `wg`).
+    t.gemm_tr(one, ak, hk, zero);
+    wg.copy_from(hk);
+    wg.gemm(one, &*t, &wa, one);
+    sym(&mut wg);
+    // A W⁻¹A.
     t.gemm(one, ak, &wa, zero);
-    sym(&mut h1);
-    sym(&mut g1);
-    if finite(&h1, "P").is_err() || finite(&t, "A").is_err() || finite(&g1, "G").is_err() {
+    if finite(&wg, "P").is_err() || finite(t, "A").is_err() || finite(gk, "G").is_err() {
         return Err(ControlError::Unstabilizable);
     }
     let (mut change, mut size) = (zero, zero);
-    for (x, y) in h1.iter().zip(hk.iter()) {
+    for (x, y) in wg.iter().zip(hk.iter()) {
         change = change.max((*x - *y).abs());
         size = size.max(x.abs());
     }
-    (*ak, *gk, *hk) = (t, g1, h1);
+    *ak = *t;
+    *hk = wg;
     Ok(change <= tol * size)
 }
 
@@ -195,4 +204,169 @@ fn finish<T: Real, const S: usize, const U: usize>(
         }
     }
     Err(ControlError::Unstabilizable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{double, lqr, RiccatiParams};
+    use crate::control::validate::{finite, solve, solve_in_place};
+    use crate::control::ControlError;
+    use crate::Real;
+    use nalgebra::SMatrix;
+
+    /// The doubling step with a temporary per product and one solve per right-hand side, in the
+    /// order of its formulas: what [`double`] computes in three work matrices.
+    #[allow(clippy::type_complexity)]
+    fn textbook<T: Real, const S: usize>(
+        a: &SMatrix<T, S, S>,
+        g: &SMatrix<T, S, S>,
+        h: &SMatrix<T, S, S>,
+        tol: T,
+    ) -> Result<(SMatrix<T, S, S>, SMatrix<T, S, S>, SMatrix<T, S, S>, bool), ControlError> {
+        let (one, zero) = (T::one(), T::zero());
+        let mut w = SMatrix::<T, S, S>::identity();
+        w.gemm(one, g, h, one);
+        let (wa, wg) = match (solve(&w, a), solve(&w, g)) {
+            (Ok(wa), Ok(wg)) => (wa, wg),
+            _ => return Err(ControlError::Unstabilizable),
+        };
+        let mut t = SMatrix::<T, S, S>::zeros();
+        t.gemm_tr(one, a, h, zero);
+        let mut h1 = *h;
+        h1.gemm(one, &t, &wa, one);
+        t.gemm(one, a, &wg, zero);
+        let at = a.transpose();
+        let mut g1 = *g;
+        g1.gemm(one, &t, &at, one);
+        let mut a1 = SMatrix::<T, S, S>::zeros();
+        a1.gemm(one, a, &wa, zero);
+        let sym = |m: &mut SMatrix<T, S, S>| {
+            for j in 0..S {
+                for i in (j + 1)..S {
+                    let v = m[(i, j)] * T::lit(0.5) + m[(j, i)] * T::lit(0.5);
+                    m[(i, j)] = v;
+                    m[(j, i)] = v;
+                }
+            }
+        };
+        sym(&mut h1);
+        sym(&mut g1);
+        if finite(&h1, "P").is_err() || finite(&a1, "A").is_err() || finite(&g1, "G").is_err() {
+            return Err(ControlError::Unstabilizable);
+        }
+        let (mut change, mut size) = (zero, zero);
+        for (x, y) in h1.iter().zip(h.iter()) {
+            change = change.max((*x - *y).abs());
+            size = size.max(x.abs());
+        }
+        Ok((a1, g1, h1, change <= tol * size))
+    }
+
+    /// Entries in `[-1, 1)` from a fixed-seed linear congruential generator.
+    fn entries<T: Real, const R: usize, const C: usize>(seed: &mut u64) -> SMatrix<T, R, C> {
+        SMatrix::from_fn(|_, _| {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            T::lit((*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        })
+    }
+
+    /// Every iterate of the in-place step, to convergence, against the textbook step: the same
+    /// bits and the same verdict, for random plants (stable and unstable `A`) in f32 and f64.
+    fn in_place_step_is_the_textbook_step<T: Real>() {
+        let mut seed = 7u64;
+        for case in 0..20 {
+            let a: SMatrix<T, 4, 4> =
+                entries::<T, 4, 4>(&mut seed) * T::lit(0.4 + 0.05 * case as f64);
+            let b: SMatrix<T, 4, 2> = entries(&mut seed);
+            let c: SMatrix<T, 4, 4> = entries(&mut seed);
+            let (mut ak, mut gk, mut hk) = (a, b * b.transpose(), c * c.transpose());
+            let tol = RiccatiParams::<T>::default().tol;
+            for it in 0..64 {
+                let reference = textbook(&ak, &gk, &hk, tol);
+                let done = double(&mut ak, &mut gk, &mut hk, tol);
+                match (reference, done) {
+                    (Ok((a1, g1, h1, r)), Ok(d)) => {
+                        assert_eq!((a1, g1, h1, r), (ak, gk, hk, d), "case {case} it {it}");
+                        if d {
+                            break;
+                        }
+                    }
+                    (Err(e), Err(f)) => {
+                        assert_eq!(e, f);
+                        break;
+                    }
+                    (r, d) => panic!("case {case} it {it}: {r:?} against {d:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_step_is_the_textbook_step_f64() {
+        in_place_step_is_the_textbook_step::<f64>();
+    }
+
+    #[test]
+    fn in_place_step_is_the_textbook_step_f32() {
+        in_place_step_is_the_textbook_step::<f32>();
+    }
+
+    /// One factorisation for two right-hand blocks gives each block the bits of its own solve;
+    /// a singular matrix is refused.
+    #[test]
+    fn one_factorisation_solves_both_blocks_as_two_solves() {
+        let mut seed = 3u64;
+        for _ in 0..50 {
+            let m: SMatrix<f32, 4, 4> = entries(&mut seed);
+            let x: SMatrix<f32, 4, 4> = entries(&mut seed);
+            let y: SMatrix<f32, 4, 2> = entries(&mut seed);
+            let (mut lu, mut x1, mut y1) = (m, x, y);
+            let both = solve_in_place(&mut lu, &mut x1, &mut y1);
+            match (solve(&m, &x), solve(&m, &y)) {
+                (Ok(sx), Ok(sy)) => {
+                    assert_eq!(both, Ok(()));
+                    assert_eq!((x1, y1), (sx, sy));
+                }
+                _ => assert!(both.is_err()),
+            }
+        }
+        let singular = nalgebra::matrix![1.0, 2.0; 2.0, 4.0];
+        let (mut lu, mut x) = (singular, SMatrix::<f64, 2, 1>::new(1.0, 1.0));
+        let r = solve_in_place(&mut lu, &mut x, &mut SMatrix::<f64, 2, 0>::zeros());
+        assert_eq!(r, Err(ControlError::Singular));
+    }
+
+    /// A double integrator's gain from a start other than the docs' (`h = 0.05`, heavier
+    /// velocity weight) stabilises the loop in f32 and f64, and the two gains agree.
+    #[test]
+    fn gain_stabilises_in_f32_and_f64() {
+        let h = 0.05_f64;
+        let a = nalgebra::matrix![1.0_f64, h; 0.0, 1.0];
+        let b = nalgebra::matrix![0.5 * h * h; h];
+        let q = nalgebra::matrix![1.0, 0.0; 0.0, 10.0];
+        let r = nalgebra::Matrix1::new(0.5);
+        let k64 = lqr(&a, &b, &q, &r, &RiccatiParams::default()).unwrap().k;
+        let k32 = lqr(
+            &a.cast::<f32>(),
+            &b.cast(),
+            &q.cast(),
+            &r.cast(),
+            &RiccatiParams::default(),
+        )
+        .unwrap()
+        .k;
+        // The closed loop's spectral radius, from its characteristic polynomial.
+        let cl = a - b * k64;
+        let (tr, det) = (cl.trace(), cl.determinant());
+        let disc = tr * tr / 4.0 - det;
+        let rho = if disc < 0.0 {
+            det.sqrt()
+        } else {
+            tr.abs() / 2.0 + disc.sqrt()
+        };
+        assert!(rho < 1.0, "spectral radius {rho}");
+        assert!((k32.cast::<f64>() - k64).amax() < 1e-3 * k64.amax());
+    }
 }

@@ -1,7 +1,7 @@
 //! The input checks of LQR and the filter.
 
 use super::ControlError;
-use crate::linalg::symmetric_eigen;
+use crate::linalg::symmetric_eigen_in_place;
 use crate::Real;
 use nalgebra::SMatrix;
 
@@ -33,18 +33,28 @@ pub(super) fn symmetric<T: Real, const N: usize>(
 ) -> Result<(), ControlError> {
     finite(m, name)?;
     let scale = m.amax();
-    if (m - m.transpose()).amax() > tol(N, scale) {
+    // `max |m − mᵀ|` entry by entry, and the eigenvalues on the diagonal of `work`: no matrix
+    // temporaries beyond the decomposition's two.
+    let mut asym = T::zero();
+    for j in 0..N {
+        for i in 0..N {
+            asym = asym.max((m[(i, j)] - m[(j, i)]).abs());
+        }
+    }
+    if asym > tol(N, scale) {
         return Err(ControlError::NotSymmetric { name });
     }
-    let Some(eig) = symmetric_eigen(m) else {
+    let (mut work, mut vectors) = (SMatrix::<T, N, N>::zeros(), SMatrix::<T, N, N>::zeros());
+    if symmetric_eigen_in_place(m, &mut work, &mut vectors).is_none() {
         return Err(if strict {
             ControlError::NotPositiveDefinite { name }
         } else {
             ControlError::NotPsd { name }
         });
-    };
-    let max = eig.values.amax();
-    let min = eig.values.min();
+    }
+    let values = work.diagonal();
+    let max = values.amax();
+    let min = values.min();
     let floor = tol(N, max);
     if strict && min.partial_cmp(&floor) != Some(core::cmp::Ordering::Greater) {
         Err(ControlError::NotPositiveDefinite { name })
@@ -55,21 +65,40 @@ pub(super) fn symmetric<T: Real, const N: usize>(
     }
 }
 
-/// `m⁻¹ b` for a small square `m` by LU with partial pivoting.
+/// `m⁻¹ b` for a small square `m` by LU with partial pivoting ([`solve_in_place`] on copies).
+///
+/// # Errors
+/// [`ControlError::Singular`] when a pivot is below `N·ε·max|pivot|`.
+pub(super) fn solve<T: Real, const N: usize, const C: usize>(
+    m: &SMatrix<T, N, N>,
+    b: &SMatrix<T, N, C>,
+) -> Result<SMatrix<T, N, C>, ControlError> {
+    let (mut lu, mut x) = (*m, *b);
+    solve_in_place(&mut lu, &mut x, &mut SMatrix::<T, N, 0>::zeros())?;
+    Ok(x)
+}
+
+/// `x ← m⁻¹ x` and `y ← m⁻¹ y` by one LU factorisation with partial pivoting of `m`, in place:
+/// `m` is left holding the factors. Each right-hand column sees the operations [`solve`] applies
+/// to it, in the same order (the two blocks are one right-hand side `[x y]`), so the results are
+/// [`solve`]'s bit for bit, without a copy of `m` or of a right-hand side on the stack.
 ///
 /// Entries go through the column arrays (`a[j][i]` is `m[(i, j)]`) indexed by loop counters, the
 /// pivot row only through [`swap_entries`]: no bounds-check panic branch (the firmware links it
 /// with `panic_never!()`).
 ///
 /// # Errors
-/// [`ControlError::Singular`] when a pivot is below `N·ε·max|pivot|`.
+/// [`ControlError::Singular`] when a pivot is below `N·ε·max|pivot|` or a result is not finite;
+/// `m`, `x` and `y` are then unspecified.
 #[allow(clippy::needless_range_loop)]
-pub(super) fn solve<T: Real, const N: usize, const C: usize>(
-    m: &SMatrix<T, N, N>,
-    b: &SMatrix<T, N, C>,
-) -> Result<SMatrix<T, N, C>, ControlError> {
-    let (mut lu_m, mut x_m) = (*m, *b);
-    let (lu, x) = (&mut lu_m.data.0, &mut x_m.data.0);
+#[inline(always)]
+pub(super) fn solve_in_place<T: Real, const N: usize, const C: usize, const D: usize>(
+    m: &mut SMatrix<T, N, N>,
+    x: &mut SMatrix<T, N, C>,
+    y: &mut SMatrix<T, N, D>,
+) -> Result<(), ControlError> {
+    let lu = &mut m.data.0;
+    let (xc, yc) = (&mut x.data.0, &mut y.data.0);
     let mut max = T::zero();
     for k in 0..N {
         let (mut p, mut best) = (k, lu[k][k].abs());
@@ -82,7 +111,7 @@ pub(super) fn solve<T: Real, const N: usize, const C: usize>(
         for column in lu.iter_mut() {
             swap_entries(column, p, k);
         }
-        for column in x.iter_mut() {
+        for column in xc.iter_mut().chain(yc.iter_mut()) {
             swap_entries(column, p, k);
         }
         let d = lu[k][k];
@@ -96,9 +125,9 @@ pub(super) fn solve<T: Real, const N: usize, const C: usize>(
                 let u = lu[j][k];
                 lu[j][i] -= l * u;
             }
-            for c in 0..C {
-                let u = x[c][k];
-                x[c][i] -= l * u;
+            for column in xc.iter_mut().chain(yc.iter_mut()) {
+                let u = column[k];
+                column[i] -= l * u;
             }
         }
     }
@@ -108,16 +137,16 @@ pub(super) fn solve<T: Real, const N: usize, const C: usize>(
         if d.abs() <= floor {
             return Err(ControlError::Singular);
         }
-        for c in 0..C {
-            let mut s = x[c][k];
+        for column in xc.iter_mut().chain(yc.iter_mut()) {
+            let mut s = column[k];
             for j in (k + 1)..N {
-                s -= lu[j][k] * x[c][j];
+                s -= lu[j][k] * column[j];
             }
-            x[c][k] = s / d;
+            column[k] = s / d;
         }
     }
-    if x_m.iter().all(|v| v.finite()) {
-        Ok(x_m)
+    if x.iter().chain(y.iter()).all(|v| v.finite()) {
+        Ok(())
     } else {
         Err(ControlError::Singular)
     }

@@ -2,8 +2,8 @@
 
 use crate::model::BandMut;
 use crate::model::{Hessian, Potential, ThirdDerivative};
-use crate::{ConfigError, Real, StepError};
-use nalgebra::{SMatrix, SVector};
+use crate::{ConfigError, ConstReal, Real, StepError};
+use nalgebra::{ArrayStorage, SMatrix, SVector};
 
 /// A potential `V` with a generalised force `u` held over the step: `V(q) − uᵀq`, gradient
 /// `∇V − u`, Hessian and third derivative those of `V` (see [`crate::forcing`] for why this is
@@ -34,6 +34,25 @@ pub struct Actuated<T: Real, P, const N: usize> {
     /// The potential `V`.
     pub potential: P,
     pub(super) u: SVector<T, N>,
+}
+
+impl<T: ConstReal, P, const N: usize> Actuated<T, P, N> {
+    /// [`Actuated::new`] as a constant expression: `V` with no force, for a blank that a
+    /// system built in place starts from.
+    ///
+    /// ```
+    /// use macrostep::forcing::Actuated;
+    /// use macrostep::model::Zero;
+    /// const A: Actuated<f64, Zero, 2> = Actuated::new_const(Zero);
+    /// assert_eq!(A.force(), Actuated::<f64, Zero, 2>::new(Zero).force());
+    /// ```
+    #[inline(always)]
+    pub const fn new_const(potential: P) -> Self {
+        Self {
+            potential,
+            u: SVector::from_array_storage(ArrayStorage([[T::ZERO; N]; 1])),
+        }
+    }
 }
 
 impl<T: Real, P, const N: usize> Actuated<T, P, N> {

@@ -27,32 +27,143 @@ fn guards_validate() {
     assert!(g.validate().is_err());
 }
 
-/// At rest at `V = 0` the scale is the floor: a step to `K = 1e-3` is judged against it.
+/// A free particle: `K = ½v²`, `V = 0`.
+struct Free;
+impl Probe<f64, 1> for Free {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], 0.0))
+    }
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        None
+    }
+}
+
+/// Energy out of nothing from rest (`V` unchanged, the drift is all of `S`) passes the first
+/// steps of a run under the start-up allowance and is refused once the allowance is below it;
+/// with the plant's scale as a floor the same steps pass, and a step far above the floor is
+/// refused again.
 #[test]
 fn the_energy_scale_floors_a_start_at_rest() {
-    struct Osc;
-    impl Probe<f64, 1> for Osc {
-        fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
-            Some((0.5 * s.v[0] * s.v[0], 0.0))
-        }
-        fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
-            None
-        }
-    }
     let rest = State::new(0.0, vector![0.0], vector![0.0]);
-    let next = State::new(0.1, vector![0.0], vector![0.045]);
-    let mut s = rest;
-    let mut w = Watch::<f64, 1>::new(Guards::default());
-    assert!(w.commit(&mut s, &next, 0.1, 0.0, &Osc).is_err());
-    assert_eq!(s, rest);
-    let mut w = Watch::<f64, 1>::new(Guards {
+    let steps = [0.045, 0.1, 0.15, 0.2].map(|v| State::new(0.0, vector![0.0], vector![v]));
+    let run = |guards: Guards<f64>| {
+        let mut w = Watch::<f64, 1>::new(guards);
+        let mut s = rest;
+        steps
+            .iter()
+            .take_while(|next| w.commit(&mut s, next, 0.1, 0.0, &Free).is_ok())
+            .count()
+    };
+    // Drift `S` at step `n` is refused once `S > 2S/n`: at the third step.
+    assert_eq!(run(Guards::default()), 2);
+    let floor = Guards {
         energy_scale: Some(1.0),
         ..Guards::default()
-    });
-    w.commit(&mut s, &next, 0.1, 0.0, &Osc).unwrap();
+    };
+    assert_eq!(run(floor), 4);
     // Above the floor the run's own scale counts again: 0.2 of K = 2 is refused.
-    let far = State::new(0.2, vector![0.0], vector![2.0]);
-    assert!(w.commit(&mut s, &far, 0.1, 0.0, &Osc).is_err());
+    let mut w = Watch::<f64, 1>::new(floor);
+    let mut s = rest;
+    for next in &steps {
+        w.commit(&mut s, next, 0.1, 0.0, &Free).unwrap();
+    }
+    let far = State::new(0.5, vector![0.0], vector![2.0]);
+    assert!(w.commit(&mut s, &far, 0.1, 0.0, &Free).is_err());
+}
+
+/// A harmonic oscillator `V = ½q² + a·q + c`: the level `c` and the slope `a` (gravity's zero
+/// level, a held force) move `V` but not the dynamics the states below come from.
+struct Offset<T> {
+    slope: T,
+    level: T,
+}
+impl<T: Real> Probe<T, 1> for Offset<T> {
+    fn energy(&self, s: &State<T, 1>) -> Option<(T, T)> {
+        let (q, v) = (s.q[0], s.v[0]);
+        let half = T::lit(0.5);
+        Some((half * v * v, half * q * q + self.slope * q + self.level))
+    }
+    fn residual(&self, _: &SVector<T, 1>) -> Option<T> {
+        None
+    }
+}
+
+/// Symplectic Euler for `q̈ = −q − a` from rest at `q₀` with step `h`, the states the watch is
+/// asked to commit, each with its energy error growing by `growth` per step (a diverging run
+/// when `growth > 1`): which step the guard refuses.
+fn refused_at<T: Real>(slope: f64, level: f64, q0: f64, h: f64, growth: f64) -> Option<usize> {
+    let p = Offset {
+        slope: T::lit(slope),
+        level: T::lit(level),
+    };
+    let mut w = Watch::<T, 1>::new(Guards::default());
+    let mut s = State::new(T::zero(), vector![T::lit(q0)], vector![T::zero()]);
+    let (mut q, mut v, mut amp) = (q0, 0.0, 1.0);
+    for k in 0..200 {
+        v -= h * (q + slope);
+        q += h * v;
+        amp *= growth;
+        // The energy error of the proposal: a velocity stretched by `amp`.
+        let next = State::new(T::zero(), vector![T::lit(q)], vector![T::lit(v * amp)]);
+        if w.commit(&mut s, &next, T::lit(h), T::zero(), &p).is_err() {
+            return Some(k + 1);
+        }
+    }
+    None
+}
+
+/// What is refused does not depend on the level of `V` or on a linear term in it, in `f64` and
+/// in `f32`: clean runs pass at every offset, a diverging one is refused at the same step.
+#[test]
+fn the_scale_is_blind_to_the_origin_of_the_potential() {
+    for (slope, q0) in [(0.0, 1.0), (-3.0, 4.0), (2.0, 0.5)] {
+        for level in [0.0, 10.0, 1e3, -1e3, 1e5] {
+            // Clean: symplectic Euler at h = 0.05 (energy error ~h/2 of the energy).
+            assert_eq!(refused_at::<f64>(slope, level, q0, 0.05, 1.0), None);
+            // Diverging: the velocity grows by 30 % per step.
+            let base = refused_at::<f64>(slope, 0.0, q0, 0.05, 1.3);
+            assert!(base.is_some() && base < Some(20), "{base:?}");
+            assert_eq!(refused_at::<f64>(slope, level, q0, 0.05, 1.3), base);
+            if level.abs() <= 1e3 {
+                assert_eq!(refused_at::<f32>(slope, level, q0, 0.05, 1.0), None);
+                assert_eq!(refused_at::<f32>(slope, level, q0, 0.05, 1.3), base);
+            }
+        }
+    }
+}
+
+/// Once the start-up allowance is over, a step that doubles the velocity of a clean run is
+/// refused whatever the run's level of `V`, and the state is untouched.
+#[test]
+fn a_late_jump_is_refused_at_any_level() {
+    for level in [0.0, -50.0, 1e4] {
+        let p = Offset { slope: 0.0, level };
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        let (mut q, mut v) = (1.0, 0.0);
+        for _ in 0..50 {
+            v -= 0.05 * q;
+            q += 0.05 * v;
+            w.commit(
+                &mut s,
+                &State::new(0.0, vector![q], vector![v]),
+                0.05,
+                0.0,
+                &p,
+            )
+            .unwrap();
+        }
+        let jump = State::new(0.0, vector![q], vector![2.0 * v]);
+        let before = s;
+        assert_eq!(
+            w.commit(&mut s, &jump, 0.05, 0.0, &p),
+            Err(StepError::Diverged {
+                guard: Guard::EnergyRun
+            }),
+            "level {level}"
+        );
+        assert_eq!(s, before);
+    }
 }
 
 /// Energies `(K, V)`: the start's potential overflowed, the result's is finite.
@@ -98,4 +209,107 @@ fn clock_is_compensated_and_refuses_to_stall() {
         Err(StepError::ClockStalled)
     );
     assert_eq!(s, before);
+}
+
+/// A particle with `V = q` and a constraint residual set from outside: `self.0` away from the
+/// start `q = 1`, and there too when `self.1` (a run started as stretched as it ends).
+struct Stretched(f64, bool);
+impl Probe<f64, 1> for Stretched {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], s.q[0]))
+    }
+    fn residual(&self, q: &SVector<f64, 1>) -> Option<f64> {
+        Some(if q[0] == 1.0 && !self.1 { 0.0 } else { self.0 })
+    }
+}
+
+/// The run guard's bound is `0.25·S` while the residual is below a third of its bound and
+/// `0.1·S` above: a drift of `0.2·S` passes an unstretched mechanism and is refused on a
+/// stretched one (with the state untouched); with the residual guard off nothing is tightened.
+#[test]
+fn a_stretched_mechanism_tightens_the_run_bound() {
+    // Twenty steps moving `q` and `v` so that `S = 1` (`K` reaches 1) with `E` constant, then
+    // a step with `E` up by `drift`.
+    let run_from = |guards: Guards<f64>, residual: f64, drift: f64, start_stretched: bool| {
+        let p = Stretched(residual, start_stretched);
+        let mut w = Watch::<f64, 1>::new(guards);
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        for k in 1..=20 {
+            let v = (k as f64 / 20.0).sqrt() * 2f64.sqrt();
+            let next = State::new(0.0, vector![1.0 - 0.5 * v * v], vector![v]);
+            w.commit(&mut s, &next, 0.1, 0.0, &p).unwrap();
+        }
+        let before = s;
+        let next = State::new(0.0, vector![s.q[0] + drift], s.v);
+        let r = w.commit(&mut s, &next, 0.1, 0.0, &p);
+        if r.is_err() {
+            assert_eq!(s, before);
+        }
+        r
+    };
+    let run = |guards, residual, drift| run_from(guards, residual, drift, false);
+    let refused = Err(StepError::Diverged {
+        guard: Guard::EnergyRun,
+    });
+    let d = Guards::default();
+    for res in [0.0, 0.03, 0.033] {
+        assert_eq!(run(d, res, 0.2), Ok(()), "residual {res}");
+        assert_eq!(run(d, res, 0.26), refused, "residual {res}");
+    }
+    for res in [0.034, 0.05, 0.09] {
+        assert_eq!(run(d, res, 0.095), Ok(()), "residual {res}");
+        assert_eq!(run(d, res, 0.105), refused, "residual {res}");
+    }
+    let no_residual = Guards {
+        residual: None,
+        ..d
+    };
+    assert_eq!(run(no_residual, 0.09, 0.2), Ok(()));
+    // A run that started as stretched as it is (a start off its constraint) is not tightened.
+    assert_eq!(run_from(d, 0.09, 0.2, true), Ok(()));
+}
+
+/// A free particle under a held force `u` (`V = −u·q`, changed through [`Watch::account`]).
+struct Pushed(f64);
+impl Probe<f64, 1> for Pushed {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], -self.0 * s.q[0]))
+    }
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        None
+    }
+}
+
+/// A held force so large that `uᵀq` swamps the kinetic energy a step creates (the step moves
+/// `v` but not `q`: energy without work) is refused, state untouched; the same step under a
+/// natural force change is judged (refused by its drift, and a step with the work done passes).
+#[test]
+fn a_run_whose_energies_cannot_be_told_apart_is_refused() {
+    let run = |u: f64, next_v: f64, next_q: f64| {
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![7.4], vector![1.0]);
+        let mut p = Pushed(0.0);
+        for k in 1..=10 {
+            let next = State::new(0.0, vector![7.4 + 0.01 * f64::from(k)], vector![1.0]);
+            w.commit(&mut s, &next, 0.01, 0.0, &p).unwrap();
+        }
+        w.account(|last| -u * last.q[0]);
+        p.0 = u;
+        let before = s;
+        let next = State::new(0.0, vector![s.q[0] + next_q], vector![next_v]);
+        let r = w.commit(&mut s, &next, 0.01, 0.0, &p);
+        if r.is_err() {
+            assert_eq!(s, before);
+        }
+        r
+    };
+    let refused = Err(StepError::Diverged {
+        guard: Guard::EnergyRun,
+    });
+    // `K` from 0.5 to 4.2e280 while `q` stays put: `|uᵀq| ≈ 7.5e300` hides it in `E`.
+    assert_eq!(run(1e300, 2.9e140, 0.0), refused);
+    // A natural force: the same kind of step (no work, `K` doubled) is refused by its drift ...
+    assert_eq!(run(3.0, 2f64.sqrt(), 0.0), refused);
+    // ... and a step whose work pays for its kinetic energy passes.
+    assert_eq!(run(3.0, 2f64.sqrt(), 0.5 / 3.0), Ok(()));
 }

@@ -112,7 +112,7 @@
 //!
 //! # Step guards
 //! Both methods measure their steps with [`So3Probe`] (default [`Guards`](crate::Guards):
-//! `energy_run = 0.2`, `residual = 0.1`):
+//! `energy_run = 0.25`, `residual = 0.1`):
 //!
 //! - **energy** `½tr(ṘJ_dṘᵀ) + Bμ R₃₃ + ½ω²‖RᵀR − I‖²_F`: for the relaxed method the energy of
 //!   the penalised system it integrates (with its `ω`), for the benchmark the same without the

@@ -2,7 +2,7 @@
 //! 2.50). Their force is `a = M⁻¹(−∇V + u)`, so `∂a/∂x = −M⁻¹ Hess V` and `∂a/∂u = M⁻¹`: one
 //! Hessian per force evaluation (the step needs only gradients).
 
-use super::kernel::{check_input, drift, finite, mass_inverse, two_stage, ForceJacobian};
+use super::kernel::{check_input, finite, mass_inverse, two_stage_by, ForceJacobian};
 use super::{Linearise, StepJacobian};
 use crate::baselines::{EulerOrdering, SymplecticEuler, VelocityVerlet};
 use crate::guard::Probe;
@@ -29,13 +29,9 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
         let minv = mass_inverse(&system.mass);
-        let j0 = explicit_force(system, &minv, &state.q);
-        let q1 = drift(state, h, &j0.f)?;
-        let j1 = explicit_force(system, &minv, &q1);
-        finite(two_stage(h, &j0, &j1))
+        two_stage_by(state, h, |x| Ok(explicit_force(system, &minv, x)))
     }
 }
 

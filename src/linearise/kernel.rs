@@ -212,6 +212,21 @@ pub(super) fn finite<T: Real, const N: usize>(
     }
 }
 
+/// The two-stage form's linearisation (000 eq 2.10) from its force: the step's input checks,
+/// the force and its derivatives `at` `q`, the drift to `q⁺` ([`drift`]), the force at `q⁺`,
+/// and the chain rule ([`two_stage`]), checked finite. Every two-stage member (velocity Verlet,
+/// push-forward Newmark, Z&Ss, stiff Z&Ss) differs only in `at`.
+pub(super) fn two_stage_by<T: Real, const N: usize>(
+    state: &State<T, N>,
+    h: T,
+    at: impl Fn(&SVector<T, N>) -> Result<ForceJacobian<T, N>, StepError>,
+) -> Result<StepJacobian<T, N>, StepError> {
+    check_input(state, h)?;
+    let j0 = at(&state.q)?;
+    let j1 = at(&drift(state, h, &j0.f)?)?;
+    finite(two_stage(h, &j0, &j1))
+}
+
 /// `q + h v + ½ h² f`, checked finite (the step's intermediate position).
 pub(super) fn drift<T: Real, const N: usize>(
     state: &State<T, N>,

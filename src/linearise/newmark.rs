@@ -23,7 +23,7 @@
 //! factorisation of `K` serves every column.
 
 use super::kernel::{
-    check_input, drift, finite, mass_inverse, third_matrix, two_stage, Factored, ForceJacobian,
+    check_input, finite, mass_inverse, third_matrix, two_stage_by, Factored, ForceJacobian,
 };
 use super::{Linearise, StepJacobian};
 use crate::guard::Probe;
@@ -42,24 +42,29 @@ struct Predictor<T: Real, const N: usize> {
     ct: T,
 }
 
+/// What every Newmark linearisation starts from: the step's input checks, then `M⁻¹`, the
+/// implicit coefficient `c = βh²` and the [`Predictor`].
 fn predictor<T: Real, P: Hessian<T, N>, const N: usize>(
     system: &System<T, P, N>,
-    minv: &SMatrix<T, N, N>,
     beta: T,
     state: &State<T, N>,
     h: T,
-) -> Result<Predictor<T, N>, StepError> {
+) -> Result<(SMatrix<T, N, N>, T, Predictor<T, N>), StepError> {
+    check_input(state, h)?;
+    let minv = mass_inverse(&system.mass);
+    let c = beta * h * h;
     let a0 = system.acceleration(&state.q);
     let ct = h * h * T::lit(0.5) * (T::one() - T::lit(2.0) * beta);
     let qt = state.q + state.v * h + a0 * ct;
     if !qt.iter().chain(a0.iter()).all(|x| x.finite()) {
         return Err(StepError::NonFiniteResult);
     }
-    Ok(Predictor {
+    let p = Predictor {
         minv_h0: minv * system.potential.hessian(&state.q),
         qt,
         ct,
-    })
+    };
+    Ok((minv, c, p))
 }
 
 /// The Newmark velocity update differentiated: from `∂x/∂(q, v, u)` (`xq`, `xv`, `xu`) and the
@@ -106,11 +111,8 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
-        let minv = mass_inverse(&system.mass);
-        let c = self.beta() * h * h;
-        let p = predictor(system, &minv, self.beta(), state, h)?;
+        let (minv, c, p) = predictor(system, self.beta(), state, h)?;
         let x = newton_position(system, self.newton(), c, &p.qt)?;
         let k = Factored::new(&system.mass, c, &system.potential.hessian(&x))?;
         let m = system.mass.matrix();
@@ -195,13 +197,11 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
         let c = self.beta() * h * h;
-        let j0 = push_forward_force(system, self.newton(), c, &state.q)?;
-        let q1 = drift(state, h, &j0.f)?;
-        let j1 = push_forward_force(system, self.newton(), c, &q1)?;
-        finite(two_stage(h, &j0, &j1))
+        two_stage_by(state, h, |x| {
+            push_forward_force(system, self.newton(), c, x)
+        })
     }
 }
 
@@ -217,11 +217,8 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
-        let minv = mass_inverse(&system.mass);
-        let c = self.beta() * h * h;
-        let p = predictor(system, &minv, self.beta(), state, h)?;
+        let (minv, c, p) = predictor(system, self.beta(), state, h)?;
         let ht = system.potential.hessian(&p.qt);
         let k = Factored::new(&system.mass, c, &ht)?;
         let mut delta = SMatrix::<T, N, 1>::from(-(system.potential.gradient(&p.qt) * c));

@@ -19,8 +19,8 @@
 //! contractions at each); the step has one factorisation and one Hessian.
 
 use super::kernel::{
-    check_input, drift, finite, mass_inverse, third_matrix, two_stage, two_stage_state, Factored,
-    ForceJacobian,
+    check_input, drift, mass_inverse, third_matrix, two_stage, two_stage_by, two_stage_state,
+    Factored, ForceJacobian,
 };
 use super::{FourthDerivative, Linearise, StepJacobian};
 use crate::guard::Probe;
@@ -212,15 +212,11 @@ where
     System<T, P, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
         let s = self.beta() * h * h;
-        let at = |x: &SVector<T, N>| {
+        two_stage_by(state, h, |x| {
             sylipn_force::<T, P, P, N>(&system.mass, &system.potential, None, s, x)
-        };
-        let j0 = at(&state.q)?;
-        let j1 = at(&drift(state, h, &j0.f)?)?;
-        finite(two_stage(h, &j0, &j1))
+        })
     }
 }
 
@@ -235,13 +231,11 @@ where
     System<T, Split<T, V, U>, N>: Probe<T, N>,
 {
     fn linearise_by(&self, state: &State<T, N>, h: T) -> Result<StepJacobian<T, N>, StepError> {
-        check_input(state, h)?;
         let system = self.system();
         let p = &system.potential;
         let s = self.beta() * h * h * p.alpha;
-        let at = |x: &SVector<T, N>| sylipn_force(&system.mass, p, Some(&p.stiff), s, x);
-        let j0 = at(&state.q)?;
-        let j1 = at(&drift(state, h, &j0.f)?)?;
-        finite(two_stage(h, &j0, &j1))
+        two_stage_by(state, h, |x| {
+            sylipn_force(&system.mass, p, Some(&p.stiff), s, x)
+        })
     }
 }

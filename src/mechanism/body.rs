@@ -293,11 +293,19 @@ impl<
     /// `"inertia"`; [`ConfigError::NotSymmetric`] `"inertia"`;
     /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
     /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
-    /// triangle inequality); [`ConfigError::Inconsistent`] `"bodies <= B"` when `B` bodies exist
+    /// triangle inequality); [`ConfigError::Overflow`] `"1 / mass"` (a node's inverse mass),
+    /// `"1 / I_zz"` or `"inertia^-1"` (the inverse inertia overflows);
+    /// [`ConfigError::OutOfRange`] `"sqrt(inertia / mass)"` when the body's size `r` (the RMS
+    /// node distance from the COM) is outside `[2 / MAX^(1/4), MAX^(1/4) / 2]` of the scalar
+    /// (for `f64` about `[1.7e-77, 5.8e76]`, for `f32` about `[4.7e-10, 2.1e9]`): the joint
+    /// readouts multiply four such distances; [`ConfigError::Inconsistent`] `"bodies <= B"` when `B` bodies exist
     /// already, `"coordinates = N"`, `"rods = D"` when its nodes or rods do not fit.
     /// The builder is unchanged on error.
     pub fn body(&mut self, body: Body<T, DIM>) -> Result<usize, ConfigError> {
         crate::validate::check_positive(body.mass, "mass")?;
+        if !(T::lit((DIM + 1) as f64) / body.mass).finite() {
+            return Err(ConfigError::Overflow { name: "1 / mass" });
+        }
         if !body.com.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "com" });
         }
@@ -307,47 +315,83 @@ impl<
                 name: "bodies <= B",
             });
         }
-        let mut nb = *self;
         let mi = body.mass / T::lit((DIM + 1) as f64);
         let com = SVector::<T, DIM>::from(body.com);
-        let mut first = 0;
-        let mut offset = 0;
-        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
-            let x = com + r;
-            offset = if j == 0 { nb.coords } else { offset };
-            let id = nb.node(mi, x.into())?;
-            first = if j == 0 { id } else { first };
-        }
-        for a in 0..=DIM {
-            for c in a + 1..=DIM {
-                nb.rod(first + a, first + c)?;
-            }
-        }
-        let x0 = com + rho[0];
+        let x: [[T; DIM]; 4] = rho.map(|r| (com + r).into());
+        let first = self.nodes;
+        self.check_body_nodes(mi, &x)?;
+        self.check_body_rods(first, &x)?;
         let e = SMatrix::<T, DIM, DIM>::from_fn(|r, c| rho[c + 1][r] - rho[0][r]);
         let inv = e.try_inverse().ok_or(ConfigError::NotPositiveDefinite {
             name: "second moment",
         })?;
+        // Everything is checked: only now is the builder written, slot by slot.
+        let offset = self.coords;
+        for xj in x.iter().take(DIM + 1) {
+            self.write_node(mi, xj);
+        }
+        for a in 0..=DIM {
+            for c in a + 1..=DIM {
+                self.write_rod(body_rod(first, &x, a, c));
+            }
+        }
         let trace = rho
             .iter()
             .take(DIM + 1)
             .fold(T::zero(), |s, r| s + r.norm_squared());
         let radius = (trace / T::lit((DIM + 1) as f64)).sqrt();
-        let id = nb.n_bodies;
-        if let Some(rec) = nb.bodies.get_mut(id) {
+        let id = self.n_bodies;
+        if let Some(rec) = self.bodies.get_mut(id) {
             *rec = BodyRec {
                 offset,
                 mass: body.mass,
-                x0,
+                x0: SVector::from(x[0]),
                 inv,
                 radius,
                 parent: None,
             };
         }
-        nb.n_bodies += 1;
-        *self = nb;
+        self.n_bodies += 1;
         Ok(id)
     }
+
+    /// Refuses the body's nodes (mass `mi` each, at `x`) where [`MechanismBuilder::node`] would
+    /// refuse one of them, in the order it would.
+    fn check_body_nodes(&self, mi: T, x: &[[T; DIM]; 4]) -> Result<(), ConfigError> {
+        for (j, xj) in x.iter().enumerate().take(DIM + 1) {
+            crate::validate::check_positive(mi, "mass")?;
+            if !xj.iter().all(|v| v.finite()) {
+                return Err(ConfigError::NonFinite { name: "position" });
+            }
+            self.reserve_after(j, j * DIM, DIM)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses the body's rods (between its nodes, the first of index `first`, at `x`) where
+    /// [`MechanismBuilder::rod`] would refuse one of them, in the order it would.
+    fn check_body_rods(&self, first: usize, x: &[[T; DIM]; 4]) -> Result<(), ConfigError> {
+        let mut k = 0;
+        for a in 0..=DIM {
+            for c in a + 1..=DIM {
+                self.check_rod(&body_rod(first, x, a, c), true, k)?;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rod between the body's nodes `a` and `c` (`first` the index of its node 0, `x` the
+/// nodes' positions), its length their distance, as [`MechanismBuilder::rod`] measures it.
+fn body_rod<T: Real, const DIM: usize>(
+    first: usize,
+    x: &[[T; DIM]; 4],
+    a: usize,
+    c: usize,
+) -> crate::systems::Link<T, DIM> {
+    let d = SVector::<T, DIM>::from(x[a]) - SVector::<T, DIM>::from(x[c]);
+    crate::systems::Link::between(first + a, first + c, d.norm_squared().sqrt())
 }
 
 /// The nodes' offsets `ρᵢ` from the COM that match the body's mass and inertia.
@@ -374,11 +418,16 @@ fn node_offsets<T: Real, const DIM: usize>(
         if !r.finite() || r <= T::zero() {
             return Err(ConfigError::Overflow { name: "I_zz / m" });
         }
+        if !(T::one() / izz).finite() {
+            return Err(ConfigError::Overflow { name: "1 / I_zz" });
+        }
+        check_radius(r)?;
         return Ok(dirs.map(|d| d * r));
     }
     if j.cholesky().is_none() {
         return Err(ConfigError::NotPositiveDefinite { name: "inertia" });
     }
+    check_inverse(&j, scale)?;
     let sigma = SMatrix::<T, DIM, DIM>::identity() * (j.trace() * T::lit(0.5)) - j;
     let l = sigma
         .cholesky()
@@ -393,7 +442,45 @@ fn node_offsets<T: Real, const DIM: usize>(
             name: "node offset",
         });
     }
+    let ms = rho.iter().take(DIM + 1).fold(T::zero(), |a, r| {
+        let n = r.norm();
+        a + n * n
+    });
+    check_radius((ms / T::lit((DIM + 1) as f64)).sqrt())?;
     Ok(rho)
+}
+
+/// The body's size `r` (the RMS node distance from the COM) and its inverse at most
+/// `MAX^(1/4) / 2` of the scalar type: the joint readouts and the hinge rows multiply four node
+/// distances (`|c·e|²` with `|c|, |e| ~ r`), which must neither overflow nor underflow
+/// (`r⁴ ≥ 16 / MAX` stays above the smallest normal number in `f32` and `f64`). The bound is
+/// compared with `r` and `1 / r` themselves, so the check cannot overflow into a pass.
+fn check_radius<T: Real>(r: T) -> Result<(), ConfigError> {
+    let max = T::max_value().unwrap_or_else(|| T::lit(f64::from(f32::MAX)));
+    let hi = max.sqrt().sqrt() / T::lit(2.0);
+    if r.finite() && r > T::zero() && r <= hi && T::one() / r <= hi {
+        Ok(())
+    } else {
+        Err(ConfigError::OutOfRange {
+            name: "sqrt(inertia / mass)",
+            bound: "and its inverse <= MAX^(1/4) / 2 of the scalar type",
+        })
+    }
+}
+
+/// `J⁻¹` finite: inverted as `(J / s)⁻¹ / s` with `s` the largest entry, so neither the
+/// determinant nor the cofactors overflow on the way.
+fn check_inverse<T: Real, const DIM: usize>(
+    j: &SMatrix<T, DIM, DIM>,
+    scale: T,
+) -> Result<(), ConfigError> {
+    let err = ConfigError::Overflow { name: "inertia^-1" };
+    let inv = (j / scale).try_inverse().ok_or(err)?;
+    if inv.iter().all(|x| (*x / scale).finite()) {
+        Ok(())
+    } else {
+        Err(err)
+    }
 }
 
 /// The point of `link` at world position `p` (build pose): a body point or a ground point.
@@ -410,3 +497,7 @@ pub(super) fn link_point<T: Real, const DIM: usize>(
         Link::Ground => BodyPoint::ground((*p).into()),
     }
 }
+
+#[cfg(test)]
+#[path = "body_tests.rs"]
+mod tests;

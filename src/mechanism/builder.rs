@@ -119,6 +119,15 @@ impl<
         })
     }
 
+    /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"` (the check of
+    /// [`MechanismBuilder::new`], written out there too).
+    pub(super) fn check_dim() -> Result<(), ConfigError> {
+        if DIM != 2 && DIM != 3 {
+            return Err(ConfigError::Inconsistent { name: "topology" });
+        }
+        Ok(())
+    }
+
     /// A free point mass `m` starting at `p`; returns its node index.
     ///
     /// # Errors
@@ -130,13 +139,19 @@ impl<
         if !p.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "position" });
         }
-        let offset = self.reserve(DIM)?;
+        self.reserve(DIM)?;
+        Ok(self.write_node(m, &p))
+    }
+
+    /// Adds a checked free node of mass `m` at `p`; returns its index.
+    pub(super) fn write_node(&mut self, m: T, p: &[T; DIM]) -> usize {
+        let offset = self.coords;
         for (c, &x) in p.iter().enumerate() {
             if let Some(e) = self.start.as_mut_slice().get_mut(offset + c) {
                 *e = x;
             }
         }
-        Ok(self.push_node(Place::Free { offset }, m, DIM))
+        self.push_node(Place::Free { offset }, m, DIM)
     }
 
     /// A point mass `m` on a rail (a prismatic joint): the line through `origin` along
@@ -182,12 +197,24 @@ impl<
 
     /// The first coordinate of a new node of `k` coordinates, if it fits.
     fn reserve(&self, k: usize) -> Result<usize, ConfigError> {
-        if self.nodes >= N || self.coords + k > N {
+        self.reserve_after(0, 0, k)
+    }
+
+    /// The first coordinate of a new node of `k` coordinates added after `nodes` more nodes of
+    /// `coords` coordinates in all, if it fits.
+    pub(super) fn reserve_after(
+        &self,
+        nodes: usize,
+        coords: usize,
+        k: usize,
+    ) -> Result<usize, ConfigError> {
+        let (n, c) = (self.nodes + nodes, self.coords + coords);
+        if n >= N || c + k > N {
             return Err(ConfigError::Inconsistent {
                 name: "coordinates = N",
             });
         }
-        Ok(self.coords)
+        Ok(c)
     }
 
     fn push_node(&mut self, place: Place<T, DIM>, m: T, k: usize) -> usize {
@@ -282,6 +309,17 @@ impl<
 
     /// Adds a rod; `measured` when its length is the start distance of its ends.
     fn push_link(&mut self, link: Link<T, DIM>, measured: bool) -> Result<usize, ConfigError> {
+        self.check_rod(&link, measured, 0)?;
+        Ok(self.write_rod(link))
+    }
+
+    /// Refuses what [`Self::push_link`] refuses for `link` added after `pending` more rods.
+    pub(super) fn check_rod(
+        &self,
+        link: &Link<T, DIM>,
+        measured: bool,
+        pending: usize,
+    ) -> Result<(), ConfigError> {
         if !link.length.finite() {
             return Err(ConfigError::NonFinite { name: "rod length" });
         }
@@ -301,14 +339,19 @@ impl<
         if crate::validate::check_derived(link.length * link.length, "length^2")? == T::zero() {
             return Err(ConfigError::Overflow { name: "length^2" });
         }
-        if self.rods >= D {
+        if self.rods + pending >= D {
             return Err(ConfigError::Inconsistent { name: "rods = D" });
         }
+        Ok(())
+    }
+
+    /// Adds a checked rod; returns its index.
+    pub(super) fn write_rod(&mut self, link: Link<T, DIM>) -> usize {
         if let Some(l) = self.links.get_mut(self.rods) {
             *l = link;
         }
         self.rods += 1;
-        Ok(self.rods - 1)
+        self.rods - 1
     }
 
     /// The validated mechanism.
@@ -351,6 +394,29 @@ impl<
         built
     }
 
+    /// The checks of [`MechanismBuilder::build`] before the mechanism is made: the counts and
+    /// every weight `g mᵢ` (written out there too: its code, and the firmware sizes of the
+    /// models built by value, stay as they are).
+    pub(super) fn check_complete(&self) -> Result<(), ConfigError> {
+        if self.coords != N {
+            return Err(ConfigError::Inconsistent {
+                name: "coordinates = N",
+            });
+        }
+        if self.rods != D {
+            return Err(ConfigError::Inconsistent { name: "rods = D" });
+        }
+        if self.n_springs != S {
+            return Err(ConfigError::Inconsistent {
+                name: "springs = S",
+            });
+        }
+        for &m in self.node_mass.iter().take(self.nodes) {
+            crate::validate::check_derived(self.g * m, "g * m")?;
+        }
+        Ok(())
+    }
+
     /// Whether any rod end is a node on a rail.
     pub(super) fn has_rails(&self) -> bool {
         self.places
@@ -379,7 +445,7 @@ impl<
 /// [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` for the first rod that does
 /// not match.
 #[inline(never)]
-fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
+pub(super) fn check_start<T: Real, const DIM: usize, const N: usize, const D: usize>(
     linkage: &Linkage<T, DIM, N, D>,
     start: &SVector<T, N>,
 ) -> Result<(), ConfigError> {

@@ -41,22 +41,40 @@ pub enum Actuator<T: Real, const DIM: usize> {
     },
 }
 
-/// `C += c BᵀB` for a dashpot between two places (`B = ∂(p_a − p_b)/∂q`).
-fn add_dashpot<T: Real, const DIM: usize, const N: usize>(
+/// A point a dashpot acts on: linear in the coordinates, `p = B q (+ const)`.
+pub(super) trait Attachment<T: Real, const DIM: usize> {
+    /// `B δ`: the point's displacement for a coordinate change `δ`.
+    fn shift<const N: usize>(&self, delta: &SVector<T, N>) -> [T; DIM];
+    /// `out += Bᵀ f`: a force `f` on the point as generalised forces.
+    fn gather<const N: usize>(&self, out: &mut SVector<T, N>, f: &[T; DIM]);
+}
+
+impl<T: Real, const DIM: usize> Attachment<T, DIM> for Place<T, DIM> {
+    fn shift<const N: usize>(&self, delta: &SVector<T, N>) -> [T; DIM] {
+        self.displacement(delta)
+    }
+    fn gather<const N: usize>(&self, out: &mut SVector<T, N>, f: &[T; DIM]) {
+        self.scatter(out, f);
+    }
+}
+
+/// `C += c BᵀB` for a dashpot between two attachments (`B = ∂(p_a − p_b)/∂q`): node places
+/// ([`MechanismBuilder::dashpot`]) or body points ([`MechanismBuilder::joint_damping`]).
+pub(super) fn add_dashpot<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
     out: &mut SMatrix<T, N, N>,
-    a: &Place<T, DIM>,
-    b: &Place<T, DIM>,
+    a: &P,
+    b: &P,
     c: T,
 ) {
     // Column j of BᵀB·c is Bᵀ(c B e_j): scatter each unit coordinate's displacement back.
     for j in 0..N {
         let mut e = SVector::<T, N>::zeros();
         e[j] = T::one();
-        let (da, db) = (a.displacement(&e), b.displacement(&e));
+        let (da, db) = (a.shift(&e), b.shift(&e));
         let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
         let mut col = SVector::<T, N>::zeros();
-        a.scatter(&mut col, &v);
-        b.scatter(&mut col, &v.map(|x| -x));
+        a.gather(&mut col, &v);
+        b.gather(&mut col, &v.map(|x| -x));
         for i in 0..N {
             out[(i, j)] += col[i];
         }

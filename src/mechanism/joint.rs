@@ -37,11 +37,13 @@
 //! damper.
 
 use super::body::{link_point, to3, BodyRec};
+use super::forces::{add_dashpot, Attachment};
+use super::linkage::Row;
 use super::row::{Bilinear, BodyPoint};
 use super::{Actuator, MechanismBuilder};
 use crate::validate::check_nonnegative;
 use crate::{ConfigError, Real};
-use nalgebra::{SMatrix, SVector};
+use nalgebra::SVector;
 
 /// One end of a joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,18 +152,20 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
         }
     }
 
-    /// The joint's rows (the first `kind.rows(DIM)` are used).
-    pub(super) fn rows(&self, bodies: &[BodyRec<T, DIM>]) -> [Bilinear<T, DIM>; 6] {
+    /// Writes the joint's `kind.rows(DIM)` rows into `out` (its first slots; the rest, and
+    /// the rows that do not fit, are left alone). Into the caller's rows, one at a time: no
+    /// array of rows on the stack.
+    pub(super) fn rows(&self, bodies: &[BodyRec<T, DIM>], out: &mut [Row<T, DIM>]) {
         let child = Link::Body(self.child);
         let [u, n1, n2] = self.frame;
         let cp = link_point(bodies, child, &self.anchor);
         let pp = link_point(bodies, self.parent, &self.anchor);
         let zero = BodyPoint::ground([T::zero(); DIM]);
-        let mut out = [self.row((cp, pp), (zero, zero)); 6];
+        let used = self.kind.rows(DIM);
         let mut k = 0;
         let mut push = |row: Bilinear<T, DIM>| {
-            if let Some(o) = out.get_mut(k) {
-                *o = row;
+            if let Some(o) = out.get_mut(k).filter(|_| k < used) {
+                *o = Row::Joint(row);
             }
             k += 1;
         };
@@ -205,7 +209,6 @@ impl<T: Real, const DIM: usize> Joint<T, DIM> {
             (JointKind::Fixed, false) => push(lock(&u, &n1)),
             _ => {}
         }
-        out
     }
 
     /// The two in-plane reference directions of a hinge: `(u, n₁)` in the plane, `(n₁, n₂)` in
@@ -297,8 +300,10 @@ impl<
     /// `"joint child is a body"` (`child` is the ground), `"joint links distinct"` (a body
     /// joined to itself), `"joint tree (no closed loops)"` (the child already has a parent
     /// joint, or the parent descends from the child), `"rods = D"` (the rows do not fit),
-    /// `"joints <= J"` (`J` joints exist already); [`ConfigError::NonFinite`] `"anchor"`. The
-    /// builder is unchanged on error.
+    /// `"joints <= J"` (`J` joints exist already); [`ConfigError::NonFinite`] `"anchor"`;
+    /// [`ConfigError::OutOfRange`] `"anchor"` when it lies farther than `r / √ε` from a body it
+    /// joins (`r` the body's size, `√(I_zz / m)` in the plane): the joint's rows and readouts
+    /// would lose every digit. The builder is unchanged on error.
     pub fn spherical(
         &mut self,
         parent: Link,
@@ -357,6 +362,8 @@ impl<
             return Err(ConfigError::NonFinite { name: "anchor" });
         }
         self.check_tree(parent, c)?;
+        self.check_anchor(parent, &anchor)?;
+        self.check_anchor(child, &anchor)?;
         let rec = self.bodies.get(c).copied().unwrap_or_else(BodyRec::unused);
         let joint = Joint {
             kind,
@@ -386,6 +393,28 @@ impl<
         }
         self.n_joints += 1;
         Ok(id)
+    }
+
+    /// Refuses an anchor farther than `r / √ε` from a body it joins (`r` the body's size, the
+    /// distance measured from its node 0, entry by entry): a body point there has barycentric
+    /// weights above `1/√ε`, and the joint's rows and readouts, differences of such points,
+    /// would lose every digit (an anchor at `1e300` makes the hinge's tip and base one point).
+    /// A difference that overflows is `∞` and refused too.
+    fn check_anchor(&self, link: Link, anchor: &[T; DIM]) -> Result<(), ConfigError> {
+        let Link::Body(l) = link else { return Ok(()) };
+        let Some(b) = self.bodies.get(l) else {
+            return Ok(());
+        };
+        let reach = b.radius / T::default_epsilon().sqrt();
+        // `≤` is false for a NaN too (neither side can be one: both points are finite).
+        let near = (0..DIM).all(|c| (anchor[c] - b.x0[c]).abs() <= reach);
+        if !near {
+            return Err(ConfigError::OutOfRange {
+                name: "anchor",
+                bound: "within r / sqrt(eps) of each body it joins (r: the body's size)",
+            });
+        }
+        Ok(())
     }
 
     /// Refuses a joint that would close a loop: `child` already has a parent joint, or
@@ -452,7 +481,7 @@ impl<
         let mut pair = |x: SVector<T, DIM>, cc: T| {
             let pc = link_point(&self.bodies, child, &x);
             let pp = link_point(&self.bodies, joint.parent, &x);
-            add_point_dashpot(&mut damping, &pc, &pp, cc);
+            add_dashpot(&mut damping, &pc, &pp, cc);
         };
         let r2 = joint.r * joint.r;
         match joint.kind {
@@ -486,23 +515,13 @@ impl<
     }
 }
 
-/// `C += c BᵀB`, `B = ∂(P_a − P_b)/∂q`.
-fn add_point_dashpot<T: Real, const DIM: usize, const N: usize>(
-    out: &mut SMatrix<T, N, N>,
-    a: &BodyPoint<T, DIM>,
-    b: &BodyPoint<T, DIM>,
-    c: T,
-) {
-    for j in 0..N {
-        let mut e = SVector::<T, N>::zeros();
-        e[j] = T::one();
-        let (da, db) = (a.point(&e, false), b.point(&e, false));
-        let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
-        let mut col = SVector::<T, N>::zeros();
-        a.scatter(&mut col, &v, T::one());
-        b.scatter(&mut col, &v, -T::one());
-        for i in 0..N {
-            out[(i, j)] += col[i];
-        }
+/// A body point as a dashpot's end: `w · (-f)` and `(-w) · f` round alike (negation is exact),
+/// so the matrix is the one a signed scatter gives.
+impl<T: Real, const DIM: usize> Attachment<T, DIM> for BodyPoint<T, DIM> {
+    fn shift<const N: usize>(&self, delta: &SVector<T, N>) -> [T; DIM] {
+        self.point(delta, false)
+    }
+    fn gather<const N: usize>(&self, out: &mut SVector<T, N>, f: &[T; DIM]) {
+        self.scatter(out, f, T::one());
     }
 }

@@ -277,8 +277,13 @@ pub struct Linkage<T: Real, const DIM: usize, const N: usize, const D: usize> {
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Linkage<T, DIM, N, D> {
-    pub(crate) fn from_valid(rows: [Row<T, DIM>; D]) -> Self {
+    pub(crate) const fn from_valid(rows: [Row<T, DIM>; D]) -> Self {
         Self { rows }
+    }
+
+    /// The rows, to be written in place by the builder ([`super::MechanismBuilder::build_in`]).
+    pub(super) fn rows_mut(&mut self) -> &mut [Row<T, DIM>; D] {
+        &mut self.rows
     }
 
     /// The rows.

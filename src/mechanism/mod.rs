@@ -130,6 +130,7 @@ mod body;
 mod body_state;
 mod builder;
 mod forces;
+mod in_place;
 mod joint;
 mod joint_state;
 mod linkage;
@@ -248,10 +249,8 @@ impl<
             })
         });
         for joint in b.joints.iter().take(b.n_joints) {
-            let made = joint.rows(&b.bodies);
-            let used = made.iter().take(joint.kind.rows(DIM));
-            for (row, j) in rows.iter_mut().skip(joint.first_row).zip(used) {
-                *row = linkage::Row::Joint(*j);
+            if let Some(out) = rows.get_mut(joint.first_row..) {
+                joint.rows(&b.bodies, out);
             }
         }
         Ok(Self {

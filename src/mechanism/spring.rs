@@ -29,6 +29,19 @@ impl<T: Real, const DIM: usize> Spring<T, DIM> {
         }
     }
 
+    /// [`Spring::unused`] from the ground place `g` and zero `zero`, as a `const fn`.
+    pub(super) const fn blank(g: Place<T, DIM>, zero: T) -> Self {
+        Self {
+            ends: Rod {
+                a: g,
+                b: g,
+                length2: zero,
+            },
+            k: zero,
+            rest: zero,
+        }
+    }
+
     /// A placeholder for unused slots (no force: `k = 0`, both ends on the ground).
     pub(super) fn unused() -> Self {
         let g = Place::Ground(SVector::zeros());
@@ -106,7 +119,7 @@ pub struct Springs<T: Real, const DIM: usize, const N: usize, const S: usize> {
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const S: usize> Springs<T, DIM, N, S> {
-    pub(super) fn from_valid(springs: [Spring<T, DIM>; S]) -> Self {
+    pub(super) const fn from_valid(springs: [Spring<T, DIM>; S]) -> Self {
         Self { springs }
     }
 

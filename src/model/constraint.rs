@@ -2,8 +2,8 @@
 
 use super::BandMut;
 use super::{Hessian, Potential, ThirdDerivative};
-use crate::{ConfigError, Real};
-use nalgebra::{SMatrix, SVector};
+use crate::{ConfigError, ConstReal, Real};
+use nalgebra::{ArrayStorage, SMatrix, SVector};
 
 /// Holonomic constraints `g(q) = 0`, `g: ℝᴺ → ℝᴰ`, with the derivatives the integrators need.
 ///
@@ -174,6 +174,58 @@ impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
     /// The penalty weights `ωᵢ²`.
     pub fn omega2(&self) -> &SVector<T, D> {
         &self.omega2
+    }
+
+    /// Sets one penalty frequency `ω` for every constraint, in place: the weights
+    /// [`Penalty::new`] gives for `ω`, bit for bit, written into `self` (with
+    /// [`Penalty::blank`], a penalty built where it is kept, never on the stack).
+    ///
+    /// ```
+    /// use macrostep::model::{Penalty, Zero};
+    /// use macrostep::systems::Distances;
+    /// use nalgebra::vector;
+    /// let (v, g) = (Zero, Distances::<f64, 2, 2, 1>::chain(vector![0.0, 0.0], vector![1.0])?);
+    /// let mut p = Penalty::<f64, _, _, 1>::blank(v, g);
+    /// p.set_omega(30.0)?;
+    /// assert_eq!(p.omega2(), Penalty::<f64, _, _, 1>::new(v, g, 30.0)?.omega2());
+    /// assert!(p.set_omega(-1.0).is_err() && p.omega2()[0] == 900.0); // unchanged on error
+    /// # Ok::<(), macrostep::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Penalty::new`]; `self` is then unchanged.
+    pub fn set_omega(&mut self, omega: T) -> Result<(), ConfigError> {
+        if !omega.finite() {
+            return Err(ConfigError::NonFinite { name: "omega" });
+        }
+        if omega <= T::zero() {
+            return Err(ConfigError::OutOfRange {
+                name: "omega",
+                bound: "> 0",
+            });
+        }
+        let w2 = omega * omega;
+        if crate::validate::check_derived(w2, "omega^2")? == T::zero() {
+            return Err(ConfigError::Overflow { name: "omega^2" });
+        }
+        for x in self.omega2.iter_mut() {
+            *x = w2;
+        }
+        Ok(())
+    }
+}
+
+impl<T: ConstReal, V, G, const D: usize> Penalty<T, V, G, D> {
+    /// The penalty of `base` and `constraint` switched off (every `ω = 0`), as a constant
+    /// expression: the blank a penalty built in place starts from ([`Penalty::set_omega`] then
+    /// sets `ω`).
+    #[inline(always)]
+    pub const fn blank(base: V, constraint: G) -> Self {
+        Self {
+            base,
+            constraint,
+            omega2: SVector::from_array_storage(ArrayStorage([[T::ZERO; D]; 1])),
+        }
     }
 }
 

@@ -46,6 +46,11 @@ fn full_entry<T: Real, const N: usize>(
 }
 
 impl<T: Real, const N: usize> Mass<T, N> {
+    /// [`Mass::identity`] as a constant (the blanks of in-place constructors).
+    pub(crate) const IDENTITY: Self = Self {
+        kind: Kind::Identity,
+    };
+
     /// The identity mass matrix.
     pub fn identity() -> Self {
         Self {
@@ -75,6 +80,36 @@ impl<T: Real, const N: usize> Mass<T, N> {
                 inv: m.map(|x| T::one() / x),
             },
         })
+    }
+
+    /// [`Mass::diagonal`] written into `self`: the variant is assigned in place, so no
+    /// `N×N`-sized value passes through the stack (a mechanism built in a device's `static`).
+    ///
+    /// # Errors
+    /// As [`Mass::diagonal`]; `self` is then unchanged.
+    pub(crate) fn set_diagonal(&mut self, m: SVector<T, N>) -> Result<(), ConfigError> {
+        Self::check_diagonal(&m)?;
+        self.kind = Kind::Diagonal {
+            m,
+            inv: m.map(|x| T::one() / x),
+        };
+        Ok(())
+    }
+
+    /// The checks of [`Mass::diagonal`] (written out there too: its code, and the firmware
+    /// sizes of the models that use it, stay as they are).
+    #[inline(always)]
+    fn check_diagonal(m: &SVector<T, N>) -> Result<(), ConfigError> {
+        for &x in m.iter() {
+            if !x.finite() {
+                return Err(ConfigError::NonFinite { name: "mass" });
+            }
+            if x <= T::zero() {
+                return Err(ConfigError::NotPositiveDefinite { name: "mass" });
+            }
+            crate::validate::check_derived(T::one() / x, "1/mass")?;
+        }
+        Ok(())
     }
 
     /// The same mass `m` on every degree of freedom.

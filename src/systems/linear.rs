@@ -68,3 +68,10 @@ impl<T: Real, const N: usize> ThirdDerivative<T, N> for LinearPotential<T, N> {
         SVector::zeros()
     }
 }
+
+impl<T: crate::ConstReal, const N: usize> LinearPotential<T, N> {
+    /// `V = 0` as a constant (the blanks of in-place constructors).
+    pub(crate) const ZERO: Self = Self {
+        b: SVector::from_array_storage(nalgebra::ArrayStorage([[T::ZERO; N]; 1])),
+    };
+}

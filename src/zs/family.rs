@@ -187,6 +187,65 @@ impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>
     }
 }
 
+impl<T: Real, P: Copy, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
+    ZsFamily<T, P, N, S, M>
+{
+    /// [`Self::build`] in place in `slot` for a member without checks of its own (`member`
+    /// from `β`): the system copied from where the caller keeps it straight into the slot, so
+    /// no copy of the system or the method passes through the stack. The same checks in the
+    /// same order and the same method as [`Self::build`], bit for bit; on an error `slot` is
+    /// `None`.
+    pub(super) fn build_in<'s>(
+        slot: &'s mut Option<Self>,
+        system: &System<T, P, N>,
+        h: T,
+        params: ZsParams<T>,
+        solver: S,
+        member: impl FnOnce(T) -> M,
+    ) -> Result<&'s mut Self, ConfigError> {
+        *slot = None;
+        let (h, beta) = check_h_beta(h, &params)?;
+        Self::place_in(slot, system, h, beta, solver, member(beta));
+        let checked = match slot.as_mut() {
+            Some(zs) => zs
+                .solver
+                .check(&zs.system.mass, M::matrix(&zs.system.potential)),
+            None => Err(ConfigError::Inconsistent {
+                name: "method built in its slot",
+            }),
+        };
+        if let Err(e) = checked {
+            *slot = None;
+            return Err(e);
+        }
+        slot.as_mut().ok_or(ConfigError::Inconsistent {
+            name: "method built in its slot",
+        })
+    }
+
+    /// Writes the method into `slot`, `system` copied into it. Inlined into the caller, so
+    /// that a strategy made there (zeros) is written into the slot, not first into an argument.
+    #[inline(always)]
+    fn place_in(
+        slot: &mut Option<Self>,
+        system: &System<T, P, N>,
+        h: T,
+        beta: T,
+        solver: S,
+        member: M,
+    ) {
+        *slot = Some(Self {
+            system: *system,
+            h,
+            beta,
+            solver,
+            cache: Fsal::empty(),
+            watch: Watch::default(),
+            member,
+        });
+    }
+}
+
 impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
     /// The system.
     pub fn system(&self) -> &System<T, P, N> {

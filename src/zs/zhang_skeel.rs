@@ -123,6 +123,43 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize, S: ShiftedSolve<T, N>>
         })
     }
 
+    /// Z&S (000 Integrator 1.1, eq 1.3) as [`ZhangSkeel::with_solver`] builds it, built in
+    /// place in `slot`, for a device that keeps its integrator in a `static` (static RAM rather
+    /// than stack): the system is copied from where the caller keeps it straight into the slot,
+    /// so neither the system nor the method passes through the stack. The same method as
+    /// [`ZhangSkeel::with_solver`] on `*system`, bit for bit.
+    ///
+    /// ```
+    /// use macrostep::{systems::HarmonicOscillator, zs::{ZhangSkeel, ZsParams}, linalg::Dense};
+    /// use macrostep::Integrator;
+    /// let osc = HarmonicOscillator::<f64, 2>::isotropic(1.0)?;
+    /// let mut slot = None;
+    /// let zs = ZhangSkeel::new_in(&mut slot, &osc.system(), 0.01, ZsParams::default(), Dense)?;
+    /// let mut s = osc.initial_state();
+    /// zs.integrate(&mut s, 100)?;
+    /// assert!((s.q[0] - 1f64.cos()).abs() < 1e-4); // q(1) = cos(1) to second order
+    /// let bad = ZhangSkeel::new_in(&mut slot, &osc.system(), -0.01, ZsParams::default(), Dense);
+    /// assert!(bad.is_err() && slot.is_none()); // a failed construction leaves no method behind
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ZhangSkeel::with_solver`]; `slot` is then `None`.
+    pub fn new_in<'s>(
+        slot: &'s mut Option<Self>,
+        system: &System<T, P, N>,
+        h: T,
+        params: ZsParams<T>,
+        solver: S,
+    ) -> Result<&'s mut Self, ConfigError>
+    where
+        P: Copy,
+    {
+        Self::build_in(slot, system, h, params, solver, |beta| {
+            ZhangSkeelMember::for_beta(beta)
+        })
+    }
+
     /// The method's force `f(x)` of eq 1.3 (the solve and the third-derivative correction) for
     /// step size squared `h2`, without the cache.
     ///

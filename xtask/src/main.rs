@@ -18,9 +18,10 @@
 //!   golden files (`test` checks it too, with or without the firmware stage).
 //! - `fuzz [--cases N] …`: hostile-input runs of every contract entry point (see `fuzz.rs`).
 //! - `peers [--quick] [--only NAME] [-- ARGS]`: `reproduce chain-peers` and `reproduce arm-peers` with rapier and MuJoCo (see `peers.rs`).
-//! - `three-runs [--runs N] [--only EXP,…] [--write]`: every published ratio over N runs (see
-//!   `three_runs.rs`).
+//! - `three-runs [--runs N] [--only EXP,…] [--write]`: every published ratio over N runs, the
+//!   criterion bench groups' included (see `three_runs.rs`, `bench_ratios.rs`).
 
+mod bench_ratios;
 mod firmware;
 mod fuzz;
 mod peers;

@@ -1,12 +1,14 @@
-//! `cargo xtask three-runs [--runs N] [--only EXP,EXP…] [--parallel] [--saved] [--write]`: the
-//! run-to-run agreement of every published cost ratio.
+//! `cargo xtask three-runs [--runs N] [--only EXP,EXP…] [--parallel] [--bench-full] [--saved]
+//! [--write]`: the run-to-run agreement of every published cost ratio.
 //!
 //! Builds `reproduce` once (release, `peers` feature, MuJoCo's Python when it can be installed:
 //! see `peers.rs`), then runs `work-precision`, `work-precision-omega` and `chain-peers`
 //! (`--figures-only`, paper setups) `N` times (default 3): back to back, or with `--parallel`
 //! the `N` runs of one experiment at the same time (on a shared machine each run then gets its
 //! own share of the cores; thread CPU time is what the ratios measure, so the runs still
-//! compare). Each run's output is kept in `target/three-runs/run<k>.<experiment>.txt`, its
+//! compare). The criterion bench groups are the experiment `benches` (see `bench_ratios.rs`:
+//! every bench target, short mode unless `--bench-full`, each group's benchmarks over its first;
+//! always back to back, as the runs share criterion's directory). Each run's output is kept in `target/three-runs/run<k>.<experiment>.txt`, its
 //! first line `# started …; load …; wall …`; `--saved` makes the table from those files without
 //! running anything. A published ratio is every figure named `…speedup_at_equal_error…` or
 //! `…ratio_at_equal_step…`; per ratio the table gives each run's value, the min, median and max,
@@ -18,12 +20,17 @@
 //! by the experiment list (`<!-- three-runs:begin work-precision,work-precision-omega -->` …
 //! `<!-- three-runs:end … -->`; the section is generated: edit the tool, not the text).
 
-use crate::{cargo, output, root, run, Result};
+use crate::{bench_ratios, cargo, output, root, run, Result};
 use std::fmt::Write as _;
 use std::process::Command;
 
 /// The experiments whose ratios are published.
-const EXPERIMENTS: [&str; 3] = ["work-precision", "work-precision-omega", "chain-peers"];
+const EXPERIMENTS: [&str; 4] = [
+    "work-precision",
+    "work-precision-omega",
+    "chain-peers",
+    bench_ratios::NAME,
+];
 
 /// The agreement every published ratio must show across runs.
 const SPREAD_LIMIT: f64 = 0.15;
@@ -70,8 +77,21 @@ fn ratios(stdout: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
-/// Builds `reproduce`; returns its path and the environment the MuJoCo peer needs.
-fn build() -> Result<(std::path::PathBuf, Option<String>)> {
+/// Builds the benches when `benches` and `reproduce` when `reproduce`; returns its path and the
+/// environment the MuJoCo peer needs.
+fn build(benches: bool, reproduce: bool) -> Result<(std::path::PathBuf, Option<String>)> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root().join("target"), std::path::PathBuf::from);
+    let bin = target.join("release").join("reproduce");
+    if benches {
+        run(
+            "cargo bench --workspace --bench '*' --no-run",
+            cargo().args(["bench", "--workspace", "--bench", "*", "--no-run"]),
+        )?;
+    }
+    if !reproduce {
+        return Ok((bin, None));
+    }
     let py = crate::peers::mujoco_python();
     run(
         "cargo build --release -p host-tests --features peers --bin reproduce",
@@ -86,9 +106,7 @@ fn build() -> Result<(std::path::PathBuf, Option<String>)> {
             "reproduce",
         ]),
     )?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), std::path::PathBuf::from);
-    Ok((target.join("release").join("reproduce"), py))
+    Ok((bin, py))
 }
 
 fn runs_dir(bin: &std::path::Path) -> std::path::PathBuf {
@@ -98,16 +116,28 @@ fn runs_dir(bin: &std::path::Path) -> std::path::PathBuf {
         .join("three-runs")
 }
 
-fn run_one(bin: &std::path::Path, py: &Option<String>, k: usize, experiment: &str) -> Result<Run> {
+/// How to run one experiment: the `reproduce` binary and MuJoCo's Python, and the benches' mode.
+struct Runner {
+    bin: std::path::PathBuf,
+    py: Option<String>,
+    bench_full: bool,
+}
+
+fn run_one(runner: &Runner, k: usize, experiment: &str) -> Result<Run> {
     let (started, load_before) = (now(), loadavg());
     let t0 = std::time::Instant::now();
-    eprintln!("xtask: ==> run {k}: reproduce {experiment} (load {load_before})");
-    let mut cmd = Command::new(bin);
-    cmd.args([experiment, "--figures-only"]).current_dir(root());
-    if let Some(py) = py {
-        cmd.env("MACROSTEP_PEERS_PYTHON", py);
-    }
-    let stdout = output(&mut cmd)?;
+    eprintln!("xtask: ==> run {k}: {experiment} (load {load_before})");
+    let stdout = if experiment == bench_ratios::NAME {
+        bench_ratios::run(runner.bench_full)?
+    } else {
+        let mut cmd = Command::new(&runner.bin);
+        cmd.args([experiment, "--figures-only"]).current_dir(root());
+        if let Some(py) = &runner.py {
+            cmd.env("MACROSTEP_PEERS_PYTHON", py);
+        }
+        output(&mut cmd)?
+    };
+    let bin = &runner.bin;
     let r = Run {
         run: k,
         experiment: experiment.into(),
@@ -125,10 +155,7 @@ fn run_one(bin: &std::path::Path, py: &Option<String>, k: usize, experiment: &st
         r.started, r.load_before, r.load_after, r.seconds
     );
     std::fs::write(&file, head + &stdout).map_err(|e| format!("{}: {e}", file.display()))?;
-    eprintln!(
-        "xtask: <== run {k}: reproduce {experiment} ({:.0} s)",
-        r.seconds
-    );
+    eprintln!("xtask: <== run {k}: {experiment} ({:.0} s)", r.seconds);
     Ok(r)
 }
 
@@ -282,7 +309,7 @@ fn write_doc(set: &str, section: &str) -> Result {
 pub fn three_runs(args: &[String]) -> Result {
     let mut n_runs = 3;
     let mut only: Vec<String> = EXPERIMENTS.iter().map(|s| s.to_string()).collect();
-    let (mut write, mut parallel, mut from_saved) = (false, false, false);
+    let (mut write, mut parallel, mut from_saved, mut bench_full) = (false, false, false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -304,6 +331,7 @@ pub fn three_runs(args: &[String]) -> Result {
             "--write" => write = true,
             "--parallel" => parallel = true,
             "--saved" => from_saved = true,
+            "--bench-full" => bench_full = true,
             other => return Err(format!("three-runs: unknown argument {other}")),
         }
     }
@@ -312,20 +340,29 @@ pub fn three_runs(args: &[String]) -> Result {
             .map_or_else(|| root().join("target"), std::path::PathBuf::from);
         (target.join("release").join("reproduce"), None)
     } else {
-        build()?
+        build(
+            only.iter().any(|e| e == bench_ratios::NAME),
+            only.iter().any(|e| e != bench_ratios::NAME),
+        )?
     };
+    let runner = Runner {
+        bin,
+        py,
+        bench_full,
+    };
+    let bin = &runner.bin;
     let mut runs = Vec::new();
     for e in &only {
         if from_saved {
             for k in 1..=n_runs {
-                runs.push(saved(&bin, k, e)?);
+                runs.push(saved(bin, k, e)?);
             }
-        } else if parallel {
+        } else if parallel && e != bench_ratios::NAME {
             let done: Vec<Result<Run>> = std::thread::scope(|s| {
                 let handles: Vec<_> = (1..=n_runs)
                     .map(|k| {
-                        let (bin, py) = (&bin, &py);
-                        s.spawn(move || run_one(bin, py, k, e))
+                        let runner = &runner;
+                        s.spawn(move || run_one(runner, k, e))
                     })
                     .collect();
                 handles
@@ -338,7 +375,7 @@ pub fn three_runs(args: &[String]) -> Result {
             }
         } else {
             for k in 1..=n_runs {
-                runs.push(run_one(&bin, &py, k, e)?);
+                runs.push(run_one(&runner, k, e)?);
             }
         }
     }

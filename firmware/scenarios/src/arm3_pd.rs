@@ -11,7 +11,7 @@ use macrostep::mechanism::LinkagePenalty;
 use macrostep::model::System;
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, Real, State, StepError};
+use macrostep::{ConfigError, ConstReal, Real, State, StepError};
 
 /// The emitted module (its names and limits tables are not all used here).
 #[allow(dead_code)]
@@ -88,15 +88,55 @@ pub fn arm3_gravity_torque<T: Real>(th: [T; 3]) -> [T; 3] {
     [d1 + d2 + d3, d2 + d3, d3]
 }
 
+/// Where [`Arm3Pd::build_in`] builds the arm: the builder (then the penalised system, which
+/// takes its place), the mechanism and the plant, each written in place. A device keeps it in a
+/// `static`, so none of them (kilobytes each in `f32`: mechanism 6.3, plant 5.2, builder 2.9)
+/// is on its stack.
+///
+/// Nothing of the construction passes through the stack whole: each part is written into its
+/// slot, never assembled on the stack, and the firmware's high-water mark (2,024 B on
+/// the Cortex-M4F, `f32`) is within the 2 KiB budget.
+pub struct Arm3Slots<T: Real> {
+    scratch: Scratch<T>,
+    mech: Option<Arm3Mechanism<T>>,
+    plant: Option<Arm3Plant<T>>,
+}
+
+/// The builder until the mechanism is built, then the plant's system until the plant is.
+enum Scratch<T: Real> {
+    Builder(Option<planar_arm3::Builder<T>>),
+    System(Option<Arm3System<T>>),
+}
+
+/// The system of [`Arm3Plant`]: the penalised arm under the motors' held force.
+type Arm3System<T> = System<T, Actuated<T, LinkagePenalty<T, 2, ARM3_N, ARM3_D>, ARM3_N>, ARM3_N>;
+
+impl<T: ConstReal> Arm3Slots<T> {
+    /// Every slot empty.
+    pub const fn new() -> Self {
+        Self {
+            scratch: Scratch::Builder(None),
+            mech: None,
+            plant: None,
+        }
+    }
+}
+
+impl<T: ConstReal> Default for Arm3Slots<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The arm and its PD + gravity-compensation loop as one [`Method`]: each tick reads the joint
 /// angles and rates, sets the motor torques
 /// `τ = clamp(G(θ) + Kp (θ* − θ) − Kd θ̇, ±effort)` (effort from the URDF's `<limit>`), and takes
-/// one plant step. Kept in one value so that the firmware can hold it in a `static`.
-pub struct Arm3Pd<T: Real> {
+/// one plant step. The mechanism and the plant live in [`Arm3Slots`] (a device's `static`).
+pub struct Arm3Pd<'a, T: Real> {
     /// The plant.
-    pub plant: Arm3Plant<T>,
+    pub plant: &'a mut Arm3Plant<T>,
     /// The emitted mechanism.
-    pub mech: Arm3Mechanism<T>,
+    pub mech: &'a Arm3Mechanism<T>,
     /// The builder's ids (joints, motors).
     pub ids: Arm3Ids,
     u: SVector<T, ARM3_N>,
@@ -104,7 +144,53 @@ pub struct Arm3Pd<T: Real> {
     unsettled: T,
 }
 
-impl<T: Real> Arm3Pd<T> {
+impl<'a, T: ConstReal> Arm3Pd<'a, T> {
+    /// Builds the arm in `slots`, in place: the emitted `planar_arm3::build_in` with `g = 9.81`
+    /// (builder and mechanism in their slots), the mechanism penalised with [`ARM3_OMEGA`]
+    /// under a held force in the builder's place, then Z&S with `β = 0.4` and kept factors on
+    /// it ([`ZhangSkeel::new_in`]). The same arm as [`arm3_plant`] on `planar_arm3::build`, bit
+    /// for bit. Not inlined: the construction's frames are gone before the loop runs.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] from the builder or the plant (none is expected).
+    #[inline(never)]
+    pub fn build_in(slots: &'a mut Arm3Slots<T>) -> Result<Self, ConfigError> {
+        let Arm3Slots {
+            scratch,
+            mech,
+            plant,
+        } = slots;
+        *plant = None;
+        *scratch = Scratch::Builder(None);
+        let ids = match scratch {
+            Scratch::Builder(b) => planar_arm3::build_in(T::lit(ARM3_G), b, mech)?.1,
+            Scratch::System(_) => return Err(INCONSISTENT),
+        };
+        let mech = mech.as_ref().ok_or(INCONSISTENT)?;
+        *scratch = Scratch::System(None);
+        let system = match scratch {
+            Scratch::System(s) => system_in(mech, s)?,
+            Scratch::Builder(_) => return Err(INCONSISTENT),
+        };
+        let (h, params) = (T::lit(ARM3_H), ZsParams::with_beta(T::lit(0.4)));
+        let plant = ZhangSkeel::new_in(plant, system, h, params, DenseKept::new())?;
+        Ok(Self::new(plant, mech, ids))
+    }
+}
+
+impl<'a, T: Real> Arm3Pd<'a, T> {
+    /// The loop on the plant `plant` of the mechanism `mech` (the builder's `ids`), with no
+    /// force commanded yet.
+    pub fn new(plant: &'a mut Arm3Plant<T>, mech: &'a Arm3Mechanism<T>, ids: Arm3Ids) -> Self {
+        Self {
+            plant,
+            mech,
+            ids,
+            u: SVector::zeros(),
+            unsettled: T::zero(),
+        }
+    }
+
     /// The joint angles and rates at `s` (a missing joint reads as zero: the ids are the
     /// builder's own).
     pub fn joints(&self, s: &State<T, ARM3_N>) -> ([T; 3], [T; 3]) {
@@ -141,21 +227,21 @@ impl<T: Real> Arm3Pd<T> {
     }
 }
 
-impl<T: Real> Wrapper for Arm3Pd<T> {
+impl<T: Real> Wrapper for Arm3Pd<'_, T> {
     type Inner = Arm3Plant<T>;
 
     fn inner(&self) -> &Arm3Plant<T> {
-        &self.plant
+        self.plant
     }
 
     fn inner_mut(&mut self) -> &mut Arm3Plant<T> {
-        &mut self.plant
+        self.plant
     }
 }
 
 /// One tick: the law, the motors' generalised force, the held force, the plant's proposal; the
 /// step driver checks and commits it. The state is unchanged on any error.
-impl<T: Real> Method<T, ARM3_N> for Arm3Pd<T> {
+impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
     const ORDER: u32 = <Arm3Plant<T> as Method<T, ARM3_N>>::ORDER;
     const SYMPLECTIC: bool = <Arm3Plant<T> as Method<T, ARM3_N>>::SYMPLECTIC;
     const SYMMETRIC: bool = <Arm3Plant<T> as Method<T, ARM3_N>>::SYMMETRIC;
@@ -188,7 +274,7 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<T> {
     }
 }
 
-/// The arm (built by the emitted `planar_arm3::build` with `g = 9.81`) penalised with
+/// The arm (built by value by the emitted `planar_arm3::build` with `g = 9.81`) penalised with
 /// [`ARM3_OMEGA`], Z&S with `β = 0.4` and kept factors (one factorisation per tick),
 /// `h = 1 ms`, driven from rest at the zero configuration to [`ARM3_TARGET`] by the PD +
 /// gravity-compensation law of [`Arm3Pd`]: [`ARM3_TICKS`] ticks, a state every [`ARM3_EVERY`].
@@ -198,44 +284,65 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<T> {
 /// # Errors
 /// A configuration or step error (none is expected).
 pub fn arm3_pd<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
-    arm3_pd_in(sink, &mut None)
+    let (mech, ids) = arm3_mechanism::<T>()?;
+    let mut plant = arm3_plant(&mech)?;
+    run_arm(sink, Arm3Pd::new(&mut plant, &mech, ids))
 }
 
-/// [`arm3_pd`] with the loop built in `slot`: the firmware passes a `static`, so the mechanism
-/// and the integrator (its matrices) are static RAM, not stack.
+/// [`arm3_pd`] with the arm built in place in `slots` ([`Arm3Pd::build_in`]) rather than by
+/// value: the firmware passes a `static`, so the builder, the mechanism and the integrator (its
+/// matrices) are static RAM, not stack. The host parity test compares its output (on the
+/// device) with [`arm3_pd`]'s (on the host), bit for bit.
 ///
 /// # Errors
 /// As [`arm3_pd`].
-pub fn arm3_pd_in<T: Real, S: Sink<T>>(
+pub fn arm3_pd_in<T: ConstReal, S: Sink<T>>(
     sink: &mut S,
-    slot: &mut Option<Arm3Pd<T>>,
+    slots: &mut Arm3Slots<T>,
 ) -> Result<(), ScenarioError> {
-    let arm = build(slot)?;
+    run_arm(sink, Arm3Pd::build_in(slots)?)
+}
+
+/// Drives `arm` through the run of [`arm3_pd`] and records its results.
+fn run_arm<T: Real, S: Sink<T>>(sink: &mut S, mut arm: Arm3Pd<'_, T>) -> Result<(), ScenarioError> {
     let start = arm.mech.initial_state();
-    let end = drive(sink, "main", arm, start, ARM3_TICKS, ARM3_EVERY)?;
+    let end = drive(sink, "main", &mut arm, start, ARM3_TICKS, ARM3_EVERY)?;
     sink.values("main", "joint_error", &arm.errors(&end));
     sink.values("main", "settle_time", &[arm.settle_time()]);
     Ok(())
 }
 
-/// Not inlined: the construction's temporaries live in this frame, gone before the loop runs.
+/// The plant's system into `slot`, as in [`arm3_plant`], built there
+/// ([`Mechanism::penalised_actuated_in`](macrostep::mechanism::Mechanism::penalised_actuated_in)).
 #[inline(never)]
-fn build<T: Real>(slot: &mut Option<Arm3Pd<T>>) -> Result<&mut Arm3Pd<T>, ConfigError> {
-    *slot = None;
-    let (mech, ids) = planar_arm3::build::<T>(T::lit(ARM3_G))?;
-    let plant = plant(&mech)?;
-    Ok(slot.insert(Arm3Pd {
-        plant,
-        mech,
-        ids,
-        u: SVector::zeros(),
-        unsettled: T::zero(),
-    }))
+fn system_in<'s, T: ConstReal>(
+    mech: &Arm3Mechanism<T>,
+    slot: &'s mut Option<Arm3System<T>>,
+) -> Result<&'s Arm3System<T>, ConfigError> {
+    mech.penalised_actuated_in(slot, T::lit(ARM3_OMEGA))
+        .map(|s| &*s)
 }
 
-/// Penalised with [`ARM3_OMEGA`], `Actuated`, Z&S with `β = 0.4` and kept factors.
-#[inline(never)]
-pub fn plant<T: Real>(mech: &Arm3Mechanism<T>) -> Result<Arm3Plant<T>, ConfigError> {
+/// A slot found in the wrong state (cannot happen: [`Arm3Pd::build_in`] sets each one first).
+const INCONSISTENT: ConfigError = ConfigError::Inconsistent {
+    name: "arm built in its slots",
+};
+
+/// The arm by value: the emitted `planar_arm3::build` with `g = 9.81` (the reference
+/// [`Arm3Pd::build_in`] is checked against on the host).
+///
+/// # Errors
+/// The builder's (none is expected).
+pub fn arm3_mechanism<T: Real>() -> Result<(Arm3Mechanism<T>, Arm3Ids), ConfigError> {
+    planar_arm3::build::<T>(T::lit(ARM3_G))
+}
+
+/// The plant by value: [`ARM3_OMEGA`], `Actuated`, Z&S with `β = 0.4` and kept factors (the
+/// reference [`Arm3Pd::build_in`] is checked against on the host).
+///
+/// # Errors
+/// As [`ZhangSkeel::with_solver`].
+pub fn arm3_plant<T: Real>(mech: &Arm3Mechanism<T>) -> Result<Arm3Plant<T>, ConfigError> {
     let pen = mech.penalised(T::lit(ARM3_OMEGA))?;
     let sys = System::new(pen.mass, Actuated::new(pen.potential));
     let (h, params) = (T::lit(ARM3_H), ZsParams::with_beta(T::lit(0.4)));

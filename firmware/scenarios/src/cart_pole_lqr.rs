@@ -12,7 +12,7 @@ use crate::ScenarioError;
 use core::cell::Cell;
 use macrostep::control::{lqr, RiccatiParams};
 use macrostep::forcing::Actuated;
-use macrostep::linearise::{FourthDerivative, Linearise};
+use macrostep::linearise::{FourthDerivative, Linearise, StepJacobian};
 use macrostep::model::{Hessian, Mass, Potential, System, ThirdDerivative};
 use macrostep::nalgebra::{SMatrix, SVector};
 use macrostep::zs::{ZhangSkeel, ZsParams};
@@ -239,11 +239,25 @@ fn upright_linearisation<T: Real>(
     a: &mut SMatrix<T, 4, 4>,
     b: &mut SMatrix<T, 4, 1>,
 ) -> Result<(), ScenarioError> {
-    let zs = ZhangSkeel::new(frozen_model()?, h, ZsParams::default())?;
-    let j = zs.linearise(&State::at_rest(SVector::zeros()))?;
-    *a = j.a();
-    let b2: SMatrix<T, 4, 2> = j.b();
-    *b = b2.column(0).into_owned();
+    // The integrator used in place (`&` into its `Result`) and the blocks written in place
+    // ([`Linearise::linearise_into`]): nothing large is moved, so the frame holds each once.
+    let built = ZhangSkeel::new(frozen_model()?, h, ZsParams::default());
+    let zs = match &built {
+        Ok(zs) => zs,
+        Err(e) => return Err((*e).into()),
+    };
+    let mut j = StepJacobian::zeros();
+    zs.linearise_into(&State::at_rest(SVector::zeros()), &mut j)?;
+    for r in 0..2 {
+        for c in 0..2 {
+            a[(r, c)] = j.qq[(r, c)];
+            a[(r, c + 2)] = j.qv[(r, c)];
+            a[(r + 2, c)] = j.vq[(r, c)];
+            a[(r + 2, c + 2)] = j.vv[(r, c)];
+        }
+        b[(r, 0)] = j.bq[(r, 0)];
+        b[(r + 2, 0)] = j.bv[(r, 0)];
+    }
     Ok(())
 }
 

@@ -31,9 +31,9 @@ mod verlet_oscillator;
 mod zs_double_pendulum;
 
 pub use arm3_pd::{
-    arm3_gravity_torque, arm3_pd, arm3_pd_in, Arm3Ids, Arm3Pd, Arm3Plant, ARM3_COM, ARM3_D,
-    ARM3_EVERY, ARM3_G, ARM3_H, ARM3_KD, ARM3_KP, ARM3_LINK, ARM3_MASS, ARM3_N, ARM3_OMEGA,
-    ARM3_SETTLE_TOL, ARM3_TARGET, ARM3_TICKS,
+    arm3_gravity_torque, arm3_mechanism, arm3_pd, arm3_pd_in, arm3_plant, Arm3Ids, Arm3Mechanism,
+    Arm3Pd, Arm3Plant, Arm3Slots, ARM3_COM, ARM3_D, ARM3_EVERY, ARM3_G, ARM3_H, ARM3_KD, ARM3_KP,
+    ARM3_LINK, ARM3_MASS, ARM3_N, ARM3_OMEGA, ARM3_SETTLE_TOL, ARM3_TARGET, ARM3_TICKS,
 };
 pub use cart_pole::{mechanism, Controlled, CART_POLE_GAINS, CART_POLE_H};
 pub use cart_pole_lqr::{frozen_model, lqr_gain, sin_cos, FrozenModel, LqrWeights, Upright};

@@ -6,10 +6,11 @@ use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::driver::Method;
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::model::System;
+use macrostep::ConstReal;
 use macrostep::{Integrator, Real, State};
 use macrostep_scenarios::{
-    arm3_gravity_torque, arm3_pd, arm3_pd_in, Arm3Pd, Sink, ARM3_H, ARM3_N, ARM3_SETTLE_TOL,
-    ARM3_TICKS,
+    arm3_gravity_torque, arm3_mechanism, arm3_pd, arm3_pd_in, arm3_plant, Arm3Pd, Arm3Slots, Sink,
+    ARM3_H, ARM3_N, ARM3_SETTLE_TOL, ARM3_TICKS,
 };
 
 /// Collects the values the scenario records after its run.
@@ -29,6 +30,29 @@ fn value(v: &Values, name: &str) -> Vec<f64> {
         .find(|x| x.0 == name)
         .map(|x| x.1.clone())
         .expect(name)
+}
+
+/// The arm the firmware builds in place (`Arm3Pd::build_in`, the emitted `build_in`,
+/// `ZhangSkeel::new_in`) is the arm built by value, bit for bit: the same mechanism and plant
+/// (their `Debug` text prints every field, every number in round-trip form) and the same run.
+fn same_arm<T: ConstReal>() {
+    let (mech, ids) = arm3_mechanism::<T>().expect("mechanism");
+    let plant = arm3_plant(&mech).expect("plant");
+    let mut slots = Arm3Slots::<T>::new();
+    let arm = Arm3Pd::build_in(&mut slots).expect("in place");
+    assert_eq!(arm.ids, ids);
+    assert_eq!(format!("{:?}", arm.mech), format!("{mech:?}"));
+    assert_eq!(format!("{:?}", arm.plant), format!("{plant:?}"));
+    let (mut by_value, mut in_place) = (Values::default(), Values::default());
+    arm3_pd::<T, _>(&mut by_value).expect("by value");
+    arm3_pd_in::<T, _>(&mut in_place, &mut Arm3Slots::new()).expect("in place");
+    assert_eq!(by_value.0, in_place.0);
+}
+
+#[test]
+fn arm3_pd_in_place_is_the_arm_by_value() {
+    same_arm::<f32>();
+    same_arm::<f64>();
 }
 
 #[test]
@@ -53,15 +77,14 @@ fn arm3_pd_reaches_the_target_and_settles_in_f32_and_f64() {
     }
 }
 
-/// The loop in a slot (as the firmware builds it) with the PD gains' effect removed: started at
+/// The loop built in place (as the firmware builds it) with the PD gains' effect removed: started at
 /// a pose, the gravity compensation alone must keep it there. With wrong link data in
 /// `ARM3_MASS`/`ARM3_COM`/`ARM3_LINK` the arm drifts (a 1 % error in the shoulder's moment
 /// drifts it by ≈ 1e-2 rad in 0.5 s).
 #[test]
 fn arm3_pd_gravity_compensation_holds_the_arm() {
-    let mut slot = None;
-    arm3_pd_in::<f64, _>(&mut Values::default(), &mut slot).expect("run");
-    let arm: &mut Arm3Pd<f64> = slot.as_mut().expect("built");
+    let mut slots = Arm3Slots::new();
+    let arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
     // Start at rest at the zero configuration; apply only G(θ) as motor torques.
     let mut s = arm.mech.initial_state();
     let mut u = macrostep::nalgebra::SVector::<f64, ARM3_N>::zeros();
@@ -94,10 +117,9 @@ fn arm3_pd_gravity_compensation_holds_the_arm() {
 /// ω = 1000 it is 1.6e-2, so the test fails for a too-soft penalty).
 #[test]
 fn arm3_pd_tracks_rattle() {
-    let mut slot = None;
-    arm3_pd_in::<f64, _>(&mut Values::default(), &mut slot).expect("run");
-    let arm: &mut Arm3Pd<f64> = slot.as_mut().expect("built");
-    let mech = arm.mech;
+    let mut slots = Arm3Slots::new();
+    let mut arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
+    let mech = *arm.mech;
     let sys = System::new(mech.mass(), Actuated::new(mech.gravity()));
     let mut rattle = Rattle::new(
         sys,

@@ -128,9 +128,16 @@ fn draw(g: &mut Gen<'_>) -> Result<Mech, Outcome> {
 
 /// What an accepted mechanism promises: a finite start, a mass whose inverse is finite, a
 /// finite symmetric damping matrix, an `actuation` that is finite or refused.
-pub fn check_built<const DIM: usize, const N: usize, const D: usize, const S: usize>(
+pub fn check_built<
+    const DIM: usize,
+    const N: usize,
+    const D: usize,
+    const S: usize,
+    const NB: usize,
+    const NJ: usize,
+>(
     g: &mut Gen<'_>,
-    m: &Mechanism<f64, DIM, N, D, S>,
+    m: &Mechanism<f64, DIM, N, D, S, NB, NJ>,
 ) -> Result<(), Outcome> {
     let violation = |what: String| Err(Outcome::Violation(what));
     if !m.initial_state().is_finite() {

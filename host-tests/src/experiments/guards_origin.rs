@@ -38,6 +38,13 @@ pub struct Counts {
     pub false_alarms: usize,
     /// Runs that ended in an `Err` at `H_DIVERGING`.
     pub errors: usize,
+    /// Of the garbage runs, those with an `Ok` step beyond the energy bound (`|ΔE| > 1`, under a
+    /// held force `|E − E₀ − W| > 1`); the rest are garbage by `|g| > 0.1` alone.
+    pub garbage_energy: usize,
+    /// Of the garbage runs, those whose unguarded run at `H_BOUNDED` (an accurate run of the same
+    /// start) is beyond the garbage bounds too: the penalised model's own stretch under the
+    /// force, not an error of the step.
+    pub garbage_at_bounded: usize,
 }
 
 /// One row: a setting (pivot height, or the held force) and a method.
@@ -150,6 +157,11 @@ fn counts(name: &'static str, y: f64, force: f64, starts: usize, steps: usize) -
         let r = method(name, &sys, H_DIVERGING, Guards::default(), &u)(s0, steps);
         c.errors += usize::from(r.err);
         c.garbage += usize::from(r.garbage());
+        c.garbage_energy += usize::from(r.de > 1.0);
+        if r.garbage() {
+            let raw = method(name, &sys, H_BOUNDED, Guards::off(), &u)(s0, steps);
+            c.garbage_at_bounded += usize::from(raw.garbage());
+        }
         let r = method(name, &sys, H_BOUNDED, Guards::default(), &u)(s0, steps);
         if r.err {
             let raw = method(name, &sys, H_BOUNDED, Guards::off(), &u)(s0, steps);
@@ -188,22 +200,26 @@ pub fn report(rows: &[Row], out: &Output) {
     );
     say!(
         out,
-        "{:<12} {:<8} {:>8} {:>8} {:>13}",
+        "{:<12} {:<8} {:>8} {:>8} {:>13} {:>8} {:>10}",
         "setting",
         "method",
         "garbage",
         "errors",
-        "false alarms"
+        "false alarms",
+        "|ΔE| > 1",
+        "also h=0.02"
     );
     for r in rows {
         say!(
             out,
-            "{:<12} {:<8} {:>8} {:>8} {:>13}",
+            "{:<12} {:<8} {:>8} {:>8} {:>13} {:>8} {:>10}",
             r.setting,
             r.method,
             r.counts.garbage,
             r.counts.errors,
-            r.counts.false_alarms
+            r.counts.false_alarms,
+            r.counts.garbage_energy,
+            r.counts.garbage_at_bounded
         );
     }
     let mut settings: Vec<&str> = rows.iter().map(|r| r.setting.as_str()).collect();
@@ -222,6 +238,14 @@ pub fn report(rows: &[Row], out: &Output) {
         };
         figure_int(&format!("{prefix}.garbage_runs"), of(|c| c.garbage));
         figure_int(&format!("{prefix}.false_alarms"), of(|c| c.false_alarms));
+        figure_int(
+            &format!("{prefix}.energy_garbage_runs"),
+            of(|c| c.garbage_energy),
+        );
+        figure_int(
+            &format!("{prefix}.garbage_runs_also_at_bounded_step"),
+            of(|c| c.garbage_at_bounded),
+        );
         for r in rows.iter().filter(|r| r.setting == setting) {
             figure_int(
                 &format!("{prefix}.{}.garbage_runs", r.method),

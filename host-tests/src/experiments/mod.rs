@@ -26,6 +26,7 @@ pub mod guards_overhead;
 pub mod lc_circuit;
 pub mod linearise;
 pub mod lj;
+pub mod peers;
 pub mod quasi_quadratic;
 pub mod reference;
 pub mod sim;

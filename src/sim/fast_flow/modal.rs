@@ -1,7 +1,7 @@
 //! The validation and modal decomposition behind [`StiffLinear::new`](super::StiffLinear::new).
 
-use super::{Friction, Noise};
 use crate::linalg::symmetric_eigen_in_place;
+use crate::sim::{Friction, Noise};
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 

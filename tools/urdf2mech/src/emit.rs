@@ -239,7 +239,7 @@ fn consts(o: &mut String, model: &Model, dim: usize, plane: Option<&Plane>) {
         .filter(|&k| model.joints[k].kind != Kind::Spherical)
         .collect();
     let _ = writeln!(o, "    use macrostep::mechanism::{{body_constraints, body_coordinates, Body, JointKind, Link, Mechanism, MechanismBuilder}};");
-    let _ = writeln!(o, "    use macrostep::{{ConfigError, Real}};\n");
+    let _ = writeln!(o, "    use macrostep::{{ConfigError, ConstReal, Real}};\n");
     let _ = writeln!(
         o,
         "    /// Space dimension ({}).",
@@ -375,12 +375,17 @@ fn consts(o: &mut String, model: &Model, dim: usize, plane: Option<&Plane>) {
     let _ = writeln!(o, "        /// Actuator index of each motor (for `Mechanism::actuation`).\n        pub motors: [usize; MOTORS],\n    }}\n");
 }
 
-/// The `build` function.
+/// The `build` and `build_in` functions and the `describe` they share.
 fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
     let at = |p: V3| match plane {
         Some(pl) => lits(&pl.project(p)),
         None => lits(&p),
     };
+    let _ = writeln!(o, "    /// The builder of [`Mech`].");
+    let _ = writeln!(
+        o,
+        "    pub type Builder<T> = MechanismBuilder<T, DIM, N, D, 0, BODIES, JOINTS>;\n"
+    );
     let _ = writeln!(o, "    /// Builds the mechanism at the URDF's zero configuration, with gravity `g` (m/s², the URDF's");
     let _ = writeln!(o, "    /// `−z`; `g · GRAVITY_IN_PLANE` acts in the mechanism) and a motor on every hinge and slider.");
     let _ = writeln!(o, "    ///\n    /// # Errors\n    /// The builder's `ConfigError` (none for the model as emitted, but `g` is checked).");
@@ -388,10 +393,35 @@ fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
         o,
         "    pub fn build<T: Real>(g: T) -> Result<(Mech<T>, Ids), ConfigError> {{"
     );
+    let _ = writeln!(o, "        let mut b = Builder::<T>::new()?;");
+    let _ = writeln!(o, "        let ids = describe(&mut b, g)?;");
+    let _ = writeln!(o, "        Ok((b.build()?, ids))\n    }}\n");
     let _ = writeln!(
         o,
-        "        let l = T::lit;\n        let mut b = MechanismBuilder::<T, DIM, N, D, 0, BODIES, JOINTS>::new()?;"
+        "    /// [`build`] in place: the builder in `builder`, the mechanism in `slot` (a device's"
     );
+    let _ = writeln!(
+        o,
+        "    /// `static`s), neither on the stack. The same mechanism as [`build`], bit for bit."
+    );
+    let _ = writeln!(
+        o,
+        "    ///\n    /// # Errors\n    /// As [`build`]; `slot` is then `None`."
+    );
+    let _ = writeln!(o, "    pub fn build_in<'m, T: ConstReal>(\n        g: T,\n        builder: &mut Option<Builder<T>>,\n        slot: &'m mut Option<Mech<T>>,\n    ) -> Result<(&'m mut Mech<T>, Ids), ConfigError> {{");
+    let _ = writeln!(o, "        *slot = None;");
+    let _ = writeln!(o, "        let b = Builder::<T>::new_in(builder)?;");
+    let _ = writeln!(o, "        let ids = describe(b, g)?;");
+    let _ = writeln!(o, "        Ok((b.build_in(slot)?, ids))\n    }}\n");
+    let _ = writeln!(
+        o,
+        "    /// Adds the bodies, joints, motors and gravity to the empty builder `b`."
+    );
+    let _ = writeln!(
+        o,
+        "    fn describe<T: Real>(b: &mut Builder<T>, g: T) -> Result<Ids, ConfigError> {{"
+    );
+    let _ = writeln!(o, "        let l = T::lit;");
     for (k, body) in model.bodies.iter().enumerate() {
         let inertia = match plane {
             Some(p) => format!(
@@ -446,8 +476,7 @@ fn build_fn(o: &mut String, model: &Model, plane: Option<&Plane>) {
     let _ = writeln!(o, "        b.gravity(g * l(GRAVITY_IN_PLANE))?;");
     let _ = writeln!(
         o,
-        "        let ids = Ids {{ bodies: [{}], joints, motors }};",
+        "        Ok(Ids {{ bodies: [{}], joints, motors }})\n    }}",
         bodies.join(", ")
     );
-    let _ = writeln!(o, "        Ok((b.build()?, ids))\n    }}");
 }

@@ -40,7 +40,10 @@
 //! `body_constraints` and `JointKind::rows`), the link and joint names, `JOINT_LIMITS`,
 //! `JOINT_DAMPING`, `AXIS_SIGN`, an `Ids` struct and `build::<T>(g)`, which calls
 //! `MechanismBuilder::body` per body, `revolute`/`prismatic`/`spherical` per joint, a
-//! `joint_motor` per hinge and slider, `joint_damping` where the URDF gives one, and `gravity`.
+//! `joint_motor` per hinge and slider, `joint_damping` where the URDF gives one, and `gravity`;
+//! and `build_in::<T>(g, builder, slot)`, the same mechanism bit for bit built in place
+//! (`MechanismBuilder::new_in`, `build_in`) in caller-owned slots, for a device that keeps the
+//! builder and the mechanism in `static`s rather than on a 2 KiB stack.
 //! `DIM = 2` when the model is planar ([`planar`]: every hinge axis parallel, every slider in
 //! the plane, every anchor and centre of mass in one plane), `DIM = 3` otherwise; the module's
 //! docs say which and why.

@@ -8,7 +8,7 @@
 //! differences wrapped into `(−π, π]` (the wrist is a continuous joint and `joint_angle` reads
 //! an `atan2`).
 
-use crate::experiments::chain_peers::methods::fixed;
+use crate::experiments::peers::{self, fixed};
 use crate::experiments::urdf_arms::models::planar_arm3;
 use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
@@ -193,14 +193,13 @@ pub fn problem<'a>(
     refq: &'a [f64],
     span: f64,
 ) -> Problem<'a> {
-    Problem {
-        key: leak(key),
+    peers::problem(
+        key,
         title,
-        error_label: "max |θ − θ_ref| over joints and outputs [rad]",
-        span,
-        error: Box::new(move |obs| max_angle_diff(obs, refq)),
+        "max |θ − θ_ref| over joints and outputs [rad]",
+        Box::new(move |obs| max_angle_diff(obs, refq)),
         methods,
         targets,
-        ratios: Vec::new(),
-    }
+        span,
+    )
 }

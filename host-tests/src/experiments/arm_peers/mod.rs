@@ -16,12 +16,13 @@
 //!   too, timed in interleaved rounds.
 
 pub mod methods;
-pub mod mujoco;
 #[cfg(feature = "peers")]
 pub mod rapier;
 mod report;
 
-use crate::experiments::chain_peers::mujoco::MjPoint;
+use crate::experiments::peers::mujoco::{self, MjPoint, SweepEffort};
+use crate::experiments::peers::penalty_studies;
+pub use crate::experiments::peers::Penalty;
 use crate::experiments::work_precision::search::{self, Search, Study};
 use crate::experiments::Experiment;
 use crate::reference;
@@ -91,18 +92,6 @@ impl Setup {
     }
 }
 
-/// The penalty methods' study at one target.
-pub struct Penalty {
-    /// The target error.
-    pub target: f64,
-    /// The ω chosen (the least candidate with model error ≤ margin × target), if any.
-    pub omega: Option<f64>,
-    /// Model error at that ω (or at the largest candidate when none qualified).
-    pub model_err: f64,
-    /// The study of Z&S and SyLiPN at that ω (target `target` only).
-    pub study: Option<Study>,
-}
-
 /// What the experiment measured.
 pub struct Results {
     /// Span.
@@ -141,6 +130,16 @@ pub fn model_error(omega: f64, span: f64, n_out: usize, refq: &[f64]) -> f64 {
     methods::max_angle_diff(&obs, refq)
 }
 
+/// MuJoCo's sweep of the arm (`mujoco_peer.py --model arm`) against `refq` (three joint angles
+/// per output, flattened).
+///
+/// # Errors
+/// No MuJoCo, or the script's failure.
+pub fn mujoco_sweep(refq: &[f64], effort: SweepEffort) -> Result<Vec<MjPoint>, String> {
+    let model = ["--model", "arm", "--gravity", &methods::G.to_string()].map(String::from);
+    mujoco::sweep(&model, "arm-peers-ref", refq, 3, effort)
+}
+
 /// Runs every method and peer.
 pub fn compute(setup: &Setup) -> Results {
     let (span, n_out) = (setup.span, setup.n_out);
@@ -161,25 +160,12 @@ pub fn compute(setup: &Setup) -> Results {
         ),
         &setup.search,
     );
-    let mut model_errors: Vec<(f64, f64)> = Vec::new();
-    let mut penalty = Vec::new();
-    for &e in &setup.targets {
-        let mut chosen = None;
-        for &w in &setup.omegas {
-            let me = match model_errors.iter().find(|x| x.0 == w) {
-                Some(x) => x.1,
-                None => {
-                    let me = model_error(w, span, n_out, &refq);
-                    model_errors.push((w, me));
-                    me
-                }
-            };
-            if me <= setup.model_margin * e {
-                chosen = Some((w, me));
-                break;
-            }
-        }
-        let study = chosen.map(|(w, _)| {
+    let (penalty, model_errors) = penalty_studies(
+        &setup.targets,
+        &setup.omegas,
+        setup.model_margin,
+        |w| model_error(w, span, n_out, &refq),
+        |e, w| {
             let p = methods::problem(
                 format!("penalty_{e:e}"),
                 format!("3-link arm, penalty ω = {w}"),
@@ -189,24 +175,18 @@ pub fn compute(setup: &Setup) -> Results {
                 span,
             );
             search::study(&p, &setup.search)
-        });
-        penalty.push(Penalty {
-            target: e,
-            omega: chosen.map(|c| c.0),
-            model_err: chosen
-                .map_or_else(|| model_errors.last().map_or(f64::NAN, |x| x.1), |c| c.1),
-            study,
-        });
-    }
+        },
+    );
     let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
     let mujoco = if setup.mujoco {
-        mujoco::sweep(
-            span,
-            n_out,
+        mujoco_sweep(
             &refq,
-            finest,
-            setup.mujoco_rounds,
-            setup.mujoco_max_run,
+            SweepEffort {
+                span,
+                finest,
+                rounds: setup.mujoco_rounds,
+                max_run_seconds: setup.mujoco_max_run,
+            },
         )
     } else {
         Err("MuJoCo peer not run in this setup".into())

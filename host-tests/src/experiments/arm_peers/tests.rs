@@ -56,7 +56,13 @@ fn quick_setup_finds_settings_that_meet_the_target() {
 fn mujoco_rk4_on_the_arm_converges_to_the_reference() {
     let (span, n_out) = (0.5, 2);
     let refq = methods::reference(span, n_out);
-    let pts = mujoco::sweep(span, n_out, &refq, 1e-4, 1, 2.0).unwrap();
+    let effort = SweepEffort {
+        span,
+        finest: 1e-4,
+        rounds: 1,
+        max_run_seconds: 2.0,
+    };
+    let pts = mujoco_sweep(&refq, effort).unwrap();
     let rk4: Vec<_> = pts.iter().filter(|p| p.integrator == "rk4").collect();
     // MuJoCo's arm is the same arm: RK4 reaches 1e-4 / 3 rad at some step, and refining the
     // step lowers the error.

@@ -2,6 +2,7 @@
 //! penalty methods at a chosen ω, its constrained methods, the two minimal-coordinate DOP853
 //! solvers (the O(n) articulated-body chain and the older O(n³) LU one) and rapier.
 
+use crate::experiments::peers::{self, fixed};
 use crate::experiments::work_precision::chain::dop853_angles;
 use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
@@ -46,25 +47,6 @@ fn newton() -> ConstraintNewtonParams<f64> {
         tol: 1e-11,
         manifold_tol: 1e-10,
         ..ConstraintNewtonParams::default()
-    }
-}
-
-/// A fixed-step method whose step divides the output spacing `dt`.
-pub fn fixed<'a>(
-    key: &'static str,
-    label: &'static str,
-    dt: f64,
-    p_min: f64,
-    run: Box<dyn Fn(f64) -> Outcome + 'a>,
-) -> Method<'a> {
-    Method {
-        key,
-        label,
-        param_name: "h",
-        p_max: dt.min(0.5),
-        p_min,
-        snap: Some(dt),
-        run,
     }
 }
 
@@ -180,14 +162,13 @@ pub fn problem<'a>(
     refq: &'a [f64],
     span: f64,
 ) -> Problem<'a> {
-    Problem {
-        key: leak(key),
+    peers::problem(
+        key,
         title,
-        error_label: "max |q − q_rigid| over the outputs",
-        span,
-        error: Box::new(move |obs| max_diff(obs, refq)),
+        "max |q − q_rigid| over the outputs",
+        Box::new(move |obs| max_diff(obs, refq)),
         methods,
         targets,
-        ratios: Vec::new(),
-    }
+        span,
+    )
 }

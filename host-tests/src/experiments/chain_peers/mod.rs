@@ -16,11 +16,13 @@
 //!   (`time.thread_time()`) on a grid of ratio 2^(1/4), without bisection.
 
 pub mod methods;
-pub mod mujoco;
 #[cfg(feature = "peers")]
 pub mod rapier;
 pub(crate) mod report;
 
+use crate::experiments::peers::mujoco::{self, MjPoint, SweepEffort};
+use crate::experiments::peers::penalty_studies;
+pub use crate::experiments::peers::Penalty;
 use crate::experiments::work_precision::search::{self, Search, Study};
 use crate::experiments::Experiment;
 use crate::reference;
@@ -29,7 +31,6 @@ use crate::reference::planar::PlanarChain;
 use crate::report::Output;
 use crate::timing::{self, Timing};
 use macrostep::systems::Chain;
-use mujoco::MjPoint;
 
 /// What to run.
 pub struct Setup {
@@ -115,18 +116,6 @@ impl Setup {
     }
 }
 
-/// The penalty methods' study at one target.
-pub struct Penalty {
-    /// The target error.
-    pub target: f64,
-    /// The ω chosen (the least candidate with model error ≤ margin × target), if any.
-    pub omega: Option<f64>,
-    /// Model error at that ω (or at the largest candidate when none qualified).
-    pub model_err: f64,
-    /// The study of Z&Ss and Z&S at that ω (target `target` only).
-    pub study: Option<Study>,
-}
-
 /// One chain size.
 pub struct Size {
     /// Nodes.
@@ -184,6 +173,22 @@ fn rhs_ns<const D: usize, const C: usize>(rounds: usize) -> [f64; 2] {
     [m[0].median * 1e9, m[1].median * 1e9]
 }
 
+/// MuJoCo's sweep of the chain of `n` (`mujoco_peer.py --model chain`) against `refq` (`2n`
+/// positions per output, flattened).
+///
+/// # Errors
+/// No MuJoCo, or the script's failure.
+pub fn mujoco_sweep(n: usize, refq: &[f64], effort: SweepEffort) -> Result<Vec<MjPoint>, String> {
+    let model = ["--model", "chain", "--n", &n.to_string()].map(String::from);
+    mujoco::sweep(
+        &model,
+        &format!("chain-peers-ref-n{n}"),
+        refq,
+        2 * n,
+        effort,
+    )
+}
+
 /// The study of the chain of `D` nodes (`C = 2D`).
 fn size<const C: usize, const D: usize>(setup: &Setup) -> Size {
     let (span, n_out) = (setup.span, setup.n_out);
@@ -210,27 +215,12 @@ fn size<const C: usize, const D: usize>(setup: &Setup) -> Size {
         ),
         &setup.search,
     );
-    let mut penalty = Vec::new();
-    let mut errs: Vec<(f64, f64)> = Vec::new();
-    for &e in &setup.targets {
-        // The least ω whose model error is within the margin (model errors cached across
-        // targets: they only grow with the target's strictness).
-        let mut chosen = None;
-        for &w in &setup.omegas {
-            let me = match errs.iter().find(|x| x.0 == w) {
-                Some(x) => x.1,
-                None => {
-                    let me = model_error::<C, D>(w, span, n_out, &refq);
-                    errs.push((w, me));
-                    me
-                }
-            };
-            if me <= setup.model_margin * e {
-                chosen = Some((w, me));
-                break;
-            }
-        }
-        let study = chosen.map(|(w, _)| {
+    let (penalty, _) = penalty_studies(
+        &setup.targets,
+        &setup.omegas,
+        setup.model_margin,
+        |w| model_error::<C, D>(w, span, n_out, &refq),
+        |e, w| {
             let p = methods::problem(
                 format!("n{D}.penalty_{e:e}"),
                 format!("chain of {D}, penalty ω = {w}"),
@@ -240,23 +230,19 @@ fn size<const C: usize, const D: usize>(setup: &Setup) -> Size {
                 span,
             );
             search::study(&p, &setup.search)
-        });
-        penalty.push(Penalty {
-            target: e,
-            omega: chosen.map(|c| c.0),
-            model_err: chosen.map_or_else(|| errs.last().map_or(f64::NAN, |x| x.1), |c| c.1),
-            study,
-        });
-    }
+        },
+    );
     let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
     let mujoco = if setup.mujoco {
-        mujoco::sweep(
+        mujoco_sweep(
             D,
-            span,
             &refq,
-            finest,
-            setup.mujoco_rounds,
-            setup.mujoco_max_run,
+            SweepEffort {
+                span,
+                finest,
+                rounds: setup.mujoco_rounds,
+                max_run_seconds: setup.mujoco_max_run,
+            },
         )
     } else {
         Err("MuJoCo peer not run in this setup".into())

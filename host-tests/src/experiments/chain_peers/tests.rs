@@ -65,3 +65,20 @@ fn chosen_omega_is_the_least_with_model_error_within_margin() {
     assert_eq!(p.omega, Some(setup.omegas[k]));
     assert!(p.model_err <= 3e-3);
 }
+
+#[test]
+#[ignore = "needs the mujoco Python package (`cargo xtask peers` installs it)"]
+fn mujoco_rk4_on_the_double_pendulum_converges() {
+    let refq = reference::chain::reference(2, 1.0, 2);
+    let effort = SweepEffort {
+        span: 1.0,
+        finest: 1e-4,
+        rounds: 1,
+        max_run_seconds: 2.0,
+    };
+    let pts = mujoco_sweep(2, &refq, effort).unwrap();
+    let rk4: Vec<&MjPoint> = pts.iter().filter(|p| p.integrator == "rk4").collect();
+    // RK4 reaches 1e-4 / 3 at some step, and refining the step lowers the error.
+    assert!(rk4.last().unwrap().err < 1e-4 / 3.0, "{rk4:?}");
+    assert!(rk4.last().unwrap().err < rk4[0].err, "{rk4:?}");
+}

@@ -55,6 +55,13 @@ impl RunStats {
         first_peak(&self.rdf)
     }
 
+    /// The mean O–O distance of the first (hydrogen-bond) shell, `r < 3.2 Å`, from the
+    /// histogram (bin centres), in Å: the shell's position without the bin-to-bin noise of
+    /// [`first_peak`](Self::first_peak).
+    pub fn first_shell(&self) -> f64 {
+        first_shell(&self.rdf)
+    }
+
     /// L1 distance of this run's O–O histogram from `other`'s.
     pub fn rdf_l1(&self, other: &RunStats) -> f64 {
         l1(&self.rdf, &other.rdf)
@@ -226,6 +233,23 @@ where
 /// `Σ |p − r|` between two normalised histograms (0 = equal, 2 = disjoint).
 pub fn l1(p: &[f64], r: &[f64]) -> f64 {
     p.iter().zip(r).map(|(a, b)| (a - b).abs()).sum()
+}
+
+/// The upper end of the first (hydrogen-bond) shell of the O–O distribution, in Å.
+pub const FIRST_SHELL_MAX: f64 = 3.2;
+
+/// The mean of the histogram below [`FIRST_SHELL_MAX`] (bin centres), in Å.
+pub fn first_shell(rdf: &[f64]) -> f64 {
+    let width = (RDF_MAX - RDF_MIN) / RDF_BINS as f64;
+    let (mut sum, mut mass) = (0.0, 0.0);
+    for (i, p) in rdf.iter().enumerate() {
+        let r = RDF_MIN + (i as f64 + 0.5) * width;
+        if r < FIRST_SHELL_MAX {
+            sum += r * p;
+            mass += p;
+        }
+    }
+    sum / mass
 }
 
 /// Centre of the fullest bin (the hydrogen-bond peak of the O–O distribution), in Å.

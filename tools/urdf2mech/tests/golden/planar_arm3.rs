@@ -27,7 +27,7 @@
 #[allow(clippy::approx_constant)]
 pub mod planar_arm3 {
     use macrostep::mechanism::{body_constraints, body_coordinates, Body, JointKind, Link, Mechanism, MechanismBuilder};
-    use macrostep::{ConfigError, Real};
+    use macrostep::{ConfigError, ConstReal, Real};
 
     /// Space dimension (planar).
     pub const DIM: usize = 2;
@@ -77,14 +77,39 @@ pub mod planar_arm3 {
         pub motors: [usize; MOTORS],
     }
 
+    /// The builder of [`Mech`].
+    pub type Builder<T> = MechanismBuilder<T, DIM, N, D, 0, BODIES, JOINTS>;
+
     /// Builds the mechanism at the URDF's zero configuration, with gravity `g` (m/s², the URDF's
     /// `−z`; `g · GRAVITY_IN_PLANE` acts in the mechanism) and a motor on every hinge and slider.
     ///
     /// # Errors
     /// The builder's `ConfigError` (none for the model as emitted, but `g` is checked).
     pub fn build<T: Real>(g: T) -> Result<(Mech<T>, Ids), ConfigError> {
+        let mut b = Builder::<T>::new()?;
+        let ids = describe(&mut b, g)?;
+        Ok((b.build()?, ids))
+    }
+
+    /// [`build`] in place: the builder in `builder`, the mechanism in `slot` (a device's
+    /// `static`s), neither on the stack. The same mechanism as [`build`], bit for bit.
+    ///
+    /// # Errors
+    /// As [`build`]; `slot` is then `None`.
+    pub fn build_in<'m, T: ConstReal>(
+        g: T,
+        builder: &mut Option<Builder<T>>,
+        slot: &'m mut Option<Mech<T>>,
+    ) -> Result<(&'m mut Mech<T>, Ids), ConfigError> {
+        *slot = None;
+        let b = Builder::<T>::new_in(builder)?;
+        let ids = describe(b, g)?;
+        Ok((b.build_in(slot)?, ids))
+    }
+
+    /// Adds the bodies, joints, motors and gravity to the empty builder `b`.
+    fn describe<T: Real>(b: &mut Builder<T>, g: T) -> Result<Ids, ConfigError> {
         let l = T::lit;
-        let mut b = MechanismBuilder::<T, DIM, N, D, 0, BODIES, JOINTS>::new()?;
         // upper
         let b0 = b.body(Body { mass: l(1.2), com: [l(0.2), l(0.5)], inertia: [[l(0.01625), l(0.0)], [l(0.0), l(0.0)]] })?;
         // fore
@@ -100,7 +125,6 @@ pub mod planar_arm3 {
             *m = b.joint_motor(joints[j])?;
         }
         b.gravity(g * l(GRAVITY_IN_PLANE))?;
-        let ids = Ids { bodies: [b0, b1, b2], joints, motors };
-        Ok((b.build()?, ids))
+        Ok(Ids { bodies: [b0, b1, b2], joints, motors })
     }
 }

@@ -1,5 +1,6 @@
-//! The MuJoCo peer through its Python package: `host-tests/peers/mujoco_chain.py` sweeps
-//! MuJoCo's integrators and time steps on the chain and prints, per sweep point, the error
+//! The MuJoCo peer through its Python package: `host-tests/peers/mujoco_peer.py` builds the
+//! chain (`--model chain --n N`) or the 3-link arm (`--model arm --gravity G`) as an MJCF model,
+//! sweeps MuJoCo's integrators and time steps on it and prints, per sweep point, the error
 //! against the reference this harness hands it (a CSV file) and the thread CPU time measured
 //! inside Python by `time.thread_time()`.
 //!
@@ -24,11 +25,11 @@ pub struct MjPoint {
     pub cost: f64,
 }
 
-/// The path of the script `name` in `host-tests/peers/`.
-fn script(name: &str) -> PathBuf {
+/// The path of `host-tests/peers/mujoco_peer.py`.
+fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("peers")
-        .join(name)
+        .join("mujoco_peer.py")
 }
 
 /// The Python interpreter with `mujoco`, or why there is none.
@@ -72,52 +73,31 @@ pub fn parse(text: &str) -> Result<Vec<MjPoint>, String> {
     Ok(rows)
 }
 
-/// Runs the sweep on the chain of `n` over `span` against `refq` (`n_out` outputs of `2n`
-/// positions, flattened), down to `finest / 3` error.
+/// The sweep's effort: how fine it goes, how long it times.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepEffort {
+    /// Simulated span.
+    pub span: f64,
+    /// The finest target: the sweep stops two steps past `finest / 3`.
+    pub finest: f64,
+    /// Timing rounds per sweep point.
+    pub rounds: usize,
+    /// The CPU seconds one run may take before its integrator's sweep stops.
+    pub max_run_seconds: f64,
+}
+
+/// Runs `mujoco_peer.py` on `model` (its model arguments, e.g. `["--model", "chain", "--n",
+/// "5"]`) with `--reference` a CSV file of `refq` (rows of `row` values, one per output), and
+/// parses its sweep (see [`parse`]). `tag` names the temporary file.
 ///
 /// # Errors
 /// No MuJoCo (see [`python`]), or the script's failure.
 pub fn sweep(
-    n: usize,
-    span: f64,
-    refq: &[f64],
-    finest: f64,
-    rounds: usize,
-    max_run_seconds: f64,
-) -> Result<Vec<MjPoint>, String> {
-    let args = [
-        "--n".to_string(),
-        n.to_string(),
-        "--span".into(),
-        span.to_string(),
-        "--finest".into(),
-        finest.to_string(),
-        "--rounds".into(),
-        rounds.to_string(),
-        "--max-run-seconds".into(),
-        max_run_seconds.to_string(),
-    ];
-    run_script(
-        "mujoco_chain.py",
-        &format!("chain-peers-ref-n{n}"),
-        &args,
-        refq,
-        2 * n,
-    )
-}
-
-/// Runs the MuJoCo script `name` (in `host-tests/peers/`) with `args` and `--reference` a CSV
-/// file of `refq` (rows of `row` values, one per output), and parses its sweep (see [`parse`]).
-/// `tag` names the temporary file.
-///
-/// # Errors
-/// No MuJoCo (see [`python`]), or the script's failure.
-pub fn run_script(
-    name: &str,
+    model: &[String],
     tag: &str,
-    args: &[String],
     refq: &[f64],
     row: usize,
+    effort: SweepEffort,
 ) -> Result<Vec<MjPoint>, String> {
     let py = python()?;
     let path = std::env::temp_dir().join(format!("macrostep-{tag}-{}.csv", std::process::id()));
@@ -128,12 +108,22 @@ pub fn run_script(
     }
     drop(file);
     let out = Command::new(&py)
-        .arg(script(name))
-        .args(args)
+        .arg(script())
+        .args(model)
+        .args([
+            "--span".to_string(),
+            effort.span.to_string(),
+            "--finest".into(),
+            effort.finest.to_string(),
+            "--rounds".into(),
+            effort.rounds.to_string(),
+            "--max-run-seconds".into(),
+            effort.max_run_seconds.to_string(),
+        ])
         .arg("--reference")
         .arg(&path)
         .output()
-        .map_err(|e| format!("running {:?}: {e}", script(name)))?;
+        .map_err(|e| format!("running {:?}: {e}", script()))?;
     let _ = std::fs::remove_file(&path);
     if !out.status.success() {
         return Err(format!(
@@ -184,17 +174,5 @@ mod tests {
         assert_eq!(f[0].1.unwrap().dt, 0.0625);
         assert!(f[1].1.is_none());
         assert!(parse("h\nrk4,x,1,1,ok\n").is_err());
-    }
-
-    #[test]
-    #[ignore = "needs the mujoco Python package (`cargo xtask peers` installs it)"]
-    fn mujoco_rk4_on_the_double_pendulum_converges() {
-        use crate::reference::chain::reference;
-        let refq = reference(2, 1.0, 2);
-        let pts = sweep(2, 1.0, &refq, 1e-4, 1, 2.0).unwrap();
-        let rk4: Vec<&MjPoint> = pts.iter().filter(|p| p.integrator == "rk4").collect();
-        // RK4 reaches 1e-4 / 3 at some step, and refining the step lowers the error.
-        assert!(rk4.last().unwrap().err < 1e-4 / 3.0, "{rk4:?}");
-        assert!(rk4.last().unwrap().err < rk4[0].err, "{rk4:?}");
     }
 }
