@@ -101,7 +101,6 @@ pub struct Controlled<'p, T: Real, I> {
     pub plant: &'p mut I,
     unit: SVector<T, 3>,
     gains: [T; 4],
-    u: SVector<T, 3>,
 }
 
 impl<'p, T: Real, I> Controlled<'p, T, I> {
@@ -113,12 +112,7 @@ impl<'p, T: Real, I> Controlled<'p, T, I> {
 
     /// The loop around `plant` with the gains `gains` (`F = −K (s, θ, ṡ, θ̇)`).
     pub fn with_gains(plant: &'p mut I, unit: SVector<T, 3>, gains: [T; 4]) -> Self {
-        Self {
-            plant,
-            unit,
-            gains,
-            u: SVector::zeros(),
-        }
+        Self { plant, unit, gains }
     }
 
     /// `F = −K x` at `s`.
@@ -164,8 +158,7 @@ impl<T: Real, I: Method<T, 3> + Actuate<T, 3>> Method<T, 3> for Controlled<'_, T
         if !f.finite() {
             return Err(StepError::NonFiniteForce);
         }
-        self.u = self.unit * f;
-        self.plant.set_force(&self.u)?;
+        self.plant.set_force(&(self.unit * f))?;
         self.plant.propose(state, h, next)
     }
 }
