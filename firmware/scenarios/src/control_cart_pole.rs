@@ -7,10 +7,9 @@ use crate::{drive, ScenarioError, Sink};
 use macrostep::forcing::Actuated;
 use macrostep::linalg::DenseKept;
 use macrostep::mechanism::{LinkagePenalty, Mechanism, MechanismBuilder};
-use macrostep::model::System;
 use macrostep::nalgebra::SVector;
 use macrostep::zs::{ZhangSkeel, ZsParams};
-use macrostep::{ConfigError, ConstReal, Real, State};
+use macrostep::{ConfigError, ConstReal, State};
 
 /// The plant of [`control_cart_pole`].
 pub(crate) type Plant<T> =
@@ -80,15 +79,16 @@ const INCONSISTENT: ConfigError = ConfigError::Inconsistent {
     name: "plant built in its slot",
 };
 
-/// [`plant`] built in place in `slot`: the penalised system written into a slot of this frame
-/// ([`Mechanism::penalised_actuated_in`]), the integrator into `slot`
-/// ([`ZhangSkeel::new_in`]). The same integrator as [`plant`], bit for bit. Not inlined: the
-/// system's slot is gone before the loop runs.
+/// The plant of `mech` built in place in `slot`: penalised with `ω = 500` under a held force
+/// (`Actuated`), the system written into a slot of this frame
+/// ([`Mechanism::penalised_actuated_in`]), Z&S with `β = 0.4` and kept factors into `slot`
+/// ([`ZhangSkeel::new_in`], the same integrator as [`ZhangSkeel::with_solver`] on that system,
+/// bit for bit). Not inlined: the system's slot is gone before the loop runs.
 ///
 /// # Errors
-/// As [`plant`]; `slot` is then `None`.
+/// A [`ConfigError`] of the penalty or the integrator (none expected); `slot` is then `None`.
 #[inline(never)]
-fn plant_in<'s, T: ConstReal>(
+pub(crate) fn plant_in<'s, T: ConstReal>(
     mech: &Mechanism<T, 2, 3, 1>,
     slot: &'s mut Option<Plant<T>>,
 ) -> Result<&'s mut Plant<T>, ConfigError> {
@@ -96,13 +96,4 @@ fn plant_in<'s, T: ConstReal>(
     let sys = mech.penalised_actuated_in(&mut sys, T::lit(500.0))?;
     let (h, params) = (T::lit(CART_POLE_H), ZsParams::with_beta(T::lit(0.4)));
     ZhangSkeel::new_in(slot, sys, h, params, DenseKept::new())
-}
-
-/// Penalised with `ω = 500`, `Actuated`, Z&S with `β = 0.4` and kept factors.
-#[inline(never)]
-pub(crate) fn plant<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
-    let pen = mech.penalised(T::lit(500.0))?;
-    let sys = System::new(pen.mass, Actuated::new(pen.potential));
-    let (h, params) = (T::lit(CART_POLE_H), ZsParams::with_beta(T::lit(0.4)));
-    ZhangSkeel::with_solver(sys, h, params, DenseKept::new())
 }
