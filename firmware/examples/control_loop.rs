@@ -106,7 +106,10 @@ fn main() -> ! {
     let Ok(system) = dp.penalised(20.0) else {
         exit_failure()
     };
-    let Ok(mut integrator) = ZhangSkeel::new(system, 0.01, ZsParams::with_beta(0.4)) else {
+    // The integrator used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut built = ZhangSkeel::new(system, 0.01, ZsParams::with_beta(0.4));
+    let Ok(integrator) = &mut built else {
         exit_failure()
     };
     let mut state = dp.initial_state();
@@ -114,7 +117,7 @@ fn main() -> ! {
     let result = control_loop(
         &mut pin,
         &mut delay,
-        &mut integrator,
+        integrator,
         &mut state,
         period_us,
         100,
