@@ -114,14 +114,7 @@ fn main() -> ! {
     };
     let mut state = dp.initial_state();
     let period_us = 10_000; // 100 Hz, and h = 0.01 s: simulated time follows the loop's time
-    let result = control_loop(
-        &mut pin,
-        &mut delay,
-        integrator,
-        &mut state,
-        period_us,
-        100,
-    );
+    let result = control_loop(&mut pin, &mut delay, integrator, &mut state, period_us, 100);
     // The shim reads the register back: the pin must have been left low after the last step.
     let pin_low = pin.is_set_low().unwrap_or(false);
     defmt::info!("pin low after the loop {=bool}", pin_low);
