@@ -106,19 +106,15 @@ fn main() -> ! {
     let Ok(system) = dp.penalised(20.0) else {
         exit_failure()
     };
-    let Ok(mut integrator) = ZhangSkeel::new(system, 0.01, ZsParams::with_beta(0.4)) else {
+    // The integrator used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut built = ZhangSkeel::new(system, 0.01, ZsParams::with_beta(0.4));
+    let Ok(integrator) = &mut built else {
         exit_failure()
     };
     let mut state = dp.initial_state();
     let period_us = 10_000; // 100 Hz, and h = 0.01 s: simulated time follows the loop's time
-    let result = control_loop(
-        &mut pin,
-        &mut delay,
-        &mut integrator,
-        &mut state,
-        period_us,
-        100,
-    );
+    let result = control_loop(&mut pin, &mut delay, integrator, &mut state, period_us, 100);
     // The shim reads the register back: the pin must have been left low after the last step.
     let pin_low = pin.is_set_low().unwrap_or(false);
     defmt::info!("pin low after the loop {=bool}", pin_low);

@@ -6,7 +6,7 @@ use macrostep::driver::{Method, Wrapper};
 use macrostep::forcing::Actuate;
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::nalgebra::SVector;
-use macrostep::{ConfigError, Real, State, StepError};
+use macrostep::{ConfigError, ConstReal, Real, State, StepError};
 
 /// The LQR gains `K` (`F = −K (s, θ, ṡ, θ̇)`) from the discrete Riccati equation at `h = 1 ms`
 /// (`host_tests::experiments::cart_pole::lqr_gains`, `Q = diag(10, 100, 1, 1)`, `R = 0.1`),
@@ -34,7 +34,6 @@ pub const CART_POLE_H: f64 = 1e-3;
 /// None expected (literal, valid parameters).
 #[inline(never)]
 pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
-    let (l, tilt) = (T::lit(0.5), T::lit(0.2));
     // The builder used in place (`&mut` into its `Result`): moving it out would copy it, and
     // the frame would hold it twice.
     let mut fresh = MechanismBuilder::<T, 2, 3, 1>::new();
@@ -42,40 +41,78 @@ pub fn mechanism<T: Real>() -> Result<Mechanism<T, 2, 3, 1>, ConfigError> {
         Ok(b) => b,
         Err(e) => return Err(*e),
     };
+    describe(b)?;
+    b.build()
+}
+
+/// [`mechanism`] built in place: the builder in `builder` ([`MechanismBuilder::new_in`]), the
+/// mechanism in `slot` ([`MechanismBuilder::build_in`]); the same mechanism, bit for bit, with
+/// neither passing through the stack. The builder is not needed afterwards: its slot can hold
+/// something else (`control_cart_pole` builds its plant there).
+///
+/// # Errors
+/// As [`mechanism`]; `slot` is then `None`.
+#[inline(never)]
+pub fn mechanism_in<'m, T: ConstReal>(
+    builder: &mut Option<MechanismBuilder<T, 2, 3, 1>>,
+    slot: &'m mut Option<Mechanism<T, 2, 3, 1>>,
+) -> Result<&'m Mechanism<T, 2, 3, 1>, ConfigError> {
+    *slot = None;
+    let b = MechanismBuilder::<T, 2, 3, 1>::new_in(builder)?;
+    describe(b)?;
+    b.build_in(slot).map(|m| &*m)
+}
+
+/// The cart-pole's nodes, rod, gravity and actuator, added to `b`.
+#[inline(always)]
+fn describe<T: Real>(b: &mut MechanismBuilder<T, 2, 3, 1>) -> Result<(), ConfigError> {
+    let (l, tilt) = (T::lit(0.5), T::lit(0.2));
     let z = T::zero();
     let cart = b.rail_node(T::one(), [z, z], [T::one(), z], z)?;
     let tip = b.node(T::lit(0.1), [l * tilt.sin(), l * tilt.cos()])?;
     b.rod(tip, cart)?;
     b.gravity(T::lit(9.81))?;
     b.force_actuator(cart, [T::one(), z])?;
-    b.build()
+    Ok(())
+}
+
+/// The generalised force of a unit command on the cart-pole's one actuator, a force on the
+/// cart ([`Mechanism::actuation`] at `mech`'s start): a force actuator's map is constant, so a
+/// command `F` acts as `F` times this column at every `q`.
+///
+/// Not inlined: its temporaries are not in its caller's frame.
+///
+/// # Errors
+/// As [`Mechanism::actuation`] (none expected: one actuator, a finite command).
+#[inline(never)]
+pub fn unit_force<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<SVector<T, 3>, ConfigError> {
+    let mut unit = SVector::zeros();
+    mech.actuation(&[T::one()], &mech.initial_state().q, &mut unit)?;
+    Ok(unit)
 }
 
 /// A plant integrator under LQR control: each step observes `(s, θ, ṡ, θ̇)`, sets the held
-/// force `F = −K x` on the cart, and takes one plant step. It borrows the mechanism (for
-/// [`Mechanism::actuation`]) rather than holding a copy: one copy less on the device's stack.
-pub struct Controlled<'m, T: Real, I> {
+/// force `F = −K x` on the cart, and takes one plant step. It borrows the plant (built in place
+/// where the caller keeps it) and holds the actuator's constant map ([`unit_force`]) instead of
+/// the mechanism: neither the plant nor the mechanism is copied onto the loop's stack, and the
+/// mechanism's frame is gone before the loop runs.
+pub struct Controlled<'p, T: Real, I> {
     /// The plant.
-    pub plant: I,
-    mechanism: &'m Mechanism<T, 2, 3, 1>,
+    pub plant: &'p mut I,
+    unit: SVector<T, 3>,
     gains: [T; 4],
-    u: SVector<T, 3>,
 }
 
-impl<'m, T: Real, I> Controlled<'m, T, I> {
-    /// The loop around `plant` with the gains [`CART_POLE_GAINS`].
-    pub fn new(plant: I, mechanism: &'m Mechanism<T, 2, 3, 1>) -> Self {
-        Self::with_gains(plant, mechanism, CART_POLE_GAINS.map(T::lit))
+impl<'p, T: Real, I> Controlled<'p, T, I> {
+    /// The loop around `plant` with the gains [`CART_POLE_GAINS`]; `unit` is the generalised
+    /// force of a unit command ([`unit_force`]).
+    pub fn new(plant: &'p mut I, unit: SVector<T, 3>) -> Self {
+        Self::with_gains(plant, unit, CART_POLE_GAINS.map(T::lit))
     }
 
     /// The loop around `plant` with the gains `gains` (`F = −K (s, θ, ṡ, θ̇)`).
-    pub fn with_gains(plant: I, mechanism: &'m Mechanism<T, 2, 3, 1>, gains: [T; 4]) -> Self {
-        Self {
-            plant,
-            mechanism,
-            gains,
-            u: SVector::zeros(),
-        }
+    pub fn with_gains(plant: &'p mut I, unit: SVector<T, 3>, gains: [T; 4]) -> Self {
+        Self { plant, unit, gains }
     }
 
     /// `F = −K x` at `s`.
@@ -95,11 +132,11 @@ impl<T: Real, I> Wrapper for Controlled<'_, T, I> {
     type Inner = I;
 
     fn inner(&self) -> &I {
-        &self.plant
+        self.plant
     }
 
     fn inner_mut(&mut self) -> &mut I {
-        &mut self.plant
+        self.plant
     }
 }
 
@@ -118,10 +155,10 @@ impl<T: Real, I: Method<T, 3> + Actuate<T, 3>> Method<T, 3> for Controlled<'_, T
         next: &mut State<T, 3>,
     ) -> Result<T, StepError> {
         let f = self.control(state);
-        self.mechanism
-            .actuation(&[f], &state.q, &mut self.u)
-            .map_err(|_| StepError::NonFiniteForce)?;
-        self.plant.set_force(&self.u)?;
+        if !f.finite() {
+            return Err(StepError::NonFiniteForce);
+        }
+        self.plant.set_force(&(self.unit * f))?;
         self.plant.propose(state, h, next)
     }
 }

@@ -14,7 +14,7 @@
 #![deny(missing_docs)]
 
 use macrostep::control::ControlError;
-use macrostep::{ConfigError, Integrator, Real, State, StepError};
+use macrostep::{ConfigError, ConstReal, Integrator, Real, State, StepError};
 
 mod arm3_pd;
 mod cart_pole;
@@ -35,7 +35,9 @@ pub use arm3_pd::{
     Arm3Pd, Arm3Plant, Arm3Slots, ARM3_COM, ARM3_D, ARM3_EVERY, ARM3_G, ARM3_H, ARM3_KD, ARM3_KP,
     ARM3_LINK, ARM3_MASS, ARM3_N, ARM3_OMEGA, ARM3_SETTLE_TOL, ARM3_TARGET, ARM3_TICKS,
 };
-pub use cart_pole::{mechanism, Controlled, CART_POLE_GAINS, CART_POLE_H};
+pub use cart_pole::{
+    mechanism, mechanism_in, unit_force, Controlled, CART_POLE_GAINS, CART_POLE_H,
+};
 pub use cart_pole_lqr::{frozen_model, lqr_gain, sin_cos, FrozenModel, LqrWeights, Upright};
 pub use control_cart_pole::control_cart_pole;
 pub use ekf_cart_pole::{
@@ -70,7 +72,10 @@ pub const NAMES: &[&str] = &[
 ///
 /// The firmware binaries call their scenario function directly (so each links only its own);
 /// this is for the host.
-pub fn run<T: Real, S: Sink<T>>(name: &str, sink: &mut S) -> Option<Result<(), ScenarioError>> {
+pub fn run<T: ConstReal, S: Sink<T>>(
+    name: &str,
+    sink: &mut S,
+) -> Option<Result<(), ScenarioError>> {
     Some(match name {
         "arm3_pd" => arm3_pd(sink),
         "control_cart_pole" => control_cart_pole(sink),

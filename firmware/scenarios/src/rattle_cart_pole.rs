@@ -1,7 +1,7 @@
 //! The same closed loop with RATTLE on the exact rod constraint: a Newton iteration per tick
 //! whose count varies, so its worst-case step (bounded by the iteration cap) exceeds its mean.
 
-use crate::cart_pole::{mechanism, Controlled, CART_POLE_H};
+use crate::cart_pole::{mechanism, unit_force, Controlled, CART_POLE_H};
 use crate::{drive, ScenarioError, Sink};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::forcing::Actuated;
@@ -12,8 +12,6 @@ use macrostep::{ConfigError, Real};
 /// The plant of [`rattle_cart_pole`].
 type Plant<T> =
     Rattle<T, Actuated<T, macrostep::systems::LinearPotential<T, 3>, 3>, Linkage<T, 2, 3, 1>, 3, 1>;
-/// The closed loop of [`rattle_cart_pole`].
-type Loop<'m, T> = Controlled<'m, T, Plant<T>>;
 
 /// The builder's cart-pole ([`mechanism`]) with the exact rod constraint, RATTLE at
 /// `h = 1 ms` (default Newton parameters: `tol = 1000 ε`, at most 20 iterations), the LQR force
@@ -39,25 +37,26 @@ fn closed_loop<T: Real, S: Sink<T>>(
     sink: &mut S,
     mech: &Mechanism<T, 2, 3, 1>,
 ) -> Result<(), ScenarioError> {
-    let mut looped = build(mech);
-    let tick = match &mut looped {
+    // The plant used in place (`&mut` into its `Result`): moving it out would copy it.
+    let mut built = build(mech);
+    let plant = match &mut built {
         Ok(x) => x,
         Err(e) => return Err((*e).into()),
     };
-    drive(sink, "main", tick, mech.initial_state(), 5000, 500)?;
+    let mut tick = Controlled::new(plant, unit_force(mech)?);
+    drive(sink, "main", &mut tick, mech.initial_state(), 5000, 500)?;
     Ok(())
 }
 
-/// RATTLE on the exact rod constraint of `mech`, under the LQR loop.
+/// RATTLE on the exact rod constraint of `mech`, the plant of the LQR loop.
 #[inline(never)]
-fn build<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Loop<'_, T>, ConfigError> {
+fn build<T: Real>(mech: &Mechanism<T, 2, 3, 1>) -> Result<Plant<T>, ConfigError> {
     let exact = mech.system();
     let sys = System::new(exact.mass, Actuated::new(exact.potential));
-    let rattle = Rattle::new(
+    Rattle::new(
         sys,
         mech.constraint(),
         T::lit(CART_POLE_H),
         ConstraintNewtonParams::default(),
-    )?;
-    Ok(Controlled::new(rattle, mech))
+    )
 }

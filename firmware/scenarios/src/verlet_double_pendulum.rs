@@ -14,7 +14,13 @@ use macrostep::Real;
 /// A configuration or step error (none is expected).
 pub fn verlet_double_pendulum<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let dp = DoublePendulum::<T>::paper();
-    let mut vv = VelocityVerlet::new(dp.penalised(T::lit(20.0))?, T::lit(0.005))?;
-    drive(sink, "main", &mut vv, dp.initial_state(), 10_000, 1000)?;
+    // The integrator used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut built = VelocityVerlet::new(dp.penalised(T::lit(20.0))?, T::lit(0.005));
+    let vv = match &mut built {
+        Ok(vv) => vv,
+        Err(e) => return Err((*e).into()),
+    };
+    drive(sink, "main", vv, dp.initial_state(), 10_000, 1000)?;
     Ok(())
 }

@@ -13,7 +13,13 @@ use macrostep::Real;
 /// A configuration or step error (none is expected).
 pub fn verlet_oscillator<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let osc = HarmonicOscillator::new(SVector::<T, 2>::new(T::lit(1.0), T::lit(3.0)))?;
-    let mut vv = VelocityVerlet::new(osc.system(), T::lit(0.1))?;
-    drive(sink, "main", &mut vv, osc.initial_state(), 200, 20)?;
+    // The integrator used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut built = VelocityVerlet::new(osc.system(), T::lit(0.1));
+    let vv = match &mut built {
+        Ok(vv) => vv,
+        Err(e) => return Err((*e).into()),
+    };
+    drive(sink, "main", vv, osc.initial_state(), 200, 20)?;
     Ok(())
 }

@@ -14,7 +14,13 @@ use macrostep::Real;
 pub fn zs_double_pendulum<T: Real, S: Sink<T>>(sink: &mut S) -> Result<(), ScenarioError> {
     let dp = DoublePendulum::<T>::paper();
     let system = dp.penalised(T::lit(20.0))?;
-    let mut zs = ZhangSkeel::new(system, T::lit(0.1), ZsParams::with_beta(T::lit(0.4)))?;
-    drive(sink, "main", &mut zs, dp.initial_state(), 500, 50)?;
+    // The integrator used in place (`&mut` into its `Result`): moving it out would copy it, and
+    // the frame would hold it twice.
+    let mut built = ZhangSkeel::new(system, T::lit(0.1), ZsParams::with_beta(T::lit(0.4)));
+    let zs = match &mut built {
+        Ok(zs) => zs,
+        Err(e) => return Err((*e).into()),
+    };
+    drive(sink, "main", zs, dp.initial_state(), 500, 50)?;
     Ok(())
 }

@@ -16,7 +16,7 @@
 //! - **f32 against f64.** The same scenario in `f64`; the largest difference, relative to the
 //!   value's size (floored at 1), must be within the scenario's tolerance from [`TOLERANCES`].
 
-use macrostep::{Real, State};
+use macrostep::{ConstReal, Real, State};
 use macrostep_scenarios::{Sink, NAMES};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -115,7 +115,7 @@ impl<T: Real> Sink<T> for Recorder<T> {
     }
 }
 
-fn host_run<T: Real>(name: &str) -> Vec<(Key, T)> {
+fn host_run<T: ConstReal>(name: &str) -> Vec<(Key, T)> {
     let mut rec = Recorder { values: Vec::new() };
     match macrostep_scenarios::run::<T, _>(name, &mut rec) {
         Some(Ok(())) => rec.values,
