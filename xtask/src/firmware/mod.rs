@@ -107,13 +107,12 @@ pub fn firmware(args: &[String]) -> Result {
     }
     table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
     run(
-        "firmware: host parity (firmware f32 == host f32 bit for bit; f32 vs f64)",
+        "firmware: the scenarios' host tests (firmware f32 == host f32 bit for bit; f32 vs f64; in-place construction == by value)",
         super::cargo().args([
             "test",
             "--manifest-path",
             "firmware/scenarios/Cargo.toml",
-            "--test",
-            "parity",
+            "--tests",
             "--",
             "--nocapture",
         ]),
