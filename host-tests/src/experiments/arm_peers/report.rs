@@ -1,9 +1,10 @@
 //! The table, figures and chart of `reproduce arm-peers`.
 
-use super::Results;
+use super::{Results, MODEL_TOL};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
 use crate::experiments::peers::report::{self, Compared, Layout};
+use crate::experiments::work_precision::tag;
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -46,6 +47,17 @@ pub fn report(r: &Results, out: &Output) {
     figure("arm-peers.max_angle", r.max_angle);
     for (w, me) in &r.model_errors {
         say!(out, "penalty ω = {w}: model error {}", sci(*me));
+    }
+    for (e, check) in &r.model_tol_check {
+        say!(
+            out,
+            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
+             difference {}",
+            sci(MODEL_TOL / 10.0),
+            sci(MODEL_TOL),
+            sci(*check)
+        );
+        figure(&format!("arm-peers.model_err_tol_check_at_{}", tag(*e)), *check);
     }
     let layout = Layout {
         prefix: "arm-peers".into(),
