@@ -6,8 +6,8 @@
 //! - Reference: DOP853 at `1e-13` on the O(n) articulated-body chain of the same links
 //!   ([`methods::chain`], [`crate::reference::planar`]), to each output exactly.
 //! - The crate's penalty methods (Z&S and SyLiPN, dense solve) on the emitted mechanism's penalty
-//!   form, at the least ω of [`Setup::omegas`] whose model error (the exact penalised solution,
-//!   DOP853 at [`MODEL_TOL`], against the reference) is at most [`Setup::model_margin`] × the target.
+//!   form, at the least ω of [`Effort::omegas`] whose model error (the exact penalised solution,
+//!   DOP853 at [`MODEL_TOL`], against the reference) is at most [`Effort::model_margin`] × the target.
 //! - The exact-joint methods: RATTLE on the emitted mechanism; DOP853 on the articulated-body
 //!   chain at a looser tolerance (the minimal-coordinate peer); rapier's multibody (with the
 //!   `peers` feature, [`rapier`]); MuJoCo through its Python package ([`mujoco`], when installed).
@@ -21,9 +21,8 @@ pub mod rapier;
 mod report;
 
 use crate::experiments::peers::mujoco::{self, MjPoint, SweepEffort};
-use crate::experiments::peers::penalty_studies;
-pub use crate::experiments::peers::Penalty;
-use crate::experiments::work_precision::search::{self, Search, Study};
+use crate::experiments::peers::{self, Comparison, Effort};
+use crate::experiments::work_precision::search::Search;
 use crate::experiments::Experiment;
 use crate::reference;
 use crate::reference::chain::outputs;
@@ -37,19 +36,8 @@ pub struct Setup {
     pub n_out: usize,
     /// Target errors (rad), loosest first.
     pub targets: Vec<f64>,
-    /// Candidate penalty frequencies (1/s), ascending.
-    pub omegas: Vec<f64>,
-    /// The penalty model error allowed, as a fraction of the target.
-    pub model_margin: f64,
-    /// Search and timing effort.
-    pub search: Search,
-    /// Run the MuJoCo peer (when its Python package is installed).
-    pub mujoco: bool,
-    /// MuJoCo: timing rounds per sweep point, and the CPU seconds one run may take before its
-    /// sweep stops.
-    pub mujoco_rounds: usize,
-    /// See [`Setup::mujoco_rounds`].
-    pub mujoco_max_run: f64,
+    /// Penalty ω candidates (1/s) and margin, search, MuJoCo.
+    pub effort: Effort,
 }
 
 impl Setup {
@@ -69,17 +57,19 @@ impl Setup {
             span: 5.0,
             n_out: 10,
             targets: vec![1e-2, 1e-3],
-            omegas: vec![1e4, 3e4, 1e5, 3e5, 1e6],
-            model_margin: 0.3,
-            search: Search {
-                grid_ratio: 2f64.sqrt(),
-                bisect: 2,
-                curve_reps: 1,
-                reps: 3,
+            effort: Effort {
+                omegas: vec![1e4, 3e4, 1e5, 3e5, 1e6],
+                model_margin: 0.3,
+                search: Search {
+                    grid_ratio: 2f64.sqrt(),
+                    bisect: 2,
+                    curve_reps: 1,
+                    reps: 3,
+                },
+                mujoco: true,
+                mujoco_rounds: 3,
+                mujoco_max_run: 5.0,
             },
-            mujoco: true,
-            mujoco_rounds: 3,
-            mujoco_max_run: 5.0,
         }
     }
 
@@ -89,14 +79,17 @@ impl Setup {
             span: 1.0,
             n_out: 2,
             targets: vec![1e-2],
-            omegas: vec![1e4, 3e4, 1e5],
-            search: Search {
-                grid_ratio: 2.0,
-                bisect: 0,
-                curve_reps: 1,
-                reps: 1,
+            effort: Effort {
+                omegas: vec![1e4, 3e4, 1e5],
+                search: Search {
+                    grid_ratio: 2.0,
+                    bisect: 0,
+                    curve_reps: 1,
+                    reps: 1,
+                },
+                mujoco: false,
+                ..Self::paper().effort
             },
-            mujoco: false,
             ..Self::paper()
         }
     }
@@ -108,17 +101,11 @@ pub struct Results {
     pub span: f64,
     /// Targets.
     pub targets: Vec<f64>,
-    /// The exact-joint methods and peers (every target).
-    pub rigid: Study,
-    /// The penalty methods, per target.
-    pub penalty: Vec<Penalty>,
-    /// Every candidate ω's model error, as `(ω, error)`.
-    pub model_errors: Vec<(f64, f64)>,
+    /// The exact-joint methods and peers, the penalty methods, MuJoCo.
+    pub comparison: Comparison,
     /// Per target with a chosen ω: the model error there recomputed at `MODEL_TOL / 10`, as
     /// `(target, |difference| / model error)`: the model error's own accuracy.
     pub model_tol_check: Vec<(f64, f64)>,
-    /// MuJoCo's sweep, or why it did not run.
-    pub mujoco: Result<Vec<MjPoint>, String>,
     /// The reference against itself at `1e-12` (dense output): its accuracy.
     pub reference_check: f64,
     /// The largest joint angle reached (rad, wrapped): how far the arm swings.
@@ -167,35 +154,36 @@ pub fn compute(setup: &Setup) -> Results {
     let max_angle = refq
         .iter()
         .fold(0.0f64, |m, x| m.max(methods::wrap(*x).abs()));
-    let rigid = search::study(
-        &methods::problem(
-            "rigid".into(),
-            format!("3-link arm, exact-joint methods and peers, T = {span}"),
-            methods::rigid(span, n_out),
-            setup.targets.clone(),
-            &refq,
-            span,
-        ),
-        &setup.search,
-    );
-    let (penalty, model_errors) = penalty_studies(
+    let scored = peers::Scored {
+        refq: &refq,
+        error: methods::ERROR,
+        span,
+    };
+    let comparison = peers::compare(
+        &setup.effort,
         &setup.targets,
-        &setup.omegas,
-        setup.model_margin,
+        &scored,
+        (
+            (
+                "rigid".into(),
+                format!("3-link arm, exact-joint methods and peers, T = {span}"),
+            ),
+            methods::rigid(span, n_out),
+        ),
         |w| model_error(w, MODEL_TOL, span, n_out, &refq),
         |e, w| {
-            let p = methods::problem(
-                format!("penalty_{e:e}"),
-                format!("3-link arm, penalty ω = {w}"),
+            (
+                (
+                    format!("penalty_{e:e}"),
+                    format!("3-link arm, penalty ω = {w}"),
+                ),
                 methods::penalty(w, span, n_out),
-                vec![e],
-                &refq,
-                span,
-            );
-            search::study(&p, &setup.search)
+            )
         },
+        |effort| mujoco_sweep(&refq, effort),
     );
-    let model_tol_check = penalty
+    let model_tol_check = comparison
+        .penalty
         .iter()
         .filter_map(|p| {
             let w = p.omega?;
@@ -203,28 +191,11 @@ pub fn compute(setup: &Setup) -> Results {
             Some((p.target, (tight - p.model_err).abs() / p.model_err))
         })
         .collect();
-    let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
-    let mujoco = if setup.mujoco {
-        mujoco_sweep(
-            &refq,
-            SweepEffort {
-                span,
-                finest,
-                rounds: setup.mujoco_rounds,
-                max_run_seconds: setup.mujoco_max_run,
-            },
-        )
-    } else {
-        Err("MuJoCo peer not run in this setup".into())
-    };
     Results {
         span,
         targets: setup.targets.clone(),
-        rigid,
-        penalty,
-        model_errors,
+        comparison,
         model_tol_check,
-        mujoco,
         reference_check,
         max_angle,
     }
