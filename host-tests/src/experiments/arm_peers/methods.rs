@@ -69,7 +69,7 @@ pub fn max_angle_diff(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// The error of `arm-peers`' problems: its label and [`max_angle_diff`].
-pub const ERROR: (&str, fn(&[f64], &[f64]) -> f64) = (
+pub const ERROR: (&str, peers::Distance) = (
     "max |θ − θ_ref| over joints and outputs [rad]",
     max_angle_diff,
 );

@@ -90,7 +90,6 @@ impl Setup {
                 mujoco: false,
                 ..Self::paper().effort
             },
-            ..Self::paper()
         }
     }
 }

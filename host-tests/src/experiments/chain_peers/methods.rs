@@ -21,8 +21,7 @@ pub fn max_diff(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// The error of `chain-peers`' problems: its label and [`max_diff`].
-pub const ERROR: (&str, fn(&[f64], &[f64]) -> f64) =
-    ("max |q − q_rigid| over the outputs", max_diff);
+pub const ERROR: (&str, peers::Distance) = ("max |q − q_rigid| over the outputs", max_diff);
 
 /// The O(n) peer: DOP853 at `rtol = atol = tol` on the articulated-body chain of `N` joints
 /// (`M = 2N`), one solve with dense output; node positions at the outputs, flattened.

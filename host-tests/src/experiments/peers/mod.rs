@@ -1,7 +1,9 @@
-//! What the peer comparisons `reproduce chain-peers` and `reproduce arm-peers` share: the
-//! fixed-step methods and problems they search, the choice of the penalty ω by model error
-//! ([`penalty_studies`]), the MuJoCo peer ([`mujoco`]) and the table, figures and chart of one
-//! comparison ([`report`]).
+//! What the peer comparisons `reproduce chain-peers` and `reproduce arm-peers` share: one
+//! comparison of a model ([`compare`]: the rigid-model methods and peers, the penalty methods at
+//! the ω chosen by model error ([`penalty_studies`]), MuJoCo), its effort ([`Effort`]) and
+//! scoring ([`Scored`]), the fixed-step methods it searches, the rapier peer's multibody runner
+//! (`rapier`, with the `peers` feature), the MuJoCo peer ([`mujoco`]) and the table, figures
+//! and chart of one comparison ([`report`]).
 
 pub mod mujoco;
 #[cfg(feature = "peers")]
@@ -32,13 +34,16 @@ pub fn fixed<'a>(
     }
 }
 
+/// A distance between two flattened observables (`∞` when their lengths differ).
+pub type Distance = fn(&[f64], &[f64]) -> f64;
+
 /// What a comparison's problems are scored against: the reference observables `refq` over
 /// `[0, span]` and the error, its label and its distance `error.1(observables, refq)`.
 pub struct Scored<'a> {
     /// The reference observables, flattened.
     pub refq: &'a [f64],
     /// The error's label and the distance from `refq`.
-    pub error: (&'static str, fn(&[f64], &[f64]) -> f64),
+    pub error: (&'static str, Distance),
     /// Simulated span.
     pub span: f64,
 }
