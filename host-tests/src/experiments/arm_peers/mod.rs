@@ -1,13 +1,14 @@
 //! `reproduce arm-peers`: the planar 3-link arm of `tools/urdf2mech/urdf/planar_arm3.urdf`
 //! swinging freely under gravity from its build pose (stretched horizontally, at rest) over
-//! `T = 5 s` ([`Setup::paper`] says why not longer), every method and peer at equal joint-angle error against the reference, by thread
-//! CPU time.
+//! `T = 5 s` ([`Setup::paper`] says why not longer), every method and peer at equal joint-angle
+//! error against the reference, by thread CPU time.
 //!
 //! - Reference: DOP853 at `1e-13` on the O(n) articulated-body chain of the same links
 //!   ([`methods::chain`], [`crate::reference::planar`]), to each output exactly.
 //! - The crate's penalty methods (Z&S and SyLiPN, dense solve) on the emitted mechanism's penalty
 //!   form, at the least ω of [`Effort::omegas`] whose model error (the exact penalised solution,
-//!   DOP853 at [`MODEL_TOL`], against the reference) is at most [`Effort::model_margin`] × the target.
+//!   DOP853 at [`MODEL_TOL`], against the reference) is at most [`Effort::model_margin`] × the
+//!   target.
 //! - The exact-joint methods: RATTLE on the emitted mechanism; DOP853 on the articulated-body
 //!   chain at a looser tolerance (the minimal-coordinate peer); rapier's multibody (with the
 //!   `peers` feature, [`rapier`]); MuJoCo through its Python package ([`mujoco`], when installed).
@@ -50,8 +51,8 @@ impl Setup {
     /// at `T = 5` and `T = 6`, 3.4e-2 at `T = 7`, 1.5 at `T = 8` and 2.8 at `T = 10` (DOP853 at
     /// 1e-10 on the penalised arm). Over `T = 10` no ω of the list meets 1e-2 and every method
     /// would have to hold ~1e-9 rad at `t = 7.5` to meet 1e-3 there. MuJoCo's sweep of one
-    /// integrator stops at the first run costing more than 5 s of CPU (first-order Euler does
-    /// not reach 1e-3 within that).
+    /// integrator stops at the first run costing more than 5 s of CPU (its first-order
+    /// integrators meet 1e-3 at `dt ≈ 2.7e-6`, about 2.5 s a run, before that).
     pub fn paper() -> Self {
         Self {
             span: 5.0,
@@ -113,9 +114,9 @@ pub struct Results {
 
 /// DOP853's tolerance (`rtol = atol`) on the penalised arm in [`model_error`]. Over `T = 5` at
 /// ω = 3·10⁴ and 10⁵ the model error at 1e-10 and at 1e-12 agree to 1e-6 of itself (measured
-/// 1.46626512e-3 against 1.46626495e-3, 1.32109384e-4 against 1.32109485e-4), while 1e-12 costs
-/// up to 7× more at ω = 10⁵ (the step is bounded by the joints' ringing at ω either way).
-/// Radau IIA (order 5, [`reference::try_solve_radau5_system`]) is no cheaper and wrong here: it
+/// 1.46626512e-3 against 1.46626495e-3, 1.32109384e-4 against 1.32109485e-4), while 1e-12 took
+/// 7× longer at ω = 10⁵ (the step is bounded by the joints' ringing at ω either way). Radau IIA
+/// (order 5, [`reference::try_solve_radau5_system`]) is cheaper at large ω but wrong here: it
 /// damps that ringing instead of following it, and its model error moves by 30 % between
 /// tolerances 1e-11, 1e-12 and 1e-13 (ω = 10⁴, `T = 1`: 2.5e-3, 3.0e-3, 2.3e-3 against
 /// DOP853's 1.85e-3 at 1e-10 and 1e-12 alike).

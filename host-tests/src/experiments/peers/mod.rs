@@ -165,9 +165,9 @@ impl Comparison {
 }
 
 /// One model's comparison at `targets`, scored by `scored`: the study of the `rigid` methods
-/// (problem key and title, methods) at every target; per target the penalty methods `penalty(target,
-/// ω)` at the ω [`penalty_studies`] picks by `model_error`; MuJoCo's `sweep` down to the finest
-/// target (when `effort.mujoco`).
+/// (problem key and title, methods) at every target; per target the penalty methods
+/// `penalty(target, ω)` at the ω [`penalty_studies`] picks by `model_error`; MuJoCo's `sweep`
+/// down to the finest target (when `effort.mujoco`).
 pub fn compare<'a>(
     effort: &Effort,
     targets: &[f64],
