@@ -12,7 +12,7 @@ use crate::experiments::peers::{self, fixed};
 use crate::experiments::urdf_arms::models::planar_arm3;
 use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
-use crate::experiments::work_precision::search::{Method, Outcome, Problem};
+use crate::experiments::work_precision::search::{Method, Outcome};
 use crate::reference::chain::outputs;
 use crate::reference::planar::{solve_at_step_ends, solve_dense, Link, PlanarChain};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
@@ -65,14 +65,14 @@ pub fn wrap(x: f64) -> f64 {
 
 /// Max wrapped angle difference over two flattened observables (∞ when their lengths differ).
 pub fn max_angle_diff(a: &[f64], b: &[f64]) -> f64 {
-    if a.len() != b.len() {
-        return f64::INFINITY;
-    }
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| wrap(x - y).abs())
-        .fold(0.0, f64::max)
+    peers::max_diff_by(a, b, |d| wrap(d).abs())
 }
+
+/// The error of `arm-peers`' problems: its label and [`max_angle_diff`].
+pub const ERROR: (&str, peers::Distance) = (
+    "max |θ − θ_ref| over joints and outputs [rad]",
+    max_angle_diff,
+);
 
 /// Joint angles of chain states (`q − q(0)`), flattened.
 fn chain_angles(ys: &[[f64; 6]]) -> Vec<f64> {
@@ -170,7 +170,7 @@ pub fn rigid<'a>(span: f64, n_out: usize) -> Vec<Method<'a>> {
         },
     ];
     #[cfg(feature = "peers")]
-    for (key, s) in [("rapier_sub1", 1), ("rapier_sub4", 4)] {
+    for (key, s) in peers::rapier::SUBSTEPS {
         methods.push(fixed(
             key,
             leak(format!("rapier multibody, {s} substep(s)")),
@@ -181,25 +181,4 @@ pub fn rigid<'a>(span: f64, n_out: usize) -> Vec<Method<'a>> {
         ));
     }
     methods
-}
-
-/// A problem over `[0, span]` with `n_out` outputs, error against `refq` (joint angles at the
-/// outputs, flattened).
-pub fn problem<'a>(
-    key: String,
-    title: String,
-    methods: Vec<Method<'a>>,
-    targets: Vec<f64>,
-    refq: &'a [f64],
-    span: f64,
-) -> Problem<'a> {
-    peers::problem(
-        key,
-        title,
-        "max |θ − θ_ref| over joints and outputs [rad]",
-        Box::new(move |obs| max_angle_diff(obs, refq)),
-        methods,
-        targets,
-        span,
-    )
 }

@@ -1,9 +1,10 @@
 //! The table, figures and chart of `reproduce arm-peers`.
 
-use super::Results;
+use super::{Results, MODEL_TOL};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
-use crate::experiments::peers::report::{self, Compared, Layout};
+use crate::experiments::peers::report::{self, Layout};
+use crate::experiments::work_precision::tag;
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -11,20 +12,11 @@ use crate::say;
 /// The penalty methods' keys, Z&S (the base of the `÷` column) first.
 const PENALTY_KEYS: [&str; 2] = ["zs", "sylipn"];
 
-fn compared(r: &Results) -> Compared<'_> {
-    Compared {
-        targets: &r.targets,
-        penalty: &r.penalty,
-        rigid: &r.rigid,
-        mujoco: &r.mujoco,
-    }
-}
-
 /// Every method's entry at every target: penalty methods, exact-joint methods and peers,
 /// MuJoCo's integrators.
 #[cfg(test)]
 pub fn entries(r: &Results) -> Vec<Entry> {
-    report::entries(&compared(r), PENALTY_KEYS)
+    report::entries(&r.comparison.compared(&r.targets), PENALTY_KEYS)
 }
 
 /// Prints everything.
@@ -44,8 +36,22 @@ pub fn report(r: &Results, out: &Output) {
     );
     figure("arm-peers.reference_check", r.reference_check);
     figure("arm-peers.max_angle", r.max_angle);
-    for (w, me) in &r.model_errors {
+    for (w, me) in &r.comparison.model_errors {
         say!(out, "penalty ω = {w}: model error {}", sci(*me));
+    }
+    for (e, check) in &r.model_tol_check {
+        say!(
+            out,
+            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
+             difference {}",
+            sci(MODEL_TOL / 10.0),
+            sci(MODEL_TOL),
+            sci(*check)
+        );
+        figure(
+            &format!("arm-peers.model_err_tol_check_at_{}", tag(*e)),
+            *check,
+        );
     }
     let layout = Layout {
         prefix: "arm-peers".into(),
@@ -68,5 +74,5 @@ pub fn report(r: &Results, out: &Output) {
         log_y: true,
         series: Vec::new(),
     };
-    report::report(&compared(r), &layout, chart, out);
+    report::report(&r.comparison.compared(&r.targets), &layout, chart, out);
 }

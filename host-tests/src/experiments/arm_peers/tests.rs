@@ -43,12 +43,28 @@ fn quick_setup_finds_settings_that_meet_the_target() {
         assert!(err <= setup.targets[0] && cost > 0.0, "{key}: {err} at {p}");
     }
     // The chosen ω's model error is within the margin, and a larger ω lowers it.
-    let pen = &r.penalty[0];
-    assert!(pen.model_err <= setup.model_margin * setup.targets[0]);
-    let errs: Vec<f64> = r.model_errors.iter().map(|x| x.1).collect();
+    let pen = &r.comparison.penalty[0];
+    assert!(pen.model_err <= setup.effort.model_margin * setup.targets[0]);
+    // The model error is converged in DOP853's tolerance: a tenth of it moves it by < 1 %.
+    assert_eq!(r.model_tol_check.len(), 1);
+    assert!(r.model_tol_check[0].1 < 1e-2, "{:?}", r.model_tol_check);
+    let errs: Vec<f64> = r.comparison.model_errors.iter().map(|x| x.1).collect();
     if errs.len() > 1 {
         assert!(errs[errs.len() - 1] < errs[0], "{errs:?}");
     }
+}
+
+/// The penalty's model error falls as ω⁻²: at ω = 10⁴ and 10⁵ over 0.5 s, a ratio of 100.
+#[test]
+fn model_error_falls_as_omega_to_the_minus_two() {
+    let (span, n_out) = (0.5, 2);
+    let refq = methods::reference(span, n_out);
+    let (e4, e5) = (
+        model_error(1e4, MODEL_TOL, span, n_out, &refq),
+        model_error(1e5, MODEL_TOL, span, n_out, &refq),
+    );
+    let ratio = e4 / e5;
+    assert!((70.0..140.0).contains(&ratio), "{e4} / {e5} = {ratio}");
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::experiments::peers::{self, fixed};
 use crate::experiments::work_precision::chain::dop853_angles;
 use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
-use crate::experiments::work_precision::search::{Method, Outcome, Problem};
+use crate::experiments::work_precision::search::{Method, Outcome};
 use crate::reference::chain::{angles_start, outputs};
 use crate::reference::planar::{solve_dense, state_from_absolute, PlanarChain};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
@@ -17,14 +17,11 @@ use macrostep::State;
 
 /// Max |a − b| over two flattened observables (∞ when their lengths differ).
 pub fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    if a.len() != b.len() {
-        return f64::INFINITY;
-    }
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
+    peers::max_diff_by(a, b, f64::abs)
 }
+
+/// The error of `chain-peers`' problems: its label and [`max_diff`].
+pub const ERROR: (&str, peers::Distance) = ("max |q − q_rigid| over the outputs", max_diff);
 
 /// The O(n) peer: DOP853 at `rtol = atol = tol` on the articulated-body chain of `N` joints
 /// (`M = 2N`), one solve with dense output; node positions at the outputs, flattened.
@@ -138,8 +135,7 @@ pub fn rigid<'a, const C: usize, const D: usize>(
         ));
     }
     #[cfg(feature = "peers")]
-    for (key, s) in [("rapier_sub1", 1), ("rapier_sub4", 4)] {
-        debug_assert!(super::rapier::SUBSTEPS.contains(&s));
+    for (key, s) in peers::rapier::SUBSTEPS {
         methods.push(fixed(
             key,
             leak(format!("rapier multibody, {s} substep(s)")),
@@ -150,25 +146,4 @@ pub fn rigid<'a, const C: usize, const D: usize>(
         ));
     }
     methods
-}
-
-/// A problem of the chain of `D` nodes over `[0, span]` with `n_out` outputs, error against
-/// `refq` (node positions at the outputs, flattened).
-pub fn problem<'a>(
-    key: String,
-    title: String,
-    methods: Vec<Method<'a>>,
-    targets: Vec<f64>,
-    refq: &'a [f64],
-    span: f64,
-) -> Problem<'a> {
-    peers::problem(
-        key,
-        title,
-        "max |q − q_rigid| over the outputs",
-        Box::new(move |obs| max_diff(obs, refq)),
-        methods,
-        targets,
-        span,
-    )
 }

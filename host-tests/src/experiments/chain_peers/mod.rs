@@ -3,8 +3,8 @@
 //! against the rigid reference, by thread CPU time.
 //!
 //! - The crate's penalty methods (Z&Ss = SyLiPN and Z&S, banded) run on the penalised chain at
-//!   the least ω of [`Setup::omegas`] whose **model error** (the exact penalised solution against
-//!   the rigid one, DOP853 at 1e-12) is at most [`Setup::model_margin`] × the target, one ω per
+//!   the least ω of [`Effort::omegas`] whose **model error** (the exact penalised solution against
+//!   the rigid one, DOP853 at 1e-12) is at most [`Effort::model_margin`] × the target, one ω per
 //!   target: at 1e-2 the model error is ≤ 3e-3.
 //! - The rigid-model methods: RATTLE, SHAKE; the minimal-coordinate peers DOP853 on the O(n)
 //!   articulated-body chain ([`crate::reference::planar`]) and on the O(n³) LU angle equations
@@ -21,9 +21,8 @@ pub mod rapier;
 pub(crate) mod report;
 
 use crate::experiments::peers::mujoco::{self, MjPoint, SweepEffort};
-use crate::experiments::peers::penalty_studies;
-pub use crate::experiments::peers::Penalty;
-use crate::experiments::work_precision::search::{self, Search, Study};
+use crate::experiments::peers::{self, Comparison, Effort};
+use crate::experiments::work_precision::search::Search;
 use crate::experiments::Experiment;
 use crate::reference;
 use crate::reference::chain::{angles_rhs, outputs};
@@ -42,19 +41,8 @@ pub struct Setup {
     pub n_out: usize,
     /// Target errors, loosest first.
     pub targets: Vec<f64>,
-    /// Candidate penalty frequencies, ascending.
-    pub omegas: Vec<f64>,
-    /// The penalty model error allowed, as a fraction of the target.
-    pub model_margin: f64,
-    /// Search and timing effort.
-    pub search: Search,
-    /// Run the MuJoCo peer (when its Python package is installed).
-    pub mujoco: bool,
-    /// MuJoCo: timing rounds per sweep point, and the CPU seconds one run may take before its
-    /// sweep stops.
-    pub mujoco_rounds: usize,
-    /// See [`Setup::mujoco_rounds`].
-    pub mujoco_max_run: f64,
+    /// Penalty ω candidates and margin, search, MuJoCo.
+    pub effort: Effort,
     /// Rounds of the right-hand-side timing (articulated body vs LU).
     pub rhs_rounds: usize,
     /// Largest chain on which the O(n³) LU peer is searched (its right-hand side costs 20× the
@@ -82,17 +70,19 @@ impl Setup {
             span: 3.0,
             n_out: 3,
             targets: vec![1e-1, 1e-2, 1e-3],
-            omegas: vec![100.0, 200.0, 300.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0],
-            model_margin: 0.3,
-            search: Search {
-                grid_ratio: 2f64.sqrt(),
-                bisect: 3,
-                curve_reps: 1,
-                reps: 5,
+            effort: Effort {
+                omegas: vec![100.0, 200.0, 300.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0],
+                model_margin: 0.3,
+                search: Search {
+                    grid_ratio: 2f64.sqrt(),
+                    bisect: 3,
+                    curve_reps: 1,
+                    reps: 5,
+                },
+                mujoco: true,
+                mujoco_rounds: 5,
+                mujoco_max_run: 1.0,
             },
-            mujoco: true,
-            mujoco_rounds: 5,
-            mujoco_max_run: 1.0,
             lu_max_n: 20,
             rhs_rounds: 7,
         }
@@ -103,13 +93,16 @@ impl Setup {
         Self {
             sizes: vec![2, 5],
             targets: vec![1e-1, 1e-2],
-            search: Search {
-                grid_ratio: 2.0,
-                bisect: 1,
-                curve_reps: 1,
-                reps: 3,
+            effort: Effort {
+                search: Search {
+                    grid_ratio: 2.0,
+                    bisect: 1,
+                    curve_reps: 1,
+                    reps: 3,
+                },
+                mujoco: false,
+                ..Self::paper().effort
             },
-            mujoco: false,
             rhs_rounds: 3,
             ..Self::paper()
         }
@@ -120,12 +113,8 @@ impl Setup {
 pub struct Size {
     /// Nodes.
     pub n: usize,
-    /// The rigid-model methods and peers (every target).
-    pub rigid: Study,
-    /// The penalty methods, per target.
-    pub penalty: Vec<Penalty>,
-    /// MuJoCo's sweep, or why it did not run.
-    pub mujoco: Result<Vec<MjPoint>, String>,
+    /// The rigid-model methods and peers, the penalty methods, MuJoCo.
+    pub comparison: Comparison,
     /// Thread CPU ns of one right-hand side: articulated body, LU.
     pub rhs_ns: [f64; 2],
     /// Max difference of the articulated-body reference (1e-13, step ends) from the LU one.
@@ -204,54 +193,37 @@ fn size<const C: usize, const D: usize>(setup: &Setup) -> Size {
         out
     };
     let reference_agreement = methods::max_diff(&aba_ref, &refq);
-    let rigid = search::study(
-        &methods::problem(
-            format!("n{D}.rigid"),
-            format!("chain of {D}, rigid-model methods and peers, T = {span}"),
-            methods::rigid::<C, D>(span, n_out, D <= setup.lu_max_n),
-            setup.targets.clone(),
-            &refq,
-            span,
-        ),
-        &setup.search,
-    );
-    let (penalty, _) = penalty_studies(
+    let scored = peers::Scored {
+        refq: &refq,
+        error: methods::ERROR,
+        span,
+    };
+    let comparison = peers::compare(
+        &setup.effort,
         &setup.targets,
-        &setup.omegas,
-        setup.model_margin,
+        &scored,
+        (
+            (
+                format!("n{D}.rigid"),
+                format!("chain of {D}, rigid-model methods and peers, T = {span}"),
+            ),
+            methods::rigid::<C, D>(span, n_out, D <= setup.lu_max_n),
+        ),
         |w| model_error::<C, D>(w, span, n_out, &refq),
         |e, w| {
-            let p = methods::problem(
-                format!("n{D}.penalty_{e:e}"),
-                format!("chain of {D}, penalty ω = {w}"),
+            (
+                (
+                    format!("n{D}.penalty_{e:e}"),
+                    format!("chain of {D}, penalty ω = {w}"),
+                ),
                 methods::penalty::<C, D>(w, span, n_out),
-                vec![e],
-                &refq,
-                span,
-            );
-            search::study(&p, &setup.search)
+            )
         },
+        |effort| mujoco_sweep(D, &refq, effort),
     );
-    let finest = setup.targets.iter().copied().fold(f64::INFINITY, f64::min);
-    let mujoco = if setup.mujoco {
-        mujoco_sweep(
-            D,
-            &refq,
-            SweepEffort {
-                span,
-                finest,
-                rounds: setup.mujoco_rounds,
-                max_run_seconds: setup.mujoco_max_run,
-            },
-        )
-    } else {
-        Err("MuJoCo peer not run in this setup".into())
-    };
     Size {
         n: D,
-        rigid,
-        penalty,
-        mujoco,
+        comparison,
         rhs_ns: rhs_ns::<D, C>(setup.rhs_rounds),
         reference_agreement,
     }

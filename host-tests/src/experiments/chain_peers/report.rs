@@ -3,7 +3,7 @@
 use super::{Results, Size};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
-use crate::experiments::peers::report::{self, Compared, Layout};
+use crate::experiments::peers::report::{self, Layout};
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -11,20 +11,11 @@ use crate::say;
 /// The penalty methods' keys, Z&Ss (the base of the `÷` column) first.
 const PENALTY_KEYS: [&str; 2] = ["sylipn", "zs"];
 
-fn compared<'a>(s: &'a Size, targets: &'a [f64]) -> Compared<'a> {
-    Compared {
-        targets,
-        penalty: &s.penalty,
-        rigid: &s.rigid,
-        mujoco: &s.mujoco,
-    }
-}
-
 /// Every method's entry at every target of one size: penalty methods, rigid methods and peers,
 /// MuJoCo's integrators.
 #[cfg(test)]
 pub fn entries(s: &Size, targets: &[f64]) -> Vec<Entry> {
-    report::entries(&compared(s, targets), PENALTY_KEYS)
+    report::entries(&s.comparison.compared(targets), PENALTY_KEYS)
 }
 
 /// One size: references, right-hand sides, ω choice, the table and the figures. Every figure
@@ -69,7 +60,7 @@ fn report_size(s: &Size, targets: &[f64], span: f64, out: &Output) {
         log_y: true,
         series: Vec::new(),
     };
-    report::report(&compared(s, targets), &layout, chart, out);
+    report::report(&s.comparison.compared(targets), &layout, chart, out);
 }
 
 /// Prints everything.

@@ -46,6 +46,7 @@ fn chosen_omega_is_the_least_with_model_error_within_margin() {
     let refq = reference::chain::reference(5, span, n_out);
     let e = 1e-2;
     let errs: Vec<f64> = setup
+        .effort
         .omegas
         .iter()
         .map(|&w| model_error::<10, 5>(w, span, n_out, &refq))
@@ -54,15 +55,15 @@ fn chosen_omega_is_the_least_with_model_error_within_margin() {
     assert!(errs[errs.len() - 1] < errs[0] / 50.0, "{errs:?}");
     let k = errs
         .iter()
-        .position(|&m| m <= setup.model_margin * e)
+        .position(|&m| m <= setup.effort.model_margin * e)
         .expect("some ω qualifies");
     let r = compute(&Setup {
         sizes: vec![5],
         targets: vec![e],
         ..Setup::quick()
     });
-    let p = &r.sizes[0].penalty[0];
-    assert_eq!(p.omega, Some(setup.omegas[k]));
+    let p = &r.sizes[0].comparison.penalty[0];
+    assert_eq!(p.omega, Some(setup.effort.omegas[k]));
     assert!(p.model_err <= 3e-3);
 }
 

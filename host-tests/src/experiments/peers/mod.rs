@@ -1,13 +1,19 @@
-//! What the peer comparisons `reproduce chain-peers` and `reproduce arm-peers` share: the
-//! fixed-step methods and problems they search, the choice of the penalty ω by model error
-//! ([`penalty_studies`]), the MuJoCo peer ([`mujoco`]) and the table, figures and chart of one
-//! comparison ([`report`]).
+//! What the peer comparisons `reproduce chain-peers` and `reproduce arm-peers` share: one
+//! comparison of a model ([`compare`]: the rigid-model methods and peers, the penalty methods at
+//! the ω chosen by model error ([`penalty_studies`]), MuJoCo), its effort ([`Effort`]) and
+//! scoring ([`Scored`]), the fixed-step methods it searches, the rapier peer's multibody runner
+//! (`rapier`, with the `peers` feature), the MuJoCo peer ([`mujoco`]) and the table, figures
+//! and chart of one comparison ([`report`]).
 
 pub mod mujoco;
+#[cfg(feature = "peers")]
+pub mod rapier;
 pub mod report;
 
 use crate::experiments::work_precision::leak;
-use crate::experiments::work_precision::search::{ErrorFn, Method, Outcome, Problem, Study};
+use crate::experiments::work_precision::search::{self, Method, Outcome, Problem, Search, Study};
+use mujoco::{MjPoint, SweepEffort};
+use report::Compared;
 
 /// A fixed-step method whose step divides the output spacing `dt`.
 pub fn fixed<'a>(
@@ -28,26 +34,40 @@ pub fn fixed<'a>(
     }
 }
 
-/// A problem over `[0, span]` whose runs' observables are scored by `error` (labelled
-/// `error_label`), without published ratios (the report computes them).
-pub fn problem<'a>(
-    key: String,
-    title: String,
-    error_label: &'static str,
-    error: ErrorFn<'a>,
-    methods: Vec<Method<'a>>,
-    targets: Vec<f64>,
-    span: f64,
-) -> Problem<'a> {
-    Problem {
-        key: leak(key),
-        title,
-        error_label,
-        span,
-        error,
-        methods,
-        targets,
-        ratios: Vec::new(),
+/// A distance between two flattened observables (`∞` when their lengths differ).
+pub type Distance = fn(&[f64], &[f64]) -> f64;
+
+/// What a comparison's problems are scored against: the reference observables `refq` over
+/// `[0, span]` and the error, its label and its distance `error.1(observables, refq)`.
+pub struct Scored<'a> {
+    /// The reference observables, flattened.
+    pub refq: &'a [f64],
+    /// The error's label and the distance from `refq`.
+    pub error: (&'static str, Distance),
+    /// Simulated span.
+    pub span: f64,
+}
+
+impl<'a> Scored<'a> {
+    /// The problem `key` (titled `title`) of `methods` at `targets`, without published ratios
+    /// (the report computes them).
+    pub fn problem(
+        &self,
+        (key, title): (String, String),
+        methods: Vec<Method<'a>>,
+        targets: Vec<f64>,
+    ) -> Problem<'a> {
+        let (refq, diff) = (self.refq, self.error.1);
+        Problem {
+            key: leak(key),
+            title,
+            error_label: self.error.0,
+            span: self.span,
+            error: Box::new(move |obs| diff(obs, refq)),
+            methods,
+            targets,
+            ratios: Vec::new(),
+        }
     }
 }
 
@@ -99,6 +119,103 @@ pub fn penalty_studies(
         });
     }
     (penalty, errs)
+}
+
+/// What every peer comparison runs besides its model: the penalty ω candidates and margin, the
+/// search and timing effort, and MuJoCo's.
+#[derive(Clone, Debug)]
+pub struct Effort {
+    /// Candidate penalty frequencies, ascending.
+    pub omegas: Vec<f64>,
+    /// The penalty model error allowed, as a fraction of the target.
+    pub model_margin: f64,
+    /// Search and timing effort.
+    pub search: Search,
+    /// Run the MuJoCo peer (when its Python package is installed).
+    pub mujoco: bool,
+    /// MuJoCo: timing rounds per sweep point, and the CPU seconds one run may take before its
+    /// sweep stops.
+    pub mujoco_rounds: usize,
+    /// See [`Effort::mujoco_rounds`].
+    pub mujoco_max_run: f64,
+}
+
+/// What one comparison measured.
+pub struct Comparison {
+    /// The rigid-model (exact-joint) methods and peers, at every target.
+    pub rigid: Study,
+    /// The penalty methods, per target.
+    pub penalty: Vec<Penalty>,
+    /// Every candidate ω's model error computed, as `(ω, error)`.
+    pub model_errors: Vec<(f64, f64)>,
+    /// MuJoCo's sweep, or why it did not run.
+    pub mujoco: Result<Vec<MjPoint>, String>,
+}
+
+impl Comparison {
+    /// The view the report prints, at `targets`.
+    pub fn compared<'a>(&'a self, targets: &'a [f64]) -> Compared<'a> {
+        Compared {
+            targets,
+            penalty: &self.penalty,
+            rigid: &self.rigid,
+            mujoco: &self.mujoco,
+        }
+    }
+}
+
+/// One model's comparison at `targets`, scored by `scored`: the study of the `rigid` methods
+/// (problem key and title, methods) at every target; per target the penalty methods
+/// `penalty(target, ω)` at the ω [`penalty_studies`] picks by `model_error`; MuJoCo's `sweep`
+/// down to the finest target (when `effort.mujoco`).
+pub fn compare<'a>(
+    effort: &Effort,
+    targets: &[f64],
+    scored: &Scored<'a>,
+    rigid: ((String, String), Vec<Method<'a>>),
+    model_error: impl FnMut(f64) -> f64,
+    mut penalty: impl FnMut(f64, f64) -> ((String, String), Vec<Method<'a>>),
+    sweep: impl FnOnce(SweepEffort) -> Result<Vec<MjPoint>, String>,
+) -> Comparison {
+    let rigid = search::study(
+        &scored.problem(rigid.0, rigid.1, targets.to_vec()),
+        &effort.search,
+    );
+    let (penalty, model_errors) = penalty_studies(
+        targets,
+        &effort.omegas,
+        effort.model_margin,
+        model_error,
+        |e, w| {
+            let (name, methods) = penalty(e, w);
+            search::study(&scored.problem(name, methods, vec![e]), &effort.search)
+        },
+    );
+    let finest = targets.iter().copied().fold(f64::INFINITY, f64::min);
+    let mujoco = if effort.mujoco {
+        sweep(SweepEffort {
+            span: scored.span,
+            finest,
+            rounds: effort.mujoco_rounds,
+            max_run_seconds: effort.mujoco_max_run,
+        })
+    } else {
+        Err("MuJoCo peer not run in this setup".into())
+    };
+    Comparison {
+        rigid,
+        penalty,
+        model_errors,
+        mujoco,
+    }
+}
+
+/// Max `d(a − b)` over two flattened observables (`∞` when their lengths differ).
+pub fn max_diff_by(a: &[f64], b: &[f64], d: impl Fn(f64) -> f64) -> f64 {
+    if a.len() != b.len() {
+        return f64::INFINITY;
+    }
+    a.iter().zip(b).map(|(x, y)| d(x - y)).fold(0.0, f64::max)
 }
 
 #[cfg(test)]
