@@ -127,27 +127,6 @@ impl<T: Real> Unit<T> {
     }
 }
 
-/// The penalised system's blank: no mass written yet (identity), no gravity, rows of zero
-/// length between node 0 and itself, no penalty, no force. All zero bytes, so the in-place
-/// path clears its slot rather than copying a constant.
-struct Penalised<T, const DIM: usize, const N: usize, const D: usize>(T);
-
-impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Penalised<T, DIM, N, D> {
-    const BLANK: System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N> = System {
-        mass: Mass::IDENTITY,
-        potential: Actuated::new_const(Penalty::blank(
-            LinearPotential::ZERO,
-            Linkage::from_valid(
-                [linkage::Row::Rod(linkage::Rod {
-                    a: Place::Free { offset: 0 },
-                    b: Place::Free { offset: 0 },
-                    length2: T::ZERO,
-                }); D],
-            ),
-        )),
-    };
-}
-
 impl<
         T: Real,
         const DIM: usize,
@@ -217,20 +196,6 @@ impl<
         }
         built
     }
-}
-
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const S: usize,
-        const B: usize,
-        const J: usize,
-    > MechanismBuilder<T, DIM, N, D, S, B, J>
-{
-    /// The empty builder ([`MechanismBuilder::new`]'s) as a constant.
-    const BLANK: Self = Self::blank(Unit::CONST);
 
     /// [`MechanismBuilder::new`] in place in `slot`: the empty builder written straight into
     /// it, for a device that keeps the builder in a `static` rather than on its stack. The same
@@ -254,11 +219,14 @@ impl<
     /// # Errors
     /// As [`MechanismBuilder::new`]; `slot` is then `None`.
     #[inline(never)]
-    pub fn new_in(slot: &mut Option<Self>) -> Result<&mut Self, ConfigError> {
+    pub fn new_in(slot: &mut Option<Self>) -> Result<&mut Self, ConfigError>
+    where
+        T: ConstReal,
+    {
         *slot = None;
         Self::check_dim()?;
         // A constant: copied into the slot, not assembled on the stack.
-        *slot = Some(Self::BLANK);
+        *slot = Some(const { Self::blank(Unit::CONST) });
         slot.as_mut().ok_or(IN_SLOT)
     }
 
@@ -271,11 +239,23 @@ impl<
     pub fn build_in<'m>(
         &self,
         slot: &'m mut Option<Mechanism<T, DIM, N, D, S, B, J>>,
-    ) -> Result<&'m mut Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
+    ) -> Result<&'m mut Mechanism<T, DIM, N, D, S, B, J>, ConfigError>
+    where
+        T: ConstReal,
+    {
         *slot = None;
         self.check_complete()?;
-        // A constant: copied into the slot, not assembled on the stack.
-        *slot = Some(Mechanism::BLANK);
+        // A constant, the empty builder's mechanism: copied into the slot, not assembled on
+        // the stack.
+        *slot = Some(
+            const {
+                Mechanism::records(
+                    &Self::blank(Unit::CONST),
+                    Unit::CONST,
+                    LinearPotential::ZERO,
+                )
+            },
+        );
         let built = match slot.as_mut() {
             Some(m) => m
                 .fill(self)
@@ -370,21 +350,6 @@ impl<
         }
         Ok(())
     }
-}
-
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const S: usize,
-        const B: usize,
-        const J: usize,
-    > Mechanism<T, DIM, N, D, S, B, J>
-{
-    /// The empty builder's mechanism as a constant, completed in place by
-    /// [`Mechanism::fill`].
-    const BLANK: Self = Self::records(&MechanismBuilder::BLANK, Unit::CONST, LinearPotential::ZERO);
 
     /// [`Mechanism::penalised`] under a held force ([`Actuated`], no force yet), built in place
     /// in `slot`: a constant blank copied into the slot, then `ω`, the mass, gravity and the
@@ -414,11 +379,30 @@ impl<
         slot: &'s mut Option<System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>>,
         omega: T,
     ) -> Result<&'s mut System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>, ConfigError>
+    where
+        T: ConstReal,
     {
         *slot = None;
-        // A constant of zero bytes: cleared in the slot, neither assembled on the stack nor
-        // kept in flash.
-        *slot = Some(Penalised::<T, DIM, N, D>::BLANK);
+        // A constant of zero bytes (no mass written yet, no gravity, rows of zero length
+        // between node 0 and itself, no penalty, no force): cleared in the slot, neither
+        // assembled on the stack nor kept in flash.
+        *slot = Some(
+            const {
+                System {
+                    mass: Mass::IDENTITY,
+                    potential: Actuated::new_const(Penalty::blank(
+                        LinearPotential::ZERO,
+                        Linkage::from_valid(
+                            [linkage::Row::Rod(linkage::Rod {
+                                a: Place::Free { offset: 0 },
+                                b: Place::Free { offset: 0 },
+                                length2: T::ZERO,
+                            }); D],
+                        ),
+                    )),
+                }
+            },
+        );
         let Some(sys) = slot.as_mut() else {
             return Err(IN_SLOT);
         };
