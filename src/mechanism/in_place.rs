@@ -258,7 +258,7 @@ impl<
         );
         let built = match slot.as_mut() {
             Some(m) => m
-                .fill(self)
+                .fill_out_of_line(self)
                 .and_then(|()| check_start(&m.linkage, &self.start)),
             None => Err(IN_SLOT),
         };
@@ -310,13 +310,24 @@ impl<
         }
     }
 
+    /// [`Mechanism::fill`] in a frame of its own, for [`MechanismBuilder::build_in`]: its
+    /// temporaries are not under the caller's (the by-value [`MechanismBuilder::build`] takes
+    /// it inline, which keeps the by-value firmware's stack and flash lower).
+    #[inline(never)]
+    fn fill_out_of_line(
+        &mut self,
+        b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
+    ) -> Result<(), ConfigError> {
+        self.fill(b)
+    }
+
     /// Makes `self` the mechanism `b` builds, in place: the builder's records copied field by
     /// field, the mass, gravity and rows computed where they are kept (the start is checked
     /// after, by [`check_start`]).
     ///
     /// # Errors
     /// `"mass"` as [`Mass::set_diagonal`], `"linear"` as [`LinearPotential::new`].
-    #[inline(never)]
+    #[inline(always)]
     fn fill(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
         self.places = b.places;
         self.nodes = b.nodes;
