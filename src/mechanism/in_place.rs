@@ -2,10 +2,10 @@
 //!
 //! [`MechanismBuilder::new`] and [`MechanismBuilder::new_in`] start from the one empty builder
 //! (`MechanismBuilder::blank`); [`MechanismBuilder::build`] and [`MechanismBuilder::build_in`]
-//! run the one sequence of checks and fill a mechanism where it is kept (`Mechanism::fill`,
-//! then `check_start`). The in-place forms write into caller-owned slots (a
-//! device's `static`s) instead of returning by value, so that neither builder nor mechanism
-//! (kilobytes each for a few rigid bodies) passes through the stack.
+//! run the one sequence of checks and complete a mechanism where it is kept (its records from
+//! the builder, then `Mechanism::derive` and `check_start`). The in-place forms write into
+//! caller-owned slots (a device's `static`s) instead of returning by value, so that neither
+//! builder nor mechanism (kilobytes each for a few rigid bodies) passes through the stack.
 //!
 //! A value moved into a slot is first assembled on the stack unless it is a copy of memory that
 //! exists already: a constant, zeros, or another value read through a reference (measured on
@@ -188,7 +188,7 @@ impl<
         let mut built = Ok(Mechanism::records(self, Unit::of(), gravity));
         if let Ok(m) = &mut built {
             if let Err(e) = m
-                .fill(self)
+                .derive(self)
                 .and_then(|()| check_start(&m.linkage, &self.start))
             {
                 built = Err(e);
@@ -258,7 +258,7 @@ impl<
         );
         let built = match slot.as_mut() {
             Some(m) => m
-                .fill_out_of_line(self)
+                .fill(self)
                 .and_then(|()| check_start(&m.linkage, &self.start)),
             None => Err(IN_SLOT),
         };
@@ -281,8 +281,9 @@ impl<
     > Mechanism<T, DIM, N, D, S, B, J>
 {
     /// The mechanism holding `b`'s records, the parts computed from them blank (the identity
-    /// mass, `gravity`, unit rows from the origin to itself, no rails, no joint rows): the
-    /// value [`Mechanism::fill`] starts from.
+    /// mass, `gravity`, unit rows from the origin to itself, no rails, no joint rows), for
+    /// [`Mechanism::derive`] to complete: the by-value build's start, and on the empty
+    /// builder the in-place build's blank.
     const fn records(
         b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
         u: Unit<T>,
@@ -310,40 +311,37 @@ impl<
         }
     }
 
-    /// [`Mechanism::fill`] in a frame of its own, for [`MechanismBuilder::build_in`]: its
-    /// temporaries are not under the caller's (the by-value [`MechanismBuilder::build`] takes
-    /// it inline, which keeps the by-value firmware's stack and flash lower).
+    /// Makes `self`, a blank in its slot, the mechanism `b` builds: the builder's records
+    /// copied field by field, then [`Mechanism::derive`]. Out of line, so that its temporaries
+    /// are not under [`MechanismBuilder::build_in`]'s caller's.
     #[inline(never)]
-    fn fill_out_of_line(
-        &mut self,
-        b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
-    ) -> Result<(), ConfigError> {
-        self.fill(b)
-    }
-
-    /// Makes `self` the mechanism `b` builds, in place: the builder's records copied field by
-    /// field, the mass, gravity and rows computed where they are kept (the start is checked
-    /// after, by [`check_start`]).
-    ///
-    /// # Errors
-    /// `"mass"` as [`Mass::set_diagonal`], `"linear"` as [`LinearPotential::new`].
-    #[inline(always)]
     fn fill(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
         self.places = b.places;
         self.nodes = b.nodes;
         self.links = b.links;
-        self.rails = b.has_rails();
         self.damping = b.damping;
         self.actuators = b.actuators;
         self.n_act = b.n_act;
         self.start = b.start;
         self.springs = Springs::from_valid(b.springs);
         self.node_mass = b.node_mass;
-        self.joint_rows = b.n_joints > 0;
         self.bodies = b.bodies;
         self.n_bodies = b.n_bodies;
         self.joints = b.joints;
         self.n_joints = b.n_joints;
+        self.derive(b)
+    }
+
+    /// Writes in place the parts of `self` computed from `b`'s records: whether it has rails
+    /// and joint rows, the mass, gravity and the rows (the start is checked after, by
+    /// [`check_start`]). Inline, in [`MechanismBuilder::build`] and [`Mechanism::fill`].
+    ///
+    /// # Errors
+    /// `"mass"` as [`Mass::set_diagonal`], `"linear"` as [`LinearPotential::new`].
+    #[inline(always)]
+    fn derive(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
+        self.rails = b.has_rails();
+        self.joint_rows = b.n_joints > 0;
         let (m, w) = node_weights(b);
         if !m.iter().all(|&x| x == T::one()) {
             self.mass.set_diagonal(m)?;
@@ -472,7 +470,7 @@ fn node_weights<
 }
 
 /// Writes `joint`'s rows into `rows` (from its first row on), one row at a time. Out of line:
-/// the row being made is in this frame only, not under the rest of [`Mechanism::fill`].
+/// the row being made is in this frame only, not under the rest of [`Mechanism::derive`].
 #[inline(never)]
 fn joint_rows<T: Real, const DIM: usize, const D: usize>(
     rows: &mut [linkage::Row<T, DIM>; D],
