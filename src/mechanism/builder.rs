@@ -12,8 +12,8 @@ use crate::validate::check_positive;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
-/// Builds a [`Mechanism`] in `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the
-/// coordinates, the forms produced and the errors).
+/// Builds a [`Mechanism`](super::Mechanism) in `DIM ∈ {2, 3}` dimensions (see the
+/// [module docs](super) for the coordinates, the forms produced and the errors).
 ///
 /// The const parameters are exact counts or capacities, so that a mechanism stores only what
 /// it holds:
