@@ -603,3 +603,54 @@ fn a_planar_slider_on_an_incline_falls_at_g_sin_alpha() {
     let (_, a) = m.body_pose(l, &s.q).unwrap();
     assert!((a - SMatrix::<f64, 2, 2>::identity()).amax() < 1e-9, "{a}");
 }
+
+/// Joint dampers on one body, each twice as strong as the last, until their sum overflows:
+/// every accepted call leaves a finite damping matrix, and the one that overflows is refused
+/// as `Overflow "damping"` with the builder unchanged (the dashpots are checked before any is
+/// written).
+fn joint_damping_until_it_overflows<const D: usize>(
+    join: impl Fn(&mut MechanismBuilder<f64, 3, 12, D, 0, 1, 1>, usize) -> usize,
+) {
+    let mut b = MechanismBuilder::<f64, 3, 12, D, 0, 1, 1>::new().unwrap();
+    let l = b.body(body3(1.2, [0.4, 1.0, -0.3])).unwrap();
+    let j = join(&mut b, l);
+    let mut c = 1e300;
+    for accepted in 0.. {
+        let before = format!("{b:?}");
+        match b.joint_damping(j, c) {
+            Ok(()) => {
+                let m = b.build().unwrap().damping();
+                assert!(m.iter().all(|x| x.is_finite()), "accepted {m}");
+                assert!(accepted < 64, "never refused");
+                c *= 2.0;
+            }
+            Err(e) => {
+                assert_eq!(e, ConfigError::Overflow { name: "damping" });
+                assert_eq!(
+                    format!("{b:?}"),
+                    before,
+                    "builder changed by a refused damper"
+                );
+                assert!(accepted > 0, "the first damper (c = 1e300) fits");
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_joint_damper_that_overflows_is_refused_and_leaves_the_builder_untouched() {
+    let (p, a) = ([0.1, 1.0, -0.3], [0.0, 0.3, 1.0]);
+    const HINGE: usize = body_constraints(3) + JointKind::Revolute.rows(3);
+    joint_damping_until_it_overflows::<HINGE>(|b, l| {
+        b.revolute(Link::Ground, Link::Body(l), p, a).unwrap()
+    });
+    const SLIDER: usize = body_constraints(3) + JointKind::Prismatic.rows(3);
+    joint_damping_until_it_overflows::<SLIDER>(|b, l| {
+        b.prismatic(Link::Ground, Link::Body(l), p, a).unwrap()
+    });
+    const BALL: usize = body_constraints(3) + JointKind::Spherical.rows(3);
+    joint_damping_until_it_overflows::<BALL>(|b, l| {
+        b.spherical(Link::Ground, Link::Body(l), p).unwrap()
+    });
+}

@@ -40,6 +40,7 @@
 //! or the plate a thickness). Slender bodies are accepted but put their nodes close together,
 //! so a joint anchor far from the COM has large barycentric weights.
 
+use super::in_place::Unit;
 use super::joint::Link;
 use super::row::BodyPoint;
 use super::MechanismBuilder;
@@ -86,15 +87,9 @@ pub(super) struct BodyRec<T: Real, const DIM: usize> {
 }
 
 impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
+    /// An unused body slot, the builder's blank one.
     pub(super) fn unused() -> Self {
-        Self {
-            offset: 0,
-            mass: T::one(),
-            x0: SVector::zeros(),
-            inv: SMatrix::identity(),
-            radius: T::one(),
-            parent: None,
-        }
+        Unit::of().body()
     }
 
     /// The body-fixed point at `p` (world position at the build pose).

@@ -5,15 +5,15 @@ use super::body::BodyRec;
 use super::joint::Joint;
 use super::linkage::{Linkage, Place};
 use super::spring::Spring;
-use super::{Actuator, Mechanism};
+use super::Actuator;
 use crate::model::Constraint;
 use crate::systems::{Endpoint, Link};
 use crate::validate::check_positive;
 use crate::{ConfigError, Real};
 use nalgebra::{SMatrix, SVector};
 
-/// Builds a [`Mechanism`] in `DIM ∈ {2, 3}` dimensions (see the [module docs](super) for the
-/// coordinates, the forms produced and the errors).
+/// Builds a [`Mechanism`](super::Mechanism) in `DIM ∈ {2, 3}` dimensions (see the
+/// [module docs](super) for the coordinates, the forms produced and the errors).
 ///
 /// The const parameters are exact counts or capacities, so that a mechanism stores only what
 /// it holds:
@@ -89,38 +89,8 @@ impl<
         const J: usize,
     > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
-    /// An empty mechanism, no gravity.
-    ///
-    /// # Errors
-    /// [`ConfigError::Inconsistent`] `"topology"` unless `DIM` is 2 or 3.
-    pub fn new() -> Result<Self, ConfigError> {
-        if DIM != 2 && DIM != 3 {
-            return Err(ConfigError::Inconsistent { name: "topology" });
-        }
-        let ground = Link::anchored(0, SVector::zeros(), T::one());
-        Ok(Self {
-            places: [Place::Ground(SVector::zeros()); N],
-            node_mass: [T::zero(); N],
-            nodes: 0,
-            coords: 0,
-            start: SVector::zeros(),
-            links: [ground; D],
-            rods: 0,
-            g: T::zero(),
-            damping: SMatrix::zeros(),
-            actuators: [Actuator::None; N],
-            n_act: 0,
-            springs: [Spring::unused(); S],
-            n_springs: 0,
-            bodies: [BodyRec::unused(); B],
-            n_bodies: 0,
-            joints: [Joint::unused(); J],
-            n_joints: 0,
-        })
-    }
-
     /// `DIM ∈ {2, 3}`, or [`ConfigError::Inconsistent`] `"topology"` (the check of
-    /// [`MechanismBuilder::new`], written out there too).
+    /// [`MechanismBuilder::new`] and [`MechanismBuilder::new_in`]).
     pub(super) fn check_dim() -> Result<(), ConfigError> {
         if DIM != 2 && DIM != 3 {
             return Err(ConfigError::Inconsistent { name: "topology" });
@@ -354,49 +324,8 @@ impl<
         self.rods - 1
     }
 
-    /// The validated mechanism.
-    ///
-    /// # Errors
-    /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the nodes' coordinates do not add
-    /// up to `N`, `"rods = D"` when fewer than `D` rods were added; [`ConfigError::Overflow`]
-    /// `"g * m"` when a weight is not representable; `"springs = S"` when fewer than `S` springs
-    /// were added; [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` when the start
-    /// positions violate rod `index` (a [`MechanismBuilder::rod_length`] or
-    /// [`MechanismBuilder::pin_length`] whose length is not the start distance of its ends, to
-    /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
-    /// put them).
-    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
-        if self.coords != N {
-            return Err(ConfigError::Inconsistent {
-                name: "coordinates = N",
-            });
-        }
-        if self.rods != D {
-            return Err(ConfigError::Inconsistent { name: "rods = D" });
-        }
-        if self.n_springs != S {
-            return Err(ConfigError::Inconsistent {
-                name: "springs = S",
-            });
-        }
-        for &m in self.node_mass.iter().take(self.nodes) {
-            crate::validate::check_derived(self.g * m, "g * m")?;
-        }
-        // One value returned on every path, built in place: no second copy of the mechanism
-        // in this frame (the stack budget of a device that builds one), and the rows checked
-        // by reference.
-        let mut built = Mechanism::from_builder(self);
-        if let Ok(m) = &built {
-            if let Err(e) = check_start(&m.linkage, &self.start) {
-                built = Err(e);
-            }
-        }
-        built
-    }
-
-    /// The checks of [`MechanismBuilder::build`] before the mechanism is made: the counts and
-    /// every weight `g mᵢ` (written out there too: its code, and the firmware sizes of the
-    /// models built by value, stay as they are).
+    /// The checks of [`MechanismBuilder::build`] and [`MechanismBuilder::build_in`] before the
+    /// mechanism is made: the counts and every weight `g mᵢ`.
     pub(super) fn check_complete(&self) -> Result<(), ConfigError> {
         if self.coords != N {
             return Err(ConfigError::Inconsistent {

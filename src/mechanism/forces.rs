@@ -58,27 +58,49 @@ impl<T: Real, const DIM: usize> Attachment<T, DIM> for Place<T, DIM> {
     }
 }
 
-/// `C += c BᵀB` for a dashpot between two attachments (`B = ∂(p_a − p_b)/∂q`): node places
-/// ([`MechanismBuilder::dashpot`]) or body points ([`MechanismBuilder::joint_damping`]).
-pub(super) fn add_dashpot<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
-    out: &mut SMatrix<T, N, N>,
+/// Column `j` of `c BᵀB` for a dashpot between two attachments (`B = ∂(p_a − p_b)/∂q`): node
+/// places ([`MechanismBuilder::dashpot`]) or body points ([`MechanismBuilder::joint_damping`]).
+fn dashpot_column<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
     a: &P,
     b: &P,
     c: T,
-) {
-    // Column j of BᵀB·c is Bᵀ(c B e_j): scatter each unit coordinate's displacement back.
-    for j in 0..N {
-        let mut e = SVector::<T, N>::zeros();
-        e[j] = T::one();
-        let (da, db) = (a.shift(&e), b.shift(&e));
-        let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
-        let mut col = SVector::<T, N>::zeros();
-        a.gather(&mut col, &v);
-        b.gather(&mut col, &v.map(|x| -x));
-        for i in 0..N {
-            out[(i, j)] += col[i];
+    j: usize,
+) -> SVector<T, N> {
+    // Column j of BᵀB·c is Bᵀ(c B e_j): scatter the unit coordinate's displacement back.
+    let mut e = SVector::<T, N>::zeros();
+    if let Some(x) = e.get_mut(j) {
+        *x = T::one();
+    }
+    let (da, db) = (a.shift(&e), b.shift(&e));
+    let v: [T; DIM] = core::array::from_fn(|k| (da[k] - db[k]) * c);
+    let mut col = SVector::<T, N>::zeros();
+    a.gather(&mut col, &v);
+    b.gather(&mut col, &v.map(|x| -x));
+    col
+}
+
+/// `C += Σₖ cₖ BₖᵀBₖ` for the dashpots `(aₖ, bₖ, cₖ)`, added in their order, unless an entry of
+/// the sum is not finite: [`ConfigError::Overflow`] `"damping"`, `out` unchanged. A first pass
+/// sums and checks each column, a second writes them, so no copy of `C` (`N²` scalars) is
+/// made.
+pub(super) fn add_dashpots<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
+    out: &mut SMatrix<T, N, N>,
+    dashpots: &[(P, P, T)],
+) -> Result<(), ConfigError> {
+    for write in [false, true] {
+        for j in 0..N {
+            let mut col = out.column(j).into_owned();
+            for (a, b, c) in dashpots {
+                col += dashpot_column(a, b, *c, j);
+            }
+            if write {
+                out.set_column(j, &col);
+            } else if !col.iter().all(|x| x.finite()) {
+                return Err(ConfigError::Overflow { name: "damping" });
+            }
         }
     }
+    Ok(())
 }
 
 impl<
@@ -205,13 +227,7 @@ impl<
         b: &Place<T, DIM>,
         c: T,
     ) -> Result<(), ConfigError> {
-        let mut damping = self.damping;
-        add_dashpot(&mut damping, a, b, c);
-        if !damping.iter().all(|x| x.finite()) {
-            return Err(ConfigError::Overflow { name: "damping" });
-        }
-        self.damping = damping;
-        Ok(())
+        add_dashpots(&mut self.damping, &[(*a, *b, c)])
     }
 
     /// A force actuator on node `a` along `axis` (normalised): command `f` applies the force

@@ -1,15 +1,20 @@
-//! Building a mechanism in place: the builder and the mechanism written into caller-owned
-//! slots (a device's `static`s) instead of returned by value, so that neither (kilobytes each
-//! for a few rigid bodies) passes through the stack.
+//! Making a builder and its mechanism, by value and in place, through one path.
+//!
+//! [`MechanismBuilder::new`] and [`MechanismBuilder::new_in`] start from the one empty builder
+//! (`MechanismBuilder::blank`); [`MechanismBuilder::build`] and [`MechanismBuilder::build_in`]
+//! run the one sequence of checks and complete a mechanism where it is kept (its records from
+//! the builder, then `Mechanism::derive` and `check_start`). The in-place forms write into
+//! caller-owned slots (a device's `static`s) instead of returning by value, so that neither
+//! builder nor mechanism (kilobytes each for a few rigid bodies) passes through the stack.
 //!
 //! A value moved into a slot is first assembled on the stack unless it is a copy of memory that
 //! exists already: a constant, zeros, or another value read through a reference (measured on
 //! the Cortex-M4F build of `arm3_pd`: a blank made of `[x; N]` arrays or an aggregate of
 //! several computed parts is assembled in a stack temporary, a constant is copied straight into
-//! the slot). So each `*_in` function writes a constant blank (made from [`ConstReal`]'s zero
-//! and one) into its slot and then writes the fields in place, one at a time. The operations on
-//! the numbers are those of the by-value path, so the result is the same object bit for bit
-//! (the host tests compare them in `f32` and `f64`).
+//! the slot). So the blanks are `const fn`s of the scalar's zero and one (`Unit`): evaluated
+//! on [`ConstReal`]'s constants they are constants the in-place path copies into its slot, on
+//! `T::zero()` and `T::one()` they are the by-value path's values. Every field computed from
+//! the builder is then written in place, one at a time, on both paths.
 
 use super::builder::{check_start, MechanismBuilder};
 use super::joint::{Joint, JointKind, Link};
@@ -28,80 +33,102 @@ const IN_SLOT: ConfigError = ConfigError::Inconsistent {
     name: "mechanism built in its slot",
 };
 
-/// The zero vector as a constant.
-const fn zeros<T: ConstReal, const R: usize>() -> SVector<T, R> {
-    SVector::from_array_storage(ArrayStorage([[T::ZERO; R]; 1]))
+/// The scalar's `0` and `1`, the only numbers in a blank: [`Unit::CONST`] on the in-place path
+/// (every blank is then a constant), [`Unit::of`] on the by-value path.
+#[derive(Clone, Copy)]
+pub(super) struct Unit<T> {
+    zero: T,
+    one: T,
 }
 
-/// The identity matrix as a constant.
-const fn identity<T: ConstReal, const R: usize>() -> SMatrix<T, R, R> {
-    let mut a = [[T::ZERO; R]; R];
-    let mut i = 0;
-    while i < R {
-        a[i][i] = T::ONE;
-        i += 1;
+impl<T: ConstReal> Unit<T> {
+    /// [`ConstReal`]'s zero and one.
+    const CONST: Self = Self {
+        zero: T::ZERO,
+        one: T::ONE,
+    };
+}
+
+impl<T: Real> Unit<T> {
+    /// `T::zero()` and `T::one()`.
+    pub(super) fn of() -> Self {
+        Self {
+            zero: T::zero(),
+            one: T::one(),
+        }
     }
-    SMatrix::from_array_storage(ArrayStorage(a))
-}
 
-/// The constant blanks the in-place values start from: the values the by-value builder's
-/// blanks hold (`MechanismBuilder::new`, `BodyRec::unused`, `Joint::unused`,
-/// `Spring::unused`, `Link::anchored(0, 0, 1)`).
-struct Blank<T, const DIM: usize, const N: usize, const D: usize>(T);
+    /// The zero matrix.
+    const fn zeros<const R: usize, const C: usize>(self) -> SMatrix<T, R, C> {
+        SMatrix::from_array_storage(ArrayStorage([[self.zero; R]; C]))
+    }
 
-impl<T: ConstReal, const DIM: usize, const N: usize, const D: usize> Blank<T, DIM, N, D> {
-    const GROUND: Place<T, DIM> = Place::Ground(zeros());
-    const PLACES: [Place<T, DIM>; N] = [Self::GROUND; N];
-    const LINK: Bar<T, DIM> = Bar {
-        node: 0,
-        to: Endpoint::Anchor(zeros()),
-        length: T::ONE,
-    };
-    const ACTUATORS: [Actuator<T, DIM>; N] = [Actuator::None; N];
-    const LINKAGE: Linkage<T, DIM, N, D> = Linkage::from_valid(
-        [linkage::Row::Rod(linkage::Rod {
-            a: Self::GROUND,
-            b: Self::GROUND,
-            length2: T::ONE,
-        }); D],
-    );
-    /// The penalised system's blank: no mass written yet (identity), no gravity, rows of zero
-    /// length between node 0 and itself, no penalty, no force.
-    const PENALISED: System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N> = System {
-        mass: Mass::IDENTITY,
-        potential: Actuated::new_const(Penalty::blank(
-            LinearPotential::ZERO,
-            Linkage::from_valid(
-                [linkage::Row::Rod(linkage::Rod {
-                    a: Place::Free { offset: 0 },
-                    b: Place::Free { offset: 0 },
-                    length2: T::ZERO,
-                }); D],
-            ),
-        )),
-    };
-    const SPRING: Spring<T, DIM> = Spring::blank(Self::GROUND, T::ZERO);
-    const BODY: BodyRec<T, DIM> = BodyRec {
-        offset: 0,
-        mass: T::ONE,
-        x0: zeros(),
-        inv: identity(),
-        radius: T::ONE,
-        parent: None,
-    };
-    const JOINT: Joint<T, DIM> = Joint {
-        kind: JointKind::Fixed,
-        parent: Link::Ground,
-        child: 0,
-        anchor: zeros(),
-        frame: [zeros(); 3],
-        r: T::ONE,
-        first_row: 0,
-    };
+    /// The identity matrix.
+    const fn identity<const R: usize>(self) -> SMatrix<T, R, R> {
+        let mut a = [[self.zero; R]; R];
+        let mut i = 0;
+        while i < R {
+            a[i][i] = self.one;
+            i += 1;
+        }
+        SMatrix::from_array_storage(ArrayStorage(a))
+    }
+
+    /// The origin, a ground place.
+    const fn ground<const DIM: usize>(self) -> Place<T, DIM> {
+        Place::Ground(self.zeros())
+    }
+
+    /// An unused rod slot: `Link::anchored(0, 0, 1)`.
+    const fn link<const DIM: usize>(self) -> Bar<T, DIM> {
+        Bar {
+            node: 0,
+            to: Endpoint::Anchor(self.zeros()),
+            length: self.one,
+        }
+    }
+
+    /// An unused body slot (a unit mass at the origin, its frame the identity).
+    pub(super) const fn body<const DIM: usize>(self) -> BodyRec<T, DIM> {
+        BodyRec {
+            offset: 0,
+            mass: self.one,
+            x0: self.zeros(),
+            inv: self.identity(),
+            radius: self.one,
+            parent: None,
+        }
+    }
+
+    /// An unused joint slot (fixed to the ground, a unit size).
+    const fn joint<const DIM: usize>(self) -> Joint<T, DIM> {
+        Joint {
+            kind: JointKind::Fixed,
+            parent: Link::Ground,
+            child: 0,
+            anchor: self.zeros(),
+            frame: [self.zeros(); 3],
+            r: self.one,
+            first_row: 0,
+        }
+    }
+
+    /// Unit rows from the origin to itself: a mechanism's rows before they are written.
+    const fn linkage<const DIM: usize, const N: usize, const D: usize>(
+        self,
+    ) -> Linkage<T, DIM, N, D> {
+        Linkage::from_valid(
+            [linkage::Row::Rod(linkage::Rod {
+                a: self.ground(),
+                b: self.ground(),
+                length2: self.one,
+            }); D],
+        )
+    }
 }
 
 impl<
-        T: ConstReal,
+        T: Real,
         const DIM: usize,
         const N: usize,
         const D: usize,
@@ -110,71 +137,66 @@ impl<
         const J: usize,
     > MechanismBuilder<T, DIM, N, D, S, B, J>
 {
-    /// The empty builder ([`MechanismBuilder::new`]'s) as a constant.
-    const BLANK: Self = Self {
-        places: Blank::<T, DIM, N, D>::PLACES,
-        node_mass: [T::ZERO; N],
-        nodes: 0,
-        coords: 0,
-        start: zeros(),
-        links: [Blank::<T, DIM, N, D>::LINK; D],
-        rods: 0,
-        g: T::ZERO,
-        damping: SMatrix::from_array_storage(ArrayStorage([[T::ZERO; N]; N])),
-        actuators: Blank::<T, DIM, N, D>::ACTUATORS,
-        n_act: 0,
-        springs: [Blank::<T, DIM, N, D>::SPRING; S],
-        n_springs: 0,
-        bodies: [Blank::<T, DIM, N, D>::BODY; B],
-        n_bodies: 0,
-        joints: [Blank::<T, DIM, N, D>::JOINT; J],
-        n_joints: 0,
-    };
-}
+    /// The empty builder, no gravity, made of `u`'s zero and one.
+    const fn blank(u: Unit<T>) -> Self {
+        Self {
+            places: [u.ground(); N],
+            node_mass: [u.zero; N],
+            nodes: 0,
+            coords: 0,
+            start: u.zeros(),
+            links: [u.link(); D],
+            rods: 0,
+            g: u.zero,
+            damping: u.zeros(),
+            actuators: [Actuator::None; N],
+            n_act: 0,
+            springs: [Spring::blank(u.ground(), u.zero); S],
+            n_springs: 0,
+            bodies: [u.body(); B],
+            n_bodies: 0,
+            joints: [u.joint(); J],
+            n_joints: 0,
+        }
+    }
 
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const S: usize,
-        const B: usize,
-        const J: usize,
-    > Mechanism<T, DIM, N, D, S, B, J>
-{
-    /// A mechanism as a constant, completed in place by [`Mechanism::fill`].
-    const BLANK: Self = Self {
-        places: Blank::<T, DIM, N, D>::PLACES,
-        nodes: 0,
-        mass: Mass::IDENTITY,
-        gravity: LinearPotential::ZERO,
-        links: [Blank::<T, DIM, N, D>::LINK; D],
-        linkage: Blank::<T, DIM, N, D>::LINKAGE,
-        rails: false,
-        damping: SMatrix::from_array_storage(ArrayStorage([[T::ZERO; N]; N])),
-        actuators: Blank::<T, DIM, N, D>::ACTUATORS,
-        n_act: 0,
-        start: zeros(),
-        springs: Springs::from_valid([Blank::<T, DIM, N, D>::SPRING; S]),
-        node_mass: [T::ZERO; N],
-        joint_rows: false,
-        bodies: [Blank::<T, DIM, N, D>::BODY; B],
-        n_bodies: 0,
-        joints: [Blank::<T, DIM, N, D>::JOINT; J],
-        n_joints: 0,
-    };
-}
+    /// An empty mechanism, no gravity.
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"topology"` unless `DIM` is 2 or 3.
+    pub fn new() -> Result<Self, ConfigError> {
+        Self::check_dim()?;
+        Ok(Self::blank(Unit::of()))
+    }
 
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const S: usize,
-        const B: usize,
-        const J: usize,
-    > MechanismBuilder<T, DIM, N, D, S, B, J>
-{
+    /// The validated mechanism.
+    ///
+    /// # Errors
+    /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the nodes' coordinates do not add
+    /// up to `N`, `"rods = D"` when fewer than `D` rods were added; [`ConfigError::Overflow`]
+    /// `"g * m"` when a weight is not representable; `"springs = S"` when fewer than `S` springs
+    /// were added; [`ConfigError::StartMismatch`] `{ name: "rod", index, .. }` when the start
+    /// positions violate rod `index` (a [`MechanismBuilder::rod_length`] or
+    /// [`MechanismBuilder::pin_length`] whose length is not the start distance of its ends, to
+    /// a relative `|ℓ² − L²| / L² ≤ √ε`; nothing is projected: place the nodes where the rods
+    /// put them).
+    pub fn build(&self) -> Result<Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
+        self.check_complete()?;
+        // One value returned on every path, completed where it is: no second copy of the
+        // mechanism in this frame (the stack budget of a device that builds one).
+        let gravity = LinearPotential::from_valid(SVector::zeros());
+        let mut built = Ok(Mechanism::records(self, Unit::of(), gravity));
+        if let Ok(m) = &mut built {
+            if let Err(e) = m
+                .derive(self)
+                .and_then(|()| check_start(&m.linkage, &self.start))
+            {
+                built = Err(e);
+            }
+        }
+        built
+    }
+
     /// [`MechanismBuilder::new`] in place in `slot`: the empty builder written straight into
     /// it, for a device that keeps the builder in a `static` rather than on its stack. The same
     /// builder as [`MechanismBuilder::new`].
@@ -197,11 +219,14 @@ impl<
     /// # Errors
     /// As [`MechanismBuilder::new`]; `slot` is then `None`.
     #[inline(never)]
-    pub fn new_in(slot: &mut Option<Self>) -> Result<&mut Self, ConfigError> {
+    pub fn new_in(slot: &mut Option<Self>) -> Result<&mut Self, ConfigError>
+    where
+        T: ConstReal,
+    {
         *slot = None;
         Self::check_dim()?;
         // A constant: copied into the slot, not assembled on the stack.
-        *slot = Some(Self::BLANK);
+        *slot = Some(const { Self::blank(Unit::CONST) });
         slot.as_mut().ok_or(IN_SLOT)
     }
 
@@ -214,11 +239,23 @@ impl<
     pub fn build_in<'m>(
         &self,
         slot: &'m mut Option<Mechanism<T, DIM, N, D, S, B, J>>,
-    ) -> Result<&'m mut Mechanism<T, DIM, N, D, S, B, J>, ConfigError> {
+    ) -> Result<&'m mut Mechanism<T, DIM, N, D, S, B, J>, ConfigError>
+    where
+        T: ConstReal,
+    {
         *slot = None;
         self.check_complete()?;
-        // A constant: copied into the slot, not assembled on the stack.
-        *slot = Some(Mechanism::BLANK);
+        // A constant, the empty builder's mechanism: copied into the slot, not assembled on
+        // the stack.
+        *slot = Some(
+            const {
+                Mechanism::records(
+                    &Self::blank(Unit::CONST),
+                    Unit::CONST,
+                    LinearPotential::ZERO,
+                )
+            },
+        );
         let built = match slot.as_mut() {
             Some(m) => m
                 .fill(self)
@@ -234,7 +271,7 @@ impl<
 }
 
 impl<
-        T: ConstReal,
+        T: Real,
         const DIM: usize,
         const N: usize,
         const D: usize,
@@ -243,25 +280,68 @@ impl<
         const J: usize,
     > Mechanism<T, DIM, N, D, S, B, J>
 {
-    /// Writes in place what `Mechanism::from_builder` makes of `b`, with the same operations:
-    /// the builder's records copied field by field, the mass, gravity and rows computed.
+    /// The mechanism holding `b`'s records, the parts computed from them blank (the identity
+    /// mass, `gravity`, unit rows from the origin to itself, no rails, no joint rows), for
+    /// [`Mechanism::derive`] to complete: the by-value build's start, and on the empty
+    /// builder the in-place build's blank.
+    const fn records(
+        b: &MechanismBuilder<T, DIM, N, D, S, B, J>,
+        u: Unit<T>,
+        gravity: LinearPotential<T, N>,
+    ) -> Self {
+        Self {
+            places: b.places,
+            nodes: b.nodes,
+            mass: Mass::IDENTITY,
+            gravity,
+            links: b.links,
+            linkage: u.linkage(),
+            rails: false,
+            damping: b.damping,
+            actuators: b.actuators,
+            n_act: b.n_act,
+            start: b.start,
+            springs: Springs::from_valid(b.springs),
+            node_mass: b.node_mass,
+            joint_rows: false,
+            bodies: b.bodies,
+            n_bodies: b.n_bodies,
+            joints: b.joints,
+            n_joints: b.n_joints,
+        }
+    }
+
+    /// Makes `self`, a blank in its slot, the mechanism `b` builds: the builder's records
+    /// copied field by field, then [`Mechanism::derive`]. Out of line, so that its temporaries
+    /// are not under [`MechanismBuilder::build_in`]'s caller's.
     #[inline(never)]
     fn fill(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
         self.places = b.places;
         self.nodes = b.nodes;
         self.links = b.links;
-        self.rails = b.has_rails();
         self.damping = b.damping;
         self.actuators = b.actuators;
         self.n_act = b.n_act;
         self.start = b.start;
         self.springs = Springs::from_valid(b.springs);
         self.node_mass = b.node_mass;
-        self.joint_rows = b.n_joints > 0;
         self.bodies = b.bodies;
         self.n_bodies = b.n_bodies;
         self.joints = b.joints;
         self.n_joints = b.n_joints;
+        self.derive(b)
+    }
+
+    /// Writes in place the parts of `self` computed from `b`'s records: whether it has rails
+    /// and joint rows, the mass, gravity and the rows (the start is checked after, by
+    /// [`check_start`]). Inline, in [`MechanismBuilder::build`] and [`Mechanism::fill`].
+    ///
+    /// # Errors
+    /// `"mass"` as [`Mass::set_diagonal`], `"linear"` as [`LinearPotential::new`].
+    #[inline(always)]
+    fn derive(&mut self, b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<(), ConfigError> {
+        self.rails = b.has_rails();
+        self.joint_rows = b.n_joints > 0;
         let (m, w) = node_weights(b);
         if !m.iter().all(|&x| x == T::one()) {
             self.mass.set_diagonal(m)?;
@@ -279,18 +359,7 @@ impl<
         }
         Ok(())
     }
-}
 
-impl<
-        T: ConstReal,
-        const DIM: usize,
-        const N: usize,
-        const D: usize,
-        const S: usize,
-        const B: usize,
-        const J: usize,
-    > Mechanism<T, DIM, N, D, S, B, J>
-{
     /// [`Mechanism::penalised`] under a held force ([`Actuated`], no force yet), built in place
     /// in `slot`: a constant blank copied into the slot, then `ω`, the mass, gravity and the
     /// rows written into it one by one, so the system (kilobytes: the rows) never passes
@@ -319,11 +388,30 @@ impl<
         slot: &'s mut Option<System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>>,
         omega: T,
     ) -> Result<&'s mut System<T, Actuated<T, LinkagePenalty<T, DIM, N, D>, N>, N>, ConfigError>
+    where
+        T: ConstReal,
     {
         *slot = None;
-        // A constant of zero bytes: cleared in the slot, neither assembled on the stack nor
-        // kept in flash.
-        *slot = Some(Blank::<T, DIM, N, D>::PENALISED);
+        // A constant of zero bytes (no mass written yet, no gravity, rows of zero length
+        // between node 0 and itself, no penalty, no force): cleared in the slot, neither
+        // assembled on the stack nor kept in flash.
+        *slot = Some(
+            const {
+                System {
+                    mass: Mass::IDENTITY,
+                    potential: Actuated::new_const(Penalty::blank(
+                        LinearPotential::ZERO,
+                        Linkage::from_valid(
+                            [linkage::Row::Rod(linkage::Rod {
+                                a: Place::Free { offset: 0 },
+                                b: Place::Free { offset: 0 },
+                                length2: T::ZERO,
+                            }); D],
+                        ),
+                    )),
+                }
+            },
+        );
         let Some(sys) = slot.as_mut() else {
             return Err(IN_SLOT);
         };
@@ -338,9 +426,8 @@ impl<
     }
 }
 
-/// Each node's mass on its coordinates and its weight `g mᵢ` on its height: the loop of
-/// `Mechanism::from_builder` (kept there as it is, so that the by-value build and the firmware
-/// sizes of the models built by value do not move).
+/// Each node's mass on its coordinates and its weight `g mᵢ` on its height (`g mᵢ e_h` on a
+/// rail coordinate).
 fn node_weights<
     T: Real,
     const DIM: usize,
@@ -356,6 +443,7 @@ fn node_weights<
     let mut m = SVector::<T, N>::zeros();
     let mut w = SVector::<T, N>::zeros();
     for (place, &mi) in b.places.iter().zip(b.node_mass.iter()).take(b.nodes) {
+        // Checked writes: the builder validated every offset (`coordinates = N`).
         let (ms, ws) = (m.as_mut_slice(), w.as_mut_slice());
         match place {
             Place::Free { offset } => {
@@ -364,6 +452,7 @@ fn node_weights<
                         *x = mi;
                     }
                 }
+                // The same product as the built-in models' `g * mᵢ`.
                 if let Some(x) = ws.get_mut(offset + up) {
                     *x = b.g * mi;
                 }
@@ -381,7 +470,7 @@ fn node_weights<
 }
 
 /// Writes `joint`'s rows into `rows` (from its first row on), one row at a time. Out of line:
-/// the row being made is in this frame only, not under the rest of [`Mechanism::fill`].
+/// the row being made is in this frame only, not under the rest of [`Mechanism::derive`].
 #[inline(never)]
 fn joint_rows<T: Real, const DIM: usize, const D: usize>(
     rows: &mut [linkage::Row<T, DIM>; D],

@@ -37,7 +37,7 @@
 //! damper.
 
 use super::body::{link_point, to3, BodyRec};
-use super::forces::{add_dashpot, Attachment};
+use super::forces::{add_dashpots, Attachment};
 use super::linkage::Row;
 use super::row::{Bilinear, BodyPoint};
 use super::{Actuator, MechanismBuilder};
@@ -111,18 +111,6 @@ pub(super) struct Joint<T: Real, const DIM: usize> {
 }
 
 impl<T: Real, const DIM: usize> Joint<T, DIM> {
-    pub(super) fn unused() -> Self {
-        Self {
-            kind: JointKind::Fixed,
-            parent: Link::Ground,
-            child: 0,
-            anchor: SVector::zeros(),
-            frame: [SVector::zeros(); 3],
-            r: T::one(),
-            first_row: 0,
-        }
-    }
-
     /// `(C(p + r x), C(p))` or `(P(p + r x), P(p))`.
     fn vector(
         &self,
@@ -477,41 +465,39 @@ impl<
         let joint = self.joint_checked(j)?;
         let c = check_nonnegative(c, "damping")?;
         let child = Link::Body(joint.child);
-        let mut damping = self.damping;
-        let mut pair = |x: SVector<T, DIM>, cc: T| {
-            let pc = link_point(&self.bodies, child, &x);
-            let pp = link_point(&self.bodies, joint.parent, &x);
-            add_dashpot(&mut damping, &pc, &pp, cc);
-        };
+        // The dashpots' body-fixed points and coefficients: at most `2 DIM ≤ 6`.
+        let mut ends = [(joint.anchor, c); 6];
         let r2 = joint.r * joint.r;
-        match joint.kind {
+        let n = match joint.kind {
             JointKind::Fixed => {
                 return Err(ConfigError::Inconsistent {
                     name: "joint damping on a fixed joint",
                 })
             }
-            JointKind::Prismatic => pair(joint.anchor, c),
+            JointKind::Prismatic => 1,
             kind if kind.hinge(DIM) => {
                 let (a, _) = joint.hinge_frame();
                 let cc = c / (r2 + r2);
-                pair(joint.anchor + a * joint.r, cc);
-                pair(joint.anchor - a * joint.r, cc);
+                ends[0] = (joint.anchor + a * joint.r, cc);
+                ends[1] = (joint.anchor - a * joint.r, cc);
+                2
             }
             _ => {
                 let cc = c / (T::lit(4.0) * r2);
-                for k in 0..DIM {
+                for (k, pair) in ends.chunks_exact_mut(2).take(DIM).enumerate() {
                     let mut e = SVector::<T, DIM>::zeros();
                     e[k] = joint.r;
-                    pair(joint.anchor + e, cc);
-                    pair(joint.anchor - e, cc);
+                    pair[0] = (joint.anchor + e, cc);
+                    pair[1] = (joint.anchor - e, cc);
                 }
+                2 * DIM
             }
-        }
-        if !damping.iter().all(|x| x.finite()) {
-            return Err(ConfigError::Overflow { name: "damping" });
-        }
-        self.damping = damping;
-        Ok(())
+        };
+        let dashpots = ends.map(|(x, cc)| {
+            let pc = link_point(&self.bodies, child, &x);
+            (pc, link_point(&self.bodies, joint.parent, &x), cc)
+        });
+        add_dashpots(&mut self.damping, dashpots.get(..n).unwrap_or(&[]))
     }
 }
 

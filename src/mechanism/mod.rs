@@ -146,7 +146,7 @@ pub use row::{Bilinear, BodyPoint};
 pub use spring::{Loads, Spring, Springs};
 
 use crate::model::{Mass, Penalty, System};
-use crate::systems::{Distances, Endpoint, LinearPotential, Link as Bar};
+use crate::systems::{Distances, LinearPotential, Link as Bar};
 use crate::{ConfigError, Real, State};
 use nalgebra::{SMatrix, SVector};
 
@@ -208,73 +208,6 @@ impl<
         const J: usize,
     > Mechanism<T, DIM, N, D, S, B, J>
 {
-    fn from_builder(b: &MechanismBuilder<T, DIM, N, D, S, B, J>) -> Result<Self, ConfigError> {
-        let up = DIM - 1;
-        let mut m = SVector::<T, N>::zeros();
-        let mut w = SVector::<T, N>::zeros();
-        for (place, &mi) in b.places.iter().zip(b.node_mass.iter()).take(b.nodes) {
-            // Checked writes: the builder validated every offset (`coordinates = N`).
-            let (ms, ws) = (m.as_mut_slice(), w.as_mut_slice());
-            match place {
-                Place::Free { offset } => {
-                    for c in 0..DIM {
-                        if let Some(x) = ms.get_mut(offset + c) {
-                            *x = mi;
-                        }
-                    }
-                    // The same product as the built-in models' `g * mᵢ`.
-                    if let Some(x) = ws.get_mut(offset + up) {
-                        *x = b.g * mi;
-                    }
-                }
-                Place::Rail { offset, dir, .. } => {
-                    if let (Some(x), Some(y)) = (ms.get_mut(*offset), ws.get_mut(*offset)) {
-                        *x = mi;
-                        *y = b.g * mi * dir[up];
-                    }
-                }
-                Place::Ground(_) => {}
-            }
-        }
-        let mass = if m.iter().all(|&x| x == T::one()) {
-            Mass::identity()
-        } else {
-            Mass::diagonal(m)?
-        };
-        let mut rows = b.links.map(|l| {
-            linkage::Row::Rod(linkage::Rod {
-                a: b.end(&Endpoint::Node(l.node)),
-                b: b.end(&l.to),
-                length2: l.length * l.length,
-            })
-        });
-        for joint in b.joints.iter().take(b.n_joints) {
-            if let Some(out) = rows.get_mut(joint.first_row..) {
-                joint.rows(&b.bodies, out);
-            }
-        }
-        Ok(Self {
-            places: b.places,
-            nodes: b.nodes,
-            mass,
-            gravity: LinearPotential::new(w)?,
-            links: b.links,
-            linkage: Linkage::from_valid(rows),
-            rails: b.has_rails(),
-            damping: b.damping,
-            actuators: b.actuators,
-            n_act: b.n_act,
-            start: b.start,
-            springs: Springs::from_valid(b.springs),
-            node_mass: b.node_mass,
-            joint_rows: b.n_joints > 0,
-            bodies: b.bodies,
-            n_bodies: b.n_bodies,
-            joints: b.joints,
-            n_joints: b.n_joints,
-        })
-    }
-
     /// The mass matrix.
     pub fn mass(&self) -> Mass<T, N> {
         self.mass

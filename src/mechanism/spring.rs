@@ -29,7 +29,8 @@ impl<T: Real, const DIM: usize> Spring<T, DIM> {
         }
     }
 
-    /// [`Spring::unused`] from the ground place `g` and zero `zero`, as a `const fn`.
+    /// A placeholder for unused slots (no force: `k = 0`, both ends at `g`), `zero` the
+    /// scalar's zero; a `const fn`, so that it can be part of a constant.
     pub(super) const fn blank(g: Place<T, DIM>, zero: T) -> Self {
         Self {
             ends: Rod {
@@ -40,12 +41,6 @@ impl<T: Real, const DIM: usize> Spring<T, DIM> {
             k: zero,
             rest: zero,
         }
-    }
-
-    /// A placeholder for unused slots (no force: `k = 0`, both ends on the ground).
-    pub(super) fn unused() -> Self {
-        let g = Place::Ground(SVector::zeros());
-        Self::from_valid(g, g, T::zero(), T::zero())
     }
 
     /// The first end.
