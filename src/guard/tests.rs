@@ -1,4 +1,5 @@
 use super::*;
+use crate::StepError;
 use nalgebra::vector;
 
 #[test]
