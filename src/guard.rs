@@ -9,7 +9,7 @@
 //! | guard | what is bounded | default |
 //! |---|---|---|
 //! | [`Guards::residual`] | the constraint violation after the step, as measured by [`Constraint::residual`](crate::model::Constraint::residual) (dimensionless for distance constraints: `max |‖d‖² − L²| / L²`); penalty potentials and exact-constraint methods | `0.1` |
-//! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S`; `0.4·r` while the mechanism is stretched (its residual above a third of [`Guards::residual`] and above the run's start) | `0.25` |
+//! | [`Guards::energy_run`] | `|E − E_ref| ≤ r·S`: the energy drift since the start of the run, relative to the run's energy scale `S`; `0.3·r` while the mechanism is stretched (its residual above `0.31` of [`Guards::residual`] and above the run's start) | `0.25` |
 //! | [`Guards::energy_step`] | `|E_{k+1} − E_k| ≤ r·S`: the energy change of one step | off |
 //! | [`Guards::velocity_step`] | `‖v_{k+1} − v_k‖∞`, in the state's velocity units | off |
 //! | [`Guards::energy_scale`] | not a bound: a floor on the energy scale `S` of the run, in energy units | off |
@@ -82,17 +82,19 @@
 //!
 //! **A stretched mechanism.** A diverging penalised mechanism stretches its rods while its energy
 //! grows; a clean run that drifts slowly (a method misstating a stiff mode, a dissipative
-//! method losing energy) does not. So while the constraint residual after the step is above a
-//! third of the residual bound (a rod stretched by more than 3.3 % of its squared length, by
+//! method losing energy) does not. So while the constraint residual after the step is above
+//! `0.31` of the residual bound (a rod stretched by more than 3.1 % of its squared length, by
 //! default) and above the residual the run started with (a start off its constraint releases
-//! what it stores), the run bound is `0.4·r·S = 0.1·S`, without the start-up allowance. The two tiers
-//! together refuse the last steps before a divergence that a single bound lets through, and
-//! refuse fewer clean runs than a single bound tight enough to catch them (`docs/guards.md`).
+//! what it stores), the run bound is `0.3·r·S = 0.075·S`, without the start-up allowance. The
+//! two tiers together refuse the last steps before a divergence that a single bound lets
+//! through — also under a held force of several times the weight, where the run's scale is the
+//! large motion the force drives and a drift of one unit of energy is 5–10 % of it — and refuse
+//! fewer clean runs than a single bound tight enough to catch them (`docs/guards.md`).
 //! With the residual guard off, or on a model without a constraint, the bound is `r·S`.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows
 //! its energy and stretches its rods long before any value overflows. A drift of a quarter of the
-//! run's energy scale (`0.25`, a tenth while stretched), or a rod stretched by 10 % of its
+//! run's energy scale (`0.25`, `0.075` while stretched), or a rod stretched by 10 % of its
 //! squared length (`0.1`), is far outside any accurate run and is reached early in a divergence;
 //! the bounds are the ones that separate diverging from clean runs on random starts of the
 //! penalised double pendulum wherever its pivot is (`reproduce guards`). The measurements behind these defaults: `docs/guards.md` in the
@@ -146,7 +148,7 @@ pub struct Guards<T> {
     /// Bound on the constraint residual after the step ([`Constraint::residual`](crate::model::Constraint::residual)).
     /// Default `0.1`.
     pub residual: Option<T>,
-    /// Bound on the energy drift since the start of the run, `|E − E_ref| / S` (`0.4` of it while
+    /// Bound on the energy drift since the start of the run, `|E − E_ref| / S` (`0.3` of it while
     /// the mechanism is stretched, see the [module docs](self)). Default `0.25`.
     pub energy_run: Option<T>,
     /// Bound on `|E_{k+1} − E_k| / S` over one step. Default off.

@@ -276,10 +276,10 @@ impl<T: Real, const N: usize> Watch<T, N> {
         // start's counts as one.
         let stretched_above = match self.guards.residual {
             Some(b) => {
-                let third = b * T::lit(1.0 / STRETCHED);
+                let at = b * T::lit(STRETCHED_AT);
                 match probe.residual(&state.q) {
-                    Some(r0) if r0 > third => r0,
-                    _ => third,
+                    Some(r0) if r0 > at => r0,
+                    _ => at,
                 }
             }
             None => T::zero(),
@@ -403,14 +403,14 @@ fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
 const STARTUP: f64 = 2.0;
 
 /// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
-/// `1/STRETCHED` of the residual guard's bound (a rod stretched by a third of what the residual
-/// guard allows): a diverging penalised mechanism stretches its rods while its energy grows, a
-/// clean run's slow drift does not (`docs/guards.md`).
-const STRETCHED: f64 = 3.0;
+/// `STRETCHED_AT` of the residual guard's bound (a rod stretched by 3.1 % of its squared length
+/// under the default bound `0.1`): a diverging penalised mechanism stretches its rods while its
+/// energy grows, a clean run's slow drift does not (`docs/guards.md`).
+const STRETCHED_AT: f64 = 0.31;
 
 /// The share of the run bound that applies while the mechanism is stretched (see
-/// [`STRETCHED`]).
-const STRETCHED_SHARE: f64 = 0.4;
+/// [`STRETCHED_AT`]): `0.075·S` under the default bound `0.25`.
+const STRETCHED_SHARE: f64 = 0.3;
 
 /// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
 /// energies (sums of a few rounded terms) and their difference can reach.
