@@ -87,9 +87,11 @@
 //! default) and above the residual the run started with (a start off its constraint releases
 //! what it stores), the run bound is `0.3·r·S = 0.075·S`, without the start-up allowance. The
 //! two tiers together refuse the last steps before a divergence that a single bound lets
-//! through — also under a held force of several times the weight, where the run's scale is the
-//! large motion the force drives and a drift of one unit of energy is 5–10 % of it — and refuse
-//! fewer clean runs than a single bound tight enough to catch them (`docs/guards.md`).
+//! through, and refuse fewer clean runs than a single bound tight enough to catch them. Under a
+//! held force of several times the weight the run's scale is the large motion the force drives,
+//! and a divergence can return one step whose drift is `0.054–0.075·S` before it is refused
+//! (11 of 2,000 such runs in `docs/guards.md`): a tier tight enough to refuse those refuses a
+//! clean run of the first-order linearised Z&S on SO(3), whose body leaves SO(3) as far.
 //! With the residual guard off, or on a model without a constraint, the bound is `r·S`.
 //!
 //! **Why these defaults.** A diverging run of a symplectic method on a penalised mechanism grows

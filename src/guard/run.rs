@@ -229,7 +229,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     run.e_ref += exchanged;
                     run.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
-                    run = self.start_run((k0, v0), state, probe, exchanged)?;
+                    self.start_run(&mut run, (k0, v0), state, probe, exchanged)?;
                     run.e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);
@@ -257,24 +257,33 @@ impl<T: Real, const N: usize> Watch<T, N> {
         Ok(())
     }
 
-    /// The run that starts at `state`, of energies `(k0, v0)`, its reference moved by the
-    /// energy `exchanged` in the first step.
+    /// Starts `run` at `state`, of energies `(k0, v0)`, its reference moved by the energy
+    /// `exchanged` in the first step. Not inlined: a run starts once, and its temporaries stay
+    /// out of the step's frame (the device's stack high-water mark).
     ///
     /// # Errors
     /// [`StepError::Diverged`] when the start's energy or scale overflowed: such a start cannot
     /// be bounded, and is refused here rather than passed by comparisons with infinity or NaN
     /// (a running run's reference and scale stay finite: every committed energy is).
-    #[inline]
+    #[inline(never)]
     fn start_run<P: Probe<T, N>>(
         &self,
+        run: &mut Run<T>,
         (k0, v0): (T, T),
         state: &State<T, N>,
         probe: &P,
         exchanged: T,
-    ) -> Result<Run<T>, StepError> {
+    ) -> Result<(), StepError> {
+        let e_ref = k0 + v0;
+        let scale = start_scale(k0, v0, self.guards.energy_scale);
+        if !(e_ref.finite() && scale.finite()) {
+            return Err(StepError::Diverged {
+                guard: Guard::EnergyRun,
+            });
+        }
         // A start off its constraint releases what it stores: only a stretch beyond the
         // start's counts as one.
-        let stretched_above = match self.guards.residual {
+        run.stretched_above = match self.guards.residual {
             Some(b) => {
                 let at = b * T::lit(STRETCHED_AT);
                 match probe.residual(&state.q) {
@@ -284,26 +293,12 @@ impl<T: Real, const N: usize> Watch<T, N> {
             }
             None => T::zero(),
         };
-        let e_ref = k0 + v0;
-        let scale = start_scale(k0, v0, self.guards.energy_scale);
-        if !(e_ref.finite() && scale.finite()) {
-            return Err(StepError::Diverged {
-                guard: Guard::EnergyRun,
-            });
-        }
-        let e_ref = e_ref + exchanged;
-        Ok(Run {
-            running: false,
-            steps: 1,
-            e_last: e_ref,
-            e_ref,
-            v_lo: v0,
-            v_hi: v0,
-            k_start: k0,
-            stretched_above,
-            level: round_off(e_ref),
-            scale,
-        })
+        run.e_ref = e_ref + exchanged;
+        run.steps = 1;
+        (run.v_lo, run.v_hi, run.k_start) = (v0, v0, k0);
+        run.level = round_off(run.e_ref);
+        run.scale = scale;
+        Ok(())
     }
 
     /// The energy guards on the step that takes `run` (updated by the step) from the energy
