@@ -7,24 +7,13 @@ use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
 
 /// The guards of one integrator and what they remember of the run: the last committed state,
-/// the clock's compensation, and the run's energy memory.
+/// the clock's compensation, the reference energy and scale.
 #[derive(Clone, Copy, Debug)]
 pub struct Watch<T: Real, const N: usize> {
     guards: Guards<T>,
     last: State<T, N>,
-    clock_c: T,
-    run: Run<T>,
-}
-
-/// What the run guard remembers of a run: its reference energy, the energy of its last step,
-/// the range of the potential and the largest kinetic energy it has seen (as the scale), and
-/// where its stretched tier begins.
-#[derive(Clone, Copy, Debug)]
-struct Run<T> {
-    /// Whether a run is going: the next step continues it when it starts from the last state.
     running: bool,
-    /// The number of the last committed step in the run (`1` for the first).
-    steps: u32,
+    clock_c: T,
     e_last: T,
     e_ref: T,
     v_lo: T,
@@ -37,44 +26,8 @@ struct Run<T> {
     /// at each accounted change: a run whose scale is below it cannot be judged.
     level: T,
     scale: T,
-}
-
-impl<T: Real> Run<T> {
-    fn idle() -> Self {
-        Self {
-            running: false,
-            steps: 0,
-            e_last: T::zero(),
-            e_ref: T::zero(),
-            v_lo: T::zero(),
-            v_hi: T::zero(),
-            k_start: T::zero(),
-            stretched_above: T::zero(),
-            level: T::zero(),
-            scale: T::zero(),
-        }
-    }
-
-    /// Widens the scale by the step's kinetic energy `k1` and potential energy `v1`: the
-    /// largest kinetic energy reached and the range of the potential seen, both differences,
-    /// blind to the origin of `V` and of `q`.
-    #[inline(always)]
-    fn widen(&mut self, k1: T, v1: T) {
-        if k1 > self.scale {
-            self.scale = k1;
-        }
-        if v1 < self.v_lo {
-            self.v_lo = v1;
-            if self.v_hi - self.v_lo > self.scale {
-                self.scale = self.v_hi - self.v_lo;
-            }
-        } else if v1 > self.v_hi {
-            self.v_hi = v1;
-            if self.v_hi - self.v_lo > self.scale {
-                self.scale = self.v_hi - self.v_lo;
-            }
-        }
-    }
+    /// The number of the last committed step in the run (`1` for the first).
+    steps: u32,
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
@@ -89,8 +42,17 @@ impl<T: Real, const N: usize> Watch<T, N> {
         Self {
             guards,
             last: State::at_rest(SVector::zeros()),
+            running: false,
             clock_c: T::zero(),
-            run: Run::idle(),
+            e_last: T::zero(),
+            e_ref: T::zero(),
+            v_lo: T::zero(),
+            v_hi: T::zero(),
+            k_start: T::zero(),
+            stretched_above: T::zero(),
+            level: T::zero(),
+            scale: T::zero(),
+            steps: 0,
         }
     }
 
@@ -112,7 +74,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// Starts a new run at the next step (the model changed).
     #[inline]
     pub fn restart(&mut self) {
-        self.run.running = false;
+        self.running = false;
     }
 
     /// Continues the run across a change the integrator accounts for (see [`crate::forcing`]):
@@ -123,17 +85,16 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// non-finite `ΔE` starts a new run instead. Nothing happens when no run is going.
     #[inline]
     pub fn account(&mut self, change: impl FnOnce(&mut State<T, N>) -> T) {
-        if self.run.running {
+        if self.running {
             let de = change(&mut self.last);
-            let run = &mut self.run;
             if de.finite() {
-                run.e_ref += de;
-                run.e_last += de;
-                run.v_lo += de;
-                run.v_hi += de;
-                run.level = round_off(run.e_ref);
+                self.e_ref += de;
+                self.e_last += de;
+                self.v_lo += de;
+                self.v_hi += de;
+                self.level = round_off(self.e_ref);
             } else {
-                run.running = false;
+                self.running = false;
             }
         }
     }
@@ -143,7 +104,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// all that then carries over).
     #[inline]
     fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
-        let mut same = self.run.running && self.last.t == state.t;
+        let mut same = self.running && self.last.t == state.t;
         if tracked {
             for i in 0..N {
                 same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
@@ -214,32 +175,99 @@ impl<T: Real, const N: usize> Watch<T, N> {
             return Err(StepError::ClockStalled);
         }
         let c = dt - y;
+        let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
+        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
+        let (mut k_start, mut stretched_above, mut level) =
+            (self.k_start, self.stretched_above, self.level);
+        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
+        let mut n = self.steps.saturating_add(1);
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while the mechanism is stretched.
         let residual = match self.guards.residual {
             Some(_) => probe.residual(&next.q),
             None => None,
         };
-        let mut run = self.run;
-        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
-        run.steps = run.steps.saturating_add(1);
         if self.guards.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
-                    run.e_ref += exchanged;
-                    run.e_last + exchanged
+                    e_ref += exchanged;
+                    self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
-                    self.start_run(&mut run, (k0, v0), state, probe, exchanged)?;
-                    run.e_ref
+                    e_ref = k0 + v0;
+                    (v_lo, v_hi, k_start) = (v0, v0, k0);
+                    // A start off its constraint releases what it stores: only a stretch
+                    // beyond the start's counts as one.
+                    stretched_above = match self.guards.residual {
+                        Some(b) => {
+                            let at = b * T::lit(STRETCHED_AT);
+                            match probe.residual(&state.q) {
+                                Some(r0) if r0 > at => r0,
+                                _ => at,
+                            }
+                        }
+                        None => T::zero(),
+                    };
+                    n = 1;
+                    scale = start_scale(k0, v0, self.guards.energy_scale);
+                    // A start whose energy overflowed cannot be bounded: refused here rather
+                    // than passed by comparisons with infinity or NaN (a running run's
+                    // reference and scale stay finite: every committed energy is).
+                    if !(e_ref.finite() && scale.finite()) {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyRun,
+                        });
+                    }
+                    e_ref += exchanged;
+                    level = round_off(e_ref);
+                    e_ref
                 } else {
                     return Err(StepError::NonFiniteResult);
                 };
-                run.e_last = k1 + v1;
-                if !run.e_last.finite() {
+                e1 = k1 + v1;
+                if !e1.finite() {
                     return Err(StepError::NonFiniteResult);
                 }
-                run.widen(k1, v1);
-                self.check_energy(&run, e0, residual)?;
+                // The scale grows with the kinetic energy reached and the range of the
+                // potential seen: both differences, blind to the origin of `V` and of `q`.
+                if k1 > scale {
+                    scale = k1;
+                }
+                if v1 < v_lo {
+                    v_lo = v1;
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
+                } else if v1 > v_hi {
+                    v_hi = v1;
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
+                }
+                if let Some(r) = self.guards.energy_run {
+                    // The common case (well inside the stretched tier's bound, and energies
+                    // resolvable against the scale) costs a subtraction, two products and two
+                    // comparisons; the rest is `run_bound_holds`.
+                    let drift = (e1 - e_ref).abs();
+                    let bound = r * scale;
+                    if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || level > scale {
+                        let stretched = matches!(residual, Some(res) if res > stretched_above);
+                        let magnitude = e1.abs() + e_ref.abs();
+                        let start = (k_start, n);
+                        if !run_bound_holds(drift, bound, scale, level, start, stretched, magnitude)
+                        {
+                            return Err(StepError::Diverged {
+                                guard: Guard::EnergyRun,
+                            });
+                        }
+                    }
+                }
+                if let Some(r) = self.guards.energy_step {
+                    if (e1 - e0).abs() > r * scale {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyStep,
+                        });
+                    }
+                }
             }
         }
         self.check_residual_and_velocity(state, next, residual)?;
@@ -251,85 +279,17 @@ impl<T: Real, const N: usize> Watch<T, N> {
         } else {
             self.last.t = t;
         }
-        run.running = true;
+        self.running = true;
         self.clock_c = c;
-        self.run = run;
-        Ok(())
-    }
-
-    /// Starts `run` at `state`, of energies `(k0, v0)`, its reference moved by the energy
-    /// `exchanged` in the first step. Not inlined: a run starts once, and its temporaries stay
-    /// out of the step's frame (the device's stack high-water mark).
-    ///
-    /// # Errors
-    /// [`StepError::Diverged`] when the start's energy or scale overflowed: such a start cannot
-    /// be bounded, and is refused here rather than passed by comparisons with infinity or NaN
-    /// (a running run's reference and scale stay finite: every committed energy is).
-    #[inline(never)]
-    fn start_run<P: Probe<T, N>>(
-        &self,
-        run: &mut Run<T>,
-        (k0, v0): (T, T),
-        state: &State<T, N>,
-        probe: &P,
-        exchanged: T,
-    ) -> Result<(), StepError> {
-        let e_ref = k0 + v0;
-        let scale = start_scale(k0, v0, self.guards.energy_scale);
-        if !(e_ref.finite() && scale.finite()) {
-            return Err(StepError::Diverged {
-                guard: Guard::EnergyRun,
-            });
-        }
-        // A start off its constraint releases what it stores: only a stretch beyond the
-        // start's counts as one.
-        run.stretched_above = match self.guards.residual {
-            Some(b) => {
-                let at = b * T::lit(STRETCHED_AT);
-                match probe.residual(&state.q) {
-                    Some(r0) if r0 > at => r0,
-                    _ => at,
-                }
-            }
-            None => T::zero(),
-        };
-        run.e_ref = e_ref + exchanged;
-        run.steps = 1;
-        (run.v_lo, run.v_hi, run.k_start) = (v0, v0, k0);
-        run.level = round_off(run.e_ref);
-        run.scale = scale;
-        Ok(())
-    }
-
-    /// The energy guards on the step that takes `run` (updated by the step) from the energy
-    /// `e0` to `run.e_last`, with the constraint residual `residual` after it.
-    #[inline(always)]
-    fn check_energy(&self, run: &Run<T>, e0: T, residual: Option<T>) -> Result<(), StepError> {
-        let (e1, e_ref, scale) = (run.e_last, run.e_ref, run.scale);
-        if let Some(r) = self.guards.energy_run {
-            // The common case (well inside the stretched tier's bound, and energies
-            // resolvable against the scale) costs a subtraction, two products and two
-            // comparisons; the rest is `run_bound_holds`.
-            let drift = (e1 - e_ref).abs();
-            let bound = r * scale;
-            if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || run.level > scale {
-                let stretched = matches!(residual, Some(res) if res > run.stretched_above);
-                let magnitude = e1.abs() + e_ref.abs();
-                let start = (run.k_start, run.steps);
-                if !run_bound_holds(drift, bound, scale, run.level, start, stretched, magnitude) {
-                    return Err(StepError::Diverged {
-                        guard: Guard::EnergyRun,
-                    });
-                }
-            }
-        }
-        if let Some(r) = self.guards.energy_step {
-            if (e1 - e0).abs() > r * scale {
-                return Err(StepError::Diverged {
-                    guard: Guard::EnergyStep,
-                });
-            }
-        }
+        self.e_last = e1;
+        self.e_ref = e_ref;
+        self.v_lo = v_lo;
+        self.v_hi = v_hi;
+        self.k_start = k_start;
+        self.stretched_above = stretched_above;
+        self.level = level;
+        self.scale = scale;
+        self.steps = n;
         Ok(())
     }
 }
