@@ -226,17 +226,14 @@ fn held_drift<I: Integrator<f64, 4>>(
 
 type ForcedPen = System<f64, Actuated<f64, LinkagePenalty<f64, 2, 4, 2>, 4>, 4>;
 
-/// The held-force study of `reproduce guards` on 100 seeded starts: the pendulum at rest at
-/// random angles under a random held force (components in `[−5, 5]`, up to five times the
-/// weight), Z&S and SyLiPN at the diverging `h = 0.1`: no `Ok` step drifts by
-/// `|E − E₀ − W| > 1` before the run is refused. (With the scale `K₀ + |V₀ − uᵀq₀|` runs drifted
-/// by up to several units of energy before the residual guard fired.)
-#[test]
-#[ignore = "known gap: 6 of these 200 runs (55 of 2,000 in reproduce guards) return an Ok step with |E − E₀ − W| 1.05–1.4 under a force of up to five times the weight, where the run's scale (the range of V − uᵀq) is 10–30 and that drift is 3–10 % of it; most share the bound with the accurate run at h = 0.02 (docs/guards.md)"]
-fn a_random_held_force_gives_no_energy_garbage() {
+/// The runs of the held-force study of `reproduce guards` (the pendulum at rest at random
+/// angles under a random held force, components in `[−5, 5]`, up to five times the weight; Z&S
+/// and SyLiPN at the diverging `h = 0.1`) among the first `starts` seeded starts that return an
+/// `Ok` step with `|E − E₀ − W| > 1` before the run is refused: `(start, method, drift)`.
+fn held_force_energy_garbage(starts: usize) -> Vec<(usize, &'static str, f64)> {
     let mut rng = Pcg64::seed_from_u64(26);
     let mut bad = Vec::new();
-    for run in 0..100 {
+    for run in 0..starts {
         let th = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
         let ph = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
         let u = SVector::<f64, 4>::zeros().map(|_| rng.random_range(-5.0..5.0));
@@ -254,7 +251,25 @@ fn a_random_held_force_gives_no_energy_garbage() {
             }
         }
     }
+    bad
+}
+
+/// The first 100 starts of the held-force study: no `Ok` step drifts by `|E − E₀ − W| > 1`
+/// before the run is refused. (With the stretched tier at `0.1·S` above a residual of `0.033`,
+/// 6 of these 200 runs returned such a step, drifts 1.05–1.4, where the run's scale — the range
+/// of `V − uᵀq` the force drives — is 10–30.)
+#[test]
+fn a_random_held_force_gives_no_energy_garbage() {
+    let bad = held_force_energy_garbage(100);
     assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// The whole held-force study (1,000 starts, Z&S and SyLiPN).
+#[test]
+#[ignore = "known gap of the run guard (src/guard/run.rs, docs/guards.md): 10 of these 2,000 runs return one or two Ok steps with |E − E₀ − W| = 1.02–1.35 at the onset of a divergence (refused at the next step, once the step after), rods stretched 3.5–9.4 %, drift 0.054–0.074·S of a scale S = 14–21 that the held force drives; an accurate run of each start (Z&S at h = 1e-3) stays within 5e-5. A stretched tier tight enough to catch them (0.05·S) refuses the paper run of the first-order linearised Z&S on SO(3) (drift 0.059·S at a residual of 0.055, src/lie/tests.rs)"]
+fn the_whole_held_force_study_gives_no_energy_garbage() {
+    let bad = held_force_energy_garbage(1000);
+    assert!(bad.is_empty(), "{} runs: {bad:?}", bad.len());
 }
 
 /// Z&S at `h = 0.01` (ω = 20) from the paper's positions with a velocity that is not tangent to

@@ -1,0 +1,377 @@
+//! The run guard's memory, [`Watch`]: the last committed state, the compensated clock, the
+//! run's reference energy, its energy scale and its stretched tier (see the [guard
+//! docs](super)).
+
+use super::{Guard, Guards, Probe};
+use crate::{ConfigError, Real, State, StepError};
+use nalgebra::SVector;
+
+/// The guards of one integrator and what they remember of the run: the last committed state,
+/// the clock's compensation, the reference energy and scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch<T: Real, const N: usize> {
+    guards: Guards<T>,
+    last: State<T, N>,
+    running: bool,
+    clock_c: T,
+    e_last: T,
+    e_ref: T,
+    v_lo: T,
+    v_hi: T,
+    k_start: T,
+    /// The residual above which the mechanism is stretched: a share of the residual bound, or
+    /// the run's start when that was more stretched.
+    stretched_above: T,
+    /// The round-off of the run's energies, `2·ROUNDING·ε·|E_ref|` at the start of the run and
+    /// at each accounted change: a run whose scale is below it cannot be judged.
+    level: T,
+    scale: T,
+    /// The number of the last committed step in the run (`1` for the first).
+    steps: u32,
+}
+
+impl<T: Real, const N: usize> Default for Watch<T, N> {
+    fn default() -> Self {
+        Self::new(Guards::default())
+    }
+}
+
+impl<T: Real, const N: usize> Watch<T, N> {
+    /// A watch with validated `guards` (see [`Guards::validate`]).
+    pub fn new(guards: Guards<T>) -> Self {
+        Self {
+            guards,
+            last: State::at_rest(SVector::zeros()),
+            running: false,
+            clock_c: T::zero(),
+            e_last: T::zero(),
+            e_ref: T::zero(),
+            v_lo: T::zero(),
+            v_hi: T::zero(),
+            k_start: T::zero(),
+            stretched_above: T::zero(),
+            level: T::zero(),
+            scale: T::zero(),
+            steps: 0,
+        }
+    }
+
+    /// The guards.
+    pub fn guards(&self) -> &Guards<T> {
+        &self.guards
+    }
+
+    /// Replaces the guards (validated) and starts a new run.
+    ///
+    /// # Errors
+    /// As [`Guards::validate`]; the guards are unchanged on error.
+    pub fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
+        self.guards = guards.validate()?;
+        self.restart();
+        Ok(())
+    }
+
+    /// Starts a new run at the next step (the model changed).
+    #[inline]
+    pub fn restart(&mut self) {
+        self.running = false;
+    }
+
+    /// Continues the run across a change the integrator accounts for (see [`crate::forcing`]):
+    /// when a run is going, `change` may move the last committed state (a damping kick) and
+    /// returns the energy `ΔE` the change added at that state (`−Δuᵀq` for a new held force
+    /// `u`, `ΔK` for a kick); the reference and last energies move by `ΔE`, so the run guard
+    /// bounds `E − E_ref − W + D` (work `W` done by the forces, energy `D` taken by damping). A
+    /// non-finite `ΔE` starts a new run instead. Nothing happens when no run is going.
+    #[inline]
+    pub fn account(&mut self, change: impl FnOnce(&mut State<T, N>) -> T) {
+        if self.running {
+            let de = change(&mut self.last);
+            if de.finite() {
+                self.e_ref += de;
+                self.e_last += de;
+                self.v_lo += de;
+                self.v_hi += de;
+                self.level = round_off(self.e_ref);
+            } else {
+                self.running = false;
+            }
+        }
+    }
+
+    /// Whether `state` continues the run: it is the state this watch committed last (all of
+    /// it when the run's energy is tracked, its time otherwise — the clock's compensation is
+    /// all that then carries over).
+    #[inline]
+    fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
+        let mut same = self.running && self.last.t == state.t;
+        if tracked {
+            for i in 0..N {
+                same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+            }
+        }
+        same
+    }
+
+    /// The state guards of [`Watch::commit`] after the energy guards: the constraint residual
+    /// of `next` (evaluated once by `commit`, `None` when the guard is off or the model has no
+    /// constraint) and the velocity jump from `state` (a NaN fails both).
+    #[inline(always)]
+    fn check_residual_and_velocity(
+        &self,
+        state: &State<T, N>,
+        next: &State<T, N>,
+        residual: Option<T>,
+    ) -> Result<(), StepError> {
+        if let (Some(bound), Some(r)) = (self.guards.residual, residual) {
+            // A NaN residual is refused too.
+            if r > bound || !r.finite() {
+                return Err(StepError::Diverged {
+                    guard: Guard::Residual,
+                });
+            }
+        }
+        if let Some(bound) = self.guards.velocity_step {
+            for i in 0..N {
+                let dv = (next.v[i] - state.v[i]).abs();
+                if dv > bound || !dv.finite() {
+                    return Err(StepError::Diverged {
+                        guard: Guard::VelocityStep,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Commits `next` (the step's result from `state` with signed step `h`) into `state` when it
+    /// is finite, the clock advances and every guard holds; `next.t` is replaced by the
+    /// compensated clock. `exchanged` is the energy the step exchanged with the outside (work of
+    /// a force, minus the heat a damping split took): the run's reference energy moves by it, so
+    /// the energy guards bound the energy the dynamics were not given. Otherwise `state` and the
+    /// watch are unchanged. Called by the step driver ([`crate::driver`]) only.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
+    #[inline]
+    pub(crate) fn commit<P: Probe<T, N>>(
+        &mut self,
+        state: &mut State<T, N>,
+        next: &State<T, N>,
+        h: T,
+        exchanged: T,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        if !(next.is_finite() && exchanged.finite()) {
+            return Err(StepError::NonFiniteResult);
+        }
+        let tracked = P::HAS_ENERGY && self.guards.energy_on();
+        let cont = self.continues(state, tracked);
+        // Kahan summation of the clock, compensation carried over the run.
+        let y = h - if cont { self.clock_c } else { T::zero() };
+        let t = state.t + y;
+        let dt = t - state.t;
+        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
+            return Err(StepError::ClockStalled);
+        }
+        let c = dt - y;
+        let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
+        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
+        let (mut k_start, mut stretched_above, mut level) =
+            (self.k_start, self.stretched_above, self.level);
+        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
+        let mut n = self.steps.saturating_add(1);
+        // The residual of `next`, evaluated once: the residual guard bounds it, and the run
+        // guard's bound tightens while the mechanism is stretched.
+        let residual = match self.guards.residual {
+            Some(_) => probe.residual(&next.q),
+            None => None,
+        };
+        if self.guards.energy_on() {
+            if let Some((k1, v1)) = probe.energy(next) {
+                let e0 = if cont {
+                    e_ref += exchanged;
+                    self.e_last + exchanged
+                } else if let Some((k0, v0)) = probe.energy(state) {
+                    e_ref = k0 + v0;
+                    (v_lo, v_hi, k_start) = (v0, v0, k0);
+                    // A start off its constraint releases what it stores: only a stretch
+                    // beyond the start's counts as one.
+                    stretched_above = match self.guards.residual {
+                        Some(b) => {
+                            let at = b * T::lit(STRETCHED_AT);
+                            match probe.residual(&state.q) {
+                                Some(r0) if r0 > at => r0,
+                                _ => at,
+                            }
+                        }
+                        None => T::zero(),
+                    };
+                    n = 1;
+                    scale = start_scale(k0, v0, self.guards.energy_scale);
+                    // A start whose energy overflowed cannot be bounded: refused here rather
+                    // than passed by comparisons with infinity or NaN (a running run's
+                    // reference and scale stay finite: every committed energy is).
+                    if !(e_ref.finite() && scale.finite()) {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyRun,
+                        });
+                    }
+                    e_ref += exchanged;
+                    level = round_off(e_ref);
+                    e_ref
+                } else {
+                    return Err(StepError::NonFiniteResult);
+                };
+                e1 = k1 + v1;
+                if !e1.finite() {
+                    return Err(StepError::NonFiniteResult);
+                }
+                // The scale grows with the kinetic energy reached and the range of the
+                // potential seen: both differences, blind to the origin of `V` and of `q`.
+                if k1 > scale {
+                    scale = k1;
+                }
+                if v1 < v_lo {
+                    v_lo = v1;
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
+                } else if v1 > v_hi {
+                    v_hi = v1;
+                    if v_hi - v_lo > scale {
+                        scale = v_hi - v_lo;
+                    }
+                }
+                if let Some(r) = self.guards.energy_run {
+                    // The common case (well inside the stretched tier's bound, and energies
+                    // resolvable against the scale) costs a subtraction, two products and two
+                    // comparisons; the rest is `run_bound_holds`.
+                    let drift = (e1 - e_ref).abs();
+                    let bound = r * scale;
+                    if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || level > scale {
+                        let stretched = matches!(residual, Some(res) if res > stretched_above);
+                        let magnitude = e1.abs() + e_ref.abs();
+                        let start = (k_start, n);
+                        if !run_bound_holds(drift, bound, scale, level, start, stretched, magnitude)
+                        {
+                            return Err(StepError::Diverged {
+                                guard: Guard::EnergyRun,
+                            });
+                        }
+                    }
+                }
+                if let Some(r) = self.guards.energy_step {
+                    if (e1 - e0).abs() > r * scale {
+                        return Err(StepError::Diverged {
+                            guard: Guard::EnergyStep,
+                        });
+                    }
+                }
+            }
+        }
+        self.check_residual_and_velocity(state, next, residual)?;
+        state.t = t;
+        state.q = next.q;
+        state.v = next.v;
+        if tracked {
+            self.last = *state;
+        } else {
+            self.last.t = t;
+        }
+        self.running = true;
+        self.clock_c = c;
+        self.e_last = e1;
+        self.e_ref = e_ref;
+        self.v_lo = v_lo;
+        self.v_hi = v_hi;
+        self.k_start = k_start;
+        self.stretched_above = stretched_above;
+        self.level = level;
+        self.scale = scale;
+        self.steps = n;
+        Ok(())
+    }
+}
+
+/// The run guard beyond its common case (a drift within the stretched tier's bound): whether
+/// the drift of the `n`-th step of a run (`start = (K₀, n)`) passes the bound
+/// `max(r'·S, min(S − K₀/2, c·S/n))` of the [guard docs](super) (`bound = r·S`, `r' = r` or
+/// `STRETCHED_SHARE·r` while `stretched`, without the allowance then), beyond the round-off of
+/// energies of `magnitude` `|E| + |E_ref|`. Energies whose round-off (`level`) exceeds the run's
+/// scale cannot be told apart: the guard is blind there, and the step is refused.
+#[cold]
+#[inline(never)]
+fn run_bound_holds<T: Real>(
+    drift: T,
+    bound: T,
+    scale: T,
+    level: T,
+    (k_start, n): (T, u32),
+    stretched: bool,
+    magnitude: T,
+) -> bool {
+    if level > scale {
+        return false;
+    }
+    let bound = if stretched {
+        bound * T::lit(STRETCHED_SHARE)
+    } else {
+        bound
+    };
+    let drift = drift - T::lit(ROUNDING) * T::default_epsilon() * magnitude;
+    if drift <= bound {
+        return true;
+    }
+    !stretched
+        && drift <= scale - T::lit(0.5) * k_start
+        && drift * T::lit(f64::from(n)) <= T::lit(STARTUP) * scale
+}
+
+/// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.
+#[inline]
+fn round_off<T: Real>(e_ref: T) -> T {
+    T::lit(2.0 * ROUNDING) * T::default_epsilon() * e_ref.abs()
+}
+
+/// The energy scale of a run at its start, from `K₀`, `V₀` and the optional floor: `K₀`, the
+/// floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which energy
+/// differences of this run can be told apart at all).
+#[inline]
+fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
+    let mut scale = k0;
+    let roundoff = T::lit(ROUNDOFF) * T::default_epsilon() * (k0 + v0.abs());
+    if roundoff > scale {
+        scale = roundoff;
+    }
+    if let Some(floor) = floor {
+        if floor > scale {
+            scale = floor;
+        }
+    }
+    scale
+}
+
+/// The start-up allowance `c`: the `n`-th step of a run may drift by `c/n` of the run's scale
+/// (and by no more than `S − K₀/2`, see the [guard docs](super)); a first-order method from rest, whose
+/// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
+const STARTUP: f64 = 2.0;
+
+/// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
+/// `STRETCHED_AT` of the residual guard's bound (a rod stretched by 3.1 % of its squared length
+/// under the default bound `0.1`): a diverging penalised mechanism stretches its rods while its
+/// energy grows, a clean run's slow drift does not (`docs/guards.md`).
+const STRETCHED_AT: f64 = 0.31;
+
+/// The share of the run bound that applies while the mechanism is stretched (see
+/// [`STRETCHED_AT`]): `0.075·S` under the default bound `0.25`.
+const STRETCHED_SHARE: f64 = 0.3;
+
+/// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
+/// energies (sums of a few rounded terms) and their difference can reach.
+const ROUNDING: f64 = 4.0;
+
+/// The round-off floor of the energy scale in units of `ε · (K₀ + |V₀|)`: with the default bound
+/// `0.25` a drift of `64 ε (K₀ + |V₀|)` is accepted, above what rounding the energies of a step
+/// (sums of a few terms, each rounded) reaches.
+const ROUNDOFF: f64 = 256.0;
