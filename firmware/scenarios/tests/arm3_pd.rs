@@ -7,7 +7,7 @@ use macrostep::driver::Method;
 use macrostep::forcing::{Actuate, Actuated};
 use macrostep::model::System;
 use macrostep::ConstReal;
-use macrostep::{Integrator, Real, State};
+use macrostep::{Guards, Integrator, Real, State, Stepper};
 use macrostep_scenarios::{
     arm3_gravity_torque, arm3_mechanism, arm3_pd, arm3_pd_in, arm3_plant, Arm3Pd, Arm3Slots, Sink,
     ARM3_H, ARM3_N, ARM3_SETTLE_TOL, ARM3_TICKS,
@@ -81,10 +81,20 @@ fn arm3_pd_reaches_the_target_and_settles_in_f32_and_f64() {
 /// a pose, the gravity compensation alone must keep it there. With wrong link data in
 /// `ARM3_MASS`/`ARM3_COM`/`ARM3_LINK` the arm drifts (a 1 % error in the shoulder's moment
 /// drifts it by ≈ 1e-2 rad in 0.5 s).
+///
+/// The run guard gets an energy floor of `HOLD_ENERGY_SCALE` here: held from rest, the arm's only
+/// motion is its rods' ringing under the load, and the default origin-free scale (that motion's
+/// own range, ≈ 4e-4 J) is refused at step 3 by Z&S's bounded energy offset at `hω = 10`
+/// ([`held_at_rest_with_default_guards_steps_on`]).
 #[test]
 fn arm3_pd_gravity_compensation_holds_the_arm() {
     let mut slots = Arm3Slots::new();
     let arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
+    let floor = Guards {
+        energy_scale: Some(HOLD_ENERGY_SCALE),
+        ..Guards::default()
+    };
+    arm.plant.set_guards(floor).expect("guards");
     // Start at rest at the zero configuration; apply only G(θ) as motor torques.
     let mut s = arm.mech.initial_state();
     let mut u = macrostep::nalgebra::SVector::<f64, ARM3_N>::zeros();
@@ -109,6 +119,33 @@ fn arm3_pd_gravity_compensation_holds_the_arm() {
         arm.plant.step(&mut s).expect("step");
     }
     assert!(arm.joints(&s).0[0] < -0.5);
+}
+
+/// The energy floor of the holding test: the potential energy of lowering the arm's 2.1 kg by
+/// half a millimetre, the resolution at which a controller holding it cares.
+const HOLD_ENERGY_SCALE: f64 = 1e-2;
+
+/// The holding test with the default guards: a user who holds the arm still from the start.
+#[test]
+#[ignore = "known false alarm of the origin-free run-guard scale (src/guard/run.rs): held from rest, the scale is the rods' ringing (S = 4.1e-4 J), and Z&S at hω = 10 keeps a bounded energy offset of up to 0.8·S; step 3's drift 2.96e-4 J exceeds the start-up allowance 2S/3 = 2.7e-4 J (angles within 1.5e-4 rad). Guards::energy_scale is the remedy"]
+fn held_at_rest_with_default_guards_steps_on() {
+    let mut slots = Arm3Slots::new();
+    let arm: Arm3Pd<f64> = Arm3Pd::build_in(&mut slots).expect("built");
+    let mut s = arm.mech.initial_state();
+    let mut u = macrostep::nalgebra::SVector::<f64, ARM3_N>::zeros();
+    for k in 0..500 {
+        let (th, _) = arm.joints(&s);
+        let g = arm3_gravity_torque(th);
+        let mut cmd = [0.0; 3];
+        for (i, &m) in arm.ids.motors.iter().enumerate() {
+            cmd[m] = g[i];
+        }
+        arm.mech.actuation(&cmd, &s.q, &mut u).expect("actuation");
+        arm.plant.set_force(&u).expect("force");
+        if let Err(e) = arm.plant.step(&mut s) {
+            panic!("step {}: {e:?} at angles {th:?}", k + 1);
+        }
+    }
 }
 
 /// The closed loop on the penalised Z&S plant against the same law on RATTLE with the exact
