@@ -60,6 +60,11 @@ impl<T: Real, const DIM: usize> Attachment<T, DIM> for Place<T, DIM> {
 
 /// `C += c BᵀB` for a dashpot between two attachments (`B = ∂(p_a − p_b)/∂q`): node places
 /// ([`MechanismBuilder::dashpot`]) or body points ([`MechanismBuilder::joint_damping`]).
+///
+/// Only the lower triangle is computed and each entry is added to both `C[i][j]` and
+/// `C[j][i]`, so a symmetric `C` stays exactly symmetric: the two triangles of `c BᵀB`
+/// round differently (absolutely so for subnormal entries), and the damping splits refuse
+/// a matrix that is not symmetric to `8ε‖C‖`.
 pub(super) fn add_dashpot<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
     out: &mut SMatrix<T, N, N>,
     a: &P,
@@ -75,10 +80,37 @@ pub(super) fn add_dashpot<T: Real, const DIM: usize, const N: usize, P: Attachme
         let mut col = SVector::<T, N>::zeros();
         a.gather(&mut col, &v);
         b.gather(&mut col, &v.map(|x| -x));
-        for i in 0..N {
+        out[(j, j)] += col[j];
+        for i in j + 1..N {
             out[(i, j)] += col[i];
+            out[(j, i)] += col[i];
         }
     }
+}
+
+/// The shared argument and result checks of the mechanism's writers
+/// ([`Mechanism::actuation`], [`Mechanism::set_body_twist`]), after their own index or length
+/// check: [`ConfigError::NonFinite`] `name` when an argument is not finite, then `write` runs on
+/// a copy of `out` and [`ConfigError::Overflow`] `name` when an entry of `span` (the entries
+/// `write` sets) is then not finite. `out` is changed only on `Ok`.
+pub(super) fn write_checked<T: Real, const N: usize>(
+    out: &mut SVector<T, N>,
+    name: &'static str,
+    args: impl IntoIterator<Item = T>,
+    span: core::ops::Range<usize>,
+    write: impl FnOnce(&mut SVector<T, N>),
+) -> Result<(), ConfigError> {
+    if !args.into_iter().all(|x| x.finite()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let mut w = *out;
+    write(&mut w);
+    let written = w.as_slice().get(span).unwrap_or(&[]);
+    if !crate::linalg::all_finite(written) {
+        return Err(ConfigError::Overflow { name });
+    }
+    *out = w;
+    Ok(())
 }
 
 impl<
@@ -287,11 +319,14 @@ impl<
     /// Writes into `u` the generalised force of the actuator `commands` at `q` (command `k`
     /// drives actuator `k`; newtons for a force, N·m for a torque), in the sign convention of
     /// [`crate::forcing`]: `M q̈ = −∇V + u`. Force actuators give a constant map; a torque's
-    /// force pair depends on the rods' directions at `q`.
+    /// force pair depends on the rods' directions at `q`. An `Ok` force is finite.
     ///
     /// # Errors
     /// [`ConfigError::Inconsistent`] `"commands = actuators"` for a wrong length,
-    /// [`ConfigError::NonFinite`] `"command"`; `u` is then unchanged.
+    /// [`ConfigError::NonFinite`] `"command"`, [`ConfigError::Overflow`] `"command"` when a
+    /// finite command's force overflows (a command near the scalar's `MAX` on a joint motor
+    /// whose node forces are the torque over the body's size, or on a short rod); `u` is then
+    /// unchanged.
     pub fn actuation(
         &self,
         commands: &[T],
@@ -303,10 +338,14 @@ impl<
                 name: "commands = actuators",
             });
         }
-        if !commands.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "command" });
-        }
-        u.fill(T::zero());
+        write_checked(u, "command", commands.iter().copied(), 0..N, |u| {
+            u.fill(T::zero());
+            self.add_actuation(commands, q, u);
+        })
+    }
+
+    /// `u += ` the actuators' generalised forces for `commands` (checked by the caller).
+    fn add_actuation(&self, commands: &[T], q: &SVector<T, N>, u: &mut SVector<T, N>) {
         // Node indices were validated by the builder: `place` never misses.
         let place = |i: usize| match self.places.get(i) {
             Some(p) => *p,
@@ -330,7 +369,6 @@ impl<
                 Actuator::None => {}
             }
         }
-        Ok(())
     }
 }
 
