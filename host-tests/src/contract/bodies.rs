@@ -149,8 +149,10 @@ fn call<const DIM: usize, const D: usize>(
     b: &mut Builder<DIM, D>,
     kind: usize,
 ) -> Result<(), Outcome> {
-    // A copy now, formatted only when the call is refused (the `Debug` forms are the cost of
-    // a case; an accepted call has nothing to compare).
+    // A copy now, compared only when the call is refused: by `==` (cheap; formatting the
+    // builder through `Debug` was 80 % of a case), and through the `Debug` forms when `==`
+    // says they differ (a NaN field is unequal to itself). `==` does not see the sign of a
+    // zero: a refused call that flips only that passes.
     let before = *b;
     let j = match g.rng_range(0..10) {
         0 => 5,
@@ -166,6 +168,9 @@ fn call<const DIM: usize, const D: usize>(
         _ => b.gravity(g.uniform(0.0, 20.0)).map(|()| 0),
     };
     if let Err(e) = r {
+        if *b == before {
+            return Ok(());
+        }
         let (before, after) = (format!("{before:?}"), format!("{b:?}"));
         if after != before {
             return Err(Outcome::Violation(format!(
