@@ -237,7 +237,10 @@ fn a_huge_body_twist_is_refused_with_v_unchanged() {
     m.set_body_twist(1, &q, [0.5, -0.25], [0.0, 0.0, 2.0], &mut v)
         .unwrap();
     let (vc, w) = m.body_twist(1, &q, &v).unwrap();
-    assert!((vc[0] - 0.5).abs() < 1e-12 && (w[2] - 2.0).abs() < 1e-12, "{vc} {w}");
+    assert!(
+        (vc[0] - 0.5).abs() < 1e-12 && (w[2] - 2.0).abs() < 1e-12,
+        "{vc} {w}"
+    );
     let before = SVector::<f64, 12>::from_element(0.25);
     let mut v = before;
     let r = m.set_body_twist(1, &q, [f64::MAX, 0.0], [0.0, 0.0, f64::MAX], &mut v);
@@ -269,5 +272,38 @@ fn subnormal_joint_dampers_build_a_damping_the_split_accepts() {
         let r = Damped::new(rattle, m.system().mass, d);
         assert!(r.is_ok(), "c = {c:e}: {:?}, damping {d:?}", r.err());
         assert_eq!(d, d.transpose(), "c = {c:e}");
+    }
+}
+
+/// Fuzz cases `mechanism::bodies+joints calls+build+readouts` (plane: 10465125878098436897,
+/// …8632174, …8787343; space: 14488625982008932206, …9339286), replayed through the entry
+/// points: a built mechanism's kinetic energy or momenta at its finite start and a natural
+/// velocity are not finite. A body of mass near `f64::MAX` (accepted with an inertia of
+/// `1e300`, its size then `1e-4`) has momenta and a kinetic energy no `f64` can hold; the
+/// harness promises a readout finite only where the magnitudes of its terms are (a body of
+/// natural mass far from the origin, or of huge mass, is otherwise judged).
+#[test]
+fn readouts_at_a_finite_start_are_finite() {
+    use host_tests::contract::{bodies, tally::replay, Outcome};
+    let cases: [(&str, u64); 5] = [
+        ("(plane)", 10465125878098436897),
+        ("(plane)", 10465125878098632174),
+        ("(plane)", 10465125878098787343),
+        ("(space)", 14488625982008932206),
+        ("(space)", 14488625982009339286),
+    ];
+    for (space, seed) in cases {
+        let e = bodies::ENTRIES
+            .iter()
+            .find(|e| {
+                e.name.starts_with("mechanism::bodies+joints calls") && e.name.ends_with(space)
+            })
+            .unwrap();
+        let o = replay(e, seed);
+        assert!(
+            !matches!(o, Outcome::Violation(_)),
+            "{} {seed}: {o:?}",
+            e.name
+        );
     }
 }

@@ -118,7 +118,8 @@ fn run_all(all: &[Entry], o: &Options) -> Vec<Tally> {
         .collect();
     let next = AtomicUsize::new(0);
     // Per entry point: its chunks' tallies, and the time its first chunk started.
-    let parts: Mutex<Vec<Vec<Option<Tally>>>> = Mutex::new(vec![vec![None; chunks as usize]; all.len()]);
+    let parts: Mutex<Vec<Vec<Option<Tally>>>> =
+        Mutex::new(vec![vec![None; chunks as usize]; all.len()]);
     let started: Mutex<Vec<Option<Instant>>> = Mutex::new(vec![None; all.len()]);
     eprintln!("{}", header());
     std::thread::scope(|scope| {
@@ -134,7 +135,11 @@ fn run_all(all: &[Entry], o: &Options) -> Vec<Tally> {
                 p[i][c as usize] = Some(t);
                 if p[i].iter().all(Option::is_some) {
                     let row = merged(&p[i]);
-                    eprintln!("{}  ({:.1} s)", row_text(e, &row), t0.elapsed().as_secs_f64());
+                    eprintln!(
+                        "{}  ({:.1} s)",
+                        row_text(e, &row),
+                        t0.elapsed().as_secs_f64()
+                    );
                 }
             });
         }

@@ -36,7 +36,10 @@ impl Tally {
     pub fn merge(&mut self, later: &Tally) {
         self.cases += later.cases;
         self.ok += later.ok;
-        for (mine, theirs) in [(&mut self.config, &later.config), (&mut self.step, &later.step)] {
+        for (mine, theirs) in [
+            (&mut self.config, &later.config),
+            (&mut self.step, &later.step),
+        ] {
             for (k, n) in theirs {
                 *mine.entry(k.clone()).or_default() += n;
             }
