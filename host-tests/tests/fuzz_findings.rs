@@ -271,6 +271,9 @@ fn subnormal_joint_dampers_build_a_damping_the_split_accepts() {
         .unwrap();
         let r = Damped::new(rattle, m.system().mass, d);
         assert!(r.is_ok(), "c = {c:e}: {:?}, damping {d:?}", r.err());
+    }
+    for c in [0.2, 1e-310] {
+        let d = arm(c).damping();
         assert_eq!(d, d.transpose(), "c = {c:e}");
     }
 }
