@@ -6,7 +6,7 @@
 //! promise, no other contract violation. `cargo xtask fuzz` runs the same entry points 10⁶
 //! times each; the cases it found are reduced in `tests/fuzz_findings.rs`.
 
-use host_tests::contract::tally::tally;
+use host_tests::contract::tally::{tally, tally_range, Tally};
 use host_tests::contract::{self, Entry};
 
 /// Cases per entry point (seeded: the same cases every run).
@@ -142,5 +142,25 @@ fn families_are_listed() {
         for e in family {
             assert!(all.contains(&e.name), "{} not listed", e.name);
         }
+    }
+}
+
+/// The fuzz runner's chunks merged in case order give the unchunked tally: counts, kinds and
+/// the first examples (compared through the `Debug` form; each entry point's cases end in at
+/// least two kinds of outcome, so the comparison is not one of empty tallies).
+#[test]
+fn chunks_merged_in_order_give_the_unchunked_tally() {
+    for e in contract::bodies::ENTRIES
+        .iter()
+        .chain(contract::forcing::ENTRIES)
+    {
+        let whole = tally(e, SEED, 1000);
+        let mut merged = Tally::default();
+        for ks in [0..1, 1..400, 400..401, 401..1000] {
+            merged.merge(&tally_range(e, SEED, ks));
+        }
+        assert_eq!(format!("{whole:?}"), format!("{merged:?}"), "{}", e.name);
+        let outcomes = usize::from(whole.ok > 0) + whole.config.len() + whole.step.len();
+        assert!(outcomes >= 2, "{}: {whole:?}", e.name);
     }
 }
