@@ -3,11 +3,14 @@
 //! held forces, `S` the run's energy scale, `r = 0.2`), for a finite but huge force; a
 //! mechanism's damping matrix built from dashpots whose sum overflows; a rigid body with a huge
 //! inertia whose joint readouts overflow; a joint anchored far from its body; an EKF update that
-//! leaves an indefinite covariance.
+//! leaves an indefinite covariance; a joint motor's or a body twist's finite but huge command
+//! whose node forces or velocities overflow; subnormal joint dampers whose damping matrix the
+//! damping split refused as not symmetric.
 
 use macrostep::baselines::VelocityVerlet;
-use macrostep::forcing::{Actuate, Actuated};
-use macrostep::mechanism::{Body, Link, MechanismBuilder};
+use macrostep::constrained::{ConstraintNewtonParams, Rattle};
+use macrostep::forcing::{Actuate, Actuated, Damped};
+use macrostep::mechanism::{Body, Link, Mechanism, MechanismBuilder};
 use macrostep::model::{Potential, System};
 use macrostep::nalgebra::{vector, SVector};
 use macrostep::systems::{DoublePendulum, GravityPenalty};
@@ -174,4 +177,137 @@ fn an_ekf_update_keeps_the_covariance_positive_semidefinite() {
         .unwrap();
     let o = replay(e, 1306099367696374747);
     assert!(!matches!(o, Outcome::Violation(_)), "{o:?}");
+}
+
+/// Two plane bodies (masses 1 and 0.7, `I_zz` 0.1 and 0.05) in a chain hinged to the ground at
+/// the origin and to each other at `[0.4, -1]`, with a motor and a damper `c` on each hinge.
+fn arm(c: f64) -> Mechanism<f64, 2, 12, 10, 0, 2, 2> {
+    let mut b = MechanismBuilder::<f64, 2, 12, 10, 0, 2, 2>::new().unwrap();
+    let body = |mass, com, izz| Body {
+        mass,
+        com,
+        inertia: [[izz, 0.0], [0.0, 0.0]],
+    };
+    let l0 = b.body(body(1.0, [0.2, -0.5], 0.1)).unwrap();
+    let l1 = b.body(body(0.7, [0.7, -1.3], 0.05)).unwrap();
+    let j0 = b
+        .revolute(Link::Ground, Link::Body(l0), [0.0, 0.0], [0.0, 0.0])
+        .unwrap();
+    let j1 = b
+        .revolute(Link::Body(l0), Link::Body(l1), [0.4, -1.0], [0.0, 0.0])
+        .unwrap();
+    for j in [j0, j1] {
+        b.joint_motor(j).unwrap();
+        b.joint_damping(j, c).unwrap();
+    }
+    b.build().unwrap()
+}
+
+/// Fuzz case `mechanism::bodies+joints/Rattle set_force (plane)`, reduced: a joint motor's
+/// command `f64::MAX / 2` is finite, and its node forces (the torque over the body's size)
+/// overflow: `actuation` returned `Ok` with `u = ±∞`. It refuses the command as an overflow and
+/// leaves `u` unchanged.
+#[test]
+fn a_huge_joint_motor_command_is_refused_with_u_unchanged() {
+    let m = arm(0.2);
+    let q = m.initial_state().q;
+    // The control case: a natural command gives a finite, non-zero force.
+    let mut u = SVector::<f64, 12>::zeros();
+    m.actuation(&[2.0, -1.0], &q, &mut u).unwrap();
+    assert!(u.iter().all(|x| x.is_finite()) && u.amax() > 0.0, "{u:?}");
+    let before = SVector::<f64, 12>::from_element(0.25);
+    let mut u = before;
+    let r = m.actuation(&[f64::MAX / 2.0, 1.0], &q, &mut u);
+    assert_eq!(
+        r,
+        Err(macrostep::ConfigError::Overflow { name: "command" }),
+        "u = {u:?}"
+    );
+    assert_eq!(u, before);
+}
+
+/// Fuzz case `mechanism::bodies+joints calls+build+readouts (space)`, reduced to the plane: a
+/// finite twist near `f64::MAX` made `set_body_twist` return `Ok` with infinite node velocities
+/// (`v_com + ω × ρ` overflows). It refuses the twist as an overflow and leaves `v` unchanged.
+#[test]
+fn a_huge_body_twist_is_refused_with_v_unchanged() {
+    let m = arm(0.2);
+    let q = m.initial_state().q;
+    // The control case: a natural twist writes finite velocities and reads back.
+    let mut v = SVector::<f64, 12>::zeros();
+    m.set_body_twist(1, &q, [0.5, -0.25], [0.0, 0.0, 2.0], &mut v)
+        .unwrap();
+    let (vc, w) = m.body_twist(1, &q, &v).unwrap();
+    assert!(
+        (vc[0] - 0.5).abs() < 1e-12 && (w[2] - 2.0).abs() < 1e-12,
+        "{vc} {w}"
+    );
+    let before = SVector::<f64, 12>::from_element(0.25);
+    let mut v = before;
+    let r = m.set_body_twist(1, &q, [f64::MAX, 0.0], [0.0, 0.0, f64::MAX], &mut v);
+    assert_eq!(
+        r,
+        Err(macrostep::ConfigError::Overflow { name: "twist" }),
+        "v = {v:?}"
+    );
+    assert_eq!(v, before);
+}
+
+/// Fuzz case `mechanism::bodies+joints/Damped<Rattle> set_force (plane)`, reduced: joint
+/// dampers with subnormal coefficients built a damping matrix whose two triangles rounded
+/// apart (entries `1e-323` against `1.5e-323`: subnormal rounding is absolute), and
+/// `Damped::new` refused the mechanism's own damping as `NotSymmetric`. The builder assembles
+/// an exactly symmetric matrix, which the damping split accepts for every coefficient.
+#[test]
+fn subnormal_joint_dampers_build_a_damping_the_split_accepts() {
+    for c in [0.2, 1e-300, 1e-305, 3e-308, 1e-310, 1e-315, 1e-320, 5e-324] {
+        let m = arm(c);
+        let d = m.damping();
+        let rattle = Rattle::new(
+            m.system(),
+            m.constraint(),
+            1e-3,
+            ConstraintNewtonParams::default(),
+        )
+        .unwrap();
+        let r = Damped::new(rattle, m.system().mass, d);
+        assert!(r.is_ok(), "c = {c:e}: {:?}, damping {d:?}", r.err());
+    }
+    for c in [0.2, 1e-310] {
+        let d = arm(c).damping();
+        assert_eq!(d, d.transpose(), "c = {c:e}");
+    }
+}
+
+/// Fuzz cases `mechanism::bodies+joints calls+build+readouts` (plane: 10465125878098436897,
+/// …8632174, …8787343; space: 14488625982008932206, …9339286), replayed through the entry
+/// points: a built mechanism's kinetic energy or momenta at its finite start and a natural
+/// velocity are not finite. A body of mass near `f64::MAX` (accepted with an inertia of
+/// `1e300`, its size then `1e-4`) has momenta and a kinetic energy no `f64` can hold; the
+/// harness promises a readout finite only where the magnitudes of its terms are (a body of
+/// natural mass far from the origin, or of huge mass, is otherwise judged).
+#[test]
+fn readouts_at_a_finite_start_are_finite() {
+    use host_tests::contract::{bodies, tally::replay, Outcome};
+    let cases: [(&str, u64); 5] = [
+        ("(plane)", 10465125878098436897),
+        ("(plane)", 10465125878098632174),
+        ("(plane)", 10465125878098787343),
+        ("(space)", 14488625982008932206),
+        ("(space)", 14488625982009339286),
+    ];
+    for (space, seed) in cases {
+        let e = bodies::ENTRIES
+            .iter()
+            .find(|e| {
+                e.name.starts_with("mechanism::bodies+joints calls") && e.name.ends_with(space)
+            })
+            .unwrap();
+        let o = replay(e, seed);
+        assert!(
+            !matches!(o, Outcome::Violation(_)),
+            "{} {seed}: {o:?}",
+            e.name
+        );
+    }
 }

@@ -2,6 +2,7 @@
 //! [body docs](super::body) for the formulation).
 
 use super::body::{link_point, to3, BodyRec};
+use super::forces::write_checked;
 use super::joint::{Joint, Link};
 use super::row::BodyPoint;
 use super::Mechanism;
@@ -69,11 +70,13 @@ impl<
 
     /// Writes into `v` body `l`'s node velocities for the twist `(v_com, ω)` at `q`:
     /// `ṗᵢ = v_com + ω × (pᵢ − com)` (in the plane only `ω_z = omega[2]` is used); the rest of
-    /// `v` is unchanged. A rigid motion, so the body's rods stay tangent.
+    /// `v` is unchanged. A rigid motion, so the body's rods stay tangent. An `Ok` velocity is
+    /// finite.
     ///
     /// # Errors
-    /// [`ConfigError::OutOfRange`] `"body"`; [`ConfigError::NonFinite`] `"twist"` (`v` is then
-    /// unchanged).
+    /// [`ConfigError::OutOfRange`] `"body"`; [`ConfigError::NonFinite`] `"twist"`;
+    /// [`ConfigError::Overflow`] `"twist"` when a finite twist's node velocities overflow (a
+    /// twist near the scalar's `MAX`); `v` is then unchanged.
     pub fn set_body_twist(
         &self,
         l: usize,
@@ -86,20 +89,20 @@ impl<
             name: "body",
             bound: "< bodies",
         })?;
-        if !v_com.iter().chain(omega.iter()).all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "twist" });
-        }
-        let w = SVector::from(omega);
-        let rho = b.nodes(q, &b.com(q));
-        for (j, r) in rho.iter().enumerate().take(DIM + 1) {
-            let spin = w.cross(&to3(r));
-            for c in 0..DIM {
-                if let Some(x) = v.as_mut_slice().get_mut(b.offset + j * DIM + c) {
-                    *x = v_com[c] + spin[c];
+        let span = b.offset..b.offset + (DIM + 1) * DIM;
+        let args = v_com.into_iter().chain(omega);
+        write_checked(v, "twist", args, span, |v| {
+            let w = SVector::from(omega);
+            let rho = b.nodes(q, &b.com(q));
+            for (j, r) in rho.iter().enumerate().take(DIM + 1) {
+                let spin = w.cross(&to3(r));
+                for c in 0..DIM {
+                    if let Some(x) = v.as_mut_slice().get_mut(b.offset + j * DIM + c) {
+                        *x = v_com[c] + spin[c];
+                    }
                 }
             }
-        }
-        Ok(())
+        })
     }
 
     /// The kinetic energy `½ vᵀ M v` of everything (bodies and point masses).

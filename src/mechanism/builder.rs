@@ -26,7 +26,7 @@ use nalgebra::{SMatrix, SVector};
 ///   capacity: one more is `"joints <= J"`).
 ///
 /// A point-mass mechanism (`B = J = 0`) carries no body or joint storage at all.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MechanismBuilder<
     T: Real,
     const DIM: usize,

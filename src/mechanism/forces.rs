@@ -83,6 +83,11 @@ fn dashpot_column<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DI
 /// the sum is not finite: [`ConfigError::Overflow`] `"damping"`, `out` unchanged. A first pass
 /// sums and checks each column, a second writes them, so no copy of `C` (`N²` scalars) is
 /// made.
+///
+/// Only the lower triangle of the sums is kept, each entry written to both `C[i][j]` and
+/// `C[j][i]`, so a symmetric `C` stays exactly symmetric: the two triangles of `c BᵀB` round
+/// differently (absolutely so for subnormal entries), and the damping splits refuse a matrix
+/// that is not symmetric to `8ε‖C‖`.
 pub(super) fn add_dashpots<T: Real, const DIM: usize, const N: usize, P: Attachment<T, DIM>>(
     out: &mut SMatrix<T, N, N>,
     dashpots: &[(P, P, T)],
@@ -94,12 +99,41 @@ pub(super) fn add_dashpots<T: Real, const DIM: usize, const N: usize, P: Attachm
                 col += dashpot_column(a, b, *c, j);
             }
             if write {
-                out.set_column(j, &col);
+                // Rows above `j` of this column were written by the earlier columns' mirror.
+                for i in j..N {
+                    out[(i, j)] = col[i];
+                    out[(j, i)] = col[i];
+                }
             } else if !col.iter().all(|x| x.finite()) {
                 return Err(ConfigError::Overflow { name: "damping" });
             }
         }
     }
+    Ok(())
+}
+
+/// The shared argument and result checks of the mechanism's writers
+/// ([`Mechanism::actuation`], [`Mechanism::set_body_twist`]), after their own index or length
+/// check: [`ConfigError::NonFinite`] `name` when an argument is not finite, then `write` runs on
+/// a copy of `out` and [`ConfigError::Overflow`] `name` when an entry of `span` (the entries
+/// `write` sets) is then not finite. `out` is changed only on `Ok`.
+pub(super) fn write_checked<T: Real, const N: usize>(
+    out: &mut SVector<T, N>,
+    name: &'static str,
+    args: impl IntoIterator<Item = T>,
+    span: core::ops::Range<usize>,
+    write: impl FnOnce(&mut SVector<T, N>),
+) -> Result<(), ConfigError> {
+    if !args.into_iter().all(|x| x.finite()) {
+        return Err(ConfigError::NonFinite { name });
+    }
+    let mut w = *out;
+    write(&mut w);
+    let written = w.as_slice().get(span).unwrap_or(&[]);
+    if !crate::linalg::all_finite(written) {
+        return Err(ConfigError::Overflow { name });
+    }
+    *out = w;
     Ok(())
 }
 
@@ -303,11 +337,14 @@ impl<
     /// Writes into `u` the generalised force of the actuator `commands` at `q` (command `k`
     /// drives actuator `k`; newtons for a force, N·m for a torque), in the sign convention of
     /// [`crate::forcing`]: `M q̈ = −∇V + u`. Force actuators give a constant map; a torque's
-    /// force pair depends on the rods' directions at `q`.
+    /// force pair depends on the rods' directions at `q`. An `Ok` force is finite.
     ///
     /// # Errors
     /// [`ConfigError::Inconsistent`] `"commands = actuators"` for a wrong length,
-    /// [`ConfigError::NonFinite`] `"command"`; `u` is then unchanged.
+    /// [`ConfigError::NonFinite`] `"command"`, [`ConfigError::Overflow`] `"command"` when a
+    /// finite command's force overflows (a command near the scalar's `MAX` on a joint motor
+    /// whose node forces are the torque over the body's size, or on a short rod); `u` is then
+    /// unchanged.
     pub fn actuation(
         &self,
         commands: &[T],
@@ -319,10 +356,14 @@ impl<
                 name: "commands = actuators",
             });
         }
-        if !commands.iter().all(|x| x.finite()) {
-            return Err(ConfigError::NonFinite { name: "command" });
-        }
-        u.fill(T::zero());
+        write_checked(u, "command", commands.iter().copied(), 0..N, |u| {
+            u.fill(T::zero());
+            self.add_actuation(commands, q, u);
+        })
+    }
+
+    /// `u += ` the actuators' generalised forces for `commands` (checked by the caller).
+    fn add_actuation(&self, commands: &[T], q: &SVector<T, N>, u: &mut SVector<T, N>) {
         // Node indices were validated by the builder: `place` never misses.
         let place = |i: usize| match self.places.get(i) {
             Some(p) => *p,
@@ -346,7 +387,6 @@ impl<
                 Actuator::None => {}
             }
         }
-        Ok(())
     }
 }
 

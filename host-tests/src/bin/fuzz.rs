@@ -9,11 +9,12 @@
 //! panics, state changes on `Err` (`Err+state`), `Ok` results that break a guard's promise
 //! (`guard`), contract violations of every kind (`viol`, the two before included), typed errors
 //! by kind (`ConfigError` and `StepError` variant names), and the seeds of the first failing
-//! cases. Exits non-zero when any case panicked
-//! or broke the contract. Build it in the `fuzz` profile (release with overflow checks and
-//! debug assertions), as `cargo xtask fuzz` does.
+//! cases. The jobs share every entry point's cases in chunks; each row is also printed to stderr
+//! as soon as the entry point's cases are done (a run stopped early keeps its finished rows).
+//! Exits non-zero when any case panicked or broke the contract. Build it in the `fuzz` profile
+//! (release with overflow checks and debug assertions), as `cargo xtask fuzz` does.
 
-use host_tests::contract::tally::{kinds, replay, tally, Tally};
+use host_tests::contract::tally::{kinds, replay, tally_range, Tally};
 use host_tests::contract::{entries, Entry};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -103,49 +104,93 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs every entry point, `o.jobs` at a time (an entry point is one unit of work).
+/// Cases per unit of work: the jobs share every entry point's cases in chunks of this size, so
+/// that the last entry point does not run on one job while the others idle.
+const CHUNK: u64 = 20_000;
+
+/// Runs every entry point, its cases split into chunks run `o.jobs` at a time; prints an
+/// entry point's row (to stderr) as soon as its last chunk finishes, so that a run stopped
+/// early still reports the rows it completed.
 fn run_all(all: &[Entry], o: &Options) -> Vec<Tally> {
+    let chunks = o.cases.div_ceil(CHUNK).max(1);
+    let units: Vec<(usize, u64)> = (0..all.len())
+        .flat_map(|i| (0..chunks).map(move |c| (i, c)))
+        .collect();
     let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Tally>>> = Mutex::new(vec![None; all.len()]);
+    // Per entry point: its chunks' tallies, and the time its first chunk started.
+    let parts: Mutex<Vec<Vec<Option<Tally>>>> =
+        Mutex::new(vec![vec![None; chunks as usize]; all.len()]);
+    let started: Mutex<Vec<Option<Instant>>> = Mutex::new(vec![None; all.len()]);
+    eprintln!("{}", header());
     std::thread::scope(|scope| {
         for _ in 0..o.jobs {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
+                let u = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(i, c)) = units.get(u) else { break };
                 let Some(e) = all.get(i) else { break };
-                let t0 = Instant::now();
-                let t = tally(e, o.seed, o.cases);
-                eprintln!("fuzz: {} ({:.1} s)", e.name, t0.elapsed().as_secs_f64());
-                out.lock().expect("no poisoning: panics are caught")[i] = Some(t);
+                let t0 = *started.lock().expect("no poisoning")[i].get_or_insert_with(Instant::now);
+                let ks = c * CHUNK..((c + 1) * CHUNK).min(o.cases);
+                let t = tally_range(e, o.seed, ks);
+                let mut p = parts.lock().expect("no poisoning: panics are caught");
+                p[i][c as usize] = Some(t);
+                if p[i].iter().all(Option::is_some) {
+                    let row = merged(&p[i]);
+                    eprintln!(
+                        "{}  ({:.1} s)",
+                        row_text(e, &row),
+                        t0.elapsed().as_secs_f64()
+                    );
+                }
             });
         }
     });
-    out.into_inner()
+    parts
+        .into_inner()
         .expect("no poisoning")
-        .into_iter()
-        .map(Option::unwrap_or_default)
+        .iter()
+        .map(|p| merged(p))
         .collect()
 }
 
-fn print_table(all: &[Entry], results: &[Tally]) {
-    println!(
+/// The chunks' tallies merged in case order.
+fn merged(parts: &[Option<Tally>]) -> Tally {
+    let mut t = Tally::default();
+    for p in parts.iter().flatten() {
+        t.merge(p);
+    }
+    t
+}
+
+fn header() -> String {
+    format!(
         "{:<62} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}  typed errors by kind",
         "entry point", "cases", "Ok", "panic", "Err+state", "guard", "viol"
+    )
+}
+
+/// One entry point's row and its example lines.
+fn row_text(e: &Entry, t: &Tally) -> String {
+    let mut s = format!(
+        "{:<62} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}  config[{}] step[{}]",
+        e.name,
+        t.cases,
+        t.ok,
+        t.panics,
+        t.state_changes,
+        t.guard_breaks,
+        t.violations,
+        kinds(&t.config),
+        kinds(&t.step)
     );
+    for (seed, msg) in &t.examples {
+        s += &format!("\n    case seed {seed}: {msg}");
+    }
+    s
+}
+
+fn print_table(all: &[Entry], results: &[Tally]) {
+    println!("{}", header());
     for (e, t) in all.iter().zip(results) {
-        println!(
-            "{:<62} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}  config[{}] step[{}]",
-            e.name,
-            t.cases,
-            t.ok,
-            t.panics,
-            t.state_changes,
-            t.guard_breaks,
-            t.violations,
-            kinds(&t.config),
-            kinds(&t.step)
-        );
-        for (seed, msg) in &t.examples {
-            println!("    case seed {seed}: {msg}");
-        }
+        println!("{}", row_text(e, t));
     }
 }

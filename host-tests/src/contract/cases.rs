@@ -114,6 +114,7 @@ pub fn direct<T: Special, P: Potential<T, N>, const N: usize, I: Integrator<T, N
     let exp = Expect {
         energy: Some(&energy),
         residual: if has_residual { Some(&residual) } else { None },
+        exchanged: None,
         clock: true,
     };
     steps(g, integ, s0, &exp)
@@ -138,6 +139,7 @@ where
     let exp = Expect {
         energy: Some(&energy),
         residual: Some(&residual),
+        exchanged: None,
         clock: true,
     };
     steps(g, integ, s0, &exp)

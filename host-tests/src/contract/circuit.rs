@@ -125,6 +125,7 @@ fn variational(rng: &mut Pcg64) -> Outcome {
                 None
             },
             residual: None,
+            exchanged: None,
             clock: true,
         };
         let mut k = 0;

@@ -10,6 +10,7 @@
 //! documented promise `|E − E_ref − W + D| ≤ r·S` is replayed ([`Ledger`]: the work `W` of the
 //! held forces and, for [`DampedZs`], the trapezoidal dissipation `D = ½h(vₖᵀCvₖ + vₖ₊₁ᵀCvₖ₊₁)`
 //! it reports, summed step by step; the reference and scale as [`crate::contract`] replays
+//! them: `W` enters the potential and its range, `D` only the reference, as the guard accounts
 //! them).
 //! [`Damped`]'s energy guard is not replayed: the kinetic energy its kicks take depends on the
 //! inner method's intermediate velocity, which is not observable from outside.
@@ -130,8 +131,11 @@ pub struct Ledger<T: Special, const N: usize> {
     u: Cell<SVector<T, N>>,
     /// `u₀ᵀq₀`: the held-force term of the reference energy.
     start: Cell<T>,
-    /// `W − D` so far.
+    /// `W` so far.
     work: Cell<T>,
+    /// The dissipation `D` the steps reported so far (`≤ 0`): it moves the reference energy,
+    /// as the guard accounts it, and not the potential's range.
+    dissipated: Cell<T>,
     broken: Cell<Option<&'static str>>,
 }
 
@@ -142,6 +146,7 @@ impl<T: Special, const N: usize> Ledger<T, N> {
             u: Cell::new(u),
             start: Cell::new(u.dot(q0)),
             work: Cell::new(T::zero()),
+            dissipated: Cell::new(T::zero()),
             broken: Cell::new(None),
         }
     }
@@ -154,10 +159,17 @@ impl<T: Special, const N: usize> Ledger<T, N> {
     /// A committed step from `q0` to `q1` that reported `exchanged` (the dissipation, `≤ 0`).
     pub fn stepped(&self, q0: &SVector<T, N>, q1: &SVector<T, N>, exchanged: T) {
         let w = self.u.get().dot(&(q1 - q0));
-        self.work.set(self.work.get() + w + exchanged);
+        self.work.set(self.work.get() + w);
+        self.dissipated.set(self.dissipated.get() + exchanged);
     }
 
-    /// The replayed run's `(K, V − u₀ᵀq₀ − (W − D))` for the unforced system `sys`.
+    /// The dissipation the steps reported so far.
+    pub fn dissipated(&self) -> T {
+        self.dissipated.get()
+    }
+
+    /// The replayed run's `(K, V − u₀ᵀq₀ − W)` for the unforced system `sys` (the
+    /// dissipation moves the reference: [`Ledger::dissipated`]).
     pub fn energy<P: Potential<T, N>>(&self, sys: &System<T, P, N>, s: &State<T, N>) -> (T, T) {
         let v = sys.potential.energy(&s.q) - self.start.get() - self.work.get();
         (sys.mass.kinetic(&s.v), v)
@@ -224,9 +236,11 @@ where
         .map(|k| (k > 0 && g.chance(0.5)).then(|| force(g)))
         .collect();
     let e = |s: &State<T, N>| ledger.energy(sys, s);
+    let x = || ledger.dissipated();
     let exp = Expect {
         energy: if energy { Some(&e) } else { None },
         residual,
+        exchanged: Some(&x),
         clock: true,
     };
     let mut k = 0;
@@ -368,6 +382,7 @@ fn driven(rng: &mut Pcg64) -> Outcome {
         let exp = Expect {
             energy: Some(&e),
             residual: Some(&residual),
+            exchanged: None,
             clock: true,
         };
         let o = run(s0, &hs, &exp, |s, hk| {

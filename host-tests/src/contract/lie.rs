@@ -111,6 +111,7 @@ fn guarded<I: Integrator<f64, 9>>(
     let exp = Expect {
         energy: Some(&energy),
         residual: Some(&residual),
+        exchanged: None,
         clock: true,
     };
     steps(g, integ, s0, &exp)

@@ -157,6 +157,8 @@ pub fn same_bits<T: Bits, const N: usize>(a: &State<T, N>, b: &State<T, N>) -> b
 pub type EnergyFn<'a, T, const N: usize> = &'a dyn Fn(&State<T, N>) -> (T, T);
 /// The constraint residual at `q`.
 pub type ResidualFn<'a, T, const N: usize> = &'a dyn Fn(&SVector<T, N>) -> T;
+/// The energy the committed steps so far reported exchanging (a dissipation, `≤ 0`).
+pub type ExchangedFn<'a, T> = &'a dyn Fn() -> T;
 
 /// Which guards of the integrator under test can be checked from outside (see the module
 /// docs), and how its clock advances.
@@ -166,6 +168,9 @@ pub struct Expect<'a, T: Real, const N: usize> {
     pub energy: Option<EnergyFn<'a, T, N>>,
     /// The residual the default residual guard bounds, when the integrator evaluates it.
     pub residual: Option<ResidualFn<'a, T, N>>,
+    /// The energy the steps reported exchanging, which moves the run guard's reference and not
+    /// the range of the potential (`None`: nothing exchanged).
+    pub exchanged: Option<ExchangedFn<'a, T>>,
     /// Whether the integrator commits through the guarded clock (`|Δt − h| ≤ |h|/2`); otherwise
     /// only the direction of the clock is checked.
     pub clock: bool,
@@ -177,6 +182,7 @@ impl<T: Real, const N: usize> Expect<'_, T, N> {
         Self {
             energy: None,
             residual: None,
+            exchanged: None,
             clock: false,
         }
     }
@@ -220,9 +226,11 @@ impl<T: Real> EnergyReplay<T> {
         }
     }
 
-    /// The next `Ok` step reached `(k1, v1)` with residual `r1`: `Some(description)` when the
-    /// promise is broken (a NaN included).
-    pub fn step(&mut self, k1: T, v1: T, r1: Option<T>) -> Option<String> {
+    /// The next `Ok` step reached `(k1, v1)` with residual `r1`, the steps so far having
+    /// reported exchanging `exchanged` (added to the reference, as the guard adds it; the range
+    /// of `V` is the potential's own): `Some(description)` when the promise is broken (a NaN
+    /// included).
+    pub fn step(&mut self, k1: T, v1: T, r1: Option<T>, exchanged: T) -> Option<String> {
         self.n += 1;
         self.v_lo = self.v_lo.min(v1);
         self.v_hi = self.v_hi.max(v1);
@@ -235,7 +243,8 @@ impl<T: Real> EnergyReplay<T> {
                 self.e_ref
             ));
         }
-        let drift = (e1 - self.e_ref).abs() - T::lit(4.0) * eps * (e1.abs() + self.e_ref.abs());
+        let e_ref = self.e_ref + exchanged;
+        let drift = (e1 - e_ref).abs() - T::lit(4.0) * eps * (e1.abs() + e_ref.abs());
         let r = T::lit(ENERGY_RUN_BOUND);
         let stretched = r1.is_some_and(|r1| r1 > self.stretched_above);
         let bound = if stretched {
@@ -247,9 +256,9 @@ impl<T: Real> EnergyReplay<T> {
         // Written as the promise, `drift ≤ bound`: a NaN drift is a violation.
         if drift.partial_cmp(&bound).is_none_or(|o| o.is_gt()) {
             return Some(format!(
-                "Ok with energy drift {drift:?} > {bound:?} at step {} (S = {s:?}, E_ref = {:?}, \
+                "Ok with energy drift {drift:?} > {bound:?} at step {} (S = {s:?}, E_ref = {e_ref:?}, \
                  stretched {stretched})",
-                self.n, self.e_ref
+                self.n
             ));
         }
         None
@@ -329,7 +338,8 @@ fn check_ok<T: Bits, const N: usize>(
     }
     if let (Some(energy), Some(replay)) = (exp.energy, replay) {
         let (k1, v1) = energy(after);
-        return replay.step(k1, v1, exp.residual.map(|r| r(&after.q)));
+        let exchanged = exp.exchanged.map_or(T::zero(), |x| x());
+        return replay.step(k1, v1, exp.residual.map(|r| r(&after.q)), exchanged);
     }
     None
 }

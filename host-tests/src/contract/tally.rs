@@ -30,6 +30,30 @@ pub struct Tally {
     pub examples: Vec<(u64, String)>,
 }
 
+impl Tally {
+    /// Adds the counts of `later` (the cases after this tally's) and keeps the first
+    /// examples of both.
+    pub fn merge(&mut self, later: &Tally) {
+        self.cases += later.cases;
+        self.ok += later.ok;
+        for (mine, theirs) in [
+            (&mut self.config, &later.config),
+            (&mut self.step, &later.step),
+        ] {
+            for (k, n) in theirs {
+                *mine.entry(k.clone()).or_default() += n;
+            }
+        }
+        self.panics += later.panics;
+        self.violations += later.violations;
+        self.state_changes += later.state_changes;
+        self.guard_breaks += later.guard_breaks;
+        for (seed, msg) in &later.examples {
+            keep(&mut self.examples, *seed, msg.clone());
+        }
+    }
+}
+
 /// How many failing cases per entry point are kept for the report.
 const EXAMPLES: usize = 3;
 
@@ -54,8 +78,14 @@ pub fn replay(entry: &Entry, case_seed: u64) -> Outcome {
 /// Runs `cases` cases of `entry`, catching panics per case (install a silent panic hook first
 /// to keep the output readable).
 pub fn tally(entry: &Entry, seed: u64, cases: u64) -> Tally {
+    tally_range(entry, seed, 0..cases)
+}
+
+/// Runs cases `ks` of `entry` (case `k` as in [`tally`]): a run split into ranges and
+/// [merged](Tally::merge) in order gives [`tally`]'s table and examples.
+pub fn tally_range(entry: &Entry, seed: u64, ks: core::ops::Range<u64>) -> Tally {
     let mut t = Tally::default();
-    for k in 0..cases {
+    for k in ks {
         let cs = case_seed(entry, seed, k);
         t.cases += 1;
         match catch_unwind(AssertUnwindSafe(|| replay(entry, cs))) {

@@ -195,6 +195,7 @@ where
     let has = sys.potential.constraint_residual(&s.q).is_some();
     let exp = Expect {
         residual: if has { Some(&residual) } else { None },
+        exchanged: None,
         ..Expect::bare()
     };
     steps(g, m, s, &exp)
