@@ -252,6 +252,17 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
         h: T,
         next: &mut State<T, ARM3_N>,
     ) -> Result<T, StepError> {
+        self.command(state, h)?;
+        self.plant.propose(state, h, next)
+    }
+}
+
+impl<T: Real> Arm3Pd<'_, T> {
+    /// The law and the motors' generalised force, held on the plant for the step `h` from
+    /// `state`. Not inlined: its temporaries (the commands, the actuation's checked copy of
+    /// `u`) are gone before the plant's proposal, the deepest frame chain of the tick.
+    #[inline(never)]
+    fn command(&mut self, state: &State<T, ARM3_N>, h: T) -> Result<(), StepError> {
         let tau = self.torques(state);
         let mut commands = [T::zero(); 3];
         for (k, &m) in self.ids.motors.iter().enumerate() {
@@ -269,8 +280,7 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
         {
             self.unsettled = state.t + h;
         }
-        self.plant.set_force(&self.u)?;
-        self.plant.propose(state, h, next)
+        self.plant.set_force(&self.u)
     }
 }
 
