@@ -150,7 +150,7 @@ fn call<const DIM: usize, const D: usize>(
     kind: usize,
 ) -> Result<(), Outcome> {
     // A copy now, compared only when the call is refused: by `==` (cheap; formatting the
-    // builder through `Debug` was 80 % of a case), and through the `Debug` forms when `==`
+    // builder through `Debug` costs most of a case), and through the `Debug` forms when `==`
     // says they differ (a NaN field is unequal to itself). `==` does not see the sign of a
     // zero: a refused call that flips only that passes.
     let before = *b;
