@@ -19,6 +19,7 @@ gen_tests!(
     a_subnormal_inverse_mass_or_inertia_is_refused,
     the_extreme_accepted_bodies_read_out_finite_rates,
     a_refused_body_leaves_the_builder_unchanged,
+    the_planar_izz_is_the_inertia_entry_bit_for_bit,
 );
 
 /// `MAX^(1/4) / 2`, computed in `f64` from the type's largest value (independent of the code's
@@ -214,4 +215,40 @@ fn a_refused_body_leaves_the_builder_unchanged<T: Real>() {
         name: "bodies <= B",
     };
     refused(&mut b, ball(2.0), bodies);
+}
+
+/// `planar_izz` (a joint motor's torque in the plane) is `inertia(q)[(2, 2)]` to the bit, at the
+/// build pose and at 100 states that stretch and shear the body's nodes.
+fn the_planar_izz_is_the_inertia_entry_bit_for_bit<T: Real>() {
+    let mut b = MechanismBuilder::<T, 2, 6, 3, 0, 1, 0>::new().unwrap();
+    let l = T::lit;
+    b.body(Body {
+        mass: l(1.3),
+        com: [l(0.7), l(-0.2)],
+        inertia: [[l(0.037), l(0.0)], [l(0.0), l(0.0)]],
+    })
+    .unwrap();
+    let rec = b.bodies[0];
+    let q0 = b.build().unwrap().initial_state().q;
+    let mut s = 0x2545_f491_4f6c_dd1d_u64;
+    for k in 0..=100 {
+        let q = q0.map(|x| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let d = if k == 0 {
+                0.0
+            } else {
+                (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+            };
+            x + l(0.3 * d)
+        });
+        let rho = rec.nodes(&q, &rec.com(&q));
+        let want = rec.inertia(&q)[(2, 2)];
+        assert_eq!(
+            rec.planar_izz(&rho).to_f64().to_bits(),
+            want.to_f64().to_bits(),
+            "{k}"
+        );
+    }
 }
