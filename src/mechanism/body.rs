@@ -301,7 +301,7 @@ impl<
     /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
     /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
     /// triangle inequality); [`ConfigError::Overflow`] `"1 / mass"` (a node's inverse mass),
-    /// `"1 / I_zz"` or `"inertia^-1"` (the inverse inertia overflows);
+    /// `"total mass"` (the mechanism's, see [`MechanismBuilder`]), `"1 / I_zz"` or `"inertia^-1"` (the inverse inertia overflows);
     /// [`ConfigError::OutOfRange`] `"sqrt(inertia / mass)"` when the body's size `r` (the RMS
     /// node distance from the COM) is outside `[2 / MAX^(1/4), MAX^(1/4) / 2]` of the scalar
     /// (for `f64` about `[1.7e-77, 5.8e76]`, for `f32` about `[4.7e-10, 2.1e9]`): the joint
@@ -313,6 +313,7 @@ impl<
         if !(T::lit((DIM + 1) as f64) / body.mass).finite() {
             return Err(ConfigError::Overflow { name: "1 / mass" });
         }
+        self.check_total_mass(body.mass)?;
         if !body.com.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "com" });
         }
