@@ -248,15 +248,21 @@ impl<T: Real> RigidBody<T> {
         Vector3::new(self.b_mu * r[(2, 1)], -self.b_mu * r[(2, 0)], T::zero())
     }
 
-    /// Energy `½ΩᵀJΩ + V(R)` of a body state.
+    /// Energy `½ΩᵀJΩ + V(R)` of a body state. The kinetic part is finite wherever `½ΩᵀJΩ` is
+    /// representable: when `ΣJᵢΩᵢ²` overflows it is formed again as `2·ΣJᵢ(Ωᵢ/2)²` (exact
+    /// scalings by two, so the two agree wherever both are finite).
     pub fn energy(&self, s: &BodyState<T>) -> T {
-        let w = &s.omega;
         let two = T::lit(2.0);
-        (self.inertia[0] * w[0] * w[0]
-            + self.inertia[1] * w[1] * w[1]
-            + self.inertia[2] * w[2] * w[2])
-            / two
-            + self.potential(&s.rotation)
+        let twice = |w: &Vector3<T>| {
+            self.inertia[0] * w[0] * w[0]
+                + self.inertia[1] * w[1] * w[1]
+                + self.inertia[2] * w[2] * w[2]
+        };
+        let mut kin = twice(&s.omega) / two;
+        if !kin.finite() {
+            kin = twice(&(s.omega / two)) * two;
+        }
+        kin + self.potential(&s.rotation)
     }
 
     /// Energy of a relaxed state with penalty stiffness `omega`:
@@ -265,13 +271,21 @@ impl<T: Real> RigidBody<T> {
         let r = matrix_of(&s.q);
         let rd = matrix_of(&s.v);
         let jd = self.matrix_inertia();
-        let mut kin = T::zero();
-        for j in 0..3 {
-            kin += jd[j] * rd.column(j).norm_squared();
+        let half = T::lit(0.5);
+        let twice = |rd: &Matrix3<T>| {
+            let mut kin = T::zero();
+            for j in 0..3 {
+                kin += jd[j] * rd.column(j).norm_squared();
+            }
+            kin
+        };
+        // As in `energy`: `2·½ΣJ_d(Ṙ/2)²` when the sum overflows before the halving.
+        let mut kin = half * twice(&rd);
+        if !kin.finite() {
+            kin = twice(&(rd * half)) * T::lit(2.0);
         }
         let defect = orthogonality_error(&r);
-        let half = T::lit(0.5);
-        half * kin + self.potential(&r) + half * omega * omega * defect * defect
+        kin + self.potential(&r) + half * omega * omega * defect * defect
     }
 
     /// Physical energy of a relaxed state, `½tr(ṘJ_dṘᵀ) + Bμ R₃₃` (no penalty term).

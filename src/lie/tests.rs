@@ -356,3 +356,28 @@ fn torque_work_is_accounted() {
     let scale = body.energy(&b0).abs().max(1.0);
     assert!(de.abs() > 0.2 * scale, "ΔE = {de}");
 }
+
+/// `½ΩᵀJΩ` just below the top of the range, where `ΣJᵢΩᵢ²` overflows: the body's energy and the
+/// relaxed state's are the hand-computed `1.5625·2^top` (J = I, Ω = (1.25·2^((top+1)/2), 0, 0),
+/// R = I, Bμ = 0), in f64 and f32.
+#[test]
+fn rigid_body_energy_does_not_overflow_before_the_energy_does() {
+    fn check<T: Real>(top: i32) {
+        let body = RigidBody {
+            inertia: Vector3::repeat(T::one()),
+            b_mu: T::zero(),
+        };
+        let w = T::lit(1.25 * 2f64.powi((top + 1) / 2));
+        assert!(!(w * w).finite());
+        let s = BodyState {
+            t: T::zero(),
+            rotation: Matrix3::identity(),
+            omega: Vector3::new(w, T::zero(), T::zero()),
+        };
+        let want = T::lit(1.5625 * 2f64.powi(top));
+        assert_eq!(body.energy(&s), want);
+        assert_eq!(body.relaxed_energy(&s.to_relaxed(), T::lit(10.0)), want);
+    }
+    check::<f64>(1023);
+    check::<f32>(127);
+}

@@ -152,7 +152,11 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
     /// The world inertia tensor `J = Σ mᵢ (|ρᵢ|² I − ρᵢρᵢᵀ)` of the nodes at `q` (3-D; in the
     /// plane the `(2, 2)` entry is `I_zz = Σ mᵢ |ρᵢ|²`).
     pub(super) fn inertia<const N: usize>(&self, q: &SVector<T, N>) -> SMatrix<T, 3, 3> {
-        let rho = self.nodes(q, &self.com(q));
+        self.inertia_of(&self.nodes(q, &self.com(q)))
+    }
+
+    /// [`BodyRec::inertia`] of the nodes at `rho` (relative to the COM).
+    fn inertia_of(&self, rho: &[SVector<T, DIM>; 4]) -> SMatrix<T, 3, 3> {
         let mi = self.mass / T::lit((DIM + 1) as f64);
         let mut j = SMatrix::<T, 3, 3>::zeros();
         for r in rho.iter().take(DIM + 1) {
@@ -160,6 +164,15 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
             j += (SMatrix::<T, 3, 3>::identity() * r3.norm_squared() - r3 * r3.transpose()) * mi;
         }
         j
+    }
+
+    /// `I_zz = Σ mᵢ |ρᵢ|²` at `rho`: [`BodyRec::inertia_of`]'s `(2, 2)` entry in the plane,
+    /// bit for bit (same order; its `1·` and `− 0·0` are exact), without the other eight.
+    fn planar_izz(&self, rho: &[SVector<T, DIM>; 4]) -> T {
+        let mi = self.mass / T::lit((DIM + 1) as f64);
+        rho.iter()
+            .take(DIM + 1)
+            .fold(T::zero(), |j, r| j + to3(r).norm_squared() * mi)
     }
 
     /// The angular momentum about the COM, `Σ mᵢ ρᵢ × ρ̇ᵢ`.
@@ -204,20 +217,19 @@ impl<T: Real, const DIM: usize> BodyRec<T, DIM> {
         q: &SVector<T, N>,
         tau: &SVector<T, 3>,
     ) {
-        let j = self.inertia(q);
+        let rho = self.nodes(q, &self.com(q));
         let alpha = if DIM == 2 {
-            let izz = j[(2, 2)];
+            let izz = self.planar_izz(&rho);
             if izz <= T::zero() {
                 return;
             }
             SVector::from([T::zero(), T::zero(), tau[2] / izz])
         } else {
-            match j.cholesky() {
+            match self.inertia_of(&rho).cholesky() {
                 Some(c) => c.solve(tau),
                 None => return,
             }
         };
-        let rho = self.nodes(q, &self.com(q));
         let mi = self.mass / T::lit((DIM + 1) as f64);
         for (jn, r) in rho.iter().enumerate().take(DIM + 1) {
             let f = alpha.cross(&to3(r)) * mi;
@@ -289,7 +301,7 @@ impl<
     /// [`ConfigError::NotPositiveDefinite`] `"inertia"` (in the plane: `I_zz ≤ 0`) or
     /// `"second moment"` (a thin rod or a flat plate: the principal moments violate the strict
     /// triangle inequality); [`ConfigError::Overflow`] `"1 / mass"` (a node's inverse mass),
-    /// `"1 / I_zz"` or `"inertia^-1"` (the inverse inertia overflows);
+    /// `"total mass"` (the mechanism's, see [`MechanismBuilder`]), `"1 / I_zz"` or `"inertia^-1"` (the inverse inertia overflows);
     /// [`ConfigError::OutOfRange`] `"sqrt(inertia / mass)"` when the body's size `r` (the RMS
     /// node distance from the COM) is outside `[2 / MAX^(1/4), MAX^(1/4) / 2]` of the scalar
     /// (for `f64` about `[1.7e-77, 5.8e76]`, for `f32` about `[4.7e-10, 2.1e9]`): the joint
@@ -301,6 +313,7 @@ impl<
         if !(T::lit((DIM + 1) as f64) / body.mass).finite() {
             return Err(ConfigError::Overflow { name: "1 / mass" });
         }
+        self.check_total_mass(body.mass)?;
         if !body.com.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "com" });
         }

@@ -1,7 +1,8 @@
 //! Unit tests of the body builder's range checks: the size bound `r, 1/r ≤ MAX^(1/4) / 2`
 //! straddled from both sides, the inverse mass and inverse inertia, in `f32` and `f64`, and a
 //! finite hinge readout for the largest and smallest accepted bodies; a body refused after some
-//! of its nodes or rods would have fitted leaves the builder bit-identical.
+//! of its nodes or rods would have fitted leaves the builder bit-identical; the cap on the total
+//! mass and the total weight, and the finite energy of the heaviest mechanism accepted.
 
 use super::*;
 use crate::mechanism::Link;
@@ -19,6 +20,10 @@ gen_tests!(
     a_subnormal_inverse_mass_or_inertia_is_refused,
     the_extreme_accepted_bodies_read_out_finite_rates,
     a_refused_body_leaves_the_builder_unchanged,
+    the_planar_izz_is_the_inertia_entry_bit_for_bit,
+    a_total_mass_that_overflows_is_refused,
+    a_total_weight_that_overflows_is_refused_at_build,
+    the_heaviest_accepted_mechanism_has_finite_energy_at_unit_speed,
 );
 
 /// `MAX^(1/4) / 2`, computed in `f64` from the type's largest value (independent of the code's
@@ -214,4 +219,107 @@ fn a_refused_body_leaves_the_builder_unchanged<T: Real>() {
         name: "bodies <= B",
     };
     refused(&mut b, ball(2.0), bodies);
+}
+
+/// `planar_izz` (a joint motor's torque in the plane) is `inertia(q)[(2, 2)]` to the bit, at the
+/// build pose and at 100 states that stretch and shear the body's nodes.
+fn the_planar_izz_is_the_inertia_entry_bit_for_bit<T: Real>() {
+    let mut b = MechanismBuilder::<T, 2, 6, 3, 0, 1, 0>::new().unwrap();
+    let l = T::lit;
+    b.body(Body {
+        mass: l(1.3),
+        com: [l(0.7), l(-0.2)],
+        inertia: [[l(0.037), l(0.0)], [l(0.0), l(0.0)]],
+    })
+    .unwrap();
+    let rec = b.bodies[0];
+    let q0 = b.build().unwrap().initial_state().q;
+    let mut s = 0x2545_f491_4f6c_dd1d_u64;
+    for k in 0..=100 {
+        let q = q0.map(|x| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let d = if k == 0 {
+                0.0
+            } else {
+                (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+            };
+            x + l(0.3 * d)
+        });
+        let rho = rec.nodes(&q, &rec.com(&q));
+        let want = rec.inertia(&q)[(2, 2)];
+        assert_eq!(
+            rec.planar_izz(&rho).to_f64().to_bits(),
+            want.to_f64().to_bits(),
+            "{k}"
+        );
+    }
+}
+
+/// `k · MAX` of the scalar.
+fn of_max<T: Real>(k: f64) -> T {
+    T::max_value().unwrap() * T::lit(k)
+}
+
+/// Two nodes of `0.75 MAX` each, or such a node and a body: the second is refused with
+/// `"total mass"` and leaves the builder as it was; a lighter one then fits.
+fn a_total_mass_that_overflows_is_refused<T: Real>() {
+    let z = T::zero();
+    let total = ConfigError::Overflow { name: "total mass" };
+    let mut b = MechanismBuilder::<T, 3, 6, 0, 0, 1, 0>::new().unwrap();
+    b.node(of_max(0.75), [z; 3]).unwrap();
+    let before = form(&b);
+    assert_eq!(b.node(of_max(0.75), [T::one(); 3]), Err(total));
+    assert_eq!(
+        b.rail_node(of_max(0.75), [z; 3], [T::one(), z, z], z),
+        Err(total)
+    );
+    assert_eq!(form(&b), before);
+    assert_eq!(b.node(of_max(0.2), [T::one(); 3]), Ok(1));
+
+    let mut b = MechanismBuilder::<T, 3, 15, 6, 0, 1, 0>::new().unwrap();
+    b.node(of_max(0.75), [z; 3]).unwrap();
+    let mut heavy = ball::<T>(1.0);
+    heavy.mass = of_max(0.75);
+    // Its inertia scaled with its mass keeps its size (about 0.4) within the size bound.
+    heavy.inertia = heavy.inertia.map(|r| r.map(|x| x * of_max::<T>(0.375)));
+    refused(&mut b, heavy, total);
+    heavy.mass = of_max(0.2);
+    heavy.inertia = ball::<T>(1.0)
+        .inertia
+        .map(|r| r.map(|x| x * of_max::<T>(0.1)));
+    assert_eq!(b.body(heavy), Ok(0));
+}
+
+/// Two nodes of `0.4 MAX` under `g = 2`: each weight (`0.8 MAX`) is finite, their sum is not.
+fn a_total_weight_that_overflows_is_refused_at_build<T: Real>() {
+    let z = T::zero();
+    let mut b = MechanismBuilder::<T, 3, 6, 0>::new().unwrap();
+    b.node(of_max(0.4), [z; 3]).unwrap();
+    b.node(of_max(0.4), [T::one(); 3]).unwrap();
+    b.gravity(T::lit(2.0)).unwrap();
+    let want = ConfigError::Overflow {
+        name: "g * total mass",
+    };
+    assert_eq!(b.build().err(), Some(want));
+    b.gravity(T::lit(1.0)).unwrap();
+    assert!(b.build().is_ok());
+}
+
+/// Three nodes of `0.3 MAX` (the total `0.9 MAX` is accepted): at unit speed the momentum is
+/// `0.9 MAX`; at speed 1.3 the kinetic energy is `0.7605 MAX`, finite though `vᵀMv` is not.
+fn the_heaviest_accepted_mechanism_has_finite_energy_at_unit_speed<T: Real>() {
+    let z = T::zero();
+    let mut b = MechanismBuilder::<T, 3, 9, 0>::new().unwrap();
+    for k in 0..3 {
+        b.node(of_max(0.3), [T::lit(k as f64), z, z]).unwrap();
+    }
+    let m = b.build().unwrap();
+    let max = T::max_value().unwrap().to_f64();
+    let along_x = |s: f64| SVector::<T, 9>::from_fn(|i, _| if i % 3 == 0 { T::lit(s) } else { z });
+    let p = m.momentum(&along_x(1.0))[0].to_f64() / max;
+    assert!((p - 0.9).abs() < 1e-6, "{p}");
+    let ke = m.kinetic_energy(&along_x(1.3)).to_f64() / max;
+    assert!((ke - 0.7605).abs() < 1e-6, "{ke}");
 }

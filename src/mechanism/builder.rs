@@ -26,6 +26,16 @@ use nalgebra::{SMatrix, SVector};
 ///   capacity: one more is `"joints <= J"`).
 ///
 /// A point-mass mechanism (`B = J = 0`) carries no body or joint storage at all.
+///
+/// **Masses near the top of the range.** Each mass must be positive and finite with a finite
+/// inverse, and the mechanism's total mass `Σm` (every node's and every body's) must be
+/// representable: a node or body that would make it overflow is refused with
+/// [`ConfigError::Overflow`] `"total mass"`, and [`MechanismBuilder::build`] refuses a total
+/// weight `g Σm` that overflows (`"g * total mass"`). Then the whole mechanism's kinetic energy
+/// and momentum at unit speed (`½Σm`, `Σm`) and its weight's potential at unit height are
+/// finite, so a state of ordinary speed is never judged non-finite by the guards for its mass
+/// alone. Inertias need no cap of their own: a body's is bounded through its node offsets (the
+/// size bound `r, 1/r ≤ MAX^(1/4) / 2`, see [`Body`](super::Body)) and its mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MechanismBuilder<
     T: Real,
@@ -102,10 +112,13 @@ impl<
     ///
     /// # Errors
     /// `"mass"` ([`ConfigError::NonFinite`] / [`ConfigError::OutOfRange`] for `m ≤ 0`),
-    /// [`ConfigError::NonFinite`] `"position"`, [`ConfigError::Inconsistent`]
-    /// `"coordinates = N"` when the node's `DIM` coordinates do not fit in `N`.
+    /// [`ConfigError::Overflow`] `"total mass"` when the mechanism's total mass with `m` added
+    /// overflows (see [`MechanismBuilder`]), [`ConfigError::NonFinite`] `"position"`,
+    /// [`ConfigError::Inconsistent`] `"coordinates = N"` when the node's `DIM` coordinates do
+    /// not fit in `N`.
     pub fn node(&mut self, m: T, p: [T; DIM]) -> Result<usize, ConfigError> {
         check_positive(m, "mass")?;
+        self.check_total_mass(m)?;
         if !p.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite { name: "position" });
         }
@@ -140,6 +153,7 @@ impl<
         s: T,
     ) -> Result<usize, ConfigError> {
         check_positive(m, "mass")?;
+        self.check_total_mass(m)?;
         if !origin.iter().all(|x| x.finite()) {
             return Err(ConfigError::NonFinite {
                 name: "rail origin",
@@ -343,7 +357,28 @@ impl<
         for &m in self.node_mass.iter().take(self.nodes) {
             crate::validate::check_derived(self.g * m, "g * m")?;
         }
+        let total = self.check_total_mass(T::zero())?;
+        if !(self.g * total).finite() {
+            return Err(ConfigError::Overflow {
+                name: "g * total mass",
+            });
+        }
         Ok(())
+    }
+
+    /// The total mass of the nodes so far with `m` added, or [`ConfigError::Overflow`]
+    /// `"total mass"` when it overflows (see [`MechanismBuilder`]).
+    pub(super) fn check_total_mass(&self, m: T) -> Result<T, ConfigError> {
+        let total = self
+            .node_mass
+            .iter()
+            .take(self.nodes)
+            .fold(m, |s, &x| s + x);
+        if total.finite() {
+            Ok(total)
+        } else {
+            Err(ConfigError::Overflow { name: "total mass" })
+        }
     }
 
     /// Whether any rod end is a node on a rail.

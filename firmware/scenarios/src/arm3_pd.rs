@@ -94,7 +94,7 @@ pub fn arm3_gravity_torque<T: Real>(th: [T; 3]) -> [T; 3] {
 /// is on its stack.
 ///
 /// Nothing of the construction passes through the stack whole: each part is written into its
-/// slot, never assembled on the stack, and the firmware's high-water mark (2,024 B on
+/// slot, never assembled on the stack, and the firmware's high-water mark (1,972 B on
 /// the Cortex-M4F, `f32`) is within the 2 KiB budget.
 pub struct Arm3Slots<T: Real> {
     scratch: Scratch<T>,
@@ -191,33 +191,27 @@ impl<'a, T: Real> Arm3Pd<'a, T> {
         }
     }
 
-    /// The joint angles and rates at `s` (a missing joint reads as zero: the ids are the
-    /// builder's own).
+    /// The joint angles and rates at `s`, each joint read once
+    /// ([`Mechanism::joint_state`](macrostep::mechanism::Mechanism::joint_state); a missing
+    /// joint reads as zero: the ids are the builder's own).
     pub fn joints(&self, s: &State<T, ARM3_N>) -> ([T; 3], [T; 3]) {
-        let j = self.ids.joints;
-        let z = T::zero();
-        (
-            j.map(|j| self.mech.joint_angle(j, &s.q).unwrap_or(z)),
-            j.map(|j| self.mech.joint_rate(j, &s.q, &s.v).unwrap_or(z)),
-        )
+        let z = (T::zero(), T::zero());
+        let read = self
+            .ids
+            .joints
+            .map(|j| self.mech.joint_state(j, &s.q, &s.v).unwrap_or(z));
+        (read.map(|x| x.0), read.map(|x| x.1))
     }
 
     /// The joint torques the law commands at `s` (N·m, per joint).
     pub fn torques(&self, s: &State<T, ARM3_N>) -> [T; 3] {
         let (th, om) = self.joints(s);
-        let grav = arm3_gravity_torque(th);
-        core::array::from_fn(|k| {
-            let tau = grav[k] + T::lit(ARM3_KP[k]) * (T::lit(ARM3_TARGET[k]) - th[k])
-                - T::lit(ARM3_KD[k]) * om[k];
-            let cap = T::lit(planar_arm3::JOINT_LIMITS[k][2]);
-            tau.max(-cap).min(cap)
-        })
+        law(th, om)
     }
 
     /// `θ − θ*` at `s` (rad).
     pub fn errors(&self, s: &State<T, ARM3_N>) -> [T; 3] {
-        let th = self.joints(s).0;
-        core::array::from_fn(|k| th[k] - T::lit(ARM3_TARGET[k]))
+        errors(self.joints(s).0)
     }
 
     /// The settle time (s): the end of the last tick that started with a joint error above
@@ -239,8 +233,8 @@ impl<T: Real> Wrapper for Arm3Pd<'_, T> {
     }
 }
 
-/// One tick: the law, the motors' generalised force, the held force, the plant's proposal; the
-/// step driver checks and commits it. The state is unchanged on any error.
+/// One tick: the joints read once each, the law, the motors' generalised force, the held force,
+/// the plant's proposal; the step driver checks and commits it. The state is unchanged on any error.
 impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
     const ORDER: u32 = <Arm3Plant<T> as Method<T, ARM3_N>>::ORDER;
     const SYMPLECTIC: bool = <Arm3Plant<T> as Method<T, ARM3_N>>::SYMPLECTIC;
@@ -252,18 +246,21 @@ impl<T: Real> Method<T, ARM3_N> for Arm3Pd<'_, T> {
         h: T,
         next: &mut State<T, ARM3_N>,
     ) -> Result<T, StepError> {
-        self.command(state, h)?;
+        let (tau, unsettled) = self.read(state);
+        self.command(tau, state)?;
+        if unsettled {
+            self.unsettled = state.t + h;
+        }
         self.plant.propose(state, h, next)
     }
 }
 
 impl<T: Real> Arm3Pd<'_, T> {
-    /// The law and the motors' generalised force, held on the plant for the step `h` from
-    /// `state`. Not inlined: its temporaries (the commands, the actuation's checked copy of
-    /// `u`) are gone before the plant's proposal, the deepest frame chain of the tick.
+    /// The motors' generalised force for the joint torques `tau` at `state`, held on the plant.
+    /// Not inlined: its temporaries (the commands, the actuation's checked copy of `u`) are gone
+    /// before the plant's proposal, the deepest frame chain of the tick.
     #[inline(never)]
-    fn command(&mut self, state: &State<T, ARM3_N>, h: T) -> Result<(), StepError> {
-        let tau = self.torques(state);
+    fn command(&mut self, tau: [T; 3], state: &State<T, ARM3_N>) -> Result<(), StepError> {
         let mut commands = [T::zero(); 3];
         for (k, &m) in self.ids.motors.iter().enumerate() {
             if let Some(c) = commands.get_mut(m) {
@@ -273,15 +270,36 @@ impl<T: Real> Arm3Pd<'_, T> {
         self.mech
             .actuation(&commands, &state.q, &mut self.u)
             .map_err(|_| StepError::NonFiniteForce)?;
-        if self
-            .errors(state)
-            .iter()
-            .any(|e| e.abs() > T::lit(ARM3_SETTLE_TOL))
-        {
-            self.unsettled = state.t + h;
-        }
         self.plant.set_force(&self.u)
     }
+
+    /// The torques the law commands at `state` and whether a joint error is above
+    /// [`ARM3_SETTLE_TOL`], from one reading of the joints. Not inlined, and a sibling of
+    /// [`Arm3Pd::command`] rather than its callee: the readout's frames (the joint geometry, the
+    /// law's `cos`) are gone before the motors' generalised force is formed.
+    #[inline(never)]
+    fn read(&self, state: &State<T, ARM3_N>) -> ([T; 3], bool) {
+        let (th, om) = self.joints(state);
+        let unsettled = errors(th).iter().any(|e| e.abs() > T::lit(ARM3_SETTLE_TOL));
+        (law(th, om), unsettled)
+    }
+}
+
+/// The torques `τ = clamp(G(θ) + Kp (θ* − θ) − Kd θ̇, ±effort)` at the joint angles `th` and
+/// rates `om` (see [`Arm3Pd`]).
+fn law<T: Real>(th: [T; 3], om: [T; 3]) -> [T; 3] {
+    let grav = arm3_gravity_torque(th);
+    core::array::from_fn(|k| {
+        let tau = grav[k] + T::lit(ARM3_KP[k]) * (T::lit(ARM3_TARGET[k]) - th[k])
+            - T::lit(ARM3_KD[k]) * om[k];
+        let cap = T::lit(planar_arm3::JOINT_LIMITS[k][2]);
+        tau.max(-cap).min(cap)
+    })
+}
+
+/// `θ − θ*` at the joint angles `th` (rad).
+fn errors<T: Real>(th: [T; 3]) -> [T; 3] {
+    core::array::from_fn(|k| th[k] - T::lit(ARM3_TARGET[k]))
 }
 
 /// The arm (built by value by the emitted `planar_arm3::build` with `g = 9.81`) penalised with
