@@ -47,7 +47,8 @@ pub(crate) fn solve_symmetric_in_place<T: Real, const N: usize>(
 /// [`solve_symmetric_in_place`], returning `true` when `a` holds the `LDLᵀ` factors (positive
 /// definite path) and `false` when it went through the LU fallback (`a` then holds LU factors
 /// without the row permutation: not reusable).
-#[inline]
+#[cfg_attr(target_os = "none", inline)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
 pub(crate) fn solve_symmetric_kind<T: Real, const N: usize>(
     a: &mut SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
@@ -258,6 +259,25 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         let mut a = SMatrix::zeros();
         mass.add_to(&mut a);
         potential.add_hessian(q, c, &mut a);
+        solve_symmetric_in_place(&mut a, x)
+    }
+
+    /// The gradient and the matrix in one pass ([`Hessian::gradient_add_hessian`]).
+    #[inline]
+    fn solve_force_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let mut a = SMatrix::zeros();
+        mass.add_to(&mut a);
+        potential.gradient_add_hessian(q, c, x, &mut a);
+        for i in 0..N {
+            x[i] = -x[i];
+        }
         solve_symmetric_in_place(&mut a, x)
     }
 }

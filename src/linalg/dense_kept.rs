@@ -94,6 +94,32 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
         Ok(())
     }
 
+    /// The gradient and the matrix in one pass ([`Hessian::gradient_add_hessian`]), as
+    /// [`Dense`](super::Dense).
+    #[inline]
+    fn solve_force_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        self.kept = false;
+        let a = &mut self.factors;
+        *a = SMatrix::zeros();
+        mass.add_to(a);
+        potential.gradient_add_hessian(q, c, x, a);
+        for i in 0..N {
+            x[i] = -x[i];
+        }
+        if solve_symmetric_kind(a, x)? {
+            self.last = *x;
+            self.kept = true;
+        }
+        Ok(())
+    }
+
     fn resolve_changed(&mut self, x: &mut SVector<T, N>) -> Result<bool, StepError> {
         if !self.kept {
             return Ok(false);

@@ -94,6 +94,30 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         x: &mut SVector<T, N>,
     ) -> Result<(), StepError>;
 
+    /// Solves `(M + c·Hess P(q)) x = −∇P(q)`, the force of a linearly implicit step whose matrix
+    /// is the whole potential's: `x` receives the solution (its value on entry is ignored; on
+    /// error it is unspecified). The default evaluates the gradient, then calls
+    /// [`ShiftedSolve::solve_in_place`]; [`Dense`] forms the gradient and the matrix in one
+    /// pass ([`Hessian::gradient_add_hessian`]), with the same result bit for bit.
+    ///
+    /// # Errors
+    /// As [`ShiftedSolve::solve`].
+    #[inline]
+    fn solve_force_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        let g = potential.gradient(q);
+        for i in 0..N {
+            x[i] = -g[i];
+        }
+        self.solve_in_place(mass, potential, q, c, x)
+    }
+
     /// Re-solves with the factors of the last successful solve kept, for a right-hand side
     /// changed by `δb`: `x` holds `δb` on entry and `x_last + A⁻¹ δb` on `Ok(true)`, which
     /// becomes the last solution. A change of a held force (`b = −∇V + u`) then costs two

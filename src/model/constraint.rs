@@ -91,6 +91,22 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         *out += (j.tr_mul(&wj) + self.weighted_hessian(q, &w.component_mul(&g))) * scale;
     }
 
+    /// [`Constraint::penalty_gradient`] into `grad` and [`Constraint::add_penalty_hessian`] into
+    /// `out` together. The default calls the two; local constraints override it to visit each
+    /// constraint once for both, with the same results bit for bit.
+    #[inline]
+    fn penalty_gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        *grad = self.penalty_gradient(q, w);
+        self.add_penalty_hessian(q, w, scale, out);
+    }
+
     /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
     /// with weights `W = diag(w)` — into `band` (see
     /// [`Hessian::hessian_band`](super::Hessian::hessian_band)) and returns `true`; returns
@@ -278,6 +294,25 @@ where
             .add_penalty_hessian(q, &self.omega2, scale, out);
     }
 
+    /// One pass over the constraints for both (see [`Constraint::penalty_gradient_add_hessian`]):
+    /// the same sums in the same order as [`Potential::gradient`] and [`Hessian::add_hessian`].
+    #[inline]
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        self.base.add_hessian(q, scale, out);
+        self.constraint
+            .penalty_gradient_add_hessian(q, &self.omega2, scale, grad, out);
+        let b = self.base.gradient(q);
+        for i in 0..N {
+            grad[i] = b[i] + grad[i];
+        }
+    }
+
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         self.base.hessian_band(q, scale, band)
             && self
@@ -292,6 +327,7 @@ where
     V: ThirdDerivative<T, N>,
     G: Constraint<T, N, D>,
 {
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         let mut c = self
             .constraint

@@ -53,6 +53,23 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
         *out += self.hessian(q) * scale;
     }
 
+    /// `∇V(q)` into `grad` and `scale · Hess V(q)` added into `out`: what one linearly implicit
+    /// step needs at a position, the right-hand side and the matrix of its solve. The default
+    /// calls [`Potential::gradient`] and [`Hessian::add_hessian`]; a model whose two share most
+    /// of their work (a penalty: the differences and values of its constraints) overrides it
+    /// with one pass giving the same results, bit for bit.
+    #[inline]
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        *grad = self.gradient(q);
+        self.add_hessian(q, scale, out);
+    }
+
     /// Adds `scale · Hess V(q)` into the band matrix `band` and returns `true`, when the model
     /// knows its Hessian is banded and it fits in `band.width()` diagonals. The default returns
     /// `false` (no band structure known), and [`crate::linalg::Banded`] then refuses the model at
@@ -259,6 +276,15 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     }
     fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
         (**self).add_hessian(q, scale, out)
+    }
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        (**self).gradient_add_hessian(q, scale, grad, out)
     }
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         (**self).hessian_band(q, scale, band)

@@ -88,6 +88,33 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
         let _ = potential;
         beta_h2
     }
+
+    /// The solution `a` of `(M + shift·Hess V_matrix(x)) a = −∇V(x)` into `out`, by `solver`.
+    /// The default evaluates the gradient and calls [`ShiftedSolve::solve_in_place`] on
+    /// [`Member::matrix`]; a member whose matrix is the whole potential's (Z&S, Z&Ss) calls
+    /// [`ShiftedSolve::solve_force_in_place`], which forms the gradient with the matrix.
+    ///
+    /// # Errors
+    /// As the solve.
+    #[doc(hidden)]
+    #[inline]
+    fn solve_force<S: ShiftedSolve<T, N>>(
+        system: &System<T, P, N>,
+        solver: &mut S,
+        x: &SVector<T, N>,
+        beta_h2: T,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError>
+    where
+        P: Potential<T, N>,
+    {
+        let g = system.potential.gradient(x);
+        for i in 0..N {
+            out[i] = -g[i];
+        }
+        let shift = Self::shift(&system.potential, beta_h2);
+        solver.solve_in_place(&system.mass, Self::matrix(&system.potential), x, shift, out)
+    }
 }
 
 /// The checks every member's constructor starts with, in this order: the step `h`, then `β`.
@@ -316,12 +343,7 @@ where
     S: ShiftedSolve<T, N>,
     M: LinearlyImplicit<T, P, N>,
 {
-    let g = system.potential.gradient(x);
-    for i in 0..N {
-        out[i] = -g[i];
-    }
-    let shift = M::shift(&system.potential, beta * h2);
-    solver.solve_in_place(&system.mass, M::matrix(&system.potential), x, shift, out)?;
+    M::solve_force(system, solver, x, beta * h2, out)?;
     member.correct(system, x, h2, out);
     Ok(())
 }

@@ -7,6 +7,7 @@ use crate::linalg::{Dense, ShiftedSolve};
 use crate::model::{Hessian, System};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
+use nalgebra::SVector;
 
 /// Z&Ss (SyLiPN): Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), the thesis'
 /// SyLiPN (004 Integrator 5.2.3):
@@ -65,6 +66,19 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for SylipnMember
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for SylipnMember {
     const DAMPED_SYMMETRIC: bool = true;
+
+    /// The gradient with the matrix ([`ShiftedSolve::solve_force_in_place`]): the matrix is the
+    /// whole potential's.
+    #[inline]
+    fn solve_force<S: ShiftedSolve<T, N>>(
+        system: &System<T, P, N>,
+        solver: &mut S,
+        x: &SVector<T, N>,
+        beta_h2: T,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        solver.solve_force_in_place(&system.mass, &system.potential, x, beta_h2, out)
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {

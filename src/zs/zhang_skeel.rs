@@ -91,6 +91,19 @@ impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> LinearlyImplicit<T, P, N
     for ZhangSkeelMember<T>
 {
     const DAMPED_SYMMETRIC: bool = false;
+
+    /// The gradient with the matrix ([`ShiftedSolve::solve_force_in_place`]): the matrix is the
+    /// whole potential's.
+    #[inline]
+    fn solve_force<S: ShiftedSolve<T, N>>(
+        system: &System<T, P, N>,
+        solver: &mut S,
+        x: &SVector<T, N>,
+        beta_h2: T,
+        out: &mut SVector<T, N>,
+    ) -> Result<(), StepError> {
+        solver.solve_force_in_place(&system.mass, &system.potential, x, beta_h2, out)
+    }
 }
 
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ZhangSkeel<T, P, N, Dense> {

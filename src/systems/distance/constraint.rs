@@ -64,6 +64,67 @@ fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
     s
 }
 
+/// Adds link `l`'s block of the penalty Hessian, `B = ws (4 d dᵀ + g2 I)` (`g2 = 2 gₖ`,
+/// `ws = scale·wₖ`), to the diagonal blocks of its nodes and `−B` to their off-diagonal blocks.
+///
+/// Two schedules of the same sums, bit-identical (each entry receives the same terms in link
+/// order): on a bare-metal target (`target_os = "none"`, built at opt-level "s") `B` and `−B`
+/// are formed once per link and added block by block, one range check per block column
+/// (≈ 100 instructions fewer per assembly of the double pendulum on a Cortex-M4F); elsewhere
+/// entry by entry, which the optimiser of a host build schedules better (the block form made a
+/// host Z&S step ≈ 10 % slower).
+#[inline(always)]
+fn add_link_hessian<T: Real, const DIM: usize, const N: usize>(
+    out: &mut SMatrix<T, N, N>,
+    l: &super::Link<T, DIM>,
+    d: &[T; DIM],
+    g2: T,
+    ws: T,
+) {
+    let four = T::lit(4.0);
+    let ia = DIM * l.node;
+    if cfg!(target_os = "none") {
+        let mut b = [[T::zero(); DIM]; DIM];
+        each(DIM, |c| {
+            each(DIM, |r| {
+                let mut x = four * d[r] * d[c];
+                if r == c {
+                    x += g2;
+                }
+                b[c][r] = x * ws;
+            });
+        });
+        add_block(out, ia, ia, &b);
+        if let Endpoint::Node(nb) = l.to {
+            let ib = DIM * nb;
+            add_block(out, ib, ib, &b);
+            // `x + (−b)` is `x − b` exactly.
+            each(DIM, |c| {
+                each(DIM, |r| b[c][r] = -b[c][r]);
+            });
+            add_block(out, ia, ib, &b);
+            add_block(out, ib, ia, &b);
+        }
+        return;
+    }
+    for r in 0..DIM {
+        for c in 0..DIM {
+            let mut b = four * d[r] * d[c];
+            if r == c {
+                b += g2;
+            }
+            let b = b * ws;
+            add_at(out, ia + r, ia + c, b);
+            if let Endpoint::Node(nb) = l.to {
+                let ib = DIM * nb;
+                add_at(out, ib + r, ib + c, b);
+                sub_at(out, ia + r, ib + c, b);
+                sub_at(out, ib + r, ia + c, b);
+            }
+        }
+    }
+}
+
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N, D>
     for Distances<T, DIM, N, D>
 {
@@ -179,6 +240,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     /// Link by link, `O(D)`: with `d = p_a − p_b` and `δ = a_a − a_b` (`a_b = 0` for an anchor),
     /// link `k` adds `wₖ (8 (d·δ) δ + 4 |δ|² d)` to node `a` and subtracts it from node `b`
     /// (`g‴ = 0` for squared distances).
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     fn penalty_third_contraction(
         &self,
         q: &SVector<T, N>,
@@ -200,14 +262,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     }
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = scale·wₖ (4 d dᵀ + 2 gₖ I)` to the
-    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks.
-    ///
-    /// Two schedules of the same sums, bit-identical (each entry receives the same terms in link
-    /// order): on a bare-metal target (`target_os = "none"`, built at opt-level "s") `B` and
-    /// `−B` are formed once per link and added block by block, one range check per block column
-    /// (≈ 100 instructions fewer per assembly of the double pendulum on a Cortex-M4F); elsewhere
-    /// entry by entry, which the optimiser of a host build schedules better (the block form made
-    /// a host Z&S step ≈ 10 % slower).
+    /// diagonal blocks of its nodes and `−B` to their off-diagonal blocks (`add_link_hessian`:
+    /// its two schedules, bare-metal and host, give the same sums bit for bit).
     fn add_penalty_hessian(
         &self,
         q: &SVector<T, N>,
@@ -216,52 +272,37 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         out: &mut SMatrix<T, N, N>,
     ) {
         let two = T::one() + T::one();
-        let four = two + two;
         for (k, l) in self.links.iter().enumerate() {
             let d = Self::difference(q, l);
             let g2 = two * (dot(&d, &d) - self.length2[k]);
-            let ws = w[k] * scale;
-            let ia = DIM * l.node;
-            if cfg!(target_os = "none") {
-                let mut b = [[T::zero(); DIM]; DIM];
-                each(DIM, |c| {
-                    each(DIM, |r| {
-                        let mut x = four * d[r] * d[c];
-                        if r == c {
-                            x += g2;
-                        }
-                        b[c][r] = x * ws;
-                    });
-                });
-                add_block(out, ia, ia, &b);
-                if let Endpoint::Node(nb) = l.to {
-                    let ib = DIM * nb;
-                    add_block(out, ib, ib, &b);
-                    // `x + (−b)` is `x − b` exactly.
-                    each(DIM, |c| {
-                        each(DIM, |r| b[c][r] = -b[c][r]);
-                    });
-                    add_block(out, ia, ib, &b);
-                    add_block(out, ib, ia, &b);
-                }
-                continue;
-            }
-            for r in 0..DIM {
-                for c in 0..DIM {
-                    let mut b = four * d[r] * d[c];
-                    if r == c {
-                        b += g2;
-                    }
-                    let b = b * ws;
-                    add_at(out, ia + r, ia + c, b);
-                    if let Endpoint::Node(nb) = l.to {
-                        let ib = DIM * nb;
-                        add_at(out, ib + r, ib + c, b);
-                        sub_at(out, ia + r, ib + c, b);
-                        sub_at(out, ib + r, ia + c, b);
-                    }
-                }
-            }
+            add_link_hessian(out, l, &d, g2, w[k] * scale);
+        }
+    }
+
+    /// Link by link, `O(D · DIM²)`, each link's difference `d` and value `gₖ` formed once for
+    /// both: the gradient terms of [`Constraint::penalty_gradient`] and the Hessian blocks of
+    /// [`Constraint::add_penalty_hessian`], the same operations in the same order.
+    #[inline]
+    fn penalty_gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let two = T::one() + T::one();
+        for x in grad.iter_mut() {
+            *x = T::zero();
+        }
+        for (k, l) in self.links.iter().enumerate() {
+            let d = Self::difference(q, l);
+            let g = dot(&d, &d) - self.length2[k];
+            let s = two * (w[k] * g);
+            let mut v = d;
+            each(DIM, |c| v[c] *= s);
+            self.scatter(grad, l, &v);
+            add_link_hessian(out, l, &d, two * g, w[k] * scale);
         }
     }
 
