@@ -1,7 +1,7 @@
 //! [`Constraint`] for [`Distances`]: values, Jacobians, Hessians and the penalty terms of the
 //! squared-distance links (see the parent module for the formulas).
 
-use super::{Distances, Endpoint};
+use super::{Distances, Endpoint, Ends};
 use crate::linalg::each;
 use crate::model::{BandMut, Constraint};
 use crate::Real;
@@ -76,13 +76,13 @@ fn dot<T: Real, const DIM: usize>(x: &[T; DIM], y: &[T; DIM]) -> T {
 #[inline(always)]
 fn add_link_hessian<T: Real, const DIM: usize, const N: usize>(
     out: &mut SMatrix<T, N, N>,
-    l: &super::Link<T, DIM>,
+    e: &Ends<T, DIM>,
     d: &[T; DIM],
     g2: T,
     ws: T,
 ) {
     let four = T::lit(4.0);
-    let ia = DIM * l.node;
+    let ia = DIM * e.a;
     if cfg!(target_os = "none") {
         let mut b = [[T::zero(); DIM]; DIM];
         each(DIM, |c| {
@@ -95,7 +95,7 @@ fn add_link_hessian<T: Real, const DIM: usize, const N: usize>(
             });
         });
         add_block(out, ia, ia, &b);
-        if let Endpoint::Node(nb) = l.to {
+        if let Some(nb) = e.b {
             let ib = DIM * nb;
             add_block(out, ib, ib, &b);
             // `x + (−b)` is `x − b` exactly.
@@ -115,13 +115,75 @@ fn add_link_hessian<T: Real, const DIM: usize, const N: usize>(
             }
             let b = b * ws;
             add_at(out, ia + r, ia + c, b);
-            if let Endpoint::Node(nb) = l.to {
+            if let Some(nb) = e.b {
                 let ib = DIM * nb;
                 add_at(out, ib + r, ib + c, b);
                 sub_at(out, ia + r, ib + c, b);
                 sub_at(out, ib + r, ia + c, b);
             }
         }
+    }
+}
+
+/// The per-link bodies of the penalty kernels, each inlined at every call (so that in the
+/// written-out loop of a chain every index is a constant).
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM, N, D> {
+    /// Link `e`'s term of the penalty contraction: `wₖ (8 (d·δ) δ + 4 |δ|² d)` to node `a`,
+    /// its negative to node `b`.
+    #[inline(always)]
+    fn link_third(
+        q: &SVector<T, N>,
+        a: &SVector<T, N>,
+        e: &Ends<T, DIM>,
+        wk: T,
+        four: T,
+        eight: T,
+        out: &mut SVector<T, N>,
+    ) {
+        let d = Self::difference_of(q, e);
+        let delta = Self::relative_of(a, e);
+        let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
+        let mut v = [T::zero(); DIM];
+        each(DIM, |c| v[c] = (delta[c] * s8 + d[c] * s4) * wk);
+        Self::scatter_to(out, e, &v);
+    }
+
+    /// Link `e`'s block of the penalty Hessian times `ws = scale·wₖ`, added into `out`.
+    #[inline(always)]
+    fn link_hessian(
+        q: &SVector<T, N>,
+        e: &Ends<T, DIM>,
+        length2: T,
+        ws: T,
+        two: T,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let d = Self::difference_of(q, e);
+        let g2 = two * (dot(&d, &d) - length2);
+        add_link_hessian(out, e, &d, g2, ws);
+    }
+
+    /// Link `e`'s gradient term `2 wₖ gₖ d` into `grad` and its Hessian block into `out`, `d`
+    /// and `gₖ` formed once for both.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn link_gradient_hessian(
+        q: &SVector<T, N>,
+        e: &Ends<T, DIM>,
+        length2: T,
+        wk: T,
+        scale: T,
+        two: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) {
+        let d = Self::difference_of(q, e);
+        let g = dot(&d, &d) - length2;
+        let s = two * (wk * g);
+        let mut v = d;
+        each(DIM, |c| v[c] *= s);
+        Self::scatter_to(grad, e, &v);
+        add_link_hessian(out, e, &d, two * g, wk * scale);
     }
 }
 
@@ -250,14 +312,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         let mut out = SVector::<T, N>::zeros();
         let four = T::lit(4.0);
         let eight = T::lit(8.0);
-        for (k, l) in self.links.iter().enumerate() {
-            let d = Self::difference(q, l);
-            let delta = Self::relative(a, l);
-            let (s8, s4) = (eight * dot(&d, &delta), four * dot(&delta, &delta));
-            let mut v = [T::zero(); DIM];
-            each(DIM, |c| v[c] = (delta[c] * s8 + d[c] * s4) * w[k]);
-            self.scatter(&mut out, l, &v);
-        }
+        for_each_link!(self, D, |k, e| {
+            Self::link_third(q, a, &e, w[k], four, eight, &mut out);
+        });
         out
     }
 
@@ -272,11 +329,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         out: &mut SMatrix<T, N, N>,
     ) {
         let two = T::one() + T::one();
-        for (k, l) in self.links.iter().enumerate() {
-            let d = Self::difference(q, l);
-            let g2 = two * (dot(&d, &d) - self.length2[k]);
-            add_link_hessian(out, l, &d, g2, w[k] * scale);
-        }
+        for_each_link!(self, D, |k, e| {
+            Self::link_hessian(q, &e, self.length2[k], w[k] * scale, two, out);
+        });
     }
 
     /// Link by link, `O(D · DIM²)`, each link's difference `d` and value `gₖ` formed once for
@@ -295,15 +350,9 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         for x in grad.iter_mut() {
             *x = T::zero();
         }
-        for (k, l) in self.links.iter().enumerate() {
-            let d = Self::difference(q, l);
-            let g = dot(&d, &d) - self.length2[k];
-            let s = two * (w[k] * g);
-            let mut v = d;
-            each(DIM, |c| v[c] *= s);
-            self.scatter(grad, l, &v);
-            add_link_hessian(out, l, &d, two * g, w[k] * scale);
-        }
+        for_each_link!(self, D, |k, e| {
+            Self::link_gradient_hessian(q, &e, self.length2[k], w[k], scale, two, grad, out);
+        });
     }
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
