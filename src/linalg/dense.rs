@@ -278,6 +278,9 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         for i in 0..N {
             x[i] = -x[i];
         }
+        if super::spd4_solve_in_place(&a, x)? {
+            return Ok(());
+        }
         solve_symmetric_in_place(&mut a, x)
     }
 }

@@ -28,6 +28,7 @@ mod dense;
 mod dense_kept;
 mod jacobi;
 mod ldlt9;
+mod spd4;
 mod unroll;
 
 /// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
@@ -39,6 +40,7 @@ pub use dense_kept::DenseKept;
 pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
+pub(crate) use spd4::spd4_solve_in_place;
 pub(crate) use unroll::each;
 
 use crate::model::{Hessian, Mass};
