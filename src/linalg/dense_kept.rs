@@ -2,7 +2,7 @@
 
 use super::dense::{ldlt_solve, solve_symmetric_kind};
 use super::{all_finite, ShiftedSolve};
-use crate::model::{Hessian, Mass};
+use crate::model::{Hessian, Mass, Measured};
 use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -104,12 +104,12 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
         q: &SVector<T, N>,
         c: T,
         x: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
+    ) -> Result<Option<Measured<T>>, StepError> {
         self.kept = false;
         let a = &mut self.factors;
         *a = SMatrix::zeros();
         mass.add_to(a);
-        potential.gradient_add_hessian(q, c, x, a);
+        let measured = potential.gradient_add_hessian(q, c, x, a);
         for i in 0..N {
             x[i] = -x[i];
         }
@@ -117,7 +117,7 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
             self.last = *x;
             self.kept = true;
         }
-        Ok(())
+        Ok(measured)
     }
 
     fn resolve_changed(&mut self, x: &mut SVector<T, N>) -> Result<bool, StepError> {

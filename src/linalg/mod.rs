@@ -43,7 +43,7 @@ pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
 pub(crate) use spd4::spd4_solve_in_place;
 pub(crate) use unroll::each;
 
-use crate::model::{Hessian, Mass};
+use crate::model::{Hessian, Mass, Measured};
 use crate::{ConfigError, Real, StepError};
 use nalgebra::SVector;
 
@@ -98,9 +98,12 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
 
     /// Solves `(M + c·Hess P(q)) x = −∇P(q)`, the force of a linearly implicit step whose matrix
     /// is the whole potential's: `x` receives the solution (its value on entry is ignored; on
-    /// error it is unspecified). The default evaluates the gradient, then calls
-    /// [`ShiftedSolve::solve_in_place`]; [`Dense`] forms the gradient and the matrix in one
-    /// pass ([`Hessian::gradient_add_hessian`]), with the same result bit for bit.
+    /// error it is unspecified). Returns what the guards measure at `q` when the evaluation gave
+    /// it ([`Hessian::gradient_add_hessian`]), else `None`.
+    ///
+    /// The default evaluates the gradient, then calls [`ShiftedSolve::solve_in_place`], and
+    /// returns `None`; [`Dense`] and [`DenseKept`] form the gradient and the matrix in one pass
+    /// ([`Hessian::gradient_add_hessian`]).
     ///
     /// # Errors
     /// As [`ShiftedSolve::solve`].
@@ -112,12 +115,13 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         q: &SVector<T, N>,
         c: T,
         x: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
+    ) -> Result<Option<Measured<T>>, StepError> {
         let g = potential.gradient(q);
         for i in 0..N {
             x[i] = -g[i];
         }
-        self.solve_in_place(mass, potential, q, c, x)
+        self.solve_in_place(mass, potential, q, c, x)?;
+        Ok(None)
     }
 
     /// Re-solves with the factors of the last successful solve kept, for a right-hand side

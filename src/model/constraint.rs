@@ -1,7 +1,7 @@
 //! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
 
 use super::BandMut;
-use super::{Hessian, Potential, ThirdDerivative};
+use super::{Hessian, Measured, Potential, ThirdDerivative};
 use crate::{ConfigError, ConstReal, Real};
 use nalgebra::{ArrayStorage, SMatrix, SVector};
 
@@ -91,9 +91,10 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         *out += (j.tr_mul(&wj) + self.weighted_hessian(q, &w.component_mul(&g))) * scale;
     }
 
-    /// [`Constraint::penalty_gradient`] into `grad` and [`Constraint::add_penalty_hessian`] into
-    /// `out` together. The default calls the two; local constraints override it to visit each
-    /// constraint once for both, with the same results bit for bit.
+    /// [`Constraint::penalty_gradient`] into `grad`, [`Constraint::add_penalty_hessian`] into
+    /// `out` and [`Constraint::value`] into `values` together. The default calls the three;
+    /// local constraints override it to visit each constraint once for all, with the same results
+    /// bit for bit.
     #[inline]
     fn penalty_gradient_add_hessian(
         &self,
@@ -102,9 +103,19 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         scale: T,
         grad: &mut SVector<T, N>,
         out: &mut SMatrix<T, N, N>,
+        values: &mut SVector<T, D>,
     ) {
         *grad = self.penalty_gradient(q, w);
         self.add_penalty_hessian(q, w, scale, out);
+        *values = self.value(q);
+    }
+
+    /// [`Constraint::residual`] at a position where the constraints take the `values` `g`, when
+    /// it follows from them alone, bit for bit; `None` (the default) when it does not.
+    #[inline]
+    fn residual_of_values(&self, values: &SVector<T, D>) -> Option<T> {
+        let _ = values;
+        None
     }
 
     /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
@@ -245,6 +256,17 @@ impl<T: ConstReal, V, G, const D: usize> Penalty<T, V, G, D> {
     }
 }
 
+impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
+    /// `V(q) + ½ Σ ωᵢ² gᵢ²` for the constraint values `g` at `q`.
+    #[inline]
+    fn energy_of_values<const N: usize>(&self, q: &SVector<T, N>, g: &SVector<T, D>) -> T
+    where
+        V: Potential<T, N>,
+    {
+        self.base.energy(q) + g.dot(&self.omega2.component_mul(g)) * T::lit(0.5)
+    }
+}
+
 impl<T, V, G, const N: usize, const D: usize> Potential<T, N> for Penalty<T, V, G, D>
 where
     T: Real,
@@ -253,7 +275,7 @@ where
 {
     fn energy(&self, q: &SVector<T, N>) -> T {
         let g = self.constraint.value(q);
-        self.base.energy(q) + g.dot(&self.omega2.component_mul(&g)) * T::lit(0.5)
+        self.energy_of_values(q, &g)
     }
     #[inline]
     fn constraint_residual(&self, q: &SVector<T, N>) -> Option<T> {
@@ -294,8 +316,11 @@ where
             .add_penalty_hessian(q, &self.omega2, scale, out);
     }
 
-    /// One pass over the constraints for both (see [`Constraint::penalty_gradient_add_hessian`]):
-    /// the same sums in the same order as [`Potential::gradient`] and [`Hessian::add_hessian`].
+    /// One pass over the constraints for all (see [`Constraint::penalty_gradient_add_hessian`]):
+    /// the same sums in the same order as [`Potential::gradient`], [`Hessian::add_hessian`],
+    /// [`Potential::energy`] and [`Potential::constraint_residual`]; the last two are handed
+    /// over when the constraint gives its residual from its values
+    /// ([`Constraint::residual_of_values`]).
     #[inline]
     fn gradient_add_hessian(
         &self,
@@ -303,14 +328,20 @@ where
         scale: T,
         grad: &mut SVector<T, N>,
         out: &mut SMatrix<T, N, N>,
-    ) {
+    ) -> Option<Measured<T>> {
         self.base.add_hessian(q, scale, out);
+        let mut g = SVector::<T, D>::zeros();
         self.constraint
-            .penalty_gradient_add_hessian(q, &self.omega2, scale, grad, out);
+            .penalty_gradient_add_hessian(q, &self.omega2, scale, grad, out, &mut g);
         let b = self.base.gradient(q);
         for i in 0..N {
             grad[i] = b[i] + grad[i];
         }
+        let residual = self.constraint.residual_of_values(&g)?;
+        Some(Measured {
+            energy: self.energy_of_values(q, &g),
+            residual: Some(residual),
+        })
     }
 
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {

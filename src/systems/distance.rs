@@ -75,6 +75,9 @@ impl<T: Real, const DIM: usize> Link<T, DIM> {
 pub struct Distances<T: Real, const DIM: usize, const N: usize, const D: usize> {
     links: [Link<T, DIM>; D],
     length2: SVector<T, D>,
+    /// Whether the links are a chain in node order (link `k` ties node `k` to node `k − 1`,
+    /// link 0 to an anchor): the penalty kernels then address the nodes from the link index.
+    in_chain_order: bool,
 }
 
 /// Distance constraints between nodes in the plane (`DIM = 2`, `q = (x₁, y₁, x₂, y₂, …)`).
@@ -151,7 +154,12 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     /// Builds from links already known to be valid (the built-in models' literal parameters).
     pub(crate) fn from_valid(links: [Link<T, DIM>; D]) -> Self {
         let length2 = SVector::from_fn(|k, _| links[k].length * links[k].length);
-        Self { links, length2 }
+        let in_chain_order = is_chain(&links);
+        Self {
+            links,
+            length2,
+            in_chain_order,
+        }
     }
 
     /// An open chain hanging from `anchor`: link 0 ties node 0 to the anchor, link `k ≥ 1` ties
@@ -254,7 +262,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 }
 
 /// Runs `$body` with `$k` and `$e` bound to every link's index and [`Ends`] in order, for the
-/// `$d` links of `$links`. For a chain in node order (`Distances::is_chain`) the ends are computed
+/// `$d` links of `$links`. For a chain in node order (see `is_chain`) the ends are computed
 /// from `k` rather than read from the links, and for at most four links the loop is written out
 /// (the body repeated with `k` a literal): every node's coordinates then sit at constant offsets
 /// and their range checks fold away (a closure called at each index would be outlined by the
@@ -263,7 +271,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 macro_rules! for_each_link {
     ($links:expr, $d:expr, |$k:ident, $e:ident| $body:block) => {{
         let links = $links;
-        if links.is_chain() && $d <= 4 {
+        if links.in_chain_order && $d <= 4 {
             if $d > 0 {
                 let $k = 0usize;
                 let $e = links.chain_ends($k);
@@ -302,21 +310,6 @@ struct Ends<T: Real, const DIM: usize> {
 }
 
 impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM, N, D> {
-    /// Whether the links are a chain in node order: link `k` ties node `k` to node `k − 1`, link
-    /// 0 to an anchor ([`Distances::chain`], the pendula and chains of [`crate::systems`]).
-    #[inline(always)]
-    fn is_chain(&self) -> bool {
-        let mut chain = true;
-        for (k, l) in self.links.iter().enumerate() {
-            chain &= l.node == k
-                && match l.to {
-                    Endpoint::Node(b) => b + 1 == k,
-                    Endpoint::Anchor(_) => k == 0,
-                };
-        }
-        chain
-    }
-
     /// The anchor of link `l` (zeros for a link between two nodes).
     #[inline(always)]
     fn anchor(l: &Link<T, DIM>) -> [T; DIM] {
@@ -415,6 +408,18 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 }
 
 mod constraint;
+
+/// Whether `links` are a chain in node order: link `k` ties node `k` to node `k − 1`, link 0 to
+/// an anchor ([`Distances::chain`], the pendula and chains of [`crate::systems`]).
+fn is_chain<T: Real, const DIM: usize>(links: &[Link<T, DIM>]) -> bool {
+    links.iter().enumerate().all(|(k, l)| {
+        l.node == k
+            && match l.to {
+                Endpoint::Node(b) => b + 1 == k,
+                Endpoint::Anchor(_) => k == 0,
+            }
+    })
+}
 
 /// The links of an open chain hanging from `anchor` (see [`Distances::chain`]).
 pub(crate) fn chain_links<T: Real, const DIM: usize, const D: usize>(

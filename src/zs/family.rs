@@ -13,7 +13,7 @@ use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
-use crate::model::{Hessian, Mass, Potential, System};
+use crate::model::{Hessian, Mass, Measured, Potential, System};
 use crate::sealed;
 use crate::validate::check_step;
 use crate::{ConfigError, Real, State, StepError};
@@ -89,8 +89,8 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
         beta_h2
     }
 
-    /// The solution `a` of `(M + shift·Hess V_matrix(x)) a = −∇V(x)` into `out`, by `solver`.
-    /// The default evaluates the gradient and calls [`ShiftedSolve::solve_in_place`] on
+    /// The solution `a` of `(M + shift·Hess V_matrix(x)) a = −∇V(x)` into `out`, by `solver`,
+    /// and what the guards measure at `x` when the evaluation gave it. The default evaluates the gradient and calls [`ShiftedSolve::solve_in_place`] on
     /// [`Member::matrix`]; a member whose matrix is the whole potential's (Z&S, Z&Ss) calls
     /// [`ShiftedSolve::solve_force_in_place`], which forms the gradient with the matrix.
     ///
@@ -104,7 +104,7 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
         x: &SVector<T, N>,
         beta_h2: T,
         out: &mut SVector<T, N>,
-    ) -> Result<(), StepError>
+    ) -> Result<Option<Measured<T>>, StepError>
     where
         P: Potential<T, N>,
     {
@@ -113,7 +113,8 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
             out[i] = -g[i];
         }
         let shift = Self::shift(&system.potential, beta_h2);
-        solver.solve_in_place(&system.mass, Self::matrix(&system.potential), x, shift, out)
+        solver.solve_in_place(&system.mass, Self::matrix(&system.potential), x, shift, out)?;
+        Ok(None)
     }
 }
 
@@ -293,12 +294,63 @@ impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
     }
 }
 
+/// What the guards of a member of the family measure: the system, with what the last step's
+/// force evaluation measured at the position it proposed ([`Measured`]: the potential energy and
+/// the constraint residual, bit for bit the system's) handed over for that position, so the
+/// commit does not evaluate them again. Any other position is measured on the system.
+#[derive(Clone, Copy, Debug)]
+pub struct Handed<'a, T: Real, P, const N: usize> {
+    system: &'a System<T, P, N>,
+    at: &'a SVector<T, N>,
+    measured: Option<Measured<T>>,
+}
+
+impl<T: Real, P, const N: usize> Handed<'_, T, P, N> {
+    /// What was measured at `q`, when `q` is the position it was measured at.
+    #[inline]
+    fn at(&self, q: &SVector<T, N>) -> Option<Measured<T>> {
+        let m = self.measured?;
+        let mut same = true;
+        for i in 0..N {
+            same &= self.at[i] == q[i];
+        }
+        if same {
+            Some(m)
+        } else {
+            None
+        }
+    }
+}
+
+impl<T: Real, P, const N: usize> Probe<T, N> for Handed<'_, T, P, N>
+where
+    System<T, P, N>: Probe<T, N>,
+{
+    const HAS_ENERGY: bool = <System<T, P, N> as Probe<T, N>>::HAS_ENERGY;
+
+    #[inline]
+    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
+        match self.at(&s.q) {
+            Some(m) => Some((self.system.mass.kinetic(&s.v), m.energy)),
+            None => self.system.energy(s),
+        }
+    }
+
+    #[inline]
+    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
+        match self.at(q) {
+            Some(m) => m.residual,
+            None => Probe::residual(self.system, q),
+        }
+    }
+}
+
 impl<T: Real, P, const N: usize, S, M: Member<T, P, N>> Guarded<T, N> for ZsFamily<T, P, N, S, M>
 where
     System<T, P, N>: Probe<T, N>,
 {
     type Probe<'a>
-        = &'a System<T, P, N>
+        = Handed<'a, T, P, N>
     where
         Self: 'a;
 
@@ -312,8 +364,13 @@ where
     }
 
     #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
-        (&mut self.watch, &self.system)
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Handed<'_, T, P, N>) {
+        let probe = Handed {
+            system: &self.system,
+            at: &self.cache.q,
+            measured: self.cache.measured,
+        };
+        (&mut self.watch, probe)
     }
 
     #[inline]
@@ -324,6 +381,7 @@ where
 
 /// `f` of a linearly implicit member at `x` for step size squared `h2` into `out`:
 /// `(M + shift·Hess V_matrix(x)) a = −∇V(x)` solved by `solver`, then [`Member::correct`].
+/// Returns what the guards measure at `x` when the solve's evaluation gave it.
 ///
 /// # Errors
 /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
@@ -336,16 +394,16 @@ pub(super) fn linear_force<T, P, const N: usize, S, M>(
     x: &SVector<T, N>,
     h2: T,
     out: &mut SVector<T, N>,
-) -> Result<(), StepError>
+) -> Result<Option<Measured<T>>, StepError>
 where
     T: Real,
     P: Potential<T, N>,
     S: ShiftedSolve<T, N>,
     M: LinearlyImplicit<T, P, N>,
 {
-    M::solve_force(system, solver, x, beta * h2, out)?;
+    let measured = M::solve_force(system, solver, x, beta * h2, out)?;
     member.correct(system, x, h2, out);
-    Ok(())
+    Ok(measured)
 }
 
 impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M> ZsFamily<T, P, N, S, M>
@@ -373,7 +431,7 @@ where
             &SVector<T, N>,
             T,
             &mut SVector<T, N>,
-        ) -> Result<(), StepError>,
+        ) -> Result<Option<Measured<T>>, StepError>,
     ) -> Result<(), StepError> {
         let (system, beta, member) = (&self.system, self.beta, &self.member);
         let (solver, cache) = (&mut self.solver, &mut self.cache);
@@ -385,6 +443,7 @@ where
         let hit = cache.hit(&state.q, h2);
         // From here on `cache.q` is overwritten with the new position: valid again only on success.
         cache.valid = false;
+        cache.measured = None;
         if !hit {
             force(member, system, solver, beta, &state.q, h2, &mut cache.f[i0])?;
         }
@@ -395,7 +454,7 @@ where
             return Err(StepError::NonFiniteResult);
         }
         let q = &cache.q;
-        force(member, system, solver, beta, q, h2, &mut cache.f[i1])?;
+        let measured = force(member, system, solver, beta, q, h2, &mut cache.f[i1])?;
         for i in 0..N {
             next.q[i] = cache.q[i];
             next.v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
@@ -403,6 +462,7 @@ where
         cache.h2 = h2;
         cache.cur = i1;
         cache.valid = true;
+        cache.measured = measured;
         Ok(())
     }
 }
@@ -474,6 +534,8 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
         held: impl FnOnce(&mut P) -> &mut Actuated<T, Q, N>,
     ) -> Result<(), StepError> {
         let system = &mut self.system;
+        // The potential changes: what was measured under the old one is not handed over.
+        self.cache.measured = None;
         let Some((q, h2, f)) = self.cache.slot() else {
             let mut du = SVector::zeros();
             set_held_into(held(&mut system.potential), &mut self.watch, u, &mut du)?;

@@ -64,7 +64,7 @@ pub use stiff_sylipn::StiffSylipn;
 pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
-pub use family::ZsFamily;
+pub use family::{Handed, ZsFamily};
 
 /// The members of [`ZsFamily`]: what each method adds to the shared state. Named only in the
 /// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::ZhangSkeelMember<T>>`, …).
@@ -79,6 +79,7 @@ pub mod member {
     pub use super::zhang_skeel::ZhangSkeelMember;
 }
 
+use crate::model::Measured;
 use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
@@ -223,6 +224,9 @@ pub(crate) struct Fsal<T: Real, const N: usize> {
     f: [SVector<T, N>; 2],
     cur: usize,
     valid: bool,
+    /// What the guards measure at `q`, handed over by the force evaluation there (the proposed
+    /// position of the last step), or `None`.
+    measured: Option<Measured<T>>,
 }
 
 impl<T: Real, const N: usize> Fsal<T, N> {
@@ -234,13 +238,15 @@ impl<T: Real, const N: usize> Fsal<T, N> {
             f: [SVector::zeros(); 2],
             cur: 0,
             valid: false,
+            measured: None,
         }
     }
 
-    /// Forgets the cached `f`.
+    /// Forgets the cached `f` and what the guards measure at its position.
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.valid = false;
+        self.measured = None;
     }
 
     /// Whether the cache holds `f` at `q` for `h2` (exact comparison).
@@ -282,6 +288,7 @@ impl<T: Real, const N: usize> Fsal<T, N> {
         self.cur = 0;
         self.f[0] = f;
         self.valid = true;
+        self.measured = None;
     }
 }
 

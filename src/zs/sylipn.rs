@@ -4,7 +4,7 @@ use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
-use crate::model::{Hessian, System};
+use crate::model::{Hessian, Measured, System};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -76,7 +76,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Sy
         x: &SVector<T, N>,
         beta_h2: T,
         out: &mut SVector<T, N>,
-    ) -> Result<(), StepError> {
+    ) -> Result<Option<Measured<T>>, StepError> {
         solver.solve_force_in_place(&system.mass, &system.potential, x, beta_h2, out)
     }
 }

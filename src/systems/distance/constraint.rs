@@ -164,7 +164,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     }
 
     /// Link `e`'s gradient term `2 wₖ gₖ d` into `grad` and its Hessian block into `out`, `d`
-    /// and `gₖ` formed once for both.
+    /// and `gₖ` formed once for both; returns `gₖ`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn link_gradient_hessian(
@@ -176,7 +176,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         two: T,
         grad: &mut SVector<T, N>,
         out: &mut SMatrix<T, N, N>,
-    ) {
+    ) -> T {
         let d = Self::difference_of(q, e);
         let g = dot(&d, &d) - length2;
         let s = two * (wk * g);
@@ -184,6 +184,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
         each(DIM, |c| v[c] *= s);
         Self::scatter_to(grad, e, &v);
         add_link_hessian(out, e, &d, two * g, wk * scale);
+        g
     }
 }
 
@@ -335,8 +336,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
     }
 
     /// Link by link, `O(D · DIM²)`, each link's difference `d` and value `gₖ` formed once for
-    /// both: the gradient terms of [`Constraint::penalty_gradient`] and the Hessian blocks of
-    /// [`Constraint::add_penalty_hessian`], the same operations in the same order.
+    /// all: the gradient terms of [`Constraint::penalty_gradient`], the Hessian blocks of
+    /// [`Constraint::add_penalty_hessian`] and the values, the same operations in the same order.
     #[inline]
     fn penalty_gradient_add_hessian(
         &self,
@@ -345,14 +346,29 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Constraint<T, N,
         scale: T,
         grad: &mut SVector<T, N>,
         out: &mut SMatrix<T, N, N>,
+        values: &mut SVector<T, D>,
     ) {
         let two = T::one() + T::one();
         for x in grad.iter_mut() {
             *x = T::zero();
         }
         for_each_link!(self, D, |k, e| {
-            Self::link_gradient_hessian(q, &e, self.length2[k], w[k], scale, two, grad, out);
+            values[k] =
+                Self::link_gradient_hessian(q, &e, self.length2[k], w[k], scale, two, grad, out);
         });
+    }
+
+    /// `max |gₖ| / Lₖ²` from the values, as [`Constraint::residual`] forms it.
+    #[inline]
+    fn residual_of_values(&self, values: &SVector<T, D>) -> Option<T> {
+        let mut r = T::zero();
+        for k in 0..D {
+            let a = (values[k] / self.length2[k]).abs();
+            if a > r || !a.finite() {
+                r = a;
+            }
+        }
+        Some(r)
     }
 
     /// Link by link, `O(D · DIM²)`: link `k` adds `B = wₖ (4 d dᵀ + 2 gₖ I)` to the diagonal
