@@ -281,7 +281,7 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         for i in 0..N {
             x[i] = -x[i];
         }
-        if !super::spd4_solve_in_place(&a, x)? {
+        if !super::spd4_solve_in_place(&a, x) {
             solve_symmetric_in_place(&mut a, x)?;
         }
         Ok(measured)
