@@ -102,3 +102,108 @@ pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     y[3] = x3;
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::spd4_solve_in_place;
+    use crate::linalg::{solve_symmetric, symmetric_eigen};
+    use crate::Real;
+    use nalgebra::{SMatrix, SVector};
+
+    /// A deterministic stream of numbers in `[−1, 1)` (64-bit LCG).
+    struct Stream(u64);
+
+    impl Stream {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+    }
+
+    /// `B Bᵀ + μ I` scaled by `scale`: positive definite, condition up to about `1 + 16/μ`.
+    fn spd(s: &mut Stream, mu: f64, scale: f64) -> SMatrix<f64, 4, 4> {
+        let b = SMatrix::<f64, 4, 4>::from_fn(|_, _| s.next());
+        (b * b.transpose() + SMatrix::identity() * mu) * scale
+    }
+
+    /// The 2×2-block solve against `LDLᵀ` (`solve_symmetric`) on positive definite matrices of
+    /// condition 1 … 10⁶ and scales 10⁻³ … 10³: the same solution within `κ(A)` times a small
+    /// multiple of ε (the forward error both solves are bounded by), in f64 and f32.
+    fn agrees_with_ldlt<T: Real>(eps: f64, count: usize) {
+        let mut s = Stream(7);
+        let mut worst: f64 = 0.0;
+        for k in 0..count {
+            let mu = [1.0, 1e-2, 1e-4, 1e-5][k % 4];
+            let scale = [1e-3, 1.0, 1e3][k % 3];
+            let a64 = spd(&mut s, mu, scale);
+            let b64 = SVector::<f64, 4>::from_fn(|_, _| s.next());
+            let eig = symmetric_eigen(&a64).expect("finite");
+            let (lo, hi) = eig
+                .values
+                .iter()
+                .fold((f64::MAX, 0.0f64), |(l, h), &v| (l.min(v), h.max(v)));
+            let kappa = hi / lo;
+            let a: SMatrix<T, 4, 4> = a64.map(T::lit);
+            let b: SVector<T, 4> = b64.map(T::lit);
+            let mut x = b;
+            assert!(spd4_solve_in_place(&a, &mut x), "matrix {k}: left to LDLᵀ");
+            let xg = solve_symmetric(a, &b).expect("positive definite");
+            let err = (x - xg).map(|e| e.to_f64()).amax() / xg.map(|e| e.to_f64()).amax();
+            worst = worst.max(err / (kappa * eps));
+            assert!(
+                err <= 8.0 * kappa * eps,
+                "matrix {k}: κ {kappa:.1e}, relative difference {err:.1e}"
+            );
+        }
+        assert!(
+            worst > 0.0,
+            "the two solves never differed: the test measures nothing"
+        );
+    }
+
+    #[test]
+    fn agrees_with_ldlt_f64() {
+        agrees_with_ldlt::<f64>(f64::EPSILON, 400);
+    }
+
+    #[test]
+    fn agrees_with_ldlt_f32() {
+        agrees_with_ldlt::<f32>(f32::EPSILON as f64, 400);
+    }
+
+    /// What the block solve leaves to the generic one, `x` untouched: an indefinite matrix, a
+    /// singular and a nearly singular one, a non-finite entry, a matrix whose determinants
+    /// overflow, and sizes other than 4.
+    #[test]
+    fn leaves_doubtful_cases_and_other_sizes_to_the_generic_solve() {
+        let b = SVector::<f64, 4>::new(1.0, -2.0, 0.5, 3.0);
+        let indefinite = SMatrix::from_diagonal(&SVector::from([2.0, 1.0, -1.0, 3.0]));
+        let v = SVector::<f64, 4>::new(1.0, 2.0, -1.0, 0.5);
+        let w = SVector::<f64, 4>::new(0.0, 1.0, 1.0, -2.0);
+        let x = SVector::<f64, 4>::new(3.0, 0.0, 1.0, 1.0);
+        // Rank 3, and rank 3 plus a pivot at the singularity threshold.
+        let rank3 = v * v.transpose() + w * w.transpose() + x * x.transpose();
+        let u = SVector::<f64, 4>::new(1.0, -1.0, 2.0, 0.25);
+        let near = rank3 + u * u.transpose() * (4.0 * f64::EPSILON);
+        let mut nan = SMatrix::<f64, 4, 4>::identity();
+        nan[(2, 1)] = f64::NAN;
+        let huge = SMatrix::<f64, 4, 4>::identity() * 1e160;
+        let cases = [indefinite, rank3, near, nan, huge];
+        for (k, a) in cases.iter().enumerate() {
+            let mut y = b;
+            assert!(!spd4_solve_in_place(a, &mut y), "case {k} solved");
+            assert_eq!(y, b, "case {k}: x changed");
+        }
+        let mut y3 = SVector::<f64, 3>::new(1.0, 2.0, 3.0);
+        assert!(!spd4_solve_in_place(
+            &SMatrix::<f64, 3, 3>::identity(),
+            &mut y3
+        ));
+        // The generic solve then decides: LU for the indefinite one, `Singular` for rank 3.
+        assert!(solve_symmetric(indefinite, &b).is_ok());
+        assert!(solve_symmetric(rank3, &b).is_err());
+    }
+}

@@ -408,6 +408,8 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 }
 
 mod constraint;
+#[cfg(test)]
+mod tests;
 
 /// Whether `links` are a chain in node order: link `k` ties node `k` to node `k − 1`, link 0 to
 /// an anchor ([`Distances::chain`], the pendula and chains of [`crate::systems`]).

@@ -302,7 +302,7 @@ impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
 pub struct Handed<'a, T: Real, P, const N: usize> {
     system: &'a System<T, P, N>,
     at: &'a SVector<T, N>,
-    measured: Option<Measured<T>>,
+    pub(super) measured: Option<Measured<T>>,
 }
 
 impl<T: Real, P, const N: usize> Handed<'_, T, P, N> {
