@@ -2,7 +2,7 @@
 
 use super::dense::{ldlt_solve, solve_symmetric_kind};
 use super::{all_finite, ShiftedSolve};
-use crate::model::{Hessian, Mass, Measured};
+use crate::model::{Hessian, Mass};
 use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -92,32 +92,6 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
             self.kept = true;
         }
         Ok(())
-    }
-
-    /// The gradient and the matrix in one pass ([`Hessian::gradient_add_hessian`]), as
-    /// [`Dense`](super::Dense).
-    #[inline]
-    fn solve_force_in_place<P: Hessian<T, N>>(
-        &mut self,
-        mass: &Mass<T, N>,
-        potential: &P,
-        q: &SVector<T, N>,
-        c: T,
-        x: &mut SVector<T, N>,
-    ) -> Result<Option<Measured<T>>, StepError> {
-        self.kept = false;
-        let a = &mut self.factors;
-        *a = SMatrix::zeros();
-        mass.add_to(a);
-        let measured = potential.gradient_add_hessian(q, c, x, a);
-        for i in 0..N {
-            x[i] = -x[i];
-        }
-        if solve_symmetric_kind(a, x)? {
-            self.last = *x;
-            self.kept = true;
-        }
-        Ok(measured)
     }
 
     fn resolve_changed(&mut self, x: &mut SVector<T, N>) -> Result<bool, StepError> {

@@ -8,7 +8,7 @@
 //! whose Hessian is solved with, the third-derivative term of Z&S, whether `f` is linear in a
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
-use super::{Fsal, ZsParams};
+use super::{handover, Fsal, Handover, ZsParams};
 use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
@@ -349,8 +349,17 @@ impl<T: Real, P, const N: usize, S, M: Member<T, P, N>> Guarded<T, N> for ZsFami
 where
     System<T, P, N>: Probe<T, N>,
 {
+    /// On a workstation [`Handed`]; on a bare-metal target (`target_os = "none"`) the system
+    /// itself: there the comparison of positions costs more instructions than the evaluations
+    /// it saves (the same values either way).
+    #[cfg(not(target_os = "none"))]
     type Probe<'a>
         = Handed<'a, T, P, N>
+    where
+        Self: 'a;
+    #[cfg(target_os = "none")]
+    type Probe<'a>
+        = &'a System<T, P, N>
     where
         Self: 'a;
 
@@ -363,14 +372,21 @@ where
         &self.watch
     }
 
+    #[cfg(not(target_os = "none"))]
     #[inline]
     fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Handed<'_, T, P, N>) {
         let probe = Handed {
             system: &self.system,
             at: &self.cache.q,
-            measured: self.cache.measured,
+            measured: self.cache.measured(),
         };
         (&mut self.watch, probe)
+    }
+
+    #[cfg(target_os = "none")]
+    #[inline]
+    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
+        (&mut self.watch, &self.system)
     }
 
     #[inline]
@@ -394,7 +410,7 @@ pub(super) fn linear_force<T, P, const N: usize, S, M>(
     x: &SVector<T, N>,
     h2: T,
     out: &mut SVector<T, N>,
-) -> Result<Option<Measured<T>>, StepError>
+) -> Result<Handover<T>, StepError>
 where
     T: Real,
     P: Potential<T, N>,
@@ -403,7 +419,7 @@ where
 {
     let measured = M::solve_force(system, solver, x, beta * h2, out)?;
     member.correct(system, x, h2, out);
-    Ok(measured)
+    Ok(handover(measured))
 }
 
 impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M> ZsFamily<T, P, N, S, M>
@@ -431,7 +447,7 @@ where
             &SVector<T, N>,
             T,
             &mut SVector<T, N>,
-        ) -> Result<Option<Measured<T>>, StepError>,
+        ) -> Result<Handover<T>, StepError>,
     ) -> Result<(), StepError> {
         let (system, beta, member) = (&self.system, self.beta, &self.member);
         let (solver, cache) = (&mut self.solver, &mut self.cache);
@@ -443,7 +459,7 @@ where
         let hit = cache.hit(&state.q, h2);
         // From here on `cache.q` is overwritten with the new position: valid again only on success.
         cache.valid = false;
-        cache.measured = None;
+        cache.forget_measured();
         if !hit {
             force(member, system, solver, beta, &state.q, h2, &mut cache.f[i0])?;
         }
@@ -462,7 +478,7 @@ where
         cache.h2 = h2;
         cache.cur = i1;
         cache.valid = true;
-        cache.measured = measured;
+        cache.keep_measured(measured);
         Ok(())
     }
 }
@@ -535,7 +551,7 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
     ) -> Result<(), StepError> {
         let system = &mut self.system;
         // The potential changes: what was measured under the old one is not handed over.
-        self.cache.measured = None;
+        self.cache.forget_measured();
         let Some((q, h2, f)) = self.cache.slot() else {
             let mut du = SVector::zeros();
             set_held_into(held(&mut system.potential), &mut self.watch, u, &mut du)?;

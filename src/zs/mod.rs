@@ -213,6 +213,26 @@ impl<T: Real> ImplicitNewtonParams<T> {
     }
 }
 
+/// What a force evaluation of the family hands to the guards ([`Handed`]): what it measured,
+/// if anything. Nothing on a bare-metal target, which measures on the system (its frames and
+/// flash grow with the handover more than the evaluations it saves cost).
+#[cfg(not(target_os = "none"))]
+pub(crate) type Handover<T> = Option<Measured<T>>;
+/// See the workstation definition.
+#[cfg(target_os = "none")]
+pub(crate) type Handover<T> = core::marker::PhantomData<T>;
+
+/// `measured` as a [`Handover`].
+#[inline(always)]
+pub(crate) fn handover<T>(measured: Option<Measured<T>>) -> Handover<T> {
+    #[cfg(target_os = "none")]
+    let _ = measured;
+    #[cfg(target_os = "none")]
+    return core::marker::PhantomData;
+    #[cfg(not(target_os = "none"))]
+    measured
+}
+
 /// The first-same-as-last cache: `f` at position `q` for step size squared `h2`.
 ///
 /// `f` is double-buffered: a step writes `f` at its new position into the slot the cached `f`
@@ -225,7 +245,9 @@ pub(crate) struct Fsal<T: Real, const N: usize> {
     cur: usize,
     valid: bool,
     /// What the guards measure at `q`, handed over by the force evaluation there (the proposed
-    /// position of the last step), or `None`.
+    /// position of the last step), or `None`. Not on a bare-metal target, which measures on the
+    /// system (see [`Handed`]).
+    #[cfg(not(target_os = "none"))]
     measured: Option<Measured<T>>,
 }
 
@@ -238,6 +260,7 @@ impl<T: Real, const N: usize> Fsal<T, N> {
             f: [SVector::zeros(); 2],
             cur: 0,
             valid: false,
+            #[cfg(not(target_os = "none"))]
             measured: None,
         }
     }
@@ -246,7 +269,35 @@ impl<T: Real, const N: usize> Fsal<T, N> {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.valid = false;
-        self.measured = None;
+        self.forget_measured();
+    }
+
+    /// Keeps what the force evaluation at `q` measured for the guards. A bare-metal build
+    /// measures on the system (see [`Handed`]) and keeps nothing.
+    #[inline(always)]
+    pub(crate) fn keep_measured(&mut self, measured: Handover<T>) {
+        #[cfg(not(target_os = "none"))]
+        {
+            self.measured = measured;
+        }
+        #[cfg(target_os = "none")]
+        let _ = measured;
+    }
+
+    /// Forgets what was measured at `q`.
+    #[inline(always)]
+    pub(crate) fn forget_measured(&mut self) {
+        #[cfg(not(target_os = "none"))]
+        {
+            self.measured = None;
+        }
+    }
+
+    /// What was measured at `q`, if anything.
+    #[cfg(not(target_os = "none"))]
+    #[inline(always)]
+    pub(crate) fn measured(&self) -> Option<Measured<T>> {
+        self.measured
     }
 
     /// Whether the cache holds `f` at `q` for `h2` (exact comparison).
@@ -288,7 +339,7 @@ impl<T: Real, const N: usize> Fsal<T, N> {
         self.cur = 0;
         self.f[0] = f;
         self.valid = true;
-        self.measured = None;
+        self.forget_measured();
     }
 }
 

@@ -4,10 +4,9 @@ use super::family::{linear_force, LinearlyImplicit, Member, ZsFamily};
 use super::ZsParams;
 use crate::driver::Method;
 use crate::linalg::{Dense, ShiftedSolve};
-use crate::model::{Hessian, Measured, System};
+use crate::model::{Hessian, System};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
-use nalgebra::SVector;
 
 /// Z&Ss (SyLiPN): Zhang and Skeel's method simplified (000 Integrator 2.3, eq 2.7), the thesis'
 /// SyLiPN (004 Integrator 5.2.3):
@@ -68,15 +67,17 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for Sy
     const DAMPED_SYMMETRIC: bool = true;
 
     /// The gradient with the matrix ([`ShiftedSolve::solve_force_in_place`]): the matrix is the
-    /// whole potential's.
+    /// whole potential's. Not on a bare-metal target, whose frames and flash the one-pass
+    /// plumbing makes larger than the separate evaluations (the same values either way).
+    #[cfg(not(target_os = "none"))]
     #[inline]
     fn solve_force<S: ShiftedSolve<T, N>>(
         system: &System<T, P, N>,
         solver: &mut S,
-        x: &SVector<T, N>,
+        x: &nalgebra::SVector<T, N>,
         beta_h2: T,
-        out: &mut SVector<T, N>,
-    ) -> Result<Option<Measured<T>>, StepError> {
+        out: &mut nalgebra::SVector<T, N>,
+    ) -> Result<Option<crate::model::Measured<T>>, StepError> {
         solver.solve_force_in_place(&system.mass, &system.potential, x, beta_h2, out)
     }
 }
