@@ -148,13 +148,25 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
                 return Err(ConfigError::Overflow { name: "length^2" });
             }
         }
-        Ok(Self::from_valid(links))
+        let in_chain_order = is_chain(&links);
+        Ok(Self::build(links, in_chain_order))
     }
 
-    /// Builds from links already known to be valid (the built-in models' literal parameters).
+    /// Builds from links already known to be valid (the built-in models' literal parameters),
+    /// walked as stored by the penalty kernels.
     pub(crate) fn from_valid(links: [Link<T, DIM>; D]) -> Self {
+        Self::build(links, false)
+    }
+
+    /// Builds from valid links of [`chain_links`] (in chain order, see `is_chain`). Told rather
+    /// than read: reading the links where they are built costs a device's frame a copy of them.
+    pub(crate) fn from_chain_links(links: [Link<T, DIM>; D]) -> Self {
+        Self::build(links, true)
+    }
+
+    #[inline(always)]
+    fn build(links: [Link<T, DIM>; D], in_chain_order: bool) -> Self {
         let length2 = SVector::from_fn(|k, _| links[k].length * links[k].length);
-        let in_chain_order = is_chain(&links);
         Self {
             links,
             length2,
