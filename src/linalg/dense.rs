@@ -47,8 +47,7 @@ pub(crate) fn solve_symmetric_in_place<T: Real, const N: usize>(
 /// [`solve_symmetric_in_place`], returning `true` when `a` holds the `LDLᵀ` factors (positive
 /// definite path) and `false` when it went through the LU fallback (`a` then holds LU factors
 /// without the row permutation: not reusable).
-#[cfg_attr(target_os = "none", inline)]
-#[cfg_attr(not(target_os = "none"), inline(always))]
+#[inline]
 pub(crate) fn solve_symmetric_kind<T: Real, const N: usize>(
     a: &mut SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
