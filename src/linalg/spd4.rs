@@ -1,13 +1,13 @@
-//! The symmetric positive definite solve of the dense strategy for `N = 4`, by `2×2` blocks.
+//! The symmetric positive definite solve of the dense strategy for `N = 4` in f64, by `2×2`
+//! blocks.
 //!
-//! `A = [[P, Qᵀ], [Q, R]]` with `2×2` blocks: `P⁻¹` and the Schur complement
-//! `S = R − Q P⁻¹ Qᵀ` are inverted through their determinants, so the factorisation has two
-//! dependent divisions where `LDLᵀ` has four (and ten in all), and a step of a linearly implicit
-//! integrator on a 4-coordinate model (the double pendulum) waits on fewer of them (one, with the
-//! complement formed scaled, see [`spd4_solve_in_place`]). Block
-//! elimination is `LDLᵀ` with `2×2` pivots: for a positive definite `A` both pivots `P` and `S`
-//! are positive definite and the result agrees with [`solve_symmetric`](super::solve_symmetric)
-//! to rounding (relative `≈ κ(A)·ε`).
+//! `A = [[P, Qᵀ], [Q, R]]`: `P⁻¹` and the Schur complement `S = R − Q P⁻¹ Qᵀ` are inverted
+//! through their determinants, the complement formed scaled by `det P`, so the solve waits on one
+//! division where `LDLᵀ` waits on four (ten in all) — on a workstation the step of a linearly
+//! implicit integrator on a 4-coordinate model (the double pendulum) is bound by that chain.
+//! Block elimination is `LDLᵀ` with `2×2` pivots: for a positive definite `A` both pivots `P` and
+//! `S` are positive definite, and the result agrees with
+//! [`solve_symmetric`](super::solve_symmetric) to rounding (relative `≈ κ(A)·ε`).
 
 use super::{all_finite, pivot_floor, zero_if_finite};
 use crate::Real;

@@ -9,7 +9,6 @@
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
 use super::{handover, Fsal, Handover, ZsParams};
-use crate::driver::Guarded;
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
@@ -31,7 +30,7 @@ use nalgebra::SVector;
 #[derive(Clone, Copy, Debug)]
 pub struct ZsFamily<T: Real, P, const N: usize, S, M> {
     pub(super) system: System<T, P, N>,
-    h: T,
+    pub(super) h: T,
     pub(super) beta: T,
     pub(super) solver: S,
     pub(super) cache: Fsal<T, N>,
@@ -291,107 +290,6 @@ impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
     /// `β`.
     pub fn beta(&self) -> T {
         self.beta
-    }
-}
-
-/// What the guards of a member of the family measure: the system, with what the last step's
-/// force evaluation measured at the position it proposed ([`Measured`]: the potential energy and
-/// the constraint residual, bit for bit the system's) handed over for that position, so the
-/// commit does not evaluate them again. Any other position is measured on the system.
-#[derive(Clone, Copy, Debug)]
-pub struct Handed<'a, T: Real, P, const N: usize> {
-    system: &'a System<T, P, N>,
-    at: &'a SVector<T, N>,
-    pub(super) measured: Option<Measured<T>>,
-}
-
-impl<T: Real, P, const N: usize> Handed<'_, T, P, N> {
-    /// What was measured at `q`, when `q` is the position it was measured at.
-    #[inline]
-    fn at(&self, q: &SVector<T, N>) -> Option<Measured<T>> {
-        let m = self.measured?;
-        let mut same = true;
-        for i in 0..N {
-            same &= self.at[i] == q[i];
-        }
-        if same {
-            Some(m)
-        } else {
-            None
-        }
-    }
-}
-
-impl<T: Real, P, const N: usize> Probe<T, N> for Handed<'_, T, P, N>
-where
-    System<T, P, N>: Probe<T, N>,
-{
-    const HAS_ENERGY: bool = <System<T, P, N> as Probe<T, N>>::HAS_ENERGY;
-
-    #[inline]
-    fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
-        match self.at(&s.q) {
-            Some(m) => Some((self.system.mass.kinetic(&s.v), m.energy)),
-            None => self.system.energy(s),
-        }
-    }
-
-    #[inline]
-    fn residual(&self, q: &SVector<T, N>) -> Option<T> {
-        match self.at(q) {
-            Some(m) => m.residual,
-            None => Probe::residual(self.system, q),
-        }
-    }
-}
-
-impl<T: Real, P, const N: usize, S, M: Member<T, P, N>> Guarded<T, N> for ZsFamily<T, P, N, S, M>
-where
-    System<T, P, N>: Probe<T, N>,
-{
-    /// On a workstation [`Handed`]; on a bare-metal target (`target_os = "none"`) the system
-    /// itself: there the comparison of positions costs more instructions than the evaluations
-    /// it saves (the same values either way).
-    #[cfg(not(target_os = "none"))]
-    type Probe<'a>
-        = Handed<'a, T, P, N>
-    where
-        Self: 'a;
-    #[cfg(target_os = "none")]
-    type Probe<'a>
-        = &'a System<T, P, N>
-    where
-        Self: 'a;
-
-    #[inline]
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> &Watch<T, N> {
-        &self.watch
-    }
-
-    #[cfg(not(target_os = "none"))]
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, Handed<'_, T, P, N>) {
-        let probe = Handed {
-            system: &self.system,
-            at: &self.cache.q,
-            measured: self.cache.measured(),
-        };
-        (&mut self.watch, probe)
-    }
-
-    #[cfg(target_os = "none")]
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
-        (&mut self.watch, &self.system)
-    }
-
-    #[inline]
-    fn accept(&mut self, _: &State<T, N>) {
-        self.member.accept();
     }
 }
 

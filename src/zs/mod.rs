@@ -49,6 +49,7 @@
 pub mod advice;
 pub mod damped;
 mod family;
+mod handed;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -64,7 +65,8 @@ pub use stiff_sylipn::StiffSylipn;
 pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
-pub use family::{Handed, ZsFamily};
+pub use family::ZsFamily;
+pub use handed::Handed;
 
 /// The members of [`ZsFamily`]: what each method adds to the shared state. Named only in the
 /// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::ZhangSkeelMember<T>>`, …).
