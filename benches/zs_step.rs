@@ -3,7 +3,9 @@
 //!
 //! Groups `step/<model>/n<bodies>` (ids `<family>::<method>/f64`, Verlet in every group) and
 //! `pieces/<model>/n<bodies>` (gradient, Hessian or band, the in-place assembly the dense solve
-//! uses, contraction, factor + solve, and the whole step). Short mode for CI:
+//! uses, contraction, factor + solve, and the whole step; on the double pendulum also the fused
+//! gradient + matrix pass, the dense force solve, the guards' evaluation and the steps with the
+//! guards off). Short mode for CI:
 //! `MACROSTEP_BENCH_SHORT=1 cargo bench --bench zs_step`.
 
 mod common;
@@ -11,13 +13,16 @@ mod common;
 use common::{bench_steps, config, Criterion};
 use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
-use macrostep::linalg::{band_cholesky_solve, solve_symmetric, BandMut, Banded};
+use macrostep::guard::Probe;
+use macrostep::linalg::{
+    band_cholesky_solve, solve_symmetric, BandMut, Banded, Dense, ShiftedSolve,
+};
 use macrostep::model::{Hessian, Penalty, Potential, Split, System, ThirdDerivative, Zero};
 use macrostep::systems::{Chain, DoublePendulum, GravityPenalty};
 use macrostep::zs::{
     ImplicitNewtonParams, Newmark, NewmarkParams, StiffSylipn, Sylipn, ZhangSkeel, ZsParams,
 };
-use macrostep::{Integrator, State};
+use macrostep::{Guards, Integrator, State, Stepper};
 use nalgebra::{SMatrix, SVector};
 use std::hint::black_box;
 
@@ -247,7 +252,51 @@ fn dp_pieces(
         ZhangSkeel::new(sys, h, p).expect("valid"),
         s,
     );
+    dp_step_pieces(&mut g, sys, s, h, p);
     g.finish();
+}
+
+/// The rest of the profile of one Z&S step on the double pendulum: the fused pass (gradient,
+/// `M + βh² Hess V`, and the energy and residual it hands to the guards), the whole force solve
+/// of the dense strategy (that pass and the 2×2-block solve), the guards' evaluation on the
+/// system (what the driver's commit evaluates when nothing is handed over), and the steps of
+/// Z&S and Verlet with every guard off (the guards' share is the difference).
+fn dp_step_pieces(
+    g: &mut common::Group<'_>,
+    sys: System<f64, GravityPenalty<f64, 4, 2>, 4>,
+    s: State<f64, 4>,
+    h: f64,
+    p: ZsParams<f64>,
+) {
+    let (q, pot, c) = (s.q, sys.potential, 0.4 * h * h);
+    g.bench_function("gradient_add_hessian", |b| {
+        b.iter(|| {
+            let (mut grad, mut m) = (SVector::<f64, 4>::zeros(), SMatrix::<f64, 4, 4>::identity());
+            let handed = pot.gradient_add_hessian(black_box(&q), c, &mut grad, &mut m);
+            (grad, m, handed)
+        })
+    });
+    g.bench_function("force_solve_dense", |b| {
+        b.iter(|| {
+            let mut x = SVector::<f64, 4>::zeros();
+            let handed = Dense.solve_force_in_place(&sys.mass, &pot, black_box(&q), c, &mut x);
+            (x, handed)
+        })
+    });
+    g.bench_function("guard_energy_residual", |b| {
+        b.iter(|| {
+            let s = black_box(&s);
+            (Probe::energy(&sys, s), Probe::residual(&sys, &s.q))
+        })
+    });
+    let mut zs = ZhangSkeel::new(sys, h, p).expect("valid");
+    zs.set_guards(Guards::off()).expect("valid");
+    bench_steps(g, "zs_step_dense_guards_off", zs, s);
+    let verlet = || VelocityVerlet::new(sys, h / 20.0).expect("valid");
+    bench_steps(g, "verlet_step", verlet(), s);
+    let mut off = verlet();
+    off.set_guards(Guards::off()).expect("valid");
+    bench_steps(g, "verlet_step_guards_off", off, s);
 }
 
 fn all(c: &mut Criterion) {

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{all_finite, each, pivot_floor, zero_if_finite, ShiftedSolve};
-use crate::model::{Hessian, Mass};
+use crate::model::{Hessian, Mass, Measured};
 use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
 
@@ -259,6 +259,31 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         mass.add_to(&mut a);
         potential.add_hessian(q, c, &mut a);
         solve_symmetric_in_place(&mut a, x)
+    }
+
+    /// The gradient and the matrix in one pass ([`Hessian::gradient_add_hessian`]); for
+    /// `N = 4` a positive definite matrix is solved by `2×2` blocks (two dependent divisions
+    /// instead of `LDLᵀ`'s four; the same solution to rounding), anything else as
+    /// [`solve_symmetric`].
+    #[inline]
+    fn solve_force_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<Option<Measured<T>>, StepError> {
+        let mut a = SMatrix::zeros();
+        mass.add_to(&mut a);
+        let measured = potential.gradient_add_hessian(q, c, x, &mut a);
+        for i in 0..N {
+            x[i] = -x[i];
+        }
+        if !super::spd4_solve_in_place(&a, x) {
+            solve_symmetric_in_place(&mut a, x)?;
+        }
+        Ok(measured)
     }
 }
 

@@ -28,6 +28,7 @@ mod dense;
 mod dense_kept;
 mod jacobi;
 mod ldlt9;
+mod spd4;
 mod unroll;
 
 /// The band view lives with the model traits that write into it; re-exported here for the solvers' users.
@@ -39,9 +40,10 @@ pub use dense_kept::DenseKept;
 pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
+pub(crate) use spd4::spd4_solve_in_place;
 pub(crate) use unroll::each;
 
-use crate::model::{Hessian, Mass};
+use crate::model::{Hessian, Mass, Measured};
 use crate::{ConfigError, Real, StepError};
 use nalgebra::SVector;
 
@@ -93,6 +95,34 @@ pub trait ShiftedSolve<T: Real, const N: usize> {
         c: T,
         x: &mut SVector<T, N>,
     ) -> Result<(), StepError>;
+
+    /// Solves `(M + c·Hess P(q)) x = −∇P(q)`, the force of a linearly implicit step whose matrix
+    /// is the whole potential's: `x` receives the solution (its value on entry is ignored; on
+    /// error it is unspecified). Returns what the guards measure at `q` when the evaluation gave
+    /// it ([`Hessian::gradient_add_hessian`]), else `None`.
+    ///
+    /// The default evaluates the gradient, then calls [`ShiftedSolve::solve_in_place`], and
+    /// returns `None`; [`Dense`] and [`DenseKept`] form the gradient and the matrix in one pass
+    /// ([`Hessian::gradient_add_hessian`]).
+    ///
+    /// # Errors
+    /// As [`ShiftedSolve::solve`].
+    #[inline]
+    fn solve_force_in_place<P: Hessian<T, N>>(
+        &mut self,
+        mass: &Mass<T, N>,
+        potential: &P,
+        q: &SVector<T, N>,
+        c: T,
+        x: &mut SVector<T, N>,
+    ) -> Result<Option<Measured<T>>, StepError> {
+        let g = potential.gradient(q);
+        for i in 0..N {
+            x[i] = -g[i];
+        }
+        self.solve_in_place(mass, potential, q, c, x)?;
+        Ok(None)
+    }
 
     /// Re-solves with the factors of the last successful solve kept, for a right-hand side
     /// changed by `δb`: `x` holds `δb` on entry and `x_last + A⁻¹ δb` on `Ok(true)`, which

@@ -1,7 +1,7 @@
 //! Holonomic constraints `g: ℝᴺ → ℝᴰ` and the penalty potential that replaces them (000 eq 1.7).
 
 use super::BandMut;
-use super::{Hessian, Potential, ThirdDerivative};
+use super::{Hessian, Measured, Potential, ThirdDerivative};
 use crate::{ConfigError, ConstReal, Real};
 use nalgebra::{ArrayStorage, SMatrix, SVector};
 
@@ -89,6 +89,33 @@ pub trait Constraint<T: Real, const N: usize, const D: usize> {
         let j = self.jacobian(q);
         let wj = SMatrix::<T, D, N>::from_fn(|i, k| j[(i, k)] * w[i]);
         *out += (j.tr_mul(&wj) + self.weighted_hessian(q, &w.component_mul(&g))) * scale;
+    }
+
+    /// [`Constraint::penalty_gradient`] into `grad`, [`Constraint::add_penalty_hessian`] into
+    /// `out` and [`Constraint::value`] into `values` together. The default calls the three;
+    /// local constraints override it to visit each constraint once for all, with the same results
+    /// bit for bit.
+    #[inline]
+    fn penalty_gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        w: &SVector<T, D>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+        values: &mut SVector<T, D>,
+    ) {
+        *grad = self.penalty_gradient(q, w);
+        self.add_penalty_hessian(q, w, scale, out);
+        *values = self.value(q);
+    }
+
+    /// [`Constraint::residual`] at a position where the constraints take the `values` `g`, when
+    /// it follows from them alone, bit for bit; `None` (the default) when it does not.
+    #[inline]
+    fn residual_of_values(&self, values: &SVector<T, D>) -> Option<T> {
+        let _ = values;
+        None
     }
 
     /// Adds `scale · (Jᵀ W J + Σ (W g)ᵢ Hess gᵢ)` — the constraint part of the penalty Hessian
@@ -229,6 +256,17 @@ impl<T: ConstReal, V, G, const D: usize> Penalty<T, V, G, D> {
     }
 }
 
+impl<T: Real, V, G, const D: usize> Penalty<T, V, G, D> {
+    /// `V(q) + ½ Σ ωᵢ² gᵢ²` for the constraint values `g` at `q`, as [`Potential::energy`] forms
+    /// it.
+    fn energy_of_values<const N: usize>(&self, q: &SVector<T, N>, g: &SVector<T, D>) -> T
+    where
+        V: Potential<T, N>,
+    {
+        self.base.energy(q) + g.dot(&self.omega2.component_mul(g)) * T::lit(0.5)
+    }
+}
+
 impl<T, V, G, const N: usize, const D: usize> Potential<T, N> for Penalty<T, V, G, D>
 where
     T: Real,
@@ -278,6 +316,38 @@ where
             .add_penalty_hessian(q, &self.omega2, scale, out);
     }
 
+    /// One pass over the constraints for all (see [`Constraint::penalty_gradient_add_hessian`]):
+    /// the same sums in the same order as [`Potential::gradient`], [`Hessian::add_hessian`],
+    /// [`Potential::energy`] and [`Potential::constraint_residual`]; the last two are handed
+    /// over when the constraint gives its residual from its values
+    /// ([`Constraint::residual_of_values`]).
+    #[inline]
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) -> Option<Measured<T>> {
+        self.base.add_hessian(q, scale, out);
+        let mut g = SVector::<T, D>::zeros();
+        self.constraint
+            .penalty_gradient_add_hessian(q, &self.omega2, scale, grad, out, &mut g);
+        let b = self.base.gradient(q);
+        for i in 0..N {
+            grad[i] = b[i] + grad[i];
+        }
+        // A bare-metal build measures on the system (see `zs::Handed`): nothing to hand over.
+        if cfg!(target_os = "none") {
+            return None;
+        }
+        let residual = self.constraint.residual_of_values(&g)?;
+        Some(Measured {
+            energy: self.energy_of_values(q, &g),
+            residual: Some(residual),
+        })
+    }
+
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         self.base.hessian_band(q, scale, band)
             && self
@@ -292,6 +362,7 @@ where
     V: ThirdDerivative<T, N>,
     G: Constraint<T, N, D>,
 {
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         let mut c = self
             .constraint

@@ -18,7 +18,7 @@ mod potential;
 pub use band::BandMut;
 pub use constraint::{Constraint, Penalty};
 pub use mass::Mass;
-pub use potential::{Hessian, Potential, Quadratic, Split, ThirdDerivative, Zero};
+pub use potential::{Hessian, Measured, Potential, Quadratic, Split, ThirdDerivative, Zero};
 
 use crate::{Real, State};
 use nalgebra::SVector;

@@ -35,6 +35,17 @@ pub(crate) fn max_residual<T: Real>(a: Option<T>, b: Option<T>) -> Option<T> {
     }
 }
 
+/// What the step guards measure at a position, handed over by a force evaluation there
+/// ([`Hessian::gradient_add_hessian`]): the potential energy `V(q)` and the constraint residual,
+/// bit for bit those of [`Potential::energy`] and [`Potential::constraint_residual`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured<T> {
+    /// `V(q)`.
+    pub energy: T,
+    /// The residual of the penalised constraints at `q` (`None` when there are none).
+    pub residual: Option<T>,
+}
+
 /// A potential with its Hessian (linearly implicit methods need it).
 pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
     /// `Hess V(q)`, symmetric.
@@ -51,6 +62,28 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
     #[inline]
     fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
         *out += self.hessian(q) * scale;
+    }
+
+    /// `∇V(q)` into `grad` and `scale · Hess V(q)` added into `out`: what one linearly implicit
+    /// step needs at a position, the right-hand side and the matrix of its solve. Returns what
+    /// the same pass gives of what the step guards measure at `q` — `(V(q), residual)`, equal
+    /// bit for bit to [`Potential::energy`] and [`Potential::constraint_residual`] — or `None`.
+    ///
+    /// The default calls [`Potential::gradient`] and [`Hessian::add_hessian`] and returns
+    /// `None`; a model whose gradient, Hessian and energy share most of their work (a penalty:
+    /// the differences and values of its constraints) overrides it with one pass giving the
+    /// same results, bit for bit.
+    #[inline]
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) -> Option<Measured<T>> {
+        *grad = self.gradient(q);
+        self.add_hessian(q, scale, out);
+        None
     }
 
     /// Adds `scale · Hess V(q)` into the band matrix `band` and returns `true`, when the model
@@ -259,6 +292,15 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     }
     fn add_hessian(&self, q: &SVector<T, N>, scale: T, out: &mut SMatrix<T, N, N>) {
         (**self).add_hessian(q, scale, out)
+    }
+    fn gradient_add_hessian(
+        &self,
+        q: &SVector<T, N>,
+        scale: T,
+        grad: &mut SVector<T, N>,
+        out: &mut SMatrix<T, N, N>,
+    ) -> Option<Measured<T>> {
+        (**self).gradient_add_hessian(q, scale, grad, out)
     }
     fn hessian_band(&self, q: &SVector<T, N>, scale: T, band: &mut BandMut<'_, T>) -> bool {
         (**self).hessian_band(q, scale, band)

@@ -125,7 +125,7 @@ impl<T: Real, const N: usize, const D: usize> Chain<T, N, D> {
             lengths,
             g,
             gravity: LinearPotential::from_valid(b),
-            constraint: PlanarDistances::from_valid(chain_links(SVector::zeros(), lengths)),
+            constraint: PlanarDistances::from_chain_links(chain_links(SVector::zeros(), lengths)),
             start,
         }
     }

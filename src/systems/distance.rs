@@ -75,6 +75,9 @@ impl<T: Real, const DIM: usize> Link<T, DIM> {
 pub struct Distances<T: Real, const DIM: usize, const N: usize, const D: usize> {
     links: [Link<T, DIM>; D],
     length2: SVector<T, D>,
+    /// Whether the links are a chain in node order (link `k` ties node `k` to node `k − 1`,
+    /// link 0 to an anchor): the penalty kernels then address the nodes from the link index.
+    in_chain_order: bool,
 }
 
 /// Distance constraints between nodes in the plane (`DIM = 2`, `q = (x₁, y₁, x₂, y₂, …)`).
@@ -145,13 +148,30 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
                 return Err(ConfigError::Overflow { name: "length^2" });
             }
         }
-        Ok(Self::from_valid(links))
+        let in_chain_order = is_chain(&links);
+        Ok(Self::build(links, in_chain_order))
     }
 
-    /// Builds from links already known to be valid (the built-in models' literal parameters).
+    /// Builds from links already known to be valid (the built-in models' literal parameters),
+    /// walked as stored by the penalty kernels.
     pub(crate) fn from_valid(links: [Link<T, DIM>; D]) -> Self {
+        Self::build(links, false)
+    }
+
+    /// Builds from valid links of [`chain_links`] (in chain order, see `is_chain`). Told rather
+    /// than read: reading the links where they are built costs a device's frame a copy of them.
+    pub(crate) fn from_chain_links(links: [Link<T, DIM>; D]) -> Self {
+        Self::build(links, true)
+    }
+
+    #[inline(always)]
+    fn build(links: [Link<T, DIM>; D], in_chain_order: bool) -> Self {
         let length2 = SVector::from_fn(|k, _| links[k].length * links[k].length);
-        Self { links, length2 }
+        Self {
+            links,
+            length2,
+            in_chain_order,
+        }
     }
 
     /// An open chain hanging from `anchor`: link 0 ties node 0 to the anchor, link `k ≥ 1` ties
@@ -253,7 +273,167 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
     }
 }
 
+/// Runs `$body` with `$k` and `$e` bound to every link's index and [`Ends`] in order, for the
+/// `$d` links of `$links`. For a chain in node order (see `is_chain`) the ends are computed
+/// from `k` rather than read from the links, and for at most four links the loop is written out
+/// (the body repeated with `k` a literal): every node's coordinates then sit at constant offsets
+/// and their range checks fold away (a closure called at each index would be outlined by the
+/// optimiser, its index no longer a constant). The ends are the same either way, so are the
+/// results, bit for bit.
+macro_rules! for_each_link {
+    ($links:expr, $d:expr, |$k:ident, $e:ident| $body:block) => {{
+        let links = $links;
+        if links.in_chain_order && $d <= 4 {
+            if $d > 0 {
+                let $k = 0usize;
+                let $e = links.chain_ends($k);
+                $body
+            }
+            if $d > 1 {
+                let $k = 1usize;
+                let $e = links.chain_ends($k);
+                $body
+            }
+            if $d > 2 {
+                let $k = 2usize;
+                let $e = links.chain_ends($k);
+                $body
+            }
+            if $d > 3 {
+                let $k = 3usize;
+                let $e = links.chain_ends($k);
+                $body
+            }
+        } else {
+            for $k in 0..$d {
+                let $e = links.stored_ends($k);
+                $body
+            }
+        }
+    }};
+}
+
+/// The two ends of a link as the kernels address them: node `a`, and node `b` or the anchor.
+#[derive(Clone, Copy)]
+struct Ends<T: Real, const DIM: usize> {
+    a: usize,
+    b: Option<usize>,
+    anchor: [T; DIM],
+}
+
+impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM, N, D> {
+    /// The anchor of link `l` (zeros for a link between two nodes).
+    #[inline(always)]
+    fn anchor(l: &Link<T, DIM>) -> [T; DIM] {
+        let mut anchor = [T::zero(); DIM];
+        if let Endpoint::Anchor(p) = l.to {
+            each(DIM, |c| {
+                if let Some(pc) = p.as_slice().get(c) {
+                    anchor[c] = *pc;
+                }
+            });
+        }
+        anchor
+    }
+
+    /// The ends of link `k` of a chain in node order: node `k`, and node `k − 1` or (for `k = 0`)
+    /// the anchor of the first link.
+    #[inline(always)]
+    fn chain_ends(&self, k: usize) -> Ends<T, DIM> {
+        if k == 0 {
+            let anchor = match self.links.first() {
+                Some(l) => Self::anchor(l),
+                None => [T::zero(); DIM],
+            };
+            Ends {
+                a: 0,
+                b: None,
+                anchor,
+            }
+        } else {
+            Ends {
+                a: k,
+                b: Some(k - 1),
+                anchor: [T::zero(); DIM],
+            }
+        }
+    }
+
+    /// The ends of link `k` as stored (node `0` and the origin for `k ≥ D`, which no loop
+    /// reaches).
+    #[inline(always)]
+    fn stored_ends(&self, k: usize) -> Ends<T, DIM> {
+        match self.links.get(k) {
+            Some(l) => Ends {
+                a: l.node,
+                b: match l.to {
+                    Endpoint::Node(b) => Some(b),
+                    Endpoint::Anchor(_) => None,
+                },
+                anchor: Self::anchor(l),
+            },
+            None => Ends {
+                a: 0,
+                b: None,
+                anchor: [T::zero(); DIM],
+            },
+        }
+    }
+
+    /// `d = p_a − p_b` for the ends `e` (`p_b` the anchor when `e.b` is `None`).
+    #[inline(always)]
+    fn difference_of(q: &SVector<T, N>, e: &Ends<T, DIM>) -> [T; DIM] {
+        let mut d = Self::node(q, e.a);
+        match e.b {
+            Some(b) => {
+                let pb = Self::node(q, b);
+                each(DIM, |c| d[c] -= pb[c]);
+            }
+            None => each(DIM, |c| d[c] -= e.anchor[c]),
+        }
+        d
+    }
+
+    /// `δ = a_a − a_b` for the ends `e` of a displacement `a` (`a_b = 0` for an anchor).
+    #[inline(always)]
+    fn relative_of(a: &SVector<T, N>, e: &Ends<T, DIM>) -> [T; DIM] {
+        let mut d = Self::node(a, e.a);
+        if let Some(b) = e.b {
+            let pb = Self::node(a, b);
+            each(DIM, |c| d[c] -= pb[c]);
+        }
+        d
+    }
+
+    /// Adds `v` to node `e.a` and subtracts it from node `e.b` (nothing for an anchor).
+    #[inline(always)]
+    fn scatter_to(out: &mut SVector<T, N>, e: &Ends<T, DIM>, v: &[T; DIM]) {
+        if let Some(pa) = Self::node_mut(out, e.a) {
+            each(DIM, |c| pa[c] += v[c]);
+        }
+        if let Some(b) = e.b {
+            if let Some(pb) = Self::node_mut(out, b) {
+                each(DIM, |c| pb[c] -= v[c]);
+            }
+        }
+    }
+}
+
 mod constraint;
+#[cfg(test)]
+mod tests;
+
+/// Whether `links` are a chain in node order: link `k` ties node `k` to node `k − 1`, link 0 to
+/// an anchor ([`Distances::chain`], the pendula and chains of [`crate::systems`]).
+fn is_chain<T: Real, const DIM: usize>(links: &[Link<T, DIM>]) -> bool {
+    links.iter().enumerate().all(|(k, l)| {
+        l.node == k
+            && match l.to {
+                Endpoint::Node(b) => b + 1 == k,
+                Endpoint::Anchor(_) => k == 0,
+            }
+    })
+}
 
 /// The links of an open chain hanging from `anchor` (see [`Distances::chain`]).
 pub(crate) fn chain_links<T: Real, const DIM: usize, const D: usize>(

@@ -88,7 +88,7 @@ impl<T: Real> DoublePendulum<T> {
             lengths,
             mass,
             gravity: LinearPotential::from_valid(b),
-            constraint: PlanarDistances::from_valid(links),
+            constraint: PlanarDistances::from_chain_links(links),
         }
     }
 

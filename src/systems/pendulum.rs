@@ -68,7 +68,11 @@ impl<T: Real> Pendulum<T> {
             length,
             mass,
             gravity: LinearPotential::from_valid(SVector::from([T::zero(), m * g])),
-            constraint: PlanarDistances::from_valid([Link::anchored(0, SVector::zeros(), length)]),
+            constraint: PlanarDistances::from_chain_links([Link::anchored(
+                0,
+                SVector::zeros(),
+                length,
+            )]),
         }
     }
 

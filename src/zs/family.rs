@@ -8,12 +8,11 @@
 //! whose Hessian is solved with, the third-derivative term of Z&S, whether `f` is linear in a
 //! held force. Each method keeps its own file with the paper's update and its own `step_by`.
 
-use super::{Fsal, ZsParams};
-use crate::driver::Guarded;
+use super::{handover, Fsal, Handover, ZsParams};
 use crate::forcing::{set_held_into, Actuate, Actuated};
 use crate::guard::{Probe, Watch};
 use crate::linalg::{all_finite, ShiftedSolve};
-use crate::model::{Hessian, Mass, Potential, System};
+use crate::model::{Hessian, Mass, Measured, Potential, System};
 use crate::sealed;
 use crate::validate::check_step;
 use crate::{ConfigError, Real, State, StepError};
@@ -31,7 +30,7 @@ use nalgebra::SVector;
 #[derive(Clone, Copy, Debug)]
 pub struct ZsFamily<T: Real, P, const N: usize, S, M> {
     pub(super) system: System<T, P, N>,
-    h: T,
+    pub(super) h: T,
     pub(super) beta: T,
     pub(super) solver: S,
     pub(super) cache: Fsal<T, N>,
@@ -87,6 +86,34 @@ pub trait LinearlyImplicit<T: Real, P, const N: usize>: Member<T, P, N> {
     fn shift(potential: &P, beta_h2: T) -> T {
         let _ = potential;
         beta_h2
+    }
+
+    /// The solution `a` of `(M + shift·Hess V_matrix(x)) a = −∇V(x)` into `out`, by `solver`,
+    /// and what the guards measure at `x` when the evaluation gave it. The default evaluates the gradient and calls [`ShiftedSolve::solve_in_place`] on
+    /// [`Member::matrix`]; a member whose matrix is the whole potential's (Z&S, Z&Ss) calls
+    /// [`ShiftedSolve::solve_force_in_place`], which forms the gradient with the matrix.
+    ///
+    /// # Errors
+    /// As the solve.
+    #[doc(hidden)]
+    #[inline]
+    fn solve_force<S: ShiftedSolve<T, N>>(
+        system: &System<T, P, N>,
+        solver: &mut S,
+        x: &SVector<T, N>,
+        beta_h2: T,
+        out: &mut SVector<T, N>,
+    ) -> Result<Option<Measured<T>>, StepError>
+    where
+        P: Potential<T, N>,
+    {
+        let g = system.potential.gradient(x);
+        for i in 0..N {
+            out[i] = -g[i];
+        }
+        let shift = Self::shift(&system.potential, beta_h2);
+        solver.solve_in_place(&system.mass, Self::matrix(&system.potential), x, shift, out)?;
+        Ok(None)
     }
 }
 
@@ -266,37 +293,9 @@ impl<T: Real, P, const N: usize, S, M> ZsFamily<T, P, N, S, M> {
     }
 }
 
-impl<T: Real, P, const N: usize, S, M: Member<T, P, N>> Guarded<T, N> for ZsFamily<T, P, N, S, M>
-where
-    System<T, P, N>: Probe<T, N>,
-{
-    type Probe<'a>
-        = &'a System<T, P, N>
-    where
-        Self: 'a;
-
-    #[inline]
-    fn step_size(&self) -> T {
-        self.h
-    }
-
-    fn watch(&self) -> &Watch<T, N> {
-        &self.watch
-    }
-
-    #[inline]
-    fn watch_and_probe(&mut self) -> (&mut Watch<T, N>, &System<T, P, N>) {
-        (&mut self.watch, &self.system)
-    }
-
-    #[inline]
-    fn accept(&mut self, _: &State<T, N>) {
-        self.member.accept();
-    }
-}
-
 /// `f` of a linearly implicit member at `x` for step size squared `h2` into `out`:
 /// `(M + shift·Hess V_matrix(x)) a = −∇V(x)` solved by `solver`, then [`Member::correct`].
+/// Returns what the guards measure at `x` when the solve's evaluation gave it.
 ///
 /// # Errors
 /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
@@ -309,21 +308,16 @@ pub(super) fn linear_force<T, P, const N: usize, S, M>(
     x: &SVector<T, N>,
     h2: T,
     out: &mut SVector<T, N>,
-) -> Result<(), StepError>
+) -> Result<Handover<T>, StepError>
 where
     T: Real,
     P: Potential<T, N>,
     S: ShiftedSolve<T, N>,
     M: LinearlyImplicit<T, P, N>,
 {
-    let g = system.potential.gradient(x);
-    for i in 0..N {
-        out[i] = -g[i];
-    }
-    let shift = M::shift(&system.potential, beta * h2);
-    solver.solve_in_place(&system.mass, M::matrix(&system.potential), x, shift, out)?;
+    let measured = M::solve_force(system, solver, x, beta * h2, out)?;
     member.correct(system, x, h2, out);
-    Ok(())
+    Ok(handover(measured))
 }
 
 impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M> ZsFamily<T, P, N, S, M>
@@ -351,7 +345,7 @@ where
             &SVector<T, N>,
             T,
             &mut SVector<T, N>,
-        ) -> Result<(), StepError>,
+        ) -> Result<Handover<T>, StepError>,
     ) -> Result<(), StepError> {
         let (system, beta, member) = (&self.system, self.beta, &self.member);
         let (solver, cache) = (&mut self.solver, &mut self.cache);
@@ -363,6 +357,7 @@ where
         let hit = cache.hit(&state.q, h2);
         // From here on `cache.q` is overwritten with the new position: valid again only on success.
         cache.valid = false;
+        cache.forget_measured();
         if !hit {
             force(member, system, solver, beta, &state.q, h2, &mut cache.f[i0])?;
         }
@@ -373,7 +368,7 @@ where
             return Err(StepError::NonFiniteResult);
         }
         let q = &cache.q;
-        force(member, system, solver, beta, q, h2, &mut cache.f[i1])?;
+        let measured = force(member, system, solver, beta, q, h2, &mut cache.f[i1])?;
         for i in 0..N {
             next.q[i] = cache.q[i];
             next.v[i] = state.v[i] + (cache.f[i0][i] + cache.f[i1][i]) * ch;
@@ -381,6 +376,7 @@ where
         cache.h2 = h2;
         cache.cur = i1;
         cache.valid = true;
+        cache.keep_measured(measured);
         Ok(())
     }
 }
@@ -452,6 +448,8 @@ impl<T: Real, P, const N: usize, S: ShiftedSolve<T, N>, M: Member<T, P, N>>
         held: impl FnOnce(&mut P) -> &mut Actuated<T, Q, N>,
     ) -> Result<(), StepError> {
         let system = &mut self.system;
+        // The potential changes: what was measured under the old one is not handed over.
+        self.cache.forget_measured();
         let Some((q, h2, f)) = self.cache.slot() else {
             let mut du = SVector::zeros();
             set_held_into(held(&mut system.potential), &mut self.watch, u, &mut du)?;

@@ -49,6 +49,7 @@
 pub mod advice;
 pub mod damped;
 mod family;
+mod handed;
 mod newmark;
 mod newmark_one;
 mod push_forward;
@@ -65,6 +66,7 @@ pub use sylipn::Sylipn;
 pub use zhang_skeel::ZhangSkeel;
 
 pub use family::ZsFamily;
+pub use handed::Handed;
 
 /// The members of [`ZsFamily`]: what each method adds to the shared state. Named only in the
 /// method aliases ([`ZhangSkeel`] is `ZsFamily<T, P, N, S, member::ZhangSkeelMember<T>>`, …).
@@ -79,6 +81,7 @@ pub mod member {
     pub use super::zhang_skeel::ZhangSkeelMember;
 }
 
+use crate::model::Measured;
 use crate::{ConfigError, Real};
 use nalgebra::SVector;
 
@@ -212,6 +215,26 @@ impl<T: Real> ImplicitNewtonParams<T> {
     }
 }
 
+/// What a force evaluation of the family hands to the guards ([`Handed`]): what it measured,
+/// if anything. Nothing on a bare-metal target, which measures on the system (its frames and
+/// flash grow with the handover more than the evaluations it saves cost).
+#[cfg(not(target_os = "none"))]
+pub(crate) type Handover<T> = Option<Measured<T>>;
+/// See the workstation definition.
+#[cfg(target_os = "none")]
+pub(crate) type Handover<T> = core::marker::PhantomData<T>;
+
+/// `measured` as a [`Handover`].
+#[inline(always)]
+pub(crate) fn handover<T>(measured: Option<Measured<T>>) -> Handover<T> {
+    #[cfg(target_os = "none")]
+    let _ = measured;
+    #[cfg(target_os = "none")]
+    return core::marker::PhantomData;
+    #[cfg(not(target_os = "none"))]
+    measured
+}
+
 /// The first-same-as-last cache: `f` at position `q` for step size squared `h2`.
 ///
 /// `f` is double-buffered: a step writes `f` at its new position into the slot the cached `f`
@@ -223,6 +246,11 @@ pub(crate) struct Fsal<T: Real, const N: usize> {
     f: [SVector<T, N>; 2],
     cur: usize,
     valid: bool,
+    /// What the guards measure at `q`, handed over by the force evaluation there (the proposed
+    /// position of the last step), or `None`. Not on a bare-metal target, which measures on the
+    /// system (see [`Handed`]).
+    #[cfg(not(target_os = "none"))]
+    measured: Option<Measured<T>>,
 }
 
 impl<T: Real, const N: usize> Fsal<T, N> {
@@ -234,13 +262,44 @@ impl<T: Real, const N: usize> Fsal<T, N> {
             f: [SVector::zeros(); 2],
             cur: 0,
             valid: false,
+            #[cfg(not(target_os = "none"))]
+            measured: None,
         }
     }
 
-    /// Forgets the cached `f`.
+    /// Forgets the cached `f` and what the guards measure at its position.
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.valid = false;
+        self.forget_measured();
+    }
+
+    /// Keeps what the force evaluation at `q` measured for the guards. A bare-metal build
+    /// measures on the system (see [`Handed`]) and keeps nothing.
+    #[inline(always)]
+    pub(crate) fn keep_measured(&mut self, measured: Handover<T>) {
+        #[cfg(not(target_os = "none"))]
+        {
+            self.measured = measured;
+        }
+        #[cfg(target_os = "none")]
+        let _ = measured;
+    }
+
+    /// Forgets what was measured at `q`.
+    #[inline(always)]
+    pub(crate) fn forget_measured(&mut self) {
+        #[cfg(not(target_os = "none"))]
+        {
+            self.measured = None;
+        }
+    }
+
+    /// What was measured at `q`, if anything.
+    #[cfg(not(target_os = "none"))]
+    #[inline(always)]
+    pub(crate) fn measured(&self) -> Option<Measured<T>> {
+        self.measured
     }
 
     /// Whether the cache holds `f` at `q` for `h2` (exact comparison).
@@ -282,6 +341,7 @@ impl<T: Real, const N: usize> Fsal<T, N> {
         self.cur = 0;
         self.f[0] = f;
         self.valid = true;
+        self.forget_measured();
     }
 }
 

@@ -132,7 +132,7 @@ impl<T: Real, P: Hessian<T, N>, const N: usize, S: ShiftedSolve<T, N>> Method<T,
                     a += da;
                     if newton.converged(&da, &a) {
                         *out = a;
-                        return Ok(());
+                        return Ok(Default::default());
                     }
                 }
                 Err(StepError::NotConverged)

@@ -65,6 +65,21 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Member<T, P, N> for SylipnMember
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> LinearlyImplicit<T, P, N> for SylipnMember {
     const DAMPED_SYMMETRIC: bool = true;
+
+    /// The gradient with the matrix ([`ShiftedSolve::solve_force_in_place`]): the matrix is the
+    /// whole potential's. Not on a bare-metal target, whose frames and flash the one-pass
+    /// plumbing makes larger than the separate evaluations (the same values either way).
+    #[cfg(not(target_os = "none"))]
+    #[inline]
+    fn solve_force<S: ShiftedSolve<T, N>>(
+        system: &System<T, P, N>,
+        solver: &mut S,
+        x: &nalgebra::SVector<T, N>,
+        beta_h2: T,
+        out: &mut nalgebra::SVector<T, N>,
+    ) -> Result<Option<crate::model::Measured<T>>, StepError> {
+        solver.solve_force_in_place(&system.mass, &system.potential, x, beta_h2, out)
+    }
 }
 
 impl<T: Real, P: Hessian<T, N>, const N: usize> Sylipn<T, P, N, Dense> {
