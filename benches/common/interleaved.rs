@@ -1,7 +1,8 @@
 //! A bench group's ratios measured the way `host-tests`' `timing::compare` measures the
 //! experiments' ones: every benchmark of the group timed against the others in interleaved,
 //! rotated rounds of thread CPU time, each sample repeated until it lasts at least
-//! [`MIN_SAMPLE`], medians over the rounds.
+//! [`MIN_SAMPLE`], medians over the rounds; round `r` runs at the `r mod 16`-th of 16 stack
+//! offsets ([`STACK_OFFSETS`]), so every process times the same mix of stack alignments.
 //!
 //! Criterion times one benchmark after the other: a group's first benchmark (the denominator of
 //! every ratio of the group) is measured in its own fraction of a second, and a slow spell of a
@@ -25,7 +26,7 @@ use std::time::Instant;
 pub const MIN_SAMPLE: f64 = 2e-3;
 
 /// Interleaved rounds: short (CI) mode and full mode.
-pub const ROUNDS: [usize; 2] = [11, 31];
+pub const ROUNDS: [usize; 2] = [16, 32];
 
 /// Seconds of thread CPU time so far.
 fn cpu_seconds() -> f64 {
@@ -90,14 +91,14 @@ impl<'c, 'f> RatioGroup<'c, 'f> {
     }
 
     /// Benchmarks one step of `integ` from `s0`, like [`super::bench_steps`].
-    pub fn bench_steps<T: macrostep::Real, I, const N: usize>(
+    pub fn bench_steps<T, I, const N: usize>(
         &mut self,
         id: impl Into<String>,
         mut integ: I,
         s0: macrostep::State<T, N>,
     ) where
+        T: macrostep::Real + 'f,
         I: macrostep::Integrator<T, N> + 'f,
-        T: 'f,
     {
         self.bench_stepper(id, s0, move |s| {
             integ.step(s).expect("stable");
@@ -163,6 +164,25 @@ fn calibrate(f: &mut dyn FnMut()) -> usize {
     }
 }
 
+/// Stack offsets the rounds cycle through (frames of [`at_depth`], 256 bytes of padding each:
+/// more than a 4 KiB page in all).
+pub const STACK_OFFSETS: usize = 16;
+
+/// Runs `f` `depth` padded frames further down the stack. The cost of a call of a few ns depends
+/// on where its stack temporaries fall against the data it reads (4 KiB aliasing), and the
+/// stack's start differs from process to process: a round at each offset makes every process
+/// time the same mix of alignments.
+#[inline(never)]
+fn at_depth(depth: usize, f: &mut dyn FnMut()) {
+    let pad = black_box([0u8; 256]);
+    if depth == 0 {
+        f();
+    } else {
+        at_depth(depth - 1, f);
+    }
+    black_box(&pad);
+}
+
 /// Times the routines against each other: per round every routine once, in the list's order
 /// rotated by the round; a sample repeats its routine's calibrated batch until it has lasted
 /// [`MIN_SAMPLE`] of thread CPU (a batch calibrated in a fast spell can fall short in a slow
@@ -172,17 +192,19 @@ pub fn compare(fs: &mut [&mut dyn FnMut()], rounds: usize) -> Vec<Measured> {
     let repeats: Vec<usize> = fs.iter_mut().map(|f| calibrate(*f)).collect();
     let mut samples = vec![Vec::with_capacity(rounds); k];
     for r in 0..rounds.max(1) {
-        for j in 0..k {
-            let i = (j + r) % k;
-            let (t0, mut calls) = (cpu_seconds(), 0usize);
-            while calls == 0 || cpu_seconds() - t0 < MIN_SAMPLE {
-                for _ in 0..repeats[i] {
-                    fs[i]();
+        at_depth(r % STACK_OFFSETS, &mut || {
+            for j in 0..k {
+                let i = (j + r) % k;
+                let (t0, mut calls) = (cpu_seconds(), 0usize);
+                while calls == 0 || cpu_seconds() - t0 < MIN_SAMPLE {
+                    for _ in 0..repeats[i] {
+                        fs[i]();
+                    }
+                    calls += repeats[i];
                 }
-                calls += repeats[i];
+                samples[i].push((cpu_seconds() - t0) / calls as f64);
             }
-            samples[i].push((cpu_seconds() - t0) / calls as f64);
-        }
+        });
     }
     samples
         .into_iter()
