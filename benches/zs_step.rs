@@ -10,7 +10,8 @@
 
 mod common;
 
-use common::{bench_steps, config, Criterion};
+use common::interleaved::RatioGroup;
+use common::{config, Criterion};
 use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::guard::Probe;
@@ -34,33 +35,24 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
     let h = 0.05;
     let p = ZsParams::with_beta(0.4);
     let name = format!("step/chain/n{D}");
-    let mut g = c.benchmark_group(&name);
-    bench_steps(
-        &mut g,
+    let mut g = RatioGroup::new(c, name);
+    g.bench_steps(
         "baselines::verlet/f64",
         VelocityVerlet::new(sys, h / omega).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::zhang_skeel/f64",
         ZhangSkeel::new(sys, h, p).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::zhang_skeel_banded/f64",
         ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut g,
-        "zs::sylipn/f64",
-        Sylipn::new(sys, h, p).expect("valid"),
-        s0,
-    );
-    bench_steps(
-        &mut g,
+    g.bench_steps("zs::sylipn/f64", Sylipn::new(sys, h, p).expect("valid"), s0);
+    g.bench_steps(
         "zs::sylipn_banded/f64",
         Sylipn::with_solver(sys, h, p, Banded::<4>).expect("valid"),
         s0,
@@ -68,8 +60,7 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
     // stiff Z&Ss: gravity soft, the penalty stiff
     let stiff = Penalty::new(Zero, chain.constraint(), omega).expect("valid");
     let split = System::new(sys.mass, Split::new(chain.system().potential, stiff, 1.0));
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::stiff_sylipn_banded/f64",
         StiffSylipn::with_solver(split, h, p, Banded::<4>).expect("valid"),
         s0,
@@ -81,8 +72,7 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
             max_iter: 50,
         },
     };
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::newmark/f64",
         Newmark::new(sys, h, np).expect("valid"),
         s0,
@@ -108,39 +98,33 @@ fn chain_pieces<const N: usize, const D: usize>(
     let pot = sys.potential;
     let cc = 0.4 * h * h;
     let a = SVector::<f64, N>::from_fn(|i, _| 0.1 * (i as f64).sin());
-    let mut g = c.benchmark_group(format!("pieces/chain/n{D}"));
-    g.bench_function("gradient", |b| b.iter(|| pot.gradient(black_box(&q))));
-    g.bench_function("hessian", |b| b.iter(|| pot.hessian(black_box(&q))));
-    g.bench_function("hessian_band", |b| {
-        b.iter(|| {
-            let mut band = SMatrix::<f64, 4, N>::zeros();
-            pot.hessian_band(black_box(&q), 1.0, &mut BandMut::from_matrix(&mut band));
-            band
-        })
+    let mut g = RatioGroup::new(c, format!("pieces/chain/n{D}"));
+    g.bench("gradient", || pot.gradient(black_box(&q)));
+    g.bench("hessian", || pot.hessian(black_box(&q)));
+    g.bench("hessian_band", || {
+        let mut band = SMatrix::<f64, 4, N>::zeros();
+        pot.hessian_band(black_box(&q), 1.0, &mut BandMut::from_matrix(&mut band));
+        band
     });
-    g.bench_function("third_contraction", |b| {
-        b.iter(|| pot.third_contraction(black_box(&q), &a))
+    g.bench("third_contraction", || {
+        pot.third_contraction(black_box(&q), &a)
     });
     let m = pot.hessian(&q) * cc + SMatrix::<f64, N, N>::identity();
-    g.bench_function("factor_solve_dense", |b| {
-        b.iter(|| solve_symmetric(black_box(m), &a))
-    });
+    g.bench("factor_solve_dense", || solve_symmetric(black_box(m), &a));
     let mut band = SMatrix::<f64, 4, N>::zeros();
     pot.hessian_band(&q, cc, &mut BandMut::from_matrix(&mut band));
     for j in 0..N {
         band[(0, j)] += 1.0;
     }
-    g.bench_function("factor_solve_banded", |b| {
-        b.iter(|| band_cholesky_solve(black_box(&band), &a))
+    g.bench("factor_solve_banded", || {
+        band_cholesky_solve(black_box(&band), &a)
     });
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs_step_dense",
         ZhangSkeel::new(sys, h, p).expect("valid"),
         s,
     );
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs_step_banded",
         ZhangSkeel::with_solver(sys, h, p, Banded::<4>).expect("valid"),
         s,
@@ -157,29 +141,21 @@ fn double_pendulum(c: &mut Criterion) {
     let s0 = dp.initial_state();
     let h = 0.1;
     let p = ZsParams::with_beta(0.4);
-    let mut g = c.benchmark_group("step/double_pendulum/n2");
-    bench_steps(
-        &mut g,
+    let mut g = RatioGroup::new(c, "step/double_pendulum/n2");
+    g.bench_steps(
         "baselines::verlet/f64",
         VelocityVerlet::new(sys, h / omega).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::zhang_skeel/f64",
         ZhangSkeel::new(sys, h, p).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut g,
-        "zs::sylipn/f64",
-        Sylipn::new(sys, h, p).expect("valid"),
-        s0,
-    );
+    g.bench_steps("zs::sylipn/f64", Sylipn::new(sys, h, p).expect("valid"), s0);
     let stiff = Penalty::new(Zero, dp.constraint(), omega).expect("valid");
     let split = System::new(sys.mass, Split::new(gravity, stiff, 1.0));
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::stiff_sylipn/f64",
         StiffSylipn::new(split, h, p).expect("valid"),
         s0,
@@ -191,8 +167,7 @@ fn double_pendulum(c: &mut Criterion) {
             max_iter: 50,
         },
     };
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::newmark/f64",
         Newmark::new(sys, h, np).expect("valid"),
         s0,
@@ -201,8 +176,7 @@ fn double_pendulum(c: &mut Criterion) {
     let sys32 = DoublePendulum::<f32>::paper()
         .penalised(20.0f32)
         .expect("valid");
-    bench_steps(
-        &mut g,
+    g.bench_steps(
         "zs::zhang_skeel/f32",
         ZhangSkeel::new(sys32, 0.1f32, ZsParams::with_beta(0.4f32)).expect("valid"),
         DoublePendulum::<f32>::paper().initial_state(),
@@ -228,26 +202,21 @@ fn dp_pieces(
     let pot = sys.potential;
     let a = SVector::<f64, 4>::new(0.1, -0.2, 0.05, 0.3);
     let m = pot.hessian(&q) * (0.4 * h * h) + SMatrix::<f64, 4, 4>::identity();
-    let mut g = c.benchmark_group("pieces/double_pendulum/n2");
-    g.bench_function("gradient", |b| b.iter(|| pot.gradient(black_box(&q))));
-    g.bench_function("hessian", |b| b.iter(|| pot.hessian(black_box(&q))));
+    let mut g = RatioGroup::new(c, "pieces/double_pendulum/n2");
+    g.bench("gradient", || pot.gradient(black_box(&q)));
+    g.bench("hessian", || pot.hessian(black_box(&q)));
     // What the dense strategy assembles in a step: `M + βh² Hess V` in place (the by-value
     // `hessian` above is not on the step's path).
-    g.bench_function("add_hessian", |b| {
-        b.iter(|| {
-            let mut m = SMatrix::<f64, 4, 4>::identity();
-            pot.add_hessian(black_box(&q), 0.4 * h * h, &mut m);
-            m
-        })
+    g.bench("add_hessian", || {
+        let mut m = SMatrix::<f64, 4, 4>::identity();
+        pot.add_hessian(black_box(&q), 0.4 * h * h, &mut m);
+        m
     });
-    g.bench_function("third_contraction", |b| {
-        b.iter(|| pot.third_contraction(black_box(&q), &a))
+    g.bench("third_contraction", || {
+        pot.third_contraction(black_box(&q), &a)
     });
-    g.bench_function("factor_solve_dense", |b| {
-        b.iter(|| solve_symmetric(black_box(m), &a))
-    });
-    bench_steps(
-        &mut g,
+    g.bench("factor_solve_dense", || solve_symmetric(black_box(m), &a));
+    g.bench_steps(
         "zs_step_dense",
         ZhangSkeel::new(sys, h, p).expect("valid"),
         s,

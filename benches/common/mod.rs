@@ -2,11 +2,16 @@
 //! configuration (with its short CI mode) and the two ways a bench drives an integrator (one
 //! step at a time, or a fixed span of steps).
 //!
+//! A group whose ratios are published can be a [`interleaved::RatioGroup`]: criterion's
+//! measurement plus the group's benchmarks timed against each other in interleaved rounds.
+//!
 //! Group names are `step/<model>/n<bodies>` (or `pieces/…`, `integrate-…/…`) and are unique
 //! across all bench files, so Criterion's saved baselines never overwrite each other.
 
 // Each bench binary includes this module and uses only part of it.
 #![allow(dead_code)]
+
+pub mod interleaved;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};

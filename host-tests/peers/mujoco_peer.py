@@ -27,9 +27,11 @@ consecutive steps meet the finest target with a factor 3 to spare (or a run cost
     integrator,dt,error,cpu_per_unit_time,status
 
 error is inf when the run failed (a MuJoCo instability warning or a non-finite value). CPU time
-is measured inside Python by time.thread_time() (the calling thread's CPU clock): each run is
-repeated until a sample lasts --min-sample seconds, and the median over --rounds samples is
-divided by the span. The steps run inside MuJoCo's C loop (mj_step with nstep = steps per
+is measured inside Python by time.thread_time() (the calling thread's CPU clock) after the
+sweep, every sweep point of every integrator timed against the others in --rounds interleaved
+rounds rotated by round (a slow spell of the machine then hits one round of many points, not
+every sample of one point); a sample repeats its run until it lasts --min-sample seconds, and
+the median over the rounds is divided by the span. The steps run inside MuJoCo's C loop (mj_step with nstep = steps per
 output), so the Python overhead is one call per output.
 """
 
@@ -126,8 +128,8 @@ def run(model, data, observe, width, steps_per_out, n_out):
     return out
 
 
-def cpu_per_call(f, min_sample, rounds):
-    """Median thread CPU seconds of one call of f (repeats until a sample lasts min_sample)."""
+def calibrate(f, min_sample):
+    """Calls of f per sample so a sample lasts min_sample seconds of thread CPU."""
     reps = 1
     while True:
         t0 = time.thread_time()
@@ -135,15 +137,26 @@ def cpu_per_call(f, min_sample, rounds):
             f()
         cpu = time.thread_time() - t0
         if cpu >= min_sample:
-            break
+            return reps
         reps = int(math.ceil(reps * min(16.0, max(2.0, 1.2 * min_sample / max(cpu, 1e-9)))))
-    samples = [cpu / reps]
-    for _ in range(rounds - 1):
-        t0 = time.thread_time()
-        for _ in range(reps):
-            f()
-        samples.append((time.thread_time() - t0) / reps)
-    return float(np.median(samples))
+
+
+def cpu_per_call(fs, min_sample, rounds):
+    """Median thread CPU seconds of one call of each f of fs, timed against each other: per round
+    every f once, in the list's order rotated by the round; a sample repeats its f until it
+    lasts min_sample."""
+    reps = [calibrate(f, min_sample) for f in fs]
+    samples = [[] for _ in fs]
+    for r in range(rounds):
+        for j in range(len(fs)):
+            i = (j + r) % len(fs)
+            t0, calls = time.thread_time(), 0
+            while calls == 0 or time.thread_time() - t0 < min_sample:
+                for _ in range(reps[i]):
+                    fs[i]()
+                calls += reps[i]
+            samples[i].append((time.thread_time() - t0) / calls)
+    return [float(np.median(s)) for s in samples]
 
 
 def main():
@@ -170,7 +183,7 @@ def main():
     model = mujoco.MjModel.from_xml_string(xml(a))
     data = mujoco.MjData(model)
     width = width_of(model)
-    print("integrator,dt,error,cpu_per_unit_time,status")
+    points = []
     for name in a.integrators.split(","):
         model.opt.integrator = INTEGRATORS[name]
         raw, spare, last_steps = dt_out, 0, 0
@@ -189,13 +202,22 @@ def main():
                 err, status = math.inf, "failed"
             else:
                 err, status = float(np.max(error_of(obs - ref))), "ok"
-            cost = cpu_per_call(
-                lambda: run(model, data, observe, width, steps, n_out), a.min_sample, a.rounds
-            )
-            print(f"{name},{dt:.17g},{err:.17g},{cost / a.span:.17g},{status}", flush=True)
+            points.append((name, dt, steps, err, status))
             spare = spare + 1 if err <= a.finest / 3 else 0
             if once > a.max_run_seconds:
                 break
+
+    def runner(name, dt, steps):
+        def f():
+            model.opt.integrator = INTEGRATORS[name]
+            model.opt.timestep = dt
+            run(model, data, observe, width, steps, n_out)
+        return f
+
+    costs = cpu_per_call([runner(p[0], p[1], p[2]) for p in points], a.min_sample, a.rounds)
+    print("integrator,dt,error,cpu_per_unit_time,status")
+    for (name, dt, _, err, status), cost in zip(points, costs):
+        print(f"{name},{dt:.17g},{err:.17g},{cost / a.span:.17g},{status}", flush=True)
 
 
 if __name__ == "__main__":

@@ -135,14 +135,20 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-/// Calls per sample so a sample lasts `min_sample` CPU seconds: doubles a batch until it does.
-/// A closure that waits instead of computing (sleep, I/O) never reaches it; the growth stops
-/// once a batch has taken 20 `min_sample` of wall-clock time (a computing closure reaches
-/// `min_sample` of CPU time well before that unless the machine is more than 20× oversubscribed),
-/// so such a closure is measured at the (small) CPU time it really uses instead of hanging the
-/// measurement.
-fn calibrate(f: &mut dyn FnMut(), min_sample: f64) -> usize {
+/// Calls per sample so a sample lasts `min_sample` CPU seconds: grows a batch until it does,
+/// and whether the closure waits instead of computing (sleep, I/O).
+///
+/// A waiting closure never reaches `min_sample`: the growth stops once two batches in a row have
+/// each used less than 2 % of their wall-clock time (a 3 ms sleep uses about 0.6 %), after at
+/// least 20 `min_sample` of wall-clock time in all, and such a closure is measured at the
+/// (small) CPU time it really uses instead of hanging the measurement. A computing closure on
+/// a loaded machine gets far more than 2 % of a core over a batch, so one preemption during one of the first, tiny
+/// batches does not stop its growth (a batch of one call preempted for 40 ms used to end the
+/// calibration there, and the closure was then timed one call per sample).
+fn calibrate(f: &mut dyn FnMut(), min_sample: f64) -> (usize, bool) {
     let mut n = 1usize;
+    let start = Instant::now();
+    let mut idle_batches = 0;
     loop {
         let wall = Instant::now();
         let t0 = thread_cpu_seconds();
@@ -150,8 +156,16 @@ fn calibrate(f: &mut dyn FnMut(), min_sample: f64) -> usize {
             f();
         }
         let cpu = thread_cpu_seconds() - t0;
-        if cpu >= min_sample || wall.elapsed().as_secs_f64() >= 20.0 * min_sample {
-            return n;
+        if cpu >= min_sample {
+            return (n, false);
+        }
+        idle_batches = if cpu < 0.02 * wall.elapsed().as_secs_f64() {
+            idle_batches + 1
+        } else {
+            0
+        };
+        if idle_batches >= 2 && start.elapsed().as_secs_f64() >= 20.0 * min_sample {
+            return (n, true);
         }
         // Aim past the target from the measured rate (at most ×16 at a time, at least ×2).
         let factor = (min_sample / cpu.max(1e-9) * 1.2).clamp(2.0, 16.0);
@@ -160,12 +174,14 @@ fn calibrate(f: &mut dyn FnMut(), min_sample: f64) -> usize {
 }
 
 /// Times the closures against each other (see the module docs): per closure, its CPU seconds
-/// per call, median over `timing.rounds` interleaved rounds rotated by round. The closures are
-/// called `1 + repeats · rounds` times each at least (calibration included) and must do the same
-/// work every call.
+/// per call, median over `timing.rounds` interleaved rounds rotated by round. A sample repeats
+/// its closure's calibrated batch until the sample has lasted `timing.min_sample` (a batch
+/// calibrated in a slow spell falls short in a fast one; a waiting closure runs one batch). The
+/// closures are called `1 + repeats · rounds` times each at least (calibration included) and
+/// must do the same work every call.
 pub fn compare(methods: &mut [&mut dyn FnMut()], timing: &Timing) -> Vec<Measured> {
     let k = methods.len();
-    let repeats: Vec<usize> = methods
+    let batches: Vec<(usize, bool)> = methods
         .iter_mut()
         .map(|f| calibrate(*f, timing.min_sample))
         .collect();
@@ -174,17 +190,24 @@ pub fn compare(methods: &mut [&mut dyn FnMut()], timing: &Timing) -> Vec<Measure
         for j in 0..k {
             let i = (j + r) % k;
             let f = &mut methods[i];
-            let t0 = thread_cpu_seconds();
-            for _ in 0..repeats[i] {
-                f();
+            let (repeats, waiting) = batches[i];
+            let (t0, mut calls) = (thread_cpu_seconds(), 0usize);
+            loop {
+                for _ in 0..repeats {
+                    f();
+                }
+                calls += repeats;
+                if waiting || thread_cpu_seconds() - t0 >= timing.min_sample {
+                    break;
+                }
             }
-            samples[i].push((thread_cpu_seconds() - t0) / repeats[i] as f64);
+            samples[i].push((thread_cpu_seconds() - t0) / calls as f64);
         }
     }
     samples
         .into_iter()
-        .zip(repeats)
-        .map(|(s, repeats)| Measured {
+        .zip(batches)
+        .map(|(s, (repeats, _))| Measured {
             min: s.iter().copied().fold(f64::INFINITY, f64::min),
             max: s.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             median: median(s),
@@ -258,6 +281,47 @@ mod tests {
         // Calibration calls each once (min_sample 0 is met at once), then 3 rounds × 3 calls.
         let rounds = &log.borrow()[3..];
         assert_eq!(rounds, &[0, 1, 2, 1, 2, 0, 2, 0, 1]);
+    }
+
+    #[test]
+    fn a_preempted_first_batch_does_not_end_the_calibration() {
+        // The first call waits 60 ms (a batch of one call preempted on a loaded machine), every
+        // call computes: the calibration still grows the batch to the minimum sample.
+        let mut first = true;
+        let mut f = || {
+            if first {
+                first = false;
+                std::thread::sleep(std::time::Duration::from_millis(60));
+            }
+            black_box(burn(1));
+        };
+        let (n, waiting) = calibrate(&mut f, 2e-3);
+        let (_, one) = cpu_seconds_of(|| burn(1));
+        assert!(!waiting, "a computing closure taken for a waiting one");
+        assert!(n as f64 * one >= 1.5e-3, "{n} calls of {one} s");
+    }
+
+    #[test]
+    fn every_sample_lasts_the_minimum_even_when_calls_get_cheaper() {
+        // The first call (the calibration's: 16 units, well over 2 ms) costs 16× the later
+        // ones: the calibrated batch of one call then lasts a sixteenth of the minimum, and the
+        // samples repeat it until they last the minimum.
+        let calls = std::cell::Cell::new(0usize);
+        let mut f = || {
+            calls.set(calls.get() + 1);
+            black_box(burn(if calls.get() == 1 { 16 } else { 1 }));
+        };
+        let m = measure(&mut f, &Timing::rounds(3));
+        assert_eq!(
+            m.repeats, 1,
+            "the first call alone did not last 2 ms: {m:?}"
+        );
+        let per_sample = (calls.get() - 1) as f64 / 3.0;
+        assert!(
+            per_sample * m.median >= 2e-3 * 0.9,
+            "{per_sample} calls of {} s per sample",
+            m.median
+        );
     }
 
     #[test]

@@ -11,6 +11,13 @@
 //! `bencher` lines round to whole nanoseconds); the run order and the groups come from the
 //! `bencher` lines (a blank line ends a group).
 //!
+//! A group measured in interleaved rounds as well (`benches/common/interleaved.rs`: its
+//! benchmarks timed against each other in rotated rounds of ≥ 2 ms samples, one line
+//! `interleaved <full id> <median ns> …` each) takes its ratios from those medians: criterion
+//! times the benchmarks of a group one after the other, so a slow spell during one of them
+//! (the group's first is every ratio's denominator) moves the group's ratios; interleaved, the
+//! spell hits numerator and denominator alike. Criterion's medians remain for the other groups.
+//!
 //! By default the benches run in their short mode (`MACROSTEP_BENCH_SHORT=1`: 10 samples,
 //! 0.3 s of thread CPU per benchmark, a few minutes of CPU for all of them); `--bench-full`
 //! runs criterion's full measurement (30 samples, 2 s each).
@@ -37,9 +44,11 @@ pub fn run(full: bool) -> Result<String> {
         cmd.env("MACROSTEP_BENCH_SHORT", "1");
     }
     let stdout = output(&mut cmd)?;
-    let medians = medians(&criterion_dir())?;
+    let groups = groups(&stdout);
+    let mut medians = medians(&criterion_dir())?;
+    prefer_interleaved(&groups, &mut medians, &interleaved(&stdout));
     let mut s = String::new();
-    for (name, ratio) in ratios(&groups(&stdout), &medians) {
+    for (name, ratio) in ratios(&groups, &medians) {
         s.push_str(&format!("figure {name} {ratio:e}\n"));
     }
     Ok(s)
@@ -121,6 +130,34 @@ fn medians(dir: &Path) -> Result<Vec<(String, String, f64)>> {
     Ok(out)
 }
 
+/// The `interleaved <full id> <median ns> …` lines of the stdout: `(full id, median)`.
+pub fn interleaved(stdout: &str) -> Vec<(String, f64)> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("interleaved ")?.split_whitespace();
+            Some((w.next()?.to_string(), w.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Replaces criterion's medians by the interleaved ones in every group whose benchmarks all have
+/// one (a group is never mixed: its ratios divide medians of one measurement).
+pub fn prefer_interleaved(
+    groups: &[Vec<String>],
+    medians: &mut [(String, String, f64)],
+    interleaved: &[(String, f64)],
+) {
+    let find = |id: &str| interleaved.iter().find(|x| x.0 == id).map(|x| x.1);
+    for g in groups {
+        if g.iter().all(|id| find(id).is_some()) {
+            for m in medians.iter_mut().filter(|m| g.contains(&m.0)) {
+                m.2 = find(&m.0).unwrap_or(m.2);
+            }
+        }
+    }
+}
+
 /// Per group of two or more benchmarks, every later benchmark's median over the first's, named
 /// as the module docs say.
 pub fn ratios(groups: &[Vec<String>], medians: &[(String, String, f64)]) -> Vec<(String, f64)> {
@@ -197,6 +234,38 @@ test lonely/one ... bench:         1 ns/iter (+/- 0)
             "bench.work-precision/dp_w100/err1e-2.baselines::verlet/h=1/214_over_zs::zhang_skeel/h=1/17.speedup_at_equal_error"
         );
         assert!((r[1].1 - 5.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn interleaved_medians_replace_a_whole_group_only() {
+        let stdout = "\
+test g/a ... bench:         100 ns/iter (+/- 3)
+test g/b ... bench:         300 ns/iter (+/- 1)
+
+interleaved g/a 2e2 1.9e2 2.1e2 1000
+interleaved g/b 3e2 2.9e2 3.1e2 700
+test h/a ... bench:         10 ns/iter (+/- 3)
+test h/b ... bench:         20 ns/iter (+/- 1)
+
+interleaved h/a 5e1 4e1 6e1 10
+";
+        let g = groups(stdout);
+        assert_eq!(g.len(), 2, "{g:?}");
+        let il = interleaved(stdout);
+        assert_eq!(il.len(), 3);
+        assert_eq!(il[1], ("g/b".to_string(), 300.0));
+        let m = |id: &str, group: &str, v: f64| (id.to_string(), group.to_string(), v);
+        let mut medians = vec![
+            m("g/a", "g", 100.0),
+            m("g/b", "g", 300.0),
+            m("h/a", "h", 10.0),
+            m("h/b", "h", 20.0),
+        ];
+        prefer_interleaved(&g, &mut medians, &il);
+        // Group g: both interleaved (200, 300); group h: h/b has none, so criterion's stay.
+        let r = ratios(&g, &medians);
+        assert!((r[0].1 - 1.5).abs() < 1e-15, "{r:?}");
+        assert!((r[1].1 - 2.0).abs() < 1e-15, "{r:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! differences wrapped into `(−π, π]` (the wrist is a continuous joint and `joint_angle` reads
 //! an `atan2`).
 
+use crate::experiments::peers::zs_methods::{zs_and_sylipn, PenaltyRun};
 use crate::experiments::peers::{self, fixed};
 use crate::experiments::urdf_arms::models::planar_arm3;
 use crate::experiments::work_precision::leak;
@@ -17,7 +18,6 @@ use crate::reference::chain::outputs;
 use crate::reference::planar::{solve_at_step_ends, solve_dense, Link, PlanarChain};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle};
 use macrostep::linalg::Dense;
-use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::State;
 use std::f64::consts::{FRAC_PI_2, PI};
 
@@ -109,33 +109,17 @@ fn observer(
 /// The penalty methods on the emitted arm at ω: Z&S and SyLiPN, dense solve, β = 0.4.
 pub fn penalty<'a>(omega: f64, span: f64, n_out: usize) -> Vec<Method<'a>> {
     let (mech, joints) = mechanism();
-    let pen = mech.penalised(omega).expect("valid ω");
-    let s0 = mech.initial_state();
-    let dt = span / n_out as f64;
-    let obs = observer(mech, joints);
-    let p = ZsParams::with_beta(0.4);
-    vec![
-        fixed(
-            "zs",
-            leak(format!("Z&S (000 eq 1.3), ω = {omega}")),
-            dt,
-            1e-6,
-            Box::new(move |h| {
-                let integ = ZhangSkeel::with_solver(pen, h, p, Dense);
-                run_fixed(integ, s0, dt, n_out, obs)
-            }),
-        ),
-        fixed(
-            "sylipn",
-            leak(format!("Z&Ss = SyLiPN (000 eq 2.7), ω = {omega}")),
-            dt,
-            1e-6,
-            Box::new(move |h| {
-                let integ = Sylipn::with_solver(pen, h, p, Dense);
-                run_fixed(integ, s0, dt, n_out, obs)
-            }),
-        ),
-    ]
+    let run = PenaltyRun {
+        system: mech.penalised(omega).expect("valid ω"),
+        omega,
+        s0: mech.initial_state(),
+        dt: span / n_out as f64,
+        n_out,
+        obs: observer(mech, joints),
+        solver: (Dense, ""),
+        h_min: 1e-6,
+    };
+    zs_and_sylipn(run, false)
 }
 
 /// The exact-joint methods and peers: RATTLE on the emitted arm, DOP853 on the articulated-body

@@ -2,6 +2,7 @@
 //! penalty methods at a chosen ω, its constrained methods, the two minimal-coordinate DOP853
 //! solvers (the O(n) articulated-body chain and the older O(n³) LU one) and rapier.
 
+use crate::experiments::peers::zs_methods::{zs_and_sylipn, PenaltyRun};
 use crate::experiments::peers::{self, fixed};
 use crate::experiments::work_precision::chain::dop853_angles;
 use crate::experiments::work_precision::leak;
@@ -12,7 +13,6 @@ use crate::reference::planar::{solve_dense, state_from_absolute, PlanarChain};
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Shake};
 use macrostep::linalg::Banded;
 use macrostep::systems::Chain;
-use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::State;
 
 /// Max |a − b| over two flattened observables (∞ when their lengths differ).
@@ -55,33 +55,17 @@ pub fn penalty<'a, const C: usize, const D: usize>(
     n_out: usize,
 ) -> Vec<Method<'a>> {
     let chain = Chain::<f64, C, D>::horizontal();
-    let pen = chain.penalised(omega).expect("valid ω");
-    let s0 = chain.initial_state();
-    let dt = span / n_out as f64;
-    let obs = |s: &State<f64, C>, out: &mut Vec<f64>| out.extend(s.q.iter());
-    let p = ZsParams::with_beta(0.4);
-    vec![
-        fixed(
-            "sylipn",
-            leak(format!("Z&Ss = SyLiPN (000 eq 2.7), banded, ω = {omega}")),
-            dt,
-            1e-5,
-            Box::new(move |h| {
-                let integ = Sylipn::with_solver(pen, h, p, Banded::<4>);
-                run_fixed(integ, s0, dt, n_out, obs)
-            }),
-        ),
-        fixed(
-            "zs",
-            leak(format!("Z&S (000 eq 1.3), banded, ω = {omega}")),
-            dt,
-            1e-5,
-            Box::new(move |h| {
-                let integ = ZhangSkeel::with_solver(pen, h, p, Banded::<4>);
-                run_fixed(integ, s0, dt, n_out, obs)
-            }),
-        ),
-    ]
+    let run = PenaltyRun {
+        system: chain.penalised(omega).expect("valid ω"),
+        omega,
+        s0: chain.initial_state(),
+        dt: span / n_out as f64,
+        n_out,
+        obs: |s: &State<f64, C>, out: &mut Vec<f64>| out.extend(s.q.iter()),
+        solver: (Banded::<4>, ", banded"),
+        h_min: 1e-5,
+    };
+    zs_and_sylipn(run, true)
 }
 
 /// The rigid-model methods and peers on the chain of `D` nodes: RATTLE, SHAKE, DOP853 on the

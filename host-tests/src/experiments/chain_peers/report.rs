@@ -1,9 +1,10 @@
 //! The tables, figures and charts of `reproduce chain-peers`.
 
-use super::{Results, Size};
+use super::{Results, Size, MODEL_TOL};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
 use crate::experiments::peers::report::{self, Layout};
+use crate::experiments::work_precision::tag;
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -34,6 +35,20 @@ fn report_size(s: &Size, targets: &[f64], span: f64, out: &Output) {
         &format!("{prefix}.reference_agreement"),
         s.reference_agreement,
     );
+    for (e, check) in &s.model_tol_check {
+        say!(
+            out,
+            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
+             difference {}",
+            sci(MODEL_TOL / 10.0),
+            sci(MODEL_TOL),
+            sci(*check)
+        );
+        figure(
+            &format!("{prefix}.model_err_tol_check_at_{}", tag(*e)),
+            *check,
+        );
+    }
     let [aba, lu] = s.rhs_ns;
     say!(
         out,

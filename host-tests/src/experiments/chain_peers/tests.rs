@@ -36,6 +36,11 @@ fn quick_setup_finds_settings_that_meet_the_targets() {
         }
         .unwrap();
         assert!(methods::max_diff(&obs, &refq) <= e);
+        // The model error is converged in DOP853's tolerance: a tenth of it moves it by < 1e-6.
+        assert_eq!(s.model_tol_check.len(), r.targets.len());
+        for (e, check) in &s.model_tol_check {
+            assert!(*check < 1e-6, "n = {}, target {e}: {check}", s.n);
+        }
     }
 }
 
@@ -49,7 +54,7 @@ fn chosen_omega_is_the_least_with_model_error_within_margin() {
         .effort
         .omegas
         .iter()
-        .map(|&w| model_error::<10, 5>(w, span, n_out, &refq))
+        .map(|&w| model_error::<10, 5>(w, MODEL_TOL, span, n_out, &refq))
         .collect();
     // The penalty model converges to the rigid one as ω grows (about as ω⁻²).
     assert!(errs[errs.len() - 1] < errs[0] / 50.0, "{errs:?}");

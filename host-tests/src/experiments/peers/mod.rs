@@ -3,12 +3,14 @@
 //! the ω chosen by model error ([`penalty_studies`]), MuJoCo), its effort ([`Effort`]) and
 //! scoring ([`Scored`]), the fixed-step methods it searches, the rapier peer's multibody runner
 //! (`rapier`, with the `peers` feature), the MuJoCo peer ([`mujoco`]) and the table, figures
-//! and chart of one comparison ([`report`]).
+//! and chart of one comparison ([`report`]), and the crate's penalty methods as both search them
+//! ([`zs_methods`]).
 
 pub mod mujoco;
 #[cfg(feature = "peers")]
 pub mod rapier;
 pub mod report;
+pub mod zs_methods;
 
 use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::search::{self, Method, Outcome, Problem, Search, Study};
@@ -164,10 +166,14 @@ impl Comparison {
     }
 }
 
-/// One model's comparison at `targets`, scored by `scored`: the study of the `rigid` methods
+/// One model's comparison at `targets`, scored by `scored`: the search of the `rigid` methods
 /// (problem key and title, methods) at every target; per target the penalty methods
 /// `penalty(target, ω)` at the ω [`penalty_studies`] picks by `model_error`; MuJoCo's `sweep`
 /// down to the finest target (when `effort.mujoco`).
+///
+/// The published speed-ups divide a rigid method's cost by a penalty method's, so per target
+/// the found settings of both problems are timed against each other in one set of interleaved
+/// rounds ([`search::time_found`]), never in two sets minutes apart.
 pub fn compare<'a>(
     effort: &Effort,
     targets: &[f64],
@@ -177,20 +183,36 @@ pub fn compare<'a>(
     mut penalty: impl FnMut(f64, f64) -> ((String, String), Vec<Method<'a>>),
     sweep: impl FnOnce(SweepEffort) -> Result<Vec<MjPoint>, String>,
 ) -> Comparison {
-    let rigid = search::study(
-        &scored.problem(rigid.0, rigid.1, targets.to_vec()),
-        &effort.search,
-    );
-    let (penalty, model_errors) = penalty_studies(
+    let rigid_problem = scored.problem(rigid.0, rigid.1, targets.to_vec());
+    let mut rigid = search::search(&rigid_problem, &effort.search);
+    let mut penalty_problems: Vec<Problem<'a>> = Vec::new();
+    let (mut penalty, model_errors) = penalty_studies(
         targets,
         &effort.omegas,
         effort.model_margin,
         model_error,
         |e, w| {
             let (name, methods) = penalty(e, w);
-            search::study(&scored.problem(name, methods, vec![e]), &effort.search)
+            let problem = scored.problem(name, methods, vec![e]);
+            let st = search::search(&problem, &effort.search);
+            penalty_problems.push(problem);
+            st
         },
     );
+    for (t, &e) in targets.iter().enumerate() {
+        let pen = penalty
+            .iter_mut()
+            .find(|p| p.target == e)
+            .and_then(|p| p.study.as_mut())
+            .zip(penalty_problems.iter().find(|p| p.targets == [e]));
+        match pen {
+            Some((st, problem)) => search::time_found(
+                &mut [(&rigid_problem, &mut rigid, t), (problem, st, 0)],
+                effort.search.reps,
+            ),
+            None => search::time_found(&mut [(&rigid_problem, &mut rigid, t)], effort.search.reps),
+        }
+    }
     let finest = targets.iter().copied().fold(f64::INFINITY, f64::min);
     let mujoco = if effort.mujoco {
         sweep(SweepEffort {

@@ -172,12 +172,12 @@ fn evaluate(problem: &Problem<'_>, m: &Method<'_>, p: f64) -> (f64, Option<Strin
     }
 }
 
-/// Thread CPU seconds per unit simulated time of each `(method, p)` run, timed against each other
-/// in `rounds` interleaved rotated rounds (`crate::timing::compare`): medians.
-fn seconds(problem: &Problem<'_>, runs: &[(&Method<'_>, f64)], rounds: usize) -> Vec<f64> {
+/// Thread CPU seconds per unit simulated time of each `(method, p, span)` run, timed against
+/// each other in `rounds` interleaved rotated rounds (`crate::timing::compare`): medians.
+fn seconds(runs: &[(&Method<'_>, f64, f64)], rounds: usize) -> Vec<f64> {
     let mut closures: Vec<Box<dyn FnMut() + '_>> = runs
         .iter()
-        .map(|&(m, p)| {
+        .map(|&(m, p, _)| {
             Box::new(move || {
                 std::hint::black_box((m.run)(p).is_ok());
             }) as Box<dyn FnMut()>
@@ -189,7 +189,8 @@ fn seconds(problem: &Problem<'_>, runs: &[(&Method<'_>, f64)], rounds: usize) ->
         .collect();
     timing::compare(&mut refs, &Timing::rounds(rounds))
         .into_iter()
-        .map(|m| m.median / problem.span)
+        .zip(runs)
+        .map(|(m, r)| m.median / r.2)
         .collect()
 }
 
@@ -221,11 +222,9 @@ fn sweep(problem: &Problem<'_>, m: &Method<'_>, search: &Search) -> Vec<Point> {
     }
     // Curve costs: the points timed against each other in `curve_reps` interleaved rounds (a
     // slow spell of the machine spreads over every point instead of hitting one).
-    let runs: Vec<(&Method<'_>, f64)> = points.iter().map(|pt| (m, pt.p)).collect();
-    for (pt, c) in points
-        .iter_mut()
-        .zip(seconds(problem, &runs, search.curve_reps))
-    {
+    let runs: Vec<(&Method<'_>, f64, f64)> =
+        points.iter().map(|pt| (m, pt.p, problem.span)).collect();
+    for (pt, c) in points.iter_mut().zip(seconds(&runs, search.curve_reps)) {
         pt.cost = c;
     }
     points
@@ -283,9 +282,11 @@ fn find(
     })
 }
 
-/// Runs the whole study of one problem.
-pub fn study(problem: &Problem<'_>, search: &Search) -> Study {
-    let mut curves: Vec<Curve> = problem
+/// The sweeps and found settings of one problem, without the headline costs (every
+/// [`Found::cost`] NaN, no ratios): [`time_found`] times them, together with the found settings
+/// of the problems they are compared with.
+pub fn search(problem: &Problem<'_>, search: &Search) -> Study {
+    let curves: Vec<Curve> = problem
         .methods
         .iter()
         .map(|m| {
@@ -304,23 +305,50 @@ pub fn study(problem: &Problem<'_>, search: &Search) -> Study {
             }
         })
         .collect();
-    // Headline costs: per target, every method's found setting timed in interleaved rounds.
-    for t in 0..problem.targets.len() {
-        let runs: Vec<(usize, (&Method<'_>, f64))> = curves
-            .iter()
-            .zip(&problem.methods)
-            .enumerate()
-            .filter_map(|(k, (c, m))| c.found[t].as_ref().map(|f| (k, (m, f.p))))
-            .collect();
-        let timed: Vec<(&Method<'_>, f64)> = runs.iter().map(|r| r.1).collect();
-        for ((k, _), cost) in runs.iter().zip(seconds(problem, &timed, search.reps)) {
-            if let Some(f) = curves[*k].found[t].as_mut() {
-                f.cost = cost;
+    Study {
+        key: problem.key,
+        title: problem.title.clone(),
+        error_label: problem.error_label,
+        targets: problem.targets.clone(),
+        curves,
+        ratios: Vec::new(),
+    }
+}
+
+/// The headline costs: every found setting of each `(problem, its study, target index)`, all of
+/// them timed against each other in `reps` interleaved rotated rounds, written to
+/// [`Found::cost`]. A cost ratio is only as good as the interleaving of its numerator and
+/// denominator: time in one call every setting whose costs are divided by each other (a slow
+/// spell of the machine then hits both, instead of the one timed minutes apart).
+pub fn time_found(entries: &mut [(&Problem<'_>, &mut Study, usize)], reps: usize) {
+    let mut at: Vec<(usize, usize)> = Vec::new();
+    let mut runs: Vec<(&Method<'_>, f64, f64)> = Vec::new();
+    for (i, (problem, st, t)) in entries.iter().enumerate() {
+        for (k, (c, m)) in st.curves.iter().zip(&problem.methods).enumerate() {
+            if let Some(f) = c.found[*t].as_ref() {
+                at.push((i, k));
+                runs.push((m, f.p, problem.span));
             }
         }
     }
+    let costs = seconds(&runs, reps);
+    for ((i, k), cost) in at.into_iter().zip(costs) {
+        let t = entries[i].2;
+        if let Some(f) = entries[i].1.curves[k].found[t].as_mut() {
+            f.cost = cost;
+        }
+    }
+}
+
+/// Runs the whole study of one problem: [`search`], then per target every method's found
+/// setting timed against the others ([`time_found`]), and the problem's ratios.
+pub fn study(problem: &Problem<'_>, search_effort: &Search) -> Study {
+    let mut st = search(problem, search_effort);
+    for t in 0..problem.targets.len() {
+        time_found(&mut [(problem, &mut st, t)], search_effort.reps);
+    }
     let cost = |key: &str, t: usize| -> f64 {
-        curves
+        st.curves
             .iter()
             .find(|c| c.key == key)
             .and_then(|c| c.found[t].as_ref())
@@ -336,12 +364,6 @@ pub fn study(problem: &Problem<'_>, search: &Search) -> Study {
             (a, b, r)
         })
         .collect();
-    Study {
-        key: problem.key,
-        title: problem.title.clone(),
-        error_label: problem.error_label,
-        targets: problem.targets.clone(),
-        curves,
-        ratios,
-    }
+    st.ratios = ratios;
+    st
 }
