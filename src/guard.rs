@@ -206,10 +206,6 @@ impl<T: Real> Guards<T> {
         check(self.energy_scale, "guards.energy_scale")?;
         Ok(*self)
     }
-
-    fn energy_on(&self) -> bool {
-        self.energy_run.is_some() || self.energy_step.is_some()
-    }
 }
 
 /// What the guards measure on a model: its energy split `(K, V)` and its constraint residual.

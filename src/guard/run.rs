@@ -10,9 +10,9 @@ use nalgebra::SVector;
 /// the clock's compensation, the reference energy and scale.
 #[derive(Clone, Copy, Debug)]
 pub struct Watch<T: Real, const N: usize> {
-    guards: Guards<T>,
+    bounds: Bounds<T>,
     last: State<T, N>,
-    running: bool,
+    running: Running,
     clock_c: T,
     e_last: T,
     e_ref: T,
@@ -30,7 +30,77 @@ pub struct Watch<T: Real, const N: usize> {
     steps: u32,
 }
 
+/// [`Guards`] in the watch's compact form: every bound a `T`, zero when the guard is off (a
+/// validated bound is positive), and which guards are on as bits of one byte (an integer test
+/// per step instead of a comparison of floats), so the watch holds five scalars and a byte
+/// instead of five options.
+#[derive(Clone, Copy, Debug)]
+struct Bounds<T> {
+    residual: T,
+    energy_run: T,
+    energy_step: T,
+    velocity_step: T,
+    energy_scale: T,
+    on: u32,
+}
+
+/// Whether a run is going. A word, not a `bool`: its invalid values are the largest niche of an
+/// integrator that holds a watch, so `Option<integrator>` keeps its tag here, and a method
+/// written into an `Option` slot in place (`ZhangSkeel::new_in`) is not first assembled on
+/// the stack (a `bool` here put 240 B more on the stack of the firmware's cart-pole set-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+enum Running {
+    No,
+    Yes,
+}
+
+const RESIDUAL: u32 = 1;
+const ENERGY_RUN: u32 = 2;
+const ENERGY_STEP: u32 = 4;
+const VELOCITY_STEP: u32 = 8;
+
+impl<T: Real> Bounds<T> {
+    #[inline(always)]
+    fn of(g: Guards<T>) -> Self {
+        let or_zero = |b: Option<T>| b.unwrap_or(T::zero());
+        let bit = |b: Option<T>, bit: u32| if b.is_some() { bit } else { 0 };
+        Self {
+            residual: or_zero(g.residual),
+            energy_run: or_zero(g.energy_run),
+            energy_step: or_zero(g.energy_step),
+            velocity_step: or_zero(g.velocity_step),
+            energy_scale: or_zero(g.energy_scale),
+            on: bit(g.residual, RESIDUAL)
+                | bit(g.energy_run, ENERGY_RUN)
+                | bit(g.energy_step, ENERGY_STEP)
+                | bit(g.velocity_step, VELOCITY_STEP),
+        }
+    }
+
+    fn guards(&self) -> Guards<T> {
+        let on = |b: T, bit: u32| if self.on & bit != 0 { Some(b) } else { None };
+        Guards {
+            residual: on(self.residual, RESIDUAL),
+            energy_run: on(self.energy_run, ENERGY_RUN),
+            energy_step: on(self.energy_step, ENERGY_STEP),
+            velocity_step: on(self.velocity_step, VELOCITY_STEP),
+            energy_scale: if self.energy_scale > T::zero() {
+                Some(self.energy_scale)
+            } else {
+                None
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn energy_on(&self) -> bool {
+        self.on & (ENERGY_RUN | ENERGY_STEP) != 0
+    }
+}
+
 impl<T: Real, const N: usize> Default for Watch<T, N> {
+    #[inline(always)]
     fn default() -> Self {
         Self::new(Guards::default())
     }
@@ -38,11 +108,12 @@ impl<T: Real, const N: usize> Default for Watch<T, N> {
 
 impl<T: Real, const N: usize> Watch<T, N> {
     /// A watch with validated `guards` (see [`Guards::validate`]).
+    #[inline(always)]
     pub fn new(guards: Guards<T>) -> Self {
         Self {
-            guards,
+            bounds: Bounds::of(guards),
             last: State::at_rest(SVector::zeros()),
-            running: false,
+            running: Running::No,
             clock_c: T::zero(),
             e_last: T::zero(),
             e_ref: T::zero(),
@@ -57,8 +128,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
     }
 
     /// The guards.
-    pub fn guards(&self) -> &Guards<T> {
-        &self.guards
+    pub fn guards(&self) -> Guards<T> {
+        self.bounds.guards()
     }
 
     /// Replaces the guards (validated) and starts a new run.
@@ -66,7 +137,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// # Errors
     /// As [`Guards::validate`]; the guards are unchanged on error.
     pub fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
-        self.guards = guards.validate()?;
+        self.bounds = Bounds::of(guards.validate()?);
         self.restart();
         Ok(())
     }
@@ -74,7 +145,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// Starts a new run at the next step (the model changed).
     #[inline]
     pub fn restart(&mut self) {
-        self.running = false;
+        self.running = Running::No;
     }
 
     /// Continues the run across a change the integrator accounts for (see [`crate::forcing`]):
@@ -85,7 +156,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// non-finite `ΔE` starts a new run instead. Nothing happens when no run is going.
     #[inline]
     pub fn account(&mut self, change: impl FnOnce(&mut State<T, N>) -> T) {
-        if self.running {
+        if self.running == Running::Yes {
             let de = change(&mut self.last);
             if de.finite() {
                 self.e_ref += de;
@@ -94,7 +165,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 self.v_hi += de;
                 self.level = round_off(self.e_ref);
             } else {
-                self.running = false;
+                self.running = Running::No;
             }
         }
     }
@@ -104,7 +175,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// all that then carries over).
     #[inline]
     fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
-        let mut same = self.running && self.last.t == state.t;
+        let mut same = self.running == Running::Yes && self.last.t == state.t;
         if tracked {
             for i in 0..N {
                 same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
@@ -123,7 +194,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         next: &State<T, N>,
         residual: Option<T>,
     ) -> Result<(), StepError> {
-        if let (Some(bound), Some(r)) = (self.guards.residual, residual) {
+        let bound = self.bounds.residual;
+        if let (true, Some(r)) = (self.bounds.on & RESIDUAL != 0, residual) {
             // A NaN residual is refused too.
             if r > bound || !r.finite() {
                 return Err(StepError::Diverged {
@@ -131,7 +203,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 });
             }
         }
-        if let Some(bound) = self.guards.velocity_step {
+        let bound = self.bounds.velocity_step;
+        if self.bounds.on & VELOCITY_STEP != 0 {
             for i in 0..N {
                 let dv = (next.v[i] - state.v[i]).abs();
                 if dv > bound || !dv.finite() {
@@ -165,7 +238,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         if !(next.is_finite() && exchanged.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        let tracked = P::HAS_ENERGY && self.guards.energy_on();
+        let tracked = P::HAS_ENERGY && self.bounds.energy_on();
         let cont = self.continues(state, tracked);
         // Kahan summation of the clock, compensation carried over the run.
         let y = h - if cont { self.clock_c } else { T::zero() };
@@ -183,11 +256,12 @@ impl<T: Real, const N: usize> Watch<T, N> {
         let mut n = self.steps.saturating_add(1);
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while the mechanism is stretched.
-        let residual = match self.guards.residual {
-            Some(_) => probe.residual(&next.q),
-            None => None,
+        let residual = if self.bounds.on & RESIDUAL != 0 {
+            probe.residual(&next.q)
+        } else {
+            None
         };
-        if self.guards.energy_on() {
+        if self.bounds.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
                     e_ref += exchanged;
@@ -197,18 +271,18 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     (v_lo, v_hi, k_start) = (v0, v0, k0);
                     // A start off its constraint releases what it stores: only a stretch
                     // beyond the start's counts as one.
-                    stretched_above = match self.guards.residual {
-                        Some(b) => {
-                            let at = b * T::lit(STRETCHED_AT);
-                            match probe.residual(&state.q) {
-                                Some(r0) if r0 > at => r0,
-                                _ => at,
-                            }
+                    let b = self.bounds.residual;
+                    stretched_above = if self.bounds.on & RESIDUAL != 0 {
+                        let at = b * T::lit(STRETCHED_AT);
+                        match probe.residual(&state.q) {
+                            Some(r0) if r0 > at => r0,
+                            _ => at,
                         }
-                        None => T::zero(),
+                    } else {
+                        T::zero()
                     };
                     n = 1;
-                    scale = start_scale(k0, v0, self.guards.energy_scale);
+                    scale = start_scale(k0, v0, self.bounds.energy_scale);
                     // A start whose energy overflowed cannot be bounded: refused here rather
                     // than passed by comparisons with infinity or NaN (a running run's
                     // reference and scale stay finite: every committed energy is).
@@ -243,7 +317,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
                         scale = v_hi - v_lo;
                     }
                 }
-                if let Some(r) = self.guards.energy_run {
+                let r = self.bounds.energy_run;
+                if self.bounds.on & ENERGY_RUN != 0 {
                     // The common case (well inside the stretched tier's bound, and energies
                     // resolvable against the scale) costs a subtraction, two products and two
                     // comparisons; the rest is `run_bound_holds`.
@@ -261,7 +336,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
                         }
                     }
                 }
-                if let Some(r) = self.guards.energy_step {
+                let r = self.bounds.energy_step;
+                if self.bounds.on & ENERGY_STEP != 0 {
                     if (e1 - e0).abs() > r * scale {
                         return Err(StepError::Diverged {
                             guard: Guard::EnergyStep,
@@ -279,7 +355,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         } else {
             self.last.t = t;
         }
-        self.running = true;
+        self.running = Running::Yes;
         self.clock_c = c;
         self.e_last = e1;
         self.e_ref = e_ref;
@@ -334,20 +410,18 @@ fn round_off<T: Real>(e_ref: T) -> T {
     T::lit(2.0 * ROUNDING) * T::default_epsilon() * e_ref.abs()
 }
 
-/// The energy scale of a run at its start, from `K₀`, `V₀` and the optional floor: `K₀`, the
-/// floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which energy
-/// differences of this run can be told apart at all).
+/// The energy scale of a run at its start, from `K₀`, `V₀` and the floor (zero when off): `K₀`,
+/// the floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which
+/// energy differences of this run can be told apart at all).
 #[inline]
-fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
+fn start_scale<T: Real>(k0: T, v0: T, floor: T) -> T {
     let mut scale = k0;
     let roundoff = T::lit(ROUNDOFF) * T::default_epsilon() * (k0 + v0.abs());
     if roundoff > scale {
         scale = roundoff;
     }
-    if let Some(floor) = floor {
-        if floor > scale {
-            scale = floor;
-        }
+    if floor > scale {
+        scale = floor;
     }
     scale
 }

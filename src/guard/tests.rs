@@ -314,3 +314,44 @@ fn a_run_whose_energies_cannot_be_told_apart_is_refused() {
     // ... and a step whose work pays for its kinetic energy passes.
     assert_eq!(run(3.0, 2f64.sqrt(), 0.5 / 3.0), Ok(()));
 }
+
+#[test]
+fn the_watch_returns_every_combination_of_guards_it_was_given() {
+    for mask in 0..32u32 {
+        let pick = |bit: u32, x: f32| {
+            if mask & (1 << bit) != 0 {
+                Some(x)
+            } else {
+                None
+            }
+        };
+        let g = Guards {
+            residual: pick(0, 0.05),
+            energy_run: pick(1, 0.3),
+            energy_step: pick(2, 1e-3),
+            velocity_step: pick(3, 7.0),
+            energy_scale: pick(4, 2.5e-30),
+        };
+        assert_eq!(Watch::<f32, 3>::new(g).guards(), g, "mask {mask:05b}");
+        let mut w = Watch::<f32, 3>::default();
+        assert_eq!(w.set_guards(g), Ok(()));
+        assert_eq!(w.guards(), g, "mask {mask:05b}");
+    }
+}
+
+#[test]
+fn the_watch_is_compact_and_gives_an_option_its_niche() {
+    use core::mem::size_of;
+    // Five bounds, the last state, nine scalars of the run, and three words: what the watch
+    // is (no `Option` per guard) in `f32` for a two-dimensional state.
+    assert!(size_of::<Watch<f32, 2>>() <= (5 + 5 + 9 + 3) * 4);
+    // `Option<integrator>` slots are written in place: their tag lives in the watch.
+    assert_eq!(
+        size_of::<Option<Watch<f32, 2>>>(),
+        size_of::<Watch<f32, 2>>()
+    );
+    assert_eq!(
+        size_of::<Option<Watch<f64, 4>>>(),
+        size_of::<Watch<f64, 4>>()
+    );
+}
