@@ -19,6 +19,8 @@ pub struct Watch<T: Real, const N: usize> {
     v_lo: T,
     v_hi: T,
     k_start: T,
+    /// The largest kinetic energy of the run (`K₀` at its start).
+    k_max: T,
     /// The residual above which the mechanism is stretched: a share of the residual bound, or
     /// the run's start when that was more stretched.
     stretched_above: T,
@@ -119,6 +121,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
             v_lo: T::zero(),
             v_hi: T::zero(),
             k_start: T::zero(),
+            k_max: T::zero(),
             stretched_above: T::zero(),
             level: T::zero(),
             scale: T::zero(),
@@ -249,8 +252,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         let c = dt - y;
         let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
         let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
-        let (mut k_start, mut stretched_above, mut level) =
-            (self.k_start, self.stretched_above, self.level);
+        let (mut k_start, mut k_max, mut stretched_above, mut level) =
+            (self.k_start, self.k_max, self.stretched_above, self.level);
         // The step's number `n` in the run (`1` for the first), for the start-up allowance.
         let mut n = self.steps.saturating_add(1);
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
@@ -267,7 +270,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
-                    (v_lo, v_hi, k_start) = (v0, v0, k0);
+                    (v_lo, v_hi, k_start, k_max) = (v0, v0, k0, k0);
                     // A start off its constraint releases what it stores: only a stretch
                     // beyond the start's counts as one.
                     let b = self.bounds.residual;
@@ -301,9 +304,13 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     return Err(StepError::NonFiniteResult);
                 }
                 // The scale grows with the kinetic energy reached and the range of the
-                // potential seen: both differences, blind to the origin of `V` and of `q`.
-                if k1 > scale {
-                    scale = k1;
+                // potential seen: both differences, blind to the origin of `V` and of `q`
+                // (`scale ≥ k_max`: one comparison in the common case).
+                if k1 > k_max {
+                    k_max = k1;
+                    if k1 > scale {
+                        scale = k1;
+                    }
                 }
                 if v1 < v_lo {
                     v_lo = v1;
@@ -326,9 +333,13 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || level > scale {
                         let stretched = matches!(residual, Some(res) if res > stretched_above);
                         let magnitude = e1.abs() + e_ref.abs();
-                        let start = (k_start, n);
-                        if !run_bound_holds(drift, bound, scale, level, start, stretched, magnitude)
-                        {
+                        let run = Run {
+                            k_start,
+                            k_max,
+                            n,
+                            below: e1 < e_ref,
+                        };
+                        if !run_bound_holds(drift, bound, scale, level, run, stretched, magnitude) {
                             return Err(StepError::Diverged {
                                 guard: Guard::EnergyRun,
                             });
@@ -359,6 +370,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         self.v_lo = v_lo;
         self.v_hi = v_hi;
         self.k_start = k_start;
+        self.k_max = k_max;
         self.stretched_above = stretched_above;
         self.level = level;
         self.scale = scale;
@@ -367,12 +379,26 @@ impl<T: Real, const N: usize> Watch<T, N> {
     }
 }
 
+/// What the run guard's bound beyond its common case needs of the run.
+#[derive(Clone, Copy)]
+struct Run<T> {
+    /// The kinetic energy at the start, `K₀`.
+    k_start: T,
+    /// The largest kinetic energy of the run, `K_max`.
+    k_max: T,
+    /// The step's number in the run (`1` for the first).
+    n: u32,
+    /// Whether the energy is below the reference (a deficit).
+    below: bool,
+}
+
 /// The run guard beyond its common case (a drift within the stretched tier's bound): whether
-/// the drift of the `n`-th step of a run (`start = (K₀, n)`) passes the bound
-/// `max(r'·S, min(S − K₀/2, c·S/n))` of the [guard docs](super) (`bound = r·S`, `r' = r` or
-/// `STRETCHED_SHARE·r` while `stretched`, without the allowance then), beyond the round-off of
-/// energies of `magnitude` `|E| + |E_ref|`. Energies whose round-off (`level`) exceeds the run's
-/// scale cannot be told apart: the guard is blind there, and the step is refused.
+/// the drift of the `n`-th step of a run passes the bound of the [guard docs](super):
+/// `max(r'·S, min(S − K₀/2, c·S/n))` (`bound = r·S`, `r' = r` or `STRETCHED_SHARE·r` while
+/// `stretched`, without the allowance then), or, for a quiet run (`K_max ≤ QUIET·S`, not
+/// stretched), a deficit up to `S − K₀/2`; beyond the round-off of energies of `magnitude`
+/// `|E| + |E_ref|`. Energies whose round-off (`level`) exceeds the run's scale cannot be told
+/// apart: the guard is blind there, and the step is refused.
 #[cold]
 #[inline(never)]
 fn run_bound_holds<T: Real>(
@@ -380,7 +406,7 @@ fn run_bound_holds<T: Real>(
     bound: T,
     scale: T,
     level: T,
-    (k_start, n): (T, u32),
+    run: Run<T>,
     stretched: bool,
     magnitude: T,
 ) -> bool {
@@ -396,9 +422,11 @@ fn run_bound_holds<T: Real>(
     if drift <= bound {
         return true;
     }
-    !stretched
-        && drift <= scale - T::lit(0.5) * k_start
-        && drift * T::lit(f64::from(n)) <= T::lit(STARTUP) * scale
+    if stretched || drift > scale - T::lit(0.5) * run.k_start {
+        return false;
+    }
+    drift * T::lit(f64::from(run.n)) <= T::lit(STARTUP) * scale
+        || (run.below && run.k_max <= T::lit(QUIET) * scale)
 }
 
 /// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.
@@ -427,6 +455,13 @@ fn start_scale<T: Real>(k0: T, v0: T, floor: T) -> T {
 /// (and by no more than `S − K₀/2`, see the [guard docs](super)); a first-order method from rest, whose
 /// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
 const STARTUP: f64 = 2.0;
+
+/// A run whose kinetic energy never exceeded `QUIET` of its scale is quiet: its motion is the
+/// ringing of a stiff mode around a rest state (a plant held at rest), and a deficit of its
+/// energy up to the potential range is what a method stepping over that mode (`hω ≫ 1`, which
+/// keeps its amplitude and slows it) shows between turning points (`docs/guards.md`: the arm
+/// held at rest, `K_max = 0.17·S`, a deficit of up to `0.83·S`).
+const QUIET: f64 = 0.25;
 
 /// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
 /// `STRETCHED_AT` of the residual guard's bound (a rod stretched by 3.1 % of its squared length
