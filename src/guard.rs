@@ -99,9 +99,9 @@
 //! what it stores), from the third step of a run on (a start whose velocity is not tangent to
 //! its constraint stretches it over its first steps), the run bound is `0.3·r·S_u = 0.075·S_u`,
 //! without the start-up allowance. `S_u` is the scale before the step, and while the mechanism
-//! stays stretched no more than the scale it had when it was last unstretched, grown by 5 % a
-//! step: a diverging step grows its kinetic energy, and with it the scale, by tens of percent,
-//! and would otherwise vouch for itself with the energy it made. The two tiers together refuse
+//! stays stretched it grows by at most 10 % a step: a diverging step grows its kinetic energy,
+//! and with it the scale, by tens of percent, and would otherwise vouch for itself with the
+//! energy it made. The two tiers together refuse
 //! the last steps before a divergence that a single bound lets through (under a held force of
 //! several times the weight, the onset of a divergence at `hω = 2` returned one step with a
 //! drift of `0.054–0.074` of the grown scale in 11 of 2,000 runs; judged against `S_u`, none

@@ -282,7 +282,7 @@ fn a_stretched_mechanism_tightens_the_run_bound() {
 /// While stretched, a step is judged against the scale before it: a step that doubles the
 /// kinetic energy (`S` 1 → 2) with a drift of `0.12` (`0.06` of the new scale, `0.12` of the
 /// old) is refused on a stretched mechanism and passes an unstretched one; a mechanism that
-/// stays stretched while its scale grows is judged against a scale that grows by 5 % a step.
+/// stays stretched while its scale grows is judged against a scale that grows by at most 10 % a step.
 #[test]
 fn a_stretched_step_does_not_vouch_for_itself_with_the_scale_it_grows() {
     let jump = |s: &State<f64, 1>| {
