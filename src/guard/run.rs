@@ -40,7 +40,7 @@ pub struct Watch<T: Real, const N: usize> {
 /// are on as bits of one word (an integer test per step instead of an `Option`'s tag per
 /// guard): five scalars and a word instead of five options, 24 B instead of 40 in `f32`. A word
 /// rather than a byte: the padding a byte leaves made the step's frame copy the watch with
-/// `memcpy` (40 B more stack in the Verlet scenarios).
+/// `memcpy` (40–48 B more stack in the Verlet scenarios).
 #[derive(Clone, Copy, Debug)]
 struct Bounds<T> {
     residual: T,
