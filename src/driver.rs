@@ -278,7 +278,7 @@ impl<T: Real, const N: usize, M: Guarded<T, N>> Stepper<T, N> for M {
     }
 
     fn guards(&self) -> Guards<T> {
-        *self.watch().guards()
+        self.watch().guards()
     }
 
     fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {

@@ -52,7 +52,6 @@ fn promise_kept((ok, drift, scale): (bool, f64, f64)) -> bool {
 /// A natural force: the promise holds (the control case of the test below, which would also
 /// fail if the bookkeeping of this file were wrong).
 #[test]
-#[ignore = "known false alarm of the stretched tier (src/guard/run.rs: 0.075·S while the residual is above 0.031): the start's velocity is not tangent to the rods, which stretch to 3.5 % at the second step of the run, where SyLiPN at h = 0.01 has drifted by 0.29 (0.081·S, S = K₀ = 3.57) and the step is refused; the previous tier (0.1·S above 0.033) let it through"]
 fn a_natural_held_force_keeps_the_run_guards_promise() {
     let sys = system();
     let mut m = Sylipn::new(

@@ -266,7 +266,6 @@ fn a_random_held_force_gives_no_energy_garbage() {
 
 /// The whole held-force study (1,000 starts, Z&S and SyLiPN).
 #[test]
-#[ignore = "known gap of the run guard (src/guard/run.rs, docs/guards.md): 10 of these 2,000 runs return one or two Ok steps with |E − E₀ − W| = 1.02–1.35 at the onset of a divergence (refused at the next step, once the step after), rods stretched 3.5–9.4 %, drift 0.054–0.074·S of a scale S = 14–21 that the held force drives; an accurate run of each start (Z&S at h = 1e-3) stays within 5e-5. A stretched tier tight enough to catch them (0.05·S) refuses the paper run of the first-order linearised Z&S on SO(3) (drift 0.059·S at a residual of 0.055, src/lie/tests.rs)"]
 fn the_whole_held_force_study_gives_no_energy_garbage() {
     let bad = held_force_energy_garbage(1000);
     assert!(bad.is_empty(), "{} runs: {bad:?}", bad.len());

@@ -10,15 +10,17 @@ use nalgebra::SVector;
 /// the clock's compensation, the reference energy and scale.
 #[derive(Clone, Copy, Debug)]
 pub struct Watch<T: Real, const N: usize> {
-    guards: Guards<T>,
+    bounds: Bounds<T>,
     last: State<T, N>,
-    running: bool,
+    running: Running,
     clock_c: T,
     e_last: T,
     e_ref: T,
     v_lo: T,
     v_hi: T,
     k_start: T,
+    /// The largest kinetic energy of the run (`K₀` at its start).
+    k_max: T,
     /// The residual above which the mechanism is stretched: a share of the residual bound, or
     /// the run's start when that was more stretched.
     stretched_above: T,
@@ -26,8 +28,79 @@ pub struct Watch<T: Real, const N: usize> {
     /// at each accounted change: a run whose scale is below it cannot be judged.
     level: T,
     scale: T,
+    /// The stretched tier's scale `S_u` for the next step: the run's scale after a step at which
+    /// the mechanism was not stretched (and at the start), the smaller of the scale and the
+    /// previous `S_u` grown by `TIER_GROWTH` after a stretched one.
+    tier_scale: T,
     /// The number of the last committed step in the run (`1` for the first).
     steps: u32,
+}
+
+/// [`Guards`] in the watch's compact form: every bound a `T` (zero when off) and which guards
+/// are on as bits of one word (an integer test per step instead of an `Option`'s tag per
+/// guard): five scalars and a word instead of five options, 24 B instead of 40 in `f32`. A word
+/// rather than a byte: the padding a byte leaves made the step's frame copy the watch with
+/// `memcpy` (40–48 B more stack in the Verlet scenarios).
+#[derive(Clone, Copy, Debug)]
+struct Bounds<T> {
+    residual: T,
+    energy_run: T,
+    energy_step: T,
+    velocity_step: T,
+    energy_scale: T,
+    on: u32,
+}
+
+/// Whether a run is going. A word, not a `bool`: its invalid values are the largest niche of an
+/// integrator that holds a watch, so `Option<integrator>` keeps its tag here, and a method
+/// written into an `Option` slot in place (`ZhangSkeel::new_in`) is not first assembled on
+/// the stack (a `bool` here put 240 B more on the stack of the firmware's cart-pole set-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+enum Running {
+    No,
+    Yes,
+}
+
+const RESIDUAL: u32 = 1;
+const ENERGY_RUN: u32 = 2;
+const ENERGY_STEP: u32 = 4;
+const VELOCITY_STEP: u32 = 8;
+const ENERGY_SCALE: u32 = 16;
+
+impl<T: Real> Bounds<T> {
+    fn of(g: Guards<T>) -> Self {
+        let or_zero = |b: Option<T>| b.unwrap_or(T::zero());
+        let bit = |b: Option<T>, bit: u32| if b.is_some() { bit } else { 0 };
+        Self {
+            residual: or_zero(g.residual),
+            energy_run: or_zero(g.energy_run),
+            energy_step: or_zero(g.energy_step),
+            velocity_step: or_zero(g.velocity_step),
+            energy_scale: or_zero(g.energy_scale),
+            on: bit(g.residual, RESIDUAL)
+                | bit(g.energy_run, ENERGY_RUN)
+                | bit(g.energy_step, ENERGY_STEP)
+                | bit(g.velocity_step, VELOCITY_STEP)
+                | bit(g.energy_scale, ENERGY_SCALE),
+        }
+    }
+
+    fn guards(&self) -> Guards<T> {
+        let on = |b: T, bit: u32| if self.on & bit != 0 { Some(b) } else { None };
+        Guards {
+            residual: on(self.residual, RESIDUAL),
+            energy_run: on(self.energy_run, ENERGY_RUN),
+            energy_step: on(self.energy_step, ENERGY_STEP),
+            velocity_step: on(self.velocity_step, VELOCITY_STEP),
+            energy_scale: on(self.energy_scale, ENERGY_SCALE),
+        }
+    }
+
+    #[inline(always)]
+    fn energy_on(&self) -> bool {
+        self.on & (ENERGY_RUN | ENERGY_STEP) != 0
+    }
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
@@ -40,25 +113,27 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// A watch with validated `guards` (see [`Guards::validate`]).
     pub fn new(guards: Guards<T>) -> Self {
         Self {
-            guards,
+            bounds: Bounds::of(guards),
             last: State::at_rest(SVector::zeros()),
-            running: false,
+            running: Running::No,
             clock_c: T::zero(),
             e_last: T::zero(),
             e_ref: T::zero(),
             v_lo: T::zero(),
             v_hi: T::zero(),
             k_start: T::zero(),
+            k_max: T::zero(),
             stretched_above: T::zero(),
             level: T::zero(),
             scale: T::zero(),
+            tier_scale: T::zero(),
             steps: 0,
         }
     }
 
     /// The guards.
-    pub fn guards(&self) -> &Guards<T> {
-        &self.guards
+    pub fn guards(&self) -> Guards<T> {
+        self.bounds.guards()
     }
 
     /// Replaces the guards (validated) and starts a new run.
@@ -66,7 +141,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// # Errors
     /// As [`Guards::validate`]; the guards are unchanged on error.
     pub fn set_guards(&mut self, guards: Guards<T>) -> Result<(), ConfigError> {
-        self.guards = guards.validate()?;
+        self.bounds = Bounds::of(guards.validate()?);
         self.restart();
         Ok(())
     }
@@ -74,7 +149,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// Starts a new run at the next step (the model changed).
     #[inline]
     pub fn restart(&mut self) {
-        self.running = false;
+        self.running = Running::No;
     }
 
     /// Continues the run across a change the integrator accounts for (see [`crate::forcing`]):
@@ -85,7 +160,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// non-finite `ΔE` starts a new run instead. Nothing happens when no run is going.
     #[inline]
     pub fn account(&mut self, change: impl FnOnce(&mut State<T, N>) -> T) {
-        if self.running {
+        if self.running == Running::Yes {
             let de = change(&mut self.last);
             if de.finite() {
                 self.e_ref += de;
@@ -94,7 +169,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 self.v_hi += de;
                 self.level = round_off(self.e_ref);
             } else {
-                self.running = false;
+                self.running = Running::No;
             }
         }
     }
@@ -104,7 +179,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// all that then carries over).
     #[inline]
     fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
-        let mut same = self.running && self.last.t == state.t;
+        let mut same = self.running == Running::Yes && self.last.t == state.t;
         if tracked {
             for i in 0..N {
                 same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
@@ -123,7 +198,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
         next: &State<T, N>,
         residual: Option<T>,
     ) -> Result<(), StepError> {
-        if let (Some(bound), Some(r)) = (self.guards.residual, residual) {
+        let bound = self.bounds.residual;
+        if let (true, Some(r)) = (self.bounds.on & RESIDUAL != 0, residual) {
             // A NaN residual is refused too.
             if r > bound || !r.finite() {
                 return Err(StepError::Diverged {
@@ -131,7 +207,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
                 });
             }
         }
-        if let Some(bound) = self.guards.velocity_step {
+        let bound = self.bounds.velocity_step;
+        if self.bounds.on & VELOCITY_STEP != 0 {
             for i in 0..N {
                 let dv = (next.v[i] - state.v[i]).abs();
                 if dv > bound || !dv.finite() {
@@ -165,7 +242,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         if !(next.is_finite() && exchanged.finite()) {
             return Err(StepError::NonFiniteResult);
         }
-        let tracked = P::HAS_ENERGY && self.guards.energy_on();
+        let tracked = P::HAS_ENERGY && self.bounds.energy_on();
         let cont = self.continues(state, tracked);
         // Kahan summation of the clock, compensation carried over the run.
         let y = h - if cont { self.clock_c } else { T::zero() };
@@ -176,39 +253,42 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let c = dt - y;
         let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
+        let mut tier_scale = self.tier_scale;
         let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
-        let (mut k_start, mut stretched_above, mut level) =
-            (self.k_start, self.stretched_above, self.level);
+        let (mut k_start, mut k_max, mut stretched_above, mut level) =
+            (self.k_start, self.k_max, self.stretched_above, self.level);
         // The step's number `n` in the run (`1` for the first), for the start-up allowance.
         let mut n = self.steps.saturating_add(1);
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while the mechanism is stretched.
-        let residual = match self.guards.residual {
-            Some(_) => probe.residual(&next.q),
-            None => None,
+        let residual = if self.bounds.on & RESIDUAL != 0 {
+            probe.residual(&next.q)
+        } else {
+            None
         };
-        if self.guards.energy_on() {
+        if self.bounds.energy_on() {
             if let Some((k1, v1)) = probe.energy(next) {
                 let e0 = if cont {
                     e_ref += exchanged;
                     self.e_last + exchanged
                 } else if let Some((k0, v0)) = probe.energy(state) {
                     e_ref = k0 + v0;
-                    (v_lo, v_hi, k_start) = (v0, v0, k0);
+                    (v_lo, v_hi, k_start, k_max) = (v0, v0, k0, k0);
                     // A start off its constraint releases what it stores: only a stretch
                     // beyond the start's counts as one.
-                    stretched_above = match self.guards.residual {
-                        Some(b) => {
-                            let at = b * T::lit(STRETCHED_AT);
-                            match probe.residual(&state.q) {
-                                Some(r0) if r0 > at => r0,
-                                _ => at,
-                            }
+                    let b = self.bounds.residual;
+                    stretched_above = if self.bounds.on & RESIDUAL != 0 {
+                        let at = b * T::lit(STRETCHED_AT);
+                        match probe.residual(&state.q) {
+                            Some(r0) if r0 > at => r0,
+                            _ => at,
                         }
-                        None => T::zero(),
+                    } else {
+                        T::zero()
                     };
                     n = 1;
-                    scale = start_scale(k0, v0, self.guards.energy_scale);
+                    scale = start_scale(k0, v0, self.bounds.energy_scale);
+                    tier_scale = scale;
                     // A start whose energy overflowed cannot be bounded: refused here rather
                     // than passed by comparisons with infinity or NaN (a running run's
                     // reference and scale stay finite: every committed energy is).
@@ -228,9 +308,13 @@ impl<T: Real, const N: usize> Watch<T, N> {
                     return Err(StepError::NonFiniteResult);
                 }
                 // The scale grows with the kinetic energy reached and the range of the
-                // potential seen: both differences, blind to the origin of `V` and of `q`.
-                if k1 > scale {
-                    scale = k1;
+                // potential seen: both differences, blind to the origin of `V` and of `q`
+                // (`scale ≥ k_max`: one comparison in the common case).
+                if k1 > k_max {
+                    k_max = k1;
+                    if k1 > scale {
+                        scale = k1;
+                    }
                 }
                 if v1 < v_lo {
                     v_lo = v1;
@@ -243,30 +327,49 @@ impl<T: Real, const N: usize> Watch<T, N> {
                         scale = v_hi - v_lo;
                     }
                 }
-                if let Some(r) = self.guards.energy_run {
+                let stretched =
+                    n >= TIER_FROM && matches!(residual, Some(res) if res > stretched_above);
+                let r = self.bounds.energy_run;
+                if self.bounds.on & ENERGY_RUN != 0 {
                     // The common case (well inside the stretched tier's bound, and energies
                     // resolvable against the scale) costs a subtraction, two products and two
                     // comparisons; the rest is `run_bound_holds`.
                     let drift = (e1 - e_ref).abs();
-                    let bound = r * scale;
-                    if drift * T::lit(1.0 / STRETCHED_SHARE) > bound || level > scale {
-                        let stretched = matches!(residual, Some(res) if res > stretched_above);
+                    // `S_u ≤ S`: the stretched tier's bound is the tightest.
+                    let tier = r * tier_scale;
+                    if drift * T::lit(1.0 / STRETCHED_SHARE) > tier || level > scale {
                         let magnitude = e1.abs() + e_ref.abs();
-                        let start = (k_start, n);
-                        if !run_bound_holds(drift, bound, scale, level, start, stretched, magnitude)
-                        {
+                        let run = Run {
+                            k_start,
+                            k_max,
+                            n,
+                            below: e1 < e_ref,
+                        };
+                        let bound = if stretched { tier } else { r * scale };
+                        if !run_bound_holds(drift, bound, scale, level, run, stretched, magnitude) {
                             return Err(StepError::Diverged {
                                 guard: Guard::EnergyRun,
                             });
                         }
                     }
                 }
-                if let Some(r) = self.guards.energy_step {
-                    if (e1 - e0).abs() > r * scale {
-                        return Err(StepError::Diverged {
-                            guard: Guard::EnergyStep,
-                        });
+                // The next step's `S_u`: no more than the scale before it, which a diverging step
+                // would grow to vouch for itself.
+                tier_scale = if !stretched {
+                    scale
+                } else {
+                    let grown = tier_scale * T::lit(TIER_GROWTH);
+                    if grown < scale {
+                        grown
+                    } else {
+                        scale
                     }
+                };
+                let r = self.bounds.energy_step;
+                if self.bounds.on & ENERGY_STEP != 0 && (e1 - e0).abs() > r * scale {
+                    return Err(StepError::Diverged {
+                        guard: Guard::EnergyStep,
+                    });
                 }
             }
         }
@@ -279,27 +382,44 @@ impl<T: Real, const N: usize> Watch<T, N> {
         } else {
             self.last.t = t;
         }
-        self.running = true;
+        self.running = Running::Yes;
         self.clock_c = c;
         self.e_last = e1;
         self.e_ref = e_ref;
         self.v_lo = v_lo;
         self.v_hi = v_hi;
         self.k_start = k_start;
+        self.k_max = k_max;
         self.stretched_above = stretched_above;
         self.level = level;
         self.scale = scale;
+        self.tier_scale = tier_scale;
         self.steps = n;
         Ok(())
     }
 }
 
+/// What the run guard's bound beyond its common case needs of the run.
+#[derive(Clone, Copy)]
+struct Run<T> {
+    /// The kinetic energy at the start, `K₀`.
+    k_start: T,
+    /// The largest kinetic energy of the run, `K_max`.
+    k_max: T,
+    /// The step's number in the run (`1` for the first).
+    n: u32,
+    /// Whether the energy is below the reference (a deficit).
+    below: bool,
+}
+
 /// The run guard beyond its common case (a drift within the stretched tier's bound): whether
-/// the drift of the `n`-th step of a run (`start = (K₀, n)`) passes the bound
-/// `max(r'·S, min(S − K₀/2, c·S/n))` of the [guard docs](super) (`bound = r·S`, `r' = r` or
-/// `STRETCHED_SHARE·r` while `stretched`, without the allowance then), beyond the round-off of
-/// energies of `magnitude` `|E| + |E_ref|`. Energies whose round-off (`level`) exceeds the run's
-/// scale cannot be told apart: the guard is blind there, and the step is refused.
+/// the drift of the `n`-th step of a run passes the bound of the [guard docs](super):
+/// `max(r·S, min(S − K₀/2, c·S/n))` (`bound = r·S`), or, for a quiet run (`K_max ≤ QUIET·S`), a
+/// deficit up to `S − K₀/2`; while `stretched`, `STRETCHED_SHARE·r·S_u` without either
+/// allowance (`bound = r·S_u`, `S_u` the scale before the mechanism stretched). Every bound is
+/// widened by the round-off of energies of `magnitude` `|E| + |E_ref|`. Energies whose
+/// round-off (`level`) exceeds the run's scale cannot be told apart: the guard is blind there,
+/// and the step is refused.
 #[cold]
 #[inline(never)]
 fn run_bound_holds<T: Real>(
@@ -307,7 +427,7 @@ fn run_bound_holds<T: Real>(
     bound: T,
     scale: T,
     level: T,
-    (k_start, n): (T, u32),
+    run: Run<T>,
     stretched: bool,
     magnitude: T,
 ) -> bool {
@@ -323,9 +443,11 @@ fn run_bound_holds<T: Real>(
     if drift <= bound {
         return true;
     }
-    !stretched
-        && drift <= scale - T::lit(0.5) * k_start
-        && drift * T::lit(f64::from(n)) <= T::lit(STARTUP) * scale
+    if stretched || drift > scale - T::lit(0.5) * run.k_start {
+        return false;
+    }
+    drift * T::lit(f64::from(run.n)) <= T::lit(STARTUP) * scale
+        || (run.below && run.k_max <= T::lit(QUIET) * scale)
 }
 
 /// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.
@@ -334,20 +456,18 @@ fn round_off<T: Real>(e_ref: T) -> T {
     T::lit(2.0 * ROUNDING) * T::default_epsilon() * e_ref.abs()
 }
 
-/// The energy scale of a run at its start, from `K₀`, `V₀` and the optional floor: `K₀`, the
-/// floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which energy
-/// differences of this run can be told apart at all).
+/// The energy scale of a run at its start, from `K₀`, `V₀` and the floor (zero when off): `K₀`,
+/// the floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which
+/// energy differences of this run can be told apart at all).
 #[inline]
-fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
+fn start_scale<T: Real>(k0: T, v0: T, floor: T) -> T {
     let mut scale = k0;
     let roundoff = T::lit(ROUNDOFF) * T::default_epsilon() * (k0 + v0.abs());
     if roundoff > scale {
         scale = roundoff;
     }
-    if let Some(floor) = floor {
-        if floor > scale {
-            scale = floor;
-        }
+    if floor > scale {
+        scale = floor;
     }
     scale
 }
@@ -356,6 +476,27 @@ fn start_scale<T: Real>(k0: T, v0: T, floor: Option<T>) -> T {
 /// (and by no more than `S − K₀/2`, see the [guard docs](super)); a first-order method from rest, whose
 /// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
 const STARTUP: f64 = 2.0;
+
+/// A run whose kinetic energy never exceeded `QUIET` of its scale is quiet: its motion is the
+/// ringing of a stiff mode around a rest state (a plant held at rest), and a deficit of its
+/// energy up to the potential range is what a method stepping over that mode (`hω ≫ 1`, which
+/// keeps its amplitude and slows it) shows between turning points (`docs/guards.md`: the arm
+/// held at rest, `K_max = 0.17·S`, a deficit of up to `0.83·S`).
+const QUIET: f64 = 0.25;
+
+/// The first step of a run at which the stretched tier applies: a start whose velocity is not
+/// tangent to its constraint stretches it over its first steps (`docs/guards.md`: SyLiPN at
+/// `h = 0.01` from such a start, its rods at 3.5 % at the second step of the run), as a start off
+/// its constraint releases what it stores.
+const TIER_FROM: u32 = 3;
+
+/// The growth per step of the stretched tier's scale while the mechanism stays stretched: a
+/// divergence grows its kinetic energy, and with it the scale, by tens of percent per step
+/// (the held-force divergences of `docs/guards.md` by 20–50 %), a clean run leaving its
+/// constraint by a few percent (the first-order linearised Z&S on SO(3)) by about 8 % per step
+/// while it releases its start. (Any growth from 5 % to 20 % refuses every held-force
+/// divergence of `docs/guards.md` and passes the SO(3) run; 30 % lets one through.)
+const TIER_GROWTH: f64 = 1.1;
 
 /// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
 /// `STRETCHED_AT` of the residual guard's bound (a rod stretched by 3.1 % of its squared length

@@ -212,54 +212,63 @@ fn clock_is_compensated_and_refuses_to_stall() {
     assert_eq!(s, before);
 }
 
-/// A particle with `V = q` and a constraint residual set from outside: `self.0` away from the
-/// start `q = 1`, and there too when `self.1` (a run started as stretched as it ends).
-struct Stretched(f64, bool);
+/// A particle with `V = q` and a constraint residual set from outside, step by step.
+struct Stretched(core::cell::Cell<f64>);
 impl Probe<f64, 1> for Stretched {
     fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
         Some((0.5 * s.v[0] * s.v[0], s.q[0]))
     }
-    fn residual(&self, q: &SVector<f64, 1>) -> Option<f64> {
-        Some(if q[0] == 1.0 && !self.1 { 0.0 } else { self.0 })
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        Some(self.0.get())
     }
 }
+
+/// Twenty steps from `q = 1` at rest moving `q` and `v` so that `S = 1` (`K` reaches 1) with
+/// `E` constant, at the residual `during` (and `start` at the start); then `last` with the
+/// residual `res`. The watch's result of `last` (the state untouched when refused).
+fn after_twenty(
+    guards: Guards<f64>,
+    (start, during, res): (f64, f64, f64),
+    last: impl Fn(&State<f64, 1>) -> State<f64, 1>,
+) -> Result<(), StepError> {
+    let p = Stretched(core::cell::Cell::new(start));
+    let mut w = Watch::<f64, 1>::new(guards);
+    let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+    for k in 1..=20 {
+        let v = (k as f64 / 20.0).sqrt() * 2f64.sqrt();
+        let next = State::new(0.0, vector![1.0 - 0.5 * v * v], vector![v]);
+        w.commit(&mut s, &next, 0.1, 0.0, &p).unwrap();
+        p.0.set(during);
+    }
+    p.0.set(res);
+    let before = s;
+    let next = last(&s);
+    let r = w.commit(&mut s, &next, 0.1, 0.0, &p);
+    if r.is_err() {
+        assert_eq!(s, before);
+    }
+    r
+}
+
+const REFUSED: Result<(), StepError> = Err(StepError::Diverged {
+    guard: Guard::EnergyRun,
+});
 
 /// The run guard's bound is `0.25·S` while the residual is below `0.31` of its bound and
 /// `0.075·S` above: a drift of `0.2·S` passes an unstretched mechanism and is refused on a
 /// stretched one (with the state untouched); with the residual guard off nothing is tightened.
 #[test]
 fn a_stretched_mechanism_tightens_the_run_bound() {
-    // Twenty steps moving `q` and `v` so that `S = 1` (`K` reaches 1) with `E` constant, then
-    // a step with `E` up by `drift`.
-    let run_from = |guards: Guards<f64>, residual: f64, drift: f64, start_stretched: bool| {
-        let p = Stretched(residual, start_stretched);
-        let mut w = Watch::<f64, 1>::new(guards);
-        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
-        for k in 1..=20 {
-            let v = (k as f64 / 20.0).sqrt() * 2f64.sqrt();
-            let next = State::new(0.0, vector![1.0 - 0.5 * v * v], vector![v]);
-            w.commit(&mut s, &next, 0.1, 0.0, &p).unwrap();
-        }
-        let before = s;
-        let next = State::new(0.0, vector![s.q[0] + drift], s.v);
-        let r = w.commit(&mut s, &next, 0.1, 0.0, &p);
-        if r.is_err() {
-            assert_eq!(s, before);
-        }
-        r
-    };
-    let run = |guards, residual, drift| run_from(guards, residual, drift, false);
-    let refused = Err(StepError::Diverged {
-        guard: Guard::EnergyRun,
-    });
+    let up = |drift: f64| move |s: &State<f64, 1>| State::new(0.0, vector![s.q[0] + drift], s.v);
+    let run = |guards, res, drift| after_twenty(guards, (0.0, 0.0, res), up(drift));
     let d = Guards::default();
     for res in [0.0, 0.03, 0.0309] {
         assert_eq!(run(d, res, 0.2), Ok(()), "residual {res}");
-        assert_eq!(run(d, res, 0.26), refused, "residual {res}");
+        assert_eq!(run(d, res, 0.26), REFUSED, "residual {res}");
     }
     for res in [0.0311, 0.05, 0.09] {
         assert_eq!(run(d, res, 0.07), Ok(()), "residual {res}");
-        assert_eq!(run(d, res, 0.08), refused, "residual {res}");
+        assert_eq!(run(d, res, 0.08), REFUSED, "residual {res}");
     }
     let no_residual = Guards {
         residual: None,
@@ -267,7 +276,133 @@ fn a_stretched_mechanism_tightens_the_run_bound() {
     };
     assert_eq!(run(no_residual, 0.09, 0.2), Ok(()));
     // A run that started as stretched as it is (a start off its constraint) is not tightened.
-    assert_eq!(run_from(d, 0.09, 0.2, true), Ok(()));
+    assert_eq!(after_twenty(d, (0.09, 0.09, 0.09), up(0.2)), Ok(()));
+}
+
+/// While stretched, a step is judged against the scale before it: a step that doubles the
+/// kinetic energy (`S` 1 → 2) with a drift of `0.12` (`0.06` of the new scale, `0.12` of the
+/// old) is refused on a stretched mechanism and passes an unstretched one; a mechanism that
+/// stays stretched while its scale grows is judged against a scale that grows by at most 10 % a step.
+#[test]
+fn a_stretched_step_does_not_vouch_for_itself_with_the_scale_it_grows() {
+    let jump = |s: &State<f64, 1>| {
+        let e = 0.5 * s.v[0] * s.v[0] + s.q[0];
+        State::new(0.0, vector![e + 0.12 - 2.0], vector![2.0])
+    };
+    let d = Guards::default();
+    assert_eq!(after_twenty(d, (0.0, 0.0, 0.0), jump), Ok(()));
+    assert_eq!(after_twenty(d, (0.0, 0.0, 0.05), jump), REFUSED);
+    // Stretched from the third step on while `K` climbs to 1 with `E` up by `0.06·K` (within
+    // `0.075·S` of the grown scale): the tier's scale cannot follow `S` (0.1 at step 2, then
+    // +0.05 a step), and the third step is refused; unstretched, the run goes on.
+    let climb = |stretched_from: usize| {
+        let p = Stretched(core::cell::Cell::new(0.0));
+        let mut w = Watch::<f64, 1>::new(d);
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        for k in 1..=20 {
+            p.0.set(if k >= stretched_from { 0.05 } else { 0.0 });
+            let v = (k as f64 / 20.0).sqrt() * 2f64.sqrt();
+            let next = State::new(0.0, vector![1.0 - 0.47 * v * v], vector![v]);
+            if w.commit(&mut s, &next, 0.1, 0.0, &p).is_err() {
+                return Some(k);
+            }
+        }
+        None
+    };
+    assert_eq!(climb(3), Some(3));
+    assert_eq!(climb(21), None);
+}
+
+/// The stretched tier starts at the third step of a run: a start whose velocity is not tangent
+/// to its constraint stretches it over its first steps.
+#[test]
+fn the_stretched_tier_starts_at_the_third_step() {
+    // From `q = 1` at rest: step 1 exchanges `V` for `K = 1` (`S = 1`), then `E` up by `0.2·S`.
+    let run = |stretched_at: usize| {
+        let p = Stretched(core::cell::Cell::new(0.0));
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        let v = 2f64.sqrt();
+        let steps = [vector![0.0], vector![0.0], vector![0.2]];
+        for (k, q) in steps.iter().take(stretched_at).enumerate() {
+            p.0.set(if k + 1 == stretched_at { 0.05 } else { 0.0 });
+            w.commit(&mut s, &State::new(0.0, *q, vector![v]), 0.1, 0.0, &p)?;
+        }
+        Ok::<(), StepError>(())
+    };
+    assert_eq!(run(3), REFUSED);
+    // The same drift at the second step (`[0.0, 0.2]` as its last two steps), stretched there.
+    let second = || {
+        let p = Stretched(core::cell::Cell::new(0.0));
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        let v = 2f64.sqrt();
+        w.commit(
+            &mut s,
+            &State::new(0.0, vector![0.0], vector![v]),
+            0.1,
+            0.0,
+            &p,
+        )?;
+        p.0.set(0.05);
+        w.commit(
+            &mut s,
+            &State::new(0.0, vector![0.2], vector![v]),
+            0.1,
+            0.0,
+            &p,
+        )
+    };
+    assert_eq!(second(), Ok(()));
+}
+
+/// A quiet run (kinetic energy never above a quarter of its scale: a plant at rest ringing a
+/// stiff mode that its method slows) may show an energy deficit up to its scale at any step;
+/// a run that moved more, or a surplus, is held to the start-up allowance and `r·S`.
+#[test]
+fn a_quiet_run_may_show_a_deficit_up_to_its_scale() {
+    // From `q = 1` at rest, `n` steps to `q = low` with kinetic energy `k`, then `high`.
+    let run = |k: f64, low: f64, high: Option<f64>, n: usize| {
+        let mut w = Watch::<f64, 1>::new(Guards::default());
+        let mut s = State::new(0.0, vector![1.0], vector![0.0]);
+        let v = (2.0 * k).sqrt();
+        for i in 1..=n {
+            let q = match high {
+                Some(h) if i == n => h,
+                _ => low,
+            };
+            if w.commit(
+                &mut s,
+                &State::new(0.0, vector![q], vector![v]),
+                0.1,
+                0.0,
+                &Free2,
+            )
+            .is_err()
+            {
+                return Some(i);
+            }
+        }
+        None
+    };
+    // `V` 1 → 0.2 with `K = 0.05`: `S = 0.8`, a deficit of `0.75 = 0.94·S` at every step.
+    assert_eq!(run(0.05, 0.2, None, 20), None);
+    // With `K = 0.3 > S/4`: a deficit of `0.5` is beyond the start-up allowance at step 4.
+    assert_eq!(run(0.3, 0.2, None, 20), Some(4));
+    // A surplus of `0.65 = 0.46·S` (`V` up to 1.6, `S = 1.4`) is refused after the start-up.
+    assert_eq!(run(0.05, 0.2, Some(1.6), 20), Some(20));
+    assert_eq!(run(0.05, 0.2, Some(0.2), 20), None);
+}
+
+/// A particle with `V = q` and no constraint.
+struct Free2;
+impl Probe<f64, 1> for Free2 {
+    fn energy(&self, s: &State<f64, 1>) -> Option<(f64, f64)> {
+        Some((0.5 * s.v[0] * s.v[0], s.q[0]))
+    }
+    fn residual(&self, _: &SVector<f64, 1>) -> Option<f64> {
+        None
+    }
 }
 
 /// A free particle under a held force `u` (`V = −u·q`, changed through [`Watch::account`]).
@@ -313,4 +448,45 @@ fn a_run_whose_energies_cannot_be_told_apart_is_refused() {
     assert_eq!(run(3.0, 2f64.sqrt(), 0.0), refused);
     // ... and a step whose work pays for its kinetic energy passes.
     assert_eq!(run(3.0, 2f64.sqrt(), 0.5 / 3.0), Ok(()));
+}
+
+#[test]
+fn the_watch_returns_every_combination_of_guards_it_was_given() {
+    for mask in 0..32u32 {
+        let pick = |bit: u32, x: f32| {
+            if mask & (1 << bit) != 0 {
+                Some(x)
+            } else {
+                None
+            }
+        };
+        let g = Guards {
+            residual: pick(0, 0.05),
+            energy_run: pick(1, 0.3),
+            energy_step: pick(2, 1e-3),
+            velocity_step: pick(3, 7.0),
+            energy_scale: pick(4, 2.5e-30),
+        };
+        assert_eq!(Watch::<f32, 3>::new(g).guards(), g, "mask {mask:05b}");
+        let mut w = Watch::<f32, 3>::default();
+        assert_eq!(w.set_guards(g), Ok(()));
+        assert_eq!(w.guards(), g, "mask {mask:05b}");
+    }
+}
+
+#[test]
+fn the_watch_is_compact_and_gives_an_option_its_niche() {
+    use core::mem::size_of;
+    // Five bounds, the last state, eleven scalars of the run, and three words: what the watch
+    // is (no `Option` per guard) in `f32` for a two-dimensional state.
+    assert!(size_of::<Watch<f32, 2>>() <= (5 + 5 + 11 + 3) * 4);
+    // `Option<integrator>` slots are written in place: their tag lives in the watch.
+    assert_eq!(
+        size_of::<Option<Watch<f32, 2>>>(),
+        size_of::<Watch<f32, 2>>()
+    );
+    assert_eq!(
+        size_of::<Option<Watch<f64, 4>>>(),
+        size_of::<Watch<f64, 4>>()
+    );
 }

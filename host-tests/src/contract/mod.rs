@@ -197,12 +197,15 @@ pub const ENERGY_RUN_BOUND: f64 = 0.25;
 /// The energy run guard's promise for an `Ok` step, replayed from outside as the module docs of
 /// `macrostep::guard` state it: `|E − E_ref| − 4ε(|E| + |E_ref|) ≤ max(r'·S, min(S − K₀/2,
 /// 2S/n))` for the `n`-th step of the run, `S = max(K_max, V_max − V_min, 256 ε (K₀ + |V₀|))`
-/// (both including the step judged), `r' = r` or, while the residual is above a third of its
-/// bound and above the start's, `0.4·r` without the allowance; and no `Ok` at all once the
+/// (both including the step judged), `r' = r` or, from the third step of the run while the
+/// residual is above a third of its bound and above the start's, `0.4·r` without the allowance
+/// (the guard's tier is `0.3·r` of a scale `S_u ≤ S`); a quiet run (`K_max ≤ S/4`) may show a
+/// deficit `E < E_ref` up to `S − K₀/2` when not so stretched; and no `Ok` at all once the
 /// energies' round-off `8ε|E_ref|` exceeds `S`.
 pub struct EnergyReplay<T> {
     e_ref: T,
     k_start: T,
+    k_max: T,
     v_lo: T,
     v_hi: T,
     scale: T,
@@ -218,6 +221,7 @@ impl<T: Real> EnergyReplay<T> {
         Self {
             e_ref: k0 + v0,
             k_start: k0,
+            k_max: k0,
             v_lo: v0,
             v_hi: v0,
             scale: k0.max(T::lit(256.0) * eps * (k0 + v0.abs())),
@@ -234,6 +238,7 @@ impl<T: Real> EnergyReplay<T> {
         self.n += 1;
         self.v_lo = self.v_lo.min(v1);
         self.v_hi = self.v_hi.max(v1);
+        self.k_max = self.k_max.max(k1);
         self.scale = self.scale.max(k1).max(self.v_hi - self.v_lo);
         let (e1, s) = (k1 + v1, self.scale);
         let eps = T::default_epsilon();
@@ -246,9 +251,11 @@ impl<T: Real> EnergyReplay<T> {
         let e_ref = self.e_ref + exchanged;
         let drift = (e1 - e_ref).abs() - T::lit(4.0) * eps * (e1.abs() + e_ref.abs());
         let r = T::lit(ENERGY_RUN_BOUND);
-        let stretched = r1.is_some_and(|r1| r1 > self.stretched_above);
+        let stretched = self.n >= 3 && r1.is_some_and(|r1| r1 > self.stretched_above);
         let bound = if stretched {
             T::lit(0.4) * r * s
+        } else if e1 < e_ref && self.k_max <= T::lit(0.25) * s {
+            s - T::lit(0.5) * self.k_start
         } else {
             let n = T::lit(f64::from(self.n));
             (r * s).max((s - T::lit(0.5) * self.k_start).min(T::lit(2.0) * s / n))
