@@ -230,42 +230,36 @@ fn dp_pieces(
 /// of the dense strategy (that pass and the 2×2-block solve), the guards' evaluation on the
 /// system (what the driver's commit evaluates when nothing is handed over), and the steps of
 /// Z&S and Verlet with every guard off (the guards' share is the difference).
-fn dp_step_pieces(
-    g: &mut common::Group<'_>,
+fn dp_step_pieces<'f>(
+    g: &mut RatioGroup<'_, 'f>,
     sys: System<f64, GravityPenalty<f64, 4, 2>, 4>,
     s: State<f64, 4>,
     h: f64,
     p: ZsParams<f64>,
 ) {
     let (q, pot, c) = (s.q, sys.potential, 0.4 * h * h);
-    g.bench_function("gradient_add_hessian", |b| {
-        b.iter(|| {
-            let (mut grad, mut m) = (SVector::<f64, 4>::zeros(), SMatrix::<f64, 4, 4>::identity());
-            let handed = pot.gradient_add_hessian(black_box(&q), c, &mut grad, &mut m);
-            (grad, m, handed)
-        })
+    g.bench("gradient_add_hessian", move || {
+        let (mut grad, mut m) = (SVector::<f64, 4>::zeros(), SMatrix::<f64, 4, 4>::identity());
+        let handed = pot.gradient_add_hessian(black_box(&q), c, &mut grad, &mut m);
+        (grad, m, handed)
     });
-    g.bench_function("force_solve_dense", |b| {
-        b.iter(|| {
-            let mut x = SVector::<f64, 4>::zeros();
-            let handed = Dense.solve_force_in_place(&sys.mass, &pot, black_box(&q), c, &mut x);
-            (x, handed)
-        })
+    g.bench("force_solve_dense", move || {
+        let mut x = SVector::<f64, 4>::zeros();
+        let handed = Dense.solve_force_in_place(&sys.mass, &pot, black_box(&q), c, &mut x);
+        (x, handed)
     });
-    g.bench_function("guard_energy_residual", |b| {
-        b.iter(|| {
-            let s = black_box(&s);
-            (Probe::energy(&sys, s), Probe::residual(&sys, &s.q))
-        })
+    g.bench("guard_energy_residual", move || {
+        let s = black_box(&s);
+        (Probe::energy(&sys, s), Probe::residual(&sys, &s.q))
     });
     let mut zs = ZhangSkeel::new(sys, h, p).expect("valid");
     zs.set_guards(Guards::off()).expect("valid");
-    bench_steps(g, "zs_step_dense_guards_off", zs, s);
+    g.bench_steps("zs_step_dense_guards_off", zs, s);
     let verlet = || VelocityVerlet::new(sys, h / 20.0).expect("valid");
-    bench_steps(g, "verlet_step", verlet(), s);
+    g.bench_steps("verlet_step", verlet(), s);
     let mut off = verlet();
     off.set_guards(Guards::off()).expect("valid");
-    bench_steps(g, "verlet_step_guards_off", off, s);
+    g.bench_steps("verlet_step_guards_off", off, s);
 }
 
 fn all(c: &mut Criterion) {

@@ -11,7 +11,6 @@
 use crate::experiments::peers::zs_methods::{zs_and_sylipn, PenaltyRun};
 use crate::experiments::peers::{self, fixed};
 use crate::experiments::urdf_arms::models::planar_arm3;
-use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
 use crate::experiments::work_precision::search::{Method, Outcome};
 use crate::reference::chain::outputs;
@@ -157,7 +156,7 @@ pub fn rigid<'a>(span: f64, n_out: usize) -> Vec<Method<'a>> {
     for (key, s) in peers::rapier::SUBSTEPS {
         methods.push(fixed(
             key,
-            leak(format!("rapier multibody, {s} substep(s)")),
+            crate::experiments::work_precision::leak(format!("rapier multibody, {s} substep(s)")),
             dt,
             // 10⁵ steps per simulated second at most: a run over T = 10 then costs seconds.
             1e-5,

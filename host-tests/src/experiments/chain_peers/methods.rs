@@ -5,7 +5,6 @@
 use crate::experiments::peers::zs_methods::{zs_and_sylipn, PenaltyRun};
 use crate::experiments::peers::{self, fixed};
 use crate::experiments::work_precision::chain::dop853_angles;
-use crate::experiments::work_precision::leak;
 use crate::experiments::work_precision::run_fixed;
 use crate::experiments::work_precision::search::{Method, Outcome};
 use crate::reference::chain::{angles_start, outputs};
@@ -122,7 +121,7 @@ pub fn rigid<'a, const C: usize, const D: usize>(
     for (key, s) in peers::rapier::SUBSTEPS {
         methods.push(fixed(
             key,
-            leak(format!("rapier multibody, {s} substep(s)")),
+            crate::experiments::work_precision::leak(format!("rapier multibody, {s} substep(s)")),
             dt,
             // 2·10⁴ steps per unit time at most: a run of the 40-chain then costs seconds.
             5e-5,
