@@ -230,7 +230,9 @@ pub trait Probe<T: Real, const N: usize> {
     /// Whether [`Probe::energy`] can return `Some`. A model without an energy lets the watch
     /// skip remembering the run's last state (only its time, for the clock).
     const HAS_ENERGY: bool = true;
-    /// Kinetic and potential energy `(K, V)` of `s`, when the dynamics conserve `K + V`.
+    /// Kinetic and potential energy `(K, V)` of `s`, when the dynamics conserve `K + V`. A
+    /// system's `K` is `(vᵀ(Mv))·½`, infinite from half the top of the scalar's range on: the
+    /// run guard refuses such a state as non-finite.
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)>;
     /// The constraint residual at `q`, when the model has constraints.
     fn residual(&self, q: &SVector<T, N>) -> Option<T>;
@@ -239,7 +241,10 @@ pub trait Probe<T: Real, const N: usize> {
 impl<T: Real, P: Potential<T, N>, const N: usize> Probe<T, N> for System<T, P, N> {
     #[inline]
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
-        Some((self.mass.kinetic(&s.v), self.potential.energy(&s.q)))
+        Some((
+            self.mass.kinetic_within_half_range(&s.v),
+            self.potential.energy(&s.q),
+        ))
     }
     #[inline]
     fn residual(&self, q: &SVector<T, N>) -> Option<T> {

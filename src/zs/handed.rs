@@ -45,7 +45,7 @@ where
     #[inline]
     fn energy(&self, s: &State<T, N>) -> Option<(T, T)> {
         match self.at(&s.q) {
-            Some(m) => Some((self.system.mass.kinetic(&s.v), m.energy)),
+            Some(m) => Some((self.system.mass.kinetic_within_half_range(&s.v), m.energy)),
             None => self.system.energy(s),
         }
     }
