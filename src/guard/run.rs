@@ -2,6 +2,7 @@
 //! run's reference energy, its energy scale and its stretched tier (see the [guard
 //! docs](super)).
 
+use super::bounds::{Bounds, ENERGY_RUN, ENERGY_STEP, RESIDUAL, VELOCITY_STEP};
 use super::{Guard, Guards, Probe};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -36,21 +37,6 @@ pub struct Watch<T: Real, const N: usize> {
     steps: u32,
 }
 
-/// [`Guards`] in the watch's compact form: every bound a `T` (zero when off) and which guards
-/// are on as bits of one word (an integer test per step instead of an `Option`'s tag per
-/// guard): five scalars and a word instead of five options, 24 B instead of 40 in `f32`. A word
-/// rather than a byte: the padding a byte leaves made the step's frame copy the watch with
-/// `memcpy` (40–48 B more stack in the Verlet scenarios).
-#[derive(Clone, Copy, Debug)]
-struct Bounds<T> {
-    residual: T,
-    energy_run: T,
-    energy_step: T,
-    velocity_step: T,
-    energy_scale: T,
-    on: u32,
-}
-
 /// Whether a run is going. A word, not a `bool`: its invalid values are the largest niche of an
 /// integrator that holds a watch, so `Option<integrator>` keeps its tag here, and a method
 /// written into an `Option` slot in place (`ZhangSkeel::new_in`) is not first assembled on
@@ -60,47 +46,6 @@ struct Bounds<T> {
 enum Running {
     No,
     Yes,
-}
-
-const RESIDUAL: u32 = 1;
-const ENERGY_RUN: u32 = 2;
-const ENERGY_STEP: u32 = 4;
-const VELOCITY_STEP: u32 = 8;
-const ENERGY_SCALE: u32 = 16;
-
-impl<T: Real> Bounds<T> {
-    fn of(g: Guards<T>) -> Self {
-        let or_zero = |b: Option<T>| b.unwrap_or(T::zero());
-        let bit = |b: Option<T>, bit: u32| if b.is_some() { bit } else { 0 };
-        Self {
-            residual: or_zero(g.residual),
-            energy_run: or_zero(g.energy_run),
-            energy_step: or_zero(g.energy_step),
-            velocity_step: or_zero(g.velocity_step),
-            energy_scale: or_zero(g.energy_scale),
-            on: bit(g.residual, RESIDUAL)
-                | bit(g.energy_run, ENERGY_RUN)
-                | bit(g.energy_step, ENERGY_STEP)
-                | bit(g.velocity_step, VELOCITY_STEP)
-                | bit(g.energy_scale, ENERGY_SCALE),
-        }
-    }
-
-    fn guards(&self) -> Guards<T> {
-        let on = |b: T, bit: u32| if self.on & bit != 0 { Some(b) } else { None };
-        Guards {
-            residual: on(self.residual, RESIDUAL),
-            energy_run: on(self.energy_run, ENERGY_RUN),
-            energy_step: on(self.energy_step, ENERGY_STEP),
-            velocity_step: on(self.velocity_step, VELOCITY_STEP),
-            energy_scale: on(self.energy_scale, ENERGY_SCALE),
-        }
-    }
-
-    #[inline(always)]
-    fn energy_on(&self) -> bool {
-        self.on & (ENERGY_RUN | ENERGY_STEP) != 0
-    }
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
