@@ -241,7 +241,8 @@ fn swap_entries<T>(v: &mut [T], i: usize, j: usize) {
     }
 }
 
-/// The dense strategy: forms `M + c·Hess V(q)` (`N×N`) and calls [`solve_symmetric`].
+/// The dense strategy: forms `M + c·Hess V(q)` (`N×N`) and solves it, for `N = 4` in `f64` by
+/// `2×2` blocks when it is clearly positive definite, otherwise by [`solve_symmetric`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Dense;
 
@@ -258,6 +259,9 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         let mut a = SMatrix::zeros();
         mass.add_to(&mut a);
         potential.add_hessian(q, c, &mut a);
+        if super::spd4_solve_in_place(&a, x) {
+            return Ok(());
+        }
         solve_symmetric_in_place(&mut a, x)
     }
 

@@ -49,15 +49,16 @@
 //! oscillation against one step's dissipation — measured in `reproduce forcing`
 //! (`damping.monotone.*`, see [`crate::forcing`]).
 //!
-//! **Solver.** The damped solve is dense (`LDLᵀ`, LU fallback, as [`Dense`]); a banded `C`
-//! with the banded strategy is not provided.
+//! **Solver.** The damped solve is dense and solves as [`Dense`] does (`2×2` blocks for `N = 4`
+//! in `f64`, `LDLᵀ` otherwise, LU fallback), so zero damping is the undamped method bit for
+//! bit; a banded `C` with the banded strategy is not provided.
 
 use super::member::LinearlyImplicit;
 use super::{Fsal, ZsFamily};
 #[cfg(doc)]
 use super::{StiffSylipn, Sylipn, ZhangSkeel};
 use crate::driver::{Method, Wrapper};
-use crate::linalg::{all_finite, solve_symmetric_in_place, Dense};
+use crate::linalg::{all_finite, solve_symmetric_in_place, spd4_solve_in_place, Dense};
 use crate::model::{Hessian as _, Potential, System};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
@@ -105,7 +106,7 @@ where
 
 /// The force `f` of `member` at `x` for step size squared `h2` into `out`, with the damping in
 /// its linear system: `rhs = −C w` (`w` the known velocity) added to `−∇V`, `c_h = ½h C` added
-/// into the matrix (`None`: nothing added); the dense solve (`LDLᵀ`, LU fallback).
+/// into the matrix (`None`: nothing added); the dense solve of [`Dense`].
 ///
 /// # Errors
 /// [`StepError::Singular`] / [`StepError::NonFiniteResult`] from the solve.
@@ -137,7 +138,9 @@ fn damped_force<T: Real, P: Potential<T, N>, const N: usize, M: LinearlyImplicit
     if let Some(c) = c_h {
         a += c;
     }
-    solve_symmetric_in_place(&mut a, out)?;
+    if !spd4_solve_in_place(&a, out) {
+        solve_symmetric_in_place(&mut a, out)?;
+    }
     member.correct(system, x, h2, out);
     Ok(())
 }
