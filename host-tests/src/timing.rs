@@ -142,9 +142,9 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
 /// each used less than 2 % of their wall-clock time (a 3 ms sleep uses about 0.6 %), after at
 /// least 20 `min_sample` of wall-clock time in all, and such a closure is measured at the
 /// (small) CPU time it really uses instead of hanging the measurement. A computing closure on
-/// a loaded machine gets far more than 2 % of a core over a batch, so one preemption during one of the first, tiny
-/// batches does not stop its growth (a batch of one call preempted for 40 ms used to end the
-/// calibration there, and the closure was then timed one call per sample).
+/// a loaded machine gets far more than 2 % of a core over a batch, so one preemption during one
+/// of the first, tiny batches does not stop its growth (stopping there would time the closure
+/// one call per sample).
 fn calibrate(f: &mut dyn FnMut(), min_sample: f64) -> (usize, bool) {
     let mut n = 1usize;
     let start = Instant::now();
