@@ -1,6 +1,7 @@
 //! Unit tests of the SO(3) methods and their model.
 
 use super::*;
+use nalgebra::Rotation3;
 
 #[test]
 fn hat_is_the_cross_product_and_vee_inverts_it() {
