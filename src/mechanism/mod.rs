@@ -127,6 +127,7 @@
 //! (one more than the builder's capacity). All are [`ConfigError`]s.
 
 mod body;
+mod body_nodes;
 mod body_state;
 mod builder;
 mod forces;
