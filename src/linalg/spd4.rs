@@ -1,5 +1,5 @@
-//! The symmetric positive definite solve of the dense strategy for `N = 4` in f64, by `2×2`
-//! blocks.
+//! The dense strategy's solve dispatch ([`solve_dense_in_place`]) and its symmetric positive
+//! definite solve for `N = 4` in f64, by `2×2` blocks.
 //!
 //! `A = [[P, Qᵀ], [Q, R]]`: `P⁻¹` and the Schur complement `S = R − Q P⁻¹ Qᵀ` are inverted
 //! through their determinants, the complement formed scaled by `det P`, so the solve waits on one
@@ -9,9 +9,27 @@
 //! `S` are positive definite, and the result agrees with
 //! [`solve_symmetric`](super::solve_symmetric) to rounding (relative `≈ κ(A)·ε`).
 
-use super::{all_finite, pivot_floor, zero_if_finite};
-use crate::Real;
+use super::{all_finite, pivot_floor, solve_symmetric_in_place, zero_if_finite};
+use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
+
+/// The dense strategy's solve of `A x = b` for a symmetric `A` (lower triangle read), in place:
+/// by `2×2` blocks ([`spd4_solve_in_place`]) when `N = 4` in f64 and `A` is clearly positive
+/// definite, otherwise by [`solve_symmetric_in_place`] (`LDLᵀ`, LU when indefinite), which
+/// overwrites `a` with its factors. `x` holds `b` on entry and the solution on success.
+///
+/// # Errors
+/// As [`solve_symmetric`](super::solve_symmetric).
+#[inline]
+pub(crate) fn solve_dense_in_place<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    if spd4_solve_in_place(a, x) {
+        return Ok(());
+    }
+    solve_symmetric_in_place(a, x)
+}
 
 /// Whether `x` is positive and finite (a NaN fails `x > 0`, an infinity `x − x = 0`).
 #[inline(always)]
