@@ -18,16 +18,39 @@ use nalgebra::{SMatrix, SVector};
 /// definite, otherwise by [`solve_symmetric_in_place`] (`LDLᵀ`, LU when indefinite), which
 /// overwrites `a` with its factors. `x` holds `b` on entry and the solution on success.
 ///
+/// Where the block solve applies it is inlined into the caller and the generic solve is called
+/// out of line (a cold path there): the step's force solve stays one small straight-line body
+/// in every binary, whatever else the binary solves.
+///
 /// # Errors
 /// As [`solve_symmetric`](super::solve_symmetric).
-#[inline]
+#[inline(always)]
 pub(crate) fn solve_dense_in_place<T: Real, const N: usize>(
     a: &mut SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
 ) -> Result<(), StepError> {
+    if !blocks_apply::<T, N>() {
+        return solve_symmetric_in_place(a, x);
+    }
     if spd4_solve_in_place(a, x) {
         return Ok(());
     }
+    solve_symmetric_cold(a, x)
+}
+
+/// Whether the block solve applies: `N = 4` in f64 (see [`spd4_solve_in_place`]).
+#[inline(always)]
+fn blocks_apply<T: Real, const N: usize>() -> bool {
+    N == 4 && T::default_epsilon() < T::lit(1e-10)
+}
+
+/// [`solve_symmetric_in_place`] out of line, for what the block solve leaves open.
+#[cold]
+#[inline(never)]
+fn solve_symmetric_cold<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
     solve_symmetric_in_place(a, x)
 }
 
@@ -51,7 +74,7 @@ fn positive<T: Real>(x: T) -> bool {
 /// right-hand side `det P · (b₂₃ − Q P⁻¹ b₀₁) = det P · b₂₃ − Q adj(P) b₀₁`: the solve waits on
 /// one division (`1 / det S'`), the other (`1 / det P`, for `x₀₁ = P⁻¹ b₀₁ − (Q P⁻¹)ᵀ x₂₃`) runs
 /// beside it.
-#[inline]
+#[inline(always)]
 pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     a: &SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
@@ -60,7 +83,7 @@ pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     // instruction), `LDLᵀ` costs fewer instructions than the block solve (1,541 against 1,708
     // per Z&S double-pendulum step on a Cortex-M4F), and f32 results stay those of `LDLᵀ` on
     // every target.
-    if N != 4 || T::default_epsilon() > T::lit(1e-10) {
+    if !blocks_apply::<T, N>() {
         return false;
     }
     // Column-major, m[j][i] = A[i, j]; the lower triangle (i ≥ j).
