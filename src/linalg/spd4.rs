@@ -68,12 +68,15 @@ fn positive<T: Real>(x: T) -> bool {
 /// block factorisation not positive and finite); one near `LDLᵀ`'s singularity test (the pivots
 /// of `A = L D Lᵀ` are `D = (a₀₀, det P / a₀₀, s₀₀, det S / s₀₀)`, and `LDLᵀ` refuses
 /// `Dⱼ ≤ 4ε·max D`; this path leaves `Dⱼ ≤ 8ε·max D` to it, a margin for the two evaluations'
-/// rounding); and a result that is not finite (an intermediate over- or underflowing).
+/// rounding, and compares the pivots scaled by `a₀₀ · det P · s'₀₀`, so a matrix whose scaled
+/// pivots over- or underflow is left too: for entries of one size, beyond about 10⁴⁴ or below
+/// 10⁻⁴⁴); and a result that is not finite (an intermediate over- or underflowing).
 ///
 /// The Schur complement is formed scaled, `S' = det P · S = det P · R − Q adj(P) Qᵀ`, with the
 /// right-hand side `det P · (b₂₃ − Q P⁻¹ b₀₁) = det P · b₂₃ − Q adj(P) b₀₁`: the solve waits on
 /// one division (`1 / det S'`), the other (`1 / det P`, for `x₀₁ = P⁻¹ b₀₁ − (Q P⁻¹)ᵀ x₂₃`) runs
-/// beside it.
+/// beside it, and all but one product and one difference of each unknown are formed before it
+/// ends (`x = t / det S'`, `x₀₁ = z − (Wᵀ t) / det S'`).
 #[inline(always)]
 pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     a: &SMatrix<T, N, N>,
