@@ -259,10 +259,7 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         let mut a = SMatrix::zeros();
         mass.add_to(&mut a);
         potential.add_hessian(q, c, &mut a);
-        if super::spd4_solve_in_place(&a, x) {
-            return Ok(());
-        }
-        solve_symmetric_in_place(&mut a, x)
+        super::solve_dense_in_place(&mut a, x)
     }
 
     /// The gradient and the matrix in one pass ([`Hessian::gradient_add_hessian`]); for
@@ -284,9 +281,7 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for Dense {
         for i in 0..N {
             x[i] = -x[i];
         }
-        if !super::spd4_solve_in_place(&a, x) {
-            solve_symmetric_in_place(&mut a, x)?;
-        }
+        super::solve_dense_in_place(&mut a, x)?;
         Ok(measured)
     }
 }

@@ -40,7 +40,7 @@ pub use dense_kept::DenseKept;
 pub(crate) use jacobi::symmetric_eigen_in_place;
 pub use jacobi::{symmetric_eigen, Eigen, MAX_SWEEPS};
 pub(crate) use ldlt9::{ldlt9_in_place, ldlt9_solve};
-pub(crate) use spd4::spd4_solve_in_place;
+pub(crate) use spd4::solve_dense_in_place;
 pub(crate) use unroll::each;
 
 use crate::model::{Hessian, Mass, Measured};

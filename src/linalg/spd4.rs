@@ -1,5 +1,5 @@
-//! The symmetric positive definite solve of the dense strategy for `N = 4` in f64, by `2×2`
-//! blocks.
+//! The dense strategy's solve dispatch ([`solve_dense_in_place`]) and its symmetric positive
+//! definite solve for `N = 4` in f64, by `2×2` blocks.
 //!
 //! `A = [[P, Qᵀ], [Q, R]]`: `P⁻¹` and the Schur complement `S = R − Q P⁻¹ Qᵀ` are inverted
 //! through their determinants, the complement formed scaled by `det P`, so the solve waits on one
@@ -9,9 +9,50 @@
 //! `S` are positive definite, and the result agrees with
 //! [`solve_symmetric`](super::solve_symmetric) to rounding (relative `≈ κ(A)·ε`).
 
-use super::{all_finite, pivot_floor, zero_if_finite};
-use crate::Real;
+use super::{all_finite, pivot_floor, solve_symmetric_in_place, zero_if_finite};
+use crate::{Real, StepError};
 use nalgebra::{SMatrix, SVector};
+
+/// The dense strategy's solve of `A x = b` for a symmetric `A` (lower triangle read), in place:
+/// by `2×2` blocks ([`spd4_solve_in_place`]) when `N = 4` in f64 and `A` is clearly positive
+/// definite, otherwise by [`solve_symmetric_in_place`] (`LDLᵀ`, LU when indefinite), which
+/// overwrites `a` with its factors. `x` holds `b` on entry and the solution on success.
+///
+/// Where the block solve applies it is inlined into the caller and the generic solve is called
+/// out of line (a cold path there): the step's force solve stays one small straight-line body
+/// in every binary, whatever else the binary solves.
+///
+/// # Errors
+/// As [`solve_symmetric`](super::solve_symmetric).
+#[inline(always)]
+pub(crate) fn solve_dense_in_place<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    if !blocks_apply::<T, N>() {
+        return solve_symmetric_in_place(a, x);
+    }
+    if spd4_solve_in_place(a, x) {
+        return Ok(());
+    }
+    solve_symmetric_cold(a, x)
+}
+
+/// Whether the block solve applies: `N = 4` in f64 (see [`spd4_solve_in_place`]).
+#[inline(always)]
+fn blocks_apply<T: Real, const N: usize>() -> bool {
+    N == 4 && T::default_epsilon() < T::lit(1e-10)
+}
+
+/// [`solve_symmetric_in_place`] out of line, for what the block solve leaves open.
+#[cold]
+#[inline(never)]
+fn solve_symmetric_cold<T: Real, const N: usize>(
+    a: &mut SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) -> Result<(), StepError> {
+    solve_symmetric_in_place(a, x)
+}
 
 /// Whether `x` is positive and finite (a NaN fails `x > 0`, an infinity `x − x = 0`).
 #[inline(always)]
@@ -27,13 +68,16 @@ fn positive<T: Real>(x: T) -> bool {
 /// block factorisation not positive and finite); one near `LDLᵀ`'s singularity test (the pivots
 /// of `A = L D Lᵀ` are `D = (a₀₀, det P / a₀₀, s₀₀, det S / s₀₀)`, and `LDLᵀ` refuses
 /// `Dⱼ ≤ 4ε·max D`; this path leaves `Dⱼ ≤ 8ε·max D` to it, a margin for the two evaluations'
-/// rounding); and a result that is not finite (an intermediate over- or underflowing).
+/// rounding, and compares the pivots scaled by `a₀₀ · det P · s'₀₀`, so a matrix whose scaled
+/// pivots over- or underflow is left too: for entries of one size, beyond about 10⁴⁴ or below
+/// 10⁻⁴⁴); and a result that is not finite (an intermediate over- or underflowing).
 ///
 /// The Schur complement is formed scaled, `S' = det P · S = det P · R − Q adj(P) Qᵀ`, with the
 /// right-hand side `det P · (b₂₃ − Q P⁻¹ b₀₁) = det P · b₂₃ − Q adj(P) b₀₁`: the solve waits on
 /// one division (`1 / det S'`), the other (`1 / det P`, for `x₀₁ = P⁻¹ b₀₁ − (Q P⁻¹)ᵀ x₂₃`) runs
-/// beside it.
-#[inline]
+/// beside it, and all but one product and one difference of each unknown are formed before it
+/// ends (`x = t / det S'`, `x₀₁ = z − (Wᵀ t) / det S'`).
+#[inline(always)]
 pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     a: &SMatrix<T, N, N>,
     x: &mut SVector<T, N>,
@@ -42,7 +86,7 @@ pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     // instruction), `LDLᵀ` costs fewer instructions than the block solve (1,541 against 1,708
     // per Z&S double-pendulum step on a Cortex-M4F), and f32 results stay those of `LDLᵀ` on
     // every target.
-    if N != 4 || T::default_epsilon() > T::lit(1e-10) {
+    if !blocks_apply::<T, N>() {
         return false;
     }
     // Column-major, m[j][i] = A[i, j]; the lower triangle (i ≥ j).
@@ -66,37 +110,49 @@ pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
     if !(positive(s00) && positive(det_s)) {
         return false;
     }
-    // LDLᵀ's pivots, S' = det P · S: (a₀₀, det P / a₀₀, s'₀₀ / det P, det S' / (det P · s'₀₀)).
-    let d = [a00, det_p / a00, s00 / det_p, det_s / (det_p * s00)];
+    // LDLᵀ's pivots, S' = det P · S: (a₀₀, det P / a₀₀, s'₀₀ / det P, det S' / (det P · s'₀₀)),
+    // compared scaled by the positive a₀₀ · det P · s'₀₀: no division waits beside `1 / det S'`
+    // (a scaled pivot that over- or underflows leaves the matrix to `LDLᵀ`).
+    let e = [
+        (a00 * a00) * (det_p * s00),
+        (det_p * det_p) * s00,
+        (a00 * s00) * s00,
+        a00 * det_s,
+    ];
     let mut max = T::zero();
-    for &dj in &d {
-        if dj > max {
-            max = dj;
+    for &ej in &e {
+        if ej > max {
+            max = ej;
         }
     }
     let floor = pivot_floor(4, max) * T::lit(2.0);
     let mut near = false;
-    for &dj in &d {
-        near |= dj <= floor || !dj.finite();
+    for &ej in &e {
+        near |= ej <= floor || !ej.finite();
     }
     if near {
         return false;
     }
     let y = &mut x.data.0[0];
     let (b0, b1, b2, b3) = (y[0], y[1], y[2], y[3]);
-    // x₂₃ = S'⁻¹ (det P · b₂₃ − U b₀₁) = adj(S') r / det S'.
+    // x₂₃ = S'⁻¹ (det P · b₂₃ − U b₀₁) = adj(S') r / det S' = t / det S'.
     let r2 = det_p * b2 - (u00 * b0 + u01 * b1);
     let r3 = det_p * b3 - (u10 * b0 + u11 * b1);
-    let inv_s = T::one() / det_s;
-    let x2 = (s11 * r2 - s10 * r3) * inv_s;
-    let x3 = (s00 * r3 - s10 * r2) * inv_s;
-    // x₀₁ = P⁻¹ b₀₁ − Wᵀ x₂₃ with W = Q P⁻¹ = U / det P.
+    let t2 = s11 * r2 - s10 * r3;
+    let t3 = s00 * r3 - s10 * r2;
+    // x₀₁ = P⁻¹ b₀₁ − Wᵀ x₂₃ with W = Q P⁻¹ = U / det P, as z − (Wᵀ t) / det S': everything but
+    // the last product and difference is formed while `1 / det S'` is under way.
     let inv_p = T::one() / det_p;
     let (w00, w01, w10, w11) = (u00 * inv_p, u01 * inv_p, u10 * inv_p, u11 * inv_p);
     let z0 = (a11 * b0 - a10 * b1) * inv_p;
     let z1 = (a00 * b1 - a10 * b0) * inv_p;
-    let x0 = z0 - (w00 * x2 + w10 * x3);
-    let x1 = z1 - (w01 * x2 + w11 * x3);
+    let p0 = w00 * t2 + w10 * t3;
+    let p1 = w01 * t2 + w11 * t3;
+    let inv_s = T::one() / det_s;
+    let x2 = t2 * inv_s;
+    let x3 = t3 * inv_s;
+    let x0 = z0 - p0 * inv_s;
+    let x1 = z1 - p1 * inv_s;
     if !all_finite(&[x0, x1, x2, x3]) {
         return false;
     }
@@ -109,7 +165,7 @@ pub(crate) fn spd4_solve_in_place<T: Real, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::spd4_solve_in_place;
+    use super::{solve_dense_in_place, spd4_solve_in_place};
     use crate::linalg::{solve_symmetric, symmetric_eigen};
     use nalgebra::{SMatrix, SVector};
 
@@ -195,7 +251,9 @@ mod tests {
         let mut nan = SMatrix::<f64, 4, 4>::identity();
         nan[(2, 1)] = f64::NAN;
         let huge = SMatrix::<f64, 4, 4>::identity() * 1e160;
-        let cases = [indefinite, rank3, near, nan, huge];
+        // Finite determinants (det S' = 10²⁷⁰) but scaled pivots beyond the range.
+        let scaled = SMatrix::<f64, 4, 4>::identity() * 1e45;
+        let cases = [indefinite, rank3, near, nan, huge, scaled];
         for (k, a) in cases.iter().enumerate() {
             let mut y = b;
             assert!(!spd4_solve_in_place(a, &mut y), "case {k} solved");
@@ -209,5 +267,40 @@ mod tests {
         // The generic solve then decides: LU for the indefinite one, `Singular` for rank 3.
         assert!(solve_symmetric(indefinite, &b).is_ok());
         assert!(solve_symmetric(rank3, &b).is_err());
+    }
+
+    /// The dispatch: the block solve's result, bit for bit, where it applies (f64, `N = 4`,
+    /// clearly positive definite), `solve_symmetric`'s, bit for bit, everywhere else (f32, other
+    /// sizes, the cases the block solve leaves open).
+    #[test]
+    fn dispatch_is_blocks_then_the_generic_solve() {
+        let mut s = Stream(5);
+        let b = SVector::<f64, 4>::new(1.0, -2.0, 0.5, 3.0);
+        for k in 0..20 {
+            let a = spd(&mut s, [1.0, 1e-3][k % 2], 2.0);
+            let (mut x, mut y) = (b, b);
+            assert!(spd4_solve_in_place(&a, &mut x));
+            solve_dense_in_place(&mut a.clone(), &mut y).expect("positive definite");
+            assert_eq!(x, y, "matrix {k}");
+            let a32 = a.map(|v| v as f32);
+            let b32 = b.map(|v| v as f32);
+            let mut y32 = b32;
+            solve_dense_in_place(&mut a32.clone(), &mut y32).expect("positive definite");
+            assert_eq!(y32, solve_symmetric(a32, &b32).expect("positive definite"));
+        }
+        let scaled = SMatrix::<f64, 4, 4>::identity() * 1e45;
+        let mut y = b;
+        solve_dense_in_place(&mut scaled.clone(), &mut y).expect("positive definite");
+        assert_eq!(y, solve_symmetric(scaled, &b).expect("positive definite"));
+        assert!((y * 1e45 - b).amax() <= 4.0 * f64::EPSILON * b.amax());
+        let indefinite = SMatrix::from_diagonal(&SVector::from([2.0, 1.0, -1.0, 3.0]));
+        let mut y = b;
+        solve_dense_in_place(&mut indefinite.clone(), &mut y).expect("regular");
+        assert_eq!(y, solve_symmetric(indefinite, &b).expect("regular"));
+        let a3 = SMatrix::<f64, 3, 3>::new(4.0, 1.0, 0.5, 1.0, 3.0, 0.2, 0.5, 0.2, 2.0);
+        let b3 = SVector::<f64, 3>::new(1.0, 2.0, 3.0);
+        let mut y3 = b3;
+        solve_dense_in_place(&mut a3.clone(), &mut y3).expect("positive definite");
+        assert_eq!(y3, solve_symmetric(a3, &b3).expect("positive definite"));
     }
 }

@@ -320,8 +320,10 @@ where
     /// the same sums in the same order as [`Potential::gradient`], [`Hessian::add_hessian`],
     /// [`Potential::energy`] and [`Potential::constraint_residual`]; the last two are handed
     /// over when the constraint gives its residual from its values
-    /// ([`Constraint::residual_of_values`]).
-    #[inline]
+    /// ([`Constraint::residual_of_values`]). Always inlined on a workstation, where it is the
+    /// first half of the step's force solve; a bare-metal build does not use it in a step.
+    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[cfg_attr(target_os = "none", inline)]
     fn gradient_add_hessian(
         &self,
         q: &SVector<T, N>,

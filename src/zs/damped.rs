@@ -58,7 +58,7 @@ use super::{Fsal, ZsFamily};
 #[cfg(doc)]
 use super::{StiffSylipn, Sylipn, ZhangSkeel};
 use crate::driver::{Method, Wrapper};
-use crate::linalg::{all_finite, solve_symmetric_in_place, spd4_solve_in_place, Dense};
+use crate::linalg::{all_finite, solve_dense_in_place, Dense};
 use crate::model::{Hessian as _, Potential, System};
 use crate::sealed;
 use crate::{ConfigError, Real, State, StepError};
@@ -138,9 +138,7 @@ fn damped_force<T: Real, P: Potential<T, N>, const N: usize, M: LinearlyImplicit
     if let Some(c) = c_h {
         a += c;
     }
-    if !spd4_solve_in_place(&a, out) {
-        solve_symmetric_in_place(&mut a, out)?;
-    }
+    solve_dense_in_place(&mut a, out)?;
     member.correct(system, x, h2, out);
     Ok(())
 }
