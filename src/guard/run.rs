@@ -121,16 +121,22 @@ impl<T: Real, const N: usize> Watch<T, N> {
 
     /// Whether `state` continues the run: it is the state this watch committed last (all of
     /// it when the run's energy is tracked, its time otherwise — the clock's compensation is
-    /// all that then carries over).
+    /// all that then carries over). Both states are finite, so the components are equal when
+    /// the sum of their distances is zero (a sum of non-negative terms is zero only when each
+    /// is, and the difference of two finite values only when they are equal): one pass without
+    /// a branch.
     #[inline]
     fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
-        let mut same = self.running == Running::Yes && self.last.t == state.t;
+        if self.running != Running::Yes {
+            return false;
+        }
+        let mut apart = (self.last.t - state.t).abs();
         if tracked {
             for i in 0..N {
-                same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+                apart += (self.last.q[i] - state.q[i]).abs() + (self.last.v[i] - state.v[i]).abs();
             }
         }
-        same
+        apart == T::zero()
     }
 
     /// The state guards of [`Watch::commit`] after the energy guards: the constraint residual
@@ -174,7 +180,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// watch are unchanged. Called by the step driver ([`crate::driver`]) only.
     ///
     /// # Errors
-    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
+    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`]
+    /// (the energy guards before the residual and velocity guards).
     #[inline]
     pub(crate) fn commit<P: Probe<T, N>>(
         &mut self,
@@ -189,21 +196,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let tracked = P::HAS_ENERGY && self.bounds.energy_on();
         let cont = self.continues(state, tracked);
-        // Kahan summation of the clock, compensation carried over the run.
-        let y = h - if cont { self.clock_c } else { T::zero() };
-        let t = state.t + y;
-        let dt = t - state.t;
-        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
-            return Err(StepError::ClockStalled);
-        }
-        let c = dt - y;
-        let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
-        let mut tier_scale = self.tier_scale;
-        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
-        let (mut k_start, mut k_max, mut stretched_above, mut level) =
-            (self.k_start, self.k_max, self.stretched_above, self.level);
-        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
-        let mut n = self.steps.saturating_add(1);
+        let (t, c) = self.advance_clock(state.t, h, cont)?;
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while the mechanism is stretched.
         let residual = if self.bounds.on & RESIDUAL != 0 {
@@ -211,114 +204,12 @@ impl<T: Real, const N: usize> Watch<T, N> {
         } else {
             None
         };
+        let held = self.check_residual_and_velocity(state, next, residual);
         if self.bounds.energy_on() {
-            if let Some((k1, v1)) = probe.energy(next) {
-                let e0 = if cont {
-                    e_ref += exchanged;
-                    self.e_last + exchanged
-                } else if let Some((k0, v0)) = probe.energy(state) {
-                    e_ref = k0 + v0;
-                    (v_lo, v_hi, k_start, k_max) = (v0, v0, k0, k0);
-                    // A start off its constraint releases what it stores: only a stretch
-                    // beyond the start's counts as one.
-                    let b = self.bounds.residual;
-                    stretched_above = if self.bounds.on & RESIDUAL != 0 {
-                        let at = b * T::lit(STRETCHED_AT);
-                        match probe.residual(&state.q) {
-                            Some(r0) if r0 > at => r0,
-                            _ => at,
-                        }
-                    } else {
-                        T::zero()
-                    };
-                    n = 1;
-                    scale = start_scale(k0, v0, self.bounds.energy_scale);
-                    tier_scale = scale;
-                    // A start whose energy overflowed cannot be bounded: refused here rather
-                    // than passed by comparisons with infinity or NaN (a running run's
-                    // reference and scale stay finite: every committed energy is).
-                    if !(e_ref.finite() && scale.finite()) {
-                        return Err(StepError::Diverged {
-                            guard: Guard::EnergyRun,
-                        });
-                    }
-                    e_ref += exchanged;
-                    level = round_off(e_ref);
-                    e_ref
-                } else {
-                    return Err(StepError::NonFiniteResult);
-                };
-                e1 = k1 + v1;
-                if !e1.finite() {
-                    return Err(StepError::NonFiniteResult);
-                }
-                // The scale grows with the kinetic energy reached and the range of the
-                // potential seen: both differences, blind to the origin of `V` and of `q`
-                // (`scale ≥ k_max`: one comparison in the common case).
-                if k1 > k_max {
-                    k_max = k1;
-                    if k1 > scale {
-                        scale = k1;
-                    }
-                }
-                if v1 < v_lo {
-                    v_lo = v1;
-                    if v_hi - v_lo > scale {
-                        scale = v_hi - v_lo;
-                    }
-                } else if v1 > v_hi {
-                    v_hi = v1;
-                    if v_hi - v_lo > scale {
-                        scale = v_hi - v_lo;
-                    }
-                }
-                let stretched =
-                    n >= TIER_FROM && matches!(residual, Some(res) if res > stretched_above);
-                let r = self.bounds.energy_run;
-                if self.bounds.on & ENERGY_RUN != 0 {
-                    // The common case (well inside the stretched tier's bound, and energies
-                    // resolvable against the scale) costs a subtraction, two products and two
-                    // comparisons; the rest is `run_bound_holds`.
-                    let drift = (e1 - e_ref).abs();
-                    // `S_u ≤ S`: the stretched tier's bound is the tightest.
-                    let tier = r * tier_scale;
-                    if drift * T::lit(1.0 / STRETCHED_SHARE) > tier || level > scale {
-                        let magnitude = e1.abs() + e_ref.abs();
-                        let run = Run {
-                            k_start,
-                            k_max,
-                            n,
-                            below: e1 < e_ref,
-                        };
-                        let bound = if stretched { tier } else { r * scale };
-                        if !run_bound_holds(drift, bound, scale, level, run, stretched, magnitude) {
-                            return Err(StepError::Diverged {
-                                guard: Guard::EnergyRun,
-                            });
-                        }
-                    }
-                }
-                // The next step's `S_u`: no more than the scale before it, which a diverging step
-                // would grow to vouch for itself.
-                tier_scale = if !stretched {
-                    scale
-                } else {
-                    let grown = tier_scale * T::lit(TIER_GROWTH);
-                    if grown < scale {
-                        grown
-                    } else {
-                        scale
-                    }
-                };
-                let r = self.bounds.energy_step;
-                if self.bounds.on & ENERGY_STEP != 0 && (e1 - e0).abs() > r * scale {
-                    return Err(StepError::Diverged {
-                        guard: Guard::EnergyStep,
-                    });
-                }
-            }
+            self.judge_energy(state, next, exchanged, cont, residual, held, probe)?;
+        } else {
+            held?;
         }
-        self.check_residual_and_velocity(state, next, residual)?;
         state.t = t;
         state.q = next.q;
         state.v = next.v;
@@ -329,19 +220,316 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         self.running = Running::Yes;
         self.clock_c = c;
-        self.e_last = e1;
-        self.e_ref = e_ref;
-        self.v_lo = v_lo;
-        self.v_hi = v_hi;
-        self.k_start = k_start;
-        self.k_max = k_max;
-        self.stretched_above = stretched_above;
-        self.level = level;
-        self.scale = scale;
-        self.tier_scale = tier_scale;
-        self.steps = n;
         Ok(())
     }
+
+    /// The compensated clock after a step of `h` from `t0`: the new time and its compensation
+    /// (Kahan summation, the compensation carried over the run when `cont`).
+    ///
+    /// # Errors
+    /// [`StepError::ClockStalled`] when the time does not advance by `h` to within half of it.
+    #[inline(always)]
+    fn advance_clock(&self, t0: T, h: T, cont: bool) -> Result<(T, T), StepError> {
+        let y = h - if cont { self.clock_c } else { T::zero() };
+        let t = t0 + y;
+        let dt = t - t0;
+        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
+            return Err(StepError::ClockStalled);
+        }
+        Ok((t, dt - y))
+    }
+
+    /// The energy guards of [`Watch::commit`] on `next` (from `state`, continuing the run when
+    /// `cont`, `residual` the residual of `next`), then `held` (the residual and velocity
+    /// guards' verdict); when every guard holds, the run's memory moves to the step. Only what
+    /// changed is written: a step of a continuing run writes its energy, its number and the
+    /// stretched tier's scale, and its scale and ranges only when they grew.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::Diverged`], `held`'s error.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn judge_energy<P: Probe<T, N>>(
+        &mut self,
+        state: &State<T, N>,
+        next: &State<T, N>,
+        exchanged: T,
+        cont: bool,
+        residual: Option<T>,
+        held: Result<(), StepError>,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        let Some((k1, v1)) = probe.energy(next) else {
+            return held;
+        };
+        if !cont {
+            return self.start_run(state, (k1, v1), exchanged, residual, held, probe);
+        }
+        let mut e_ref = self.e_ref;
+        // Adding a zero moves nothing the guards compare (`−0 + 0` is `+0`): a conservative
+        // method, whose `exchanged` is the literal zero, skips the addition.
+        let moved = exchanged != T::zero();
+        if moved {
+            e_ref += exchanged;
+        }
+        let mut m = Memory {
+            e_ref,
+            v_lo: self.v_lo,
+            v_hi: self.v_hi,
+            k_max: self.k_max,
+            scale: self.scale,
+            tier_scale: self.tier_scale,
+            n: self.steps.saturating_add(1),
+        };
+        let fixed = Fixed {
+            k0: self.k_start,
+            e0: self.e_last,
+            stretched_above: self.stretched_above,
+            level: self.level,
+        };
+        let (e1, grew) = self.judge(&mut m, (k1, v1), exchanged, residual, fixed)?;
+        held?;
+        self.e_last = e1;
+        self.steps = m.n;
+        self.tier_scale = m.tier_scale;
+        if moved {
+            self.e_ref = m.e_ref;
+        }
+        if grew {
+            self.v_lo = m.v_lo;
+            self.v_hi = m.v_hi;
+            self.k_max = m.k_max;
+            self.scale = m.scale;
+        }
+        Ok(())
+    }
+
+    /// [`Watch::judge_energy`] at the first step of a run: the run starts at `state` (its
+    /// energies, scale and stretch), and the step to `next` (energies `(k1, v1)`) is judged
+    /// against that start.
+    ///
+    /// # Errors
+    /// As [`Watch::judge_energy`]; [`StepError::NonFiniteResult`] also when the probe has no
+    /// energy at `state`, [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's
+    /// energy overflowed.
+    #[cold]
+    #[inline(never)]
+    fn start_run<P: Probe<T, N>>(
+        &mut self,
+        state: &State<T, N>,
+        (k1, v1): (T, T),
+        exchanged: T,
+        residual: Option<T>,
+        held: Result<(), StepError>,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        let Some((k0, v0)) = probe.energy(state) else {
+            return Err(StepError::NonFiniteResult);
+        };
+        let e0 = k0 + v0;
+        let scale = start_scale(k0, v0, self.bounds.energy_scale);
+        // A start whose energy overflowed cannot be bounded: refused here rather than passed by
+        // comparisons with infinity or NaN (a running run's reference and scale stay finite:
+        // every committed energy is).
+        if !(e0.finite() && scale.finite()) {
+            return Err(StepError::Diverged {
+                guard: Guard::EnergyRun,
+            });
+        }
+        // A start off its constraint releases what it stores: only a stretch beyond the
+        // start's counts as one.
+        let stretched_above = if self.bounds.on & RESIDUAL != 0 {
+            let at = self.bounds.residual * T::lit(STRETCHED_AT);
+            match probe.residual(&state.q) {
+                Some(r0) if r0 > at => r0,
+                _ => at,
+            }
+        } else {
+            T::zero()
+        };
+        let e_ref = e0 + exchanged;
+        let level = round_off(e_ref);
+        let mut m = Memory {
+            e_ref,
+            v_lo: v0,
+            v_hi: v0,
+            k_max: k0,
+            scale,
+            tier_scale: scale,
+            n: 1,
+        };
+        let fixed = Fixed {
+            k0,
+            e0,
+            stretched_above,
+            level,
+        };
+        let (e1, _) = self.judge(&mut m, (k1, v1), exchanged, residual, fixed)?;
+        held?;
+        self.e_last = e1;
+        self.e_ref = m.e_ref;
+        self.v_lo = m.v_lo;
+        self.v_hi = m.v_hi;
+        self.k_start = k0;
+        self.k_max = m.k_max;
+        self.stretched_above = stretched_above;
+        self.level = level;
+        self.scale = m.scale;
+        self.tier_scale = m.tier_scale;
+        self.steps = m.n;
+        Ok(())
+    }
+
+    /// The energy guards on a step with energies `(k1, v1)` of a run whose memory before it is
+    /// `m`: `m` moves to the step (its scale grows, the stretched tier's scale for the next
+    /// step); returns the step's energy and whether the scale or a range grew.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::Diverged`] ([`Guard::EnergyRun`],
+    /// [`Guard::EnergyStep`]).
+    #[inline(always)]
+    fn judge(
+        &self,
+        m: &mut Memory<T>,
+        (k1, v1): (T, T),
+        exchanged: T,
+        residual: Option<T>,
+        fixed: Fixed<T>,
+    ) -> Result<(T, bool), StepError> {
+        let e1 = k1 + v1;
+        if !e1.finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        let grew = m.grow_scale(k1, v1);
+        let stretched = m.n >= TIER_FROM
+            && matches!(residual, Some(res) if res > fixed.stretched_above);
+        if self.bounds.on & ENERGY_RUN != 0 {
+            self.check_run(m, e1, stretched, fixed)?;
+        }
+        // The next step's `S_u`: no more than the scale before it, which a diverging step
+        // would grow to vouch for itself.
+        m.tier_scale = if !stretched {
+            m.scale
+        } else {
+            let grown = m.tier_scale * T::lit(TIER_GROWTH);
+            if grown < m.scale {
+                grown
+            } else {
+                m.scale
+            }
+        };
+        if self.bounds.on & ENERGY_STEP != 0 {
+            // The last step's energy, moved by what this step exchanged.
+            let e0 = fixed.e0 + exchanged;
+            if (e1 - e0).abs() > self.bounds.energy_step * m.scale {
+                return Err(StepError::Diverged {
+                    guard: Guard::EnergyStep,
+                });
+            }
+        }
+        Ok((e1, grew))
+    }
+
+    /// The run guard of [`Watch::commit`]: the drift of `e1` from the run's reference against
+    /// the bound of the [guard docs](super) (the stretched tier's while `stretched`).
+    ///
+    /// # Errors
+    /// [`StepError::Diverged`] ([`Guard::EnergyRun`]).
+    #[inline(always)]
+    fn check_run(
+        &self,
+        m: &Memory<T>,
+        e1: T,
+        stretched: bool,
+        fixed: Fixed<T>,
+    ) -> Result<(), StepError> {
+        let r = self.bounds.energy_run;
+        let drift = (e1 - m.e_ref).abs();
+        // `S_u ≤ S`: the stretched tier's bound is the tightest.
+        let tier = r * m.tier_scale;
+        let bound = if stretched { tier } else { r * m.scale };
+        // The common case (within the bound before the round-off allowance, within the
+        // stretched tier's share of it while stretched, and energies resolvable against the
+        // scale) costs a subtraction, a product and two comparisons; the rest is
+        // `run_bound_holds`, which passes every step the common case passes.
+        let beyond = if stretched {
+            drift * T::lit(1.0 / STRETCHED_SHARE) > tier
+        } else {
+            drift > bound
+        };
+        if beyond || fixed.level > m.scale {
+            let run = Run {
+                k_start: fixed.k0,
+                k_max: m.k_max,
+                n: m.n,
+                below: e1 < m.e_ref,
+            };
+            let magnitude = e1.abs() + m.e_ref.abs();
+            let level = fixed.level;
+            if !run_bound_holds(drift, bound, m.scale, level, run, stretched, magnitude) {
+                return Err(StepError::Diverged {
+                    guard: Guard::EnergyRun,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the energy guards update at every step of a run (the fields of [`Watch`] of the same
+/// names; `n` is the step's number in the run, `1` for the first).
+#[derive(Clone, Copy)]
+struct Memory<T> {
+    e_ref: T,
+    v_lo: T,
+    v_hi: T,
+    k_max: T,
+    scale: T,
+    tier_scale: T,
+    n: u32,
+}
+
+impl<T: Real> Memory<T> {
+    /// The scale grows with the kinetic energy reached and the range of the potential seen:
+    /// both differences, blind to the origin of `V` and of `q` (`scale ≥ k_max`: one comparison
+    /// in the common case). Whether any of them grew.
+    #[inline(always)]
+    fn grow_scale(&mut self, k1: T, v1: T) -> bool {
+        let mut grew = false;
+        if k1 > self.k_max {
+            grew = true;
+            self.k_max = k1;
+            if k1 > self.scale {
+                self.scale = k1;
+            }
+        }
+        if v1 < self.v_lo {
+            grew = true;
+            self.v_lo = v1;
+            if self.v_hi - self.v_lo > self.scale {
+                self.scale = self.v_hi - self.v_lo;
+            }
+        } else if v1 > self.v_hi {
+            grew = true;
+            self.v_hi = v1;
+            if self.v_hi - self.v_lo > self.scale {
+                self.scale = self.v_hi - self.v_lo;
+            }
+        }
+        grew
+    }
+}
+
+/// What the energy guards read of a run beyond its [`Memory`], and a step does not change: the
+/// kinetic energy at its start `K₀`, the last step's energy `e0` (before what this step
+/// exchanged), the residual above which the mechanism is stretched and the round-off `level`
+/// of the run's energies.
+#[derive(Clone, Copy)]
+struct Fixed<T> {
+    k0: T,
+    e0: T,
+    stretched_above: T,
+    level: T,
 }
 
 /// What the run guard's bound beyond its common case needs of the run.
