@@ -312,8 +312,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// As [`Watch::judge_energy`]; [`StepError::NonFiniteResult`] also when the probe has no
     /// energy at `state`, [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's
     /// energy overflowed.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn start_run<P: Probe<T, N>>(
         &mut self,
         state: &State<T, N>,
