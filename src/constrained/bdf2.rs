@@ -5,7 +5,7 @@ use super::method::{Constrained, ConstrainedScheme, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use crate::driver::Method;
-use crate::guard::{Guards, Watch};
+use crate::guard::Watch;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian};
 #[cfg(doc)]
@@ -185,10 +185,7 @@ impl<T: Real, const N: usize, const D: usize> Sealed for Bdf2Scheme<T, N, D> {}
 impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for Bdf2Scheme<T, N, D> {
     /// The run-energy guard off (see the type docs).
     fn watch() -> Watch<T, N> {
-        Watch::new(Guards {
-            energy_run: None,
-            ..Guards::default()
-        })
+        Watch::default_without(|g| g.energy_run = None)
     }
 
     /// The committed step becomes the history of the next: its start, the state the driver

@@ -49,16 +49,46 @@ enum Running {
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
+    /// A watch with the default guards.
     fn default() -> Self {
-        Self::new(Guards::default())
+        Self::of(Bounds::of(Guards::default()))
     }
 }
 
 impl<T: Real, const N: usize> Watch<T, N> {
-    /// A watch with validated `guards` (see [`Guards::validate`]).
-    pub fn new(guards: Guards<T>) -> Self {
+    /// A watch with `guards`, validated.
+    ///
+    /// ```
+    /// use macrostep::guard::{Guards, Watch};
+    /// let w = Watch::<f64, 2>::new(Guards { energy_step: Some(0.5), ..Guards::default() }).unwrap();
+    /// assert_eq!(w.guards().energy_step, Some(0.5));
+    /// assert!(Watch::<f64, 2>::new(Guards { residual: Some(-1.0), ..Guards::default() }).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Guards::validate`].
+    pub fn new(guards: Guards<T>) -> Result<Self, ConfigError> {
+        Ok(Self::of(Bounds::of(guards.validate()?)))
+    }
+
+    /// A watch with the default guards but those `off` (a scheme that cannot use them): valid
+    /// by construction.
+    pub(crate) fn default_without(off: fn(&mut Guards<T>)) -> Self {
+        let mut guards = Guards::default();
+        off(&mut guards);
+        Self::of(Bounds::of(guards))
+    }
+
+    /// The same guards, with no run going (a new integrator built from one that holds this
+    /// watch).
+    pub(crate) fn fresh(&self) -> Self {
+        Self::of(self.bounds)
+    }
+
+    /// A watch with validated `bounds` and no run going.
+    fn of(bounds: Bounds<T>) -> Self {
         Self {
-            bounds: Bounds::of(guards),
+            bounds,
             last: State::at_rest(SVector::zeros()),
             running: Running::No,
             clock_c: T::zero(),
@@ -263,7 +293,15 @@ impl<T: Real, const N: usize> Watch<T, N> {
             return held;
         };
         if !cont {
-            return self.start_run(state, (k1, v1), exchanged, residual, held, probe);
+            let Some(k0_v0) = probe.energy(state) else {
+                return Err(StepError::NonFiniteResult);
+            };
+            let r0 = if self.bounds.on & RESIDUAL != 0 {
+                probe.residual(&state.q)
+            } else {
+                None
+            };
+            return self.start_run(k0_v0, r0, (k1, v1), exchanged, residual, held);
         }
         let mut e_ref = self.e_ref;
         // Adding a zero moves nothing the guards compare (`−0 + 0` is `+0`): a conservative
@@ -304,27 +342,25 @@ impl<T: Real, const N: usize> Watch<T, N> {
         Ok(())
     }
 
-    /// [`Watch::judge_energy`] at the first step of a run: the run starts at `state` (its
-    /// energies, scale and stretch), and the step to `next` (energies `(k1, v1)`) is judged
-    /// against that start.
+    /// [`Watch::judge_energy`] at the first step of a run: the run starts at a state of
+    /// energies `(k0, v0)` and residual `r0` (its energies, scale and stretch), and the step
+    /// (energies `(k1, v1)`, residual `residual`) is judged against that start. Out of line and
+    /// free of the model: once per run, one copy per scalar and size.
     ///
     /// # Errors
-    /// As [`Watch::judge_energy`]; [`StepError::NonFiniteResult`] also when the probe has no
-    /// energy at `state`, [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's
-    /// energy overflowed.
-    #[inline(always)]
-    fn start_run<P: Probe<T, N>>(
+    /// As [`Watch::judge_energy`]; [`StepError::Diverged`] ([`Guard::EnergyRun`]) also when
+    /// the start's energy overflowed.
+    #[cold]
+    #[inline(never)]
+    fn start_run(
         &mut self,
-        state: &State<T, N>,
+        (k0, v0): (T, T),
+        r0: Option<T>,
         (k1, v1): (T, T),
         exchanged: T,
         residual: Option<T>,
         held: Result<(), StepError>,
-        probe: &P,
     ) -> Result<(), StepError> {
-        let Some((k0, v0)) = probe.energy(state) else {
-            return Err(StepError::NonFiniteResult);
-        };
         let e0 = k0 + v0;
         let scale = start_scale(k0, v0, self.bounds.energy_scale);
         // A start whose energy overflowed cannot be bounded: refused here rather than passed by
@@ -339,7 +375,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         // start's counts as one.
         let stretched_above = if self.bounds.on & RESIDUAL != 0 {
             let at = self.bounds.residual * T::lit(STRETCHED_AT);
-            match probe.residual(&state.q) {
+            match r0 {
                 Some(r0) if r0 > at => r0,
                 _ => at,
             }
@@ -400,8 +436,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
             return Err(StepError::NonFiniteResult);
         }
         let grew = m.grow_scale(k1, v1);
-        let stretched = m.n >= TIER_FROM
-            && matches!(residual, Some(res) if res > fixed.stretched_above);
+        let stretched =
+            m.n >= TIER_FROM && matches!(residual, Some(res) if res > fixed.stretched_above);
         if self.bounds.on & ENERGY_RUN != 0 {
             self.check_run(m, e1, stretched, fixed)?;
         }
