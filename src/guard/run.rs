@@ -292,7 +292,31 @@ impl<T: Real, const N: usize> Watch<T, N> {
         let Some((k1, v1)) = probe.energy(next) else {
             return held;
         };
-        if !cont {
+        // Adding a zero moves nothing the guards compare (`−0 + 0` is `+0`): a conservative
+        // method, whose `exchanged` is the literal zero, skips the addition.
+        let moved = exchanged != T::zero();
+        let (mut m, fixed) = if cont {
+            let mut e_ref = self.e_ref;
+            if moved {
+                e_ref += exchanged;
+            }
+            let m = Memory {
+                e_ref,
+                v_lo: self.v_lo,
+                v_hi: self.v_hi,
+                k_max: self.k_max,
+                scale: self.scale,
+                tier_scale: self.tier_scale,
+                n: self.steps.saturating_add(1),
+            };
+            let fixed = Fixed {
+                k0: self.k_start,
+                e0: self.e_last,
+                stretched_above: self.stretched_above,
+                level: self.level,
+            };
+            (m, fixed)
+        } else {
             let Some(k0_v0) = probe.energy(state) else {
                 return Err(StepError::NonFiniteResult);
             };
@@ -301,66 +325,43 @@ impl<T: Real, const N: usize> Watch<T, N> {
             } else {
                 None
             };
-            return self.start_run(k0_v0, r0, (k1, v1), exchanged, residual, held);
-        }
-        let mut e_ref = self.e_ref;
-        // Adding a zero moves nothing the guards compare (`−0 + 0` is `+0`): a conservative
-        // method, whose `exchanged` is the literal zero, skips the addition.
-        let moved = exchanged != T::zero();
-        if moved {
-            e_ref += exchanged;
-        }
-        let mut m = Memory {
-            e_ref,
-            v_lo: self.v_lo,
-            v_hi: self.v_hi,
-            k_max: self.k_max,
-            scale: self.scale,
-            tier_scale: self.tier_scale,
-            n: self.steps.saturating_add(1),
-        };
-        let fixed = Fixed {
-            k0: self.k_start,
-            e0: self.e_last,
-            stretched_above: self.stretched_above,
-            level: self.level,
+            self.start_run(k0_v0, r0, exchanged)?
         };
         let (e1, grew) = self.judge(&mut m, (k1, v1), exchanged, residual, fixed)?;
         held?;
         self.e_last = e1;
         self.steps = m.n;
         self.tier_scale = m.tier_scale;
-        if moved {
+        if moved || !cont {
             self.e_ref = m.e_ref;
         }
-        if grew {
+        if grew || !cont {
             self.v_lo = m.v_lo;
             self.v_hi = m.v_hi;
             self.k_max = m.k_max;
             self.scale = m.scale;
         }
+        if !cont {
+            self.k_start = fixed.k0;
+            self.stretched_above = fixed.stretched_above;
+            self.level = fixed.level;
+        }
         Ok(())
     }
 
-    /// [`Watch::judge_energy`] at the first step of a run: the run starts at a state of
-    /// energies `(k0, v0)` and residual `r0` (its energies, scale and stretch), and the step
-    /// (energies `(k1, v1)`, residual `residual`) is judged against that start. Out of line and
-    /// free of the model: once per run, one copy per scalar and size.
+    /// The start of a run at a state of energies `(k0, v0)` and residual `r0`: the run's memory
+    /// before its first step (its reference moved by the energy `exchanged` in that step) and
+    /// what stays fixed over the run.
     ///
     /// # Errors
-    /// As [`Watch::judge_energy`]; [`StepError::Diverged`] ([`Guard::EnergyRun`]) also when
-    /// the start's energy overflowed.
-    #[cold]
-    #[inline(never)]
+    /// [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's energy overflowed.
+    #[inline]
     fn start_run(
-        &mut self,
+        &self,
         (k0, v0): (T, T),
         r0: Option<T>,
-        (k1, v1): (T, T),
         exchanged: T,
-        residual: Option<T>,
-        held: Result<(), StepError>,
-    ) -> Result<(), StepError> {
+    ) -> Result<(Memory<T>, Fixed<T>), StepError> {
         let e0 = k0 + v0;
         let scale = start_scale(k0, v0, self.bounds.energy_scale);
         // A start whose energy overflowed cannot be bounded: refused here rather than passed by
@@ -383,8 +384,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
             T::zero()
         };
         let e_ref = e0 + exchanged;
-        let level = round_off(e_ref);
-        let mut m = Memory {
+        let m = Memory {
             e_ref,
             v_lo: v0,
             v_hi: v0,
@@ -397,22 +397,9 @@ impl<T: Real, const N: usize> Watch<T, N> {
             k0,
             e0,
             stretched_above,
-            level,
+            level: round_off(e_ref),
         };
-        let (e1, _) = self.judge(&mut m, (k1, v1), exchanged, residual, fixed)?;
-        held?;
-        self.e_last = e1;
-        self.e_ref = m.e_ref;
-        self.v_lo = m.v_lo;
-        self.v_hi = m.v_hi;
-        self.k_start = k0;
-        self.k_max = m.k_max;
-        self.stretched_above = stretched_above;
-        self.level = level;
-        self.scale = m.scale;
-        self.tier_scale = m.tier_scale;
-        self.steps = m.n;
-        Ok(())
+        Ok((m, fixed))
     }
 
     /// The energy guards on a step with energies `(k1, v1)` of a run whose memory before it is
