@@ -280,6 +280,7 @@ impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
     }
 }
 
+mod allowance;
 mod bounds;
 mod run;
 pub use run::Watch;
