@@ -359,7 +359,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
     ///
     /// # Errors
     /// [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's energy overflowed.
-    #[inline]
+    #[inline(always)]
     fn start_run(
         &self,
         (k0, v0): (T, T),
