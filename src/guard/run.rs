@@ -7,6 +7,7 @@ use super::allowance::{
     TIER_GROWTH,
 };
 use super::bounds::{Bounds, ENERGY_RUN, ENERGY_STEP, RESIDUAL, VELOCITY_STEP};
+use super::memory::{Fixed, Memory};
 use super::{Guard, Guards, Probe};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -500,60 +501,4 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         Ok(())
     }
-}
-
-/// What the energy guards update at every step of a run (the fields of [`Watch`] of the same
-/// names; `n` is the step's number in the run, `1` for the first).
-#[derive(Clone, Copy)]
-struct Memory<T> {
-    e_ref: T,
-    v_lo: T,
-    v_hi: T,
-    k_max: T,
-    scale: T,
-    tier_scale: T,
-    n: u32,
-}
-
-impl<T: Real> Memory<T> {
-    /// The scale grows with the kinetic energy reached and the range of the potential seen:
-    /// both differences, blind to the origin of `V` and of `q` (`scale ≥ k_max`: one comparison
-    /// in the common case). Whether any of them grew.
-    #[inline(always)]
-    fn grow_scale(&mut self, k1: T, v1: T) -> bool {
-        let mut grew = false;
-        if k1 > self.k_max {
-            grew = true;
-            self.k_max = k1;
-            if k1 > self.scale {
-                self.scale = k1;
-            }
-        }
-        if v1 < self.v_lo {
-            grew = true;
-            self.v_lo = v1;
-            if self.v_hi - self.v_lo > self.scale {
-                self.scale = self.v_hi - self.v_lo;
-            }
-        } else if v1 > self.v_hi {
-            grew = true;
-            self.v_hi = v1;
-            if self.v_hi - self.v_lo > self.scale {
-                self.scale = self.v_hi - self.v_lo;
-            }
-        }
-        grew
-    }
-}
-
-/// What the energy guards read of a run beyond its [`Memory`], and a step does not change: the
-/// kinetic energy at its start `K₀`, the last step's energy `e0` (before what this step
-/// exchanged), the residual above which the mechanism is stretched and the round-off `level`
-/// of the run's energies.
-#[derive(Clone, Copy)]
-struct Fixed<T> {
-    k0: T,
-    e0: T,
-    stretched_above: T,
-    level: T,
 }
