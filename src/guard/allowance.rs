@@ -3,37 +3,25 @@
 
 use crate::Real;
 
-/// What the run guard's bound beyond its common case needs of the run.
-#[derive(Clone, Copy)]
-pub(super) struct Run<T> {
-    /// The kinetic energy at the start, `K₀`.
-    pub(super) k_start: T,
-    /// The largest kinetic energy of the run, `K_max`.
-    pub(super) k_max: T,
-    /// The step's number in the run (`1` for the first).
-    pub(super) n: u32,
-    /// Whether the energy is below the reference (a deficit).
-    pub(super) below: bool,
-}
-
-/// The run guard beyond its common case (a drift within the stretched tier's bound): whether
-/// the drift of the `n`-th step of a run passes the bound of the [guard docs](super):
-/// `max(r·S, min(S − K₀/2, c·S/n))` (`bound = r·S`), or, for a quiet run (`K_max ≤ QUIET·S`), a
+/// The run guard beyond its common case: whether the drift `|e1 − e_ref|` of the `n`-th step
+/// of a run passes the bound of the [guard docs](super): `max(r·S, min(S − K₀/2, c·S/n))` (`bound = r·S`), or, for a quiet run (`K_max ≤ QUIET·S`), a
 /// deficit up to `S − K₀/2`; while `stretched`, `STRETCHED_SHARE·r·S_u` without either
 /// allowance (`bound = r·S_u`, `S_u` the scale before the mechanism stretched). Every bound is
-/// widened by the round-off of energies of `magnitude` `|E| + |E_ref|`. Energies whose
-/// round-off (`level`) exceeds the run's scale cannot be told apart: the guard is blind there,
-/// and the step is refused.
+/// widened by the round-off of the energies compared, `ROUNDING·ε·(|E| + |E_ref|)`. Energies
+/// whose round-off (`level`) exceeds the run's scale cannot be told apart: the guard is blind
+/// there, and the step is refused. The arguments are scalars, passed in registers.
 #[cold]
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_bound_holds<T: Real>(
+    (e1, e_ref): (T, T),
     drift: T,
     bound: T,
     scale: T,
     level: T,
-    run: Run<T>,
+    (k_start, k_max): (T, T),
+    n: u32,
     stretched: bool,
-    magnitude: T,
 ) -> bool {
     if level > scale {
         return false;
@@ -43,15 +31,16 @@ pub(super) fn run_bound_holds<T: Real>(
     } else {
         bound
     };
+    let magnitude = e1.abs() + e_ref.abs();
     let drift = drift - T::lit(ROUNDING) * T::default_epsilon() * magnitude;
     if drift <= bound {
         return true;
     }
-    if stretched || drift > scale - T::lit(0.5) * run.k_start {
+    if stretched || drift > scale - T::lit(0.5) * k_start {
         return false;
     }
-    drift * T::lit(f64::from(run.n)) <= T::lit(STARTUP) * scale
-        || (run.below && run.k_max <= T::lit(QUIET) * scale)
+    drift * T::lit(f64::from(n)) <= T::lit(STARTUP) * scale
+        || (e1 < e_ref && k_max <= T::lit(QUIET) * scale)
 }
 
 /// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.

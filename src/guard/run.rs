@@ -3,8 +3,7 @@
 //! docs](super)).
 
 use super::allowance::{
-    round_off, run_bound_holds, start_scale, Run, STRETCHED_AT, STRETCHED_SHARE, TIER_FROM,
-    TIER_GROWTH,
+    round_off, run_bound_holds, start_scale, STRETCHED_AT, STRETCHED_SHARE, TIER_FROM, TIER_GROWTH,
 };
 use super::bounds::{Bounds, ENERGY_RUN, ENERGY_STEP, RESIDUAL, VELOCITY_STEP};
 use super::memory::{Fixed, Memory};
@@ -485,15 +484,12 @@ impl<T: Real, const N: usize> Watch<T, N> {
             drift > bound
         };
         if beyond || fixed.level > m.scale {
-            let run = Run {
-                k_start: fixed.k0,
-                k_max: m.k_max,
-                n: m.n,
-                below: e1 < m.e_ref,
-            };
-            let magnitude = e1.abs() + m.e_ref.abs();
-            let level = fixed.level;
-            if !run_bound_holds(drift, bound, m.scale, level, run, stretched, magnitude) {
+            let energies = (e1, m.e_ref);
+            let kinetic = (fixed.k0, m.k_max);
+            let (scale, level) = (m.scale, fixed.level);
+            if !run_bound_holds(
+                energies, drift, bound, scale, level, kinetic, m.n, stretched,
+            ) {
                 return Err(StepError::Diverged {
                     guard: Guard::EnergyRun,
                 });
