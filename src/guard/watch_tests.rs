@@ -137,6 +137,9 @@ fn steps<T: Real>(w: &Watch<T, 2>) -> u32 {
     digits.unwrap().parse().unwrap()
 }
 
+/// An edit of a state: one component moved by `next_up`, or set to `±big`.
+type Edit<T> = fn(&mut State<T, 2>, fn(T) -> T, T);
+
 /// A run continues from the state the watch committed last and from no other: a state that
 /// differs in one component by one unit in the last place (the smallest subnormal next to a
 /// zero), or by more than the scalar's range, starts a new run, in `f32` and in `f64`.
@@ -155,7 +158,7 @@ fn a_run_continues_only_from_the_state_it_committed<T: Real>(next_up: fn(T) -> T
         w.commit(&mut s, &next, h, T::zero(), &Kinetic).unwrap();
         assert_eq!(steps(&w), n);
     }
-    let edits: [fn(&mut State<T, 2>, fn(T) -> T, T); 6] = [
+    let edits: [Edit<T>; 6] = [
         |s, up, _| s.t = up(s.t),
         |s, up, _| s.q[0] = up(s.q[0]),
         |s, up, _| s.q[1] = up(s.q[1]),
