@@ -40,7 +40,8 @@ use nalgebra::{SMatrix, SVector};
 ///
 /// **Guards.** The energy loss is the method, not a failure, so the run-energy guard is off by
 /// default (a two-sided bound would refuse an accurate damped run); the constraint residual
-/// guard and the clock are on. Set [`Guards::energy_run`](crate::guard::Guards::energy_run) to bound the loss.
+/// guard and the clock are on. Set
+/// [`Guards::energy_run`](crate::guard::Guards::energy_run) to bound the loss.
 ///
 /// # Errors
 /// Besides [`Integrator::step_by`]'s: [`StepError::Precondition`] for a start off the manifold
