@@ -280,9 +280,13 @@ impl<T: Real, const N: usize> Probe<T, N> for NoProbe {
     }
 }
 
+mod allowance;
 mod bounds;
+mod memory;
 mod run;
 pub use run::Watch;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod watch_tests;

@@ -88,7 +88,7 @@ impl<T: Real, P: Potential<T, N>, const N: usize> SymplecticEuler<T, P, N> {
             system: self.system.clone(),
             h: self.h,
             ordering: self.ordering.adjoint(),
-            watch: Watch::new(self.watch.guards()),
+            watch: self.watch.fresh(),
         }
     }
 

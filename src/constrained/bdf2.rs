@@ -5,7 +5,7 @@ use super::method::{Constrained, ConstrainedScheme, Sealed};
 #[cfg(doc)]
 use super::ConstraintNewtonParams;
 use crate::driver::Method;
-use crate::guard::{Guards, Watch};
+use crate::guard::Watch;
 use crate::linalg::solve_symmetric;
 use crate::model::{Constraint, Hessian};
 #[cfg(doc)]
@@ -40,7 +40,8 @@ use nalgebra::{SMatrix, SVector};
 ///
 /// **Guards.** The energy loss is the method, not a failure, so the run-energy guard is off by
 /// default (a two-sided bound would refuse an accurate damped run); the constraint residual
-/// guard and the clock are on. Set [`Guards::energy_run`] to bound the loss.
+/// guard and the clock are on. Set
+/// [`Guards::energy_run`](crate::guard::Guards::energy_run) to bound the loss.
 ///
 /// # Errors
 /// Besides [`Integrator::step_by`]'s: [`StepError::Precondition`] for a start off the manifold
@@ -185,10 +186,7 @@ impl<T: Real, const N: usize, const D: usize> Sealed for Bdf2Scheme<T, N, D> {}
 impl<T: Real, const N: usize, const D: usize> ConstrainedScheme<T, N> for Bdf2Scheme<T, N, D> {
     /// The run-energy guard off (see the type docs).
     fn watch() -> Watch<T, N> {
-        Watch::new(Guards {
-            energy_run: None,
-            ..Guards::default()
-        })
+        Watch::default_without(|g| g.energy_run = None)
     }
 
     /// The committed step becomes the history of the next: its start, the state the driver

@@ -2,7 +2,11 @@
 //! run's reference energy, its energy scale and its stretched tier (see the [guard
 //! docs](super)).
 
+use super::allowance::{
+    round_off, run_bound_holds, start_scale, STRETCHED_AT, STRETCHED_SHARE, TIER_FROM, TIER_GROWTH,
+};
 use super::bounds::{Bounds, ENERGY_RUN, ENERGY_STEP, RESIDUAL, VELOCITY_STEP};
+use super::memory::{Fixed, Memory};
 use super::{Guard, Guards, Probe};
 use crate::{ConfigError, Real, State, StepError};
 use nalgebra::SVector;
@@ -49,16 +53,46 @@ enum Running {
 }
 
 impl<T: Real, const N: usize> Default for Watch<T, N> {
+    /// A watch with the default guards.
     fn default() -> Self {
-        Self::new(Guards::default())
+        Self::of(Bounds::of(Guards::default()))
     }
 }
 
 impl<T: Real, const N: usize> Watch<T, N> {
-    /// A watch with validated `guards` (see [`Guards::validate`]).
-    pub fn new(guards: Guards<T>) -> Self {
+    /// A watch with `guards`, validated.
+    ///
+    /// ```
+    /// use macrostep::guard::{Guards, Watch};
+    /// let w = Watch::<f64, 2>::new(Guards { energy_step: Some(0.5), ..Guards::default() }).unwrap();
+    /// assert_eq!(w.guards().energy_step, Some(0.5));
+    /// assert!(Watch::<f64, 2>::new(Guards { residual: Some(-1.0), ..Guards::default() }).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Guards::validate`].
+    pub fn new(guards: Guards<T>) -> Result<Self, ConfigError> {
+        Ok(Self::of(Bounds::of(guards.validate()?)))
+    }
+
+    /// A watch with the default guards but those `off` (a scheme that cannot use them): valid
+    /// by construction.
+    pub(crate) fn default_without(off: fn(&mut Guards<T>)) -> Self {
+        let mut guards = Guards::default();
+        off(&mut guards);
+        Self::of(Bounds::of(guards))
+    }
+
+    /// The same guards, with no run going (a new integrator built from one that holds this
+    /// watch).
+    pub(crate) fn fresh(&self) -> Self {
+        Self::of(self.bounds)
+    }
+
+    /// A watch with validated `bounds` and no run going.
+    fn of(bounds: Bounds<T>) -> Self {
         Self {
-            bounds: Bounds::of(guards),
+            bounds,
             last: State::at_rest(SVector::zeros()),
             running: Running::No,
             clock_c: T::zero(),
@@ -121,16 +155,22 @@ impl<T: Real, const N: usize> Watch<T, N> {
 
     /// Whether `state` continues the run: it is the state this watch committed last (all of
     /// it when the run's energy is tracked, its time otherwise — the clock's compensation is
-    /// all that then carries over).
+    /// all that then carries over). Both states are finite, so the components are equal when
+    /// the sum of their distances is zero (a sum of non-negative terms is zero only when each
+    /// is, and the difference of two finite values only when they are equal): one pass without
+    /// a branch.
     #[inline]
     fn continues(&self, state: &State<T, N>, tracked: bool) -> bool {
-        let mut same = self.running == Running::Yes && self.last.t == state.t;
+        if self.running != Running::Yes {
+            return false;
+        }
+        let mut apart = (self.last.t - state.t).abs();
         if tracked {
             for i in 0..N {
-                same &= self.last.q[i] == state.q[i] && self.last.v[i] == state.v[i];
+                apart += (self.last.q[i] - state.q[i]).abs() + (self.last.v[i] - state.v[i]).abs();
             }
         }
-        same
+        apart == T::zero()
     }
 
     /// The state guards of [`Watch::commit`] after the energy guards: the constraint residual
@@ -174,7 +214,8 @@ impl<T: Real, const N: usize> Watch<T, N> {
     /// watch are unchanged. Called by the step driver ([`crate::driver`]) only.
     ///
     /// # Errors
-    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`].
+    /// [`StepError::NonFiniteResult`], [`StepError::ClockStalled`], [`StepError::Diverged`]
+    /// (the energy guards before the residual and velocity guards).
     #[inline]
     pub(crate) fn commit<P: Probe<T, N>>(
         &mut self,
@@ -189,21 +230,7 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         let tracked = P::HAS_ENERGY && self.bounds.energy_on();
         let cont = self.continues(state, tracked);
-        // Kahan summation of the clock, compensation carried over the run.
-        let y = h - if cont { self.clock_c } else { T::zero() };
-        let t = state.t + y;
-        let dt = t - state.t;
-        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
-            return Err(StepError::ClockStalled);
-        }
-        let c = dt - y;
-        let (mut e1, mut e_ref, mut scale) = (self.e_last, self.e_ref, self.scale);
-        let mut tier_scale = self.tier_scale;
-        let (mut v_lo, mut v_hi) = (self.v_lo, self.v_hi);
-        let (mut k_start, mut k_max, mut stretched_above, mut level) =
-            (self.k_start, self.k_max, self.stretched_above, self.level);
-        // The step's number `n` in the run (`1` for the first), for the start-up allowance.
-        let mut n = self.steps.saturating_add(1);
+        let (t, c) = self.advance_clock(state.t, h, cont)?;
         // The residual of `next`, evaluated once: the residual guard bounds it, and the run
         // guard's bound tightens while the mechanism is stretched.
         let residual = if self.bounds.on & RESIDUAL != 0 {
@@ -211,114 +238,12 @@ impl<T: Real, const N: usize> Watch<T, N> {
         } else {
             None
         };
+        let held = self.check_residual_and_velocity(state, next, residual);
         if self.bounds.energy_on() {
-            if let Some((k1, v1)) = probe.energy(next) {
-                let e0 = if cont {
-                    e_ref += exchanged;
-                    self.e_last + exchanged
-                } else if let Some((k0, v0)) = probe.energy(state) {
-                    e_ref = k0 + v0;
-                    (v_lo, v_hi, k_start, k_max) = (v0, v0, k0, k0);
-                    // A start off its constraint releases what it stores: only a stretch
-                    // beyond the start's counts as one.
-                    let b = self.bounds.residual;
-                    stretched_above = if self.bounds.on & RESIDUAL != 0 {
-                        let at = b * T::lit(STRETCHED_AT);
-                        match probe.residual(&state.q) {
-                            Some(r0) if r0 > at => r0,
-                            _ => at,
-                        }
-                    } else {
-                        T::zero()
-                    };
-                    n = 1;
-                    scale = start_scale(k0, v0, self.bounds.energy_scale);
-                    tier_scale = scale;
-                    // A start whose energy overflowed cannot be bounded: refused here rather
-                    // than passed by comparisons with infinity or NaN (a running run's
-                    // reference and scale stay finite: every committed energy is).
-                    if !(e_ref.finite() && scale.finite()) {
-                        return Err(StepError::Diverged {
-                            guard: Guard::EnergyRun,
-                        });
-                    }
-                    e_ref += exchanged;
-                    level = round_off(e_ref);
-                    e_ref
-                } else {
-                    return Err(StepError::NonFiniteResult);
-                };
-                e1 = k1 + v1;
-                if !e1.finite() {
-                    return Err(StepError::NonFiniteResult);
-                }
-                // The scale grows with the kinetic energy reached and the range of the
-                // potential seen: both differences, blind to the origin of `V` and of `q`
-                // (`scale ≥ k_max`: one comparison in the common case).
-                if k1 > k_max {
-                    k_max = k1;
-                    if k1 > scale {
-                        scale = k1;
-                    }
-                }
-                if v1 < v_lo {
-                    v_lo = v1;
-                    if v_hi - v_lo > scale {
-                        scale = v_hi - v_lo;
-                    }
-                } else if v1 > v_hi {
-                    v_hi = v1;
-                    if v_hi - v_lo > scale {
-                        scale = v_hi - v_lo;
-                    }
-                }
-                let stretched =
-                    n >= TIER_FROM && matches!(residual, Some(res) if res > stretched_above);
-                let r = self.bounds.energy_run;
-                if self.bounds.on & ENERGY_RUN != 0 {
-                    // The common case (well inside the stretched tier's bound, and energies
-                    // resolvable against the scale) costs a subtraction, two products and two
-                    // comparisons; the rest is `run_bound_holds`.
-                    let drift = (e1 - e_ref).abs();
-                    // `S_u ≤ S`: the stretched tier's bound is the tightest.
-                    let tier = r * tier_scale;
-                    if drift * T::lit(1.0 / STRETCHED_SHARE) > tier || level > scale {
-                        let magnitude = e1.abs() + e_ref.abs();
-                        let run = Run {
-                            k_start,
-                            k_max,
-                            n,
-                            below: e1 < e_ref,
-                        };
-                        let bound = if stretched { tier } else { r * scale };
-                        if !run_bound_holds(drift, bound, scale, level, run, stretched, magnitude) {
-                            return Err(StepError::Diverged {
-                                guard: Guard::EnergyRun,
-                            });
-                        }
-                    }
-                }
-                // The next step's `S_u`: no more than the scale before it, which a diverging step
-                // would grow to vouch for itself.
-                tier_scale = if !stretched {
-                    scale
-                } else {
-                    let grown = tier_scale * T::lit(TIER_GROWTH);
-                    if grown < scale {
-                        grown
-                    } else {
-                        scale
-                    }
-                };
-                let r = self.bounds.energy_step;
-                if self.bounds.on & ENERGY_STEP != 0 && (e1 - e0).abs() > r * scale {
-                    return Err(StepError::Diverged {
-                        guard: Guard::EnergyStep,
-                    });
-                }
-            }
+            self.judge_energy(state, next, exchanged, cont, residual, held, probe)?;
+        } else {
+            held?;
         }
-        self.check_residual_and_velocity(state, next, residual)?;
         state.t = t;
         state.q = next.q;
         state.v = next.v;
@@ -329,135 +254,247 @@ impl<T: Real, const N: usize> Watch<T, N> {
         }
         self.running = Running::Yes;
         self.clock_c = c;
+        Ok(())
+    }
+
+    /// The compensated clock after a step of `h` from `t0`: the new time and its compensation
+    /// (Kahan summation, the compensation carried over the run when `cont`).
+    ///
+    /// # Errors
+    /// [`StepError::ClockStalled`] when the time does not advance by `h` to within half of it.
+    #[inline(always)]
+    fn advance_clock(&self, t0: T, h: T, cont: bool) -> Result<(T, T), StepError> {
+        let y = h - if cont { self.clock_c } else { T::zero() };
+        let t = t0 + y;
+        let dt = t - t0;
+        if !(t.finite() && (dt - h).abs() <= h.abs() * T::lit(0.5)) {
+            return Err(StepError::ClockStalled);
+        }
+        Ok((t, dt - y))
+    }
+
+    /// The energy guards of [`Watch::commit`] on `next` (from `state`, continuing the run when
+    /// `cont`, `residual` the residual of `next`), then `held` (the residual and velocity
+    /// guards' verdict); when every guard holds, the run's memory moves to the step. Only what
+    /// changed is written: a step of a continuing run writes its energy, its number and the
+    /// stretched tier's scale, and its scale and ranges only when they grew.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::Diverged`], `held`'s error.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn judge_energy<P: Probe<T, N>>(
+        &mut self,
+        state: &State<T, N>,
+        next: &State<T, N>,
+        exchanged: T,
+        cont: bool,
+        residual: Option<T>,
+        held: Result<(), StepError>,
+        probe: &P,
+    ) -> Result<(), StepError> {
+        let Some((k1, v1)) = probe.energy(next) else {
+            return held;
+        };
+        // Adding a zero moves nothing the guards compare (`−0 + 0` is `+0`): a conservative
+        // method, whose `exchanged` is the literal zero, skips the addition.
+        let moved = exchanged != T::zero();
+        let (mut m, fixed) = if cont {
+            let mut e_ref = self.e_ref;
+            if moved {
+                e_ref += exchanged;
+            }
+            let m = Memory {
+                e_ref,
+                v_lo: self.v_lo,
+                v_hi: self.v_hi,
+                k_max: self.k_max,
+                scale: self.scale,
+                tier_scale: self.tier_scale,
+                n: self.steps.saturating_add(1),
+            };
+            let fixed = Fixed {
+                k0: self.k_start,
+                e0: self.e_last,
+                stretched_above: self.stretched_above,
+                level: self.level,
+            };
+            (m, fixed)
+        } else {
+            let Some(k0_v0) = probe.energy(state) else {
+                return Err(StepError::NonFiniteResult);
+            };
+            let r0 = if self.bounds.on & RESIDUAL != 0 {
+                probe.residual(&state.q)
+            } else {
+                None
+            };
+            self.start_run(k0_v0, r0, exchanged)?
+        };
+        let (e1, grew) = self.judge(&mut m, (k1, v1), exchanged, residual, fixed)?;
+        held?;
         self.e_last = e1;
-        self.e_ref = e_ref;
-        self.v_lo = v_lo;
-        self.v_hi = v_hi;
-        self.k_start = k_start;
-        self.k_max = k_max;
-        self.stretched_above = stretched_above;
-        self.level = level;
-        self.scale = scale;
-        self.tier_scale = tier_scale;
-        self.steps = n;
+        self.steps = m.n;
+        self.tier_scale = m.tier_scale;
+        if moved || !cont {
+            self.e_ref = m.e_ref;
+        }
+        if grew || !cont {
+            self.v_lo = m.v_lo;
+            self.v_hi = m.v_hi;
+            self.k_max = m.k_max;
+            self.scale = m.scale;
+        }
+        if !cont {
+            self.k_start = fixed.k0;
+            self.stretched_above = fixed.stretched_above;
+            self.level = fixed.level;
+        }
+        Ok(())
+    }
+
+    /// The start of a run at a state of energies `(k0, v0)` and residual `r0`: the run's memory
+    /// before its first step (its reference moved by the energy `exchanged` in that step) and
+    /// what stays fixed over the run.
+    ///
+    /// # Errors
+    /// [`StepError::Diverged`] ([`Guard::EnergyRun`]) when the start's energy overflowed.
+    #[inline(always)]
+    fn start_run(
+        &self,
+        (k0, v0): (T, T),
+        r0: Option<T>,
+        exchanged: T,
+    ) -> Result<(Memory<T>, Fixed<T>), StepError> {
+        let e0 = k0 + v0;
+        let scale = start_scale(k0, v0, self.bounds.energy_scale);
+        // A start whose energy overflowed cannot be bounded: refused here rather than passed by
+        // comparisons with infinity or NaN (a running run's reference and scale stay finite:
+        // every committed energy is).
+        if !(e0.finite() && scale.finite()) {
+            return Err(StepError::Diverged {
+                guard: Guard::EnergyRun,
+            });
+        }
+        // A start off its constraint releases what it stores: only a stretch beyond the
+        // start's counts as one.
+        let stretched_above = if self.bounds.on & RESIDUAL != 0 {
+            let at = self.bounds.residual * T::lit(STRETCHED_AT);
+            match r0 {
+                Some(r0) if r0 > at => r0,
+                _ => at,
+            }
+        } else {
+            T::zero()
+        };
+        let e_ref = e0 + exchanged;
+        let m = Memory {
+            e_ref,
+            v_lo: v0,
+            v_hi: v0,
+            k_max: k0,
+            scale,
+            tier_scale: scale,
+            n: 1,
+        };
+        let fixed = Fixed {
+            k0,
+            e0,
+            stretched_above,
+            level: round_off(e_ref),
+        };
+        Ok((m, fixed))
+    }
+
+    /// The energy guards on a step with energies `(k1, v1)` of a run whose memory before it is
+    /// `m`: `m` moves to the step (its scale grows, the stretched tier's scale for the next
+    /// step); returns the step's energy and whether the scale or a range grew.
+    ///
+    /// # Errors
+    /// [`StepError::NonFiniteResult`], [`StepError::Diverged`] ([`Guard::EnergyRun`],
+    /// [`Guard::EnergyStep`]).
+    #[inline(always)]
+    fn judge(
+        &self,
+        m: &mut Memory<T>,
+        (k1, v1): (T, T),
+        exchanged: T,
+        residual: Option<T>,
+        fixed: Fixed<T>,
+    ) -> Result<(T, bool), StepError> {
+        let e1 = k1 + v1;
+        if !e1.finite() {
+            return Err(StepError::NonFiniteResult);
+        }
+        let grew = m.grow_scale(k1, v1);
+        let stretched =
+            m.n >= TIER_FROM && matches!(residual, Some(res) if res > fixed.stretched_above);
+        if self.bounds.on & ENERGY_RUN != 0 {
+            self.check_run(m, e1, stretched, fixed)?;
+        }
+        // The next step's `S_u`: no more than the scale before it, which a diverging step
+        // would grow to vouch for itself.
+        m.tier_scale = if !stretched {
+            m.scale
+        } else {
+            let grown = m.tier_scale * T::lit(TIER_GROWTH);
+            if grown < m.scale {
+                grown
+            } else {
+                m.scale
+            }
+        };
+        if self.bounds.on & ENERGY_STEP != 0 {
+            // The last step's energy, moved by what this step exchanged.
+            let e0 = fixed.e0 + exchanged;
+            if (e1 - e0).abs() > self.bounds.energy_step * m.scale {
+                return Err(StepError::Diverged {
+                    guard: Guard::EnergyStep,
+                });
+            }
+        }
+        Ok((e1, grew))
+    }
+
+    /// The run guard of [`Watch::commit`]: the drift of `e1` from the run's reference against
+    /// the bound of the [guard docs](super) (the stretched tier's while `stretched`).
+    ///
+    /// # Errors
+    /// [`StepError::Diverged`] ([`Guard::EnergyRun`]).
+    #[inline(always)]
+    fn check_run(
+        &self,
+        m: &Memory<T>,
+        e1: T,
+        stretched: bool,
+        fixed: Fixed<T>,
+    ) -> Result<(), StepError> {
+        let r = self.bounds.energy_run;
+        let drift = (e1 - m.e_ref).abs();
+        // `S_u ≤ S`: the stretched tier's bound is the tightest.
+        let tier = r * m.tier_scale;
+        let bound = if stretched { tier } else { r * m.scale };
+        // The common case (within the bound before the round-off allowance, within the
+        // stretched tier's share of it while stretched, and energies resolvable against the
+        // scale) costs a subtraction, a product and two comparisons; the rest is
+        // `run_bound_holds`, which passes every step the common case passes.
+        let beyond = if stretched {
+            drift * T::lit(1.0 / STRETCHED_SHARE) > tier
+        } else {
+            drift > bound
+        };
+        if beyond || fixed.level > m.scale {
+            let energies = (e1, m.e_ref);
+            let kinetic = (fixed.k0, m.k_max);
+            let (scale, level) = (m.scale, fixed.level);
+            if !run_bound_holds(
+                energies, drift, bound, scale, level, kinetic, m.n, stretched,
+            ) {
+                return Err(StepError::Diverged {
+                    guard: Guard::EnergyRun,
+                });
+            }
+        }
         Ok(())
     }
 }
-
-/// What the run guard's bound beyond its common case needs of the run.
-#[derive(Clone, Copy)]
-struct Run<T> {
-    /// The kinetic energy at the start, `K₀`.
-    k_start: T,
-    /// The largest kinetic energy of the run, `K_max`.
-    k_max: T,
-    /// The step's number in the run (`1` for the first).
-    n: u32,
-    /// Whether the energy is below the reference (a deficit).
-    below: bool,
-}
-
-/// The run guard beyond its common case (a drift within the stretched tier's bound): whether
-/// the drift of the `n`-th step of a run passes the bound of the [guard docs](super):
-/// `max(r·S, min(S − K₀/2, c·S/n))` (`bound = r·S`), or, for a quiet run (`K_max ≤ QUIET·S`), a
-/// deficit up to `S − K₀/2`; while `stretched`, `STRETCHED_SHARE·r·S_u` without either
-/// allowance (`bound = r·S_u`, `S_u` the scale before the mechanism stretched). Every bound is
-/// widened by the round-off of energies of `magnitude` `|E| + |E_ref|`. Energies whose
-/// round-off (`level`) exceeds the run's scale cannot be told apart: the guard is blind there,
-/// and the step is refused.
-#[cold]
-#[inline(never)]
-fn run_bound_holds<T: Real>(
-    drift: T,
-    bound: T,
-    scale: T,
-    level: T,
-    run: Run<T>,
-    stretched: bool,
-    magnitude: T,
-) -> bool {
-    if level > scale {
-        return false;
-    }
-    let bound = if stretched {
-        bound * T::lit(STRETCHED_SHARE)
-    } else {
-        bound
-    };
-    let drift = drift - T::lit(ROUNDING) * T::default_epsilon() * magnitude;
-    if drift <= bound {
-        return true;
-    }
-    if stretched || drift > scale - T::lit(0.5) * run.k_start {
-        return false;
-    }
-    drift * T::lit(f64::from(run.n)) <= T::lit(STARTUP) * scale
-        || (run.below && run.k_max <= T::lit(QUIET) * scale)
-}
-
-/// The round-off of a run's energies around `e_ref`: `2·ROUNDING·ε·|E_ref|`.
-#[inline]
-fn round_off<T: Real>(e_ref: T) -> T {
-    T::lit(2.0 * ROUNDING) * T::default_epsilon() * e_ref.abs()
-}
-
-/// The energy scale of a run at its start, from `K₀`, `V₀` and the floor (zero when off): `K₀`,
-/// the floor, and the round-off floor `ROUNDOFF · ε · (K₀ + |V₀|)` (the resolution at which
-/// energy differences of this run can be told apart at all).
-#[inline]
-fn start_scale<T: Real>(k0: T, v0: T, floor: T) -> T {
-    let mut scale = k0;
-    let roundoff = T::lit(ROUNDOFF) * T::default_epsilon() * (k0 + v0.abs());
-    if roundoff > scale {
-        scale = roundoff;
-    }
-    if floor > scale {
-        scale = floor;
-    }
-    scale
-}
-
-/// The start-up allowance `c`: the `n`-th step of a run may drift by `c/n` of the run's scale
-/// (and by no more than `S − K₀/2`, see the [guard docs](super)); a first-order method from rest, whose
-/// drift after `n` steps reaches `S/n`, passes with a margin of two from the third step.
-const STARTUP: f64 = 2.0;
-
-/// A run whose kinetic energy never exceeded `QUIET` of its scale is quiet: its motion is the
-/// ringing of a stiff mode around a rest state (a plant held at rest), and a deficit of its
-/// energy up to the potential range is what a method stepping over that mode (`hω ≫ 1`, which
-/// keeps its amplitude and slows it) shows between turning points (`docs/guards.md`: the arm
-/// held at rest, `K_max = 0.17·S`, a deficit of up to `0.83·S`).
-const QUIET: f64 = 0.25;
-
-/// The first step of a run at which the stretched tier applies: a start whose velocity is not
-/// tangent to its constraint stretches it over its first steps (`docs/guards.md`: SyLiPN at
-/// `h = 0.01` from such a start, its rods at 3.5 % at the second step of the run), as a start off
-/// its constraint releases what it stores.
-const TIER_FROM: u32 = 3;
-
-/// The growth per step of the stretched tier's scale while the mechanism stays stretched: a
-/// divergence grows its kinetic energy, and with it the scale, by tens of percent per step
-/// (the held-force divergences of `docs/guards.md` by 20–50 %), a clean run leaving its
-/// constraint by a few percent (the first-order linearised Z&S on SO(3)) by about 8 % per step
-/// while it releases its start. (Any growth from 5 % to 20 % refuses every held-force
-/// divergence of `docs/guards.md` and passes the SO(3) run; 30 % lets one through.)
-const TIER_GROWTH: f64 = 1.1;
-
-/// The run guard's bound is `STRETCHED_SHARE · r` while the constraint residual is above
-/// `STRETCHED_AT` of the residual guard's bound (a rod stretched by 3.1 % of its squared length
-/// under the default bound `0.1`): a diverging penalised mechanism stretches its rods while its
-/// energy grows, a clean run's slow drift does not (`docs/guards.md`).
-const STRETCHED_AT: f64 = 0.31;
-
-/// The share of the run bound that applies while the mechanism is stretched (see
-/// [`STRETCHED_AT`]): `0.075·S` under the default bound `0.25`.
-const STRETCHED_SHARE: f64 = 0.3;
-
-/// The round-off of an energy drift, in units of `ε (|E| + |E_ref|)`: what rounding the two
-/// energies (sums of a few rounded terms) and their difference can reach.
-const ROUNDING: f64 = 4.0;
-
-/// The round-off floor of the energy scale in units of `ε · (K₀ + |V₀|)`: with the default bound
-/// `0.25` a drift of `64 ε (K₀ + |V₀|)` is accepted, above what rounding the energies of a step
-/// (sums of a few terms, each rounded) reaches.
-const ROUNDOFF: f64 = 256.0;
