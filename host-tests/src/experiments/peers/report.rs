@@ -195,6 +195,26 @@ fn table(list: &[Entry], l: &Layout, out: &Output) {
     }
 }
 
+/// The model error's own accuracy per target with a chosen ω (`checks`: `(target, |model error
+/// at model_tol / 10 − at model_tol| / model error)`), said and published as
+/// `<prefix>.model_err_tol_check_at_<target>`.
+pub fn model_tol_check(prefix: &str, checks: &[(f64, f64)], model_tol: f64, out: &Output) {
+    for (e, check) in checks {
+        say!(
+            out,
+            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
+             difference {}",
+            sci(model_tol / 10.0),
+            sci(model_tol),
+            sci(*check)
+        );
+        figure(
+            &format!("{prefix}.model_err_tol_check_at_{}", tag(*e)),
+            *check,
+        );
+    }
+}
+
 /// The penalty ω per target (figures `<prefix>.omega_at_<target>`, `…model_err_at_<target>`),
 /// why MuJoCo did not run, the table with its figures, and the chart.
 pub fn report(c: &Compared<'_>, l: &Layout, plot: Chart, out: &Output) {
