@@ -54,7 +54,7 @@ pub fn report(r: &Results, out: &Output) {
             "3-link arm (URDF), free swing: joint-angle error, T = {}",
             r.span
         ),
-        x_label: "thread CPU seconds per simulated second (median)".into(),
+        x_label: "thread CPU seconds per simulated second (one sample per point)".into(),
         y_label: "max |θ − θ_ref| over joints and outputs [rad]".into(),
         log_x: true,
         log_y: true,
