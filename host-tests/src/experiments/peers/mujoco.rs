@@ -2,7 +2,9 @@
 //! chain (`--model chain --n N`) or the 3-link arm (`--model arm --gravity G`) as an MJCF model,
 //! sweeps MuJoCo's integrators and time steps on it and prints, per sweep point, the error
 //! against the reference this harness hands it (a CSV file) and the thread CPU time measured
-//! inside Python by `time.thread_time()`.
+//! inside Python by `time.thread_time()` (one sample, for the chart); a second call times the
+//! points [`found`] for the targets against each other in interleaved rounds (the table's
+//! costs, see [`sweep`]).
 //!
 //! The interpreter is `$MACROSTEP_PEERS_PYTHON` (what `cargo xtask peers` sets after installing
 //! `mujoco` in a virtual environment) or `python3`; when it cannot `import mujoco` the peer is
