@@ -19,20 +19,31 @@ hinge joints as an MJCF model, swept over MuJoCo's integrators and time steps.
   the URDF's (the same numbers as arm_peers::methods::chain).
 
 Called by the Rust harness (host-tests/src/experiments/peers/mujoco.rs) with the reference in a
-CSV file (--reference). For every integrator (Euler = semi-implicit Euler, RK4, implicit,
-implicitfast) the step is swept down from the output spacing by a factor 2^(1/4) until two
-consecutive steps meet the finest target with a factor 3 to spare (or a run costs more than
---max-run-seconds). Prints one CSV line per sweep point:
+CSV file (--reference), twice:
+
+1. The sweep (default): for every integrator (Euler = semi-implicit Euler, RK4, implicit,
+   implicitfast) the step is swept down from the output spacing by a factor 2^(1/4) until two
+   consecutive steps meet the finest target with a factor 3 to spare (or a run costs more than
+   --max-run-seconds). A point's cost here is one sample of at least --min-sample seconds: the
+   sweep's own run when it lasted that long, otherwise the run repeated (every short point timed
+   against the others in one interleaved round). These costs draw the chart.
+2. The timing (--time integrator:dt,...): the points the harness found for its targets (per
+   integrator and target, the coarsest step meeting the target with every finer step meeting
+   it too), each run once (its error, and the calibration of its sample), then timed against
+   each other in --rounds interleaved rounds rotated by round (a slow spell of the machine then
+   hits one round of many points, not every sample of one point); a sample repeats its run
+   until it lasts --min-sample seconds, and the median over the rounds is divided by the span.
+   Only these costs enter the table and its ratios: timing every sweep point in rounds, as an
+   earlier version did, cost four runs of each of the sweep's most expensive steps.
+
+Each call prints one CSV line per point:
 
     integrator,dt,error,cpu_per_unit_time,status
 
 error is inf when the run failed (a MuJoCo instability warning or a non-finite value). CPU time
-is measured inside Python by time.thread_time() (the calling thread's CPU clock) after the
-sweep, every sweep point of every integrator timed against the others in --rounds interleaved
-rounds rotated by round (a slow spell of the machine then hits one round of many points, not
-every sample of one point); a sample repeats its run until it lasts --min-sample seconds, and
-the median over the rounds is divided by the span. The steps run inside MuJoCo's C loop (mj_step with nstep = steps per
-output), so the Python overhead is one call per output.
+is measured inside Python by time.thread_time() (the calling thread's CPU clock). The steps run
+inside MuJoCo's C loop (mj_step with nstep = steps per output), so the Python overhead is one
+call per output.
 """
 
 import argparse
@@ -128,8 +139,11 @@ def run(model, data, observe, width, steps_per_out, n_out):
     return out
 
 
-def calibrate(f, min_sample):
-    """Calls of f per sample so a sample lasts min_sample seconds of thread CPU."""
+def calibrate(f, min_sample, first):
+    """Calls of f per sample so a sample lasts min_sample seconds of thread CPU; `first` is the
+    CPU time of one call already measured (one call lasting min_sample is a sample)."""
+    if first >= min_sample:
+        return 1
     reps = 1
     while True:
         t0 = time.thread_time()
@@ -141,11 +155,11 @@ def calibrate(f, min_sample):
         reps = int(math.ceil(reps * min(16.0, max(2.0, 1.2 * min_sample / max(cpu, 1e-9)))))
 
 
-def cpu_per_call(fs, min_sample, rounds):
+def cpu_per_call(fs, firsts, min_sample, rounds):
     """Median thread CPU seconds of one call of each f of fs, timed against each other: per round
     every f once, in the list's order rotated by the round; a sample repeats its f until it
-    lasts min_sample."""
-    reps = [calibrate(f, min_sample) for f in fs]
+    lasts min_sample. firsts: the CPU time of one call of each, already measured."""
+    reps = [calibrate(f, min_sample, first) for f, first in zip(fs, firsts)]
     samples = [[] for _ in fs]
     for r in range(rounds):
         for j in range(len(fs)):
@@ -159,6 +173,78 @@ def cpu_per_call(fs, min_sample, rounds):
     return [float(np.median(s)) for s in samples]
 
 
+class Peer:
+    """The model, its data and observer, the reference and the output grid."""
+
+    def __init__(self, a):
+        xml, width_of, observe, error_of, _ = MODELS[a.model]
+        self.ref = np.loadtxt(a.reference, delimiter=",", ndmin=2)
+        self.n_out = self.ref.shape[0]
+        self.dt_out = a.span / self.n_out
+        self.model = mujoco.MjModel.from_xml_string(xml(a))
+        self.data = mujoco.MjData(self.model)
+        self.width = width_of(self.model)
+        self.observe, self.error_of = observe, error_of
+
+    def runner(self, name, steps):
+        """A call running integrator `name` at dt_out / steps over the span."""
+        def f():
+            self.model.opt.integrator = INTEGRATORS[name]
+            self.model.opt.timestep = self.dt_out / steps
+            return run(self.model, self.data, self.observe, self.width, steps, self.n_out)
+        return f
+
+    def point(self, name, steps):
+        """(name, dt, steps, error, status, CPU seconds of the run)."""
+        f = self.runner(name, steps)
+        t0 = time.thread_time()
+        obs = f()
+        once = time.thread_time() - t0
+        if obs is None:
+            err, status = math.inf, "failed"
+        else:
+            err, status = float(np.max(self.error_of(obs - self.ref))), "ok"
+        return (name, self.dt_out / steps, steps, err, status, once)
+
+
+def sweep(peer, a, dt_min):
+    """Every integrator's sweep, each point run once, with its curve cost (see the docs)."""
+    points = []
+    for name in a.integrators.split(","):
+        raw, spare, last_steps = peer.dt_out, 0, 0
+        while raw >= dt_min and spare < 2:
+            steps = max(1, math.ceil(peer.dt_out / raw - 1e-9))
+            raw /= 2 ** 0.25
+            if steps == last_steps:
+                continue
+            last_steps = steps
+            p = peer.point(name, steps)
+            points.append(p)
+            spare = spare + 1 if p[3] <= a.finest / 3 else 0
+            if p[5] > a.max_run_seconds:
+                break
+    short = [k for k, p in enumerate(points) if p[5] < a.min_sample]
+    costs = [p[5] for p in points]
+    timed = cpu_per_call(
+        [peer.runner(points[k][0], points[k][2]) for k in short],
+        [points[k][5] for k in short], a.min_sample, 1)
+    for k, c in zip(short, timed):
+        costs[k] = c
+    return points, costs
+
+
+def timed(peer, a):
+    """The points of --time, each run once, then timed against each other in --rounds rounds."""
+    points = []
+    for item in a.time.split(","):
+        name, dt = item.split(":")
+        steps = max(1, round(peer.dt_out / float(dt)))
+        points.append(peer.point(name, steps))
+    costs = cpu_per_call([peer.runner(p[0], p[2]) for p in points], [p[5] for p in points],
+                         a.min_sample, a.rounds)
+    return points, costs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", choices=sorted(MODELS), required=True)
@@ -166,7 +252,8 @@ def main():
     ap.add_argument("--gravity", type=float, default=9.81, help="arm: g (m/s^2)")
     ap.add_argument("--span", type=float, required=True)
     ap.add_argument("--reference", required=True)
-    ap.add_argument("--finest", type=float, required=True)
+    ap.add_argument("--finest", type=float, help="the sweep's finest target")
+    ap.add_argument("--time", help="integrator:dt,... to time in rounds instead of sweeping")
     ap.add_argument("--min-sample", type=float, default=2e-3)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--max-run-seconds", type=float, default=5.0)
@@ -175,48 +262,13 @@ def main():
     a = ap.parse_args()
     if a.model == "chain" and a.n is None:
         ap.error("--model chain needs --n")
-    xml, width_of, observe, error_of, dt_min = MODELS[a.model]
-    dt_min = a.dt_min if a.dt_min is not None else dt_min
-    ref = np.loadtxt(a.reference, delimiter=",", ndmin=2)
-    n_out = ref.shape[0]
-    dt_out = a.span / n_out
-    model = mujoco.MjModel.from_xml_string(xml(a))
-    data = mujoco.MjData(model)
-    width = width_of(model)
-    points = []
-    for name in a.integrators.split(","):
-        model.opt.integrator = INTEGRATORS[name]
-        raw, spare, last_steps = dt_out, 0, 0
-        while raw >= dt_min and spare < 2:
-            steps = max(1, math.ceil(dt_out / raw - 1e-9))
-            raw /= 2 ** 0.25
-            if steps == last_steps:
-                continue
-            last_steps = steps
-            dt = dt_out / steps
-            model.opt.timestep = dt
-            t0 = time.thread_time()
-            obs = run(model, data, observe, width, steps, n_out)
-            once = time.thread_time() - t0
-            if obs is None:
-                err, status = math.inf, "failed"
-            else:
-                err, status = float(np.max(error_of(obs - ref))), "ok"
-            points.append((name, dt, steps, err, status))
-            spare = spare + 1 if err <= a.finest / 3 else 0
-            if once > a.max_run_seconds:
-                break
-
-    def runner(name, dt, steps):
-        def f():
-            model.opt.integrator = INTEGRATORS[name]
-            model.opt.timestep = dt
-            run(model, data, observe, width, steps, n_out)
-        return f
-
-    costs = cpu_per_call([runner(p[0], p[1], p[2]) for p in points], a.min_sample, a.rounds)
+    if a.time is None and a.finest is None:
+        ap.error("the sweep needs --finest")
+    dt_min = a.dt_min if a.dt_min is not None else MODELS[a.model][4]
+    peer = Peer(a)
+    points, costs = timed(peer, a) if a.time else sweep(peer, a, dt_min)
     print("integrator,dt,error,cpu_per_unit_time,status")
-    for (name, dt, _, err, status), cost in zip(points, costs):
+    for (name, dt, _, err, status, _), cost in zip(points, costs):
         print(f"{name},{dt:.17g},{err:.17g},{cost / a.span:.17g},{status}", flush=True)
 
 

@@ -2,8 +2,8 @@
 //! [--write]`: the run-to-run agreement of every published cost ratio.
 //!
 //! Builds `reproduce` once (release, `peers` feature, MuJoCo's Python when it can be installed:
-//! see `peers.rs`), then runs `work-precision`, `work-precision-omega` and `chain-peers`
-//! (`--figures-only`, paper setups) `N` times (default 3): back to back, or with `--parallel`
+//! see `peers.rs`), then runs `work-precision`, `work-precision-omega`, `chain-peers` and
+//! `arm-peers` (`--figures-only`, paper setups) `N` times (default 3): back to back, or with `--parallel`
 //! the `N` runs of one experiment at the same time (on a shared machine each run then gets its
 //! own share of the cores; thread CPU time is what the ratios measure, so the runs still
 //! compare). The criterion bench groups are the experiment `benches` (see `bench_ratios.rs`:
@@ -16,21 +16,33 @@
 //! average (`/proc/loadavg`) is read before and after every run: the ratios are thread CPU
 //! time, so the load costs wall time, not agreement, unless a sample is too short.
 //!
-//! `--write` puts the table between the `three-runs` markers of `docs/work_precision.md` named
-//! by the experiment list (`<!-- three-runs:begin work-precision,work-precision-omega -->` …
-//! `<!-- three-runs:end … -->`; the section is generated: edit the tool, not the text).
+//! `--write` puts the table between the `three-runs` markers named by the experiment list
+//! (`<!-- three-runs:begin work-precision,work-precision-omega -->` …
+//! `<!-- three-runs:end … -->`; the section is generated: edit the tool, not the text) in the
+//! experiment list's page ([`DOCS`]; `docs/work_precision.md` for any other list).
 
 use crate::{bench_ratios, cargo, output, root, run, Result};
 use std::fmt::Write as _;
 use std::process::Command;
 
 /// The experiments whose ratios are published.
-const EXPERIMENTS: [&str; 4] = [
+const EXPERIMENTS: [&str; 5] = [
     "work-precision",
     "work-precision-omega",
     "chain-peers",
+    "arm-peers",
     bench_ratios::NAME,
 ];
+
+/// The page of an experiment list whose table is not in `docs/work_precision.md`.
+const DOCS: [(&str, &str); 1] = [("arm-peers", "arm-peers.md")];
+
+/// The page (under `docs/`) holding the markers of the experiment list `set`.
+fn doc_of(set: &str) -> &'static str {
+    DOCS.iter()
+        .find(|d| d.0 == set)
+        .map_or("work_precision.md", |d| d.1)
+}
 
 /// The agreement every published ratio must show across runs.
 const SPREAD_LIMIT: f64 = 0.15;
@@ -288,9 +300,9 @@ fn cargo_less_git() -> Command {
     c
 }
 
-/// Replaces the generated section of `docs/work_precision.md` for the experiment list `set`.
+/// Replaces the generated section for the experiment list `set` in its page ([`doc_of`]).
 fn write_doc(set: &str, section: &str) -> Result {
-    let path = root().join("docs").join("work_precision.md");
+    let path = root().join("docs").join(doc_of(set));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (begin, end) = (
         format!("<!-- three-runs:begin {set} -->"),
@@ -387,8 +399,45 @@ pub fn three_runs(args: &[String]) -> Result {
         100.0 * SPREAD_LIMIT
     );
     if write {
-        write_doc(&only.join(","), &section)?;
-        eprintln!("xtask: wrote docs/work_precision.md");
+        let set = only.join(",");
+        write_doc(&set, &section)?;
+        eprintln!("xtask: wrote docs/{}", doc_of(&set));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ratio_is_a_speedup_or_a_ratio_at_equal_step_figure() {
+        let out = "figure arm-peers.rattle_over_zs.speedup_at_equal_error_1e-2 1.12\n\
+                   figure arm-peers.zs.cpu_us_per_sim_s_at_1e-2 1695\n\
+                   figure work-precision.dp.verlet_over_zs.ratio_at_equal_step_1e-2 NaN\n\
+                   say something\n";
+        let r = ratios(out);
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            r[0],
+            (
+                "arm-peers.rattle_over_zs.speedup_at_equal_error_1e-2".into(),
+                1.12
+            )
+        );
+        assert!(r[1].1.is_nan());
+    }
+
+    #[test]
+    fn every_experiment_list_with_its_own_page_has_its_markers_there() {
+        assert_eq!(doc_of("chain-peers"), "work_precision.md");
+        for (set, page) in DOCS {
+            assert!(EXPERIMENTS.contains(&set), "{set}");
+            let text = std::fs::read_to_string(root().join("docs").join(page)).unwrap();
+            for m in ["begin", "end"] {
+                let marker = format!("<!-- three-runs:{m} {set} -->");
+                assert!(text.contains(&marker), "{page} lacks {marker}");
+            }
+        }
+    }
 }

@@ -4,7 +4,6 @@ use super::{Results, MODEL_TOL};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
 use crate::experiments::peers::report::{self, Layout};
-use crate::experiments::work_precision::tag;
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -39,20 +38,7 @@ pub fn report(r: &Results, out: &Output) {
     for (w, me) in &r.comparison.model_errors {
         say!(out, "penalty ω = {w}: model error {}", sci(*me));
     }
-    for (e, check) in &r.model_tol_check {
-        say!(
-            out,
-            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
-             difference {}",
-            sci(MODEL_TOL / 10.0),
-            sci(MODEL_TOL),
-            sci(*check)
-        );
-        figure(
-            &format!("arm-peers.model_err_tol_check_at_{}", tag(*e)),
-            *check,
-        );
-    }
+    report::model_tol_check("arm-peers", &r.model_tol_check, MODEL_TOL, out);
     let layout = Layout {
         prefix: "arm-peers".into(),
         penalty_keys: PENALTY_KEYS,
@@ -60,7 +46,7 @@ pub fn report(r: &Results, out: &Output) {
         cost_header: "µs CPU / sim s",
         cost_scale: 1e6,
         cost_figure: "cpu_us_per_sim_s",
-        speedups: false,
+        speedups: true,
     };
     let chart = Chart {
         stem: "arm-peers.work_precision".into(),
@@ -68,7 +54,7 @@ pub fn report(r: &Results, out: &Output) {
             "3-link arm (URDF), free swing: joint-angle error, T = {}",
             r.span
         ),
-        x_label: "thread CPU seconds per simulated second (median)".into(),
+        x_label: "thread CPU seconds per simulated second (one sample per point)".into(),
         y_label: "max |θ − θ_ref| over joints and outputs [rad]".into(),
         log_x: true,
         log_y: true,

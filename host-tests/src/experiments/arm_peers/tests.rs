@@ -74,7 +74,7 @@ fn mujoco_rk4_on_the_arm_converges_to_the_reference() {
     let refq = methods::reference(span, n_out);
     let effort = SweepEffort {
         span,
-        finest: 1e-4,
+        targets: vec![1e-4],
         rounds: 1,
         max_run_seconds: 2.0,
     };

@@ -4,7 +4,6 @@ use super::{Results, Size, MODEL_TOL};
 #[cfg(test)]
 use crate::experiments::peers::report::Entry;
 use crate::experiments::peers::report::{self, Layout};
-use crate::experiments::work_precision::tag;
 use crate::plot::Chart;
 use crate::report::{figure, sci, Output};
 use crate::say;
@@ -35,20 +34,7 @@ fn report_size(s: &Size, targets: &[f64], span: f64, out: &Output) {
         &format!("{prefix}.reference_agreement"),
         s.reference_agreement,
     );
-    for (e, check) in &s.model_tol_check {
-        say!(
-            out,
-            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
-             difference {}",
-            sci(MODEL_TOL / 10.0),
-            sci(MODEL_TOL),
-            sci(*check)
-        );
-        figure(
-            &format!("{prefix}.model_err_tol_check_at_{}", tag(*e)),
-            *check,
-        );
-    }
+    report::model_tol_check(&prefix, &s.model_tol_check, MODEL_TOL, out);
     let [aba, lu] = s.rhs_ns;
     say!(
         out,

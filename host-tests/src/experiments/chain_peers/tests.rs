@@ -78,7 +78,7 @@ fn mujoco_rk4_on_the_double_pendulum_converges() {
     let refq = reference::chain::reference(2, 1.0, 2);
     let effort = SweepEffort {
         span: 1.0,
-        finest: 1e-4,
+        targets: vec![1e-4],
         rounds: 1,
         max_run_seconds: 2.0,
     };

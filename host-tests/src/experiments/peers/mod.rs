@@ -169,7 +169,7 @@ impl Comparison {
 /// One model's comparison at `targets`, scored by `scored`: the search of the `rigid` methods
 /// (problem key and title, methods) at every target; per target the penalty methods
 /// `penalty(target, ω)` at the ω [`penalty_studies`] picks by `model_error`; MuJoCo's `sweep`
-/// down to the finest target (when `effort.mujoco`).
+/// down to the finest target, its found points timed (when `effort.mujoco`).
 ///
 /// The published speed-ups divide a rigid method's cost by a penalty method's, so per target
 /// the found settings of both problems are timed against each other in one set of interleaved
@@ -213,11 +213,10 @@ pub fn compare<'a>(
             None => search::time_found(&mut [(&rigid_problem, &mut rigid, t)], effort.search.reps),
         }
     }
-    let finest = targets.iter().copied().fold(f64::INFINITY, f64::min);
     let mujoco = if effort.mujoco {
         sweep(SweepEffort {
             span: scored.span,
-            finest,
+            targets: targets.to_vec(),
             rounds: effort.mujoco_rounds,
             max_run_seconds: effort.mujoco_max_run,
         })

@@ -2,7 +2,9 @@
 //! chain (`--model chain --n N`) or the 3-link arm (`--model arm --gravity G`) as an MJCF model,
 //! sweeps MuJoCo's integrators and time steps on it and prints, per sweep point, the error
 //! against the reference this harness hands it (a CSV file) and the thread CPU time measured
-//! inside Python by `time.thread_time()`.
+//! inside Python by `time.thread_time()` (one sample, for the chart); a second call times the
+//! points [`found`] for the targets against each other in interleaved rounds (the table's
+//! costs, see [`sweep`]).
 //!
 //! The interpreter is `$MACROSTEP_PEERS_PYTHON` (what `cargo xtask peers` sets after installing
 //! `mujoco` in a virtual environment) or `python3`; when it cannot `import mujoco` the peer is
@@ -74,32 +76,27 @@ pub fn parse(text: &str) -> Result<Vec<MjPoint>, String> {
 }
 
 /// The sweep's effort: how fine it goes, how long it times.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SweepEffort {
     /// Simulated span.
     pub span: f64,
-    /// The finest target: the sweep stops two steps past `finest / 3`.
-    pub finest: f64,
-    /// Timing rounds per sweep point.
+    /// The targets: the sweep stops two steps past the finest's third, and the points
+    /// [`found`] for each are timed.
+    pub targets: Vec<f64>,
+    /// Timing rounds of the found points.
     pub rounds: usize,
     /// The CPU seconds one run may take before its integrator's sweep stops.
     pub max_run_seconds: f64,
 }
 
-/// Runs `mujoco_peer.py` on `model` (its model arguments, e.g. `["--model", "chain", "--n",
-/// "5"]`) with `--reference` a CSV file of `refq` (rows of `row` values, one per output), and
-/// parses its sweep (see [`parse`]). `tag` names the temporary file.
-///
-/// # Errors
-/// No MuJoCo (see [`python`]), or the script's failure.
-pub fn sweep(
+/// Runs `mujoco_peer.py` with `model` (its model arguments) and `args`, the reference `refq`
+/// (rows of `row` values, one per output) in a CSV file named by `tag`, and parses its output.
+fn call(
+    py: &str,
     model: &[String],
-    tag: &str,
-    refq: &[f64],
-    row: usize,
-    effort: SweepEffort,
+    args: &[String],
+    (tag, refq, row): (&str, &[f64], usize),
 ) -> Result<Vec<MjPoint>, String> {
-    let py = python()?;
     let path = std::env::temp_dir().join(format!("macrostep-{tag}-{}.csv", std::process::id()));
     let mut file = std::fs::File::create(&path).map_err(|e| format!("{path:?}: {e}"))?;
     for r in refq.chunks(row.max(1)) {
@@ -107,19 +104,10 @@ pub fn sweep(
         writeln!(file, "{}", line.join(",")).map_err(|e| e.to_string())?;
     }
     drop(file);
-    let out = Command::new(&py)
+    let out = Command::new(py)
         .arg(script())
         .args(model)
-        .args([
-            "--span".to_string(),
-            effort.span.to_string(),
-            "--finest".into(),
-            effort.finest.to_string(),
-            "--rounds".into(),
-            effort.rounds.to_string(),
-            "--max-run-seconds".into(),
-            effort.max_run_seconds.to_string(),
-        ])
+        .args(args)
         .arg("--reference")
         .arg(&path)
         .output()
@@ -132,6 +120,80 @@ pub fn sweep(
         ));
     }
     parse(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Runs `mujoco_peer.py` on `model` (its model arguments, e.g. `["--model", "chain", "--n",
+/// "5"]`) against `refq` (rows of `row` values, one per output; `tag` names the temporary file):
+/// first its sweep (every point's error, and a one-sample cost for the chart), then the points
+/// [`found`] for `effort.targets` timed against each other in `effort.rounds` interleaved
+/// rounds, whose costs replace the sweep's at those points (see the script's docs).
+///
+/// # Errors
+/// No MuJoCo (see [`python`]), or the script's failure.
+pub fn sweep(
+    model: &[String],
+    tag: &str,
+    refq: &[f64],
+    row: usize,
+    effort: SweepEffort,
+) -> Result<Vec<MjPoint>, String> {
+    let py = python()?;
+    let finest = effort.targets.iter().copied().fold(f64::INFINITY, f64::min);
+    let common = [
+        "--span".to_string(),
+        effort.span.to_string(),
+        "--rounds".into(),
+        effort.rounds.to_string(),
+    ];
+    let mut args = common.to_vec();
+    args.extend([
+        "--finest".into(),
+        finest.to_string(),
+        "--max-run-seconds".into(),
+        effort.max_run_seconds.to_string(),
+    ]);
+    let mut points = call(&py, model, &args, (tag, refq, row))?;
+    let chosen = to_time(&points, &effort.targets);
+    if chosen.is_empty() {
+        return Ok(points);
+    }
+    let list: Vec<String> = chosen
+        .iter()
+        .map(|&k| format!("{}:{:.17e}", points[k].integrator, points[k].dt))
+        .collect();
+    let mut args = common.to_vec();
+    args.extend(["--time".into(), list.join(",")]);
+    let timed = call(&py, model, &args, (tag, refq, row))?;
+    if timed.len() != chosen.len() {
+        return Err(format!(
+            "MuJoCo timing returned {} points for {} asked",
+            timed.len(),
+            chosen.len()
+        ));
+    }
+    for (k, t) in chosen.into_iter().zip(timed) {
+        let p = &mut points[k];
+        let same = t.integrator == p.integrator && (t.dt / p.dt - 1.0).abs() < 1e-9;
+        // MuJoCo is deterministic: the timed run repeats the sweep's, error and all.
+        if !same || t.err.to_bits() != p.err.to_bits() {
+            return Err(format!("MuJoCo timing ran {t:?} for {p:?}"));
+        }
+        p.cost = t.cost;
+    }
+    Ok(points)
+}
+
+/// The indices into `points` of every point [`found`] for some target, each once, in order.
+fn to_time(points: &[MjPoint], targets: &[f64]) -> Vec<usize> {
+    let mut chosen: Vec<usize> = targets
+        .iter()
+        .flat_map(|&e| found(points, e))
+        .filter_map(|(_, p)| p)
+        .filter_map(|p| points.iter().position(|q| std::ptr::eq(q, p)))
+        .collect();
+    chosen.sort_unstable();
+    chosen.dedup();
+    chosen
 }
 
 /// Per integrator, the coarsest step meeting `target` with every finer step meeting it too (the
@@ -174,5 +236,8 @@ mod tests {
         assert_eq!(f[0].1.unwrap().dt, 0.0625);
         assert!(f[1].1.is_none());
         assert!(parse("h\nrk4,x,1,1,ok\n").is_err());
+        // The points timed in rounds: each target's found point per integrator, once.
+        assert_eq!(to_time(&pts, &[0.1, 1e-2]), vec![1, 3, 5]);
+        assert_eq!(to_time(&pts, &[1e-6]), Vec::<usize>::new());
     }
 }

@@ -20,6 +20,9 @@ pub struct Entry {
     pub param_name: &'static str,
     /// The found parameter, its error and cost (`None`: not reached).
     pub found: Option<(f64, f64, f64)>,
+    /// The finest parameter searched (`None`: no sweep ran): where a target not reached was
+    /// given up.
+    pub finest: Option<f64>,
     /// The penalty ω, for penalty methods.
     pub omega: Option<f64>,
 }
@@ -31,6 +34,7 @@ pub fn from_curve(c: &Curve, k: usize, target: f64, omega: Option<f64>) -> Entry
         target,
         param_name: c.param_name,
         found: c.found[k].as_ref().map(|f| (f.p, f.err, f.cost)),
+        finest: c.points.iter().map(|p| p.p).reduce(f64::min),
         omega,
     }
 }
@@ -83,6 +87,7 @@ pub fn entries(c: &Compared<'_>, penalty_keys: [&'static str; 2]) -> Vec<Entry> 
                     target: e,
                     param_name: "h",
                     found: None,
+                    finest: None,
                     omega: None,
                 },
             });
@@ -97,6 +102,11 @@ pub fn entries(c: &Compared<'_>, penalty_keys: [&'static str; 2]) -> Vec<Entry> 
                     target: e,
                     param_name: "dt",
                     found: p.map(|p| (p.dt, p.err, p.cost)),
+                    finest: points
+                        .iter()
+                        .filter(|p| p.integrator == name)
+                        .map(|p| p.dt)
+                        .reduce(f64::min),
                     omega: None,
                 });
             }
@@ -171,10 +181,10 @@ fn table(list: &[Entry], l: &Layout, out: &Output) {
             en.key.clone(),
             e.clone(),
             en.omega.map_or("-".into(), |w| format!("{w}")),
-            if en.found.is_some() {
-                format!("{} = {}", en.param_name, sci(p))
-            } else {
-                "not reached".into()
+            match (en.found, en.finest) {
+                (Some(_), _) => format!("{} = {}", en.param_name, sci(p)),
+                (None, Some(f)) => format!("not reached down to {} = {}", en.param_name, sci(f)),
+                (None, None) => "not reached".into(),
             },
             sci(err),
             sci(cost * l.cost_scale),
@@ -192,6 +202,26 @@ fn table(list: &[Entry], l: &Layout, out: &Output) {
                 cost / base,
             );
         }
+    }
+}
+
+/// The model error's own accuracy per target with a chosen ω (`checks`: `(target, |model error
+/// at model_tol / 10 − at model_tol| / model error)`), said and published as
+/// `<prefix>.model_err_tol_check_at_<target>`.
+pub fn model_tol_check(prefix: &str, checks: &[(f64, f64)], model_tol: f64, out: &Output) {
+    for (e, check) in checks {
+        say!(
+            out,
+            "model error at the ω chosen for {e:e}, DOP853 at {} against {}: relative \
+             difference {}",
+            sci(model_tol / 10.0),
+            sci(model_tol),
+            sci(*check)
+        );
+        figure(
+            &format!("{prefix}.model_err_tol_check_at_{}", tag(*e)),
+            *check,
+        );
     }
 }
 
@@ -221,4 +251,30 @@ pub fn report(c: &Compared<'_>, l: &Layout, plot: Chart, out: &Output) {
     }
     table(&entries(c, l.penalty_keys), l, out);
     chart(c, plot, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::work_precision::search::Point;
+
+    #[test]
+    fn an_entry_not_reached_knows_how_fine_its_sweep_went() {
+        let point = |p: f64, err: f64| Point {
+            p,
+            err,
+            failure: None,
+            cost: 1.0 / p,
+        };
+        let curve = Curve {
+            key: "rapier_sub1",
+            label: "",
+            param_name: "h",
+            points: vec![point(1e-2, 0.5), point(1e-3, 0.05), point(1e-4, 5e-3)],
+            found: vec![None],
+        };
+        let en = from_curve(&curve, 0, 1e-3, None);
+        assert!(en.found.is_none());
+        assert_eq!(en.finest, Some(1e-4));
+    }
 }
