@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::interleaved::RatioGroup;
 use common::{bench_steps, config, Criterion};
 use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
@@ -33,47 +34,40 @@ fn double_pendulum(c: &mut Criterion) {
     let (sys, g, s0) = (dp.system(), dp.constraint(), dp.initial_state());
     let h = 0.1;
     let omega = 20.0;
-    let mut group = c.benchmark_group("step/double_pendulum_constrained/n2");
-    bench_steps(
-        &mut group,
+    let mut group = RatioGroup::new(c, "step/double_pendulum_constrained/n2");
+    group.bench_steps(
         "baselines::verlet/f64",
         VelocityVerlet::new(dp.penalised(omega).expect("valid"), h / omega).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::rattle/f64",
         Rattle::new(sys, g, h, params()).expect("valid"),
         s0,
     );
     let pen = dp.penalised(omega).expect("valid");
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "zs::zhang_skeel/f64",
         ZhangSkeel::new(pen, h, ZsParams::with_beta(0.4)).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "zs::sylipn/f64",
         Sylipn::new(pen, h, ZsParams::with_beta(0.4)).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::shake/f64",
         Shake::new(sys, g, h, params()).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::reich4/f64",
         Reich4::new(sys, g, h, Stage::Reich, params()).expect("valid"),
         s0,
     );
     let dp32 = DoublePendulum::<f32>::paper();
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::rattle/f32",
         Rattle::new(
             dp32.system(),
