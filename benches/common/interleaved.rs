@@ -258,7 +258,7 @@ impl<I: Integrator<T, N> + Clone, T: Real, const N: usize, const P: usize> Rotat
     fn fits(integ: &I, s0: State<T, N>) -> Option<Self> {
         let size = core::mem::size_of::<Slot<I, State<T, N>, P>>();
         let unit = core::mem::align_of::<Slot<I, State<T, N>, P>>().max(8);
-        if unit > 64 || (size / unit) % 2 == 0 {
+        if unit > 64 || (size / unit).is_multiple_of(2) {
             return None;
         }
         let slot = Slot {
