@@ -11,7 +11,7 @@
 mod common;
 
 use common::interleaved::RatioGroup;
-use common::{bench_steps, config, Criterion};
+use common::{config, Criterion};
 use criterion::{criterion_group, criterion_main};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::constrained::{ConstraintNewtonParams, Rattle, Reich4, Shake, Stage};
@@ -87,35 +87,30 @@ fn chain_group<const N: usize, const D: usize>(c: &mut Criterion) {
     let h = 0.05;
     let omega = 100.0;
     let name = format!("step/chain_w100/n{D}");
-    let mut group = c.benchmark_group(&name);
-    bench_steps(
-        &mut group,
+    let mut group = RatioGroup::new(c, name);
+    group.bench_steps(
         "baselines::verlet/f64",
         VelocityVerlet::new(chain.penalised(omega).expect("valid"), h / omega).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::rattle/f64",
         Rattle::new(sys, g, h, params()).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "constrained::shake/f64",
         Shake::new(sys, g, h, params()).expect("valid"),
         s0,
     );
     // Same step as RATTLE (Z&S at 2h blows up on the n = 5 chain), banded solver.
     let pen = chain.penalised(omega).expect("valid");
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "zs::zhang_skeel_banded/f64",
         ZhangSkeel::with_solver(pen, h, ZsParams::with_beta(0.4), Banded::<4>).expect("valid"),
         s0,
     );
-    bench_steps(
-        &mut group,
+    group.bench_steps(
         "zs::sylipn_banded/f64",
         Sylipn::with_solver(pen, h, ZsParams::with_beta(0.4), Banded::<4>).expect("valid"),
         s0,
