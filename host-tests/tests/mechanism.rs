@@ -2,6 +2,7 @@
 //! the builder untouched, the rail linkage's and the springs' derivatives, a spring–mass
 //! frequency, and the closed-loop cart-pole.
 
+use host_tests::contract::assert_refused as refused;
 use host_tests::experiments::cart_pole::{compute, Results, Setup};
 use host_tests::fixtures::builder_models as cpb;
 use macrostep::mechanism::MechanismBuilder;
@@ -33,24 +34,6 @@ fn two_nodes() -> B {
     b.rail_node(1.0, [0.0, 0.0], [1.0, 0.0], 0.0).unwrap();
     b.node(0.1, [0.0, 0.5]).unwrap();
     b
-}
-
-/// `f` on a copy must fail with `want` and leave the builder bit-identical (its `Debug` form
-/// prints every field, floats exactly).
-fn refused<X: Copy + std::fmt::Debug, R: std::fmt::Debug>(
-    b: &X,
-    want: ConfigError,
-    f: impl FnOnce(&mut X) -> Result<R, ConfigError>,
-) {
-    let mut c = *b;
-    let before = format!("{c:?}");
-    let got = f(&mut c).map(|_| ());
-    assert_eq!(got, Err(want));
-    assert_eq!(
-        format!("{c:?}"),
-        before,
-        "builder changed by a refused call ({want:?})"
-    );
 }
 
 #[test]

@@ -278,7 +278,7 @@ impl<T: Real, const DIM: usize, const N: usize, const D: usize> Distances<T, DIM
 /// from `k` rather than read from the links, and for at most four links the loop is written out
 /// (the body repeated with `k` a literal): every node's coordinates then sit at constant offsets
 /// and their range checks fold away (a closure called at each index would be outlined by the
-/// optimiser, its index no longer a constant). The ends are the same either way, so are the
+/// optimiser, and inside it the index is not a constant). The ends are the same either way, so are the
 /// results, bit for bit.
 macro_rules! for_each_link {
     ($links:expr, $d:expr, |$k:ident, $e:ident| $body:block) => {{

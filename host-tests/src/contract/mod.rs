@@ -357,3 +357,24 @@ pub fn step_sizes<T: gen::Special>(g: &mut Gen<'_>, h: T, max: usize) -> Vec<T> 
     let n = g.rng_range(1..max + 1);
     (0..n).map(|_| g.step_size(h)).collect()
 }
+
+/// Asserts that `f` on a copy of `b` fails with `want` and leaves the copy bit-identical (its
+/// `Debug` form prints every field, floats exactly): a refused builder call changes nothing.
+///
+/// # Panics
+/// When `f` does not fail with `want` or changes the copy.
+pub fn assert_refused<X: Copy + std::fmt::Debug, R: std::fmt::Debug>(
+    b: &X,
+    want: ConfigError,
+    f: impl FnOnce(&mut X) -> Result<R, ConfigError>,
+) {
+    let mut c = *b;
+    let before = format!("{c:?}");
+    let got = f(&mut c).map(|_| ());
+    assert_eq!(got, Err(want));
+    assert_eq!(
+        format!("{c:?}"),
+        before,
+        "builder changed by a refused call ({want:?})"
+    );
+}

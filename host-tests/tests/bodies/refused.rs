@@ -1,24 +1,7 @@
 //! Bad bodies, joints, capacities and dampers: typed errors that leave the builder untouched.
 
 use super::*;
-
-/// `f` on a copy must fail with `want` and leave the builder bit-identical (its `Debug` form
-/// prints every field, floats exactly).
-fn refused<X: Copy + std::fmt::Debug, R: std::fmt::Debug>(
-    b: &X,
-    want: ConfigError,
-    f: impl FnOnce(&mut X) -> Result<R, ConfigError>,
-) {
-    let mut c = *b;
-    let before = format!("{c:?}");
-    let got = f(&mut c).map(|_| ());
-    assert_eq!(got, Err(want));
-    assert_eq!(
-        format!("{c:?}"),
-        before,
-        "builder changed by a refused call ({want:?})"
-    );
-}
+use host_tests::contract::assert_refused as refused;
 
 #[test]
 fn bad_bodies_and_joints_are_typed_errors_and_leave_the_builder_untouched() {
