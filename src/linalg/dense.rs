@@ -139,6 +139,18 @@ pub(super) fn ldlt_solve<T: Real, const N: usize>(
     if singular {
         return Err(StepError::Singular);
     }
+    ldlt_substitute(a, x);
+    Ok(())
+}
+
+/// The substitutions of [`ldlt_solve`] without its pivot test: for factors that passed it
+/// already (factors kept from an earlier [`ldlt_solve`]).
+#[inline]
+pub(super) fn ldlt_substitute<T: Real, const N: usize>(
+    a: &SMatrix<T, N, N>,
+    x: &mut SVector<T, N>,
+) {
+    let m = &a.data.0;
     let x = &mut x.data.0[0];
     each(N, |i| {
         let mut s = x[i];
@@ -155,7 +167,6 @@ pub(super) fn ldlt_solve<T: Real, const N: usize>(
         });
         x[i] = s;
     });
-    Ok(())
 }
 
 /// LU with partial pivoting for the indefinite fallback: a matrix with a NaN or an infinity, or

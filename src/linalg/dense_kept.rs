@@ -1,6 +1,6 @@
 //! The dense strategy that keeps its factors for a changed right-hand side.
 
-use super::dense::{ldlt_solve, solve_symmetric_kind};
+use super::dense::{ldlt_substitute, solve_symmetric_kind};
 use super::{all_finite, ShiftedSolve};
 use crate::model::{Hessian, Mass};
 use crate::{Real, StepError};
@@ -98,7 +98,8 @@ impl<T: Real, const N: usize> ShiftedSolve<T, N> for DenseKept<T, N> {
         if !self.kept {
             return Ok(false);
         }
-        ldlt_solve(&self.factors, x)?;
+        // Kept factors passed the pivot test of the solve that made them.
+        ldlt_substitute(&self.factors, x);
         for i in 0..N {
             x[i] += self.last[i];
         }
