@@ -17,6 +17,9 @@
 
 use std::time::Instant;
 
+mod placed;
+pub use placed::Placed;
+
 /// Seconds of CPU time the calling thread has used so far (`CLOCK_THREAD_CPUTIME_ID`).
 pub fn thread_cpu_seconds() -> f64 {
     let mut ts = libc::timespec {

@@ -1,7 +1,8 @@
 //! `reproduce zs-step-cost`: what a Z&S step costs against a velocity-Verlet step on the
 //! penalised double pendulum (000 §4.1), and what a new held force every tick adds to it — the
 //! controlled step of a planar 3-link arm and of the cart-pole at 1 kHz — by thread CPU time
-//! (interleaved rotated rounds, ≥ 2 ms samples, medians; [`crate::timing`]).
+//! (interleaved rotated rounds, ≥ 2 ms samples, medians; [`crate::timing`]), each tick the mean
+//! over every placement of its integrator in a cache line ([`Placed`]).
 //!
 //! - **Step cost over Verlet**: one Z&S step (`h = 0.1`, `β = 0.4`, the dense solve) against
 //!   one Verlet step (`h = 0.01`, inside Verlet's stability cap at `ω = 20`) on the same model,
@@ -13,6 +14,11 @@
 //!   solves with the kept factors and the third-derivative term at the new `a`, not a second
 //!   assembly and factorisation; with [`Dense`] it clears the cache and the step evaluates the
 //!   force twice (shown for contrast).
+//! - **Where the controlled tick's extra time goes**: the same pair for [`Sylipn`] (Z&Ss: Z&S
+//!   without the third-derivative term, so its refresh is the two triangular solves alone). Z&S's
+//!   `f` is quadratic in the solved `a`, so a new force needs `a·V‴·a` at the new `a` again; that
+//!   contraction sits on the tick's critical path (the step's new position needs the refreshed
+//!   `f`), and the difference of the two members' ratios is its cost.
 //!
 //! The arm: three point masses 1.0 / 0.7 / 0.4 kg on rods 0.5 / 0.4 / 0.3 m from a ground pin,
 //! started horizontal at rest, gravity 9.81, penalty `ω = 500`, `h = 1 ms`, one force actuator
@@ -23,14 +29,14 @@ use super::{dp_penalised, dp_start};
 use crate::experiments::cart_pole;
 use crate::experiments::Experiment;
 use crate::report::{figure, Output, Table};
-use crate::timing::{compare, Timing};
+use crate::timing::{compare, Placed, Timing};
 use macrostep::baselines::VelocityVerlet;
 use macrostep::forcing::{Actuate, Actuated};
-use macrostep::linalg::{Dense, DenseKept, ShiftedSolve};
+use macrostep::linalg::{Dense, DenseKept};
 use macrostep::mechanism::{Mechanism, MechanismBuilder};
 use macrostep::model::{System, ThirdDerivative};
 use macrostep::nalgebra::SVector;
-use macrostep::zs::{ZhangSkeel, ZsParams};
+use macrostep::zs::{Sylipn, ZhangSkeel, ZsParams};
 use macrostep::{ConfigError, Integrator, State};
 use std::hint::black_box as bb;
 
@@ -70,6 +76,10 @@ pub struct Control {
     pub free_dense_ns: f64,
     /// `set_force` with a new force, then a step, with [`Dense`].
     pub controlled_dense_ns: f64,
+    /// The free step of [`Sylipn`] (Z&S without the third-derivative term) with [`DenseKept`].
+    pub free_sylipn_ns: f64,
+    /// `set_force` with a new force, then a step, of [`Sylipn`] with [`DenseKept`].
+    pub controlled_sylipn_ns: f64,
 }
 
 /// What the experiment measured.
@@ -85,29 +95,26 @@ pub struct Results {
     pub cart_pole: Control,
 }
 
-/// A tick: `tick(&mut state, k)` from `s0`, back to `s0` every [`RESET`] ticks.
-fn ticker<const N: usize>(
+/// A tick `tick(&mut integrator, &mut state, k)` from `(integ, s0)` over every placement of the
+/// pair in a cache line ([`Placed`]): the next copy, set back to `(integ, s0)`, every [`RESET`]
+/// ticks, so every closure measured does the same work on average, at the same placements.
+fn ticker<I: Clone, const N: usize>(
+    integ: I,
     s0: State<f64, N>,
-    mut tick: impl FnMut(&mut State<f64, N>, usize),
+    mut tick: impl FnMut(&mut I, &mut State<f64, N>, usize),
 ) -> impl FnMut() {
-    let (mut s, mut k) = (s0, 0usize);
-    move || {
-        if k.is_multiple_of(RESET) {
-            s = s0;
-        }
-        tick(bb(&mut s), k);
-        k += 1;
-    }
+    let mut placed = Placed::new((integ, s0), RESET, move |(i, s), k| tick(i, bb(s), k));
+    move || placed.call()
 }
 
 /// Z&S on the penalised double pendulum against velocity Verlet, ns per step.
 fn double_pendulum(rounds: usize) -> (f64, f64) {
     let sys = dp_penalised(20.0);
     let s0 = dp_start();
-    let mut zs = ZhangSkeel::new(sys, 0.1, ZsParams::with_beta(0.4)).expect("valid");
-    let mut vv = VelocityVerlet::new(sys, 0.01).expect("valid");
-    let mut zs_step = ticker(s0, |s, _| zs.step(s).expect("stable"));
-    let mut vv_step = ticker(s0, |s, _| vv.step(s).expect("stable"));
+    let zs = ZhangSkeel::new(sys, 0.1, ZsParams::with_beta(0.4)).expect("valid");
+    let vv = VelocityVerlet::new(sys, 0.01).expect("valid");
+    let mut zs_step = ticker(zs, s0, |zs, s, _| zs.step(s).expect("stable"));
+    let mut vv_step = ticker(vv, s0, |vv, s, _| vv.step(s).expect("stable"));
     let m = compare(&mut [&mut zs_step, &mut vv_step], &Timing::rounds(rounds));
     (m[0].median * 1e9, m[1].median * 1e9)
 }
@@ -128,31 +135,35 @@ pub fn arm() -> Result<Mechanism<f64, 2, 6, 3>, ConfigError> {
     b.build()
 }
 
-/// Free and controlled ticks of Z&S with the solver `S` on `sys` from `s0`, ns per tick.
-fn control_pair<P, S, const N: usize>(
-    sys: System<f64, Actuated<f64, P, N>, N>,
-    solver: S,
+/// The commands of a controller, a different force every tick (computed beforehand: the
+/// controller's own flops are the user's, the same whatever integrator the plant uses).
+fn commands<const N: usize>(mask: &SVector<f64, N>) -> [SVector<f64, N>; FORCES] {
+    core::array::from_fn(|j| {
+        SVector::from_fn(|i, _| mask[i] * (0.5 + 0.1 * i as f64) * ((j + 1) as f64).sin())
+    })
+}
+
+/// Free and controlled ticks of `integ` from `s0`, ns per tick.
+fn control_pair<I, const N: usize>(
+    integ: I,
     s0: State<f64, N>,
     mask: SVector<f64, N>,
     rounds: usize,
 ) -> (f64, f64)
 where
-    P: ThirdDerivative<f64, N> + Copy,
-    S: ShiftedSolve<f64, N> + Copy,
+    I: Integrator<f64, N> + Actuate<f64, N> + Clone,
 {
-    let (h, p) = (1e-3, ZsParams::default());
-    // The commands of a controller, a different force every tick (computed beforehand: the
-    // controller's own flops are the user's, the same whatever integrator the plant uses).
-    let commands: [SVector<f64, N>; FORCES] = core::array::from_fn(|j| {
-        SVector::from_fn(|i, _| mask[i] * (0.5 + 0.1 * i as f64) * ((j + 1) as f64).sin())
-    });
-    let mut free = ZhangSkeel::with_solver(sys, h, p, solver).expect("valid");
-    let mut ctl = free;
-    let mut free_tick = ticker(s0, |s, _| free.step(s).expect("stable"));
-    let mut ctl_tick = ticker(s0, |s, k| {
-        ctl.set_force(bb(&commands[k % FORCES])).expect("finite");
-        ctl.step(s).expect("stable");
-    });
+    // Both ticks are one closure type, so one machine code: the free tick differs only in data
+    // (no commands, a branch never taken), not in where its code sits.
+    let tick = |commands: Option<[SVector<f64, N>; FORCES]>| {
+        ticker(integ.clone(), s0, move |it, s, k| {
+            if let Some(c) = &commands {
+                it.set_force(bb(&c[k % FORCES])).expect("finite");
+            }
+            it.step(s).expect("stable");
+        })
+    };
+    let (mut free_tick, mut ctl_tick) = (tick(None), tick(Some(commands(&mask))));
     let m = compare(
         &mut [&mut free_tick, &mut ctl_tick],
         &Timing::rounds(rounds),
@@ -170,13 +181,24 @@ fn control<P, const N: usize>(
 where
     P: ThirdDerivative<f64, N> + Copy,
 {
-    let (free_ns, controlled_ns) = control_pair(sys, DenseKept::new(), s0, mask, rounds);
-    let (free_dense_ns, controlled_dense_ns) = control_pair(sys, Dense, s0, mask, rounds);
+    let (h, p) = (1e-3, ZsParams::default());
+    let zs = |solver| ZhangSkeel::with_solver(sys, h, p, solver).expect("valid");
+    let (free_ns, controlled_ns) = control_pair(zs(DenseKept::new()), s0, mask, rounds);
+    let (free_dense_ns, controlled_dense_ns) = control_pair(
+        ZhangSkeel::with_solver(sys, h, p, Dense).expect("valid"),
+        s0,
+        mask,
+        rounds,
+    );
+    let zss = Sylipn::with_solver(sys, h, p, DenseKept::new()).expect("valid");
+    let (free_sylipn_ns, controlled_sylipn_ns) = control_pair(zss, s0, mask, rounds);
     Control {
         free_ns,
         controlled_ns,
         free_dense_ns,
         controlled_dense_ns,
+        free_sylipn_ns,
+        controlled_sylipn_ns,
     }
 }
 
@@ -227,6 +249,9 @@ pub fn report(r: &Results, out: &Output) {
             "free ns (Dense)",
             "controlled ns (Dense)",
             "ratio (Dense)",
+            "free ns (Z&Ss)",
+            "controlled ns (Z&Ss)",
+            "ratio (Z&Ss)",
         ],
     );
     for (name, c) in [("arm3", &r.arm), ("cart_pole", &r.cart_pole)] {
@@ -238,6 +263,9 @@ pub fn report(r: &Results, out: &Output) {
             format!("{:.0}", c.free_dense_ns),
             format!("{:.0}", c.controlled_dense_ns),
             format!("{:.2}", c.controlled_dense_ns / c.free_dense_ns),
+            format!("{:.0}", c.free_sylipn_ns),
+            format!("{:.0}", c.controlled_sylipn_ns),
+            format!("{:.2}", c.controlled_sylipn_ns / c.free_sylipn_ns),
         ]);
         figure(
             &format!("zs.{name}.controlled_over_free"),
@@ -246,6 +274,10 @@ pub fn report(r: &Results, out: &Output) {
         figure(
             &format!("zs.{name}.controlled_over_free_dense"),
             c.controlled_dense_ns / c.free_dense_ns,
+        );
+        figure(
+            &format!("zs.{name}.sylipn_controlled_over_free"),
+            c.controlled_sylipn_ns / c.free_sylipn_ns,
         );
         figure(&format!("zs.{name}.free_ns"), c.free_ns);
         figure(&format!("zs.{name}.controlled_ns"), c.controlled_ns);
@@ -305,6 +337,8 @@ mod tests {
                 c.controlled_ns,
                 c.free_dense_ns,
                 c.controlled_dense_ns,
+                c.free_sylipn_ns,
+                c.controlled_sylipn_ns,
             ] {
                 assert!(ok(x), "{name}: {c:?}");
             }
