@@ -36,7 +36,9 @@
 //! `--bless` rewrites the golden outputs and the measured lines of the size files (the budget
 //! lines are kept); budgets are still enforced.
 
+mod blocks;
 mod golden;
+mod quoted;
 mod table;
 mod tools;
 
@@ -105,7 +107,7 @@ pub fn firmware(args: &[String]) -> Result {
             failures.join(", ")
         ));
     }
-    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
+    check_readmes(bless)?;
     run(
         "firmware: the scenarios' host tests (firmware f32 == host f32 bit for bit; f32 vs f64; in-place construction == by value)",
         super::cargo().args([
@@ -360,6 +362,18 @@ pub fn table_command(args: &[String]) -> Result {
             "firmware-table: unknown argument {bad:?} (usage: cargo xtask firmware-table [--bless])"
         ));
     }
+    check_readmes(bless)
+}
+
+/// The generated blocks of `firmware/README.md` checked against (or, with `bless`, rewritten
+/// from) the golden files, then both READMEs scanned for device figures quoted by hand
+/// (`quoted.rs`; `docs/firmware-history.md` is not scanned: it is history by definition).
+fn check_readmes(bless: bool) -> Result {
     let dir = root().join("firmware");
-    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)
+    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
+    quoted::check(
+        &root(),
+        &["README.md", "firmware/README.md"],
+        &table::all_markers(),
+    )
 }
