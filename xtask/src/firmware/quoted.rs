@@ -232,7 +232,9 @@ pub(super) fn scan(text: &str, markers: &[(String, String)]) -> Vec<Finding> {
             fenced = !fenced;
         } else if fenced {
             let first = trimmed.split_whitespace().next().unwrap_or("");
-            if GOLDEN_LINES.contains(&first) && trimmed.contains(|c: char| c.is_ascii_digit()) {
+            let c: Vec<char> = trimmed.chars().collect();
+            let has_number = (0..c.len()).any(|i| number_at(&c, i).is_some());
+            if GOLDEN_LINES.contains(&first) && has_number {
                 texts.push(trimmed.to_string());
             }
         } else if trimmed.starts_with('|') {
@@ -362,6 +364,7 @@ mod tests {
                     x main 50 q 2 0xbf6ce8a6 -0.92542493\n\
                     instructions main first 3811 min 2073 max 2074 mean 2073\n\
                     instructions main first F min A max B mean M\n\
+                    x <case> <step> q <i> <f32 bits> <decimal>\n\
                     cargo xtask firmware --bless\n\
                     ```\n";
         assert_eq!(
