@@ -28,8 +28,10 @@
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
 //!    the program measured, where the integrator and its state live).
-//! 6. Checks the figures table of `firmware/README.md` against the golden files (see
-//!    `table.rs`; `--bless` rewrites it).
+//! 6. Checks the figures table and the other generated blocks of `firmware/README.md` against
+//!    the golden files (`table.rs`, `blocks.rs`; `--bless` rewrites them), then scans
+//!    `README.md` and `firmware/README.md` for device figures quoted by hand outside those blocks
+//!    (`quoted.rs`; past measurements belong in `docs/firmware-history.md`).
 //! 7. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
 //!    documented tolerance), which reads the golden outputs.
 //!
@@ -347,14 +349,16 @@ fn instructions_per_step(text: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// Checks that the figures table of `firmware/README.md` is what the golden files say (no QEMU
-/// needed: `cargo xtask test` runs it with or without the firmware stage).
+/// Checks that the generated blocks of `firmware/README.md` are what the golden files say and
+/// that no device figure is quoted by hand in the READMEs (no QEMU needed: `cargo xtask test`
+/// runs it with or without the firmware stage).
 pub fn check_table() -> Result {
     table_command(&[])
 }
 
-/// `cargo xtask firmware-table [--bless]`: only the figures table of `firmware/README.md`,
-/// checked against (or rewritten from) the golden files, without building or running anything.
+/// `cargo xtask firmware-table [--bless]`: only the generated blocks of `firmware/README.md`,
+/// checked against (or rewritten from) the golden files, and the scan for hand-quoted device
+/// figures, without building or running anything.
 pub fn table_command(args: &[String]) -> Result {
     let bless = args.iter().any(|a| a == "--bless");
     if let Some(bad) = args.iter().find(|a| *a != "--bless") {

@@ -2,7 +2,10 @@
 //! stale: instructions per step, flash, static RAM and the stack high-water mark of every
 //! scenario, each next to its budget. The table sits between two marker lines;
 //! `cargo xtask firmware --bless` rewrites it, and every `cargo xtask test` (with or without the
-//! firmware stage) fails when it differs from what the golden files say.
+//! firmware stage) fails when it differs from what the golden files say. The other generated
+//! blocks (`blocks.rs`: every loop's first/min/max/mean, the ticks, the start-up computations,
+//! the printed values, the real-time loop) sit between marker lines of their own and are
+//! checked and rewritten here with the table.
 
 use super::blocks::{Golden, BLOCKS};
 use super::golden::{read_budgets, Budget};
@@ -244,5 +247,58 @@ mod tests {
                 ("n10".to_string(), 16092, 16000)
             ]
         );
+    }
+
+    /// A README with every marker pair, and one scenario's golden files, in a fresh directory.
+    fn fixture(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("xtask-table-{name}-{}", std::process::id()));
+        let expected = dir.join("expected");
+        fs::create_dir_all(&expected).unwrap();
+        fs::write(
+            expected.join("zs.size"),
+            "text 100\ndata 0\nbss 20\nflash_bytes 100\nram_bytes 20\nbudget instructions_per_step 1800\n",
+        )
+        .unwrap();
+        fs::write(
+            expected.join("zs.out"),
+            "instructions main first 2494 min 1532 max 1552 mean 1534\nstack_bytes 920\nok\n",
+        )
+        .unwrap();
+        let mut readme = format!("# Figures\n\n{BEGIN}\nstale\n{END}\n");
+        for (b, e) in all_markers().into_iter().skip(1) {
+            readme += &format!("\ntext\n\n{b}\n{e}\n");
+        }
+        fs::write(dir.join("README.md"), readme).unwrap();
+        (dir.join("README.md"), expected)
+    }
+
+    #[test]
+    fn stale_blocks_fail_the_check_and_bless_rewrites_them() {
+        let (readme, expected) = fixture("bless");
+        let err = check_or_bless(&readme, &expected, false).unwrap_err();
+        assert!(err.contains("differ from the golden files"), "{err}");
+        check_or_bless(&readme, &expected, true).unwrap();
+        check_or_bless(&readme, &expected, false).unwrap();
+        let text = fs::read_to_string(&readme).unwrap();
+        assert!(text.contains(
+            "| `zs` | 1,552 | 1,534 | ≤ 1,800 | 100 | — | 20 | — | 920 | — |\n<!-- figures:end -->"
+        ));
+        assert!(text.contains("| `zs` | main | step | 2,494 | 1,532 | 1,552 | 1,534 | ≤ 1,800 |\n"));
+        assert!(
+            text.starts_with("# Figures\n\n"),
+            "the text outside the blocks is kept"
+        );
+        fs::remove_dir_all(readme.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_missing_block_is_an_error() {
+        let (readme, expected) = fixture("missing");
+        let text = fs::read_to_string(&readme).unwrap();
+        let (b, _) = markers("ticks");
+        fs::write(&readme, text.replace(&b, "")).unwrap();
+        let err = check_or_bless(&readme, &expected, true).unwrap_err();
+        assert!(err.contains("figures:ticks:end"), "{err}");
+        fs::remove_dir_all(readme.parent().unwrap()).unwrap();
     }
 }
