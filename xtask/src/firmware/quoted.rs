@@ -44,6 +44,10 @@ const GOLDEN_LINES: [&str; 7] = [
 /// Words of a table header that make the table's numeric cells device figures.
 const TABLE_WORDS: [&str; 6] = ["instructions", "instr.", "stack", "flash", "ram", "tick"];
 
+/// Words after a thousands-grouped number that make it a count of the scenario's set-up
+/// (`5,000 ticks`, `2,000 steps`), not a measurement.
+const COUNT_WORDS: [&str; 6] = ["steps", "ticks", "periods", "iterations", "runs", "samples"];
+
 /// Matches that are not device figures: `(the matched text, why it is allowed)`.
 const ALLOWED: [(&str, &str); 1] = [(
     "15,625 instructions",
@@ -135,6 +139,24 @@ fn small_count(n: &[char]) -> bool {
     n.iter().all(char::is_ascii_digit) && n.len() <= 2
 }
 
+/// Whether the number `c[i..j]` is written with a thousands separator (`3,726`) and is not a
+/// count (followed by one of [`COUNT_WORDS`]) or a ratio (`1,196×`): in these READMEs such a
+/// number is an instruction count or a size even when no unit follows (`the table's 3,726`,
+/// `3,796 max`).
+fn grouped_measurement(c: &[char], i: usize, j: usize) -> bool {
+    let grouped = c[i..j]
+        .windows(2)
+        .any(|w| w[0] == ',' && w[1].is_ascii_digit());
+    let rest: String = c[j..].iter().collect();
+    let rest = rest.trim_start();
+    grouped
+        && !rest.starts_with('×')
+        && !COUNT_WORDS.iter().any(|w| {
+            rest.strip_prefix(w)
+                .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
+        })
+}
+
 /// The `→ number [unit]` right after position `j` (spaces allowed around the arrow): the
 /// second number's start, its end and the end of its unit.
 fn arrow_after(c: &[char], j: usize) -> Option<(usize, usize, usize)> {
@@ -159,16 +181,19 @@ fn arrow_after(c: &[char], j: usize) -> Option<(usize, usize, usize)> {
 
 /// The figures of one prose line: numbers with a device unit, after a device key, or in a
 /// before → after pair. `next` is the paragraph's next line (or empty): a figure that starts on
-/// this line may end on it (`2,074 →` / `2,544`).
-fn prose_figures(line: &str, next: &str) -> Vec<String> {
+/// this line may end on it (`2,074 →` / `2,544`). The scan starts at char `from` (what the
+/// previous line's last figure took of this one) and returns the chars of `next` that its last
+/// figure took.
+fn prose_figures(line: &str, next: &str, from: usize) -> (Vec<String>, usize) {
     let own = line.chars().count();
+    let lead = next.chars().take_while(|c| c.is_whitespace()).count();
     let c: Vec<char> = line
         .chars()
         .chain(" ".chars())
         .chain(next.trim().chars())
         .collect();
     let mut found = Vec::new();
-    let mut i = 0;
+    let mut i = from;
     while i < own {
         let Some(j) = number_at(&c, i) else {
             i += 1;
@@ -186,14 +211,15 @@ fn prose_figures(line: &str, next: &str) -> Vec<String> {
         } else if let Some(s) = key_before(&c, i) {
             found.push(c[s..j].iter().collect());
             i = j;
-        } else if unit.is_some() {
+        } else if unit.is_some() || grouped_measurement(&c, i, j) {
             found.push(c[i..end].iter().collect());
             i = end;
         } else {
             i = j;
         }
     }
-    found
+    let taken = if i > own + 1 { i - own - 1 + lead } else { 0 };
+    (found, taken)
 }
 
 /// The numeric cells of a table row (`**` and `≈` stripped).
@@ -210,6 +236,8 @@ pub(super) fn scan(text: &str, markers: &[(String, String)]) -> Vec<Finding> {
     let mut found = Vec::new();
     let (mut generated, mut fenced, mut device_table, mut in_table) = (None, false, false, false);
     let lines: Vec<&str> = text.lines().collect();
+    // The chars of a line that the previous line's last figure took (`2,074 →` / `2,544`).
+    let mut carry = 0;
     for (n, line) in lines.iter().enumerate() {
         if let Some(end) = generated {
             if line.trim() == end {
@@ -222,6 +250,7 @@ pub(super) fn scan(text: &str, markers: &[(String, String)]) -> Vec<Finding> {
             continue;
         }
         let trimmed = line.trim_start();
+        let from = std::mem::take(&mut carry);
         let next = lines.get(n + 1).copied().unwrap_or("");
         let next = match next.trim_start() {
             t if t.starts_with(['|', '<']) || t.starts_with("```") => "",
@@ -244,9 +273,11 @@ pub(super) fn scan(text: &str, markers: &[(String, String)]) -> Vec<Finding> {
             } else if device_table {
                 texts.extend(numeric_cells(trimmed));
             }
-            texts.extend(prose_figures(line, ""));
+            texts.extend(prose_figures(line, "", 0).0);
         } else {
-            texts.extend(prose_figures(line, next));
+            let (figures, taken) = prose_figures(line, next, from);
+            texts.extend(figures);
+            carry = taken;
         }
         in_table = !fenced && trimmed.starts_with('|');
         for t in texts {
@@ -314,6 +345,18 @@ mod tests {
             figures("a frame of 1,960\nB, Z&S 2,074 →\n2,544 (+23 %)\n"),
             ["1,960 B", "2,074 → 2,544"],
             "a figure may end on the paragraph's next line"
+        );
+    }
+
+    #[test]
+    fn thousands_grouped_numbers_are_figures_without_a_unit() {
+        assert_eq!(
+            figures("the table's 3,726 is with them; (3,796 max, 3,792 mean); 20 × 831 = 16,620"),
+            ["3,726", "3,796", "3,792", "16,620"]
+        );
+        assert_eq!(
+            figures("12,495 with them, 11,589 without"),
+            ["12,495", "11,589"]
         );
     }
 
