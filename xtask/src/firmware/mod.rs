@@ -28,15 +28,19 @@
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
 //!    the program measured, where the integrator and its state live).
-//! 6. Checks the figures table of `firmware/README.md` against the golden files (see
-//!    `table.rs`; `--bless` rewrites it).
+//! 6. Checks the figures table and the other generated blocks of `firmware/README.md` against
+//!    the golden files (`table.rs`, `blocks.rs`; `--bless` rewrites them), then scans
+//!    `README.md` and `firmware/README.md` for device figures quoted by hand outside those blocks
+//!    (`quoted.rs`; past measurements belong in `docs/firmware-history.md`).
 //! 7. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
 //!    documented tolerance), which reads the golden outputs.
 //!
 //! `--bless` rewrites the golden outputs and the measured lines of the size files (the budget
 //! lines are kept); budgets are still enforced.
 
+mod blocks;
 mod golden;
+mod quoted;
 mod table;
 mod tools;
 
@@ -105,7 +109,7 @@ pub fn firmware(args: &[String]) -> Result {
             failures.join(", ")
         ));
     }
-    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
+    check_readmes(bless)?;
     run(
         "firmware: the scenarios' host tests (firmware f32 == host f32 bit for bit; f32 vs f64; in-place construction == by value)",
         super::cargo().args([
@@ -345,14 +349,16 @@ fn instructions_per_step(text: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// Checks that the figures table of `firmware/README.md` is what the golden files say (no QEMU
-/// needed: `cargo xtask test` runs it with or without the firmware stage).
+/// Checks that the generated blocks of `firmware/README.md` are what the golden files say and
+/// that no device figure is quoted by hand in the READMEs (no QEMU needed: `cargo xtask test`
+/// runs it with or without the firmware stage).
 pub fn check_table() -> Result {
     table_command(&[])
 }
 
-/// `cargo xtask firmware-table [--bless]`: only the figures table of `firmware/README.md`,
-/// checked against (or rewritten from) the golden files, without building or running anything.
+/// `cargo xtask firmware-table [--bless]`: only the generated blocks of `firmware/README.md`,
+/// checked against (or rewritten from) the golden files, and the scan for hand-quoted device
+/// figures, without building or running anything.
 pub fn table_command(args: &[String]) -> Result {
     let bless = args.iter().any(|a| a == "--bless");
     if let Some(bad) = args.iter().find(|a| *a != "--bless") {
@@ -360,6 +366,18 @@ pub fn table_command(args: &[String]) -> Result {
             "firmware-table: unknown argument {bad:?} (usage: cargo xtask firmware-table [--bless])"
         ));
     }
+    check_readmes(bless)
+}
+
+/// The generated blocks of `firmware/README.md` checked against (or, with `bless`, rewritten
+/// from) the golden files, then both READMEs scanned for device figures quoted by hand
+/// (`quoted.rs`; `docs/firmware-history.md` is not scanned: it is history by definition).
+fn check_readmes(bless: bool) -> Result {
     let dir = root().join("firmware");
-    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)
+    table::check_or_bless(&dir.join("README.md"), &dir.join("expected"), bless)?;
+    quoted::check(
+        &root(),
+        &["README.md", "firmware/README.md"],
+        &table::all_markers(),
+    )
 }
