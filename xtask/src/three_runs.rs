@@ -2,8 +2,8 @@
 //! [--write]`: the run-to-run agreement of every published cost ratio.
 //!
 //! Builds `reproduce` once (release, `peers` feature, MuJoCo's Python when it can be installed:
-//! see `peers.rs`), then runs `work-precision`, `work-precision-omega`, `chain-peers` and
-//! `arm-peers` (`--figures-only`, paper setups) `N` times (default 3): back to back, or with `--parallel`
+//! see `peers.rs`), then runs `work-precision`, `work-precision-omega`, `chain-peers`,
+//! `arm-peers` and `zs-step-cost` (`--figures-only`, paper setups) `N` times (default 3): back to back, or with `--parallel`
 //! the `N` runs of one experiment at the same time (on a shared machine each run then gets its
 //! own share of the cores; thread CPU time is what the ratios measure, so the runs still
 //! compare). The criterion bench groups are the experiment `benches` (see `bench_ratios.rs`:
@@ -26,11 +26,12 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 /// The experiments whose ratios are published.
-const EXPERIMENTS: [&str; 5] = [
+const EXPERIMENTS: [&str; 6] = [
     "work-precision",
     "work-precision-omega",
     "chain-peers",
     "arm-peers",
+    "zs-step-cost",
     bench_ratios::NAME,
 ];
 

@@ -279,6 +279,16 @@ pub fn report(r: &Results, out: &Output) {
             &format!("zs.{name}.sylipn_controlled_over_free"),
             c.controlled_sylipn_ns / c.free_sylipn_ns,
         );
+        // The published ratios (`cargo xtask three-runs --only zs-step-cost`): the same ticks at
+        // the same step, named for what they are.
+        figure(
+            &format!("zs.{name}.controlled_over_free_ratio_at_equal_step"),
+            c.controlled_ns / c.free_ns,
+        );
+        figure(
+            &format!("zs.{name}.sylipn_controlled_over_free_ratio_at_equal_step"),
+            c.controlled_sylipn_ns / c.free_sylipn_ns,
+        );
         figure(&format!("zs.{name}.free_ns"), c.free_ns);
         figure(&format!("zs.{name}.controlled_ns"), c.controlled_ns);
     }
