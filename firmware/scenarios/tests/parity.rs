@@ -80,6 +80,7 @@ const TOLERANCES: &[(&str, f64)] = &[
     // fast modes carry as node-velocity noise of a few 1e-3 m/s; the loop is stable, so it
     // does not grow. Measured 2.3e-3 (node velocities), so TOLERANCE_CART_POLE = 1e-2.
     ("arm3_pd", TOLERANCE_CART_POLE),
+    ("zs_control_cost", TOLERANCE_CART_POLE),
 ];
 
 type Key = (String, u32, String, usize);

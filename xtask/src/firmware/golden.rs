@@ -32,6 +32,7 @@ pub(super) fn check_budgets(
             "instructions_per_step" => per_step.to_vec(),
             "startup_instructions" => startup_instructions(text),
             "instructions_per_tick" => per_tick(text),
+            "controlled_over_free_permille" => controlled_over_free_permille(text),
             other => return Err(format!("{}: unknown budget {other:?}", size_path.display())),
         };
         for (case, m) in measured {
@@ -91,6 +92,34 @@ pub(super) fn per_tick(text: &str) -> Vec<(String, u64)> {
                 }
                 _ => None,
             }
+        })
+        .collect()
+}
+
+/// `(plant, ⌈1000 × mean of <plant>_controlled ÷ mean of <plant>_free⌉)` for every pair of
+/// `instructions` lines of cases `<plant>_free` and `<plant>_controlled`: what a new held force
+/// each tick costs over a tick with the force held, in thousandths, rounded up (a ratio a hair
+/// over its budget is over it).
+pub(super) fn controlled_over_free_permille(text: &str) -> Vec<(String, u64)> {
+    let means: Vec<(&str, u64)> = text
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["instructions", case, "first", _, "min", _, "max", _, "mean", mean] => {
+                    Some((*case, mean.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    let mean = |case: &str| means.iter().find(|(c, _)| *c == case).map(|(_, m)| *m);
+    means
+        .iter()
+        .filter_map(|(case, controlled)| {
+            let plant = case.strip_suffix("_controlled")?;
+            let free = mean(&format!("{plant}_free")).filter(|&f| f > 0)?;
+            Some((plant.to_string(), (1000 * controlled).div_ceil(free)))
         })
         .collect()
 }

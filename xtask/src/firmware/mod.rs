@@ -23,7 +23,9 @@
 //!    the stack high-water mark the program printed; `budget startup_instructions N` the
 //!    instructions of the start-up computation (`startup <case> instructions N`, e.g. an LQR
 //!    gain's Riccati solve); `budget instructions_per_tick N` the largest steady tick of a loop run
-//!    from a timer interrupt (`tick_instructions` lines).
+//!    from a timer interrupt (`tick_instructions` lines); `budget controlled_over_free_permille N`
+//!    the mean instructions of each case `<plant>_controlled` over those of `<plant>_free`, in
+//!    thousandths rounded up.
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
@@ -292,6 +294,12 @@ fn print_figures(p: &Program, sizes: &Sizes, per_step: &[(String, u64)], text: &
     for (case, n) in golden::per_tick(text) {
         println!(
             "figure firmware.{}.{case}.instructions_per_tick {n}",
+            p.name
+        );
+    }
+    for (plant, n) in golden::controlled_over_free_permille(text) {
+        println!(
+            "figure firmware.{}.{plant}.controlled_over_free_permille {n}",
             p.name
         );
     }
