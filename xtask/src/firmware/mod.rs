@@ -23,13 +23,14 @@
 //!    the stack high-water mark the program printed; `budget startup_instructions N` the
 //!    instructions of the start-up computation (`startup <case> instructions N`, e.g. an LQR
 //!    gain's Riccati solve); `budget instructions_per_tick N` the largest steady tick of a loop run
-//!    from a timer interrupt (`tick_instructions` lines); `budget controlled_over_free_permille N`
-//!    the mean instructions of each case `<plant>_controlled` over those of `<plant>_free`, in
-//!    thousandths rounded up.
+//!    from a timer interrupt (`tick_instructions` lines).
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
-//!    the program measured, where the integrator and its state live).
+//!    the program measured, where the integrator and its state live), and for a program with
+//!    cases `<plant>_free` and `<plant>_controlled`, `figure
+//!    firmware.<name>.<plant>.controlled_over_free_permille N` (mean instructions per tick,
+//!    controlled over free, in thousandths rounded up).
 //! 6. Checks the figures table of `firmware/README.md` against the golden files (see
 //!    `table.rs`; `--bless` rewrites it).
 //! 7. Runs the host parity test (firmware f32 == host f32 bit for bit, f32 vs f64 within the
