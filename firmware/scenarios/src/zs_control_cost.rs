@@ -82,19 +82,21 @@ pub fn zs_control_commands<T: Real, const N: usize>(
     })
 }
 
-/// A controlled tick as one [`Method`]: `set_force` with the next command of the table (command
-/// `k mod 7` on the `k`-th tick, from 0), then the plant's proposal; the step driver checks and
-/// commits it. The firmware's per-step count is the whole tick.
-pub struct Commanded<'a, T: Real, I, const N: usize> {
+/// A controlled tick as one [`Method`]: `set_force` with the next command of a table of `P`
+/// (command `k mod P` on the `k`-th tick, from 0), then the plant's proposal; the step driver
+/// checks and commits it. The firmware's per-step count is the whole tick.
+pub struct Commanded<'a, T: Real, I, const N: usize, const P: usize> {
     /// The plant.
     pub plant: &'a mut I,
-    commands: &'a [SVector<T, N>; ZS_CONTROL_COST_COMMANDS],
+    commands: &'a [SVector<T, N>; P],
     next: usize,
 }
 
-impl<'a, T: Real, I, const N: usize> Commanded<'a, T, I, N> {
-    /// The ticks of `plant` under `commands`, starting with the first.
-    pub fn new(plant: &'a mut I, commands: &'a [SVector<T, N>; ZS_CONTROL_COST_COMMANDS]) -> Self {
+impl<'a, T: Real, I, const N: usize, const P: usize> Commanded<'a, T, I, N, P> {
+    /// The ticks of `plant` under `commands`, starting with the first (a table of at least one
+    /// command: checked at compile time).
+    pub fn new(plant: &'a mut I, commands: &'a [SVector<T, N>; P]) -> Self {
+        const { assert!(P > 0, "a table of at least one command") };
         Self {
             plant,
             commands,
@@ -104,7 +106,7 @@ impl<'a, T: Real, I, const N: usize> Commanded<'a, T, I, N> {
 }
 
 /// The plant's step size and guard memory: the tick is committed under the plant's guards.
-impl<T: Real, I, const N: usize> Wrapper for Commanded<'_, T, I, N> {
+impl<T: Real, I, const N: usize, const P: usize> Wrapper for Commanded<'_, T, I, N, P> {
     type Inner = I;
 
     fn inner(&self) -> &I {
@@ -117,8 +119,8 @@ impl<T: Real, I, const N: usize> Wrapper for Commanded<'_, T, I, N> {
 }
 
 /// One tick: the next command held, the plant's proposal. The state is unchanged on any error.
-impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize> Method<T, N>
-    for Commanded<'_, T, I, N>
+impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize, const P: usize> Method<T, N>
+    for Commanded<'_, T, I, N, P>
 {
     const ORDER: u32 = I::ORDER;
     const SYMPLECTIC: bool = I::SYMPLECTIC;
@@ -130,8 +132,7 @@ impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize> Method<T, N>
         h: T,
         next: &mut State<T, N>,
     ) -> Result<T, StepError> {
-        self.plant
-            .set_force(&self.commands[self.next % ZS_CONTROL_COST_COMMANDS])?;
+        self.plant.set_force(&self.commands[self.next % P])?;
         self.next = self.next.wrapping_add(1);
         self.plant.propose(state, h, next)
     }
@@ -153,8 +154,8 @@ impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize> Method<T, N>
 /// `k`-th step, inside the counted tick ([`Commanded`]). With kept factors a new force costs
 /// two triangular solves and the third-derivative term, not a second factorisation; the mean
 /// instructions per tick, controlled over free, is compared with 1.25 by the xtask tests that
-/// read this scenario's golden output. A held case (`*_held`) ticks like a controlled one with
-/// the first command in every slot of the table: the wrapper and `set_force` with an unchanged
+/// read this scenario's golden output. A held case (`*_held`) ticks like a controlled one
+/// through a table of the first command alone: the wrapper and `set_force` with an unchanged
 /// force, which separates the refresh from the tick's plumbing.
 ///
 /// # Errors
@@ -199,8 +200,8 @@ pub fn zs_control_cost_in<T: ConstReal, S: Sink<T>>(
 enum Tick {
     /// The plant's step, the first command held (set once before the loop).
     Free,
-    /// A [`Commanded`] tick whose every command is the first: the wrapper and `set_force` with
-    /// the force the plant already holds, no refresh.
+    /// A [`Commanded`] tick through a table of the first command alone: the wrapper and
+    /// `set_force` with the force the plant already holds, no refresh.
     Held,
     /// A [`Commanded`] tick through the table: a new force every tick.
     Controlled,
@@ -226,8 +227,8 @@ where
             drive(sink, case, plant, start, ticks, every)?;
         }
         Tick::Held => {
-            let same = [commands[0]; ZS_CONTROL_COST_COMMANDS];
-            let mut held = Commanded::new(plant, &same);
+            let first = [commands[0]];
+            let mut held = Commanded::new(plant, &first);
             drive(sink, case, &mut held, start, ticks, every)?;
         }
         Tick::Controlled => {
