@@ -138,14 +138,14 @@ impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize, const P: usize> M
     }
 }
 
-/// Free and controlled Z&S ticks with kept factors ([`DenseKept`]) on the two plants of
+/// Free, held and controlled Z&S ticks with kept factors ([`DenseKept`]) on the two plants of
 /// `reproduce zs-step-cost`, each case [`ZS_CONTROL_COST_TICKS`] ticks from the host
-/// experiment's start, a state every [`ZS_CONTROL_COST_EVERY`]:
+/// experiment's start on a freshly built plant, a state every [`ZS_CONTROL_COST_EVERY`]:
 ///
-/// - `cart_pole_free`, `cart_pole_controlled`: the cart-pole of
+/// - `cart_pole_free`, `cart_pole_held`, `cart_pole_controlled`: the cart-pole of
 ///   [`mechanism`](crate::mechanism) (the tip 0.2 rad from upright, at rest) penalised with
 ///   `ω = 500`, `β = 0.4`, `h = 1 ms`, the commands on the cart only (mask `(1, 0, 0)`).
-/// - `arm_free`, `arm_controlled`: three point masses 1.0 / 0.7 / 0.4 kg on rods
+/// - `arm_free`, `arm_held`, `arm_controlled`: three point masses 1.0 / 0.7 / 0.4 kg on rods
 ///   0.5 / 0.4 / 0.3 m from a ground pin, started horizontal at rest, gravity 9.81, the same
 ///   penalty and step, the commands on all six coordinates.
 ///

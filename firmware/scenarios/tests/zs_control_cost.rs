@@ -131,6 +131,17 @@ fn scenario_is_the_host_tick<T: ConstReal>() {
     }
     assert_eq!(device.0.len(), 6 * 5, "six cases of five records");
     assert_eq!(device.0, host);
+    // Holding the force the plant already holds changes nothing: a held case's states are its
+    // free case's.
+    let states = |case: &str| -> Vec<&Vec<u64>> {
+        let case_records = device.0.iter().filter(|(c, _, _)| *c == case);
+        case_records.map(|(_, _, b)| b).collect()
+    };
+    for plant in ["cart_pole", "arm"] {
+        let free = states(&format!("{plant}_free"));
+        assert_eq!(free.len(), 5, "{plant}");
+        assert_eq!(states(&format!("{plant}_held")), free, "{plant}");
+    }
 }
 
 #[test]
