@@ -156,7 +156,8 @@ impl<T: Real, I: Method<T, N> + Actuate<T, N>, const N: usize, const P: usize> M
 /// instructions per tick, controlled over free, is compared with 1.25 by the xtask tests that
 /// read this scenario's golden output. A held case (`*_held`) ticks like a controlled one
 /// through a table of the first command alone: the wrapper and `set_force` with an unchanged
-/// force, which separates the refresh from the tick's plumbing.
+/// force (its checks run to the end, where a new force leaves the comparison at the first
+/// differing entry), no refresh.
 ///
 /// # Errors
 /// A configuration or step error (none is expected).
@@ -201,7 +202,8 @@ enum Tick {
     /// The plant's step, the first command held (set once before the loop).
     Free,
     /// A [`Commanded`] tick through a table of the first command alone: the wrapper and
-    /// `set_force` with the force the plant already holds, no refresh.
+    /// `set_force` with the force the plant already holds (its finiteness check and a full
+    /// comparison with the held force), no refresh.
     Held,
     /// A [`Commanded`] tick through the table: a new force every tick.
     Controlled,
