@@ -28,6 +28,7 @@ mod so3_attitude;
 mod sylipn_chain;
 mod verlet_double_pendulum;
 mod verlet_oscillator;
+mod zs_control_cost;
 mod zs_double_pendulum;
 
 pub use arm3_pd::{
@@ -51,6 +52,10 @@ pub use so3_attitude::{so3_attitude, so3_attitude_in, So3Attitude};
 pub use sylipn_chain::{sylipn_chain, sylipn_chain_in, SylipnChain, SylipnChainSlots};
 pub use verlet_double_pendulum::verlet_double_pendulum;
 pub use verlet_oscillator::verlet_oscillator;
+pub use zs_control_cost::{
+    zs_control_commands, zs_control_cost, zs_control_cost_in, Commanded, ZsControlArm,
+    ZsControlCostSlots, ZS_CONTROL_COST_COMMANDS, ZS_CONTROL_COST_EVERY, ZS_CONTROL_COST_TICKS,
+};
 pub use zs_double_pendulum::zs_double_pendulum;
 
 /// Every scenario, by the name of the firmware binary that runs it.
@@ -66,6 +71,7 @@ pub const NAMES: &[&str] = &[
     "verlet_oscillator",
     "zs_double_pendulum",
     "rattle_cart_pole",
+    "zs_control_cost",
 ];
 
 /// Runs the scenario called `name` (one of [`NAMES`]) into `sink`; `None` for an unknown name.
@@ -88,6 +94,7 @@ pub fn run<T: ConstReal, S: Sink<T>>(
         "verlet_double_pendulum" => verlet_double_pendulum(sink),
         "verlet_oscillator" => verlet_oscillator(sink),
         "zs_double_pendulum" => zs_double_pendulum(sink),
+        "zs_control_cost" => zs_control_cost(sink),
         _ => return None,
     })
 }

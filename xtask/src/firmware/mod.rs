@@ -27,7 +27,10 @@
 //! 5. Prints `figure firmware.<name>[.<case>].instructions_per_step N`, `figure
 //!    firmware.<name>.flash_bytes N`, `figure firmware.<name>.ram_bytes N` (static RAM:
 //!    `.data` + `.bss`) and `figure firmware.<name>.stack_bytes N` (the stack high-water mark
-//!    the program measured, where the integrator and its state live).
+//!    the program measured, where the integrator and its state live), and for a program with
+//!    cases `<plant>_free` and `<plant>_controlled`, `figure
+//!    firmware.<name>.<plant>.controlled_over_free_permille N` (mean instructions per tick,
+//!    controlled over free, in thousandths rounded up).
 //! 6. Checks the figures table and the other generated blocks of `firmware/README.md` against
 //!    the golden files (`table.rs`, `blocks.rs`; `--bless` rewrites them), then scans
 //!    `README.md` and `firmware/README.md` for device figures quoted by hand outside those blocks
@@ -296,6 +299,12 @@ fn print_figures(p: &Program, sizes: &Sizes, per_step: &[(String, u64)], text: &
     for (case, n) in golden::per_tick(text) {
         println!(
             "figure firmware.{}.{case}.instructions_per_tick {n}",
+            p.name
+        );
+    }
+    for (plant, n) in golden::controlled_over_free_permille(text) {
+        println!(
+            "figure firmware.{}.{plant}.controlled_over_free_permille {n}",
             p.name
         );
     }
