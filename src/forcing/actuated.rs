@@ -139,6 +139,9 @@ impl<T: Real, P: Hessian<T, N>, const N: usize> Hessian<T, N> for Actuated<T, P,
 impl<T: Real, P: ThirdDerivative<T, N>, const N: usize> ThirdDerivative<T, N>
     for Actuated<T, P, N>
 {
+    /// `u·q` is linear: `V‴` is the potential's.
+    const VANISHES: bool = P::VANISHES;
+
     #[inline]
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         self.potential.third_contraction(q, a)

@@ -369,9 +369,12 @@ where
         let mut c = self
             .constraint
             .penalty_third_contraction(q, &self.omega2, a);
-        let b = self.base.third_contraction(q, a);
-        for i in 0..N {
-            c[i] = b[i] + c[i];
+        // A linear base (gravity) adds nothing: no zero vector to form and add on a tick's path.
+        if !V::VANISHES {
+            let b = self.base.third_contraction(q, a);
+            for i in 0..N {
+                c[i] = b[i] + c[i];
+            }
         }
         c
     }

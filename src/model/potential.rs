@@ -101,6 +101,11 @@ pub trait Hessian<T: Real, const N: usize>: Potential<T, N> {
 /// A potential with the contraction of its third derivative with a vector on two slots:
 /// `(a·V‴·a)ᵢ = Σⱼₖ ∂³V/∂qᵢ∂qⱼ∂qₖ aⱼ aₖ` (000 eq 1.3, the Z&S correction term).
 pub trait ThirdDerivative<T: Real, const N: usize>: Hessian<T, N> {
+    /// Whether `V‴ ≡ 0` (a potential at most quadratic): [`Self::third_contraction`] is zero
+    /// wherever it is evaluated, so a sum with this potential skips it. `false` unless that
+    /// holds for every instance of the type.
+    const VANISHES: bool = false;
+
     /// `a·V‴(q)·a`.
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N>;
 }
@@ -130,6 +135,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for Zero {
     }
 }
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for Zero {
+    const VANISHES: bool = true;
     fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
@@ -180,6 +186,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for Quadratic<T, N> {
     }
 }
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for Quadratic<T, N> {
+    const VANISHES: bool = true;
     fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }
@@ -261,6 +268,8 @@ impl<T: Real, const N: usize, V: Hessian<T, N>, U: Hessian<T, N>> Hessian<T, N> 
 impl<T: Real, const N: usize, V: ThirdDerivative<T, N>, U: ThirdDerivative<T, N>>
     ThirdDerivative<T, N> for Split<T, V, U>
 {
+    const VANISHES: bool = V::VANISHES && U::VANISHES;
+
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         let s = self.soft.third_contraction(q, a);
         if self.alpha == T::zero() {
@@ -307,7 +316,80 @@ impl<T: Real, const N: usize, P: Hessian<T, N> + ?Sized> Hessian<T, N> for &P {
     }
 }
 impl<T: Real, const N: usize, P: ThirdDerivative<T, N> + ?Sized> ThirdDerivative<T, N> for &P {
+    const VANISHES: bool = P::VANISHES;
     fn third_contraction(&self, q: &SVector<T, N>, a: &SVector<T, N>) -> SVector<T, N> {
         (**self).third_contraction(q, a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forcing::Actuated;
+    use crate::model::{Constraint, Penalty};
+    use crate::systems::{Distances, LinearPotential};
+    use nalgebra::{vector, Vector2, Vector4};
+
+    /// Points and directions far from any special value.
+    fn probes() -> [(Vector4<f64>, Vector4<f64>); 3] {
+        [
+            (vector![0.3, -1.2, 2.5, 0.7], vector![1.0, 0.5, -0.25, 2.0]),
+            (
+                vector![-4.0, 0.01, 1e3, -2.0],
+                vector![-3.0, 7.0, 0.1, 1e-3],
+            ),
+            (vector![1e-3, 9.0, -0.5, 0.2], vector![0.4, -0.6, 5.0, -8.0]),
+        ]
+    }
+
+    /// A potential that says `V‴ ≡ 0` contracts to exact zeros everywhere.
+    fn vanishes<P: ThirdDerivative<f64, 4>>(p: &P, name: &str) {
+        assert!(P::VANISHES, "{name}");
+        for (q, a) in probes() {
+            assert_eq!(
+                p.third_contraction(&q, &a),
+                Vector4::zeros(),
+                "{name} at {q}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_potentials_that_say_their_third_derivative_vanishes_contract_to_zero() {
+        let lin = LinearPotential::new(vector![0.0, 9.81, 0.0, 4.905]).unwrap();
+        let quad = Quadratic::new(nalgebra::Matrix4::from_diagonal(&vector![
+            1.0, 2.0, 3.0, 4.0
+        ]));
+        vanishes(&Zero, "Zero");
+        vanishes(&quad, "Quadratic");
+        vanishes(&lin, "LinearPotential");
+        vanishes(&&lin, "&LinearPotential");
+        vanishes(&Actuated::new(lin), "Actuated<LinearPotential>");
+        vanishes(&Split::new(quad, quad, 2.0), "Split<Quadratic, Quadratic>");
+    }
+
+    fn says_it_vanishes<P: ThirdDerivative<f64, 4>>(_: &P) -> bool {
+        P::VANISHES
+    }
+
+    /// A quartic term: `V‴ ≠ 0`, and a split holding it says so (checked at compile time).
+    type Quartic = crate::systems::QuarticBond<f64, 4>;
+    const _: () =
+        assert!(!<Split<f64, Quadratic<f64, 4>, Quartic> as ThirdDerivative<f64, 4>>::VANISHES);
+
+    /// A penalty over a vanishing base is its constraint's contraction alone, bit for bit, and
+    /// says it does not vanish.
+    #[test]
+    fn a_penalty_over_a_linear_base_is_its_constraints_contraction() {
+        let lin = LinearPotential::new(vector![0.0, 9.81, 0.0, 4.905]).unwrap();
+        let rods = Distances::<f64, 2, 4, 2>::chain(Vector2::zeros(), vector![1.0, 0.5]).unwrap();
+        let pen = Penalty::new(lin, rods, 30.0).unwrap();
+        assert!(!says_it_vanishes(&pen));
+        let w = vector![900.0, 900.0];
+        for (q, a) in probes() {
+            let c = pen.third_contraction(&q, &a);
+            assert_eq!(c, rods.penalty_third_contraction(&q, &w, &a), "at {q}");
+            assert_ne!(c, Vector4::zeros());
+        }
     }
 }

@@ -64,6 +64,7 @@ impl<T: Real, const N: usize> Hessian<T, N> for LinearPotential<T, N> {
 }
 
 impl<T: Real, const N: usize> ThirdDerivative<T, N> for LinearPotential<T, N> {
+    const VANISHES: bool = true;
     fn third_contraction(&self, _: &SVector<T, N>, _: &SVector<T, N>) -> SVector<T, N> {
         SVector::zeros()
     }

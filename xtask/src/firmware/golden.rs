@@ -415,9 +415,6 @@ mod tests {
     /// The same claim on the cart-pole, whose free tick is the smallest: the refresh's fixed
     /// part weighs more there.
     #[test]
-    #[ignore = "measured 1.262 on the device (mean 3432 / 2721 instructions per tick): a new \
-                force costs 711 instructions over a free tick of 2721 (N = 3); the held case \
-                (set_force with the force unchanged: its checks, no refresh) costs 169"]
     fn cart_pole_controlled_tick_within_a_quarter_of_a_free_one_on_the_device() {
         let r = device_permille("cart_pole");
         assert!(r <= 1250, "cart-pole: controlled / free = {r}‰");
