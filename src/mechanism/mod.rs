@@ -133,6 +133,8 @@ mod builder;
 mod forces;
 mod in_place;
 mod joint;
+mod joint_build;
+mod joint_drive;
 mod joint_state;
 mod linkage;
 mod row;
