@@ -116,7 +116,7 @@ const HOLD_ENERGY_SCALE: f64 = 1e-2;
 /// The holding test with the default guards, for 10 s: a user who holds the arm still from the
 /// start. Held from rest, the arm's only motion is its rods' ringing under the load (the run's
 /// scale `S = 4.1e-4 J`, its kinetic energy at most `0.17·S`), and Z&S at `hω = 10` shows an
-/// energy deficit of up to `0.83·S` on it: the run guard's quiet-run rule (`src/guard/run.rs`)
+/// energy deficit of up to `0.83·S` on it: the run guard's quiet-run rule (`src/guard/allowance.rs`)
 /// accepts that deficit, the start-up allowance alone refused step 3 (drift `0.72·S > 2S/3`).
 #[test]
 fn held_at_rest_with_default_guards_steps_on() {
