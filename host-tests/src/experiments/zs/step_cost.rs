@@ -255,42 +255,34 @@ pub fn report(r: &Results, out: &Output) {
         ],
     );
     for (name, c) in [("arm3", &r.arm), ("cart_pole", &r.cart_pole)] {
+        let zs = c.controlled_ns / c.free_ns;
+        let dense = c.controlled_dense_ns / c.free_dense_ns;
+        let zss = c.controlled_sylipn_ns / c.free_sylipn_ns;
         t.row(&[
             name.to_string(),
             format!("{:.0}", c.free_ns),
             format!("{:.0}", c.controlled_ns),
-            format!("{:.2}", c.controlled_ns / c.free_ns),
+            format!("{zs:.2}"),
             format!("{:.0}", c.free_dense_ns),
             format!("{:.0}", c.controlled_dense_ns),
-            format!("{:.2}", c.controlled_dense_ns / c.free_dense_ns),
+            format!("{dense:.2}"),
             format!("{:.0}", c.free_sylipn_ns),
             format!("{:.0}", c.controlled_sylipn_ns),
-            format!("{:.2}", c.controlled_sylipn_ns / c.free_sylipn_ns),
+            format!("{zss:.2}"),
         ]);
-        figure(
-            &format!("zs.{name}.controlled_over_free"),
-            c.controlled_ns / c.free_ns,
-        );
-        figure(
-            &format!("zs.{name}.controlled_over_free_dense"),
-            c.controlled_dense_ns / c.free_dense_ns,
-        );
-        figure(
-            &format!("zs.{name}.sylipn_controlled_over_free"),
-            c.controlled_sylipn_ns / c.free_sylipn_ns,
-        );
-        // The published ratios (`cargo xtask three-runs --only zs-step-cost`): the same ticks at
-        // the same step, named for what they are.
-        figure(
-            &format!("zs.{name}.controlled_over_free_ratio_at_equal_step"),
-            c.controlled_ns / c.free_ns,
-        );
-        figure(
-            &format!("zs.{name}.sylipn_controlled_over_free_ratio_at_equal_step"),
-            c.controlled_sylipn_ns / c.free_sylipn_ns,
-        );
-        figure(&format!("zs.{name}.free_ns"), c.free_ns);
-        figure(&format!("zs.{name}.controlled_ns"), c.controlled_ns);
+        // The `…_ratio_at_equal_step` names are the published ratios (`cargo xtask three-runs
+        // --only zs-step-cost`): the same ticks at the same step, named for what they are.
+        for (figure_name, v) in [
+            ("controlled_over_free", zs),
+            ("controlled_over_free_dense", dense),
+            ("sylipn_controlled_over_free", zss),
+            ("controlled_over_free_ratio_at_equal_step", zs),
+            ("sylipn_controlled_over_free_ratio_at_equal_step", zss),
+            ("free_ns", c.free_ns),
+            ("controlled_ns", c.controlled_ns),
+        ] {
+            figure(&format!("zs.{name}.{figure_name}"), v);
+        }
     }
 }
 
